@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import { CepSchema, formatCep, normalizeCep } from './cep.ts';
+
+describe('normalizeCep', () => {
+  it.each(['01310-100', '01310 100', '01310100', ' 01310-100 '])('normalizes %j to 8 digits', (input) => {
+    expect(normalizeCep(input)).toBe('01310100');
+  });
+
+  it.each(['1310100', '0131010a', '013101000', '', '01310_100'])('rejects %j', (input) => {
+    expect(normalizeCep(input)).toBeNull();
+  });
+});
+
+describe('CepSchema', () => {
+  it('parses to the 8 digits', () => {
+    expect(CepSchema.parse('01310 100')).toBe('01310100');
+  });
+
+  it('rejects a CEP with a letter and a number instead of a string', () => {
+    expect(CepSchema.safeParse('0131010a').success).toBe(false);
+    expect(CepSchema.safeParse(1310100).success).toBe(false);
+  });
+});
+
+describe('formatCep', () => {
+  it('masks 8 digits as 00000-000 and leaves anything else alone', () => {
+    expect(formatCep('01310100')).toBe('01310-100');
+    expect(formatCep('0131')).toBe('0131');
+  });
+});

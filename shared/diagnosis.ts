@@ -1,0 +1,46 @@
+import * as z from 'zod/mini';
+import { ReasonSchema } from './reasons.ts';
+
+/**
+ * Where a label attempt came from (spec 4.4.5): `mcp` or one of two storefront apps. The spec names the apps
+ * only as placeholders; we pin them as `nuvemshop` and `tray` (documented in the README).
+ */
+export const LABEL_SOURCES = ['mcp', 'nuvemshop', 'tray'] as const;
+export const LabelSourceSchema = z.enum(LABEL_SOURCES);
+export type LabelSource = z.infer<typeof LabelSourceSchema>;
+
+/** Spec 4.4.5 input. */
+export const DiagnoseLabelIssueInputSchema = z.strictObject({
+  source: z.optional(LabelSourceSchema),
+  orderId: z.optional(z.string().check(z.minLength(1), z.maxLength(160))),
+  instanceId: z.optional(z.string()),
+  supportCode: z.optional(z.uuid()),
+});
+export type DiagnoseLabelIssueInput = z.infer<typeof DiagnoseLabelIssueInputSchema>;
+
+/** One issuance attempt (spec 2.7, pinned in ARCHITECTURE.md). */
+export const AttemptSchema = z.object({
+  supportCode: z.string(),
+  createdAt: z.string(),
+  source: z.string(),
+  orderId: z.optional(z.string()),
+  outcome: z.enum(['created', 'rejected', 'failed']),
+  reason: z.optional(ReasonSchema),
+  prepostagemId: z.optional(z.string()),
+  trackingCode: z.optional(z.string()),
+  evidence: z.record(z.string(), z.unknown()),
+  action: z.string(),
+});
+export type Attempt = z.infer<typeof AttemptSchema>;
+
+/** `diagnose_label_issue` structured output: the most recent first, at most 10. */
+export const DiagnoseLabelIssueOutputSchema = z.object({
+  attempts: z.array(AttemptSchema),
+  reason: z.optional(ReasonSchema),
+  actionUrl: z.optional(z.string()),
+});
+export type DiagnoseLabelIssueOutput = z.infer<typeof DiagnoseLabelIssueOutputSchema>;
+
+/** Most attempts listed without a support code (spec 8), and how far back history goes. */
+export const MAX_LISTED_ATTEMPTS = 10;
+export const ATTEMPT_HISTORY_DAYS = 90;

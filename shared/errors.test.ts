@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { ApiError, ERROR_CODES, ErrorBodySchema, isApiError } from './errors.ts';
+import { isKnownReason } from './reasons.ts';
+
+describe('ErrorBodySchema (spec 7.1)', () => {
+  it('accepts every code of the spec, with and without actionUrl', () => {
+    expect(ERROR_CODES).toHaveLength(16);
+    for (const code of ERROR_CODES) {
+      expect(ErrorBodySchema.safeParse({ error: { code, message: 'm' } }).success).toBe(true);
+    }
+    const withAction = { error: { code: 'subscription_required', message: 'm', actionUrl: 'https://x' } };
+    expect(ErrorBodySchema.safeParse(withAction).success).toBe(true);
+  });
+
+  it('rejects a code outside the closed set and a body without message', () => {
+    expect(ErrorBodySchema.safeParse({ error: { code: 'teapot', message: 'm' } }).success).toBe(false);
+    expect(ErrorBodySchema.safeParse({ error: { code: 'rate_limited' } }).success).toBe(false);
+  });
+});
+
+describe('ApiError', () => {
+  it('carries its status and wire shape', () => {
+    const error = new ApiError('subscription_required', 'no plan', 'https://x');
+    expect(error.status).toBe(402);
+    expect(isApiError(error)).toBe(true);
+    expect(error.toBody()).toEqual({
+      error: { code: 'subscription_required', message: 'no plan', actionUrl: 'https://x' },
+    });
+    expect(new ApiError('rate_limited', 'wait').toBody()).toEqual({
+      error: { code: 'rate_limited', message: 'wait' },
+    });
+  });
+
+  it('is not confused with another error', () => {
+    expect(isApiError(new Error('x'))).toBe(false);
+  });
+});
+
+describe('business reasons', () => {
+  it('knows the reasons of 4.1 and 7.2 and treats others as unknown', () => {
+    expect(isKnownReason('no_coverage')).toBe(true);
+    expect(isKnownReason('label_pdf_timeout')).toBe(true);
+    expect(isKnownReason('brand_new_reason')).toBe(false);
+  });
+});

@@ -1,0 +1,34 @@
+import type * as z from 'zod/mini';
+
+/** One readable sentence from zod issues, for an error `message` (paths, never values: no secret is echoed). */
+export function describeIssues(issues: readonly z.core.$ZodIssue[], limit = 3): string {
+  const parts = issues.slice(0, limit).map((issue) => {
+    const where = issue.path.length > 0 ? issue.path.join('.') : 'body';
+    return `${where}: ${describeIssue(issue)}`;
+  });
+  const more = issues.length > limit ? ` (and ${issues.length - limit} more)` : '';
+  return `${parts.join('; ')}${more}`;
+}
+
+function describeIssue(issue: z.core.$ZodIssue): string {
+  switch (issue.code) {
+    case 'invalid_type':
+      return `expected ${issue.expected}`;
+    case 'too_small':
+      return issue.origin === 'array' || issue.origin === 'string'
+        ? `must have at least ${issue.minimum} ${issue.origin === 'array' ? 'entries' : 'characters'}`
+        : `must be ${issue.inclusive ? '≥' : '>'} ${issue.minimum}`;
+    case 'too_big':
+      return issue.origin === 'array' || issue.origin === 'string'
+        ? `must have at most ${issue.maximum} ${issue.origin === 'array' ? 'entries' : 'characters'}`
+        : `must be ${issue.inclusive ? '≤' : '<'} ${issue.maximum}`;
+    case 'unrecognized_keys':
+      return `unknown ${issue.keys.length === 1 ? 'property' : 'properties'} ${issue.keys.join(', ')}`;
+    case 'invalid_value':
+      return `must be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`;
+    case 'invalid_format':
+      return issue.message && issue.message !== 'Invalid input' ? issue.message : `invalid ${issue.format}`;
+    default:
+      return issue.message && issue.message !== 'Invalid input' ? issue.message : 'invalid value';
+  }
+}

@@ -1,0 +1,237 @@
+import * as z from 'zod/mini';
+import { ERROR_STATUS, ErrorBodySchema, type ErrorCode } from './errors.ts';
+import { RatesRequestSchema, RatesResponseSchema } from './quote.ts';
+import { TrackingRequestSchema, TrackingResponseSchema } from './tracking.ts';
+
+type JsonObject = Record<string, unknown>;
+
+function jsonSchema(schema: z.ZodMiniType, io: 'input' | 'output'): JsonObject {
+  const { $schema: _drop, ...rest } = z.toJSONSchema(schema, { io, target: 'draft-2020-12' }) as JsonObject;
+  return rest;
+}
+
+const STATUS_TEXT: Record<number, string> = {
+  400: 'Invalid request: fix the request',
+  401: 'Missing or invalid API key',
+  402: 'Subscription required: check plan access and actionUrl',
+  403: 'Credential of the wrong scope',
+  404: 'Store bound to the credential not found',
+  405: 'Method not allowed: use the documented method',
+  413: 'JSON body over 32,000 bytes',
+  429: 'Rate limit exceeded (60 calls per 60 s per store and route): wait before retrying',
+  502: 'Temporary failure querying the carrier',
+};
+
+const ERROR_MESSAGES: Record<ErrorCode, string> = {
+  invalid_json: 'The body is not valid JSON.',
+  invalid_body: 'items.0.quantity: expected int',
+  invalid_destination_cep: 'destinationCep: must be a CEP of 8 digits (dashes and spaces are ignored)',
+  too_many_items: 'items: must have at most 50 entries',
+  too_many_codes: 'codes: must have at most 50 entries',
+  missing_api_key: 'Send Authorization: Bearer <API_KEY>.',
+  invalid_api_key: 'The API key is not valid.',
+  subscription_required: 'The store has no active plan.',
+  secret_key_required: 'Tracking needs the secret key (mk_…) from a backend.',
+  wrong_key_scope: 'A platform key cannot call merchant routes.',
+  merchant_not_found: 'The store bound to this key was not found.',
+  method_not_allowed: 'Use POST.',
+  payload_too_large: 'The JSON body is over 32,000 bytes.',
+  rate_limited: 'Too many requests; wait before retrying.',
+  quote_failed: 'The carrier could not be queried; try again.',
+  track_failed: 'The carrier could not be queried; try again.',
+};
+
+function errorResponses(codes: readonly ErrorCode[]): JsonObject {
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of codes) {
+    const status = ERROR_STATUS[code];
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  const responses: JsonObject = {};
+  for (const [status, statusCodes] of [...byStatus].sort(([a], [b]) => a - b)) {
+    const examples: JsonObject = {};
+    for (const code of statusCodes) {
+      const error: JsonObject = { code, message: ERROR_MESSAGES[code] };
+      if (code === 'subscription_required') error.actionUrl = 'https://app.example/billing';
+      examples[code] = { value: { error } };
+    }
+    responses[String(status)] = {
+      description: `${STATUS_TEXT[status] ?? 'Error'} (${statusCodes.join(', ')})`,
+      ...(status === 429 ? { headers: { 'Retry-After': { schema: { type: 'integer' } } } } : {}),
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' }, examples } },
+    };
+  }
+  return responses;
+}
+
+const COMMON_ERRORS: ErrorCode[] = [
+  'invalid_json',
+  'invalid_body',
+  'missing_api_key',
+  'invalid_api_key',
+  'subscription_required',
+  'wrong_key_scope',
+  'merchant_not_found',
+  'method_not_allowed',
+  'payload_too_large',
+  'rate_limited',
+];
+
+const ITEM_EXAMPLE = { name: 'Camiseta', quantity: 2, unitPriceBRL: 79.9, weightKg: 0.3 };
+
+/** The OpenAPI 3.1 document of the REST routes (spec 4.1–4.3), built from the shared schemas. */
+export function buildOpenApiDocument(serverUrl?: string): JsonObject {
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Shipping platform REST API',
+      version: '1.0.0',
+      description:
+        'Quotes and tracking for Brazilian online stores (Correios). Labels exist only as MCP tools.',
+    },
+    ...(serverUrl ? { servers: [{ url: serverUrl }] } : {}),
+    security: [{ bearerAuth: [] }],
+    paths: {
+      '/v1/rates': {
+        post: {
+          operationId: 'getRates',
+          summary: 'Quote every enabled service for a destination CEP',
+          description:
+            'Public (pk_) or secret (mk_) key. CORS enabled. A 200 may carry `rates: []` with a `reason`: no quote ' +
+            'is available, and free shipping must not be presented.',
+          requestBody: {
+            required: true,
+            content: {
+              'application/json': {
+                schema: { $ref: '#/components/schemas/RatesRequest' },
+                example: { destinationCep: '20040-020', items: [ITEM_EXAMPLE] },
+              },
+            },
+          },
+          responses: {
+            '200': {
+              description: 'The options, or an empty list with a reason',
+              content: {
+                'application/json': {
+                  schema: { $ref: '#/components/schemas/RatesResponse' },
+                  examples: {
+                    quote: {
+                      value: {
+                        rates: [
+                          {
+                            code: '03298',
+                            serviceId: 'correios-pac',
+                            label: 'PAC',
+                            deliveryDays: 6,
+                            price: 24.9,
+                          },
+                          {
+                            code: '03220',
+                            serviceId: 'correios-sedex',
+                            label: 'SEDEX',
+                            deliveryDays: 2,
+                            price: 42.5,
+                          },
+                        ],
+                      },
+                    },
+                    noCoverage: { value: { rates: [], reason: 'no_coverage' } },
+                    noServices: {
+                      value: {
+                        rates: [],
+                        reason: 'no_services_enabled',
+                        actionUrl: 'https://app.example/settings',
+                      },
+                    },
+                  },
+                },
+              },
+            },
+            ...errorResponses([
+              ...COMMON_ERRORS,
+              'invalid_destination_cep',
+              'too_many_items',
+              'quote_failed',
+            ]),
+          },
+        },
+      },
+      '/v1/tracking': {
+        post: {
+          operationId: 'trackShipments',
+          summary: 'Event history and current status of each code',
+          description: 'Secret key (mk_) only, from a backend. CORS is not enabled.',
+          requestBody: {
+            required: true,
+            content: {
+              'application/json': {
+                schema: { $ref: '#/components/schemas/TrackingRequest' },
+                example: { codes: ['DG049186226BR'] },
+              },
+            },
+          },
+          responses: {
+            '200': {
+              description: 'One result per code; a code not found is reported on its own result',
+              content: {
+                'application/json': {
+                  schema: { $ref: '#/components/schemas/TrackingResponse' },
+                  example: {
+                    results: [
+                      {
+                        code: 'DG049186226BR',
+                        found: true,
+                        delivered: true,
+                        lastStatus: {
+                          code: 'BDE',
+                          type: '01',
+                          timestamp: '2026-11-10T14:32:00',
+                          description: 'Objeto entregue ao destinatário',
+                        },
+                        events: [
+                          {
+                            code: 'BDE',
+                            type: '01',
+                            timestamp: '2026-11-10T14:32:00',
+                            description: 'Objeto entregue ao destinatário',
+                          },
+                        ],
+                      },
+                    ],
+                  },
+                },
+              },
+            },
+            ...errorResponses([...COMMON_ERRORS, 'too_many_codes', 'secret_key_required', 'track_failed']),
+          },
+        },
+      },
+      '/openapi.json': {
+        get: {
+          operationId: 'getOpenApi',
+          summary: 'This document',
+          security: [],
+          responses: {
+            '200': { description: 'The OpenAPI 3.1 document', content: { 'application/json': {} } },
+          },
+        },
+      },
+    },
+    components: {
+      securitySchemes: {
+        bearerAuth: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'Authorization: Bearer pk_… (rates only) or mk_… (rates and tracking, backend only)',
+        },
+      },
+      schemas: {
+        RatesRequest: jsonSchema(RatesRequestSchema, 'input'),
+        RatesResponse: jsonSchema(RatesResponseSchema, 'output'),
+        TrackingRequest: jsonSchema(TrackingRequestSchema, 'input'),
+        TrackingResponse: jsonSchema(TrackingResponseSchema, 'output'),
+        ErrorBody: jsonSchema(ErrorBodySchema, 'output'),
+      },
+    },
+  };
+}

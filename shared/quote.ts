@@ -1,0 +1,71 @@
+import * as z from 'zod/mini';
+import { CepSchema } from './cep.ts';
+import { ReasonSchema } from './reasons.ts';
+
+/** Limits of spec 8. */
+export const MAX_ITEMS = 50;
+/** Unit weight when an item omits it (spec 2.1). */
+export const DEFAULT_WEIGHT_KG = 0.3;
+
+/** Spec 2.1: one product line of the cart. */
+export const QuoteItemSchema = z.strictObject({
+  name: z.string(),
+  quantity: z.int().check(z.gte(1)),
+  unitPriceBRL: z.number().check(z.gte(0)),
+  weightKg: z._default(z.number().check(z.gt(0)), DEFAULT_WEIGHT_KG),
+});
+export type QuoteItem = z.infer<typeof QuoteItemSchema>;
+export type QuoteItemInput = z.input<typeof QuoteItemSchema>;
+
+const QuoteItemsSchema = z.array(QuoteItemSchema).check(z.minLength(1), z.maxLength(MAX_ITEMS));
+
+/** Spec 4.1 request body. `instanceId` is accepted and ignored (spec 1 rule 1); nothing else is. */
+export const RatesRequestSchema = z.strictObject({
+  destinationCep: CepSchema,
+  items: QuoteItemsSchema,
+  requestId: z.optional(z.string()),
+  instanceId: z.optional(z.string()),
+});
+export type RatesRequest = z.infer<typeof RatesRequestSchema>;
+export type RatesRequestInput = z.input<typeof RatesRequestSchema>;
+
+const rateShape = {
+  code: z.string(),
+  serviceId: z.string(),
+  label: z.string(),
+  price: z.number(),
+  free: z.optional(z.boolean()),
+};
+
+/** Spec 2.2 as REST returns it: `deliveryDays` is an integer. */
+export const RateSchema = z.object({ ...rateShape, deliveryDays: z.int() });
+export type Rate = z.infer<typeof RateSchema>;
+
+/** Spec 2.2 as MCP returns it: `deliveryDays` is a number. */
+export const McpRateSchema = z.object({ ...rateShape, deliveryDays: z.number() });
+export type McpRate = z.infer<typeof McpRateSchema>;
+
+/** Spec 4.1 success body. `rates: []` with a `reason` means no quote, never free shipping. */
+export const RatesResponseSchema = z.object({
+  rates: z.array(RateSchema),
+  reason: z.optional(ReasonSchema),
+  actionUrl: z.optional(z.string()),
+});
+export type RatesResponse = z.infer<typeof RatesResponseSchema>;
+
+/** Spec 4.4.1 input. Strict: no properties beyond those listed. */
+export const GetShippingRatesInputSchema = z.strictObject({
+  destinationCep: CepSchema,
+  items: QuoteItemsSchema,
+  requestId: z.optional(z.string()),
+  instanceId: z.optional(z.string()),
+});
+export type GetShippingRatesInput = z.infer<typeof GetShippingRatesInputSchema>;
+
+/** Spec 4.4.1 output. */
+export const GetShippingRatesOutputSchema = z.object({
+  rates: z.array(McpRateSchema),
+  reason: z.optional(ReasonSchema),
+  actionUrl: z.optional(z.string()),
+});
+export type GetShippingRatesOutput = z.infer<typeof GetShippingRatesOutputSchema>;

@@ -1,0 +1,43 @@
+import * as z from 'zod/mini';
+
+/** Reasons a quote came back empty (spec 4.1 rule 1, 7.2). */
+export const QUOTE_REASONS = [
+  'no_services_enabled',
+  'carrier_auth_failed',
+  'subscription_required',
+  'no_coverage',
+] as const;
+
+/** Reasons a label was not (fully) produced (spec 7.2 item 3). */
+export const LABEL_REASONS = [
+  'own_contract_required',
+  'prepostagem_rejected',
+  'label_not_printable',
+  'label_pdf_timeout',
+  'subscription_required',
+] as const;
+
+export type QuoteReason = (typeof QUOTE_REASONS)[number];
+export type LabelReason = (typeof LABEL_REASONS)[number];
+export type KnownReason = QuoteReason | LabelReason;
+
+/** Quote reasons that ask the merchant (not the shopper) to act. */
+export const MERCHANT_SIDE_REASONS: readonly string[] = [
+  'no_services_enabled',
+  'carrier_auth_failed',
+  'subscription_required',
+];
+
+/**
+ * A business reason: an *open* set. The known values are listed above, but any string parses,
+ * because the platform may add reasons and a client must still show "no quote" for them.
+ */
+export const ReasonSchema = z.string();
+export type Reason = KnownReason | (string & {});
+
+export function isKnownReason(reason: string): reason is KnownReason {
+  return (
+    (QUOTE_REASONS as readonly string[]).includes(reason) ||
+    (LABEL_REASONS as readonly string[]).includes(reason)
+  );
+}

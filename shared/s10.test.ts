@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { cleanTrackingCode, isS10, makeS10, s10CheckDigit } from './s10.ts';
+
+describe('S10 tracking codes', () => {
+  it.each(['DG049186226BR', 'SW371675211BR'])('accepts %s', (code) => {
+    expect(isS10(code)).toBe(true);
+  });
+
+  it('rejects a changed check digit', () => {
+    expect(isS10('DG049186225BR')).toBe(false);
+    expect(isS10('SW371675212BR')).toBe(false);
+  });
+
+  it.each(['dg049186226br', 'DG04918622BR', 'D1049186226BR', 'DG049186226B', ''])(
+    'rejects the malformed %j',
+    (code) => {
+      expect(isS10(code)).toBe(false);
+    },
+  );
+
+  it('maps remainder 0 to 5 and remainder 1 to 0', () => {
+    expect(s10CheckDigit('00000000')).toBe(5); // sum 0, remainder 0
+    expect(s10CheckDigit('70000000')).toBe(0); // sum 56, remainder 1
+    expect(s10CheckDigit('40000000')).toBe(1); // sum 32, remainder 10 → 11 − 10
+  });
+
+  it('builds codes that pass its own check', () => {
+    for (const serial of [0, 1, 4918622, 12345678, 99999999]) {
+      const code = makeS10('QB', serial);
+      expect(isS10(code)).toBe(true);
+    }
+    expect(makeS10('DG', 4918622)).toBe('DG049186226BR');
+  });
+
+  it('rejects a serial that is not 8 digits', () => {
+    expect(() => s10CheckDigit('123')).toThrow(RangeError);
+  });
+
+  it('cleans spaces and case before a check', () => {
+    expect(cleanTrackingCode(' dg 049186226 br ')).toBe('DG049186226BR');
+  });
+});

@@ -1,0 +1,97 @@
+import type * as z from 'zod/mini';
+import { DiagnoseLabelIssueInputSchema, DiagnoseLabelIssueOutputSchema } from './diagnosis.ts';
+import {
+  GenerateLabelInputSchema,
+  GetLabelPdfInputSchema,
+  GetLabelPdfOutputSchema,
+  LabelRecordSchema,
+} from './label.ts';
+import { GetShippingRatesInputSchema, GetShippingRatesOutputSchema } from './quote.ts';
+import { TrackShipmentInputSchema, TrackShipmentOutputSchema } from './tracking.ts';
+
+export interface ToolAnnotations {
+  readOnlyHint: boolean;
+  destructiveHint: boolean;
+  idempotentHint: boolean;
+  openWorldHint: boolean;
+}
+
+export interface ToolDefinition {
+  title: string;
+  description: string;
+  inputSchema: z.ZodMiniType;
+  /** Absent where the spec says the server declares none (diagnose_label_issue, spec 2.7). */
+  outputSchema?: z.ZodMiniType;
+  annotations: ToolAnnotations;
+  /** Only offered to connections that may issue labels (spec 1 rule 4). */
+  labels: boolean;
+}
+
+const READ_ONLY: ToolAnnotations = {
+  readOnlyHint: true,
+  destructiveHint: false,
+  idempotentHint: true,
+  openWorldHint: true,
+};
+
+/** The merchant MCP tools of spec 4.4, shared by the sandbox and the BFF. */
+export const TOOLS = {
+  get_shipping_rates: {
+    title: 'Get shipping rates',
+    description:
+      'Quotes every enabled shipping service (price in BRL, business days) for a destination CEP and cart items. ' +
+      'An empty `rates` with a `reason` means no quote is available: never present it as free shipping.',
+    inputSchema: GetShippingRatesInputSchema,
+    outputSchema: GetShippingRatesOutputSchema,
+    annotations: READ_ONLY,
+    labels: false,
+  },
+  track_shipment: {
+    title: 'Track shipments',
+    description:
+      'Returns the event history and current status of up to 50 Correios tracking codes. ' +
+      'A found object with no events has not been delivered.',
+    inputSchema: TrackShipmentInputSchema,
+    outputSchema: TrackShipmentOutputSchema,
+    annotations: READ_ONLY,
+    labels: false,
+  },
+  generate_label: {
+    title: 'Generate a shipping label',
+    description:
+      'Creates a REAL, billable pre-posting at the carrier with the contract product code (serviceCode, e.g. 03298 PAC, ' +
+      '03220 SEDEX; never a presentation name). It is not deduplicated: if the answer has reason ' +
+      'label_pdf_timeout, call get_label_pdf with the prepostagemId instead of calling this again; after an unknown ' +
+      'result, check diagnose_label_issue before resending.',
+    inputSchema: GenerateLabelInputSchema,
+    outputSchema: LabelRecordSchema,
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
+    labels: true,
+  },
+  get_label_pdf: {
+    title: 'Get a label PDF',
+    description:
+      'Returns the label PDF of a pre-posting (labelPdfBase64 and an application/pdf resource), or status and reason ' +
+      'when it is not printable yet.',
+    inputSchema: GetLabelPdfInputSchema,
+    outputSchema: GetLabelPdfOutputSchema,
+    annotations: READ_ONLY,
+    labels: true,
+  },
+  diagnose_label_issue: {
+    title: 'Diagnose a label issue',
+    description:
+      'With a supportCode, returns that issuance attempt, its evidence and the action to take; without one, the 10 ' +
+      'most recent attempts (90 days of history). Filter by source and orderId. No record does not prove no label exists.',
+    inputSchema: DiagnoseLabelIssueInputSchema,
+    annotations: READ_ONLY,
+    labels: true,
+  },
+} as const satisfies Record<string, ToolDefinition>;
+
+export type ToolName = keyof typeof TOOLS;
+export const TOOL_NAMES = Object.keys(TOOLS) as ToolName[];
+export const LABEL_TOOL_NAMES = TOOL_NAMES.filter((name) => TOOLS[name].labels);
+
+/** The structured output schema of diagnose_label_issue, pinned in ARCHITECTURE.md though undeclared upstream. */
+export { DiagnoseLabelIssueOutputSchema };

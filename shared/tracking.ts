@@ -1,0 +1,55 @@
+import * as z from 'zod/mini';
+import { ReasonSchema } from './reasons.ts';
+
+/** Limit of spec 8. */
+export const MAX_CODES = 50;
+
+/** One carrier event (spec 2.3). Timestamps are kept exactly as given: no time zone is assumed. */
+export const TrackingEventSchema = z.object({
+  code: z.string(),
+  type: z.optional(z.string()),
+  timestamp: z.optional(z.string()),
+  description: z.string(),
+  origin: z.optional(z.string()),
+  destination: z.optional(z.string()),
+});
+export type TrackingEvent = z.infer<typeof TrackingEventSchema>;
+
+/** Spec 2.3: one result per requested code. No events is not delivered. */
+export const TrackingResultSchema = z.object({
+  code: z.string(),
+  found: z.boolean(),
+  delivered: z.boolean(),
+  lastStatus: z.optional(TrackingEventSchema),
+  events: z.array(TrackingEventSchema),
+  message: z.optional(z.string()),
+});
+export type TrackingResult = z.infer<typeof TrackingResultSchema>;
+
+const CodesSchema = z.array(z.string().check(z.minLength(1))).check(z.minLength(1), z.maxLength(MAX_CODES));
+
+/** Spec 4.2 request body. `instanceId` is accepted and ignored (spec 1 rule 1). */
+export const TrackingRequestSchema = z.strictObject({
+  codes: CodesSchema,
+  instanceId: z.optional(z.string()),
+});
+export type TrackingRequest = z.infer<typeof TrackingRequestSchema>;
+
+/** Spec 4.2 success body. */
+export const TrackingResponseSchema = z.object({
+  results: z.array(TrackingResultSchema),
+  reason: z.optional(ReasonSchema),
+  actionUrl: z.optional(z.string()),
+});
+export type TrackingResponse = z.infer<typeof TrackingResponseSchema>;
+
+/**
+ * `track_shipment` input. The spec does not show it (4.4.2: "tracks shipments like the REST endpoint"),
+ * so it mirrors REST: `codes` in.
+ */
+export const TrackShipmentInputSchema = TrackingRequestSchema;
+export type TrackShipmentInput = TrackingRequest;
+
+/** `track_shipment` output, mirroring REST: `results` out. */
+export const TrackShipmentOutputSchema = TrackingResponseSchema;
+export type TrackShipmentOutput = TrackingResponse;
