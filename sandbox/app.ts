@@ -1,0 +1,41 @@
+import express, { type Express } from 'express';
+import { buildOpenApiDocument } from '../shared/openapi.ts';
+import { controlRoutes } from './control/routes.ts';
+import { errorHandler, methodNotAllowed, notFound } from './http/errors.ts';
+import { requestId } from './http/request-id.ts';
+import { mcpRoutes } from './mcp/server.ts';
+import { restRoutes } from './rest/routes.ts';
+import { type SandboxOptions, SandboxState } from './state.ts';
+
+export type { SandboxOptions };
+
+/** The sandbox app and its state (tests reach the state only through HTTP; it is here for embedding). */
+export interface Sandbox {
+  app: Express;
+  state: SandboxState;
+}
+
+/**
+ * Builds the emulated platform: REST `/v1/*`, `/openapi.json`, MCP at `/mcp`, the control API. Does not listen.
+ * @example const { app } = createSandbox(); const server = app.listen(0, '127.0.0.1');
+ */
+export function createSandbox(options: SandboxOptions = {}): Sandbox {
+  const state = new SandboxState(options);
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.use(requestId);
+
+  const openapi = JSON.stringify(buildOpenApiDocument());
+  app.get('/openapi.json', (_req, res) => {
+    res.type('application/json').send(openapi);
+  });
+  app.all('/openapi.json', methodNotAllowed('GET'));
+
+  app.use(restRoutes(state));
+  app.use(mcpRoutes(state));
+  app.use(controlRoutes(state));
+  app.use(notFound);
+  app.use(errorHandler);
+  return { app, state };
+}

@@ -1,0 +1,211 @@
+import { isS10, makeS10 } from '../../shared/s10.ts';
+import type { TrackingEvent, TrackingResult } from '../../shared/tracking.ts';
+import { formatCarrierTime, HOUR_MS } from './clock.ts';
+import { capitalOf, type Uf } from './geography.ts';
+
+/** One event the carrier will report once its time has come. */
+export interface PlannedEvent extends TrackingEvent {
+  afterHours: number;
+}
+
+interface TrackedObject {
+  createdAt: number;
+  plan: readonly PlannedEvent[];
+}
+
+export interface RouteEnds {
+  originUf: Uf;
+  originCity: string;
+  destinationUf: Uf;
+  destinationCity: string;
+}
+
+const NOT_FOUND = 'Objeto não encontrado na base de dados dos Correios.';
+const NOT_S10 = 'Código de rastreamento inválido: use o formato de 13 caracteres (ex.: AA123456785BR).';
+
+/** FNV-1a: a stable small number per code, so every object moves the same way on every run. */
+function hash(text: string): number {
+  let h = 2166136261;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 16777619);
+  return h >>> 0;
+}
+
+const agency = (city: string, uf: Uf) => `Agência dos Correios - ${city}/${uf}`;
+const sorting = (uf: Uf) => `Unidade de Tratamento - ${capitalOf(uf)}/${uf}`;
+const delivery = (city: string, uf: Uf) => `Unidade de Distribuição - ${city}/${uf}`;
+
+/**
+ * The events of a package from posting to delivery: posted within 24 h of creation, delivered within 10 days,
+ * the deadline stretched from business to calendar days.
+ */
+export function deliveryPlan(code: string, route: RouteEnds, businessDays: number): PlannedEvent[] {
+  const seed = hash(code);
+  const postedAt = 2 + (seed % 20);
+  const deliveredAt = Math.min(postedAt + Math.ceil(businessDays * 1.4) * 24 + (seed % 7), 238);
+  const span = deliveredAt - postedAt;
+  const { originUf, originCity, destinationUf, destinationCity } = route;
+  const plan: PlannedEvent[] = [
+    {
+      afterHours: postedAt,
+      code: 'PO',
+      type: '01',
+      description: 'Objeto postado',
+      origin: agency(originCity, originUf),
+    },
+    {
+      afterHours: postedAt + Math.round(span * 0.2),
+      code: 'RO',
+      type: '01',
+      description: 'Objeto em transferência - por favor aguarde',
+      origin: agency(originCity, originUf),
+      destination: sorting(originUf),
+    },
+  ];
+  if (originUf !== destinationUf) {
+    plan.push({
+      afterHours: postedAt + Math.round(span * 0.45),
+      code: 'RO',
+      type: '01',
+      description: 'Objeto em transferência - por favor aguarde',
+      origin: sorting(originUf),
+      destination: sorting(destinationUf),
+    });
+  }
+  plan.push(
+    {
+      afterHours: postedAt + Math.round(span * 0.75),
+      code: 'RO',
+      type: '01',
+      description: 'Objeto em transferência - por favor aguarde',
+      origin: sorting(destinationUf),
+      destination: delivery(destinationCity, destinationUf),
+    },
+    {
+      afterHours: deliveredAt - 5,
+      code: 'OEC',
+      type: '01',
+      description: 'Objeto saiu para entrega ao destinatário',
+      origin: delivery(destinationCity, destinationUf),
+    },
+    {
+      afterHours: deliveredAt,
+      code: 'BDE',
+      type: '01',
+      description: 'Objeto entregue ao destinatário',
+      origin: delivery(destinationCity, destinationUf),
+    },
+  );
+  return plan;
+}
+
+/** A delivery that failed and went back: recipient absent, awaiting pickup, returned to sender. */
+export function returnPlan(code: string, route: RouteEnds, businessDays: number): PlannedEvent[] {
+  const plan = deliveryPlan(code, route, businessDays).slice(0, -1);
+  const last = plan.at(-1)?.afterHours ?? 0;
+  const unit = delivery(route.destinationCity, route.destinationUf);
+  plan.push(
+    {
+      afterHours: last + 4,
+      code: 'BDE',
+      type: '02',
+      description: 'Carteiro não atendido - entrega não realizada',
+      origin: unit,
+    },
+    {
+      afterHours: last + 28,
+      code: 'LDI',
+      type: '01',
+      description: 'Objeto aguardando retirada no endereço indicado',
+      origin: unit,
+    },
+    {
+      afterHours: last + 200,
+      code: 'BDE',
+      type: '23',
+      description: 'Objeto devolvido ao remetente',
+      origin: unit,
+      destination: agency(route.originCity, route.originUf),
+    },
+  );
+  return plan;
+}
+
+function isDelivered(event: TrackingEvent | undefined): boolean {
+  return event !== undefined && ['BDE', 'BDI', 'BDR'].includes(event.code) && event.type === '01';
+}
+
+/** Every object the simulated carrier knows, and what it reports at a given time. */
+export class TrackingBook {
+  private readonly objects = new Map<string, TrackedObject>();
+
+  register(code: string, createdAt: number, plan: readonly PlannedEvent[]): void {
+    this.objects.set(code, { createdAt, plan });
+  }
+
+  clear(): void {
+    this.objects.clear();
+  }
+
+  /** Spec 2.3: most recent event first; a found object without events is not delivered. */
+  lookup(code: string, at: number): TrackingResult {
+    const object = this.objects.get(code);
+    if (!object) {
+      return { code, found: false, delivered: false, events: [], message: isS10(code) ? NOT_FOUND : NOT_S10 };
+    }
+    const events: TrackingEvent[] = object.plan
+      .filter((event) => object.createdAt + event.afterHours * HOUR_MS <= at)
+      .map(({ afterHours, ...event }) => ({
+        ...event,
+        timestamp: formatCarrierTime(object.createdAt + afterHours * HOUR_MS),
+      }))
+      .reverse();
+    const lastStatus = events[0];
+    return {
+      code,
+      found: true,
+      delivered: isDelivered(lastStatus),
+      ...(lastStatus ? { lastStatus } : {}),
+      events,
+      ...(lastStatus ? {} : { message: 'Objeto criado; ainda sem eventos do transportador.' }),
+    };
+  }
+}
+
+const SP_TO = (destinationUf: Uf, destinationCity: string): RouteEnds => ({
+  originUf: 'SP',
+  originCity: 'São Paulo',
+  destinationUf,
+  destinationCity,
+});
+
+/** The fixture codes of sandbox/README.md, relative to the carrier time of a reset. */
+export const FIXTURE_CODES = {
+  delivered: 'DG049186226BR',
+  inTransit: 'SW371675211BR',
+  noEvents: makeS10('QB', 12345678),
+  returned: makeS10('JT', 20260001),
+} as const;
+
+export function registerFixtures(book: TrackingBook, now: number): void {
+  const day = 24 * HOUR_MS;
+  book.register(
+    FIXTURE_CODES.delivered,
+    now - 12 * day,
+    deliveryPlan(FIXTURE_CODES.delivered, SP_TO('RJ', 'Rio de Janeiro'), 6),
+  );
+  book.register(
+    FIXTURE_CODES.inTransit,
+    now - 3 * day,
+    deliveryPlan(FIXTURE_CODES.inTransit, SP_TO('BA', 'Salvador'), 8),
+  );
+  book.register(
+    FIXTURE_CODES.noEvents,
+    now,
+    deliveryPlan(FIXTURE_CODES.noEvents, SP_TO('MG', 'Belo Horizonte'), 6),
+  );
+  book.register(
+    FIXTURE_CODES.returned,
+    now - 20 * day,
+    returnPlan(FIXTURE_CODES.returned, SP_TO('PR', 'Curitiba'), 6),
+  );
+}

@@ -1,0 +1,42 @@
+import * as z from 'zod/mini';
+import { parseRateLimit, type RateLimit } from './limits/limiter.ts';
+
+export interface SandboxConfig {
+  port: number;
+  rateLimit: RateLimit;
+  labelPdfDelayMs: number;
+  labelPdfWaitMs: number;
+}
+
+const EnvSchema = z.object({
+  SANDBOX_PORT: z._default(z.string().check(z.regex(/^\d{1,5}$/, 'must be a port number (0-65535)')), '4010'),
+  SANDBOX_RATE_LIMIT: z._default(
+    z.string().check(z.refine((v) => parseRateLimit(v) !== undefined, 'must be calls/seconds, e.g. 60/60')),
+    '60/60',
+  ),
+  SANDBOX_LABEL_PDF_DELAY_MS: z._default(
+    z.string().check(z.regex(/^\d+$/, 'must be whole milliseconds')),
+    '150',
+  ),
+  SANDBOX_LABEL_PDF_WAIT_MS: z._default(
+    z.string().check(z.regex(/^\d+$/, 'must be whole milliseconds')),
+    '5000',
+  ),
+});
+
+/** Parses the sandbox's environment once; the error names the variable and what is wrong. */
+export function parseSandboxConfig(env: Record<string, string | undefined> = process.env): SandboxConfig {
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new Error(`${String(issue?.path[0])} ${issue?.message ?? 'is invalid'}`);
+  }
+  const port = Number(parsed.data.SANDBOX_PORT);
+  if (port > 65535) throw new Error('SANDBOX_PORT must be a port number (0-65535)');
+  return {
+    port,
+    rateLimit: parseRateLimit(parsed.data.SANDBOX_RATE_LIMIT) as RateLimit,
+    labelPdfDelayMs: Number(parsed.data.SANDBOX_LABEL_PDF_DELAY_MS),
+    labelPdfWaitMs: Number(parsed.data.SANDBOX_LABEL_PDF_WAIT_MS),
+  };
+}

@@ -1,0 +1,67 @@
+import { type RequestHandler, Router } from 'express';
+import * as z from 'zod/mini';
+import { ApiError } from '../../shared/errors.ts';
+import { describeIssues } from '../../shared/issues.ts';
+import { FaultSchema } from '../faults/faults.ts';
+import { readJsonBody } from '../http/body.ts';
+import type { SandboxState } from '../state.ts';
+
+const AdvanceSchema = z.strictObject({ hours: z.number().check(z.gt(0), z.lte(24 * 365)) });
+const LabelTimingSchema = z.strictObject({
+  pdfDelayMs: z.optional(z.int().check(z.gte(0), z.lte(600_000))),
+  pdfWaitMs: z.optional(z.int().check(z.gte(0), z.lte(600_000))),
+});
+
+function isLoopback(address: string | undefined): boolean {
+  return !!address && (address === '::1' || address.startsWith('127.') || address.startsWith('::ffff:127.'));
+}
+
+/** The control API answers only on loopback; elsewhere it does not exist. */
+const loopbackOnly: RequestHandler = (req, res, next) => {
+  if (isLoopback(req.socket.remoteAddress)) return next();
+  res.status(404).json({ error: { code: 'not_found', message: 'Not found.' } });
+};
+
+async function parseBody<T>(req: Parameters<RequestHandler>[0], schema: z.ZodMiniType<T>): Promise<T> {
+  const parsed = schema.safeParse(await readJsonBody(req));
+  if (!parsed.success) throw new ApiError('invalid_body', describeIssues(parsed.error.issues));
+  return parsed.data;
+}
+
+/** `/_sandbox/*` (ARCHITECTURE.md): reset, faults, simulated time, call counts, pre-postings, label timing. */
+export function controlRoutes(state: SandboxState): Router {
+  const router = Router();
+  router.use('/_sandbox', loopbackOnly);
+
+  router.post('/_sandbox/reset', (_req, res) => {
+    state.reset();
+    res.json({ ok: true });
+  });
+  router.post('/_sandbox/faults', async (req, res) => {
+    const fault = await parseBody(req, FaultSchema);
+    state.faults.add(fault);
+    res.status(201).json({ ok: true, fault });
+  });
+  router.delete('/_sandbox/faults', (_req, res) => {
+    state.faults.clear();
+    res.json({ ok: true });
+  });
+  router.post('/_sandbox/advance', async (req, res) => {
+    const { hours } = await parseBody(req, AdvanceSchema);
+    state.carrierClock.advance(hours);
+    res.json({ ok: true, carrierTime: new Date(state.carrierClock.time()).toISOString() });
+  });
+  router.get('/_sandbox/stats', (_req, res) => {
+    res.json(state.stats.snapshot());
+  });
+  router.get('/_sandbox/prepostings', (_req, res) => {
+    res.json({ prepostings: state.labels.list() });
+  });
+  router.post('/_sandbox/labels', async (req, res) => {
+    const timing = await parseBody(req, LabelTimingSchema);
+    if (timing.pdfDelayMs !== undefined) state.labels.pdfDelayMs = timing.pdfDelayMs;
+    if (timing.pdfWaitMs !== undefined) state.labels.pdfWaitMs = timing.pdfWaitMs;
+    res.json({ pdfDelayMs: state.labels.pdfDelayMs, pdfWaitMs: state.labels.pdfWaitMs });
+  });
+  return router;
+}

@@ -1,0 +1,50 @@
+import type { ErrorRequestHandler, RequestHandler } from 'express';
+import { ApiError, isApiError } from '../../shared/errors.ts';
+
+/** Unknown routes: 404 in the platform's envelope (`not_found` is the sandbox's word; the spec lists no code). */
+export const notFound: RequestHandler = (req, res) => {
+  res
+    .status(404)
+    .json({
+      error: {
+        code: 'not_found',
+        message: `No route ${req.method} ${req.path}. Only documented endpoints exist.`,
+      },
+    });
+};
+
+/** Answers 405 `method_not_allowed` naming the allowed methods. */
+export function methodNotAllowed(allow: string): RequestHandler {
+  return (req, res) => {
+    res.setHeader('Allow', allow);
+    const error = new ApiError(
+      'method_not_allowed',
+      `${req.method} is not allowed here; use ${allow.split(',')[0]}.`,
+    );
+    res.status(error.status).json(error.toBody());
+  };
+}
+
+/** The one place errors become responses: `ApiError` in its wire shape, anything else a 500 that leaks nothing. */
+export const errorHandler: ErrorRequestHandler = (error, _req, res, _next) => {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  if (isApiError(error)) {
+    if (error.status === 413) res.setHeader('Connection', 'close');
+    res.status(error.status).json(error.toBody());
+    return;
+  }
+  // Express's own body/URL errors carry a 4xx status: still the client's mistake, never a 500.
+  const status =
+    typeof error?.status === 'number' && error.status >= 400 && error.status < 500 ? error.status : 500;
+  if (status === 500)
+    console.error('sandbox: unexpected error', error instanceof Error ? error.stack : error);
+  res.status(status).json({
+    error: {
+      code: status === 500 ? 'internal_error' : 'invalid_body',
+      message: status === 500 ? 'Internal error.' : 'Bad request.',
+    },
+  });
+};

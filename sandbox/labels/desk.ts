@@ -1,0 +1,286 @@
+import { randomInt, randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import {
+  ATTEMPT_HISTORY_DAYS,
+  type Attempt,
+  type DiagnoseLabelIssueInput,
+  MAX_LISTED_ATTEMPTS,
+} from '../../shared/diagnosis.ts';
+import type { GenerateLabelInput, GetLabelPdfOutput, LabelRecord } from '../../shared/label.ts';
+import { makeS10 } from '../../shared/s10.ts';
+import type { CarrierClock } from '../carrier/clock.ts';
+import { ufOfCep } from '../carrier/geography.ts';
+import { deliveryPlan, type TrackingBook } from '../carrier/tracking.ts';
+import type { Store, StoreRegistry } from '../stores/stores.ts';
+import { renderLabelPdf } from './pdf.ts';
+import { checkLabel, type LabelService } from './rules.ts';
+
+const DAY_MS = 86_400_000;
+
+/** A pre-posting the simulated carrier created: real, billable, never deduplicated (spec 3). */
+export interface Prepostagem {
+  prepostagemId: string;
+  storeId: string;
+  trackingCode: string;
+  serviceCode: string;
+  status: string;
+  createdAt: string;
+  pdfReadyAt: number;
+  pdf: Promise<Uint8Array>;
+}
+
+export interface LabelDeskOptions {
+  registry: StoreRegistry;
+  tracking: TrackingBook;
+  carrierClock: CarrierClock;
+  /** Real milliseconds until a new label's PDF is ready. */
+  pdfDelayMs: number;
+  /** How long `generate_label` waits for the PDF before answering `label_pdf_timeout`. */
+  pdfWaitMs: number;
+  now?: () => number;
+}
+
+const CREATED_STATUS = 'Pré-postagem criada';
+
+/** The label record of spec 2.4 plus the attempt's support code (an addition the agent can quote to support). */
+export type IssuedLabel = LabelRecord & { supportCode: string };
+
+/** Issues labels, serves their PDFs and keeps the history `diagnose_label_issue` reads. */
+export class LabelDesk {
+  private readonly options: LabelDeskOptions;
+  private readonly now: () => number;
+  private readonly byId = new Map<string, Prepostagem>();
+  private attempts: (Attempt & { storeId: string })[] = [];
+  pdfDelayMs: number;
+  pdfWaitMs: number;
+
+  constructor(options: LabelDeskOptions) {
+    this.options = options;
+    this.now = options.now ?? Date.now;
+    this.pdfDelayMs = options.pdfDelayMs;
+    this.pdfWaitMs = options.pdfWaitMs;
+    this.reset();
+  }
+
+  reset(): void {
+    this.byId.clear();
+    this.attempts = [];
+    for (const store of this.options.registry.stores) this.seedHistory(store);
+  }
+
+  /** Every pre-posting created since the last reset (for tests counting duplicates). */
+  list(): Omit<Prepostagem, 'pdf' | 'pdfReadyAt'>[] {
+    return [...this.byId.values()].map(({ pdf: _pdf, pdfReadyAt: _ready, ...rest }) => rest);
+  }
+
+  /** Spec 4.4.3; the attempt is recorded whatever happens. Returns once the PDF is ready or the wait is over. */
+  async generate(store: Store, input: GenerateLabelInput): Promise<IssuedLabel> {
+    const { registry } = this.options;
+    const evidence = { request: summarize(input) };
+    if (!store.planActive) {
+      const actionUrl = registry.actionUrl(store, 'billing');
+      const supportCode = this.record(store, {
+        outcome: 'failed',
+        reason: 'subscription_required',
+        evidence,
+        action: `Reative o plano em ${actionUrl}.`,
+      });
+      return { status: 'Plano inativo', reason: 'subscription_required', actionUrl, supportCode };
+    }
+    if (!store.ownContract) {
+      const actionUrl = registry.actionUrl(store, 'carrier-contract');
+      const supportCode = this.record(store, {
+        outcome: 'failed',
+        reason: 'own_contract_required',
+        evidence,
+        action: `Cadastre o contrato próprio com os Correios em ${actionUrl} e tente de novo.`,
+      });
+      return {
+        status: 'Contrato próprio com os Correios não configurado',
+        reason: 'own_contract_required',
+        actionUrl,
+        supportCode,
+      };
+    }
+    const check = checkLabel(input);
+    if (!check.ok) {
+      const supportCode = this.record(store, {
+        outcome: 'rejected',
+        reason: 'prepostagem_rejected',
+        evidence: { ...evidence, carrierAnswer: { status: check.status } },
+        action:
+          'Corrija os dados indicados pelo transportador e gere a etiqueta de novo; nenhuma pré-postagem foi criada.',
+      });
+      return { status: check.status, reason: 'prepostagem_rejected', supportCode };
+    }
+    const prepostagem = this.create(store, input, check.service);
+    const ready = this.pdfDelayMs <= this.pdfWaitMs;
+    const supportCode = this.record(store, {
+      outcome: 'created',
+      ...(ready ? {} : { reason: 'label_pdf_timeout' }),
+      prepostagemId: prepostagem.prepostagemId,
+      trackingCode: prepostagem.trackingCode,
+      evidence: {
+        ...evidence,
+        carrierAnswer: { status: prepostagem.status, prepostagemId: prepostagem.prepostagemId },
+      },
+      action: ready
+        ? `Imprima a etiqueta (get_label_pdf com prepostagemId ${prepostagem.prepostagemId}) e poste o objeto.`
+        : `Não gere de novo: chame get_label_pdf com prepostagemId ${prepostagem.prepostagemId} em alguns instantes.`,
+    });
+    const base = {
+      prepostagemId: prepostagem.prepostagemId,
+      trackingCode: prepostagem.trackingCode,
+      status: prepostagem.status,
+      supportCode,
+    };
+    if (!ready) {
+      await sleep(this.pdfWaitMs);
+      return { ...base, reason: 'label_pdf_timeout' };
+    }
+    await sleep(this.pdfDelayMs);
+    return { ...base, labelPdfBase64: Buffer.from(await prepostagem.pdf).toString('base64') };
+  }
+
+  /** Spec 4.4.4: the PDF once ready; otherwise the status and why (spec 3.3). */
+  async pdf(store: Store, prepostagemId: string): Promise<GetLabelPdfOutput> {
+    if (!store.planActive) {
+      return {
+        prepostagemId,
+        reason: 'subscription_required',
+        actionUrl: this.options.registry.actionUrl(store, 'billing'),
+      };
+    }
+    const prepostagem = this.byId.get(prepostagemId);
+    if (!prepostagem || prepostagem.storeId !== store.id) {
+      return {
+        prepostagemId,
+        status: 'Pré-postagem não encontrada para esta loja',
+        reason: 'label_not_printable',
+      };
+    }
+    if (this.now() < prepostagem.pdfReadyAt) {
+      return {
+        prepostagemId,
+        status: 'Etiqueta em processamento; tente de novo em instantes',
+        reason: 'label_not_printable',
+      };
+    }
+    return {
+      prepostagemId,
+      status: prepostagem.status,
+      labelPdfBase64: Buffer.from(await prepostagem.pdf).toString('base64'),
+    };
+  }
+
+  /** Spec 4.4.5: one attempt by support code, or the 10 most recent, within 90 days. */
+  diagnose(store: Store, input: DiagnoseLabelIssueInput): Attempt[] {
+    const since = this.now() - ATTEMPT_HISTORY_DAYS * DAY_MS;
+    const visible = this.attempts.filter(
+      (attempt) =>
+        attempt.storeId === store.id &&
+        Date.parse(attempt.createdAt) >= since &&
+        (attempt.source === 'mcp' || store.linkedApps.includes(attempt.source)) &&
+        (!input.supportCode || attempt.supportCode === input.supportCode) &&
+        (!input.source || attempt.source === input.source) &&
+        (!input.orderId || attempt.orderId === input.orderId),
+    );
+    return visible
+      .sort((a, b) => b.createdAt.localeCompare(a.createdAt))
+      .slice(0, MAX_LISTED_ATTEMPTS)
+      .map(({ storeId: _store, ...attempt }) => attempt);
+  }
+
+  private create(store: Store, input: GenerateLabelInput, service: LabelService): Prepostagem {
+    const { tracking, carrierClock } = this.options;
+    let trackingCode: string;
+    do {
+      trackingCode = makeS10(service.trackingPrefix, randomInt(0, 1e8));
+    } while (tracking.lookup(trackingCode, 0).found);
+    const prepostagemId = `PP${String(randomInt(1e9, 1e10))}`;
+    const originUf = ufOfCep(input.sender.endereco.cep);
+    const destinationUf = ufOfCep(input.recipient.endereco.cep);
+    if (originUf && destinationUf) {
+      const route = {
+        originUf,
+        originCity: input.sender.endereco.cidade,
+        destinationUf,
+        destinationCity: input.recipient.endereco.cidade,
+      };
+      tracking.register(trackingCode, carrierClock.time(), deliveryPlan(trackingCode, route, service.days));
+    }
+    const pdf = renderLabelPdf({
+      prepostagemId,
+      trackingCode,
+      serviceName: service.name,
+      contractNumber: contractOf(store),
+      input,
+    });
+    pdf.catch(() => undefined);
+    const prepostagem: Prepostagem = {
+      prepostagemId,
+      storeId: store.id,
+      trackingCode,
+      serviceCode: service.serviceCode,
+      status: CREATED_STATUS,
+      createdAt: new Date(this.now()).toISOString(),
+      pdfReadyAt: this.now() + this.pdfDelayMs,
+      pdf,
+    };
+    this.byId.set(prepostagemId, prepostagem);
+    return prepostagem;
+  }
+
+  private record(
+    store: Store,
+    attempt: Omit<Attempt, 'supportCode' | 'createdAt' | 'source'> & { source?: string; createdAt?: string },
+  ): string {
+    const supportCode = randomUUID();
+    this.attempts.push({
+      supportCode,
+      createdAt: new Date(this.now()).toISOString(),
+      source: 'mcp',
+      ...attempt,
+      storeId: store.id,
+    });
+    return supportCode;
+  }
+
+  /** App attempts (shown only where the operator linked the app) and one beyond the 90 days. */
+  private seedHistory(store: Store): void {
+    const at = (days: number) => new Date(this.now() - days * DAY_MS).toISOString();
+    const evidence = {
+      request: { serviceCode: '03298', weightGrams: 32000 },
+      carrierAnswer: { status: 'Peso acima do limite' },
+    };
+    const rejected = {
+      outcome: 'rejected' as const,
+      reason: 'prepostagem_rejected',
+      evidence,
+      action: 'Corrija o peso e gere de novo.',
+    };
+    this.record(store, { ...rejected, source: 'nuvemshop', orderId: '1001', createdAt: at(2) });
+    this.record(store, { ...rejected, source: 'tray', orderId: 'T-55', createdAt: at(3) });
+    this.record(store, { ...rejected, createdAt: at(120) });
+  }
+}
+
+function contractOf(store: Store): string {
+  let n = 0;
+  for (const char of store.id) n = (n * 31 + char.charCodeAt(0)) % 1e10;
+  return String(n).padStart(10, '9');
+}
+
+/** What was sent, without personal data beyond CEPs: the evidence an operator needs. */
+function summarize(input: GenerateLabelInput): Record<string, unknown> {
+  return {
+    serviceCode: input.serviceCode,
+    weightGrams: input.weightGrams,
+    dimensions: input.dimensions,
+    objectFormat: input.objectFormat,
+    senderCep: input.sender.endereco.cep,
+    recipientCep: input.recipient.endereco.cep,
+    declaredItems: input.declaredItems.length,
+    declaredValueBRL: input.declaredItems.reduce((sum, item) => sum + item.quantidade * item.valor, 0),
+  };
+}

@@ -1,0 +1,148 @@
+import { code128, datamatrix } from 'bwip-js';
+import { PDFDocument, type PDFFont, type PDFPage, rgb, StandardFonts } from 'pdf-lib';
+import { formatCep } from '../../shared/cep.ts';
+import type { GenerateLabelInput } from '../../shared/label.ts';
+import type { Party } from '../../shared/party.ts';
+
+const CM = 72 / 2.54;
+const WIDTH = 10 * CM;
+const HEIGHT = 15 * CM;
+const MARGIN = 0.4 * CM;
+
+export interface LabelPdfData {
+  prepostagemId: string;
+  trackingCode: string;
+  serviceName: string;
+  contractNumber: string;
+  input: GenerateLabelInput;
+}
+
+/** Helvetica speaks WinAnsi: keep Portuguese letters, drop what it cannot draw. */
+function printable(text: string): string {
+  return text.normalize('NFC').replace(/[^\x20-\x7E\u00A0-\u00FF]/g, '?');
+}
+
+class Writer {
+  private readonly page: PDFPage;
+  private readonly font: PDFFont;
+  private readonly bold: PDFFont;
+
+  constructor(page: PDFPage, font: PDFFont, bold: PDFFont) {
+    this.page = page;
+    this.font = font;
+    this.bold = bold;
+  }
+
+  text(text: string, x: number, y: number, size = 8, isBold = false): void {
+    const font = isBold ? this.bold : this.font;
+    let line = printable(text);
+    while (line.length > 1 && font.widthOfTextAtSize(line, size) > WIDTH - x - MARGIN)
+      line = line.slice(0, -1);
+    this.page.drawText(line, { x, y, size, font });
+  }
+
+  rule(y: number): void {
+    this.page.drawLine({
+      start: { x: MARGIN, y },
+      end: { x: WIDTH - MARGIN, y },
+      thickness: 0.8,
+      color: rgb(0, 0, 0),
+    });
+  }
+}
+
+function partyLines(party: Party): string[] {
+  const a = party.endereco;
+  return [
+    party.nome,
+    `${a.logradouro}, ${a.numero}${a.complemento ? ` - ${a.complemento}` : ''}`,
+    `${a.bairro}`,
+    `${formatCep(a.cep)}  ${a.cidade}/${a.uf.toUpperCase()}`,
+  ];
+}
+
+/** A 10 × 15 cm thermal label: service, contract, Code 128 tracking barcode, DataMatrix, parties, content. */
+export async function renderLabelPdf(data: LabelPdfData): Promise<Uint8Array> {
+  const pdf = await PDFDocument.create();
+  pdf.setTitle(`Etiqueta ${data.trackingCode}`);
+  pdf.setProducer('frete-kit sandbox');
+  pdf.setCreationDate(new Date(0));
+  pdf.setModificationDate(new Date(0));
+  const page = pdf.addPage([WIDTH, HEIGHT]);
+  const w = new Writer(
+    page,
+    await pdf.embedFont(StandardFonts.Helvetica),
+    await pdf.embedFont(StandardFonts.HelveticaBold),
+  );
+  const { input } = data;
+
+  let y = HEIGHT - MARGIN - 14;
+  w.text(data.serviceName.toUpperCase(), MARGIN, y, 16, true);
+  w.text(`Contrato ${data.contractNumber}`, WIDTH / 2, y + 4, 7);
+  w.text(`Pré-postagem ${data.prepostagemId}`, WIDTH / 2, y - 5, 7);
+
+  const matrix = await pdf.embedPng(
+    await datamatrix({
+      bcid: 'datamatrix',
+      text: `${data.trackingCode}|${input.recipient.endereco.cep}`,
+      scale: 2,
+    }),
+  );
+  page.drawImage(matrix, {
+    x: WIDTH - MARGIN - 1.6 * CM,
+    y: y - 1.5 * CM,
+    width: 1.6 * CM,
+    height: 1.6 * CM,
+  });
+
+  y -= 1.9 * CM;
+  const barcode = await pdf.embedPng(
+    await code128({ bcid: 'code128', text: data.trackingCode, scale: 3, height: 14, includetext: false }),
+  );
+  const barWidth = WIDTH - 2 * MARGIN - 1 * CM;
+  page.drawImage(barcode, { x: MARGIN + 0.5 * CM, y, width: barWidth, height: 1.5 * CM });
+  y -= 14;
+  w.text(data.trackingCode, WIDTH / 2 - 45, y, 12, true);
+
+  y -= 10;
+  w.text('Recebedor: ____________________________  Assinatura: ____________', MARGIN, y, 6);
+  y -= 8;
+  w.rule(y);
+  y -= 12;
+  w.text('DESTINATÁRIO', MARGIN, y, 9, true);
+  for (const line of partyLines(input.recipient)) {
+    y -= 11;
+    w.text(line, MARGIN, y, 9);
+  }
+  y -= 10;
+  w.rule(y);
+  y -= 11;
+  w.text('REMETENTE', MARGIN, y, 7, true);
+  for (const line of partyLines(input.sender)) {
+    y -= 9;
+    w.text(line, MARGIN, y, 7);
+  }
+  y -= 8;
+  w.rule(y);
+  y -= 10;
+  const total = input.declaredItems.reduce((sum, item) => sum + item.quantidade * item.valor, 0);
+  w.text(
+    `Declaração de conteúdo: ${input.declaredItems.length} item(ns), valor R$ ${total.toFixed(2).replace('.', ',')}`,
+    MARGIN,
+    y,
+    7,
+  );
+  for (const item of input.declaredItems.slice(0, 3)) {
+    y -= 9;
+    w.text(`${item.quantidade} × ${item.conteudo}`, MARGIN, y, 7);
+  }
+  y -= 9;
+  const d = input.dimensions;
+  w.text(
+    `Peso ${input.weightGrams} g  ·  ${d.comprimento} × ${d.largura} × ${d.altura} cm  ·  formato ${input.objectFormat}`,
+    MARGIN,
+    y,
+    7,
+  );
+  return pdf.save();
+}

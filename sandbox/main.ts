@@ -1,0 +1,36 @@
+import pino from 'pino';
+import { createSandbox } from './app.ts';
+import { parseSandboxConfig } from './config.ts';
+
+const log = pino({ name: 'sandbox' });
+
+let config: ReturnType<typeof parseSandboxConfig>;
+try {
+  config = parseSandboxConfig();
+} catch (error) {
+  log.fatal((error as Error).message);
+  process.exit(1);
+}
+
+const { app } = createSandbox(config);
+const server = app.listen(config.port, '127.0.0.1');
+server.on('listening', () => {
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  log.info(
+    { url: `http://127.0.0.1:${port}` },
+    `sandbox listening on http://127.0.0.1:${port} (MCP at /mcp)`,
+  );
+});
+server.on('error', (error: NodeJS.ErrnoException) => {
+  log.fatal(
+    error.code === 'EADDRINUSE' ? `port ${config.port} is already in use (set SANDBOX_PORT)` : error.message,
+  );
+  process.exit(1);
+});
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    server.close(() => process.exit(0));
+    server.closeAllConnections();
+  });
+}

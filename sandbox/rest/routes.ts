@@ -1,0 +1,105 @@
+import { type Request, type Response, Router } from 'express';
+import type * as z from 'zod/mini';
+import { ApiError } from '../../shared/errors.ts';
+import { describeIssues } from '../../shared/issues.ts';
+import { RatesRequestSchema } from '../../shared/quote.ts';
+import { TrackingRequestSchema } from '../../shared/tracking.ts';
+import { quote } from '../carrier/quote.ts';
+import { applyFault } from '../faults/apply.ts';
+import { authenticate, type MerchantAccess } from '../http/auth.ts';
+import { readJsonBody } from '../http/body.ts';
+import { ratesCors } from '../http/cors.ts';
+import { methodNotAllowed } from '../http/errors.ts';
+import { useClientRequestId } from '../http/request-id.ts';
+import type { SandboxState } from '../state.ts';
+
+type Route = 'rates' | 'tracking';
+
+const ROUTE_NAMES: Record<Route, string> = { rates: 'POST /v1/rates', tracking: 'POST /v1/tracking' };
+
+/** What every REST call goes through before its own work: key, plan, limiter, faults, body. */
+async function admit(
+  state: SandboxState,
+  route: Route,
+  req: Request,
+  res: Response,
+): Promise<{ access: MerchantAccess; body: unknown } | undefined> {
+  const access = authenticate(req, state.registry, route);
+  const { store } = access;
+  state.stats.count(store.id, ROUTE_NAMES[route]);
+  if (!store.planActive) {
+    throw new ApiError(
+      'subscription_required',
+      'The store has no active plan.',
+      state.registry.actionUrl(store, 'billing'),
+    );
+  }
+  const decision = state.limiter.take(`${store.id} ${route}`);
+  if (!decision.ok) {
+    res.setHeader('Retry-After', String(decision.retryAfterSeconds));
+    throw new ApiError(
+      'rate_limited',
+      `Rate limit exceeded for this store and route; retry in ${decision.retryAfterSeconds} s.`,
+    );
+  }
+  if (!(await applyFault(state, route, req, res))) return undefined;
+  return { access, body: await readJsonBody(req) };
+}
+
+/** Sends the answer, or, under `drop_after_commit`, destroys the connection after the work is done. */
+function answer(res: Response, body: unknown): void {
+  if (res.locals.dropAfterCommit) {
+    res.socket?.destroy();
+    return;
+  }
+  res.json(body);
+}
+
+function bodyError(issues: readonly z.core.$ZodIssue[], body: unknown, field: 'items' | 'codes'): ApiError {
+  const message = describeIssues(issues);
+  if (
+    issues.some((issue) => issue.path.length === 1 && issue.path[0] === field && issue.code === 'too_big')
+  ) {
+    return new ApiError(field === 'items' ? 'too_many_items' : 'too_many_codes', message);
+  }
+  const cep = (body as { destinationCep?: unknown } | null)?.destinationCep;
+  if (
+    field === 'items' &&
+    typeof cep === 'string' &&
+    issues.some((issue) => issue.path[0] === 'destinationCep')
+  ) {
+    return new ApiError(
+      'invalid_destination_cep',
+      describeIssues(issues.filter((issue) => issue.path[0] === 'destinationCep')),
+    );
+  }
+  return new ApiError('invalid_body', message);
+}
+
+/** `POST /v1/rates` and `POST /v1/tracking` (spec 4.1, 4.2). */
+export function restRoutes(state: SandboxState): Router {
+  const router = Router();
+
+  router.options('/v1/rates', ratesCors);
+  router.post('/v1/rates', ratesCors, async (req, res) => {
+    const admitted = await admit(state, 'rates', req, res);
+    if (!admitted) return;
+    const parsed = RatesRequestSchema.safeParse(admitted.body);
+    if (!parsed.success) throw bodyError(parsed.error.issues, admitted.body, 'items');
+    useClientRequestId(res, parsed.data.requestId);
+    answer(res, quote(admitted.access.store, state.registry, parsed.data));
+  });
+  router.all('/v1/rates', ratesCors, methodNotAllowed('POST, OPTIONS'));
+
+  router.post('/v1/tracking', async (req, res) => {
+    const admitted = await admit(state, 'tracking', req, res);
+    if (!admitted) return;
+    const parsed = TrackingRequestSchema.safeParse(admitted.body);
+    if (!parsed.success) throw bodyError(parsed.error.issues, admitted.body, 'codes');
+    const at = state.carrierClock.time();
+    answer(res, { results: parsed.data.codes.map((code) => state.tracking.lookup(code, at)) });
+  });
+  router.all('/v1/tracking', methodNotAllowed('POST'));
+
+  return router;
+}

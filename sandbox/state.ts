@@ -1,0 +1,62 @@
+import { CarrierClock } from './carrier/clock.ts';
+import { registerFixtures, TrackingBook } from './carrier/tracking.ts';
+import { Faults } from './faults/faults.ts';
+import { LabelDesk } from './labels/desk.ts';
+import { type RateLimit, RateLimiter } from './limits/limiter.ts';
+import { CallStats } from './stats/stats.ts';
+import { StoreRegistry } from './stores/stores.ts';
+
+export interface SandboxOptions {
+  /** Calls per seconds, per store and route (spec 8). Default 60/60. */
+  rateLimit?: RateLimit;
+  /** Real ms until a new label's PDF is ready. Default 150. */
+  labelPdfDelayMs?: number;
+  /** How long generate_label waits for the PDF before `label_pdf_timeout`. Default 5000. */
+  labelPdfWaitMs?: number;
+  /** The store fixtures (default: stores/stores.json). */
+  stores?: unknown;
+  /** Injectable time and randomness, for tests. */
+  now?: () => number;
+  random?: () => number;
+}
+
+/** Everything the emulated platform remembers; `reset()` returns it to the fixtures. */
+export class SandboxState {
+  readonly registry: StoreRegistry;
+  readonly carrierClock: CarrierClock;
+  readonly tracking = new TrackingBook();
+  readonly limiter: RateLimiter;
+  readonly faults: Faults;
+  readonly stats = new CallStats();
+  readonly labels: LabelDesk;
+  private readonly defaults: { pdfDelayMs: number; pdfWaitMs: number };
+
+  constructor(options: SandboxOptions = {}) {
+    const now = options.now ?? Date.now;
+    this.registry = new StoreRegistry(options.stores);
+    this.carrierClock = new CarrierClock(now);
+    this.limiter = new RateLimiter(options.rateLimit ?? { calls: 60, seconds: 60 }, now);
+    this.faults = new Faults(options.random);
+    this.defaults = { pdfDelayMs: options.labelPdfDelayMs ?? 150, pdfWaitMs: options.labelPdfWaitMs ?? 5000 };
+    this.labels = new LabelDesk({
+      registry: this.registry,
+      tracking: this.tracking,
+      carrierClock: this.carrierClock,
+      ...this.defaults,
+      now,
+    });
+    registerFixtures(this.tracking, this.carrierClock.time());
+  }
+
+  reset(): void {
+    this.carrierClock.reset();
+    this.tracking.clear();
+    registerFixtures(this.tracking, this.carrierClock.time());
+    this.limiter.reset();
+    this.faults.clear();
+    this.stats.reset();
+    this.labels.pdfDelayMs = this.defaults.pdfDelayMs;
+    this.labels.pdfWaitMs = this.defaults.pdfWaitMs;
+    this.labels.reset();
+  }
+}
