@@ -21,13 +21,11 @@ export async function applyFault(
       return true;
     case 'error502':
       if (target.startsWith('mcp:')) {
-        res
-          .status(502)
-          .json({
-            jsonrpc: '2.0',
-            error: { code: -32000, message: 'Bad gateway: the carrier is unavailable.' },
-            id: null,
-          });
+        res.status(502).json({
+          jsonrpc: '2.0',
+          error: { code: -32000, message: 'Bad gateway: the carrier is unavailable.' },
+          id: null,
+        });
         return false;
       }
       throw new ApiError(

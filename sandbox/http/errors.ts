@@ -3,14 +3,12 @@ import { ApiError, isApiError } from '../../shared/errors.ts';
 
 /** Unknown routes: 404 in the platform's envelope (`not_found` is the sandbox's word; the spec lists no code). */
 export const notFound: RequestHandler = (req, res) => {
-  res
-    .status(404)
-    .json({
-      error: {
-        code: 'not_found',
-        message: `No route ${req.method} ${req.path}. Only documented endpoints exist.`,
-      },
-    });
+  res.status(404).json({
+    error: {
+      code: 'not_found',
+      message: `No route ${req.method} ${req.path}. Only documented endpoints exist.`,
+    },
+  });
 };
 
 /** Answers 405 `method_not_allowed` naming the allowed methods. */
