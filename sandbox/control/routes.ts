@@ -12,7 +12,7 @@ const LabelTimingSchema = z.strictObject({
   pdfWaitMs: z.optional(z.int().check(z.gte(0), z.lte(600_000))),
 });
 
-function isLoopback(address: string | undefined): boolean {
+export function isLoopback(address: string | undefined): boolean {
   return !!address && (address === '::1' || address.startsWith('127.') || address.startsWith('::ffff:127.'));
 }
 

@@ -76,31 +76,30 @@ export async function renderLabelPdf(data: LabelPdfData): Promise<Uint8Array> {
   );
   const { input } = data;
 
-  let y = HEIGHT - MARGIN - 14;
-  w.text(data.serviceName.toUpperCase(), MARGIN, y, 16, true);
-  w.text(`Contrato ${data.contractNumber}`, WIDTH / 2, y + 4, 7);
-  w.text(`Pré-postagem ${data.prepostagemId}`, WIDTH / 2, y - 5, 7);
-
-  const matrix = await pdf.embedPng(
-    await datamatrix({
-      bcid: 'datamatrix',
-      text: `${data.trackingCode}|${input.recipient.endereco.cep}`,
-      scale: 2,
-    }),
-  );
+  const top = HEIGHT - MARGIN;
+  const matrixSize = 1.6 * CM;
+  w.text(data.serviceName.toUpperCase(), MARGIN, top - 16, 16, true);
+  w.text(`Contrato ${data.contractNumber}`, MARGIN, top - 28, 7);
+  w.text(`Pré-postagem ${data.prepostagemId}`, MARGIN, top - 37, 7);
+  const matrixPng = await datamatrix({
+    bcid: 'datamatrix',
+    text: `${data.trackingCode}|${input.recipient.endereco.cep}`,
+    scale: 2,
+  });
+  const matrix = await pdf.embedPng(matrixPng);
   page.drawImage(matrix, {
-    x: WIDTH - MARGIN - 1.6 * CM,
-    y: y - 1.5 * CM,
-    width: 1.6 * CM,
-    height: 1.6 * CM,
+    x: WIDTH - MARGIN - matrixSize,
+    y: top - matrixSize,
+    width: matrixSize,
+    height: matrixSize,
   });
 
-  y -= 1.9 * CM;
+  const barHeight = 1.5 * CM;
+  let y = top - matrixSize - 0.3 * CM - barHeight;
   const barcode = await pdf.embedPng(
     await code128({ bcid: 'code128', text: data.trackingCode, scale: 3, height: 14, includetext: false }),
   );
-  const barWidth = WIDTH - 2 * MARGIN - 1 * CM;
-  page.drawImage(barcode, { x: MARGIN + 0.5 * CM, y, width: barWidth, height: 1.5 * CM });
+  page.drawImage(barcode, { x: MARGIN + 0.5 * CM, y, width: WIDTH - 2 * MARGIN - 1 * CM, height: barHeight });
   y -= 14;
   w.text(data.trackingCode, WIDTH / 2 - 45, y, 12, true);
 

@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import { parseSandboxConfig } from './config.ts';
+
+describe('parseSandboxConfig', () => {
+  it('uses the defaults of ARCHITECTURE.md', () => {
+    expect(parseSandboxConfig({})).toMatchObject({ port: 4010, rateLimit: { calls: 60, seconds: 60 } });
+  });
+
+  it('reads SANDBOX_PORT and SANDBOX_RATE_LIMIT', () => {
+    expect(parseSandboxConfig({ SANDBOX_PORT: '0', SANDBOX_RATE_LIMIT: '5/10' })).toMatchObject({
+      port: 0,
+      rateLimit: { calls: 5, seconds: 10 },
+    });
+  });
+
+  it.each([
+    [{ SANDBOX_PORT: 'abc' }, 'SANDBOX_PORT'],
+    [{ SANDBOX_PORT: '70000' }, 'SANDBOX_PORT'],
+    [{ SANDBOX_RATE_LIMIT: '60' }, 'SANDBOX_RATE_LIMIT'],
+    [{ SANDBOX_RATE_LIMIT: '0/60' }, 'SANDBOX_RATE_LIMIT'],
+  ])('names the variable that is wrong: %j', (env, name) => {
+    expect(() => parseSandboxConfig(env)).toThrow(name);
+  });
+});

@@ -1,0 +1,80 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { type RunningSandbox, startSandbox } from '../testing.ts';
+import { isLoopback } from './routes.ts';
+
+let sandbox: RunningSandbox;
+beforeAll(async () => {
+  sandbox = await startSandbox();
+});
+afterAll(() => sandbox.close());
+beforeEach(() => sandbox.control('reset'));
+
+const quote = () =>
+  sandbox.post(
+    '/v1/rates',
+    { destinationCep: '20040020', items: [{ name: 'x', quantity: 1, unitPriceBRL: 1 }] },
+    'pk_test_demo',
+  );
+
+type Stats = { stores: Record<string, Record<string, number>> };
+const stats = async () => (await (await sandbox.control('stats', undefined, 'GET')).json()) as Stats;
+
+describe('control API', () => {
+  it('answers only on loopback addresses', () => {
+    expect(isLoopback('127.0.0.1')).toBe(true);
+    expect(isLoopback('::1')).toBe(true);
+    expect(isLoopback('::ffff:127.0.0.1')).toBe(true);
+    expect(isLoopback('10.0.0.5')).toBe(false);
+    expect(isLoopback('192.168.1.2')).toBe(false);
+    expect(isLoopback(undefined)).toBe(false);
+  });
+
+  it('counts calls per store and route, and reset clears them', async () => {
+    await quote();
+    await quote();
+    await sandbox.post('/v1/tracking', { codes: ['DG049186226BR'] }, 'mk_test_demo');
+    expect((await stats()).stores['loja-demo']).toEqual({ 'POST /v1/rates': 2, 'POST /v1/tracking': 1 });
+    await sandbox.control('reset');
+    expect((await stats()).stores).toEqual({});
+  });
+
+  it('injects error502 `times` times, then answers normally', async () => {
+    await sandbox.control('faults', { target: 'rates', mode: 'error502', times: 2 });
+    expect([(await quote()).status, (await quote()).status, (await quote()).status]).toEqual([502, 502, 200]);
+  });
+
+  it('injects latency', async () => {
+    await sandbox.control('faults', { target: 'rates', mode: 'latency', latencyMs: 300 });
+    const started = performance.now();
+    expect((await quote()).status).toBe(200);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(290);
+  });
+
+  it('reset mode destroys the connection before any work; drop_after_commit after it', async () => {
+    await sandbox.control('faults', { target: 'rates', mode: 'reset' });
+    await expect(quote()).rejects.toThrow();
+    await sandbox.control('faults', { target: 'rates', mode: 'drop_after_commit' });
+    await expect(quote()).rejects.toThrow();
+    expect((await stats()).stores['loja-demo']?.['POST /v1/rates']).toBe(2);
+  });
+
+  it('never fires a fault of probability 0, and DELETE clears faults', async () => {
+    await sandbox.control('faults', { target: 'rates', mode: 'error502', probability: 0 });
+    expect((await quote()).status).toBe(200);
+    await sandbox.control('faults', { target: 'rates', mode: 'error502', times: 5 });
+    await sandbox.control('faults', undefined, 'DELETE');
+    expect((await quote()).status).toBe(200);
+  });
+
+  it('refuses a malformed fault with 400 invalid_body', async () => {
+    for (const fault of [
+      { target: 'nowhere', mode: 'error502' },
+      { target: 'rates', mode: 'explode' },
+      { target: 'rates', mode: 'latency', times: 0 },
+    ]) {
+      const res = await sandbox.control('faults', fault);
+      expect(res.status).toBe(400);
+      expect(await res.json()).toMatchObject({ error: { code: 'invalid_body' } });
+    }
+  });
+});

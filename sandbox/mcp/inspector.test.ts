@@ -1,0 +1,69 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RunningSandbox, startSandbox } from '../testing.ts';
+
+const run = promisify(execFile);
+let sandbox: RunningSandbox;
+
+beforeAll(async () => {
+  sandbox = await startSandbox();
+});
+afterAll(() => sandbox.close());
+
+/** The MCP Inspector's CLI: a real client that is not ours. */
+async function inspector(key: string, ...args: string[]): Promise<unknown> {
+  const { stdout } = await run(
+    'npx',
+    [
+      '--no-install',
+      'mcp-inspector',
+      '--cli',
+      `${sandbox.url}/mcp`,
+      '--transport',
+      'http',
+      '--header',
+      `Authorization: Bearer ${key}`,
+      ...args,
+    ],
+    { timeout: 60_000 },
+  );
+  return JSON.parse(stdout);
+}
+
+describe('the MCP Inspector CLI against the sandbox', () => {
+  it('lists the five tools with mk_test_demo', async () => {
+    const { tools } = (await inspector('mk_test_demo', '--method', 'tools/list')) as {
+      tools: { name: string }[];
+    };
+    expect(tools.map((tool) => tool.name).sort()).toEqual([
+      'diagnose_label_issue',
+      'generate_label',
+      'get_label_pdf',
+      'get_shipping_rates',
+      'track_shipment',
+    ]);
+  });
+
+  it('lists only the non-label tools with mk_test_demo_readonly', async () => {
+    const { tools } = (await inspector('mk_test_demo_readonly', '--method', 'tools/list')) as {
+      tools: { name: string }[];
+    };
+    expect(tools.map((tool) => tool.name).sort()).toEqual(['get_shipping_rates', 'track_shipment']);
+  });
+
+  it('calls track_shipment', async () => {
+    const result = (await inspector(
+      'mk_test_demo',
+      '--method',
+      'tools/call',
+      '--tool-name',
+      'track_shipment',
+      '--tool-arg',
+      'codes=["DG049186226BR"]',
+    )) as {
+      structuredContent: { results: { delivered: boolean }[] };
+    };
+    expect(result.structuredContent.results[0]?.delivered).toBe(true);
+  });
+});
