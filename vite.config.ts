@@ -1,11 +1,28 @@
 import preact from '@preact/preset-vite';
 import { defineConfig } from 'vitest/config';
 
-export default defineConfig({
-  plugins: [preact()],
-  test: {
-    include: ['{shared,sandbox,bff,widget,e2e,scripts}/**/*.test.{ts,tsx}'],
-    testTimeout: 20_000,
-    hookTimeout: 30_000,
-  },
+/** Each widget bundle is one classic script (IIFE): `vite build` for the calculator, `--mode tracking` for tracking. */
+const BUNDLES = {
+  production: { entry: 'widget/calculator/entry.ts', file: 'shipping-widget.js', name: 'ShippingCalculator' },
+  tracking: { entry: 'widget/tracking/entry.ts', file: 'shipping-tracking.js', name: 'ShippingTracking' },
+} as const;
+
+export default defineConfig(({ mode }) => {
+  const bundle = mode === 'tracking' ? BUNDLES.tracking : BUNDLES.production;
+  return {
+    plugins: [preact()],
+    define: { 'process.env.NODE_ENV': JSON.stringify('production') },
+    build: {
+      outDir: 'dist/widget',
+      emptyOutDir: false,
+      target: 'es2022',
+      sourcemap: true,
+      lib: { entry: bundle.entry, formats: ['iife'], name: bundle.name, fileName: () => bundle.file },
+    },
+    test: {
+      include: ['{shared,sandbox,bff,widget,e2e,scripts}/**/*.test.{ts,tsx}'],
+      testTimeout: 20_000,
+      hookTimeout: 60_000,
+    },
+  };
 });

@@ -1,0 +1,232 @@
+import AxeBuilder from '@axe-core/playwright';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { type RunningSandbox, startSandbox } from '../sandbox/testing.ts';
+import { launchBrowser, screenshot } from './support/browser.ts';
+import { type Storefront, startStorefront } from './support/storefront.ts';
+
+let sandbox: RunningSandbox;
+let browser: Browser;
+const fronts: Storefront[] = [];
+let context: BrowserContext;
+let page: Page;
+let warnings: string[];
+let cspViolations: string[];
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ rateLimit: { calls: 1000, seconds: 60 } });
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+  await Promise.all(fronts.map((front) => front.close()));
+  await sandbox?.close();
+});
+beforeEach(async () => {
+  await sandbox.control('reset');
+  context = await browser.newContext({ locale: 'pt-BR', viewport: { width: 900, height: 900 } });
+  page = await context.newPage();
+  warnings = [];
+  cspViolations = [];
+  page.on('console', (message) => {
+    if (message.type() === 'warning') warnings.push(message.text());
+    if (/Content Security Policy/i.test(message.text())) cspViolations.push(message.text());
+  });
+});
+afterEach(async () => {
+  expect(cspViolations).toEqual([]);
+  await context.close();
+});
+
+async function storefront(publicKey = 'pk_test_demo'): Promise<Storefront> {
+  const front = await startStorefront({ apiUrl: sandbox.url, publicKey });
+  fronts.push(front);
+  return front;
+}
+
+const cepField = () => page.locator('shipping-calculator input[autocomplete="postal-code"]');
+const results = () => page.locator('shipping-calculator .results');
+const options = () => page.locator('shipping-calculator .option');
+
+async function quote(cep: string): Promise<void> {
+  await cepField().fill(cep);
+  await cepField().press('Enter');
+}
+
+async function rateCalls(): Promise<number> {
+  const stats = (await (await sandbox.control('stats', undefined, 'GET')).json()) as {
+    stores: Record<string, Record<string, number>>;
+  };
+  return Object.values(stats.stores).reduce((sum, routes) => sum + (routes['POST /v1/rates'] ?? 0), 0);
+}
+
+/** Everything a shopper can read, the widget's shadow root included. */
+async function visibleText(): Promise<string> {
+  return page.evaluate(() => {
+    const widget = document.querySelector('shipping-calculator')?.shadowRoot?.textContent ?? '';
+    return `${document.body.innerText}\n${widget}`;
+  });
+}
+
+async function expectAccessible(state: string): Promise<void> {
+  const { violations } = await new AxeBuilder({ page }).analyze();
+  expect(
+    violations.map((v) => `${state}: ${v.id} ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+  ).toEqual([]);
+  await screenshot(page, `calculator-${state}`);
+}
+
+describe('<shipping-calculator> on a product page (different origin, strict CSP)', () => {
+  it('renders before any network call, then shows PAC and SEDEX sorted by price with "até N dias úteis"', async () => {
+    const front = await storefront();
+    await page.goto(`${front.url}product.html`);
+    await expect.poll(() => cepField().count()).toBe(1);
+    expect(await rateCalls()).toBe(0);
+    await expectAccessible('idle');
+    await quote('20040-020');
+    await expect.poll(() => options().count()).toBe(2);
+    const texts = await options().allInnerTexts();
+    expect(texts[0]).toContain('PAC');
+    expect(texts[1]).toContain('SEDEX');
+    expect(texts[0]).toMatch(/R\$\s?\d+,\d\d/);
+    expect(texts[0]).toMatch(/até \d+ dias úteis/);
+    expect(texts.join(' ')).not.toMatch(/grátis/i);
+    await expectAccessible('rates');
+  });
+
+  it('masks the CEP as 00000-000 with a numeric keyboard and postal-code autocomplete', async () => {
+    const front = await storefront();
+    await page.goto(`${front.url}product.html`);
+    await cepField().pressSequentially('01310100');
+    expect(await cepField().inputValue()).toBe('01310-100');
+    expect(await cepField().getAttribute('inputmode')).toBe('numeric');
+    expect(await page.locator('shipping-calculator label').first().textContent()).toBe('CEP');
+  });
+
+  it('shows "Grátis" for PAC when the cart reaches R$ 299,00 and emits shipping-select', async () => {
+    const front = await storefront();
+    await page.goto(`${front.url}product.html`);
+    await quote('20040020');
+    await expect.poll(() => options().count()).toBe(2);
+    await page.fill('#quantity', '4');
+    await expect.poll(async () => (await options().first().innerText()).includes('Grátis')).toBe(true);
+    await options().first().click();
+    await expect.poll(() => page.locator('#chosen').textContent()).toContain('Correios PAC');
+    await expectAccessible('free');
+  });
+
+  it('shows the no-coverage message for 00000-100 and nothing that suggests free shipping', async () => {
+    const front = await storefront();
+    await page.goto(`${front.url}product.html`);
+    await quote('00000-100');
+    await expect.poll(() => results().innerText()).toContain('não entregamos');
+    expect(await visibleText()).not.toMatch(/grátis|gratis|free|R\$\s?0,00/i);
+    await expectAccessible('no-coverage');
+  });
+
+  it('flags an invalid CEP inline, tied by aria-describedby, and sends no request', async () => {
+    const front = await storefront();
+    await page.goto(`${front.url}product.html`);
+    await quote('1234');
+    const error = page.locator('shipping-calculator .field-error');
+    await expect.poll(() => error.textContent()).toContain('CEP válido');
+    expect(await cepField().getAttribute('aria-invalid')).toBe('true');
+    expect(await cepField().getAttribute('aria-describedby')).toBe(await error.getAttribute('id'));
+    expect(await rateCalls()).toBe(0);
+    await expectAccessible('invalid-cep');
+  });
+
+  it('retries 00000-429 with backoff, then says so with a retry button that quotes again', async () => {
+    const front = await storefront();
+    await page.goto(`${front.url}product.html`);
+    await quote('00000-429');
+    await expect.poll(() => results().innerText(), { timeout: 15_000 }).toContain('sobrecarregado');
+    expect(await rateCalls()).toBe(4); // the first call and 3 retries
+    await expectAccessible('busy');
+    await page.locator('shipping-calculator .retry').click();
+    await expect.poll(rateCalls, { timeout: 15_000 }).toBeGreaterThan(4);
+  });
+
+  it('retries an injected 502, then the retry button brings the options', async () => {
+    await sandbox.control('faults', { target: 'rates', mode: 'error502', times: 4 });
+    const front = await storefront();
+    await page.goto(`${front.url}product.html`);
+    await quote('20040-020');
+    await expect.poll(() => results().innerText(), { timeout: 15_000 }).toContain('Tentar de novo');
+    await page.locator('shipping-calculator .retry').click();
+    await expect.poll(() => options().count()).toBe(2);
+  });
+
+  it('shows "unavailable" for a store without a plan, warns the merchant in the console, never retries', async () => {
+    const front = await storefront('pk_test_sem_plano');
+    await page.goto(`${front.url}product.html`);
+    await quote('20040-020');
+    await expect.poll(() => results().innerText()).toContain('indisponível');
+    expect(warnings.join('\n')).toContain('subscription_required');
+    expect(await rateCalls()).toBe(1);
+    expect(await visibleText()).not.toContain('https://app.sandbox.example');
+    await expectAccessible('unavailable');
+  });
+
+  it('remembers the last CEP, so the next page quotes at once', async () => {
+    const front = await storefront();
+    await page.goto(`${front.url}product.html`);
+    await quote('20040-020');
+    await expect.poll(() => options().count()).toBe(2);
+    await page.goto(`${front.url}cart.html`);
+    expect(await cepField().inputValue()).toBe('20040-020');
+    await expect.poll(() => options().count()).toBe(2);
+  });
+
+  it('does not move the page while loading (same height idle, loading and with two options)', async () => {
+    await sandbox.control('faults', { target: 'rates', mode: 'latency', latencyMs: 600 });
+    const front = await storefront();
+    await page.goto(`${front.url}product.html`);
+    const widget = page.locator('shipping-calculator');
+    const idle = (await widget.boundingBox())?.height;
+    await quote('20040-020');
+    await expect.poll(() => results().getAttribute('aria-busy')).toBe('true');
+    const loading = (await widget.boundingBox())?.height;
+    await expect.poll(() => options().count()).toBe(2);
+    const done = (await widget.boundingBox())?.height;
+    expect(loading).toBe(idle);
+    expect(done).toBe(idle);
+  });
+});
+
+describe('<shipping-calculator> on a cart page', () => {
+  it('quotes again when the cart changes, from the same CEP', async () => {
+    const front = await storefront();
+    await page.goto(`${front.url}cart.html`);
+    await quote('20040-020');
+    await expect.poll(() => options().count()).toBe(2);
+    const before = await rateCalls();
+    await page.click('#add-mug');
+    await expect.poll(rateCalls).toBe(before + 1);
+    expect(await options().first().innerText()).not.toContain('Grátis');
+    await page.fill('input[aria-label="Quantidade de Camiseta Básica"]', '3');
+    await page.press('input[aria-label="Quantidade de Camiseta Básica"]', 'Tab');
+    await expect.poll(rateCalls).toBe(before + 2);
+    await expect.poll(() => options().first().innerText()).toContain('Grátis');
+  });
+
+  it('serves identical quotes from memory: repeated clicks spend no rate limit', async () => {
+    const front = await storefront();
+    await page.goto(`${front.url}cart.html`);
+    await quote('20040-020');
+    await expect.poll(() => options().count()).toBe(2);
+    const before = await rateCalls();
+    for (let i = 0; i < 3; i++) await page.locator('shipping-calculator .button').click();
+    await expect.poll(() => options().count()).toBe(2);
+    expect(await rateCalls()).toBe(before);
+  });
+
+  it('speaks English with lang="en"', async () => {
+    const front = await storefront();
+    await page.goto(`${front.url}cart.html`);
+    await page.locator('shipping-calculator').evaluate((el) => el.setAttribute('lang', 'en'));
+    await quote('20040-020');
+    await expect.poll(() => options().first().innerText()).toMatch(/up to \d+ business days/);
+    await expectAccessible('english');
+  });
+});

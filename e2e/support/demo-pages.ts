@@ -1,0 +1,56 @@
+import { readFile } from 'node:fs/promises';
+import { extname, join, normalize } from 'node:path';
+
+export const DEMO_DIR = new URL('../demo/', import.meta.url).pathname;
+
+export interface DemoSettings {
+  apiUrl: string;
+  publicKey: string;
+  widgetUrl: string;
+  trackingUrl: string;
+}
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+};
+
+/** Reads a demo file, filling `{{API_URL}}`, `{{PUBLIC_KEY}}`, `{{WIDGET_URL}}`, `{{TRACKING_URL}}` in HTML pages. */
+export async function readDemoFile(
+  name: string,
+  settings: DemoSettings,
+): Promise<{ body: string; type: string } | undefined> {
+  const file = normalize(join(DEMO_DIR, name || 'index.html'));
+  if (!file.startsWith(DEMO_DIR)) return undefined;
+  const type = TYPES[extname(file)];
+  if (!type) return undefined;
+  let body: string;
+  try {
+    body = await readFile(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+  if (type.startsWith('text/html')) {
+    const escape = (value: string) => value.replace(/[&"<>]/g, (c) => `&#${c.charCodeAt(0)};`);
+    body = body
+      .replaceAll('{{API_URL}}', escape(settings.apiUrl))
+      .replaceAll('{{PUBLIC_KEY}}', escape(settings.publicKey))
+      .replaceAll('{{WIDGET_URL}}', escape(settings.widgetUrl))
+      .replaceAll('{{TRACKING_URL}}', escape(settings.trackingUrl));
+  }
+  return { body, type };
+}
+
+/** A CSP as strict as a careful store's: no inline script, no eval, requests only to the platform. */
+export function demoCsp(apiOrigin: string, widgetOrigin: string): string {
+  return [
+    "default-src 'self'",
+    `script-src 'self' ${widgetOrigin}`,
+    `connect-src 'self' ${apiOrigin}`,
+    "style-src 'self'",
+    "img-src 'self' data:",
+    "object-src 'none'",
+    "base-uri 'none'",
+  ].join('; ');
+}

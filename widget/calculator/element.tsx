@@ -1,0 +1,128 @@
+import { render } from 'preact';
+import { type QuoteItem, QuoteItemSchema } from '../../shared/quote.ts';
+import { adoptStyles, uid } from '../common/settings.ts';
+import { Calculator } from './Calculator.tsx';
+import { messagesFor } from './messages.ts';
+import { type CalculatorModel, createCalculatorModel } from './model.ts';
+import { createQuoteClient } from './quote-client.ts';
+import { CALCULATOR_CSS } from './styles.ts';
+
+/** Keeps the fields of spec 2.1 and drops what the store's own item objects carry besides. */
+export function parseItems(value: unknown): QuoteItem[] | undefined {
+  if (!Array.isArray(value)) return undefined;
+  const items: QuoteItem[] = [];
+  for (const raw of value) {
+    const { name, quantity, unitPriceBRL, weightKg } = (raw ?? {}) as Record<string, unknown>;
+    const parsed = QuoteItemSchema.safeParse({
+      name,
+      quantity,
+      unitPriceBRL,
+      ...(weightKg === undefined ? {} : { weightKg }),
+    });
+    if (!parsed.success) return undefined;
+    items.push(parsed.data);
+  }
+  return items.length > 0 && items.length <= 50 ? items : undefined;
+}
+
+/**
+ * `<shipping-calculator>`: quotes the platform's `POST /v1/rates` from the shopper's browser with the public key.
+ * Settings come from the loading script's `data-api-url` / `data-public-key`, overridden by `api-url` /
+ * `public-key` attributes on the element.
+ */
+export function defineCalculator(settings: DOMStringMap): void {
+  class ShippingCalculator extends HTMLElement {
+    static observedAttributes = ['items', 'lang'];
+    private model: CalculatorModel | undefined;
+    private itemsValue: QuoteItem[] = [];
+    private readonly root: ShadowRoot;
+    private readonly elementId = uid('sc');
+
+    constructor() {
+      super();
+      this.root = this.attachShadow({ mode: 'open' });
+      adoptStyles(this.root, CALCULATOR_CSS);
+    }
+
+    get items(): QuoteItem[] {
+      return this.itemsValue;
+    }
+
+    set items(value: unknown) {
+      const items = parseItems(value);
+      if (!items) {
+        console.warn(
+          'shipping-calculator: items must be 1 to 50 objects {name, quantity, unitPriceBRL, weightKg?}',
+        );
+        return;
+      }
+      this.itemsValue = items;
+      this.model?.setItems(items);
+    }
+
+    connectedCallback(): void {
+      // A store may have set .items before this element was defined: take that value through the setter.
+      if (Object.hasOwn(this, 'items')) {
+        const early = (this as { items?: unknown }).items;
+        delete (this as { items?: unknown }).items;
+        this.items = early;
+      }
+      const apiUrl = this.getAttribute('api-url') ?? settings.apiUrl;
+      const publicKey = this.getAttribute('public-key') ?? settings.publicKey;
+      if (!apiUrl || !publicKey?.startsWith('pk_')) {
+        console.warn(
+          'shipping-calculator: set data-api-url and a public key (pk_…) on the script tag or the element',
+        );
+      }
+      const remember = (this.getAttribute('remember-cep') ?? settings.rememberCep) !== 'false';
+      this.model = createCalculatorModel({
+        client: createQuoteClient({ apiUrl: apiUrl ?? '', publicKey: publicKey ?? '' }),
+        storage: remember ? safeLocalStorage() : undefined,
+        events: {
+          rates: (detail) => this.emit('shipping-rates', detail),
+          select: (detail) => this.emit('shipping-select', detail),
+          error: (detail) => this.emit('shipping-error', detail),
+        },
+      });
+      this.renderView();
+      if (this.itemsValue.length > 0) this.model.setItems(this.itemsValue);
+    }
+
+    disconnectedCallback(): void {
+      this.model?.dispose();
+      this.model = undefined;
+      render(null, this.root);
+    }
+
+    attributeChangedCallback(name: string, _old: string | null, value: string | null): void {
+      if (name === 'lang') return this.renderView();
+      if (value === null) return;
+      try {
+        this.items = JSON.parse(value);
+      } catch {
+        console.warn('shipping-calculator: the items attribute is not valid JSON');
+      }
+    }
+
+    private renderView(): void {
+      if (!this.model) return;
+      const lang = this.getAttribute('lang') ?? settings.lang;
+      const { t, locale } = messagesFor(lang);
+      render(<Calculator model={this.model} t={t} locale={locale} id={this.elementId} />, this.root);
+    }
+
+    private emit(type: string, detail: unknown): void {
+      this.dispatchEvent(new CustomEvent(type, { detail, bubbles: true, composed: true }));
+    }
+  }
+  if (!customElements.get('shipping-calculator'))
+    customElements.define('shipping-calculator', ShippingCalculator);
+}
+
+function safeLocalStorage(): Storage | undefined {
+  try {
+    return window.localStorage;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,110 @@
+import { ErrorBodySchema } from '../../shared/errors.ts';
+import { type QuoteItem, type RatesResponse, RatesResponseSchema } from '../../shared/quote.ts';
+import { backoffDelay, sleep } from '../common/backoff.ts';
+
+/** What a quote came to, in the terms the shopper's screen needs. */
+export type QuoteOutcome =
+  | { kind: 'rates'; response: RatesResponse }
+  | { kind: 'invalid_cep' }
+  /** 401/402/403/404 and other client errors: the store must act; never retried (spec 7.3). */
+  | { kind: 'unavailable'; code: string }
+  /** 429/502 still failing after the retries. */
+  | { kind: 'busy'; code: string }
+  | { kind: 'network' }
+  | { kind: 'malformed' };
+
+export interface QuoteClientOptions {
+  apiUrl: string;
+  publicKey: string;
+  fetch?: typeof fetch;
+  random?: () => number;
+  now?: () => number;
+  retries?: number;
+  baseDelayMs?: number;
+  maxDelayMs?: number;
+  timeoutMs?: number;
+  cacheTtlMs?: number;
+}
+
+export interface QuoteRequest {
+  destinationCep: string;
+  items: QuoteItem[];
+}
+
+const TRANSIENT = new Set([429, 502, 503, 504]);
+/** Identical quotes within a few minutes are answered from memory, so repeated clicks do not spend the limit. */
+const cache = new Map<string, { at: number; response: RatesResponse }>();
+
+export function clearQuoteCache(): void {
+  cache.clear();
+}
+
+type Attempt = QuoteOutcome | { kind: 'retry'; code: string };
+
+/** Calls the platform's `POST /v1/rates` with the public key, straight from the browser. */
+export function createQuoteClient(options: QuoteClientOptions) {
+  const {
+    apiUrl,
+    publicKey,
+    random = Math.random,
+    now = Date.now,
+    retries = 3,
+    baseDelayMs = 400,
+    maxDelayMs = 4000,
+    timeoutMs = 10_000,
+    cacheTtlMs = 5 * 60_000,
+  } = options;
+  const doFetch = options.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => fetch(input, init));
+  const url = `${apiUrl.replace(/\/+$/, '')}/v1/rates`;
+
+  async function attempt(body: string, signal: AbortSignal): Promise<Attempt> {
+    const timeout = AbortSignal.timeout(timeoutMs);
+    let res: Response;
+    try {
+      res = await doFetch(url, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${publicKey}`, 'content-type': 'application/json' },
+        body,
+        signal: AbortSignal.any([signal, timeout]),
+      });
+    } catch (error) {
+      if (signal.aborted) throw error;
+      return { kind: 'retry', code: 'network' };
+    }
+    let json: unknown;
+    try {
+      json = await res.json();
+    } catch {
+      json = undefined;
+    }
+    if (res.ok) {
+      const parsed = RatesResponseSchema.safeParse(json);
+      return parsed.success ? { kind: 'rates', response: parsed.data } : { kind: 'malformed' };
+    }
+    const error = ErrorBodySchema.safeParse(json);
+    const code = error.success ? error.data.error.code : `http_${res.status}`;
+    if (code === 'invalid_destination_cep') return { kind: 'invalid_cep' };
+    if (TRANSIENT.has(res.status)) return { kind: 'retry', code };
+    return { kind: 'unavailable', code };
+  }
+
+  return {
+    /** Resolves with the outcome; rejects only when `signal` aborts (a newer quote replaced this one). */
+    async quote(request: QuoteRequest, signal: AbortSignal): Promise<QuoteOutcome> {
+      const body = JSON.stringify(request);
+      const hit = cache.get(body);
+      if (hit && now() - hit.at < cacheTtlMs) return { kind: 'rates', response: hit.response };
+      for (let n = 0; ; n++) {
+        const outcome = await attempt(body, signal);
+        if (outcome.kind === 'rates') cache.set(body, { at: now(), response: outcome.response });
+        if (outcome.kind !== 'retry') return outcome;
+        if (n >= retries)
+          return outcome.code === 'network' ? { kind: 'network' } : { kind: 'busy', code: outcome.code };
+        // Retry-After (up to 60 s) is longer than a shopper waits: after a few short tries, the retry button.
+        await sleep(backoffDelay(n, baseDelayMs, maxDelayMs, random), signal);
+      }
+    },
+  };
+}
+
+export type QuoteClient = ReturnType<typeof createQuoteClient>;
