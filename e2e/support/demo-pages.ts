@@ -32,12 +32,12 @@ export async function readDemoFile(
     return undefined;
   }
   if (type.startsWith('text/html')) {
-    const escape = (value: string) => value.replace(/[&"<>]/g, (c) => `&#${c.charCodeAt(0)};`);
+    const attr = (value: string) => value.replace(/[&"<>]/g, (c) => `&#${c.charCodeAt(0)};`);
     body = body
-      .replaceAll('{{API_URL}}', escape(settings.apiUrl))
-      .replaceAll('{{PUBLIC_KEY}}', escape(settings.publicKey))
-      .replaceAll('{{WIDGET_URL}}', escape(settings.widgetUrl))
-      .replaceAll('{{TRACKING_URL}}', escape(settings.trackingUrl));
+      .replaceAll('{{API_URL}}', attr(settings.apiUrl))
+      .replaceAll('{{PUBLIC_KEY}}', attr(settings.publicKey))
+      .replaceAll('{{WIDGET_URL}}', attr(settings.widgetUrl))
+      .replaceAll('{{TRACKING_URL}}', attr(settings.trackingUrl));
   }
   return { body, type };
 }

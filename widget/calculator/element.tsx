@@ -95,7 +95,10 @@ export function defineCalculator(settings: DOMStringMap): void {
     }
 
     attributeChangedCallback(name: string, _old: string | null, value: string | null): void {
-      if (name === 'lang') return this.renderView();
+      if (name === 'lang') {
+        this.renderView();
+        return;
+      }
       if (value === null) return;
       try {
         this.items = JSON.parse(value);

@@ -35,7 +35,9 @@ describe('createQuoteClient', () => {
       kind: 'rates',
       response: ok,
     });
-    expect((calls[0]?.headers as Record<string, string>).authorization).toBe('Bearer pk_test_demo');
+    expect((calls[0]?.headers as Record<string, string> | undefined)?.authorization).toBe(
+      'Bearer pk_test_demo',
+    );
   });
 
   it('retries 429 and 502 up to the cap, then reports busy', async () => {
