@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { parseRateLimit, type RateLimit } from './limits/limiter.ts';
+import { parseRateLimit, type RateLimit } from '../shared/rate-limit.ts';
 
 export interface SandboxConfig {
   port: number;

@@ -1,8 +1,8 @@
+import { type RateLimit, RateLimiter } from '../shared/rate-limit.ts';
 import { CarrierClock } from './carrier/clock.ts';
 import { registerFixtures, TrackingBook } from './carrier/tracking.ts';
 import { Faults } from './faults/faults.ts';
 import { LabelDesk } from './labels/desk.ts';
-import { type RateLimit, RateLimiter } from './limits/limiter.ts';
 import { CallStats } from './stats/stats.ts';
 import { StoreRegistry } from './stores/stores.ts';
 

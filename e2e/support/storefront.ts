@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { demoCsp, readDemoFile } from './demo-pages.ts';
+import { demoCsp, readDemoFile } from '../../bff/demo/pages.ts';
 
 const DIST = new URL('../../dist/widget/', import.meta.url).pathname;
 

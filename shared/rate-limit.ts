@@ -6,7 +6,7 @@ export interface RateLimit {
 
 export type LimitDecision = { ok: true } | { ok: false; retryAfterSeconds: number };
 
-/** Spec 8: a fixed window per key (store and route), in memory, per server instance. */
+/** A fixed window per key, in memory (spec 8: per store and route; the BFF: per visitor). */
 export class RateLimiter {
   private readonly windows = new Map<string, { start: number; count: number }>();
   private readonly limit: RateLimit;

@@ -1,0 +1,85 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RunningSandbox, startSandbox } from '../sandbox/testing.ts';
+import { type RunningBff, startBff } from './testing.ts';
+
+let sandbox: RunningSandbox;
+let bff: RunningBff;
+const seen: string[] = [];
+
+beforeAll(async () => {
+  sandbox = await startSandbox();
+  bff = await startBff(sandbox.url);
+});
+afterAll(async () => {
+  await bff.stop();
+  await sandbox.close();
+  expect(seen.join('\n')).not.toMatch(/mk_[A-Za-z0-9_]/);
+  expect(bff.logs.join('\n')).not.toMatch(/mk_[A-Za-z0-9_]/);
+});
+
+async function get(path: string) {
+  const res = await fetch(`${bff.url}${path}`, { redirect: 'manual' });
+  const body = await res.text();
+  seen.push(`${path} ${res.status} ${JSON.stringify([...res.headers])} ${body}`);
+  return { res, body };
+}
+
+describe('the BFF surface', () => {
+  it('is alive and ready when the upstream takes the key', async () => {
+    expect((await get('/healthz')).res.status).toBe(200);
+    const ready = await get('/readyz');
+    expect(ready.res.status).toBe(200);
+    expect(JSON.parse(ready.body)).toMatchObject({ ok: true, checks: [{ name: 'upstream', ok: true }] });
+  });
+
+  it('is not ready when the platform refuses the key or is down', async () => {
+    const refused = await startBff(sandbox.url, { SHIPPING_SECRET_KEY: 'mk_test_removida' });
+    const down = await startBff('http://127.0.0.1:9', {}, { upstream: { retries: 0, timeoutMs: 500 } });
+    try {
+      const a = await fetch(`${refused.url}/readyz`);
+      expect(a.status).toBe(503);
+      expect(JSON.stringify(await a.json())).toContain('refused the secret key');
+      const b = await fetch(`${down.url}/readyz`);
+      expect(b.status).toBe(503);
+    } finally {
+      await refused.stop();
+      await down.stop();
+    }
+  });
+
+  it('serves the widget bundles as classic scripts any storefront may load, cached', async () => {
+    const { res, body } = await get('/widget/shipping-widget.js');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toContain('javascript');
+    expect(res.headers.get('cross-origin-resource-policy')).toBe('cross-origin');
+    expect(res.headers.get('cache-control')).toMatch(/max-age=\d{5,}/);
+    expect(body).not.toMatch(/^\s*(import|export)\s/m);
+    expect((await get('/widget/shipping-tracking.js')).res.status).toBe(200);
+  });
+
+  it('serves the demo storefront wired to the platform URL and public key', async () => {
+    const index = await get('/demo/');
+    expect(index.res.status).toBe(200);
+    expect(index.body).toContain('product.html');
+    const product = await get('/demo/product.html');
+    expect(product.body).toContain(`data-api-url="${sandbox.url}"`);
+    expect(product.body).toContain('data-public-key="pk_test_demo"');
+    expect(product.body).toContain('src="/widget/shipping-widget.js"');
+    expect(product.res.headers.get('content-security-policy')).toContain(`connect-src 'self' ${sandbox.url}`);
+    expect((await get('/demo/cart.html')).res.status).toBe(200);
+    expect((await get('/demo/../package.json')).res.status).toBe(404);
+  });
+
+  it('serves the tracking page with the tracking element', async () => {
+    const page = await get('/track?codes=DG049186226BR');
+    expect(page.res.status).toBe(200);
+    expect(page.body).toContain('<shipping-tracking');
+    expect(page.body).toContain('/widget/shipping-tracking.js');
+  });
+
+  it('answers unknown routes with 404 in the envelope', async () => {
+    const missing = await get('/nope');
+    expect(missing.res.status).toBe(404);
+    expect(JSON.parse(missing.body)).toMatchObject({ error: { code: 'not_found' } });
+  });
+});

@@ -1,0 +1,71 @@
+import express, { type Express } from 'express';
+import helmet from 'helmet';
+import type { BffConfig } from './config.ts';
+import { demoRoutes } from './demo/routes.ts';
+import { errorHandler, notFound } from './http/errors.ts';
+import { healthRoutes, upstreamCheck } from './http/health.ts';
+import { createLogger, type Logger } from './logger.ts';
+import { pageRoutes } from './page/routes.ts';
+import { widgetRoutes } from './static/widget.ts';
+import { TrackingCache } from './tracking/cache.ts';
+import type { Schedule } from './tracking/coalescer.ts';
+import { trackingRoutes } from './tracking/routes.ts';
+import { TrackingService } from './tracking/service.ts';
+import { createRestClient, type RestClient } from './upstream/rest-client.ts';
+
+export interface BffDeps {
+  config: BffConfig;
+  logger?: Logger;
+  /** Injectable time, randomness and upstream fetch, for tests. */
+  now?: () => number;
+  random?: () => number;
+  fetch?: typeof fetch;
+  schedule?: Schedule;
+  /** How long lookups wait to be sent upstream together (default 50 ms). */
+  coalesceWindowMs?: number;
+  /** Retry timing of the upstream client (defaults suit production). */
+  upstream?: { baseDelayMs?: number; maxDelayMs?: number; retries?: number; timeoutMs?: number };
+}
+
+export interface Bff {
+  app: Express;
+  rest: RestClient;
+  tracking: TrackingService;
+  close(): Promise<void>;
+}
+
+/** Builds the merchant's server (Express 5). Does not listen. */
+export function createBff(deps: BffDeps): Bff {
+  const { config } = deps;
+  const logger = deps.logger ?? createLogger();
+  const now = deps.now ?? Date.now;
+  const rest = createRestClient({
+    apiUrl: config.apiUrl,
+    secretKey: config.secretKey,
+    logger,
+    ...(deps.fetch ? { fetch: deps.fetch } : {}),
+    ...(deps.random ? { random: deps.random } : {}),
+    ...deps.upstream,
+  });
+  const tracking = new TrackingService({
+    client: rest,
+    cache: new TrackingCache({ now }),
+    logger,
+    windowMs: deps.coalesceWindowMs ?? 50,
+    ...(deps.schedule ? { schedule: deps.schedule } : {}),
+  });
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', config.trustProxy);
+  app.use(helmet({ crossOriginResourcePolicy: { policy: 'same-origin' } }));
+  app.use(widgetRoutes());
+  app.use(healthRoutes([upstreamCheck(rest, now)], logger));
+  app.use(trackingRoutes({ config, service: tracking, logger, now }));
+  app.use(pageRoutes());
+  app.use(demoRoutes(config));
+  app.get('/', (_req, res) => res.redirect(302, '/demo/'));
+  app.use(notFound);
+  app.use(errorHandler(logger));
+  return { app, rest, tracking, close: async () => undefined };
+}

@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, parseConfig } from './config.ts';
+
+const base = { SHIPPING_SECRET_KEY: 'mk_test_demo' };
+
+describe('parseConfig', () => {
+  it('uses the defaults of ARCHITECTURE.md', () => {
+    expect(parseConfig(base)).toMatchObject({
+      port: 4000,
+      apiUrl: 'http://127.0.0.1:4010',
+      mcpUrl: 'http://127.0.0.1:4010/mcp',
+      allowedOrigins: [],
+      agentTokens: [],
+      dataDir: '.data',
+      visitorRateLimit: { calls: 120, seconds: 60 },
+      trustProxy: false,
+    });
+  });
+
+  it('refuses a missing secret key, naming the variable', () => {
+    expect(() => parseConfig({})).toThrow(/SHIPPING_SECRET_KEY is required/);
+  });
+
+  it('refuses a public key given as the secret, without echoing it', () => {
+    let message = '';
+    try {
+      parseConfig({ SHIPPING_SECRET_KEY: 'pk_test_demo' });
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConfigError);
+      message = (error as Error).message;
+    }
+    expect(message).toContain('SHIPPING_SECRET_KEY');
+    expect(message).not.toContain('pk_test_demo');
+  });
+
+  it.each([
+    [{ SHIPPING_API_URL: 'not a url' }, 'SHIPPING_API_URL'],
+    [{ SHIPPING_PUBLIC_KEY: 'mk_test_demo' }, 'SHIPPING_PUBLIC_KEY'],
+    [{ BFF_PORT: '99999' }, 'BFF_PORT'],
+    [{ BFF_ALLOWED_ORIGINS: 'https://a.example/path' }, 'BFF_ALLOWED_ORIGINS'],
+    [{ BFF_AGENT_TOKENS: 'not json' }, 'BFF_AGENT_TOKENS'],
+    [{ BFF_AGENT_TOKENS: '[{"token":"short","scopes":["rates"]}]' }, 'BFF_AGENT_TOKENS'],
+    [
+      { BFF_AGENT_TOKENS: '[{"token":"mk_test_demo_as_agent_token","scopes":["rates"]}]' },
+      'BFF_AGENT_TOKENS',
+    ],
+    [{ BFF_AGENT_TOKENS: '[{"token":"a-long-enough-agent-token","scopes":["admin"]}]' }, 'BFF_AGENT_TOKENS'],
+    [{ BFF_VISITOR_RATE_LIMIT: 'lots' }, 'BFF_VISITOR_RATE_LIMIT'],
+    [{ BFF_TRUST_PROXY: 'maybe' }, 'BFF_TRUST_PROXY'],
+  ])('names the variable that is wrong: %j', (env, name) => {
+    expect(() => parseConfig({ ...base, ...env })).toThrow(name);
+  });
+
+  it('reads origins, agent tokens and trust proxy', () => {
+    const config = parseConfig({
+      ...base,
+      BFF_ALLOWED_ORIGINS: 'https://loja.example, http://localhost:3000',
+      BFF_AGENT_TOKENS: '[{"token":"agent-token-0123456789","scopes":["rates","labels"]}]',
+      BFF_TRUST_PROXY: '1',
+    });
+    expect(config.allowedOrigins).toEqual(['https://loja.example', 'http://localhost:3000']);
+    expect(config.agentTokens).toEqual([{ token: 'agent-token-0123456789', scopes: ['rates', 'labels'] }]);
+    expect(config.trustProxy).toBe(1);
+  });
+});

@@ -1,0 +1,138 @@
+import * as z from 'zod/mini';
+import { parseRateLimit, type RateLimit } from '../shared/rate-limit.ts';
+
+export const AGENT_SCOPES = ['rates', 'tracking', 'labels'] as const;
+export type AgentScope = (typeof AGENT_SCOPES)[number];
+
+const AgentTokensSchema = z.array(
+  z.strictObject({
+    token: z.string().check(z.minLength(16, 'each token must have at least 16 characters')),
+    scopes: z.array(z.enum(AGENT_SCOPES)).check(z.minLength(1)),
+  }),
+);
+export type AgentToken = z.infer<typeof AgentTokensSchema>[number];
+
+export interface BffConfig {
+  host: string;
+  port: number;
+  apiUrl: string;
+  mcpUrl: string;
+  secretKey: string;
+  publicKey: string | undefined;
+  allowedOrigins: string[];
+  agentTokens: AgentToken[];
+  dataDir: string;
+  visitorRateLimit: RateLimit;
+  trustProxy: boolean | number;
+}
+
+/** A configuration error: the message names the variable and what is wrong, never its value. */
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
+type Env = Record<string, string | undefined>;
+
+function url(env: Env, name: string, fallback: string): string {
+  const value = env[name]?.trim() || fallback;
+  try {
+    const parsed = new URL(value);
+    if (!/^https?:$/.test(parsed.protocol)) throw new Error();
+  } catch {
+    throw new ConfigError(`${name} must be an http(s) URL`);
+  }
+  return value.replace(/\/+$/, '');
+}
+
+function port(env: Env, name: string, fallback: number): number {
+  const value = env[name]?.trim();
+  if (!value) return fallback;
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || n > 65535) throw new ConfigError(`${name} must be a port number (0-65535)`);
+  return n;
+}
+
+/**
+ * Parses the BFF's environment once (ARCHITECTURE.md, Configuration). A missing `SHIPPING_SECRET_KEY`, or a public
+ * key given as the secret, is an error that names the variable.
+ */
+export function parseConfig(env: Env = process.env): BffConfig {
+  const secretKey = env.SHIPPING_SECRET_KEY?.trim();
+  if (!secretKey) throw new ConfigError('SHIPPING_SECRET_KEY is required: the store secret key (mk_…)');
+  if (secretKey.startsWith('pk_')) {
+    throw new ConfigError(
+      'SHIPPING_SECRET_KEY holds a public key (pk_…); the BFF needs the secret key (mk_…)',
+    );
+  }
+  if (!secretKey.startsWith('mk_'))
+    throw new ConfigError('SHIPPING_SECRET_KEY must be a secret key starting with mk_');
+  const publicKey = env.SHIPPING_PUBLIC_KEY?.trim() || undefined;
+  if (publicKey && !publicKey.startsWith('pk_'))
+    throw new ConfigError('SHIPPING_PUBLIC_KEY must be a public key starting with pk_');
+
+  const apiUrl = url(env, 'SHIPPING_API_URL', 'http://127.0.0.1:4010');
+  const mcpUrl = url(env, 'SHIPPING_MCP_URL', `${apiUrl}/mcp`);
+
+  const allowedOrigins = (env.BFF_ALLOWED_ORIGINS ?? '')
+    .split(',')
+    .map((origin) => origin.trim())
+    .filter(Boolean);
+  for (const origin of allowedOrigins) {
+    let parsed: URL;
+    try {
+      parsed = new URL(origin);
+    } catch {
+      throw new ConfigError(
+        'BFF_ALLOWED_ORIGINS must be comma-separated origins such as https://loja.example',
+      );
+    }
+    if (parsed.origin !== origin)
+      throw new ConfigError(`BFF_ALLOWED_ORIGINS: "${origin}" is not an origin (scheme://host[:port])`);
+  }
+
+  let agentTokens: AgentToken[] = [];
+  if (env.BFF_AGENT_TOKENS?.trim()) {
+    let json: unknown;
+    try {
+      json = JSON.parse(env.BFF_AGENT_TOKENS);
+    } catch {
+      throw new ConfigError(
+        'BFF_AGENT_TOKENS must be JSON: [{"token":"…","scopes":["rates","tracking","labels"]}]',
+      );
+    }
+    const parsed = AgentTokensSchema.safeParse(json);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      throw new ConfigError(
+        `BFF_AGENT_TOKENS: ${issue?.path.join('.') || 'value'} ${issue?.message ?? 'is invalid'}`,
+      );
+    }
+    if (parsed.data.some(({ token }) => /^(mk|pk|pl)_/.test(token))) {
+      throw new ConfigError('BFF_AGENT_TOKENS: a platform key (mk_…, pk_…, pl_…) is never an agent token');
+    }
+    agentTokens = parsed.data;
+  }
+
+  const visitorRateLimit = parseRateLimit(env.BFF_VISITOR_RATE_LIMIT ?? '120/60');
+  if (!visitorRateLimit) throw new ConfigError('BFF_VISITOR_RATE_LIMIT must be calls/seconds, e.g. 120/60');
+
+  const trust = (env.BFF_TRUST_PROXY ?? 'false').trim();
+  let trustProxy: boolean | number;
+  if (trust === 'true' || trust === 'false') trustProxy = trust === 'true';
+  else if (/^\d+$/.test(trust)) trustProxy = Number(trust);
+  else throw new ConfigError('BFF_TRUST_PROXY must be true, false or a number of proxy hops');
+
+  return {
+    host: env.BFF_HOST?.trim() || '127.0.0.1',
+    port: port(env, 'BFF_PORT', 4000),
+    apiUrl,
+    mcpUrl,
+    secretKey,
+    publicKey,
+    allowedOrigins,
+    agentTokens,
+    dataDir: env.BFF_DATA_DIR?.trim() || '.data',
+    visitorRateLimit,
+    trustProxy,
+  };
+}

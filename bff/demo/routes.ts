@@ -1,0 +1,33 @@
+import { Router } from 'express';
+import type { BffConfig } from '../config.ts';
+import { demoCsp, readDemoFile } from './pages.ts';
+
+/**
+ * `/demo/`: the demo storefront (product and cart pages with the calculator), wired to the configured platform URL
+ * and public key. Without `SHIPPING_PUBLIC_KEY` it explains what is missing.
+ */
+export function demoRoutes(config: BffConfig): Router {
+  const router = Router();
+  router.get('/demo{/*path}', async (req, res, next) => {
+    if (req.originalUrl === '/demo') return res.redirect(301, '/demo/');
+    if (!config.publicKey) {
+      res
+        .status(503)
+        .type('text/plain')
+        .send('The demo pages need SHIPPING_PUBLIC_KEY (pk_…) to quote from the browser.');
+      return;
+    }
+    const name = req.path.slice('/demo/'.length);
+    const file = await readDemoFile(name, {
+      apiUrl: config.apiUrl,
+      publicKey: config.publicKey,
+      widgetUrl: '/widget/shipping-widget.js',
+      trackingUrl: '/track',
+    });
+    if (!file) return next();
+    res.setHeader('Content-Security-Policy', demoCsp(new URL(config.apiUrl).origin, "'self'"));
+    res.setHeader('Cache-Control', 'no-cache');
+    res.type(file.type).send(file.body);
+  });
+  return router;
+}

@@ -1,0 +1,45 @@
+import type { ErrorRequestHandler, RequestHandler } from 'express';
+import { ApiError, isApiError } from '../../shared/errors.ts';
+import type { Logger } from '../logger.ts';
+
+/** Answers 405 `method_not_allowed` naming the allowed methods. */
+export function methodNotAllowed(allow: string): RequestHandler {
+  return (req, res) => {
+    res.setHeader('Allow', allow);
+    const error = new ApiError('method_not_allowed', `${req.method} is not allowed here; use ${allow}.`);
+    res.status(error.status).json(error.toBody());
+  };
+}
+
+export const notFound: RequestHandler = (req, res) => {
+  res.status(404).json({ error: { code: 'not_found', message: `No route ${req.method} ${req.path}.` } });
+};
+
+/** The one place errors become responses: spec 7.1 envelopes; anything else a 500 that leaks nothing. */
+export function errorHandler(logger: Logger): ErrorRequestHandler {
+  return (error, req, res, _next) => {
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    if (isApiError(error)) {
+      res.status(error.status).json(error.toBody());
+      return;
+    }
+    // body-parser's own errors: the client's mistake, in the platform's words.
+    const type = (error as { type?: string })?.type;
+    if (type === 'entity.too.large')
+      return void res
+        .status(413)
+        .json(new ApiError('payload_too_large', 'The JSON body is too large.').toBody());
+    if (type === 'entity.parse.failed')
+      return void res.status(400).json(new ApiError('invalid_json', 'The body is not valid JSON.').toBody());
+    const status = (error as { status?: number })?.status;
+    if (typeof status === 'number' && status >= 400 && status < 500) {
+      res.status(status).json(new ApiError('invalid_body', 'Bad request.').toBody());
+      return;
+    }
+    logger.error({ err: error, path: req.path }, 'unexpected error');
+    res.status(500).json({ error: { code: 'internal_error', message: 'Internal error.' } });
+  };
+}

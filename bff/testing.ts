@@ -1,0 +1,56 @@
+import type { AddressInfo } from 'node:net';
+import { type Bff, type BffDeps, createBff } from './app.ts';
+import { parseConfig } from './config.ts';
+import { createLogger } from './logger.ts';
+
+export interface RunningBff extends Bff {
+  url: string;
+  /** Every log line written, as JSON text (after redaction). */
+  logs: string[];
+  stop(): Promise<void>;
+  track(codes: unknown, headers?: Record<string, string>): Promise<Response>;
+}
+
+/** Starts a real BFF on 127.0.0.1, port 0, against `apiUrl` (usually a sandbox started by the test). */
+export async function startBff(
+  apiUrl: string,
+  env: Record<string, string> = {},
+  deps: Omit<BffDeps, 'config' | 'logger'> = {},
+): Promise<RunningBff> {
+  const logs: string[] = [];
+  const logger = createLogger({
+    level: 'debug',
+    destination: { write: (line: string) => void logs.push(line) },
+  });
+  const config = parseConfig({
+    SHIPPING_API_URL: apiUrl,
+    SHIPPING_SECRET_KEY: 'mk_test_demo',
+    SHIPPING_PUBLIC_KEY: 'pk_test_demo',
+    ...env,
+  });
+  const bff = createBff({ config, logger, upstream: { baseDelayMs: 5, maxDelayMs: 20 }, ...deps });
+  const server = bff.app.listen(0, '127.0.0.1');
+  await new Promise<void>((resolve, reject) => {
+    server.once('listening', resolve);
+    server.once('error', reject);
+  });
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    ...bff,
+    url,
+    logs,
+    stop: async () => {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      await bff.close();
+    },
+    track: (codes, headers = {}) =>
+      fetch(`${url}/api/tracking`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: JSON.stringify({ codes }),
+      }),
+  };
+}

@@ -1,0 +1,71 @@
+import type { TrackingResult } from '../../shared/tracking.ts';
+
+const MINUTE = 60_000;
+
+/** How long a result is fresh, by what it says (delivered objects do not change; moving ones do). */
+export interface TrackingTtls {
+  delivered: number;
+  moving: number;
+  notFound: number;
+}
+
+export const DEFAULT_TTLS: TrackingTtls = {
+  delivered: 24 * 60 * MINUTE,
+  moving: 5 * MINUTE,
+  notFound: 2 * MINUTE,
+};
+
+export type Freshness = 'fresh' | 'revalidate' | 'expired';
+
+interface Entry {
+  result: TrackingResult;
+  storedAt: number;
+  ttl: number;
+}
+
+/**
+ * Results per code with a TTL that fits the state and stale-while-revalidate: within one more TTL a result is served
+ * while a refresh runs. Older results are kept (up to `maxEntries`, least recently used first out) as the last known
+ * answer for when the upstream fails.
+ */
+export class TrackingCache {
+  private readonly entries = new Map<string, Entry>();
+  private readonly now: () => number;
+  private readonly ttls: TrackingTtls;
+  private readonly maxEntries: number;
+
+  constructor(options: { now?: () => number; ttls?: TrackingTtls; maxEntries?: number } = {}) {
+    this.now = options.now ?? Date.now;
+    this.ttls = options.ttls ?? DEFAULT_TTLS;
+    this.maxEntries = options.maxEntries ?? 20_000;
+  }
+
+  ttlFor(result: TrackingResult): number {
+    if (!result.found) return this.ttls.notFound;
+    return result.delivered ? this.ttls.delivered : this.ttls.moving;
+  }
+
+  get(code: string): { result: TrackingResult; freshness: Freshness } | undefined {
+    const entry = this.entries.get(code);
+    if (!entry) return undefined;
+    this.entries.delete(code);
+    this.entries.set(code, entry);
+    const age = this.now() - entry.storedAt;
+    const freshness: Freshness = age < entry.ttl ? 'fresh' : age < 2 * entry.ttl ? 'revalidate' : 'expired';
+    return { result: entry.result, freshness };
+  }
+
+  set(code: string, result: TrackingResult): void {
+    this.entries.delete(code);
+    this.entries.set(code, { result, storedAt: this.now(), ttl: this.ttlFor(result) });
+    while (this.entries.size > this.maxEntries) {
+      const oldest = this.entries.keys().next().value;
+      if (oldest === undefined) break;
+      this.entries.delete(oldest);
+    }
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+}

@@ -1,0 +1,188 @@
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { type RunningSandbox, startSandbox } from '../../sandbox/testing.ts';
+import { ErrorBodySchema } from '../../shared/errors.ts';
+import { makeS10 } from '../../shared/s10.ts';
+import { type RunningBff, startBff } from '../testing.ts';
+
+let sandbox: RunningSandbox;
+let bff: RunningBff;
+const responses: string[] = [];
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ rateLimit: { calls: 1000, seconds: 60 } });
+});
+afterAll(async () => {
+  await sandbox.close();
+  // The leak test: nothing any test here received or logged carries the secret key.
+  expect(responses.join('\n')).not.toMatch(/mk_[A-Za-z0-9_]/);
+});
+beforeEach(async () => {
+  await sandbox.control('reset');
+  bff = await startBff(sandbox.url, { BFF_ALLOWED_ORIGINS: 'https://loja.example' });
+});
+afterEach(async () => {
+  await bff.stop();
+  expect(bff.logs.join('\n')).not.toMatch(/mk_[A-Za-z0-9_]/);
+});
+
+async function track(codes: unknown, headers?: Record<string, string>) {
+  const res = await bff.track(codes, headers);
+  const text = await res.text();
+  responses.push(`${res.status} ${JSON.stringify([...res.headers])} ${text}`);
+  return {
+    res,
+    json: JSON.parse(text) as {
+      results?: { code: string; found: boolean; delivered: boolean; stale?: boolean }[];
+    },
+  };
+}
+
+async function upstreamCalls(): Promise<number> {
+  const stats = (await (await sandbox.control('stats', undefined, 'GET')).json()) as {
+    stores: Record<string, Record<string, number>>;
+  };
+  return stats.stores['loja-demo']?.['POST /v1/tracking'] ?? 0;
+}
+
+describe('POST /api/tracking', () => {
+  it('answers results in request order in the spec 2.3 shape, folding duplicates', async () => {
+    const { res, json } = await track(['sw371675211br', 'DG049186226BR', 'SW371675211BR', 'QB123456785BR']);
+    expect(res.status).toBe(200);
+    expect(json.results?.map((r) => r.code)).toEqual(['SW371675211BR', 'DG049186226BR', 'QB123456785BR']);
+    expect(json.results?.[1]).toMatchObject({ found: true, delivered: true });
+    expect(json.results?.[2]).toMatchObject({ found: true, delivered: false, events: [] });
+  });
+
+  it('refuses codes that are not S10 (check digit included), 0 codes and 51 codes', async () => {
+    const bad = await track(['DG049186225BR']);
+    expect(bad.res.status).toBe(400);
+    expect(ErrorBodySchema.parse(bad.json).error.code).toBe('invalid_body');
+    expect(ErrorBodySchema.parse((await track([])).json).error.code).toBe('invalid_body');
+    const many = Array.from({ length: 51 }, (_, i) => makeS10('QB', i));
+    expect(ErrorBodySchema.parse((await track(many)).json).error.code).toBe('too_many_codes');
+    expect(await upstreamCalls()).toBe(0);
+  });
+
+  it('answers invalid_json and payload_too_large in the spec envelope', async () => {
+    const broken = await fetch(`${bff.url}/api/tracking`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"codes":',
+    });
+    expect(broken.status).toBe(400);
+    expect(ErrorBodySchema.parse(await broken.json()).error.code).toBe('invalid_json');
+    const big = await fetch(`${bff.url}/api/tracking`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ codes: ['x'.repeat(20_000)] }),
+    });
+    expect(big.status).toBe(413);
+    expect(ErrorBodySchema.parse(await big.json()).error.code).toBe('payload_too_large');
+    const get = await fetch(`${bff.url}/api/tracking`);
+    expect(get.status).toBe(405);
+  });
+
+  it('serves repeated lookups from the cache: one upstream call', async () => {
+    await track(['DG049186226BR']);
+    await track(['DG049186226BR']);
+    await track(['DG049186226BR']);
+    expect(await upstreamCalls()).toBe(1);
+  });
+
+  it('coalesces N concurrent lookups of distinct codes into at most ⌈N/50⌉ upstream calls', async () => {
+    await bff.stop();
+    bff = await startBff(sandbox.url, {}, { coalesceWindowMs: 400 });
+    const n = 120;
+    const codes = Array.from({ length: n }, (_, i) => makeS10('QB', 5000 + i));
+    const answers = await Promise.all(codes.map((code) => track([code])));
+    expect(answers.every(({ res }) => res.status === 200)).toBe(true);
+    expect(await upstreamCalls()).toBeLessThanOrEqual(Math.ceil(n / 50));
+  });
+
+  it('still answers 200 when the upstream fails once (502 injected)', async () => {
+    await sandbox.control('faults', { target: 'tracking', mode: 'error502' });
+    const { res, json } = await track(['DG049186226BR']);
+    expect(res.status).toBe(200);
+    expect(json.results?.[0]?.delivered).toBe(true);
+    expect(await upstreamCalls()).toBe(2);
+  });
+
+  it('serves the last known result marked stale when the upstream is down, and a clear error without one', async () => {
+    let now = 0;
+    await bff.stop();
+    bff = await startBff(sandbox.url, {}, { now: () => now });
+    await track(['SW371675211BR']);
+    now += 60 * 60_000; // past the in-transit TTL and its revalidation window
+    await sandbox.control('faults', { target: 'tracking', mode: 'error502', times: 100 });
+    const { res, json } = await track(['SW371675211BR']);
+    expect(res.status).toBe(200);
+    expect(json.results?.[0]).toMatchObject({ code: 'SW371675211BR', found: true, stale: true });
+    const none = await track(['QB123456785BR']);
+    expect(none.res.status).toBe(502);
+    expect(ErrorBodySchema.parse(none.json).error).toMatchObject({
+      code: 'track_failed',
+      message: expect.stringContaining('try again'),
+    });
+  });
+
+  it('says "tracking unavailable" when the platform refuses the key, logs it for the merchant, never passes actionUrl', async () => {
+    await bff.stop();
+    bff = await startBff(sandbox.url, { SHIPPING_SECRET_KEY: 'mk_test_sem_plano' });
+    const { res, json } = await track(['DG049186226BR']);
+    expect(res.status).toBe(502);
+    expect(JSON.stringify(json)).not.toContain('actionUrl');
+    expect(JSON.stringify(json)).not.toContain('sandbox.example');
+    expect(ErrorBodySchema.parse(json).error.message).toBe('Tracking is unavailable right now.');
+    const errors = bff.logs
+      .map((line) => JSON.parse(line) as { level: number; msg: string })
+      .filter((line) => line.level >= 50);
+    expect(errors.some((line) => line.msg.includes('SHIPPING_SECRET_KEY'))).toBe(true);
+    expect(await upstreamCalls()).toBe(0);
+  });
+
+  it('limits each visitor (per IP) with 429 rate_limited and Retry-After', async () => {
+    await bff.stop();
+    bff = await startBff(sandbox.url, { BFF_VISITOR_RATE_LIMIT: '3/60' });
+    const statuses = [];
+    for (let i = 0; i < 4; i++) statuses.push((await track(['DG049186226BR'])).res.status);
+    expect(statuses).toEqual([200, 200, 200, 429]);
+    const limited = await track(['DG049186226BR']);
+    expect(ErrorBodySchema.parse(limited.json).error.code).toBe('rate_limited');
+    expect(Number(limited.res.headers.get('retry-after'))).toBeGreaterThan(0);
+  });
+
+  it('takes visitor IPs from X-Forwarded-For only when trust proxy is on', async () => {
+    await bff.stop();
+    bff = await startBff(sandbox.url, { BFF_VISITOR_RATE_LIMIT: '1/60', BFF_TRUST_PROXY: '1' });
+    expect((await track(['DG049186226BR'], { 'x-forwarded-for': '203.0.113.1' })).res.status).toBe(200);
+    expect((await track(['DG049186226BR'], { 'x-forwarded-for': '203.0.113.2' })).res.status).toBe(200);
+    expect((await track(['DG049186226BR'], { 'x-forwarded-for': '203.0.113.1' })).res.status).toBe(429);
+  });
+});
+
+describe('CORS on /api/tracking', () => {
+  it('allows a configured origin, preflight and response', async () => {
+    const preflight = await fetch(`${bff.url}/api/tracking`, {
+      method: 'OPTIONS',
+      headers: {
+        origin: 'https://loja.example',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'content-type',
+      },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-origin')).toBe('https://loja.example');
+    const { res } = await track(['DG049186226BR'], { origin: 'https://loja.example' });
+    expect(res.headers.get('access-control-allow-origin')).toBe('https://loja.example');
+  });
+
+  it('sends no CORS headers to any other origin', async () => {
+    const preflight = await fetch(`${bff.url}/api/tracking`, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' },
+    });
+    expect(preflight.headers.get('access-control-allow-origin')).toBeNull();
+    const { res } = await track(['DG049186226BR'], { origin: 'https://evil.example' });
+    expect(res.headers.get('access-control-allow-origin')).toBeNull();
+  });
+});

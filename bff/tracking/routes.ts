@@ -1,0 +1,105 @@
+import express, { type RequestHandler, Router } from 'express';
+import * as z from 'zod/mini';
+import { ApiError } from '../../shared/errors.ts';
+import { describeIssues } from '../../shared/issues.ts';
+import { RateLimiter } from '../../shared/rate-limit.ts';
+import { cleanTrackingCode, isS10 } from '../../shared/s10.ts';
+import { MAX_CODES } from '../../shared/tracking.ts';
+import type { BffConfig } from '../config.ts';
+import type { Logger } from '../logger.ts';
+import { isUpstreamError } from '../upstream/errors.ts';
+import type { TrackingService } from './service.ts';
+
+const BodySchema = z.strictObject({
+  codes: z.array(z.string()).check(z.minLength(1), z.maxLength(MAX_CODES)),
+});
+
+/** CORS for the origins the merchant allowed, and for nobody else. */
+function cors(allowed: readonly string[]): RequestHandler {
+  const origins = new Set(allowed);
+  return (req, res, next) => {
+    const origin = req.headers.origin;
+    res.vary('Origin');
+    if (origin && origins.has(origin)) {
+      res.setHeader('Access-Control-Allow-Origin', origin);
+      res.setHeader('Access-Control-Expose-Headers', 'Retry-After');
+      if (req.method === 'OPTIONS') {
+        res.setHeader('Access-Control-Allow-Methods', 'POST');
+        res.setHeader('Access-Control-Allow-Headers', 'Content-Type');
+        res.setHeader('Access-Control-Max-Age', '600');
+        res.status(204).end();
+        return;
+      }
+    } else if (req.method === 'OPTIONS') {
+      res.status(204).end();
+      return;
+    }
+    next();
+  };
+}
+
+/** Normalizes, checks the S10 form and folds duplicates, keeping the first-seen order. */
+export function parseCodes(body: unknown): string[] {
+  const parsed = BodySchema.safeParse(body);
+  if (!parsed.success) {
+    const tooMany = parsed.error.issues.some(
+      (issue) => issue.code === 'too_big' && issue.path[0] === 'codes' && issue.path.length === 1,
+    );
+    throw new ApiError(tooMany ? 'too_many_codes' : 'invalid_body', describeIssues(parsed.error.issues));
+  }
+  const codes = parsed.data.codes.map(cleanTrackingCode);
+  const bad = codes.findIndex((code) => !isS10(code));
+  if (bad >= 0)
+    throw new ApiError(
+      'invalid_body',
+      `codes.${bad}: not a Correios tracking code (2 letters, 9 digits with a valid check digit, 2 letters)`,
+    );
+  return [...new Set(codes)];
+}
+
+/** `POST /api/tracking` `{codes}` → `{results}` in request order (ARCHITECTURE.md, BFF surface). */
+export function trackingRoutes(deps: {
+  config: BffConfig;
+  service: TrackingService;
+  logger: Logger;
+  now?: () => number;
+}): Router {
+  const router = Router();
+  const limiter = new RateLimiter(deps.config.visitorRateLimit, deps.now);
+  const json = express.json({ limit: '8kb', type: () => true });
+
+  router.use('/api/tracking', cors(deps.config.allowedOrigins));
+  router.post('/api/tracking', (req, res, next) => {
+    const decision = limiter.take(req.ip ?? 'unknown');
+    if (decision.ok) return next();
+    res.setHeader('Retry-After', String(decision.retryAfterSeconds));
+    throw new ApiError('rate_limited', `Too many lookups; retry in ${decision.retryAfterSeconds} s.`);
+  });
+  router.post('/api/tracking', (req, _res, next) => {
+    if (!req.is('application/json'))
+      throw new ApiError('invalid_json', 'Send the body as JSON with Content-Type: application/json.');
+    next();
+  });
+  router.post('/api/tracking', json, async (req, res) => {
+    const codes = parseCodes(req.body);
+    try {
+      const results = await deps.service.lookup(codes);
+      res.setHeader('Cache-Control', 'no-store');
+      res.json({ results });
+    } catch (error) {
+      if (!isUpstreamError(error)) throw error;
+      // Never the upstream actionUrl or internals: the visitor learns only that tracking is unavailable.
+      const message =
+        error.failure === 'config'
+          ? 'Tracking is unavailable right now.'
+          : 'Tracking is temporarily unavailable; try again in a moment.';
+      throw new ApiError('track_failed', message);
+    }
+  });
+  router.all('/api/tracking', (req, res) => {
+    res.setHeader('Allow', 'POST');
+    const error = new ApiError('method_not_allowed', `${req.method} is not allowed here; use POST.`);
+    res.status(error.status).json(error.toBody());
+  });
+  return router;
+}

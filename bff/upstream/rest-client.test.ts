@@ -1,0 +1,113 @@
+import { describe, expect, it } from 'vitest';
+import { createLogger } from '../logger.ts';
+import { UpstreamError } from './errors.ts';
+import { createRestClient } from './rest-client.ts';
+
+const ok = { results: [{ code: 'DG049186226BR', found: false, delivered: false, events: [] }] };
+const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
+
+function scripted(...answers: (() => Response | Promise<Response>)[]) {
+  const seen: Request[] = [];
+  const fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
+    seen.push(new Request(input, init));
+    const answer = answers.shift();
+    return answer ? answer() : json(200, ok);
+  };
+  return { fetch: fetch as typeof globalThis.fetch, seen };
+}
+
+const logger = createLogger({ level: 'silent' });
+
+function client(fetch: typeof globalThis.fetch, extra: Record<string, unknown> = {}) {
+  const jitters: number[] = [];
+  let seed = 0.25;
+  const random = () => {
+    seed = (seed * 9301 + 0.49297) % 1;
+    jitters.push(seed);
+    return seed;
+  };
+  return {
+    jitters,
+    rest: createRestClient({
+      apiUrl: 'http://upstream.test',
+      secretKey: 'mk_test_demo',
+      logger,
+      fetch,
+      random,
+      baseDelayMs: 1,
+      maxDelayMs: 5,
+      ...extra,
+    }),
+  };
+}
+
+describe('createRestClient', () => {
+  it('posts with the secret key as Bearer and validates the response', async () => {
+    const { fetch, seen } = scripted();
+    const { rest } = client(fetch);
+    expect(await rest.tracking(['DG049186226BR'])).toEqual(ok);
+    expect(seen[0]?.headers.get('authorization')).toBe('Bearer mk_test_demo');
+    expect(seen[0]?.url).toBe('http://upstream.test/v1/tracking');
+  });
+
+  it('retries 502 and 503 with seeded full jitter, then succeeds', async () => {
+    const { fetch, seen } = scripted(
+      () => json(502, { error: { code: 'track_failed', message: 'm' } }),
+      () => json(503, {}),
+      () => json(200, ok),
+    );
+    const { rest, jitters } = client(fetch);
+    expect(await rest.tracking(['X'])).toEqual(ok);
+    expect(seen).toHaveLength(3);
+    expect(jitters.length).toBeGreaterThanOrEqual(1);
+  });
+
+  it('honours a short Retry-After on 429 and gives up at once on a long one', async () => {
+    const short = scripted(
+      () => json(429, { error: { code: 'rate_limited', message: 'm' } }, { 'retry-after': '0' }),
+      () => json(200, ok),
+    );
+    expect(await client(short.fetch).rest.tracking(['X'])).toEqual(ok);
+    expect(short.seen).toHaveLength(2);
+
+    const long = scripted(() =>
+      json(429, { error: { code: 'rate_limited', message: 'm' } }, { 'retry-after': '45' }),
+    );
+    await expect(client(long.fetch).rest.tracking(['X'])).rejects.toMatchObject({
+      failure: 'limited',
+      status: 429,
+    });
+    expect(long.seen).toHaveLength(1);
+  });
+
+  it.each([400, 401, 402, 403, 404])('never retries %i and reports it as configuration', async (status) => {
+    const { fetch, seen } = scripted(() =>
+      json(status, { error: { code: 'subscription_required', message: 'm', actionUrl: 'https://x' } }),
+    );
+    const error = await client(fetch)
+      .rest.tracking(['X'])
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UpstreamError);
+    expect(error).toMatchObject({ failure: 'config', status, code: 'subscription_required' });
+    expect(JSON.stringify(error)).not.toContain('https://x');
+    expect(seen).toHaveLength(1);
+  });
+
+  it('retries network errors up to the limit, then reports unavailable', async () => {
+    let calls = 0;
+    const fetch = (async () => {
+      calls += 1;
+      throw new TypeError('fetch failed');
+    }) as unknown as typeof globalThis.fetch;
+    await expect(client(fetch, { retries: 2 }).rest.tracking(['X'])).rejects.toMatchObject({
+      failure: 'unavailable',
+    });
+    expect(calls).toBe(3);
+  });
+
+  it('reports a response that breaks the contract as malformed', async () => {
+    const { fetch } = scripted(() => json(200, { results: 'nope' }));
+    await expect(client(fetch).rest.tracking(['X'])).rejects.toMatchObject({ failure: 'malformed' });
+  });
+});

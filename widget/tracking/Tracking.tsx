@@ -1,0 +1,131 @@
+import type { TrackingEvent } from '../../shared/tracking.ts';
+import type { TrackingMessages } from './messages.ts';
+import type { ShownResult, TrackingModel } from './model.ts';
+
+export interface TrackingProps {
+  model: TrackingModel;
+  t: TrackingMessages;
+  id: string;
+}
+
+/** The tracking form and one card per code. */
+export function Tracking({ model, t, id }: TrackingProps) {
+  const view = model.view.value;
+  const invalid = model.invalid.value;
+  const errorId = `${id}-error`;
+  const hintId = `${id}-hint`;
+  return (
+    <div part="container" class="tracking">
+      <form
+        part="form"
+        class="form"
+        noValidate
+        onSubmit={(event) => {
+          event.preventDefault();
+          void model.track();
+        }}
+      >
+        <label part="label" class="label" for={`${id}-codes`}>
+          {t.label}
+        </label>
+        <p id={hintId} class="hint">
+          {t.hint}
+        </p>
+        <div class="row">
+          <input
+            part="input"
+            class="input"
+            id={`${id}-codes`}
+            type="text"
+            autoComplete="off"
+            autoCapitalize="characters"
+            spellcheck={false}
+            placeholder="AA123456785BR"
+            value={model.text.value}
+            aria-invalid={invalid ? 'true' : 'false'}
+            aria-describedby={invalid ? `${hintId} ${errorId}` : hintId}
+            onInput={(event) => model.setText(event.currentTarget.value)}
+          />
+          <button part="button" class="button" type="submit">
+            {t.submit}
+          </button>
+        </div>
+        <p part="error" id={errorId} class="field-error" role={invalid ? 'alert' : undefined}>
+          {invalid === 'empty' ? t.empty : invalid ? t.invalid(invalid.join(', ')) : ''}
+        </p>
+      </form>
+      <p class="sr-only" role="status" aria-live="polite">
+        {view.kind === 'loading' ? t.loading : view.kind === 'results' ? t.results(view.results.length) : ''}
+      </p>
+      <div part="results" class="results" aria-busy={view.kind === 'loading' ? 'true' : 'false'}>
+        {view.kind === 'loading' && <p class="message">{t.loading}</p>}
+        {view.kind === 'error' && (
+          <div class="message" role="alert">
+            <p>{view.error === 'limited' ? t.limited : t.unavailable}</p>
+            <button part="retry" class="retry" type="button" onClick={() => void model.track()}>
+              {t.retry}
+            </button>
+          </div>
+        )}
+        {view.kind === 'results' &&
+          view.results.map((result) => <Card key={result.code} result={result} t={t} />)}
+      </div>
+    </div>
+  );
+}
+
+function Card({ result, t }: { result: ShownResult; t: TrackingMessages }) {
+  const headline = !result.found ? t.notFound : (result.lastStatus?.description ?? t.noEventsHeadline);
+  return (
+    <article
+      part="card"
+      class={`card${result.delivered ? ' delivered' : ''}`}
+      aria-labelledby={`card-${result.code}`}
+    >
+      <header class="card-head">
+        <h2 id={`card-${result.code}`} class="code">
+          {result.code}
+        </h2>
+        {result.found && (
+          <span part="badge" class={`badge${result.delivered ? ' badge-delivered' : ''}`}>
+            {result.delivered ? t.delivered : t.inTransit}
+          </span>
+        )}
+      </header>
+      <p part="headline" class="headline">
+        {headline}
+      </p>
+      {result.stale && (
+        <p part="stale" class="stale">
+          {t.stale}
+        </p>
+      )}
+      {result.found && result.events.length === 0 && <p class="no-events">{t.noEvents}</p>}
+      {result.events.length > 0 && (
+        <section>
+          <h3 class="timeline-title">{t.timeline}</h3>
+          <ol part="timeline" class="timeline">
+            {result.events.map((event, index) => (
+              <Event key={`${index}-${event.code}`} event={event} />
+            ))}
+          </ol>
+        </section>
+      )}
+    </article>
+  );
+}
+
+function Event({ event }: { event: TrackingEvent }) {
+  const route = [event.origin, event.destination].filter(Boolean).join(' → ');
+  return (
+    <li class="event">
+      <p class="event-description">{event.description}</p>
+      <p class="event-meta">
+        {/* spec 2.3: the timestamp exactly as given; no time zone is assumed or converted. */}
+        {event.timestamp && <span class="event-time">{event.timestamp.replace('T', ' ')}</span>}
+        <span class="event-code">{event.type ? `${event.code}/${event.type}` : event.code}</span>
+      </p>
+      {route && <p class="event-route">{route}</p>}
+    </li>
+  );
+}

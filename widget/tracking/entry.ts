@@ -1,0 +1,4 @@
+import { scriptSettings } from '../common/settings.ts';
+import { defineTracking } from './element.tsx';
+
+defineTracking(scriptSettings('shipping-tracking'));

@@ -1,0 +1,84 @@
+import { signal } from '@preact/signals';
+import * as z from 'zod/mini';
+import { ErrorBodySchema } from '../../shared/errors.ts';
+import { cleanTrackingCode, isS10 } from '../../shared/s10.ts';
+import { TrackingResultSchema } from '../../shared/tracking.ts';
+
+const ResponseSchema = z.object({
+  results: z.array(z.extend(TrackingResultSchema, { stale: z.optional(z.boolean()) })),
+});
+export type ShownResult = z.infer<typeof ResponseSchema>['results'][number];
+
+export type TrackingView =
+  | { kind: 'idle' }
+  | { kind: 'loading' }
+  | { kind: 'results'; results: ShownResult[] }
+  | { kind: 'error'; error: 'unavailable' | 'limited' };
+
+/** Splits what the visitor typed into codes, upper-cased. */
+export function splitCodes(text: string): string[] {
+  return text
+    .split(/[\s,;]+/)
+    .map(cleanTrackingCode)
+    .filter(Boolean);
+}
+
+/** The tracking element's state: codes in, results from the BFF's `POST /api/tracking` out. */
+export function createTrackingModel(options: { bffUrl: string; fetch?: typeof fetch }) {
+  const text = signal('');
+  const view = signal<TrackingView>({ kind: 'idle' });
+  const invalid = signal<string[] | 'empty' | undefined>(undefined);
+  const doFetch = options.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => fetch(input, init));
+  let controller: AbortController | undefined;
+
+  async function track(): Promise<void> {
+    const codes = splitCodes(text.value);
+    if (codes.length === 0) {
+      invalid.value = 'empty';
+      return;
+    }
+    // The S10 check digit is verified before any request.
+    const bad = codes.filter((code) => !isS10(code));
+    if (bad.length > 0) {
+      invalid.value = bad;
+      return;
+    }
+    invalid.value = undefined;
+    controller?.abort();
+    const current = new AbortController();
+    controller = current;
+    view.value = { kind: 'loading' };
+    try {
+      const res = await doFetch(`${options.bffUrl.replace(/\/+$/, '')}/api/tracking`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ codes: [...new Set(codes)].slice(0, 50) }),
+        signal: current.signal,
+      });
+      const json: unknown = await res.json().catch(() => undefined);
+      if (controller !== current) return;
+      const parsed = ResponseSchema.safeParse(json);
+      if (res.ok && parsed.success) {
+        view.value = { kind: 'results', results: parsed.data.results };
+        return;
+      }
+      const code = ErrorBodySchema.safeParse(json).data?.error.code;
+      view.value = { kind: 'error', error: code === 'rate_limited' ? 'limited' : 'unavailable' };
+    } catch {
+      if (controller === current) view.value = { kind: 'error', error: 'unavailable' };
+    }
+  }
+
+  return {
+    text,
+    view,
+    invalid,
+    track,
+    setText(value: string): void {
+      text.value = value.toUpperCase();
+      invalid.value = undefined;
+    },
+  };
+}
+
+export type TrackingModel = ReturnType<typeof createTrackingModel>;
