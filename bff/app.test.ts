@@ -29,7 +29,30 @@ describe('the BFF surface', () => {
     expect((await get('/healthz')).res.status).toBe(200);
     const ready = await get('/readyz');
     expect(ready.res.status).toBe(200);
-    expect(JSON.parse(ready.body)).toMatchObject({ ok: true, checks: [{ name: 'upstream', ok: true }] });
+    expect(JSON.parse(ready.body)).toMatchObject({
+      ok: true,
+      checks: [
+        { name: 'upstream', ok: true },
+        { name: 'ledger', ok: true },
+        { name: 'labels', ok: true, detail: 'label tools offered' },
+      ],
+    });
+  });
+
+  it('says in /readyz why label tools are not offered when the platform withholds them', async () => {
+    const noLabels = await startBff(sandbox.url, { SHIPPING_SECRET_KEY: 'mk_test_sem_etiquetas' });
+    try {
+      const body = (await (await fetch(`${noLabels.url}/readyz`)).json()) as {
+        ok: boolean;
+        checks: { name: string; detail?: string }[];
+      };
+      expect(body.ok).toBe(true);
+      expect(body.checks.find((check) => check.name === 'labels')?.detail).toContain(
+        'label integration is off',
+      );
+    } finally {
+      await noLabels.stop();
+    }
   });
 
   it('is not ready when the platform refuses the key or is down', async () => {

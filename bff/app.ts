@@ -3,8 +3,12 @@ import helmet from 'helmet';
 import type { BffConfig } from './config.ts';
 import { demoRoutes } from './demo/routes.ts';
 import { errorHandler, notFound } from './http/errors.ts';
-import { healthRoutes, upstreamCheck } from './http/health.ts';
+import { healthRoutes, type ReadinessCheck, upstreamCheck } from './http/health.ts';
+import { LabelIssuer } from './labels/issuer.ts';
+import { LabelLedger } from './labels/ledger.ts';
 import { createLogger, type Logger } from './logger.ts';
+import { PlatformMcp } from './mcp/platform.ts';
+import { agentMcpRoutes } from './mcp/server.ts';
 import { pageRoutes } from './page/routes.ts';
 import { widgetRoutes } from './static/widget.ts';
 import { TrackingCache } from './tracking/cache.ts';
@@ -25,12 +29,17 @@ export interface BffDeps {
   coalesceWindowMs?: number;
   /** Retry timing of the upstream client (defaults suit production). */
   upstream?: { baseDelayMs?: number; maxDelayMs?: number; retries?: number; timeoutMs?: number };
+  /** Label timing (PDF backoff, generate_label timeout), for tests. */
+  labels?: { pdfDelaysMs?: number[]; timeoutMs?: number; dedupeWindowMs?: number };
 }
 
 export interface Bff {
   app: Express;
   rest: RestClient;
   tracking: TrackingService;
+  ledger: LabelLedger;
+  issuer: LabelIssuer;
+  platform: PlatformMcp;
   close(): Promise<void>;
 }
 
@@ -55,17 +64,47 @@ export function createBff(deps: BffDeps): Bff {
     ...(deps.schedule ? { schedule: deps.schedule } : {}),
   });
 
+  const platform = new PlatformMcp({ url: config.mcpUrl, secretKey: config.secretKey, logger, now });
+  const ledger = new LabelLedger({ dataDir: config.dataDir, now });
+  const issuer = new LabelIssuer({ ledger, platform, logger, now, ...deps.labels });
+
+  const ledgerCheck: ReadinessCheck = async () =>
+    ledger.healthy()
+      ? { name: 'ledger', ok: true }
+      : { name: 'ledger', ok: false, detail: 'the label ledger does not answer' };
+  // Label availability does not make the BFF unready; /readyz says why agents will not see label tools.
+  const labelsCheck: ReadinessCheck = async () => {
+    const labels = await platform.labelAvailability();
+    return {
+      name: 'labels',
+      ok: true,
+      detail: labels.available ? 'label tools offered' : `label tools not offered: ${labels.why}`,
+    };
+  };
+
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', config.trustProxy);
   app.use(helmet({ crossOriginResourcePolicy: { policy: 'same-origin' } }));
   app.use(widgetRoutes());
-  app.use(healthRoutes([upstreamCheck(rest, now)], logger));
+  app.use(healthRoutes([upstreamCheck(rest, now), ledgerCheck, labelsCheck], logger));
+  app.use(agentMcpRoutes({ config, rest, tracking, platform, issuer, logger }));
   app.use(trackingRoutes({ config, service: tracking, logger, now }));
   app.use(pageRoutes());
   app.use(demoRoutes(config));
   app.get('/', (_req, res) => res.redirect(302, '/demo/'));
   app.use(notFound);
   app.use(errorHandler(logger));
-  return { app, rest, tracking, close: async () => undefined };
+  return {
+    app,
+    rest,
+    tracking,
+    ledger,
+    issuer,
+    platform,
+    close: async () => {
+      await platform.close();
+      ledger.close();
+    },
+  };
 }

@@ -1,7 +1,17 @@
+import { mkdtempSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { type Bff, type BffDeps, createBff } from './app.ts';
 import { parseConfig } from './config.ts';
 import { createLogger } from './logger.ts';
+
+/** Agent tokens of the test BFFs: one per scope set. */
+export const TEST_AGENTS = [
+  { token: 'agent-all-scopes-0001', scopes: ['rates', 'tracking', 'labels'] },
+  { token: 'agent-rates-only-0002', scopes: ['rates'] },
+  { token: 'agent-tracking-only-3', scopes: ['tracking'] },
+];
 
 export interface RunningBff extends Bff {
   url: string;
@@ -26,6 +36,8 @@ export async function startBff(
     SHIPPING_API_URL: apiUrl,
     SHIPPING_SECRET_KEY: 'mk_test_demo',
     SHIPPING_PUBLIC_KEY: 'pk_test_demo',
+    BFF_DATA_DIR: mkdtempSync(join(tmpdir(), 'bff-ledger-')),
+    BFF_AGENT_TOKENS: JSON.stringify(TEST_AGENTS),
     ...env,
   });
   const bff = createBff({ config, logger, upstream: { baseDelayMs: 5, maxDelayMs: 20 }, ...deps });

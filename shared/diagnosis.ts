@@ -19,7 +19,7 @@ export const DiagnoseLabelIssueInputSchema = z.strictObject({
 export type DiagnoseLabelIssueInput = z.infer<typeof DiagnoseLabelIssueInputSchema>;
 
 /** One issuance attempt (spec 2.7, pinned in ARCHITECTURE.md). */
-export const AttemptSchema = z.object({
+export const AttemptSchema = z.looseObject({
   supportCode: z.string(),
   createdAt: z.string(),
   source: z.string(),
@@ -34,7 +34,7 @@ export const AttemptSchema = z.object({
 export type Attempt = z.infer<typeof AttemptSchema>;
 
 /** `diagnose_label_issue` structured output: the most recent first, at most 10. */
-export const DiagnoseLabelIssueOutputSchema = z.object({
+export const DiagnoseLabelIssueOutputSchema = z.looseObject({
   attempts: z.array(AttemptSchema),
   reason: z.optional(ReasonSchema),
   actionUrl: z.optional(z.string()),

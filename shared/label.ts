@@ -34,7 +34,7 @@ export type GenerateLabelInput = z.infer<typeof GenerateLabelInputSchema>;
 export type GenerateLabelInputRaw = z.input<typeof GenerateLabelInputSchema>;
 
 /** Spec 2.4: the label record; every field optional. */
-export const LabelRecordSchema = z.object({
+export const LabelRecordSchema = z.looseObject({
   prepostagemId: z.optional(z.string()),
   trackingCode: z.optional(z.string()),
   status: z.optional(z.string()),
@@ -52,7 +52,7 @@ export const GetLabelPdfInputSchema = z.strictObject({
 export type GetLabelPdfInput = z.infer<typeof GetLabelPdfInputSchema>;
 
 /** Spec 4.4.4 output; all optional. */
-export const GetLabelPdfOutputSchema = z.object({
+export const GetLabelPdfOutputSchema = z.looseObject({
   prepostagemId: z.optional(z.string()),
   status: z.optional(z.string()),
   labelPdfBase64: z.optional(z.string()),

@@ -37,16 +37,19 @@ const rateShape = {
   free: z.optional(z.boolean()),
 };
 
-/** Spec 2.2 as REST returns it: `deliveryDays` is an integer. */
-export const RateSchema = z.object({ ...rateShape, deliveryDays: z.int() });
+/**
+ * Spec 2.2 as REST returns it: `deliveryDays` is an integer. Response schemas are loose: the platform may add fields,
+ * and a client validating against the JSON Schema must not break on them.
+ */
+export const RateSchema = z.looseObject({ ...rateShape, deliveryDays: z.int() });
 export type Rate = z.infer<typeof RateSchema>;
 
 /** Spec 2.2 as MCP returns it: `deliveryDays` is a number. */
-export const McpRateSchema = z.object({ ...rateShape, deliveryDays: z.number() });
+export const McpRateSchema = z.looseObject({ ...rateShape, deliveryDays: z.number() });
 export type McpRate = z.infer<typeof McpRateSchema>;
 
 /** Spec 4.1 success body. `rates: []` with a `reason` means no quote, never free shipping. */
-export const RatesResponseSchema = z.object({
+export const RatesResponseSchema = z.looseObject({
   rates: z.array(RateSchema),
   reason: z.optional(ReasonSchema),
   actionUrl: z.optional(z.string()),
@@ -63,7 +66,7 @@ export const GetShippingRatesInputSchema = z.strictObject({
 export type GetShippingRatesInput = z.infer<typeof GetShippingRatesInputSchema>;
 
 /** Spec 4.4.1 output. */
-export const GetShippingRatesOutputSchema = z.object({
+export const GetShippingRatesOutputSchema = z.looseObject({
   rates: z.array(McpRateSchema),
   reason: z.optional(ReasonSchema),
   actionUrl: z.optional(z.string()),

@@ -48,3 +48,16 @@ describe('TrackingRequestSchema (spec 4.2)', () => {
     expect(TrackShipmentInputSchema.safeParse({ codes: codes(1), extra: 1 }).success).toBe(false);
   });
 });
+
+describe('response schemas are open to additions', () => {
+  it('keeps a field the platform adds instead of failing', () => {
+    const parsed = TrackingResultSchema.parse({
+      code: 'X',
+      found: false,
+      delivered: false,
+      events: [],
+      addedLater: 1,
+    });
+    expect(parsed).toMatchObject({ addedLater: 1 });
+  });
+});

@@ -5,7 +5,7 @@ import { ReasonSchema } from './reasons.ts';
 export const MAX_CODES = 50;
 
 /** One carrier event (spec 2.3). Timestamps are kept exactly as given: no time zone is assumed. */
-export const TrackingEventSchema = z.object({
+export const TrackingEventSchema = z.looseObject({
   code: z.string(),
   type: z.optional(z.string()),
   timestamp: z.optional(z.string()),
@@ -16,7 +16,7 @@ export const TrackingEventSchema = z.object({
 export type TrackingEvent = z.infer<typeof TrackingEventSchema>;
 
 /** Spec 2.3: one result per requested code. No events is not delivered. */
-export const TrackingResultSchema = z.object({
+export const TrackingResultSchema = z.looseObject({
   code: z.string(),
   found: z.boolean(),
   delivered: z.boolean(),
@@ -36,7 +36,7 @@ export const TrackingRequestSchema = z.strictObject({
 export type TrackingRequest = z.infer<typeof TrackingRequestSchema>;
 
 /** Spec 4.2 success body. */
-export const TrackingResponseSchema = z.object({
+export const TrackingResponseSchema = z.looseObject({
   results: z.array(TrackingResultSchema),
   reason: z.optional(ReasonSchema),
   actionUrl: z.optional(z.string()),

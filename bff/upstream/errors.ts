@@ -9,18 +9,25 @@ export type UpstreamFailure =
   /** A 200 whose body breaks the contract. */
   | 'malformed';
 
-/** An upstream call that did not give a usable answer. Carries no key and no upstream `actionUrl`. */
+/** An upstream call that did not give a usable answer. Carries no key; its `actionUrl` is for the merchant only. */
 export class UpstreamError extends Error {
   override readonly name = 'UpstreamError';
   readonly failure: UpstreamFailure;
   readonly status: number | undefined;
   readonly code: string | undefined;
+  /** For the merchant (and the merchant's agents) only: never shown to the public. */
+  readonly actionUrl: string | undefined;
 
-  constructor(failure: UpstreamFailure, message: string, details: { status?: number; code?: string } = {}) {
+  constructor(
+    failure: UpstreamFailure,
+    message: string,
+    details: { status?: number; code?: string; actionUrl?: string } = {},
+  ) {
     super(message);
     this.failure = failure;
     this.status = details.status;
     this.code = details.code;
+    this.actionUrl = details.actionUrl;
   }
 }
 

@@ -90,7 +90,7 @@ describe('createRestClient', () => {
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UpstreamError);
     expect(error).toMatchObject({ failure: 'config', status, code: 'subscription_required' });
-    expect(JSON.stringify(error)).not.toContain('https://x');
+    expect((error as Error).message).not.toContain('https://x');
     expect(seen).toHaveLength(1);
   });
 

@@ -97,13 +97,15 @@ async function toUpstreamError(error: unknown): Promise<UpstreamError> {
   if (isHTTPError(error)) {
     const status = error.response.status;
     let code: string | undefined;
+    let actionUrl: string | undefined;
     try {
       const body = ErrorBodySchema.safeParse(error.data ?? (await error.response.clone().json()));
       code = body.success ? body.data.error.code : undefined;
+      actionUrl = body.success ? body.data.error.actionUrl : undefined;
     } catch {
       code = undefined;
     }
-    const details = { status, ...(code ? { code } : {}) };
+    const details = { status, ...(code ? { code } : {}), ...(actionUrl ? { actionUrl } : {}) };
     if (status === 429)
       return new UpstreamError('limited', `upstream rate limit (${code ?? status})`, details);
     if (status >= 500)

@@ -38,6 +38,17 @@ describe('control API', () => {
     expect((await stats()).stores).toEqual({});
   });
 
+  it('counts the faults that fired', async () => {
+    await sandbox.control('faults', { target: 'rates', mode: 'error502', times: 2 });
+    await quote();
+    await quote();
+    await quote();
+    const body = (await (await sandbox.control('stats', undefined, 'GET')).json()) as {
+      faultsFired: Record<string, number>;
+    };
+    expect(body.faultsFired).toEqual({ 'rates error502': 2 });
+  });
+
   it('injects error502 `times` times, then answers normally', async () => {
     await sandbox.control('faults', { target: 'rates', mode: 'error502', times: 2 });
     expect([(await quote()).status, (await quote()).status, (await quote()).status]).toEqual([502, 502, 200]);

@@ -52,7 +52,7 @@ export function controlRoutes(state: SandboxState): Router {
     res.json({ ok: true, carrierTime: new Date(state.carrierClock.time()).toISOString() });
   });
   router.get('/_sandbox/stats', (_req, res) => {
-    res.json(state.stats.snapshot());
+    res.json({ ...state.stats.snapshot(), faultsFired: state.faults.fired });
   });
   router.get('/_sandbox/prepostings', (_req, res) => {
     res.json({ prepostings: state.labels.list() });

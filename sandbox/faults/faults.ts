@@ -16,6 +16,8 @@ export type FaultTarget = Fault['target'];
 export class Faults {
   private faults: Fault[] = [];
   private readonly random: () => number;
+  /** How many times each `target mode` fired since the last reset. */
+  fired: Record<string, number> = {};
 
   constructor(random: () => number = Math.random) {
     this.random = random;
@@ -27,6 +29,7 @@ export class Faults {
 
   clear(): void {
     this.faults = [];
+    this.fired = {};
   }
 
   /** The fault that fires on this call to `target`, if any; it is spent by firing. */
@@ -35,6 +38,8 @@ export class Faults {
     if (!fault) return undefined;
     if (fault.probability !== undefined && this.random() >= fault.probability) return undefined;
     fault.times -= 1;
+    const key = `${fault.target} ${fault.mode}`;
+    this.fired[key] = (this.fired[key] ?? 0) + 1;
     if (fault.times <= 0) this.faults = this.faults.filter((candidate) => candidate !== fault);
     return fault;
   }

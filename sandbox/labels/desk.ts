@@ -233,7 +233,17 @@ export class LabelDesk {
 
   private record(
     store: Store,
-    attempt: Omit<Attempt, 'supportCode' | 'createdAt' | 'source'> & { source?: string; createdAt?: string },
+    attempt: {
+      outcome: Attempt['outcome'];
+      evidence: Record<string, unknown>;
+      action: string;
+      reason?: string;
+      prepostagemId?: string;
+      trackingCode?: string;
+      orderId?: string;
+      source?: string;
+      createdAt?: string;
+    },
   ): string {
     const supportCode = randomUUID();
     this.attempts.push({

@@ -1,0 +1,318 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { type RunningSandbox, SAMPLE_LABEL, startSandbox } from '../../sandbox/testing.ts';
+import { type RunningBff, startBff } from '../testing.ts';
+
+const ALL = 'agent-all-scopes-0001';
+let sandbox: RunningSandbox;
+let bff: RunningBff;
+const clients: Client[] = [];
+const texts: string[] = [];
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ labelPdfDelayMs: 20, labelPdfWaitMs: 1000 });
+});
+afterAll(async () => {
+  await sandbox.close();
+  expect(texts.join('\n')).not.toMatch(/mk_[A-Za-z0-9_]/);
+});
+beforeEach(async () => {
+  await sandbox.control('reset');
+  bff = await startBff(sandbox.url, {}, { labels: { pdfDelaysMs: [50, 100, 200, 400] } });
+});
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((client) => client.close()));
+  await bff.stop();
+  expect(bff.logs.join('\n')).not.toMatch(/mk_[A-Za-z0-9_]/);
+});
+
+async function connect(token: string, target = bff): Promise<Client> {
+  const client = new Client({ name: 'agent-test', version: '1.0.0' });
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${target.url}/mcp`), {
+      requestInit: { headers: { authorization: `Bearer ${token}` } },
+    }),
+  );
+  clients.push(client);
+  return client;
+}
+
+async function call(client: Client, name: string, args: Record<string, unknown>): Promise<CallToolResult> {
+  const result = (await client.callTool({ name, arguments: args }, undefined, {
+    timeout: 30_000,
+  })) as CallToolResult;
+  texts.push(JSON.stringify(result.content));
+  return result;
+}
+
+type Prepostings = { prepostings: { prepostagemId: string; trackingCode: string }[] };
+const prepostings = async () =>
+  ((await (await sandbox.control('prepostings', undefined, 'GET')).json()) as Prepostings).prepostings;
+const stats = async () =>
+  (
+    (await (await sandbox.control('stats', undefined, 'GET')).json()) as {
+      stores: Record<string, Record<string, number>>;
+    }
+  ).stores['loja-demo'] ?? {};
+const label = (weightGrams = 800) => ({ ...SAMPLE_LABEL, weightGrams });
+
+describe('agent authentication and scopes', () => {
+  it('offers the five tools to a token with every scope, with the spec annotations', async () => {
+    const { tools } = await (await connect(ALL)).listTools();
+    expect(tools.map((t) => t.name).sort()).toEqual([
+      'diagnose_label_issue',
+      'generate_label',
+      'get_label_pdf',
+      'get_shipping_rates',
+      'track_shipment',
+    ]);
+    const generate = tools.find((t) => t.name === 'generate_label');
+    expect(generate?.annotations).toMatchObject({
+      destructiveHint: true,
+      idempotentHint: false,
+      openWorldHint: true,
+      readOnlyHint: false,
+    });
+    expect(generate?.inputSchema.properties).toHaveProperty('idempotencyKey');
+    expect(tools.find((t) => t.name === 'track_shipment')?.annotations?.readOnlyHint).toBe(true);
+  });
+
+  it('offers one tool to a rates-only token and one to a tracking-only token', async () => {
+    expect((await (await connect('agent-rates-only-0002')).listTools()).tools.map((t) => t.name)).toEqual([
+      'get_shipping_rates',
+    ]);
+    expect((await (await connect('agent-tracking-only-3')).listTools()).tools.map((t) => t.name)).toEqual([
+      'track_shipment',
+    ]);
+  });
+
+  it('refuses a missing token, a wrong one and a platform key with 401 and WWW-Authenticate', async () => {
+    for (const authorization of [
+      undefined,
+      'Bearer agent-all-scopes-0002',
+      'Bearer mk_test_demo',
+      'Bearer pk_test_demo',
+    ]) {
+      const res = await fetch(`${bff.url}/mcp`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          ...(authorization ? { authorization } : {}),
+        },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+      });
+      expect(res.status).toBe(401);
+      expect(res.headers.get('www-authenticate')).toMatch(/^Bearer /);
+      texts.push(await res.text());
+    }
+  });
+
+  it('offers no label tools when the platform withholds them, and says why in its instructions', async () => {
+    const other = await startBff(sandbox.url, { SHIPPING_SECRET_KEY: 'mk_test_sem_etiquetas' });
+    try {
+      const client = await connect(ALL, other);
+      expect((await client.listTools()).tools.map((t) => t.name).sort()).toEqual([
+        'get_shipping_rates',
+        'track_shipment',
+      ]);
+      expect(client.getInstructions()).toContain('Label tools are not offered');
+    } finally {
+      await other.stop();
+    }
+  });
+});
+
+describe('quotes and tracking through the REST client', () => {
+  it('quotes with structured rates and readable text', async () => {
+    const result = await call(await connect(ALL), 'get_shipping_rates', {
+      destinationCep: '20040-020',
+      items: [{ name: 'x', quantity: 1, unitPriceBRL: 300 }],
+    });
+    expect(result.structuredContent).toMatchObject({
+      rates: [{ code: 'PAC', free: true }, { code: 'SEDEX' }],
+    });
+    expect(JSON.stringify(result.content)).toContain('free');
+    expect((await stats())['POST /v1/rates']).toBe(1);
+  });
+
+  it('passes the platform reason and actionUrl to the merchant agent (subscription_required)', async () => {
+    const other = await startBff(sandbox.url, { SHIPPING_SECRET_KEY: 'mk_test_sem_plano' });
+    try {
+      const result = await call(await connect(ALL, other), 'get_shipping_rates', {
+        destinationCep: '20040020',
+        items: [{ name: 'x', quantity: 1, unitPriceBRL: 1 }],
+      });
+      expect(result.structuredContent).toMatchObject({
+        rates: [],
+        reason: 'subscription_required',
+        actionUrl: expect.stringMatching(/^https:/),
+      });
+    } finally {
+      await other.stop();
+    }
+  });
+
+  it('tracks through the cache: two calls, one upstream call', async () => {
+    const client = await connect(ALL);
+    const first = await call(client, 'track_shipment', { codes: ['DG049186226BR', 'QB123456785BR'] });
+    await call(client, 'track_shipment', { codes: ['DG049186226BR'] });
+    expect(first.structuredContent).toMatchObject({
+      results: [{ delivered: true }, { found: true, delivered: false, events: [] }],
+    });
+    expect((await stats())['POST /v1/tracking']).toBe(1);
+  });
+});
+
+describe('generate_label: never issued twice', () => {
+  it('creates a pre-posting with its PDF, and get_label_pdf returns it as an embedded resource', async () => {
+    const client = await connect(ALL);
+    const result = await call(client, 'generate_label', label());
+    const record = result.structuredContent as { prepostagemId: string; labelPdfBase64: string };
+    expect(Buffer.from(record.labelPdfBase64, 'base64').subarray(0, 4).toString()).toBe('%PDF');
+    const pdf = await call(client, 'get_label_pdf', { prepostagemId: record.prepostagemId });
+    expect(pdf.content.find((part) => part.type === 'resource')).toMatchObject({
+      resource: { mimeType: 'application/pdf' },
+    });
+    expect(await prepostings()).toHaveLength(1);
+    expect(bff.ledger.all()).toMatchObject([{ state: 'created', prepostagemId: record.prepostagemId }]);
+  });
+
+  it('returns the first label for an identical request without a key', async () => {
+    const client = await connect(ALL);
+    const first = (await call(client, 'generate_label', label())).structuredContent as {
+      prepostagemId: string;
+    };
+    const second = await call(client, 'generate_label', label());
+    expect(second.structuredContent).toMatchObject({ prepostagemId: first.prepostagemId });
+    expect(JSON.stringify(second.content)).toContain('Already issued');
+    expect(await prepostings()).toHaveLength(1);
+  });
+
+  it('honours idempotency keys: same key same label; same key other payload refused; new key a new label', async () => {
+    const client = await connect(ALL);
+    const a = (await call(client, 'generate_label', { ...label(), idempotencyKey: 'order-1' }))
+      .structuredContent as { prepostagemId: string };
+    const again = await call(client, 'generate_label', { ...label(), idempotencyKey: 'order-1' });
+    expect(again.structuredContent).toMatchObject({ prepostagemId: a.prepostagemId });
+    const conflict = await call(client, 'generate_label', { ...label(900), idempotencyKey: 'order-1' });
+    expect(conflict.isError).toBe(true);
+    expect(JSON.stringify(conflict.content)).toContain('different label request');
+    const b = (await call(client, 'generate_label', { ...label(), idempotencyKey: 'order-2' }))
+      .structuredContent as { prepostagemId: string };
+    expect(b.prepostagemId).not.toBe(a.prepostagemId);
+    expect(await prepostings()).toHaveLength(2);
+  });
+
+  it('makes one upstream call for concurrent calls with one key', async () => {
+    await sandbox.control('faults', { target: 'mcp:generate_label', mode: 'latency', latencyMs: 300 });
+    const client = await connect(ALL);
+    const results = await Promise.all(
+      Array.from({ length: 5 }, () =>
+        call(client, 'generate_label', { ...label(), idempotencyKey: 'same-key' }),
+      ),
+    );
+    const ids = new Set(
+      results.map((r) => (r.structuredContent as { prepostagemId?: string } | undefined)?.prepostagemId),
+    );
+    expect(ids.size).toBe(1);
+    expect((await stats())['mcp:generate_label']).toBe(1);
+    expect(await prepostings()).toHaveLength(1);
+  });
+
+  it('on label_pdf_timeout, fetches the PDF with get_label_pdf and never calls generate_label again', async () => {
+    await sandbox.control('labels', { pdfDelayMs: 400, pdfWaitMs: 50 });
+    const result = await call(await connect(ALL), 'generate_label', label());
+    const record = result.structuredContent as {
+      prepostagemId: string;
+      labelPdfBase64?: string;
+      reason?: string;
+    };
+    expect(record.reason).toBeUndefined();
+    expect(
+      Buffer.from(record.labelPdfBase64 ?? '', 'base64')
+        .subarray(0, 5)
+        .toString(),
+    ).toBe('%PDF-');
+    const counts = await stats();
+    expect(counts['mcp:generate_label']).toBe(1);
+    expect(counts['mcp:get_label_pdf']).toBeGreaterThanOrEqual(1);
+    expect(await prepostings()).toHaveLength(1);
+  });
+
+  it('tells the agent which prepostagemId to use when the PDF is still not ready', async () => {
+    await sandbox.control('labels', { pdfDelayMs: 60_000, pdfWaitMs: 10 });
+    const result = await call(await connect(ALL), 'generate_label', label());
+    const record = result.structuredContent as { prepostagemId: string; reason?: string };
+    expect(record.reason).toBe('label_pdf_timeout');
+    expect(JSON.stringify(result.content)).toContain(
+      `get_label_pdf with prepostagemId ${record.prepostagemId}`,
+    );
+    expect((await stats())['mcp:generate_label']).toBe(1);
+  });
+
+  it('reports a dropped answer as unknown, then settles it from the platform history instead of resending', async () => {
+    await sandbox.control('faults', { target: 'mcp:generate_label', mode: 'drop_after_commit' });
+    const client = await connect(ALL);
+    const first = await call(client, 'generate_label', label());
+    expect(first.structuredContent).toMatchObject({ reason: 'outcome_unknown' });
+    expect(JSON.stringify(first.content)).toContain('UNKNOWN');
+    const [created] = await prepostings();
+    const second = await call(client, 'generate_label', label());
+    expect(second.structuredContent).toMatchObject({ prepostagemId: created?.prepostagemId });
+    expect(await prepostings()).toHaveLength(1);
+    expect((await stats())['mcp:generate_label']).toBe(1);
+  });
+
+  it('keeps refusing to resend while the platform history shows nothing (the reset fault created nothing)', async () => {
+    await sandbox.control('faults', { target: 'mcp:generate_label', mode: 'reset' });
+    const client = await connect(ALL);
+    expect((await call(client, 'generate_label', label())).structuredContent).toMatchObject({
+      reason: 'outcome_unknown',
+    });
+    expect((await call(client, 'generate_label', label())).structuredContent).toMatchObject({
+      reason: 'outcome_unknown',
+    });
+    expect(
+      (await call(client, 'generate_label', { ...label(), idempotencyKey: 'fresh-key' })).structuredContent,
+    ).toMatchObject({ reason: 'outcome_unknown' });
+    expect(await prepostings()).toHaveLength(0);
+    expect((await stats())['mcp:generate_label']).toBe(1);
+  });
+
+  it('passes the platform refusals through: presentation name, own contract', async () => {
+    const rejected = await call(await connect(ALL), 'generate_label', { ...label(), serviceCode: 'SEDEX' });
+    expect(rejected.structuredContent).toMatchObject({
+      reason: 'prepostagem_rejected',
+      status: expect.stringContaining('nome de apresentação'),
+    });
+    const other = await startBff(sandbox.url, { SHIPPING_SECRET_KEY: 'mk_test_sem_contrato' });
+    try {
+      const result = await call(await connect(ALL, other), 'generate_label', label());
+      expect(result.structuredContent).toMatchObject({
+        reason: 'own_contract_required',
+        actionUrl: expect.any(String),
+      });
+    } finally {
+      await other.stop();
+    }
+  });
+
+  it('diagnoses through the platform', async () => {
+    const client = await connect(ALL);
+    await call(client, 'generate_label', label());
+    const result = await call(client, 'diagnose_label_issue', {});
+    expect((result.structuredContent as { attempts: { outcome: string }[] }).attempts[0]).toMatchObject({
+      outcome: 'created',
+    });
+  });
+
+  it('re-establishes the platform connection after a failure', async () => {
+    const client = await connect(ALL);
+    await sandbox.control('faults', { target: 'mcp:get_label_pdf', mode: 'reset' });
+    const result = await call(client, 'get_label_pdf', { prepostagemId: 'PP0000000000' });
+    expect(result.structuredContent).toMatchObject({ reason: 'label_not_printable' });
+  });
+});
