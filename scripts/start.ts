@@ -1,0 +1,142 @@
+/**
+ * `npm start`: builds the widget if missing, starts the sandbox and the BFF wired together with the demo keys, and
+ * prints the URLs. Ctrl-C stops everything it started.
+ */
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { createInterface } from 'node:readline';
+
+const ROOT = new URL('..', import.meta.url).pathname;
+const env = process.env;
+const out = (line = '') => process.stdout.write(`${line}\n`);
+const fail = (message: string): never => {
+  process.stderr.write(`npm start: ${message}\n`);
+  process.exit(1);
+};
+
+const sandboxPort = Number(env.SANDBOX_PORT ?? 4010);
+const bffPort = Number(env.BFF_PORT ?? 4000);
+const children: ChildProcess[] = [];
+let stopping = false;
+
+/** Resolves when nothing listens on the port (0 is always free). */
+function ensureFree(port: number, variable: string): Promise<void> {
+  if (port === 0) return Promise.resolve();
+  return new Promise((resolve) => {
+    const probe = createServer();
+    probe.once('error', () =>
+      fail(`port ${port} is already in use: stop what uses it, or set ${variable} to another port`),
+    );
+    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve()));
+  });
+}
+
+/** Starts `node <script>` and resolves with the URL it logs once listening; its other log lines are echoed. */
+function startChild(name: string, script: string, childEnv: Record<string, string>): Promise<string> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [script], {
+      cwd: ROOT,
+      env: { ...env, ...childEnv },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    children.push(child);
+    let ready = false;
+    for (const stream of [child.stdout, child.stderr]) {
+      createInterface({ input: stream }).on('line', (line) => {
+        let entry: { msg?: string; url?: string; level?: number } = {};
+        try {
+          entry = JSON.parse(line);
+        } catch {
+          entry = { msg: line };
+        }
+        if (!ready && entry.url) {
+          ready = true;
+          resolve(entry.url);
+          return;
+        }
+        if ((entry.level ?? 30) >= 40 || !ready) out(`[${name}] ${entry.msg ?? line}`);
+      });
+    }
+    child.on('exit', (code) => {
+      if (!stopping) {
+        process.stderr.write(`npm start: the ${name} stopped (exit ${code}); stopping everything\n`);
+        void stop(1);
+      }
+    });
+  });
+}
+
+async function stop(code: number): Promise<void> {
+  if (stopping) return;
+  stopping = true;
+  await Promise.all(
+    children.map(
+      (child) =>
+        new Promise<void>((resolve) => {
+          if (child.exitCode !== null || child.signalCode !== null) return resolve();
+          const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+          child.once('exit', () => {
+            clearTimeout(timer);
+            resolve();
+          });
+          child.kill('SIGTERM');
+        }),
+    ),
+  );
+  process.exit(code);
+}
+
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => void stop(0));
+
+await ensureFree(sandboxPort, 'SANDBOX_PORT');
+await ensureFree(bffPort, 'BFF_PORT');
+
+if (
+  !existsSync(`${ROOT}dist/widget/shipping-widget.js`) ||
+  !existsSync(`${ROOT}dist/widget/shipping-tracking.js`)
+) {
+  out('Building the widget (dist/widget/)…');
+  const build = spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit' });
+  if (build.status !== 0) fail('the widget build failed');
+}
+
+const agentToken = env.DEMO_AGENT_TOKEN ?? `demo-agent-${randomBytes(12).toString('hex')}`;
+const sandboxUrl = await startChild('sandbox', 'sandbox/main.ts', { SANDBOX_PORT: String(sandboxPort) });
+const bffUrl = await startChild('bff', 'bff/main.ts', {
+  BFF_PORT: String(bffPort),
+  SHIPPING_API_URL: sandboxUrl,
+  SHIPPING_SECRET_KEY: 'mk_test_demo',
+  SHIPPING_PUBLIC_KEY: 'pk_test_demo',
+  BFF_AGENT_TOKENS: JSON.stringify([{ token: agentToken, scopes: ['rates', 'tracking', 'labels'] }]),
+  BFF_DATA_DIR: env.BFF_DATA_DIR ?? '.data',
+});
+
+const clientConfig = {
+  mcpServers: {
+    'loja-demo': {
+      type: 'streamable-http',
+      url: `${bffUrl}/mcp`,
+      headers: { Authorization: `Bearer ${agentToken}` },
+    },
+  },
+};
+out();
+out('frete-kit is running (Ctrl-C stops everything):');
+out();
+out(`  Demo storefront  ${bffUrl}/demo/`);
+out(`  Product page     ${bffUrl}/demo/product.html`);
+out(`  Cart page        ${bffUrl}/demo/cart.html`);
+out(`  Tracking page    ${bffUrl}/track?codes=DG049186226BR,SW371675211BR,QB123456785BR,JT202600011BR`);
+out(`  Sandbox          ${sandboxUrl}  (REST /v1/*, ${sandboxUrl}/openapi.json, MCP ${sandboxUrl}/mcp)`);
+out(`  MCP for agents   ${bffUrl}/mcp`);
+out(`  Agent token      ${agentToken}`);
+out();
+out('  MCP client configuration (Streamable HTTP):');
+for (const line of JSON.stringify(clientConfig, null, 2).split('\n')) out(`    ${line}`);
+out();
+out(
+  `  Try: npx @modelcontextprotocol/inspector --cli ${bffUrl}/mcp --transport http --header "Authorization: Bearer ${agentToken}" --method tools/list`,
+);
+out();
