@@ -10,6 +10,7 @@ import { createLogger, type Logger } from './logger.ts';
 import { PlatformMcp } from './mcp/platform.ts';
 import { agentMcpRoutes } from './mcp/server.ts';
 import { pageRoutes } from './page/routes.ts';
+import { RatesService } from './rates/service.ts';
 import { widgetRoutes } from './static/widget.ts';
 import { TrackingCache } from './tracking/cache.ts';
 import type { Schedule } from './tracking/coalescer.ts';
@@ -88,7 +89,16 @@ export function createBff(deps: BffDeps): Bff {
   app.use(helmet({ crossOriginResourcePolicy: { policy: 'same-origin' } }));
   app.use(widgetRoutes());
   app.use(healthRoutes([upstreamCheck(rest, now), ledgerCheck, labelsCheck], logger));
-  app.use(agentMcpRoutes({ config, rest, tracking, platform, issuer, logger }));
+  app.use(
+    agentMcpRoutes({
+      config,
+      rates: new RatesService({ client: rest, now }),
+      tracking,
+      platform,
+      issuer,
+      logger,
+    }),
+  );
   app.use(trackingRoutes({ config, service: tracking, logger, now }));
   app.use(pageRoutes());
   app.use(demoRoutes(config));

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { CepSchema, formatCep, normalizeCep } from './cep.ts';
+import { formatCep, normalizeCep } from './cep.ts';
+import { CepSchema } from './cep-schema.ts';
 
 describe('normalizeCep', () => {
   it.each(['01310-100', '01310 100', '01310100', ' 01310-100 '])('normalizes %j to 8 digits', (input) => {

@@ -1,5 +1,3 @@
-import * as z from 'zod/mini';
-
 /** A CEP as the spec accepts it: 8 digits, with any dashes and spaces ignored (spec 2.5, 4.1). */
 export const CEP_PATTERN = /^[\s-]*(?:\d[\s-]*){8}$/;
 
@@ -16,9 +14,3 @@ export function normalizeCep(input: string): string | null {
 export function formatCep(cep: string): string {
   return /^\d{8}$/.test(cep) ? `${cep.slice(0, 5)}-${cep.slice(5)}` : cep;
 }
-
-/** A CEP string in, its 8 digits out. */
-export const CepSchema = z.pipe(
-  z.string().check(z.regex(CEP_PATTERN, 'must be a CEP of 8 digits (dashes and spaces are ignored)')),
-  z.transform((cep: string) => cep.replace(/[\s-]/g, '')),
-);

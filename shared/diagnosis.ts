@@ -1,16 +1,16 @@
 import * as z from 'zod/mini';
-import { ReasonSchema } from './reasons.ts';
+import { ReasonSchema } from './reason-schema.ts';
 
 /**
  * Where a label attempt came from (spec 4.4.5): `mcp` or one of two storefront apps. The spec names the apps
  * only as placeholders; we pin them as `nuvemshop` and `tray` (documented in the README).
  */
 export const LABEL_SOURCES = ['mcp', 'nuvemshop', 'tray'] as const;
-export const LabelSourceSchema = z.enum(LABEL_SOURCES);
+export const LabelSourceSchema = /* @__PURE__ */ z.enum(LABEL_SOURCES);
 export type LabelSource = z.infer<typeof LabelSourceSchema>;
 
 /** Spec 4.4.5 input. */
-export const DiagnoseLabelIssueInputSchema = z.strictObject({
+export const DiagnoseLabelIssueInputSchema = /* @__PURE__ */ z.strictObject({
   source: z.optional(LabelSourceSchema),
   orderId: z.optional(z.string().check(z.minLength(1), z.maxLength(160))),
   instanceId: z.optional(z.string()),
@@ -19,7 +19,7 @@ export const DiagnoseLabelIssueInputSchema = z.strictObject({
 export type DiagnoseLabelIssueInput = z.infer<typeof DiagnoseLabelIssueInputSchema>;
 
 /** One issuance attempt (spec 2.7, pinned in ARCHITECTURE.md). */
-export const AttemptSchema = z.looseObject({
+export const AttemptSchema = /* @__PURE__ */ z.looseObject({
   supportCode: z.string(),
   createdAt: z.string(),
   source: z.string(),
@@ -34,7 +34,7 @@ export const AttemptSchema = z.looseObject({
 export type Attempt = z.infer<typeof AttemptSchema>;
 
 /** `diagnose_label_issue` structured output: the most recent first, at most 10. */
-export const DiagnoseLabelIssueOutputSchema = z.looseObject({
+export const DiagnoseLabelIssueOutputSchema = /* @__PURE__ */ z.looseObject({
   attempts: z.array(AttemptSchema),
   reason: z.optional(ReasonSchema),
   actionUrl: z.optional(z.string()),

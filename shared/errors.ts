@@ -24,10 +24,10 @@ export type ErrorCode = keyof typeof ERROR_STATUS;
 
 export const ERROR_CODES = Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode[]];
 
-export const ErrorCodeSchema = z.enum(ERROR_CODES);
+export const ErrorCodeSchema = /* @__PURE__ */ z.enum(ERROR_CODES);
 
 /** The REST error envelope of spec 7.1: `{"error":{"code","message","actionUrl"?}}`. */
-export const ErrorBodySchema = z.object({
+export const ErrorBodySchema = /* @__PURE__ */ z.object({
   error: z.object({
     code: ErrorCodeSchema,
     message: z.string(),

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { DeclaredItemSchema, PartySchema } from './party.ts';
-import { ReasonSchema } from './reasons.ts';
+import { ReasonSchema } from './reason-schema.ts';
 
 /** Contract product codes of the carrier (the `serviceCode` of `generate_label`). */
 export const SERVICE_CODES = {
@@ -13,10 +13,10 @@ export const SERVICE_CODES = {
 } as const;
 
 /** Spec 4.4.3: `1` envelope, `2` package or box (default), `3` roll. */
-export const ObjectFormatSchema = z._default(z.enum(['1', '2', '3']), '2');
+export const ObjectFormatSchema = /* @__PURE__ */ z._default(z.enum(['1', '2', '3']), '2');
 
 /** Spec 4.4.3 `generate_label` input. Strict: no properties beyond those listed. */
-export const GenerateLabelInputSchema = z.strictObject({
+export const GenerateLabelInputSchema = /* @__PURE__ */ z.strictObject({
   serviceCode: z.string().check(z.minLength(1)),
   weightGrams: z.number().check(z.gt(0)),
   dimensions: z.strictObject({
@@ -34,7 +34,7 @@ export type GenerateLabelInput = z.infer<typeof GenerateLabelInputSchema>;
 export type GenerateLabelInputRaw = z.input<typeof GenerateLabelInputSchema>;
 
 /** Spec 2.4: the label record; every field optional. */
-export const LabelRecordSchema = z.looseObject({
+export const LabelRecordSchema = /* @__PURE__ */ z.looseObject({
   prepostagemId: z.optional(z.string()),
   trackingCode: z.optional(z.string()),
   status: z.optional(z.string()),
@@ -45,14 +45,14 @@ export const LabelRecordSchema = z.looseObject({
 export type LabelRecord = z.infer<typeof LabelRecordSchema>;
 
 /** Spec 4.4.4 input. */
-export const GetLabelPdfInputSchema = z.strictObject({
+export const GetLabelPdfInputSchema = /* @__PURE__ */ z.strictObject({
   prepostagemId: z.string().check(z.minLength(1)),
   instanceId: z.optional(z.string()),
 });
 export type GetLabelPdfInput = z.infer<typeof GetLabelPdfInputSchema>;
 
 /** Spec 4.4.4 output; all optional. */
-export const GetLabelPdfOutputSchema = z.looseObject({
+export const GetLabelPdfOutputSchema = /* @__PURE__ */ z.looseObject({
   prepostagemId: z.optional(z.string()),
   status: z.optional(z.string()),
   labelPdfBase64: z.optional(z.string()),

@@ -11,6 +11,17 @@ describe('formatBRL', () => {
     expect(formatBRL(24.9, 'en-US')).toBe('R$24.90');
   });
 
+  it('matches Intl.NumberFormat for pt-BR and en-US across magnitudes and signs', () => {
+    const values = [
+      0, 0.005, 0.01, 0.1, 1, 9.99, 21.5, 100, 999.995, 1000, 1234.5, 99999.99, 1234567.891, -1, -1234.5,
+    ];
+    for (const locale of ['pt-BR', 'en-US']) {
+      const intl = new Intl.NumberFormat(locale, { style: 'currency', currency: 'BRL' });
+      for (const value of values)
+        expect(formatBRL(value, locale), `${locale} ${value}`).toBe(intl.format(value));
+    }
+  });
+
   it('rounds to centavos', () => {
     expect(roundCents(24.905)).toBe(24.91);
   });

@@ -1,8 +1,8 @@
 import * as z from 'zod/mini';
-import { CepSchema } from './cep.ts';
+import { CepSchema } from './cep-schema.ts';
 
 /** Spec 2.5 address. */
-export const AddressSchema = z.strictObject({
+export const AddressSchema = /* @__PURE__ */ z.strictObject({
   cep: CepSchema,
   logradouro: z.string().check(z.minLength(1)),
   numero: z.string().check(z.minLength(1)),
@@ -14,7 +14,7 @@ export const AddressSchema = z.strictObject({
 export type Address = z.infer<typeof AddressSchema>;
 
 /** Spec 2.5: sender and recipient share this shape. */
-export const PartySchema = z.strictObject({
+export const PartySchema = /* @__PURE__ */ z.strictObject({
   nome: z.string().check(z.minLength(1)),
   cpfCnpj: z.optional(z.string().check(z.regex(/^\d+$/, 'must be digits only'))),
   telefone: z.optional(z.string()),
@@ -25,7 +25,7 @@ export type Party = z.infer<typeof PartySchema>;
 export type PartyInput = z.input<typeof PartySchema>;
 
 /** Spec 2.6: one line of the content declaration. */
-export const DeclaredItemSchema = z.strictObject({
+export const DeclaredItemSchema = /* @__PURE__ */ z.strictObject({
   conteudo: z.string().check(z.minLength(1)),
   quantidade: z.int().check(z.gt(0)),
   valor: z.number().check(z.gte(0)),

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
-import { CepSchema } from './cep.ts';
-import { ReasonSchema } from './reasons.ts';
+import { CepSchema } from './cep-schema.ts';
+import { ReasonSchema } from './reason-schema.ts';
 
 /** Limits of spec 8. */
 export const MAX_ITEMS = 50;
@@ -8,7 +8,7 @@ export const MAX_ITEMS = 50;
 export const DEFAULT_WEIGHT_KG = 0.3;
 
 /** Spec 2.1: one product line of the cart. */
-export const QuoteItemSchema = z.strictObject({
+export const QuoteItemSchema = /* @__PURE__ */ z.strictObject({
   name: z.string(),
   quantity: z.int().check(z.gte(1)),
   unitPriceBRL: z.number().check(z.gte(0)),
@@ -17,10 +17,12 @@ export const QuoteItemSchema = z.strictObject({
 export type QuoteItem = z.infer<typeof QuoteItemSchema>;
 export type QuoteItemInput = z.input<typeof QuoteItemSchema>;
 
-const QuoteItemsSchema = z.array(QuoteItemSchema).check(z.minLength(1), z.maxLength(MAX_ITEMS));
+const QuoteItemsSchema = /* @__PURE__ */ z
+  .array(QuoteItemSchema)
+  .check(z.minLength(1), z.maxLength(MAX_ITEMS));
 
 /** Spec 4.1 request body. `instanceId` is accepted and ignored (spec 1 rule 1); nothing else is. */
-export const RatesRequestSchema = z.strictObject({
+export const RatesRequestSchema = /* @__PURE__ */ z.strictObject({
   destinationCep: CepSchema,
   items: QuoteItemsSchema,
   requestId: z.optional(z.string()),
@@ -41,15 +43,15 @@ const rateShape = {
  * Spec 2.2 as REST returns it: `deliveryDays` is an integer. Response schemas are loose: the platform may add fields,
  * and a client validating against the JSON Schema must not break on them.
  */
-export const RateSchema = z.looseObject({ ...rateShape, deliveryDays: z.int() });
+export const RateSchema = /* @__PURE__ */ z.looseObject({ ...rateShape, deliveryDays: z.int() });
 export type Rate = z.infer<typeof RateSchema>;
 
 /** Spec 2.2 as MCP returns it: `deliveryDays` is a number. */
-export const McpRateSchema = z.looseObject({ ...rateShape, deliveryDays: z.number() });
+export const McpRateSchema = /* @__PURE__ */ z.looseObject({ ...rateShape, deliveryDays: z.number() });
 export type McpRate = z.infer<typeof McpRateSchema>;
 
 /** Spec 4.1 success body. `rates: []` with a `reason` means no quote, never free shipping. */
-export const RatesResponseSchema = z.looseObject({
+export const RatesResponseSchema = /* @__PURE__ */ z.looseObject({
   rates: z.array(RateSchema),
   reason: z.optional(ReasonSchema),
   actionUrl: z.optional(z.string()),
@@ -57,7 +59,7 @@ export const RatesResponseSchema = z.looseObject({
 export type RatesResponse = z.infer<typeof RatesResponseSchema>;
 
 /** Spec 4.4.1 input. Strict: no properties beyond those listed. */
-export const GetShippingRatesInputSchema = z.strictObject({
+export const GetShippingRatesInputSchema = /* @__PURE__ */ z.strictObject({
   destinationCep: CepSchema,
   items: QuoteItemsSchema,
   requestId: z.optional(z.string()),
@@ -66,7 +68,7 @@ export const GetShippingRatesInputSchema = z.strictObject({
 export type GetShippingRatesInput = z.infer<typeof GetShippingRatesInputSchema>;
 
 /** Spec 4.4.1 output. */
-export const GetShippingRatesOutputSchema = z.looseObject({
+export const GetShippingRatesOutputSchema = /* @__PURE__ */ z.looseObject({
   rates: z.array(McpRateSchema),
   reason: z.optional(ReasonSchema),
   actionUrl: z.optional(z.string()),

@@ -1,5 +1,3 @@
-import * as z from 'zod/mini';
-
 /** Reasons a quote came back empty (spec 4.1 rule 1, 7.2). */
 export const QUOTE_REASONS = [
   'no_services_enabled',
@@ -21,19 +19,15 @@ export type QuoteReason = (typeof QUOTE_REASONS)[number];
 export type LabelReason = (typeof LABEL_REASONS)[number];
 export type KnownReason = QuoteReason | LabelReason;
 
+/** A business reason: known values above, but the set is open (see `ReasonSchema`). */
+export type Reason = KnownReason | (string & {});
+
 /** Quote reasons that ask the merchant (not the shopper) to act. */
 export const MERCHANT_SIDE_REASONS: readonly string[] = [
   'no_services_enabled',
   'carrier_auth_failed',
   'subscription_required',
 ];
-
-/**
- * A business reason: an *open* set. The known values are listed above, but any string parses,
- * because the platform may add reasons and a client must still show "no quote" for them.
- */
-export const ReasonSchema = z.string();
-export type Reason = KnownReason | (string & {});
 
 export function isKnownReason(reason: string): reason is KnownReason {
   return (

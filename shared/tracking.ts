@@ -1,11 +1,11 @@
 import * as z from 'zod/mini';
-import { ReasonSchema } from './reasons.ts';
+import { ReasonSchema } from './reason-schema.ts';
 
 /** Limit of spec 8. */
 export const MAX_CODES = 50;
 
 /** One carrier event (spec 2.3). Timestamps are kept exactly as given: no time zone is assumed. */
-export const TrackingEventSchema = z.looseObject({
+export const TrackingEventSchema = /* @__PURE__ */ z.looseObject({
   code: z.string(),
   type: z.optional(z.string()),
   timestamp: z.optional(z.string()),
@@ -16,7 +16,7 @@ export const TrackingEventSchema = z.looseObject({
 export type TrackingEvent = z.infer<typeof TrackingEventSchema>;
 
 /** Spec 2.3: one result per requested code. No events is not delivered. */
-export const TrackingResultSchema = z.looseObject({
+export const TrackingResultSchema = /* @__PURE__ */ z.looseObject({
   code: z.string(),
   found: z.boolean(),
   delivered: z.boolean(),
@@ -26,17 +26,19 @@ export const TrackingResultSchema = z.looseObject({
 });
 export type TrackingResult = z.infer<typeof TrackingResultSchema>;
 
-const CodesSchema = z.array(z.string().check(z.minLength(1))).check(z.minLength(1), z.maxLength(MAX_CODES));
+const CodesSchema = /* @__PURE__ */ z
+  .array(z.string().check(z.minLength(1)))
+  .check(z.minLength(1), z.maxLength(MAX_CODES));
 
 /** Spec 4.2 request body. `instanceId` is accepted and ignored (spec 1 rule 1). */
-export const TrackingRequestSchema = z.strictObject({
+export const TrackingRequestSchema = /* @__PURE__ */ z.strictObject({
   codes: CodesSchema,
   instanceId: z.optional(z.string()),
 });
 export type TrackingRequest = z.infer<typeof TrackingRequestSchema>;
 
 /** Spec 4.2 success body. */
-export const TrackingResponseSchema = z.looseObject({
+export const TrackingResponseSchema = /* @__PURE__ */ z.looseObject({
   results: z.array(TrackingResultSchema),
   reason: z.optional(ReasonSchema),
   actionUrl: z.optional(z.string()),

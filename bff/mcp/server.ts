@@ -10,9 +10,9 @@ import { TOOLS, type ToolName } from '../../shared/tools.ts';
 import type { AgentScope, BffConfig } from '../config.ts';
 import type { LabelIssuer } from '../labels/issuer.ts';
 import { type Logger, scrubSecrets } from '../logger.ts';
+import type { RatesService } from '../rates/service.ts';
 import type { TrackingService } from '../tracking/service.ts';
 import { isUpstreamError } from '../upstream/errors.ts';
-import type { RestClient } from '../upstream/rest-client.ts';
 import { agentScopes } from './agent-auth.ts';
 import type { PlatformMcp } from './platform.ts';
 
@@ -31,7 +31,7 @@ export const AgentGenerateLabelInputSchema = z.extend(GenerateLabelInputSchema, 
 
 export interface AgentMcpDeps {
   config: BffConfig;
-  rest: RestClient;
+  rates: RatesService;
   tracking: TrackingService;
   platform: PlatformMcp;
   issuer: LabelIssuer;
@@ -85,8 +85,7 @@ function buildServer(deps: AgentMcpDeps, tools: ToolName[], why: string | undefi
   if (offered.has('get_shipping_rates')) {
     server.registerTool('get_shipping_rates', TOOLS.get_shipping_rates, async (input) => {
       try {
-        const { instanceId: _ignored, ...request } = input;
-        const output = await deps.rest.rates(request);
+        const output = await deps.rates.quote(input);
         const lines = output.rates.map(
           (rate) =>
             `- ${rate.label} (${rate.code}): ${rate.free === true ? 'free' : formatBRL(rate.price)}, up to ${rate.deliveryDays} business days`,

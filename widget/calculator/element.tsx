@@ -1,29 +1,11 @@
 import { render } from 'preact';
-import { type QuoteItem, QuoteItemSchema } from '../../shared/quote.ts';
+import type { QuoteItem } from '../../shared/quote.ts';
 import { adoptStyles, uid } from '../common/settings.ts';
 import { Calculator } from './Calculator.tsx';
 import { messagesFor } from './messages.ts';
 import { type CalculatorModel, createCalculatorModel } from './model.ts';
-import { createQuoteClient } from './quote-client.ts';
+import { createQuoteClient, loadValidation } from './quote-client.ts';
 import { CALCULATOR_CSS } from './styles.ts';
-
-/** Keeps the fields of spec 2.1 and drops what the store's own item objects carry besides. */
-export function parseItems(value: unknown): QuoteItem[] | undefined {
-  if (!Array.isArray(value)) return undefined;
-  const items: QuoteItem[] = [];
-  for (const raw of value) {
-    const { name, quantity, unitPriceBRL, weightKg } = (raw ?? {}) as Record<string, unknown>;
-    const parsed = QuoteItemSchema.safeParse({
-      name,
-      quantity,
-      unitPriceBRL,
-      ...(weightKg === undefined ? {} : { weightKg }),
-    });
-    if (!parsed.success) return undefined;
-    items.push(parsed.data);
-  }
-  return items.length > 0 && items.length <= 50 ? items : undefined;
-}
 
 /**
  * `<shipping-calculator>`: quotes the platform's `POST /v1/rates` from the shopper's browser with the public key.
@@ -35,6 +17,9 @@ export function defineCalculator(settings: DOMStringMap): void {
     static observedAttributes = ['items', 'lang'];
     private model: CalculatorModel | undefined;
     private itemsValue: QuoteItem[] = [];
+    /** Items given before the first paint wait for it: validating them costs more than painting the form. */
+    private pendingItems: unknown;
+    private painted = false;
     private readonly root: ShadowRoot;
     private readonly elementId = uid('sc');
 
@@ -49,7 +34,29 @@ export function defineCalculator(settings: DOMStringMap): void {
     }
 
     set items(value: unknown) {
-      const items = parseItems(value);
+      this.receiveItems(value);
+    }
+
+    /** Items from the property (an array) or the attribute (JSON text), validated once the validators are loaded. */
+    private receiveItems(value: unknown): void {
+      void this.applyItems(value);
+    }
+
+    private async applyItems(value: unknown): Promise<void> {
+      if (!this.painted) {
+        this.pendingItems = value;
+        return;
+      }
+      let parsedJson = value;
+      if (typeof value === 'string') {
+        try {
+          parsedJson = JSON.parse(value);
+        } catch {
+          console.warn('shipping-calculator: the items attribute is not valid JSON');
+          return;
+        }
+      }
+      const items = (await loadValidation()).parseItems(parsedJson);
       if (!items) {
         console.warn(
           'shipping-calculator: items must be 1 to 50 objects {name, quantity, unitPriceBRL, weightKg?}',
@@ -85,7 +92,16 @@ export function defineCalculator(settings: DOMStringMap): void {
         },
       });
       this.renderView();
-      if (this.itemsValue.length > 0) this.model.setItems(this.itemsValue);
+      afterPaint(() => {
+        this.painted = true;
+        void loadValidation();
+        this.model?.restoreCep();
+        if (this.pendingItems !== undefined) {
+          const pending = this.pendingItems;
+          this.pendingItems = undefined;
+          this.receiveItems(pending);
+        } else if (this.itemsValue.length > 0) this.model?.setItems(this.itemsValue);
+      });
     }
 
     disconnectedCallback(): void {
@@ -99,12 +115,7 @@ export function defineCalculator(settings: DOMStringMap): void {
         this.renderView();
         return;
       }
-      if (value === null) return;
-      try {
-        this.items = JSON.parse(value);
-      } catch {
-        console.warn('shipping-calculator: the items attribute is not valid JSON');
-      }
+      if (value !== null) this.receiveItems(value);
     }
 
     private renderView(): void {
@@ -120,6 +131,11 @@ export function defineCalculator(settings: DOMStringMap): void {
   }
   if (!customElements.get('shipping-calculator'))
     customElements.define('shipping-calculator', ShippingCalculator);
+}
+
+/** Runs `fn` once the current frame has been painted. */
+function afterPaint(fn: () => void): void {
+  requestAnimationFrame(() => setTimeout(fn, 0));
 }
 
 function safeLocalStorage(): Storage | undefined {

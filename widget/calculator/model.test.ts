@@ -77,6 +77,14 @@ describe('createCalculatorModel', () => {
     expect(store.get('shipping-calculator:cep')).toBe('20040020');
     const view = m.view.value;
     expect(view.kind === 'rates' && view.rates.map((r) => r.code)).toEqual(['PAC', 'SEDEX']);
+    const next = createCalculatorModel({
+      client: { quote: vi.fn() },
+      events,
+      storage: { getItem: () => '20040020', setItem: () => undefined },
+    });
+    expect(next.cep.value).toBe('');
+    next.restoreCep();
+    expect(next.cep.value).toBe('20040-020');
     m.select(rate('PAC', 20, 6));
     expect(events.select).toHaveBeenCalledWith({ cep: '20040020', rate: rate('PAC', 20, 6) });
   });

@@ -44,7 +44,7 @@ export function maskCep(value: string): string {
 /** The calculator's state and actions: signals in, events out. */
 export function createCalculatorModel(options: CalculatorModelOptions) {
   const { client, events, storage, debounceMs = 300 } = options;
-  const cep = signal(maskCep(safeGet(storage, CEP_KEY) ?? ''));
+  const cep = signal('');
   const items = signal<QuoteItem[]>([]);
   const view = signal<View>({ kind: 'idle' });
   const fieldError = signal<'invalid' | 'unknown' | undefined>(undefined);
@@ -140,6 +140,11 @@ export function createCalculatorModel(options: CalculatorModelOptions) {
     fieldError,
     selected,
     quote,
+    /** Fills the field with the last CEP the shopper quoted (read after the first paint: storage is slow to open). */
+    restoreCep(): void {
+      const remembered = safeGet(storage, CEP_KEY);
+      if (remembered && !cep.value) cep.value = maskCep(remembered);
+    },
     setCep(value: string): void {
       cep.value = maskCep(value);
       if (fieldError.value) fieldError.value = undefined;

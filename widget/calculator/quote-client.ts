@@ -1,6 +1,8 @@
-import { ErrorBodySchema } from '../../shared/errors.ts';
-import { type QuoteItem, type RatesResponse, RatesResponseSchema } from '../../shared/quote.ts';
+import type { QuoteItem, RatesResponse } from '../../shared/quote.ts';
 import { backoffDelay, sleep } from '../common/backoff.ts';
+
+/** The validators, loaded on first use (see validation.ts). */
+export const loadValidation = () => import('./validation.ts');
 
 /** What a quote came to, in the terms the shopper's screen needs. */
 export type QuoteOutcome =
@@ -77,12 +79,12 @@ export function createQuoteClient(options: QuoteClientOptions) {
     } catch {
       json = undefined;
     }
+    const validation = await loadValidation();
     if (res.ok) {
-      const parsed = RatesResponseSchema.safeParse(json);
-      return parsed.success ? { kind: 'rates', response: parsed.data } : { kind: 'malformed' };
+      const response = validation.parseRatesResponse(json);
+      return response ? { kind: 'rates', response } : { kind: 'malformed' };
     }
-    const error = ErrorBodySchema.safeParse(json);
-    const code = error.success ? error.data.error.code : `http_${res.status}`;
+    const code = validation.errorCodeOf(json) ?? `http_${res.status}`;
     if (code === 'invalid_destination_cep') return { kind: 'invalid_cep' };
     if (TRANSIENT.has(res.status)) return { kind: 'retry', code };
     return { kind: 'unavailable', code };

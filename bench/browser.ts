@@ -1,0 +1,176 @@
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { launchBrowser } from '../e2e/support/browser.ts';
+import { startSandbox } from '../sandbox/testing.ts';
+import { type Figure, median, round } from './stats.ts';
+
+const ROOT = new URL('..', import.meta.url).pathname;
+
+/**
+ * A bare page that measures the calculator from inside Chromium: when the element is defined (its first render is
+ * done in that task) and the next animation frame (painted); for the options, a MutationObserver notes when they are
+ * in the DOM and the next frame when they are painted; long tasks are counted from the script's arrival on.
+ */
+function page(apiUrl: string): string {
+  return `<!doctype html><html lang="pt-BR"><head><meta charset="utf-8"><title>bench</title>
+<script>
+window.__bench = { longTasks: [] };
+new PerformanceObserver((list) => { for (const e of list.getEntries()) window.__bench.longTasks.push([e.startTime, e.duration]); }).observe({ type: 'longtask', buffered: true });
+const realFetch = window.fetch;
+window.fetch = async (...args) => { const res = await realFetch(...args); window.__bench.responseAt = performance.now(); return res; };
+</script></head><body>
+<shipping-calculator items='[{"name":"x","quantity":1,"unitPriceBRL":50}]' remember-cep="false"></shipping-calculator>
+<script>
+const el = document.querySelector('shipping-calculator');
+const s = document.createElement('script');
+s.src = '/shipping-widget.js'; s.dataset.apiUrl = ${JSON.stringify(apiUrl)}; s.dataset.publicKey = 'pk_test_demo';
+document.body.append(s);
+// define() upgrades the element and renders it in the same task; the next frame is the first paint with it.
+customElements.whenDefined('shipping-calculator').then(() => {
+  window.__bench.defined = performance.now();
+  requestAnimationFrame(() => { window.__bench.firstFrame = performance.now(); });
+});
+</script></body></html>`;
+}
+
+export async function measureBrowser(repetitions = 7): Promise<Figure> {
+  const sandbox = await startSandbox({ rateLimit: { calls: 100_000, seconds: 60 } });
+  const bundle = Buffer.concat([
+    Buffer.from('window.__bench.execStart = performance.now();\n'),
+    readFileSync(`${ROOT}dist/widget/shipping-widget.js`),
+  ]);
+  const html = page(sandbox.url);
+  // The floor: an element that only attaches a shadow root with one input, loaded and measured the same way.
+  const baseline = Buffer.from(
+    `window.__bench.execStart = performance.now();
+customElements.define('shipping-calculator', class extends HTMLElement {
+  connectedCallback() { const root = this.attachShadow({ mode: 'open' }); const input = document.createElement('input'); root.append(input); }
+});`,
+  );
+  const server = createServer((req, res) => {
+    if (req.url === '/shipping-widget.js')
+      res.writeHead(200, { 'content-type': 'text/javascript' }).end(bundle);
+    else if (req.url === '/baseline.js')
+      res.writeHead(200, { 'content-type': 'text/javascript' }).end(baseline);
+    else if (req.url === '/baseline')
+      res
+        .writeHead(200, { 'content-type': 'text/html' })
+        .end(html.replace("'/shipping-widget.js'", "'/baseline.js'"));
+    else res.writeHead(200, { 'content-type': 'text/html' }).end(html);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const origin = `http://localhost:${(server.address() as AddressInfo).port}`;
+  const browser = await launchBrowser();
+  const firstPaint: number[] = [];
+  const optionsPaint: number[] = [];
+  const optionsWork: number[] = [];
+  const longTasks: number[] = [];
+  const longTaskMs: number[] = [];
+  const segments: Record<string, number>[] = [];
+  const baselinePaint: number[] = [];
+  try {
+    for (let i = 0; i < repetitions; i++) {
+      const floor = await browser.newContext();
+      const floorTab = await floor.newPage();
+      await floorTab.goto(`${origin}/baseline`);
+      await floorTab.waitForFunction(
+        () => (window as unknown as { __bench: { firstFrame?: number } }).__bench.firstFrame,
+      );
+      baselinePaint.push(
+        await floorTab.evaluate(() => {
+          const entry = performance
+            .getEntriesByType('resource')
+            .find((e) => e.name.endsWith('/baseline.js')) as PerformanceResourceTiming;
+          return (
+            ((window as unknown as { __bench: { firstFrame: number } }).__bench.firstFrame ?? 0) -
+            entry.responseEnd
+          );
+        }),
+      );
+      await floor.close();
+      const context = await browser.newContext();
+      const tab = await context.newPage();
+      await tab.goto(`${origin}/`);
+      type Bench = {
+        firstFrame?: number;
+        optionsDom?: number;
+        optionsFrame?: number;
+        responseAt: number;
+        longTasks: [number, number][];
+      };
+      await tab.waitForFunction(() => (window as unknown as { __bench: Bench }).__bench.firstFrame);
+      const evalStart = await tab.evaluate(() => {
+        const entry = performance
+          .getEntriesByType('resource')
+          .find((e) => e.name.endsWith('/shipping-widget.js')) as PerformanceResourceTiming;
+        return entry.responseEnd;
+      });
+      const painted = await tab.evaluate(
+        () => (window as unknown as { __bench: Bench }).__bench.firstFrame ?? 0,
+      );
+      firstPaint.push(painted - evalStart);
+      segments.push(
+        await tab.evaluate((start) => {
+          const b = (window as unknown as { __bench: Record<string, number> }).__bench;
+          return {
+            exec: (b.execStart ?? 0) - start,
+            defined: (b.defined ?? 0) - start,
+            frame: (b.firstFrame ?? 0) - start,
+          };
+        }, evalStart),
+      );
+      await tab.evaluate(() => {
+        const root = document.querySelector('shipping-calculator')?.shadowRoot as ShadowRoot;
+        const bench = (window as unknown as { __bench: Record<string, number> }).__bench;
+        const observer = new MutationObserver(() => {
+          if (!root.querySelector('.option')) return;
+          observer.disconnect();
+          bench.optionsDom = performance.now();
+          requestAnimationFrame(() => (bench.optionsFrame = performance.now()));
+        });
+        observer.observe(root, { childList: true, subtree: true });
+      });
+      await tab.locator('shipping-calculator input').fill('20040-020');
+      await tab.locator('shipping-calculator input').press('Enter');
+      await tab.waitForFunction(() => (window as unknown as { __bench: Bench }).__bench.optionsFrame);
+      const timing = await tab.evaluate(() => (window as unknown as { __bench: Bench }).__bench);
+      optionsWork.push((timing.optionsDom ?? 0) - timing.responseAt);
+      optionsPaint.push((timing.optionsFrame ?? 0) - timing.responseAt);
+      const ours = timing.longTasks.filter(([start, duration]) => start + duration >= evalStart);
+      longTasks.push(ours.length);
+      longTaskMs.push(...ours.map(([, duration]) => round(duration, 1)));
+      await context.close();
+    }
+  } finally {
+    await browser.close();
+    server.close();
+    await sandbox.close();
+  }
+  const fp = median(firstPaint);
+  const work = median(optionsWork);
+  const op = median(optionsPaint);
+  const lt = Math.max(...longTasks);
+  return {
+    id: 2,
+    figure:
+      'Chromium: script evaluation → first paint of the element; response → options rendered / painted; long tasks',
+    value: `${round(fp, 1)} ms; ${round(work, 1)} ms / ${round(op, 1)} ms; ${lt}`,
+    comparedWith: `an empty element with one input, loaded the same way: first paint ${round(median(baselinePaint), 1)} ms`,
+    goal: 'first paint ≤ 50 ms; options within one frame (16 ms); 0 long tasks',
+    met: fp <= 50 && work <= 16 && lt === 0,
+    data: {
+      repetitions,
+      firstPaintMs: firstPaint.map((v) => round(v, 1)),
+      baselineFirstPaintMs: baselinePaint.map((v) => round(v, 1)),
+      optionsRenderedMs: optionsWork.map((v) => round(v, 1)),
+      optionsPaintedMs: optionsPaint.map((v) => round(v, 1)),
+      longTasks,
+      longTaskMs,
+      firstPaintSegmentsMs: segments.map((seg) =>
+        Object.fromEntries(Object.entries(seg).map(([k, v]) => [k, round(v, 1)])),
+      ),
+      note: 'painted = the first animation frame after the DOM is ready (vsync adds up to 16.7 ms)',
+    },
+  };
+}

@@ -1,0 +1,63 @@
+/**
+ * `npm run bench`: every figure is the median of several repetitions, every comparison measured side by side in
+ * this run; all traffic on 127.0.0.1. Prints a table and writes bench/results/latest.json.
+ */
+
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
+import { measureBrowser } from './browser.ts';
+import { measureCoalescing } from './coalescing.ts';
+import { measureSandboxRates, measureTrackingHop } from './http.ts';
+import { measureMcp } from './mcp.ts';
+import { measureSize } from './size.ts';
+import type { Figure } from './stats.ts';
+
+const ROOT = new URL('..', import.meta.url).pathname;
+const out = (line = '') => process.stdout.write(`${line}\n`);
+
+const build = spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit' });
+if (build.status !== 0) process.exit(1);
+
+const started = Date.now();
+const steps: [string, () => Promise<Figure>][] = [
+  ['bundle size', measureSize],
+  ['browser timing', () => measureBrowser()],
+  ['tracking hop', () => measureTrackingHop()],
+  ['coalescing', () => measureCoalescing()],
+  ['MCP through the BFF', () => measureMcp()],
+  ['sandbox throughput', () => measureSandboxRates()],
+];
+const figures: Figure[] = [];
+for (const [name, step] of steps) {
+  out(`… ${name}`);
+  figures.push(await step());
+}
+
+const machine = {
+  cpu: cpus()[0]?.model ?? 'unknown',
+  cores: cpus().length,
+  memoryGiB: Math.round(totalmem() / 2 ** 30),
+  node: process.version,
+  platform: `${process.platform} ${process.arch}`,
+};
+const result = {
+  date: new Date().toISOString(),
+  machine,
+  durationS: Math.round((Date.now() - started) / 1000),
+  figures,
+};
+mkdirSync(`${ROOT}bench/results`, { recursive: true });
+writeFileSync(`${ROOT}bench/results/latest.json`, `${JSON.stringify(result, null, 2)}\n`);
+
+out();
+out(
+  `Benchmarks, ${result.date.slice(0, 10)} — ${machine.cores} × ${machine.cpu}, ${machine.memoryGiB} GiB, Node ${machine.node}`,
+);
+out();
+out('| # | figure | measured | compared with | goal | met |');
+out('|---|---|---|---|---|---|');
+for (const f of figures)
+  out(`| ${f.id} | ${f.figure} | ${f.value} | ${f.comparedWith} | ${f.goal} | ${f.met ? 'yes' : '**no**'} |`);
+out();
+out(`Written to bench/results/latest.json (${result.durationS} s).`);
