@@ -21,6 +21,7 @@ export default defineConfig(({ mode }) => {
     },
     test: {
       include: ['{shared,sandbox,bff,widget,e2e,scripts}/**/*.test.{ts,tsx}'],
+      reporters: ['default', './scripts/summary-reporter.ts'],
       testTimeout: 20_000,
       hookTimeout: 60_000,
     },
