@@ -1,4 +1,6 @@
+import { execFile } from 'node:child_process';
 import type { AddressInfo } from 'node:net';
+import { promisify } from 'node:util';
 import { createSandbox, type Sandbox, type SandboxOptions } from './app.ts';
 
 export interface RunningSandbox extends Sandbox {
@@ -61,3 +63,23 @@ export const SAMPLE_LABEL = {
   recipient: samplePartyAt('20040-020', 'RJ', 'Rio de Janeiro'),
   declaredItems: [{ conteudo: 'Camiseta', quantidade: 2, valor: 79.9 }],
 };
+
+/** The MCP Inspector's CLI (a real client that is not ours) against `url`, with a Bearer token; its JSON answer. */
+export async function mcpInspector(url: string, token: string, ...args: string[]): Promise<unknown> {
+  const { stdout } = await promisify(execFile)(
+    'npx',
+    [
+      '--no-install',
+      'mcp-inspector',
+      '--cli',
+      url,
+      '--transport',
+      'http',
+      '--header',
+      `Authorization: Bearer ${token}`,
+      ...args,
+    ],
+    { timeout: 60_000 },
+  );
+  return JSON.parse(stdout);
+}

@@ -16,5 +16,7 @@ describe('the calculator bundle', () => {
     expect(text).not.toMatch(/mk_[a-z0-9_]/i);
     expect(text).not.toMatch(/\beval\(|new Function\(/);
     expect(text).not.toMatch(/^\s*(import|export)\s/m);
+    // Nothing global but the custom elements: one anonymous IIFE, no named export.
+    expect(text.startsWith('(function(){')).toBe(true);
   });
 });

@@ -1,10 +1,7 @@
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningSandbox, startSandbox } from '../../sandbox/testing.ts';
+import { mcpInspector, type RunningSandbox, startSandbox } from '../../sandbox/testing.ts';
 import { type RunningBff, startBff } from '../testing.ts';
 
-const run = promisify(execFile);
 let sandbox: RunningSandbox;
 let bff: RunningBff;
 
@@ -17,25 +14,7 @@ afterAll(async () => {
   await sandbox.close();
 });
 
-/** The MCP Inspector's CLI: a real client that is not ours, talking to the BFF. */
-async function inspector(token: string, ...args: string[]): Promise<unknown> {
-  const { stdout } = await run(
-    'npx',
-    [
-      '--no-install',
-      'mcp-inspector',
-      '--cli',
-      `${bff.url}/mcp`,
-      '--transport',
-      'http',
-      '--header',
-      `Authorization: Bearer ${token}`,
-      ...args,
-    ],
-    { timeout: 60_000 },
-  );
-  return JSON.parse(stdout);
-}
+const inspector = (token: string, ...args: string[]) => mcpInspector(`${bff.url}/mcp`, token, ...args);
 
 describe('the MCP Inspector CLI against the BFF', () => {
   it('lists the tools a token may use', async () => {

@@ -1,9 +1,6 @@
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningSandbox, startSandbox } from '../testing.ts';
+import { mcpInspector, type RunningSandbox, startSandbox } from '../testing.ts';
 
-const run = promisify(execFile);
 let sandbox: RunningSandbox;
 
 beforeAll(async () => {
@@ -11,25 +8,7 @@ beforeAll(async () => {
 });
 afterAll(() => sandbox.close());
 
-/** The MCP Inspector's CLI: a real client that is not ours. */
-async function inspector(key: string, ...args: string[]): Promise<unknown> {
-  const { stdout } = await run(
-    'npx',
-    [
-      '--no-install',
-      'mcp-inspector',
-      '--cli',
-      `${sandbox.url}/mcp`,
-      '--transport',
-      'http',
-      '--header',
-      `Authorization: Bearer ${key}`,
-      ...args,
-    ],
-    { timeout: 60_000 },
-  );
-  return JSON.parse(stdout);
-}
+const inspector = (token: string, ...args: string[]) => mcpInspector(`${sandbox.url}/mcp`, token, ...args);
 
 describe('the MCP Inspector CLI against the sandbox', () => {
   it('lists the five tools with mk_test_demo', async () => {

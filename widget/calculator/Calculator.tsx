@@ -66,6 +66,12 @@ export function Calculator({ model, t, locale, id }: CalculatorProps) {
   );
 }
 
+/** The honest "no quote" message: never a word of free shipping (spec 4.1 rule 1). */
+function noQuoteMessage(reason: 'no_coverage' | 'merchant' | 'unknown', t: Messages): string {
+  if (reason === 'no_coverage') return t.noCoverage;
+  return reason === 'merchant' ? t.unavailable : t.noQuote;
+}
+
 /** What the live region says: one short sentence per state. */
 function announce(view: View, t: Messages): string {
   switch (view.kind) {
@@ -76,11 +82,7 @@ function announce(view: View, t: Messages): string {
     case 'rates':
       return t.options(view.rates.length);
     case 'no-quote':
-      return view.reason === 'no_coverage'
-        ? t.noCoverage
-        : view.reason === 'merchant'
-          ? t.unavailable
-          : t.noQuote;
+      return noQuoteMessage(view.reason, t);
     case 'unavailable':
       return t.unavailable;
     case 'busy':
@@ -105,11 +107,7 @@ function Results({ view, model, t, locale, id }: CalculatorProps & { view: View 
     case 'no-quote':
       return (
         <p part="message" class="message no-quote">
-          {view.reason === 'no_coverage'
-            ? t.noCoverage
-            : view.reason === 'merchant'
-              ? t.unavailable
-              : t.noQuote}
+          {noQuoteMessage(view.reason, t)}
         </p>
       );
     case 'unavailable':
