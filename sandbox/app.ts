@@ -36,6 +36,6 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   app.use(mcpRoutes(state));
   app.use(controlRoutes(state));
   app.use(notFound);
-  app.use(errorHandler);
+  app.use(errorHandler(options.logger));
   return { app, state };
 }

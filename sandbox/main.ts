@@ -12,7 +12,7 @@ try {
   process.exit(1);
 }
 
-const { app } = createSandbox(config);
+const { app } = createSandbox({ ...config, logger: log });
 const server = app.listen(config.port, '127.0.0.1');
 server.on('listening', () => {
   const address = server.address();

@@ -1,3 +1,4 @@
+import type { Logger } from 'pino';
 import { type RateLimit, RateLimiter } from '../shared/rate-limit.ts';
 import { CarrierClock } from './carrier/clock.ts';
 import { registerFixtures, TrackingBook } from './carrier/tracking.ts';
@@ -7,6 +8,8 @@ import { CallStats } from './stats/stats.ts';
 import { StoreRegistry } from './stores/stores.ts';
 
 export interface SandboxOptions {
+  /** Where unexpected errors are logged (none by default: the sandbox answers, it does not chatter). */
+  logger?: Logger;
   /** Calls per seconds, per store and route (spec 8). Default 60/60. */
   rateLimit?: RateLimit;
   /** Real ms until a new label's PDF is ready. Default 150. */

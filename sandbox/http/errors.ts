@@ -1,4 +1,5 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
+import type { Logger } from 'pino';
 import { ApiError, isApiError } from '../../shared/errors.ts';
 
 /** Unknown routes: 404 in the platform's envelope (`not_found` is the sandbox's word; the spec lists no code). */
@@ -24,25 +25,26 @@ export function methodNotAllowed(allow: string): RequestHandler {
 }
 
 /** The one place errors become responses: `ApiError` in its wire shape, anything else a 500 that leaks nothing. */
-export const errorHandler: ErrorRequestHandler = (error, _req, res, _next) => {
-  if (res.headersSent) {
-    res.destroy();
-    return;
-  }
-  if (isApiError(error)) {
-    if (error.status === 413) res.setHeader('Connection', 'close');
-    res.status(error.status).json(error.toBody());
-    return;
-  }
-  // Express's own body/URL errors carry a 4xx status: still the client's mistake, never a 500.
-  const status =
-    typeof error?.status === 'number' && error.status >= 400 && error.status < 500 ? error.status : 500;
-  if (status === 500)
-    console.error('sandbox: unexpected error', error instanceof Error ? error.stack : error);
-  res.status(status).json({
-    error: {
-      code: status === 500 ? 'internal_error' : 'invalid_body',
-      message: status === 500 ? 'Internal error.' : 'Bad request.',
-    },
-  });
-};
+export function errorHandler(logger: Logger | undefined): ErrorRequestHandler {
+  return (error, _req, res, _next) => {
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    if (isApiError(error)) {
+      if (error.status === 413) res.setHeader('Connection', 'close');
+      res.status(error.status).json(error.toBody());
+      return;
+    }
+    // Express's own body/URL errors carry a 4xx status: still the client's mistake, never a 500.
+    const status =
+      typeof error?.status === 'number' && error.status >= 400 && error.status < 500 ? error.status : 500;
+    if (status === 500) logger?.error({ err: error }, 'sandbox: unexpected error');
+    res.status(status).json({
+      error: {
+        code: status === 500 ? 'internal_error' : 'invalid_body',
+        message: status === 500 ? 'Internal error.' : 'Bad request.',
+      },
+    });
+  };
+}
