@@ -110,6 +110,13 @@ describe('agent authentication and scopes', () => {
     }
   });
 
+  it('answers 405 method_not_allowed to GET /mcp (stateless server)', async () => {
+    const res = await fetch(`${bff.url}/mcp`, { headers: { authorization: `Bearer ${ALL}` } });
+    expect(res.status).toBe(405);
+    expect(res.headers.get('allow')).toBe('POST');
+    expect(await res.json()).toMatchObject({ error: { code: 'method_not_allowed' } });
+  });
+
   it('offers no label tools when the platform withholds them, and says why in its instructions', async () => {
     const other = await startBff(sandbox.url, { SHIPPING_SECRET_KEY: 'mk_test_sem_etiquetas' });
     try {

@@ -8,6 +8,7 @@ import { formatBRL } from '../../shared/money.ts';
 import { cleanTrackingCode } from '../../shared/s10.ts';
 import { TOOLS, type ToolName } from '../../shared/tools.ts';
 import type { AgentScope, BffConfig } from '../config.ts';
+import { methodNotAllowed } from '../http/errors.ts';
 import type { LabelIssuer } from '../labels/issuer.ts';
 import { type Logger, scrubSecrets } from '../logger.ts';
 import type { RatesService } from '../rates/service.ts';
@@ -257,11 +258,6 @@ export function agentMcpRoutes(deps: AgentMcpDeps): Router {
     await server.connect(transport);
     await transport.handleRequest(req, res, req.body);
   });
-  router.all('/mcp', (req, res) => {
-    res.setHeader('Allow', 'POST');
-    res.status(405).json({
-      error: { code: 'method_not_allowed', message: `${req.method} is not allowed here; use POST.` },
-    });
-  });
+  router.all('/mcp', methodNotAllowed('POST'));
   return router;
 }

@@ -80,6 +80,7 @@ describe('POST /api/tracking', () => {
     expect(ErrorBodySchema.parse(await big.json()).error.code).toBe('payload_too_large');
     const get = await fetch(`${bff.url}/api/tracking`);
     expect(get.status).toBe(405);
+    expect(ErrorBodySchema.parse(await get.json()).error.code).toBe('method_not_allowed');
   });
 
   it('serves repeated lookups from the cache: one upstream call', async () => {

@@ -6,6 +6,7 @@ import { RateLimiter } from '../../shared/rate-limit.ts';
 import { cleanTrackingCode, isS10 } from '../../shared/s10.ts';
 import { MAX_CODES } from '../../shared/tracking.ts';
 import type { BffConfig } from '../config.ts';
+import { methodNotAllowed } from '../http/errors.ts';
 import type { Logger } from '../logger.ts';
 import { isUpstreamError } from '../upstream/errors.ts';
 import type { TrackingService } from './service.ts';
@@ -96,10 +97,6 @@ export function trackingRoutes(deps: {
       throw new ApiError('track_failed', message);
     }
   });
-  router.all('/api/tracking', (req, res) => {
-    res.setHeader('Allow', 'POST');
-    const error = new ApiError('method_not_allowed', `${req.method} is not allowed here; use POST.`);
-    res.status(error.status).json(error.toBody());
-  });
+  router.all('/api/tracking', methodNotAllowed('POST'));
   return router;
 }
