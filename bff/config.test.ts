@@ -14,6 +14,35 @@ describe('parseConfig', () => {
       dataDir: '.data',
       visitorRateLimit: { calls: 120, seconds: 60 },
       trustProxy: false,
+      publicUrl: 'http://127.0.0.1:4000',
+      adminPassword: undefined,
+      redisUrl: undefined,
+      databaseUrl: undefined,
+      shippingRateLimit: { calls: 60, seconds: 60 },
+      store: { name: undefined, url: undefined, logoUrl: undefined },
+    });
+  });
+
+  it('derives the public URL from the port and reads the additions of ARCHITECTURE.md', () => {
+    expect(parseConfig({ ...base, BFF_PORT: '4100' }).publicUrl).toBe('http://127.0.0.1:4100');
+    const config = parseConfig({
+      ...base,
+      BFF_PUBLIC_URL: 'https://frete.loja.example/',
+      BFF_ADMIN_PASSWORD: 'a-long-admin-password',
+      BFF_REDIS_URL: 'redis://127.0.0.1:6380',
+      BFF_DATABASE_URL: 'postgres://bff@127.0.0.1:5433/bff',
+      SHIPPING_RATE_LIMIT: '30/60',
+      BFF_STORE_NAME: 'Loja Demo',
+      BFF_STORE_URL: 'https://loja.example',
+      BFF_STORE_LOGO_URL: 'https://loja.example/logo.png',
+    });
+    expect(config).toMatchObject({
+      publicUrl: 'https://frete.loja.example',
+      adminPassword: 'a-long-admin-password',
+      redisUrl: 'redis://127.0.0.1:6380',
+      databaseUrl: 'postgres://bff@127.0.0.1:5433/bff',
+      shippingRateLimit: { calls: 30, seconds: 60 },
+      store: { name: 'Loja Demo', url: 'https://loja.example', logoUrl: 'https://loja.example/logo.png' },
     });
   });
 
@@ -47,6 +76,14 @@ describe('parseConfig', () => {
     [{ BFF_AGENT_TOKENS: '[{"token":"a-long-enough-agent-token","scopes":["admin"]}]' }, 'BFF_AGENT_TOKENS'],
     [{ BFF_VISITOR_RATE_LIMIT: 'lots' }, 'BFF_VISITOR_RATE_LIMIT'],
     [{ BFF_TRUST_PROXY: 'maybe' }, 'BFF_TRUST_PROXY'],
+    [{ BFF_PUBLIC_URL: 'https://bff.example/shop' }, 'BFF_PUBLIC_URL'],
+    [{ BFF_PUBLIC_URL: 'ftp://bff.example' }, 'BFF_PUBLIC_URL'],
+    [{ BFF_ADMIN_PASSWORD: 'short' }, 'BFF_ADMIN_PASSWORD'],
+    [{ BFF_REDIS_URL: 'http://127.0.0.1:6379' }, 'BFF_REDIS_URL'],
+    [{ BFF_DATABASE_URL: 'mysql://127.0.0.1/db' }, 'BFF_DATABASE_URL'],
+    [{ SHIPPING_RATE_LIMIT: '60' }, 'SHIPPING_RATE_LIMIT'],
+    [{ BFF_STORE_URL: 'not a url' }, 'BFF_STORE_URL'],
+    [{ BFF_STORE_LOGO_URL: 'javascript:alert(1)' }, 'BFF_STORE_LOGO_URL'],
   ])('names the variable that is wrong: %j', (env, name) => {
     expect(() => parseConfig({ ...base, ...env })).toThrow(name);
   });

@@ -24,6 +24,18 @@ export interface BffConfig {
   dataDir: string;
   visitorRateLimit: RateLimit;
   trustProxy: boolean | number;
+  /** The BFF's public origin (no trailing slash): OAuth issuer and resource, the Host/Origin check, absolute links. */
+  publicUrl: string;
+  /** The merchant's password for the OAuth consent page and /admin; undefined turns both off. */
+  adminPassword: string | undefined;
+  /** Redis for state shared across instances; undefined keeps it in process memory. */
+  redisUrl: string | undefined;
+  /** PostgreSQL for the ledger and OAuth storage; undefined uses node:sqlite in `dataDir`. */
+  databaseUrl: string | undefined;
+  /** The platform's limit per store and route (spec 8). */
+  shippingRateLimit: RateLimit;
+  /** Branding of the tracking page. */
+  store: { name: string | undefined; url: string | undefined; logoUrl: string | undefined };
 }
 
 /** A configuration error: the message names the variable and what is wrong, never its value. */
@@ -42,6 +54,21 @@ function url(env: Env, name: string, fallback: string): string {
     throw new ConfigError(`${name} must be an http(s) URL`);
   }
   return value.replace(/\/+$/, '');
+}
+
+function optionalUrl(env: Env, name: string): string | undefined {
+  return env[name]?.trim() ? url(env, name, '') : undefined;
+}
+
+function serviceUrl(env: Env, name: string, protocols: RegExp, example: string): string | undefined {
+  const value = env[name]?.trim();
+  if (!value) return undefined;
+  try {
+    if (!protocols.test(new URL(value).protocol)) throw new Error();
+  } catch {
+    throw new ConfigError(`${name} must be a URL such as ${example}`);
+  }
+  return value;
 }
 
 function port(env: Env, name: string, fallback: number): number {
@@ -122,9 +149,22 @@ export function parseConfig(env: Env = process.env): BffConfig {
   else if (/^\d+$/.test(trust)) trustProxy = Number(trust);
   else throw new ConfigError('BFF_TRUST_PROXY must be true, false or a number of proxy hops');
 
+  const shippingRateLimit = parseRateLimit(env.SHIPPING_RATE_LIMIT ?? '60/60');
+  if (!shippingRateLimit) throw new ConfigError('SHIPPING_RATE_LIMIT must be calls/seconds, e.g. 60/60');
+
+  const bffPort = port(env, 'BFF_PORT', 4000);
+  const publicUrl = url(env, 'BFF_PUBLIC_URL', `http://127.0.0.1:${bffPort}`);
+  if (new URL(publicUrl).pathname !== '/') {
+    throw new ConfigError('BFF_PUBLIC_URL must be an origin (scheme://host[:port]) with no path');
+  }
+  const adminPassword = env.BFF_ADMIN_PASSWORD || undefined;
+  if (adminPassword !== undefined && adminPassword.length < 12) {
+    throw new ConfigError('BFF_ADMIN_PASSWORD must have at least 12 characters');
+  }
+
   return {
     host: env.BFF_HOST?.trim() || '127.0.0.1',
-    port: port(env, 'BFF_PORT', 4000),
+    port: bffPort,
     apiUrl,
     mcpUrl,
     secretKey,
@@ -134,5 +174,15 @@ export function parseConfig(env: Env = process.env): BffConfig {
     dataDir: env.BFF_DATA_DIR?.trim() || '.data',
     visitorRateLimit,
     trustProxy,
+    publicUrl,
+    adminPassword,
+    redisUrl: serviceUrl(env, 'BFF_REDIS_URL', /^rediss?:$/, 'redis://127.0.0.1:6379'),
+    databaseUrl: serviceUrl(env, 'BFF_DATABASE_URL', /^postgres(ql)?:$/, 'postgres://user@127.0.0.1:5432/db'),
+    shippingRateLimit,
+    store: {
+      name: env.BFF_STORE_NAME?.trim() || undefined,
+      url: optionalUrl(env, 'BFF_STORE_URL'),
+      logoUrl: optionalUrl(env, 'BFF_STORE_LOGO_URL'),
+    },
   };
 }

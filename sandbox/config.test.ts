@@ -3,7 +3,19 @@ import { parseSandboxConfig } from './config.ts';
 
 describe('parseSandboxConfig', () => {
   it('uses the defaults of ARCHITECTURE.md', () => {
-    expect(parseSandboxConfig({})).toMatchObject({ port: 4010, rateLimit: { calls: 60, seconds: 60 } });
+    expect(parseSandboxConfig({})).toMatchObject({
+      port: 4010,
+      rateLimit: { calls: 60, seconds: 60 },
+      auth: 'keys',
+      publicUrl: 'http://127.0.0.1:4010',
+    });
+  });
+
+  it('reads SANDBOX_AUTH and SANDBOX_PUBLIC_URL', () => {
+    expect(
+      parseSandboxConfig({ SANDBOX_AUTH: 'off', SANDBOX_PUBLIC_URL: 'https://sandbox.example/' }),
+    ).toMatchObject({ auth: 'off', publicUrl: 'https://sandbox.example' });
+    expect(parseSandboxConfig({ SANDBOX_PORT: '4999' }).publicUrl).toBe('http://127.0.0.1:4999');
   });
 
   it('reads SANDBOX_PORT and SANDBOX_RATE_LIMIT', () => {
@@ -18,6 +30,8 @@ describe('parseSandboxConfig', () => {
     [{ SANDBOX_PORT: '70000' }, 'SANDBOX_PORT'],
     [{ SANDBOX_RATE_LIMIT: '60' }, 'SANDBOX_RATE_LIMIT'],
     [{ SANDBOX_RATE_LIMIT: '0/60' }, 'SANDBOX_RATE_LIMIT'],
+    [{ SANDBOX_AUTH: 'none' }, 'SANDBOX_AUTH'],
+    [{ SANDBOX_PUBLIC_URL: 'https://sandbox.example/path' }, 'SANDBOX_PUBLIC_URL'],
   ])('names the variable that is wrong: %j', (env, name) => {
     expect(() => parseSandboxConfig(env)).toThrow(name);
   });

@@ -6,6 +6,10 @@ export interface SandboxConfig {
   rateLimit: RateLimit;
   labelPdfDelayMs: number;
   labelPdfWaitMs: number;
+  /** `keys`: credentials as the spec says; `off`: the local unauthenticated MCP mode (ARCHITECTURE.md). */
+  auth: 'keys' | 'off';
+  /** The sandbox's {base_url} and {app_url}, no trailing slash; {mcp_url} is this plus `/mcp`. */
+  publicUrl: string;
 }
 
 const EnvSchema = z.object({
@@ -21,6 +25,19 @@ const EnvSchema = z.object({
   SANDBOX_LABEL_PDF_WAIT_MS: z._default(
     z.string().check(z.regex(/^\d+$/, 'must be whole milliseconds')),
     '5000',
+  ),
+  SANDBOX_AUTH: z._default(z.enum(['keys', 'off'], 'must be keys or off'), 'keys'),
+  SANDBOX_PUBLIC_URL: z.optional(
+    z.string().check(
+      z.refine((v) => {
+        try {
+          const url = new URL(v);
+          return /^https?:$/.test(url.protocol) && url.pathname === '/';
+        } catch {
+          return false;
+        }
+      }, 'must be an http(s) origin such as http://127.0.0.1:4010'),
+    ),
   ),
 });
 
@@ -38,5 +55,7 @@ export function parseSandboxConfig(env: Record<string, string | undefined> = pro
     rateLimit: parseRateLimit(parsed.data.SANDBOX_RATE_LIMIT) as RateLimit,
     labelPdfDelayMs: Number(parsed.data.SANDBOX_LABEL_PDF_DELAY_MS),
     labelPdfWaitMs: Number(parsed.data.SANDBOX_LABEL_PDF_WAIT_MS),
+    auth: parsed.data.SANDBOX_AUTH,
+    publicUrl: (parsed.data.SANDBOX_PUBLIC_URL ?? `http://127.0.0.1:${port}`).replace(/\/+$/, ''),
   };
 }
