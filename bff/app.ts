@@ -5,9 +5,9 @@ import { demoRoutes } from './demo/routes.ts';
 import { errorHandler, notFound } from './http/errors.ts';
 import { healthRoutes, type ReadinessCheck, upstreamCheck } from './http/health.ts';
 import { LabelIssuer } from './labels/issuer.ts';
-import { LabelLedger } from './labels/ledger.ts';
+import type { LedgerStore } from './labels/ledger.ts';
+import { SqliteLedgerStore } from './labels/sqlite-store.ts';
 import { createLogger, type Logger } from './logger.ts';
-import { PlatformMcp } from './mcp/platform.ts';
 import { agentMcpRoutes } from './mcp/server.ts';
 import { pageRoutes } from './page/routes.ts';
 import { RatesService } from './rates/service.ts';
@@ -16,6 +16,7 @@ import { TrackingCache } from './tracking/cache.ts';
 import type { Schedule } from './tracking/coalescer.ts';
 import { trackingRoutes } from './tracking/routes.ts';
 import { TrackingService } from './tracking/service.ts';
+import { PlatformMcp } from './upstream/platform-mcp.ts';
 import { createRestClient, type RestClient } from './upstream/rest-client.ts';
 
 export interface BffDeps {
@@ -31,14 +32,20 @@ export interface BffDeps {
   /** Retry timing of the upstream client (defaults suit production). */
   upstream?: { baseDelayMs?: number; maxDelayMs?: number; retries?: number; timeoutMs?: number };
   /** Label timing (PDF backoff, generate_label timeout), for tests. */
-  labels?: { pdfDelaysMs?: number[]; timeoutMs?: number; dedupeWindowMs?: number };
+  labels?: {
+    pdfDelaysMs?: number[];
+    timeoutMs?: number;
+    dedupeWindowMs?: number;
+    maxInFlight?: number;
+    retryReconcileMs?: number[];
+  };
 }
 
 export interface Bff {
   app: Express;
   rest: RestClient;
   tracking: TrackingService;
-  ledger: LabelLedger;
+  ledger: LedgerStore;
   issuer: LabelIssuer;
   platform: PlatformMcp;
   close(): Promise<void>;
@@ -66,11 +73,17 @@ export function createBff(deps: BffDeps): Bff {
   });
 
   const platform = new PlatformMcp({ url: config.mcpUrl, secretKey: config.secretKey, logger, now });
-  const ledger = new LabelLedger({ dataDir: config.dataDir, now });
+  const ledger = new SqliteLedgerStore({
+    dataDir: config.dataDir,
+    now,
+    keyWindowMs: config.idempotencyKeyDays * 86_400_000,
+  });
   const issuer = new LabelIssuer({ ledger, platform, logger, now, ...deps.labels });
+  // Attempts a previous run left pending become unknown and are reconciled before new labels go out.
+  void issuer.start();
 
   const ledgerCheck: ReadinessCheck = async () =>
-    ledger.healthy()
+    (await ledger.healthy())
       ? { name: 'ledger', ok: true }
       : { name: 'ledger', ok: false, detail: 'the label ledger does not answer' };
   // Label availability does not make the BFF unready; /readyz says why agents will not see label tools.
@@ -113,8 +126,9 @@ export function createBff(deps: BffDeps): Bff {
     issuer,
     platform,
     close: async () => {
+      issuer.close();
       await platform.close();
-      ledger.close();
+      await ledger.close();
     },
   };
 }

@@ -100,7 +100,7 @@ describe('label faults at scale', () => {
     expect([...reported.values()].every((r) => r.first === 'unknown' || r.first === 'created')).toBe(true);
     // Each order has at most one pre-posting: its attempts in the ledger share one prepostagemId.
     const perOrder = new Map<string, Set<string>>();
-    for (const attempt of bff.ledger.all()) {
+    for (const attempt of await bff.ledger.list()) {
       if (!attempt.prepostagemId) continue;
       const set = perOrder.get(attempt.fingerprint) ?? new Set();
       set.add(attempt.prepostagemId);
