@@ -25,7 +25,7 @@ export const CALCULATOR_CSS = `
 .option-label{grid-area:label;font-weight:600}
 .option-arrival{grid-area:arrival;font-size:.875em}
 .option-days{grid-area:days;font-size:.8125em;color:var(--shipping-color-muted,#57606a)}
-.cep-search{font-size:.875em;color:var(--shipping-color-accent,#0a5bd3)}
+.cep-search{display:inline-block;margin-bottom:.5rem;font-size:.875em;color:var(--shipping-color-accent,#0a5bd3)}
 .progress{margin:.25rem 0 0;font-size:.875em;color:var(--shipping-color-muted,#57606a)}
 .option-price{grid-area:price;font-weight:700}
 .option-price.free{color:var(--shipping-color-free,#116329)}
