@@ -339,6 +339,19 @@ describe('<shipping-calculator> on a cart page', () => {
     await expectAccessible(state);
   });
 
+  it('fits a 390-px phone: options, arrival dates, hint and checkout without horizontal scrolling', async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    const front = await storefront();
+    await page.goto(`${front.url}cart.html`);
+    await quote('01001-000');
+    await expect.poll(() => options().count()).toBe(2);
+    await options().first().click();
+    await expect.poll(() => page.locator('#chosen').textContent()).toContain('Correios PAC');
+    expect(await results().innerText()).toContain('Chega até');
+    expect(await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth)).toBe(false);
+    await expectAccessible('mobile');
+  });
+
   it('serves identical quotes from memory: repeated clicks spend no rate limit', async () => {
     const front = await storefront();
     await page.goto(`${front.url}cart.html`);

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   addBusinessDays,
@@ -162,5 +163,51 @@ describe('parseCutoff', () => {
 
   it.each(['', 'abc', '25', '14:60', '24:30', '-1', '14.5', null])('refuses %j', (text) => {
     expect(parseCutoff(text)).toBeUndefined();
+  });
+});
+
+describe('arrivalDate properties (any instant 2025–2030, any deadline)', () => {
+  const instant = fc.integer({ min: Date.UTC(2025, 0, 1), max: Date.UTC(2030, 11, 20) });
+  const days = fc.integer({ min: 0, max: 30 });
+  const spToday = (now: number) => Math.floor((now - 3 * 3_600_000) / 86_400_000);
+  const toDay = (d: { year: number; month: number; day: number }) =>
+    Date.UTC(d.year, d.month - 1, d.day) / 86_400_000;
+
+  it('never promises fewer business days than handling + delivery, and lands on a business day', () => {
+    fc.assert(
+      fc.property(
+        instant,
+        days,
+        fc.integer({ min: 0, max: 5 }),
+        fc.option(fc.integer({ min: 0, max: 1440 })),
+        (now, d, h, cutoff) => {
+          const arrival = toDay(
+            arrivalDate({
+              now,
+              deliveryDays: d,
+              handlingDays: h,
+              ...(cutoff === null ? {} : { cutoffMinutes: cutoff }),
+            }),
+          );
+          const today = spToday(now);
+          let between = 0;
+          for (let n = today + 1; n <= arrival; n++) if (isBusinessDay(n)) between += 1;
+          expect(between).toBeGreaterThanOrEqual(d + h);
+          if (d + h > 0 || !isBusinessDay(today)) expect(isBusinessDay(arrival)).toBe(true);
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+
+  it('never moves earlier when the order is placed later', () => {
+    fc.assert(
+      fc.property(instant, fc.integer({ min: 0, max: 10 * 86_400_000 }), days, (now, later, d) => {
+        const a = toDay(arrivalDate({ now, deliveryDays: d, cutoffMinutes: 840 }));
+        const b = toDay(arrivalDate({ now: now + later, deliveryDays: d, cutoffMinutes: 840 }));
+        expect(b).toBeGreaterThanOrEqual(a);
+      }),
+      { numRuns: 500 },
+    );
   });
 });

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
 import { createCalculatorModel, maskCep, sortRates } from './model.ts';
 import type { QuoteOutcome } from './quote-client.ts';
@@ -285,5 +286,78 @@ describe('shipping-select: a checkout that listens to it always holds the price 
     b.m.setCep('01001000');
     await b.m.quote();
     expect(b.m.view.value.kind).toBe('busy');
+  });
+});
+
+describe('shipping-select never disagrees with the screen (any sequence of answers and choices)', () => {
+  type Step = { kind: 'quote'; cep: string; outcome: QuoteOutcome } | { kind: 'select'; index: number };
+  const priced = fc.record({
+    pac: fc.option(
+      fc.record({ price: fc.constantFrom(0, 15.9, 20), days: fc.constantFrom(4, 6), free: fc.boolean() }),
+    ),
+    sedex: fc.option(
+      fc.record({
+        price: fc.constantFrom(19.9, 39.4),
+        days: fc.constantFrom(1, 2),
+        free: fc.constant(false),
+      }),
+    ),
+  });
+  const outcome: fc.Arbitrary<QuoteOutcome> = fc.oneof(
+    priced.map(({ pac, sedex }) => {
+      const rates = [
+        ...(pac ? [{ ...rate('PAC', pac.price, pac.days), ...(pac.free ? { free: true } : {}) }] : []),
+        ...(sedex ? [rate('SEDEX', sedex.price, sedex.days)] : []),
+      ];
+      return {
+        kind: 'rates',
+        response: rates.length ? { rates } : { rates: [], reason: 'no_coverage' },
+      } as const;
+    }),
+    fc.constant<QuoteOutcome>({ kind: 'busy', code: 'quote_failed' }),
+    fc.constant<QuoteOutcome>({ kind: 'busy', code: 'rate_limited' }),
+    fc.constant<QuoteOutcome>({ kind: 'network' }),
+    fc.constant<QuoteOutcome>({ kind: 'invalid_cep' }),
+  );
+  const step: fc.Arbitrary<Step> = fc.oneof(
+    fc.record({ kind: fc.constant('quote' as const), cep: fc.constantFrom('01001000', '20040020'), outcome }),
+    fc.record({ kind: fc.constant('select' as const), index: fc.nat(3) }),
+  );
+
+  it('holds after every step', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(step, { maxLength: 25 }), async (steps) => {
+        const queue: QuoteOutcome[] = [];
+        const events = { rates: vi.fn(), select: vi.fn(), error: vi.fn() };
+        const m = createCalculatorModel({
+          client: { quote: async () => queue.shift() as QuoteOutcome },
+          events,
+        });
+        m.items.value = [item];
+        const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+        try {
+          for (const s of steps) {
+            if (s.kind === 'quote') {
+              queue.push(s.outcome);
+              m.setCep(s.cep);
+              await m.quote();
+            } else {
+              const view = m.view.value;
+              const chosen = view.kind === 'rates' ? view.rates[s.index] : undefined;
+              if (chosen) m.select(chosen);
+            }
+            const view = m.view.value;
+            const onScreen =
+              view.kind === 'rates' ? view.rates.find((r) => r.serviceId === m.selected.value) : undefined;
+            const last = events.select.mock.lastCall?.[0] as { cep: string; rate: unknown } | undefined;
+            if (onScreen) expect(last).toEqual({ cep: m.quotedCep.value, rate: onScreen });
+            else expect(last?.rate ?? null).toBeNull();
+          }
+        } finally {
+          warn.mockRestore();
+        }
+      }),
+      { numRuns: 300 },
+    );
   });
 });
