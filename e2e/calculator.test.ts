@@ -175,6 +175,29 @@ describe('<shipping-calculator> on a product page (different origin, strict CSP)
     expect(await results().innerText()).not.toContain('Faltam');
   });
 
+  it('warns the merchant about bad handling-days, cutoff and free-shipping-from, and keeps a cautious date', async () => {
+    await page.clock.setFixedTime(new Date('2026-11-23T10:00:00-03:00'));
+    const front = await storefront();
+    await page.goto(`${front.url}product.html`);
+    await page.locator('shipping-calculator').evaluate((el) => {
+      el.setAttribute('handling-days', '1.5');
+      el.setAttribute('cutoff', '25:00');
+      el.setAttribute('free-shipping-from', 'muito');
+    });
+    await quote('01001-000');
+    await expect.poll(() => options().count()).toBe(2);
+    const text = warnings.join('\n');
+    expect(text).toContain('handling-days');
+    expect(text).toContain('cutoff');
+    expect(text).toContain('free-shipping-from');
+    // 1.5 handling days count as 2 (never earlier): posted Mon 23 + 2 → Wed 25, SEDEX's n days after that
+    const sedex = await options().nth(1).innerText();
+    const n = Number(/até (\d+) dias? út/.exec(sedex)?.[1]);
+    const expected = ['qui., 26/11', 'sex., 27/11', 'seg., 30/11'][n - 1];
+    expect(sedex).toContain(`Chega até ${expected}`);
+    expect(await results().innerText()).not.toContain('Faltam');
+  });
+
   it('masks the CEP as 00000-000 with a numeric keyboard and postal-code autocomplete', async () => {
     const front = await storefront();
     await page.goto(`${front.url}product.html`);
