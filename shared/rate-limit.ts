@@ -6,11 +6,20 @@ export interface RateLimit {
 
 export type LimitDecision = { ok: true } | { ok: false; retryAfterSeconds: number };
 
-/** A fixed window per key, in memory (spec 8: per store and route; the BFF: per visitor). */
+/** How many `take`s between sweeps of keys whose every call has left the window (bounds memory). */
+const SWEEP_EVERY = 1024;
+
+/**
+ * A sliding-window log per key, in memory (spec 8: per store and route; the BFF: per visitor).
+ * It never admits more than `calls` within any `seconds`-long interval, wherever the interval starts: a call is
+ * admitted only when fewer than `calls` were admitted in the `seconds` before it. (A fixed window let twice the
+ * limit through across a window edge.) Memory: at most `calls` timestamps per active key.
+ */
 export class RateLimiter {
-  private readonly windows = new Map<string, { start: number; count: number }>();
+  private readonly logs = new Map<string, number[]>();
   private readonly limit: RateLimit;
   private readonly now: () => number;
+  private takes = 0;
 
   constructor(limit: RateLimit, now: () => number = Date.now) {
     this.limit = limit;
@@ -20,20 +29,32 @@ export class RateLimiter {
   take(key: string): LimitDecision {
     const now = this.now();
     const windowMs = this.limit.seconds * 1000;
-    let window = this.windows.get(key);
-    if (!window || now - window.start >= windowMs) {
-      window = { start: now, count: 0 };
-      this.windows.set(key, window);
+    if (++this.takes % SWEEP_EVERY === 0) this.sweep(now - windowMs);
+    let log = this.logs.get(key);
+    if (!log) {
+      log = [];
+      this.logs.set(key, log);
     }
-    if (window.count >= this.limit.calls) {
-      return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil((window.start + windowMs - now) / 1000)) };
+    // Calls at or before now - window no longer count: the window is (now - window, now].
+    let expired = 0;
+    while (expired < log.length && (log[expired] as number) <= now - windowMs) expired++;
+    if (expired > 0) log.splice(0, expired);
+    if (log.length >= this.limit.calls) {
+      const oldest = log[0] as number;
+      return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil((oldest + windowMs - now) / 1000)) };
     }
-    window.count += 1;
+    log.push(now);
     return { ok: true };
   }
 
   reset(): void {
-    this.windows.clear();
+    this.logs.clear();
+  }
+
+  private sweep(before: number): void {
+    for (const [key, log] of this.logs) {
+      if (log.length === 0 || (log[log.length - 1] as number) <= before) this.logs.delete(key);
+    }
   }
 }
 
