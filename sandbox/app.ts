@@ -23,6 +23,9 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   const state = new SandboxState(options);
   const app = express();
   app.disable('x-powered-by');
+  // Spec 4: only documented endpoints exist, spelled exactly (the routers below are strict too).
+  app.set('case sensitive routing', true);
+  app.set('strict routing', true);
   app.set('etag', false);
   app.use(requestId);
 

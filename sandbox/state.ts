@@ -29,6 +29,8 @@ export class SandboxState {
   readonly carrierClock: CarrierClock;
   readonly tracking = new TrackingBook();
   readonly limiter: RateLimiter;
+  /** The limiter's setting: also the `Retry-After` of the magic `00000-429` answer. */
+  readonly rateLimit: RateLimit;
   readonly faults: Faults;
   readonly stats = new CallStats();
   readonly labels: LabelDesk;
@@ -38,7 +40,8 @@ export class SandboxState {
     const now = options.now ?? Date.now;
     this.registry = new StoreRegistry(options.stores);
     this.carrierClock = new CarrierClock(now);
-    this.limiter = new RateLimiter(options.rateLimit ?? { calls: 60, seconds: 60 }, now);
+    this.rateLimit = options.rateLimit ?? { calls: 60, seconds: 60 };
+    this.limiter = new RateLimiter(this.rateLimit, now);
     this.faults = new Faults(options.random);
     this.defaults = { pdfDelayMs: options.labelPdfDelayMs ?? 150, pdfWaitMs: options.labelPdfWaitMs ?? 5000 };
     this.labels = new LabelDesk({

@@ -1,12 +1,13 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { type Request, type Response, Router } from 'express';
+import type { Request, Response, Router } from 'express';
 import { isApiError } from '../../shared/errors.ts';
 import { TOOLS, type ToolName } from '../../shared/tools.ts';
 import { applyFault } from '../faults/apply.ts';
 import { authenticate, type MerchantAccess } from '../http/auth.ts';
 import { readJsonBody } from '../http/body.ts';
 import { methodNotAllowed } from '../http/errors.ts';
+import { strictRouter } from '../http/router.ts';
 import type { SandboxState } from '../state.ts';
 import { SandboxTools } from './tools.ts';
 
@@ -63,7 +64,7 @@ function calledTool(message: unknown): string | undefined {
 
 /** Spec 4.4, 5.2: Streamable HTTP, stateless (one server and transport per request), Bearer `mk_`. */
 export function mcpRoutes(state: SandboxState): Router {
-  const router = Router();
+  const router = strictRouter();
 
   router.post('/mcp', async (req: Request, res: Response) => {
     let access: MerchantAccess;

@@ -179,11 +179,12 @@ describe('POST /v1/rates: every status of spec 7.1', () => {
     await expectError(res, json, 400, 'too_many_items');
   });
 
-  it('returns 401 missing_api_key without a Bearer key and invalid_api_key for an unknown one', async () => {
+  it('returns 401 missing_api_key without a header and invalid_api_key for Basic or an unknown key', async () => {
     const missing = await rates(undefined);
     await expectError(missing.res, missing.json, 401, 'missing_api_key');
+    // Issue 14: a header WAS sent, so the credential is invalid, not missing.
     const basic = await rates(undefined, body(), { authorization: 'Basic cGtfdGVzdF9kZW1vOg==' });
-    await expectError(basic.res, basic.json, 401, 'missing_api_key');
+    await expectError(basic.res, basic.json, 401, 'invalid_api_key');
     const unknown = await rates('pk_test_nope');
     const parsed = await expectError(unknown.res, unknown.json, 401, 'invalid_api_key');
     expect(parsed.error.message).not.toContain('pk_test_nope');
