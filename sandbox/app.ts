@@ -29,7 +29,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   app.set('etag', false);
   app.use(requestId);
 
-  const openapi = JSON.stringify(buildOpenApiDocument());
+  const openapi = JSON.stringify(buildOpenApiDocument(options.publicUrl));
   app.get('/openapi.json', (_req, res) => {
     res.type('application/json').send(openapi);
   });

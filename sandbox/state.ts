@@ -18,6 +18,10 @@ export interface SandboxOptions {
   labelPdfWaitMs?: number;
   /** The store fixtures (default: stores/stores.json). */
   stores?: unknown;
+  /** `keys`: credentials as the spec says; `off`: the local unauthenticated MCP mode. Default `keys`. */
+  auth?: 'keys' | 'off';
+  /** The sandbox's {base_url} and {app_url}, e.g. `http://127.0.0.1:4010`: the OpenAPI server, onboarding links, the allowed Host. */
+  publicUrl?: string;
   /** Injectable time and randomness, for tests. */
   now?: () => number;
   random?: () => number;
