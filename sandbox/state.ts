@@ -4,6 +4,7 @@ import { CarrierClock } from './carrier/clock.ts';
 import { registerFixtures, TrackingBook } from './carrier/tracking.ts';
 import { Faults } from './faults/faults.ts';
 import { LabelDesk } from './labels/desk.ts';
+import { MerchantDesk } from './partners/desk.ts';
 import { CallStats } from './stats/stats.ts';
 import { StoreRegistry } from './stores/stores.ts';
 
@@ -21,7 +22,7 @@ export interface SandboxOptions {
   /** `keys`: credentials as the spec says; `off`: the local unauthenticated MCP mode. Default `keys`. */
   auth?: 'keys' | 'off';
   /** The sandbox's {base_url} and {app_url}, e.g. `http://127.0.0.1:4010`: the OpenAPI server, onboarding links, the allowed Host. */
-  publicUrl?: string;
+  publicUrl?: string | undefined;
   /** Injectable time and randomness, for tests. */
   now?: () => number;
   random?: () => number;
@@ -38,11 +39,19 @@ export class SandboxState {
   readonly faults: Faults;
   readonly stats = new CallStats();
   readonly labels: LabelDesk;
+  readonly partners: MerchantDesk;
+  /** `keys` (the spec's credentials) or `off` (the local unauthenticated MCP mode). */
+  readonly auth: 'keys' | 'off';
+  /** The public origin, when configured; otherwise the loopback address a request arrived on stands for it. */
+  readonly publicUrl: string | undefined;
   private readonly defaults: { pdfDelayMs: number; pdfWaitMs: number };
 
   constructor(options: SandboxOptions = {}) {
     const now = options.now ?? Date.now;
     this.registry = new StoreRegistry(options.stores);
+    this.partners = new MerchantDesk(this.registry);
+    this.auth = options.auth ?? 'keys';
+    this.publicUrl = options.publicUrl?.replace(/\/+$/, '');
     this.carrierClock = new CarrierClock(now);
     this.rateLimit = options.rateLimit ?? { calls: 60, seconds: 60 };
     this.limiter = new RateLimiter(this.rateLimit, now);
@@ -67,6 +76,7 @@ export class SandboxState {
     this.stats.reset();
     this.labels.pdfDelayMs = this.defaults.pdfDelayMs;
     this.labels.pdfWaitMs = this.defaults.pdfWaitMs;
+    this.partners.reset(); // before the labels: their history is seeded for the fixture stores only
     this.labels.reset();
   }
 }

@@ -65,3 +65,26 @@ export function authenticate(
   if (store.deleted) throw new ApiError('merchant_not_found', 'The store bound to this key was not found.');
   return { store, kind: credential.kind, merchantPermission: credential.merchantPermission };
 }
+
+/** Who is on the other end of `/mcp`: a store (by key), a partner (platform key), or anyone (local mode). */
+export type McpCaller =
+  | { kind: 'merchant'; access: MerchantAccess }
+  | { kind: 'partner'; partnerId: string }
+  | { kind: 'local' };
+
+/**
+ * The mode switch of `/mcp` (ARCHITECTURE.md "Partner provisioning", "Local unauthenticated MCP"). A platform key
+ * gets the partner scope (spec 4.4.6); under `SANDBOX_AUTH=off` a request *without* an Authorization header is
+ * the local caller whose `instanceId` picks the store, while one with a header is authenticated as always.
+ */
+export function authenticateMcp(
+  req: IncomingMessage,
+  registry: StoreRegistry,
+  mode: 'keys' | 'off',
+): McpCaller {
+  if (mode === 'off' && !authorizationSent(req)) return { kind: 'local' };
+  const token = bearerToken(req);
+  const credential = token === undefined ? undefined : registry.credential(token);
+  if (credential?.kind === 'platform') return { kind: 'partner', partnerId: credential.partnerId };
+  return { kind: 'merchant', access: authenticate(req, registry, 'mcp') };
+}
