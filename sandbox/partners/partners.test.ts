@@ -251,6 +251,31 @@ describe('the onboarding page', () => {
     }
   });
 
+  it('answers a huge, JSON or field-flooded body with a 4xx, never a 500, and stays pending', async () => {
+    const created = await createMerchant('pl_test_parceiro');
+    const url = String(created.onboardingUrl);
+    const huge = await submit(url, { ...FULL_FORM, accessCode: 'x'.repeat(20_000) });
+    expect(huge.status).toBe(413);
+    const flooded = await submit(url, {
+      ...FULL_FORM,
+      ...Object.fromEntries(Array.from({ length: 60 }, (_, i) => [`f${i}`, 'x'])),
+    });
+    expect(flooded.status).toBe(413);
+    const json = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(FULL_FORM),
+    });
+    expect(json.status).toBe(400);
+    const nested = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'originCep[a]=1&services[__proto__]=x&plan=ativo',
+    });
+    expect(nested.status).toBe(400);
+    expect((await status('pl_test_parceiro', String(created.merchantId))).status).toBe('pending');
+  });
+
   it('activates once under concurrent posts of the same form', async () => {
     const created = await createMerchant('pl_test_parceiro');
     const answers = await Promise.all(
