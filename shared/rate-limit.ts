@@ -9,6 +9,12 @@ export type LimitDecision = { ok: true } | { ok: false; retryAfterSeconds: numbe
 /** How many `take`s between sweeps of keys whose every call has left the window (bounds memory). */
 const SWEEP_EVERY = 1024;
 
+/** The admitted calls of one key, oldest first from `head` (a queue over an array: O(1) amortized per call). */
+interface CallLog {
+  times: number[];
+  head: number;
+}
+
 /**
  * A sliding-window log per key, in memory (spec 8: per store and route; the BFF: per visitor).
  * It never admits more than `calls` within any `seconds`-long interval, wherever the interval starts: a call is
@@ -16,7 +22,7 @@ const SWEEP_EVERY = 1024;
  * limit through across a window edge.) Memory: at most `calls` timestamps per active key.
  */
 export class RateLimiter {
-  private readonly logs = new Map<string, number[]>();
+  private readonly logs = new Map<string, CallLog>();
   private readonly limit: RateLimit;
   private readonly now: () => number;
   private takes = 0;
@@ -32,18 +38,20 @@ export class RateLimiter {
     if (++this.takes % SWEEP_EVERY === 0) this.sweep(now - windowMs);
     let log = this.logs.get(key);
     if (!log) {
-      log = [];
+      log = { times: [], head: 0 };
       this.logs.set(key, log);
     }
     // Calls at or before now - window no longer count: the window is (now - window, now].
-    let expired = 0;
-    while (expired < log.length && (log[expired] as number) <= now - windowMs) expired++;
-    if (expired > 0) log.splice(0, expired);
-    if (log.length >= this.limit.calls) {
-      const oldest = log[0] as number;
+    while (log.head < log.times.length && (log.times[log.head] as number) <= now - windowMs) log.head++;
+    if (log.head >= 1024 && log.head * 2 >= log.times.length) {
+      log.times = log.times.slice(log.head);
+      log.head = 0;
+    }
+    if (log.times.length - log.head >= this.limit.calls) {
+      const oldest = log.times[log.head] as number;
       return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil((oldest + windowMs - now) / 1000)) };
     }
-    log.push(now);
+    log.times.push(now);
     return { ok: true };
   }
 
@@ -53,7 +61,8 @@ export class RateLimiter {
 
   private sweep(before: number): void {
     for (const [key, log] of this.logs) {
-      if (log.length === 0 || (log[log.length - 1] as number) <= before) this.logs.delete(key);
+      const last = log.times[log.times.length - 1];
+      if (last === undefined || last <= before) this.logs.delete(key);
     }
   }
 }
