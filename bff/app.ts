@@ -1,5 +1,6 @@
 import express, { type Express } from 'express';
 import helmet from 'helmet';
+import { adminRoutes } from './admin/routes.ts';
 import type { BffConfig } from './config.ts';
 import { demoRoutes } from './demo/routes.ts';
 import { errorHandler, notFound } from './http/errors.ts';
@@ -9,6 +10,7 @@ import { LabelLedger } from './labels/ledger.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { PlatformMcp } from './mcp/platform.ts';
 import { agentMcpRoutes } from './mcp/server.ts';
+import { BffOAuth } from './oauth/oauth.ts';
 import { pageRoutes } from './page/routes.ts';
 import { RatesService } from './rates/service.ts';
 import { widgetRoutes } from './static/widget.ts';
@@ -41,6 +43,8 @@ export interface Bff {
   ledger: LabelLedger;
   issuer: LabelIssuer;
   platform: PlatformMcp;
+  /** The OAuth authorization server for `/mcp`; undefined without `BFF_ADMIN_PASSWORD`. */
+  oauth: BffOAuth | undefined;
   close(): Promise<void>;
 }
 
@@ -68,6 +72,7 @@ export function createBff(deps: BffDeps): Bff {
   const platform = new PlatformMcp({ url: config.mcpUrl, secretKey: config.secretKey, logger, now });
   const ledger = new LabelLedger({ dataDir: config.dataDir, now });
   const issuer = new LabelIssuer({ ledger, platform, logger, now, ...deps.labels });
+  const oauth = config.adminPassword ? new BffOAuth({ config, now }) : undefined;
 
   const ledgerCheck: ReadinessCheck = async () =>
     ledger.healthy()
@@ -97,8 +102,13 @@ export function createBff(deps: BffDeps): Bff {
       platform,
       issuer,
       logger,
+      oauth,
     }),
   );
+  if (oauth) {
+    app.use(oauth.routes());
+    app.use(adminRoutes({ oauth, config, now }));
+  }
   app.use(trackingRoutes({ config, service: tracking, logger, now }));
   app.use(pageRoutes());
   app.use(demoRoutes(config));
@@ -112,9 +122,11 @@ export function createBff(deps: BffDeps): Bff {
     ledger,
     issuer,
     platform,
+    oauth,
     close: async () => {
       await platform.close();
       ledger.close();
+      oauth?.close();
     },
   };
 }

@@ -4,6 +4,7 @@ import { CarrierClock } from './carrier/clock.ts';
 import { registerFixtures, TrackingBook } from './carrier/tracking.ts';
 import { Faults } from './faults/faults.ts';
 import { LabelDesk } from './labels/desk.ts';
+import { SandboxOAuth } from './oauth/oauth.ts';
 import { CallStats } from './stats/stats.ts';
 import { StoreRegistry } from './stores/stores.ts';
 
@@ -18,6 +19,8 @@ export interface SandboxOptions {
   labelPdfWaitMs?: number;
   /** The store fixtures (default: stores/stores.json). */
   stores?: unknown;
+  /** SANDBOX_PUBLIC_URL: the OAuth issuer; `<publicUrl>/mcp` is the resource. Default http://127.0.0.1:4010. */
+  publicUrl?: string;
   /** Injectable time and randomness, for tests. */
   now?: () => number;
   random?: () => number;
@@ -32,6 +35,7 @@ export class SandboxState {
   readonly faults: Faults;
   readonly stats = new CallStats();
   readonly labels: LabelDesk;
+  readonly oauth: SandboxOAuth;
   private readonly defaults: { pdfDelayMs: number; pdfWaitMs: number };
 
   constructor(options: SandboxOptions = {}) {
@@ -49,6 +53,11 @@ export class SandboxState {
       now,
     });
     registerFixtures(this.tracking, this.carrierClock.time());
+    this.oauth = new SandboxOAuth({
+      registry: this.registry,
+      publicUrl: options.publicUrl ?? 'http://127.0.0.1:4010',
+      ...(options.now ? { now: options.now } : {}),
+    });
   }
 
   reset(): void {
@@ -61,5 +70,6 @@ export class SandboxState {
     this.labels.pdfDelayMs = this.defaults.pdfDelayMs;
     this.labels.pdfWaitMs = this.defaults.pdfWaitMs;
     this.labels.reset();
+    this.oauth.reset();
   }
 }

@@ -68,10 +68,11 @@ export function mcpRoutes(state: SandboxState): Router {
   router.post('/mcp', async (req: Request, res: Response) => {
     let access: MerchantAccess;
     try {
-      access = authenticate(req, state.registry, 'mcp');
+      // Spec 5.2: an OAuth access token (sandbox/oauth/) or the store's mk_ key.
+      access = (await state.oauth.access(req)) ?? authenticate(req, state.registry, 'mcp');
     } catch (error) {
       if (isApiError(error) && error.status === 401) {
-        res.setHeader('WWW-Authenticate', `Bearer realm="shipping-platform-sandbox", error="invalid_token"`);
+        res.setHeader('WWW-Authenticate', state.oauth.challenge(req));
       }
       throw error;
     }
