@@ -32,6 +32,8 @@ export interface BffDeps {
   coalesceWindowMs?: number;
   /** Retry timing of the upstream client (defaults suit production). */
   upstream?: { baseDelayMs?: number; maxDelayMs?: number; retries?: number; timeoutMs?: number };
+  /** OAuth: the SDK's per-IP endpoint limits (default on). */
+  oauth?: { rateLimits?: boolean };
   /** Label timing (PDF backoff, generate_label timeout), for tests. */
   labels?: { pdfDelaysMs?: number[]; timeoutMs?: number; dedupeWindowMs?: number };
 }
@@ -72,7 +74,7 @@ export function createBff(deps: BffDeps): Bff {
   const platform = new PlatformMcp({ url: config.mcpUrl, secretKey: config.secretKey, logger, now });
   const ledger = new LabelLedger({ dataDir: config.dataDir, now });
   const issuer = new LabelIssuer({ ledger, platform, logger, now, ...deps.labels });
-  const oauth = config.adminPassword ? new BffOAuth({ config, now }) : undefined;
+  const oauth = config.adminPassword ? new BffOAuth({ config, now, ...deps.oauth }) : undefined;
 
   const ledgerCheck: ReadinessCheck = async () =>
     ledger.healthy()

@@ -33,6 +33,8 @@ export interface BffOAuthOptions {
   now?: () => number;
   /** Login slow-down (tests pass a clock). */
   throttle?: LoginThrottle;
+  /** The SDK's per-IP limits on /authorize, /token, /register, /revoke (default on; suites that register many clients turn them off). */
+  rateLimits?: boolean;
 }
 
 /**
@@ -46,9 +48,11 @@ export class BffOAuth implements AgentTokenSource {
   readonly throttle: LoginThrottle;
   readonly resourceMetadataUrl: string;
   private readonly config: BffConfig;
+  private readonly rateLimits: boolean;
 
   constructor(options: BffOAuthOptions) {
     const { config } = options;
+    this.rateLimits = options.rateLimits ?? true;
     const password = config.adminPassword;
     if (!password) throw new Error('BffOAuth needs BFF_ADMIN_PASSWORD');
     this.config = config;
@@ -130,6 +134,14 @@ export class BffOAuth implements AgentTokenSource {
         resourceServerUrl: new URL(this.provider.resource),
         scopesSupported: [...AGENT_SCOPES],
         resourceName: 'frete-kit MCP',
+        ...(this.rateLimits
+          ? {}
+          : {
+              authorizationOptions: { rateLimit: false },
+              clientRegistrationOptions: { rateLimit: false },
+              tokenOptions: { rateLimit: false },
+              revocationOptions: { rateLimit: false },
+            }),
       }),
     );
     const form = express.urlencoded({ extended: false, limit: '16kb' });

@@ -64,7 +64,7 @@ export class SandboxOAuth {
       pickScopes: false,
       serverName: 'Sandbox da plataforma de frete',
       cssHref: '/oauth/style.css',
-      throttle: new LoginThrottle({ ...now, baseMs: 500, maxMs: 30_000 }),
+      throttle: new LoginThrottle(now),
       secureCookies: this.origin.startsWith('https:'),
       ...now,
     });

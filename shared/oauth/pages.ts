@@ -134,6 +134,24 @@ export class AuthorizationPages {
         'O endereço de retorno (redirect_uri) não é um dos registrados por este aplicativo; nada foi enviado a ele.',
       );
     }
+    // The SDK checks these too, but its error redirect drops `state` when they fail (RFC 6749 §4.1.2.1 wants it).
+    const problem =
+      params?.response_type !== 'code'
+        ? 'response_type must be code'
+        : typeof params.code_challenge !== 'string' || params.code_challenge === ''
+          ? 'code_challenge is required (PKCE)'
+          : params.code_challenge_method !== 'S256'
+            ? 'code_challenge_method must be S256'
+            : undefined;
+    if (problem) {
+      const target = new URL(typeof redirectUri === 'string' ? redirectUri : (client.redirect_uris[0] ?? ''));
+      target.searchParams.set('error', 'invalid_request');
+      target.searchParams.set('error_description', problem);
+      const state = field(params, 'state');
+      if (state !== undefined) target.searchParams.set('state', state);
+      res.setHeader('Cache-Control', 'no-store');
+      return res.redirect(302, target.href);
+    }
     next();
   };
 
