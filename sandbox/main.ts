@@ -1,3 +1,4 @@
+import { createServer } from 'node:http';
 import pino from 'pino';
 import { createSandbox } from './app.ts';
 import { parseSandboxConfig } from './config.ts';
@@ -12,11 +13,15 @@ try {
   process.exit(1);
 }
 
-const { app } = createSandbox({ ...config, logger: log });
-const server = app.listen(config.port, '127.0.0.1');
+// Listen first: with port 0 and no SANDBOX_PUBLIC_URL, the public URL (the OAuth issuer) is the port we got.
+const server = createServer();
+server.listen(config.port, '127.0.0.1');
 server.on('listening', () => {
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
+  const publicUrl = new URL(config.publicUrl).port === '0' ? `http://127.0.0.1:${port}` : config.publicUrl;
+  const { app } = createSandbox({ ...config, publicUrl, logger: log });
+  server.on('request', app);
   log.info(
     { url: `http://127.0.0.1:${port}` },
     `sandbox listening on http://127.0.0.1:${port} (MCP at /mcp)`,

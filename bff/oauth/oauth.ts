@@ -10,7 +10,7 @@ import { OAUTH_CSS } from '../../shared/oauth/html.ts';
 import { LoginThrottle } from '../../shared/oauth/login-throttle.ts';
 import { AuthorizationPages } from '../../shared/oauth/pages.ts';
 import { bearerChallenge, OAuthProvider } from '../../shared/oauth/provider.ts';
-import { AGENT_SCOPES, type AgentScope, type BffConfig } from '../config.ts';
+import { AGENT_SCOPES, type AgentScope, type BffConfig, ConfigError } from '../config.ts';
 import type { AgentTokenSource } from '../mcp/agent-auth.ts';
 import { SqliteOAuthStore } from './sqlite-store.ts';
 
@@ -55,6 +55,13 @@ export class BffOAuth implements AgentTokenSource {
     this.rateLimits = options.rateLimits ?? true;
     const password = config.adminPassword;
     if (!password) throw new Error('BffOAuth needs BFF_ADMIN_PASSWORD');
+    const origin = new URL(config.publicUrl);
+    if (origin.protocol !== 'https:' && !['127.0.0.1', 'localhost'].includes(origin.hostname)) {
+      // RFC 8414 / OAuth 2.1: an issuer is https; plain http only on this machine.
+      throw new ConfigError(
+        'BFF_PUBLIC_URL must be https:// for OAuth (http only on 127.0.0.1 or localhost)',
+      );
+    }
     this.config = config;
     const resource = `${config.publicUrl}/mcp`;
     this.resourceMetadataUrl = getOAuthProtectedResourceMetadataUrl(new URL(resource));
