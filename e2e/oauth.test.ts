@@ -17,10 +17,13 @@ let browser: Browser;
 let context: BrowserContext;
 let page: Page;
 const clients: Client[] = [];
+/** The servers' clock offset: a wrong login's slow-down is waited out by moving it, not by sleeping. */
+let offset = 0;
+const now = () => Date.now() + offset;
 
 beforeAll(async () => {
-  sandbox = await startSandbox();
-  bff = await startBff(sandbox.url, { BFF_ADMIN_PASSWORD: ADMIN_PASSWORD });
+  sandbox = await startSandbox({ now });
+  bff = await startBff(sandbox.url, { BFF_ADMIN_PASSWORD: ADMIN_PASSWORD }, { now });
   browser = await launchBrowser();
 }, 60_000);
 afterAll(async () => {
@@ -210,5 +213,47 @@ describe.each(TARGETS)('OAuth for MCP against the $name', (target) => {
     await expect.poll(() => alert.count()).toBe(1);
     expect(await alert.innerText()).toMatch(/^(E-mail ou senha incorretos\.|Senha incorreta\.)$/);
     await expectAccessible(`${target.name.split(' ')[0]}-wrong-login`);
+    offset += 600_000;
+  }, 60_000);
+});
+
+describe('the BFF admin page (/admin/agents)', () => {
+  it('logs the merchant in, lists the connected agent accessibly, and revoking it stops its token at once', async () => {
+    const mcpUrl = `${bff.url}/mcp`;
+    const provider = new TestOAuthClient('Agente para revogar');
+    await expect(connect(mcpUrl, provider)).rejects.toBeInstanceOf(UnauthorizedError);
+    const callback = captureCallback();
+    await page.goto(String(provider.authorizationUrl));
+    await page.getByLabel('Senha do lojista').fill(ADMIN_PASSWORD);
+    await page.getByRole('button', { name: 'Entrar' }).click();
+    await page.getByRole('button', { name: 'Autorizar' }).click();
+    await expect.poll(callback, { timeout: 10_000 }).toBeDefined();
+    await new StreamableHTTPClientTransport(new URL(mcpUrl), { authProvider: provider }).finishAuth(
+      String(callback()?.searchParams.get('code')),
+    );
+    const client = await connect(mcpUrl, provider);
+    expect((await client.listTools()).tools.length).toBeGreaterThan(0);
+
+    await page.goto(`${bff.url}/admin/agents`);
+    await expectAccessible('admin-login');
+    await page.getByLabel('Senha do lojista').fill(ADMIN_PASSWORD);
+    await page.getByRole('button', { name: 'Entrar' }).click();
+    const row = page.getByRole('row', { name: /Agente para revogar/ });
+    await expect.poll(() => row.count()).toBe(1);
+    await expectAccessible('admin-agents');
+    await row.getByRole('button', { name: /Revogar/ }).click();
+    await expect.poll(() => page.getByRole('row', { name: /Agente para revogar/ }).count()).toBe(0);
+    await expect(client.listTools()).rejects.toThrow();
+  }, 60_000);
+
+  it('shows an accessible error page for a redirect URI the client did not register', async () => {
+    const provider = new TestOAuthClient();
+    await expect(connect(`${bff.url}/mcp`, provider)).rejects.toBeInstanceOf(UnauthorizedError);
+    const url = new URL(String(provider.authorizationUrl));
+    url.searchParams.set('redirect_uri', 'https://evil.example/steal');
+    const response = await page.goto(url.href);
+    expect(response?.status()).toBe(400);
+    expect(page.url()).toBe(url.href);
+    await expectAccessible('error-unregistered-redirect');
   }, 60_000);
 });

@@ -91,15 +91,23 @@ ${error ? html`<p class="error" role="alert" id="login-error">${error}</p>` : ''
   router.get('/admin/agents', async (req, res) => {
     const current = session(req);
     if (!current) return loginPage(res, 200);
-    const clients = await oauth.provider.listClients();
+    // Connected: holding live tokens, or having used one. Registration is open, so a client that never got the
+    // merchant's consent is not shown (it can do nothing).
+    const clients = await Promise.all(
+      (await oauth.provider.listClients()).map(async (client) => ({
+        client,
+        scopes: await oauth.store.activeScopes(client.idHash, now()),
+      })),
+    );
     const rows = await Promise.all(
-      clients.map(async (client) => {
-        const scopes = await oauth.store.activeScopes(client.idHash, now());
-        const hosts = client.metadata.redirect_uris.map((uri) => {
-          const url = new URL(uri);
-          return /^https?:$/.test(url.protocol) ? url.host : url.protocol;
-        });
-        return html`<tr>
+      clients
+        .filter(({ client, scopes }) => scopes.length > 0 || client.lastUsedAt !== null)
+        .map(async ({ client, scopes }) => {
+          const hosts = client.metadata.redirect_uris.map((uri) => {
+            const url = new URL(uri);
+            return /^https?:$/.test(url.protocol) ? url.host : url.protocol;
+          });
+          return html`<tr>
 <td>${client.metadata.client_name || 'Aplicativo sem nome'}</td>
 <td>${[...new Set(hosts)].join(', ')}</td>
 <td>${scopes.length > 0 ? scopes.map((s) => SCOPE_LABELS[s as keyof typeof SCOPE_LABELS] ?? s).join('; ') : 'nenhuma ativa'}</td>
@@ -110,7 +118,7 @@ ${error ? html`<p class="error" role="alert" id="login-error">${error}</p>` : ''
 <button class="secondary" type="submit" aria-label="Revogar ${client.metadata.client_name || 'aplicativo sem nome'}">Revogar</button>
 </form></td>
 </tr>`;
-      }),
+        }),
     );
     send(
       res,
