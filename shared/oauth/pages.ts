@@ -140,9 +140,11 @@ export class AuthorizationPages {
         ? 'response_type must be code'
         : typeof params.code_challenge !== 'string' || params.code_challenge === ''
           ? 'code_challenge is required (PKCE)'
-          : params.code_challenge_method !== 'S256'
-            ? 'code_challenge_method must be S256'
-            : undefined;
+          : !/^[A-Za-z0-9_-]{43}$/.test(params.code_challenge)
+            ? 'code_challenge must be a base64url SHA-256 (43 characters)'
+            : params.code_challenge_method !== 'S256'
+              ? 'code_challenge_method must be S256'
+              : undefined;
     if (problem) {
       const target = new URL(typeof redirectUri === 'string' ? redirectUri : (client.redirect_uris[0] ?? ''));
       target.searchParams.set('error', 'invalid_request');

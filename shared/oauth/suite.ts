@@ -196,7 +196,12 @@ export function oauthServerSuite(server: OAuthServerUnderTest): void {
   it.each<[Record<string, string>, string, string]>([
     [{}, 'invalid_request', 'no code challenge'],
     [{ code_challenge: 'abc', code_challenge_method: 'plain' }, 'invalid_request', 'a plain challenge'],
-    [{ code_challenge: 'abc' }, 'invalid_request', 'no challenge method'],
+    [{ code_challenge: 'x'.repeat(43) }, 'invalid_request', 'no challenge method'],
+    [
+      { code_challenge: 'short', code_challenge_method: 'S256' },
+      'invalid_request',
+      'a challenge that is no SHA-256',
+    ],
     [
       { code_challenge: 'x'.repeat(43), code_challenge_method: 'S256', response_type: 'token' },
       'invalid_request',
@@ -281,7 +286,10 @@ export function oauthServerSuite(server: OAuthServerUnderTest): void {
     expect(wrong.login.status).toBe(401);
     expect(wrong.loginPage).toMatch(/E-mail ou senha incorretos\.|Senha incorreta\./);
     expect(wrong.loginPage).not.toContain('Autorizar acesso');
-    const blocked = await loginByForm(origin(), query, server.credentials);
+    // A spoofed X-Forwarded-For does not make a new address (trust proxy is off).
+    const blocked = await loginByForm(origin(), query, server.credentials, {
+      'x-forwarded-for': '203.0.113.9',
+    });
     expect(blocked.login.status).toBe(429);
     expect(Number(blocked.login.headers.get('retry-after'))).toBeGreaterThan(0);
     server.advance(2_000);
@@ -439,6 +447,28 @@ export function oauthServerSuite(server: OAuthServerUnderTest): void {
       refresh_token: tokens.refresh,
     });
     expect(next.status).toBe(200);
+  });
+
+  it('refuses a refresh token after 30 days, and a code exchanged for another resource', async () => {
+    const tokens = await approvedTokens(server);
+    server.advance(30 * 24 * 3_600_000 + 1_000);
+    expect(
+      await tokenRequest(origin(), {
+        grant_type: 'refresh_token',
+        client_id: tokens.clientId,
+        refresh_token: tokens.refresh,
+      }),
+    ).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
+    const { clientId, code, verifier } = await approvedCode(server);
+    expect(
+      await tokenRequest(origin(), {
+        grant_type: 'authorization_code',
+        client_id: clientId,
+        code,
+        code_verifier: verifier,
+        resource: 'https://other.example/mcp',
+      }),
+    ).toMatchObject({ status: 400, body: { error: 'invalid_target' } });
   });
 
   it('revokes by refresh token too, and ignores a token of another client', async () => {
