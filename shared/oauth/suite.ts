@@ -301,6 +301,45 @@ export function oauthServerSuite(server: OAuthServerUnderTest): void {
     expect((await loginByForm(origin(), query, server.credentials)).login.status).toBe(200);
   });
 
+  it('serves its pages under a strict CSP with nothing inline, and carries a hostile state through intact', async () => {
+    const clientId = await registerClient(origin());
+    const { challenge } = await pkce();
+    const state = '"><img src=x onerror=alert(1)>&amp; ç';
+    const query = {
+      client_id: clientId,
+      redirect_uri: TEST_REDIRECT,
+      response_type: 'code',
+      code_challenge: challenge,
+      code_challenge_method: 'S256',
+      state,
+    };
+    const login = await fetch(`${origin()}/authorize?${new URLSearchParams({ ...query, state: 'plain' })}`);
+    const csp = String(login.headers.get('content-security-policy'));
+    expect(csp).toContain("default-src 'none'");
+    expect(csp).toContain("form-action 'self'");
+    expect(csp).not.toContain('unsafe-inline');
+    const html = await login.text();
+    expect(html).not.toMatch(/<script|<style|\sstyle=|\son\w+=/i);
+    const hostile = await (await fetch(`${origin()}/authorize?${new URLSearchParams(query)}`)).text();
+    expect(hostile).not.toContain('<img');
+    const flow = await loginByForm(origin(), query, server.credentials);
+    expect(String(flow.login.headers.get('content-security-policy'))).toContain(
+      "form-action 'self' http://127.0.0.1:9",
+    );
+    expect(flow.loginPage).not.toContain('<img');
+    const consent = await consentByForm(origin(), flow, 'deny');
+    expect(new URL(String(consent.headers.get('location'))).searchParams.get('state')).toBe(state);
+  });
+
+  it('answers a 100 kB login form with 413, not a 500', async () => {
+    const response = await fetch(`${origin()}/oauth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: `password=${'a'.repeat(100_000)}`,
+    });
+    expect(response.status).toBe(413);
+  });
+
   it('issues a code only once: a consent ticket cannot be replayed', async () => {
     const clientId = await registerClient(origin());
     const { challenge } = await pkce();
