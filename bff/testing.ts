@@ -41,16 +41,22 @@ export async function startBff(
     server.once('error', reject);
   });
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const config = parseConfig({
-    BFF_PUBLIC_URL: url,
-    SHIPPING_API_URL: apiUrl,
-    SHIPPING_SECRET_KEY: 'mk_test_demo',
-    SHIPPING_PUBLIC_KEY: 'pk_test_demo',
-    BFF_DATA_DIR: mkdtempSync(join(tmpdir(), 'bff-ledger-')),
-    BFF_AGENT_TOKENS: JSON.stringify(TEST_AGENTS),
-    ...env,
-  });
-  const bff = createBff({ config, logger, upstream: { baseDelayMs: 5, maxDelayMs: 20 }, ...deps });
+  let bff: Bff;
+  try {
+    const config = parseConfig({
+      BFF_PUBLIC_URL: url,
+      SHIPPING_API_URL: apiUrl,
+      SHIPPING_SECRET_KEY: 'mk_test_demo',
+      SHIPPING_PUBLIC_KEY: 'pk_test_demo',
+      BFF_DATA_DIR: mkdtempSync(join(tmpdir(), 'bff-ledger-')),
+      BFF_AGENT_TOKENS: JSON.stringify(TEST_AGENTS),
+      ...env,
+    });
+    bff = createBff({ config, logger, upstream: { baseDelayMs: 5, maxDelayMs: 20 }, ...deps });
+  } catch (error) {
+    server.close();
+    throw error;
+  }
   server.on('request', bff.app);
   return {
     ...bff,
