@@ -121,6 +121,17 @@ describe('/admin/agents', () => {
     );
   });
 
+  it('ends the session on logout', async () => {
+    const { cookie } = await adminLogin(PASSWORD);
+    const list = await (await fetch(`${bff.url}/admin/agents`, { headers: { cookie } })).text();
+    expect(list).toContain('Agentes conectados');
+    const csrf = /name="csrf" value="([^"]+)"/.exec(list)?.[1] ?? '';
+    expect((await fetch(`${bff.url}/admin/logout`, form({ csrf }, cookie))).status).toBe(303);
+    const after = await (await fetch(`${bff.url}/admin/agents`, { headers: { cookie } })).text();
+    expect(after).not.toContain('Agentes conectados');
+    expect(after).toContain('Senha do lojista');
+  });
+
   it('does not list a registered client the merchant never approved', async () => {
     const response = await fetch(`${bff.url}/register`, {
       method: 'POST',

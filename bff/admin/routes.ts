@@ -7,7 +7,6 @@ import { type BffOAuth, passwordMatches, SCOPE_LABELS } from '../oauth/oauth.ts'
 const SESSION_COOKIE = 'admin_session';
 const CSRF_COOKIE = 'admin_csrf';
 const SESSION_TTL_MS = 8 * 3_600_000;
-const MAX_SESSIONS = 1000;
 const CSS = '/oauth/style.css';
 
 export interface AdminDeps {
@@ -16,9 +15,9 @@ export interface AdminDeps {
   now?: () => number;
 }
 
+/** An admin session's CSRF token (stored as JSON under the hash of the session cookie). */
 interface Session {
   csrf: string;
-  expiresAt: number;
 }
 
 const secret = () => randomBytes(32).toString('base64url');
@@ -40,22 +39,22 @@ function when(ms: number | null): string {
 
 /**
  * `/admin/agents` behind the merchant's password (`BFF_ADMIN_PASSWORD`): the OAuth clients connected to `/mcp` with
- * their scopes and last use, and a revoke button per client (its tokens stop at once). Sessions live in this
- * process's memory (8 h); forms carry a CSRF token bound to the session.
+ * their scopes and last use, and a revoke button per client (its tokens stop at once). Sessions (8 h) live hashed
+ * in the OAuth store, so any instance serves them; forms carry a CSRF token bound to the session.
  */
 export function adminRoutes(deps: AdminDeps): Router {
   const { oauth, config } = deps;
   const password = config.adminPassword ?? '';
   const now = deps.now ?? Date.now;
-  const sessions = new Map<string, Session>();
+  const store = oauth.store;
   const secure = config.publicUrl.startsWith('https:');
   const router = Router();
   const form = express.urlencoded({ extended: false, limit: '4kb' });
 
-  const session = (req: Request): Session | undefined => {
+  const session = async (req: Request): Promise<Session | undefined> => {
     const id = readCookie(req.headers.cookie, SESSION_COOKIE);
-    const found = id ? sessions.get(hash(id)) : undefined;
-    return found && found.expiresAt > now() ? found : undefined;
+    const found = id ? await store.getSession(hash(id), 'admin', now()) : undefined;
+    return found === undefined ? undefined : (JSON.parse(found) as Session);
   };
 
   const send = (res: Response, status: number, title: string, body: Html) => {
@@ -89,7 +88,7 @@ ${error ? html`<p class="error" role="alert" id="login-error">${error}</p>` : ''
   router.get('/admin', (_req, res) => res.redirect(302, '/admin/agents'));
 
   router.get('/admin/agents', async (req, res) => {
-    const current = session(req);
+    const current = await session(req);
     if (!current) return loginPage(res, 200);
     // Connected: holding live tokens, or having used one. Registration is open, so a client that never got the
     // merchant's consent is not shown (it can do nothing).
@@ -142,7 +141,7 @@ ${
     );
   });
 
-  router.post('/admin/login', form, (req, res) => {
+  router.post('/admin/login', form, async (req, res) => {
     const cookie = readCookie(req.headers.cookie, CSRF_COOKIE);
     const sent = typeof req.body?.csrf === 'string' ? req.body.csrf : '';
     if (!cookie || !sent || !same(cookie, sent))
@@ -159,14 +158,10 @@ ${
       return loginPage(res, 401, 'Senha incorreta.');
     }
     oauth.throttle.succeed(address);
-    for (const [key, value] of sessions) if (value.expiresAt <= now()) sessions.delete(key);
-    while (sessions.size >= MAX_SESSIONS) {
-      const oldest = sessions.keys().next().value;
-      if (oldest === undefined) break;
-      sessions.delete(oldest);
-    }
+    await store.purgeExpired(now());
     const id = secret();
-    sessions.set(hash(id), { csrf: secret(), expiresAt: now() + SESSION_TTL_MS });
+    const created: Session = { csrf: secret() };
+    await store.putSession(hash(id), 'admin', JSON.stringify(created), now() + SESSION_TTL_MS);
     res.cookie(SESSION_COOKIE, id, {
       httpOnly: true,
       sameSite: 'strict',
@@ -177,8 +172,8 @@ ${
     res.redirect(303, '/admin/agents');
   });
 
-  const withSession = (req: Request, res: Response): Session | undefined => {
-    const current = session(req);
+  const withSession = async (req: Request, res: Response): Promise<Session | undefined> => {
+    const current = await session(req);
     const sent = typeof req.body?.csrf === 'string' ? req.body.csrf : '';
     if (current && sent && same(current.csrf, sent)) return current;
     strict(res);
@@ -197,16 +192,16 @@ ${
   };
 
   router.post('/admin/agents/revoke', form, async (req, res) => {
-    if (!withSession(req, res)) return;
+    if (!(await withSession(req, res))) return;
     const client = typeof req.body?.client === 'string' ? req.body.client : '';
     if (/^[0-9a-f]{64}$/.test(client)) await oauth.provider.revokeClient(client);
     res.redirect(303, '/admin/agents');
   });
 
-  router.post('/admin/logout', form, (req, res) => {
-    if (!withSession(req, res)) return;
+  router.post('/admin/logout', form, async (req, res) => {
+    if (!(await withSession(req, res))) return;
     const id = readCookie(req.headers.cookie, SESSION_COOKIE);
-    if (id) sessions.delete(hash(id));
+    if (id) await store.deleteSession(hash(id));
     res.clearCookie(SESSION_COOKIE, { path: '/admin' });
     res.redirect(303, '/admin/agents');
   });

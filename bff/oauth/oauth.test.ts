@@ -4,7 +4,14 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningSandbox, startSandbox } from '../../sandbox/testing.ts';
 import { approvedTokens, type OAuthServerUnderTest, oauthServerSuite } from '../../shared/oauth/suite.ts';
-import { registerClient, tokenRequest } from '../../shared/oauth/testing.ts';
+import {
+  consentByForm,
+  loginByForm,
+  pkce,
+  registerClient,
+  TEST_REDIRECT,
+  tokenRequest,
+} from '../../shared/oauth/testing.ts';
 import { type RunningBff, startBff, TEST_AGENTS } from '../testing.ts';
 
 const PASSWORD = 'senha-do-lojista-de-teste';
@@ -119,6 +126,35 @@ describe('the BFF as OAuth authorization server for its /mcp', () => {
       refresh_token: tokens.refresh,
     });
     expect(next.status).toBe(200);
+  });
+
+  it('lets another instance on the same storage take the consent step (the ticket lives in the store)', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'bff-oauth-'));
+    const first = await startBff(sandbox.url, { BFF_ADMIN_PASSWORD: PASSWORD, BFF_DATA_DIR: dataDir });
+    extra.push(first);
+    const second = await startBff(sandbox.url, {
+      BFF_ADMIN_PASSWORD: PASSWORD,
+      BFF_DATA_DIR: dataDir,
+      BFF_PUBLIC_URL: first.url,
+    });
+    extra.push(second);
+    const clientId = await registerClient(first.url);
+    const { challenge } = await pkce();
+    const flow = await loginByForm(
+      first.url,
+      {
+        client_id: clientId,
+        redirect_uri: TEST_REDIRECT,
+        response_type: 'code',
+        code_challenge: challenge,
+        code_challenge_method: 'S256',
+      },
+      { password: PASSWORD },
+    );
+    expect(flow.login.status).toBe(200);
+    const consent = await consentByForm(second.url, flow, 'approve', ['rates']);
+    expect(consent.status).toBe(303);
+    expect(new URL(String(consent.headers.get('location'))).searchParams.get('code')).toBeTruthy();
   });
 
   it('limits registrations per address by default (the SDK limiter: 20 an hour, then 429)', async () => {

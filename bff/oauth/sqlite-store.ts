@@ -1,7 +1,14 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import type { ClientRecord, CodeRecord, OAuthStore, Spend, TokenRecord } from '../../shared/oauth/store.ts';
+import type {
+  ClientRecord,
+  CodeRecord,
+  OAuthStore,
+  SessionKind,
+  Spend,
+  TokenRecord,
+} from '../../shared/oauth/store.ts';
 
 type Row = Record<string, unknown>;
 
@@ -48,6 +55,7 @@ export class SqliteOAuthStore implements OAuthStore {
     this.db.exec(`
       PRAGMA journal_mode = WAL;
       PRAGMA busy_timeout = 5000;
+      PRAGMA secure_delete = ON;
       CREATE TABLE IF NOT EXISTS oauth_clients (
         id_hash TEXT PRIMARY KEY,
         metadata TEXT NOT NULL,
@@ -76,6 +84,12 @@ export class SqliteOAuthStore implements OAuthStore {
         resource TEXT NOT NULL,
         expires_at BIGINT NOT NULL,
         used INTEGER NOT NULL DEFAULT 0
+      );
+      CREATE TABLE IF NOT EXISTS oauth_sessions (
+        hash TEXT PRIMARY KEY,
+        kind TEXT NOT NULL,
+        payload TEXT NOT NULL,
+        expires_at BIGINT NOT NULL
       );
       CREATE INDEX IF NOT EXISTS oauth_codes_grant ON oauth_codes (grant_id);
       CREATE INDEX IF NOT EXISTS oauth_codes_client ON oauth_codes (client_id_hash);
@@ -200,6 +214,25 @@ export class SqliteOAuthStore implements OAuthStore {
   async purgeExpired(now: number): Promise<void> {
     this.db.prepare('DELETE FROM oauth_tokens WHERE expires_at < ?').run(now);
     this.db.prepare('DELETE FROM oauth_codes WHERE expires_at < ?').run(now);
+    this.db.prepare('DELETE FROM oauth_sessions WHERE expires_at < ?').run(now);
+  }
+
+  async putSession(hash: string, kind: SessionKind, payload: string, expiresAt: number): Promise<void> {
+    this.db
+      .prepare('INSERT INTO oauth_sessions (hash, kind, payload, expires_at) VALUES (?, ?, ?, ?)')
+      .run(hash, kind, payload, expiresAt);
+  }
+
+  async getSession(hash: string, kind: SessionKind, now: number): Promise<string | undefined> {
+    const row = this.db
+      .prepare('SELECT payload FROM oauth_sessions WHERE hash = ? AND kind = ? AND expires_at > ?')
+      .get(hash, kind, now);
+    return row ? String(row.payload) : undefined;
+  }
+
+  async deleteSession(hash: string): Promise<boolean> {
+    const { changes } = this.db.prepare('DELETE FROM oauth_sessions WHERE hash = ?').run(hash);
+    return Number(changes) > 0;
   }
 
   async activeScopes(idHash: string, now: number): Promise<string[]> {

@@ -14,7 +14,6 @@ import {
 
 const CSRF_COOKIE = 'oauth_csrf';
 const TICKET_TTL_MS = 10 * 60_000;
-const MAX_TICKETS = 10_000;
 const MAX_FIELD = 2000;
 
 export interface AuthorizationPagesOptions {
@@ -37,10 +36,13 @@ export interface AuthorizationPagesOptions {
   now?: () => number;
 }
 
+/**
+ * What a consent ticket stands for (stored as JSON under the ticket's hash). The client id is kept only as a hash,
+ * like everywhere in the store; the consent form carries the id itself, checked against it.
+ */
 interface Ticket {
-  pending: PendingAuthorization;
+  pending: Omit<PendingAuthorization, 'clientId'> & { clientIdHash: string };
   subject: string;
-  expiresAt: number;
 }
 
 /** The strict CSP of these pages: nothing inline, forms post here (and, on consent, redirect to the client). */
@@ -75,7 +77,6 @@ ${pending.state === undefined ? '' : html`<input type="hidden" name="state" valu
  */
 export class AuthorizationPages {
   private readonly options: AuthorizationPagesOptions;
-  private readonly tickets = new Map<string, Ticket>();
   private readonly now: () => number;
 
   constructor(options: AuthorizationPagesOptions) {
@@ -84,7 +85,6 @@ export class AuthorizationPages {
   }
 
   clear(): void {
-    this.tickets.clear();
     this.options.throttle.clear();
   }
 
@@ -283,21 +283,17 @@ ${
       return this.sendLogin(res, 401, client, pending, csrf, message);
     }
     this.options.throttle.succeed(address);
-    const ticket = randomSecret();
-    this.purgeTickets();
-    this.tickets.set(await sha256(ticket), { pending, subject, expiresAt: this.now() + TICKET_TTL_MS });
-    this.sendConsent(res, 200, client, pending, subject, csrf, ticket);
+    const ticketText = randomSecret();
+    const { clientId, ...rest } = pending;
+    const ticket: Ticket = { pending: { ...rest, clientIdHash: await sha256(clientId) }, subject };
+    await this.options.provider.store.putSession(
+      await sha256(ticketText),
+      'consent',
+      JSON.stringify(ticket),
+      this.now() + TICKET_TTL_MS,
+    );
+    this.sendConsent(res, 200, client, pending, subject, csrf, ticketText);
   };
-
-  private purgeTickets(): void {
-    const now = this.now();
-    for (const [hash, ticket] of this.tickets) if (ticket.expiresAt < now) this.tickets.delete(hash);
-    while (this.tickets.size >= MAX_TICKETS) {
-      const oldest = this.tickets.keys().next().value;
-      if (oldest === undefined) break;
-      this.tickets.delete(oldest);
-    }
-  }
 
   private sendConsent(
     res: Response,
@@ -332,6 +328,7 @@ ${error ? html`<p class="error" role="alert">${error}</p>` : ''}
 <form method="post" action="/oauth/consent">
 <input type="hidden" name="csrf" value="${csrf}">
 <input type="hidden" name="ticket" value="${ticket}">
+<input type="hidden" name="client_id" value="${pending.clientId}">
 ${scopes}
 <p>Autorize só aplicativos em que você confia: ele poderá agir na loja até você revogar o acesso.</p>
 <div class="actions">
@@ -359,9 +356,11 @@ ${scopes}
       );
     }
     const hash = await sha256(ticketText);
-    const ticket = this.tickets.get(hash);
-    if (!ticket || ticket.expiresAt < this.now()) {
-      this.tickets.delete(hash);
+    const store = this.options.provider.store;
+    const saved = await store.getSession(hash, 'consent', this.now());
+    const ticket = saved === undefined ? undefined : (JSON.parse(saved) as Ticket);
+    const clientId = field(req.body, 'client_id') ?? '';
+    if (!ticket || (await sha256(clientId)) !== ticket.pending.clientIdHash) {
       return this.errorPage(
         res,
         400,
@@ -369,19 +368,23 @@ ${scopes}
         'Esta autorização expirou ou já foi usada. Volte ao aplicativo.',
       );
     }
-    const client = await this.options.provider.pendingClient(ticket.pending);
+    const { clientIdHash: _hash, ...rest } = ticket.pending;
+    const pending: PendingAuthorization = { ...rest, clientId };
+    const { subject } = ticket;
+    const client = await this.options.provider.pendingClient(pending);
     if (!client) {
-      this.tickets.delete(hash);
+      await store.deleteSession(hash);
       return this.errorPage(res, 400, 'Aplicativo desconhecido', 'Este aplicativo não está mais registrado.');
     }
-    const { pending, subject } = ticket;
     const decision = field(req.body, 'decision');
     if (decision !== 'approve' && decision !== 'deny') {
       return this.errorPage(res, 400, 'Pedido inválido', 'Escolha autorizar ou negar.');
     }
     const target = new URL(pending.redirectUri);
+    const spent = () =>
+      this.errorPage(res, 400, 'Sessão expirada', 'Esta autorização já foi usada. Volte ao aplicativo.');
     if (decision === 'deny') {
-      this.tickets.delete(hash);
+      if (!(await store.deleteSession(hash))) return spent();
       target.searchParams.set('error', 'access_denied');
       target.searchParams.set('error_description', 'The merchant denied the request');
     } else {
@@ -398,7 +401,8 @@ ${scopes}
           'Marque ao menos uma permissão.',
         );
       }
-      this.tickets.delete(hash);
+      // Of two concurrent approvals with one ticket, only the one that deletes it gets a code.
+      if (!(await store.deleteSession(hash))) return spent();
       target.searchParams.set('code', await this.options.provider.issueCode(pending, subject, scopes));
     }
     if (pending.state !== undefined) target.searchParams.set('state', pending.state);

@@ -60,13 +60,25 @@ export interface OAuthStore {
   purgeExpired(now: number): Promise<void>;
   /** The scopes a client's live tokens hold (`/admin/agents`). */
   activeScopes(idHash: string, now: number): Promise<string[]>;
+  /**
+   * Short-lived records keyed by the hash of a secret the browser holds: consent tickets (`consent`) and `/admin`
+   * sessions (`admin`). Stored here, not in process memory, so any instance can take the next step.
+   */
+  putSession(hash: string, kind: SessionKind, payload: string, expiresAt: number): Promise<void>;
+  /** The payload, or undefined when unknown, of another kind, or expired at `now`. */
+  getSession(hash: string, kind: SessionKind, now: number): Promise<string | undefined>;
+  /** Deletes it; answers whether it existed (so of two concurrent uses, one wins). */
+  deleteSession(hash: string): Promise<boolean>;
 }
+
+export type SessionKind = 'consent' | 'admin';
 
 /** The in-memory store (the sandbox; tests of the BFF's provider logic). */
 export class MemoryOAuthStore implements OAuthStore {
   private readonly clients = new Map<string, ClientRecord>();
   private readonly codes = new Map<string, { record: CodeRecord; used: boolean }>();
   private readonly tokens = new Map<string, { record: TokenRecord; used: boolean }>();
+  private readonly sessions = new Map<string, { kind: SessionKind; payload: string; expiresAt: number }>();
 
   async putClient(client: ClientRecord): Promise<void> {
     this.clients.set(client.idHash, structuredClone(client));
@@ -116,6 +128,17 @@ export class MemoryOAuthStore implements OAuthStore {
   async purgeExpired(now: number): Promise<void> {
     for (const [hash, { record }] of this.codes) if (record.expiresAt < now) this.codes.delete(hash);
     for (const [hash, { record }] of this.tokens) if (record.expiresAt < now) this.tokens.delete(hash);
+    for (const [hash, session] of this.sessions) if (session.expiresAt < now) this.sessions.delete(hash);
+  }
+  async putSession(hash: string, kind: SessionKind, payload: string, expiresAt: number): Promise<void> {
+    this.sessions.set(hash, { kind, payload, expiresAt });
+  }
+  async getSession(hash: string, kind: SessionKind, now: number): Promise<string | undefined> {
+    const session = this.sessions.get(hash);
+    return session && session.kind === kind && session.expiresAt > now ? session.payload : undefined;
+  }
+  async deleteSession(hash: string): Promise<boolean> {
+    return this.sessions.delete(hash);
   }
   async activeScopes(idHash: string, now: number): Promise<string[]> {
     const scopes = new Set<string>();
@@ -129,6 +152,7 @@ export class MemoryOAuthStore implements OAuthStore {
     this.clients.clear();
     this.codes.clear();
     this.tokens.clear();
+    this.sessions.clear();
   }
 }
 

@@ -360,6 +360,27 @@ export function oauthServerSuite(server: OAuthServerUnderTest): void {
     expect(replay.headers.get('location')).toBeNull();
   });
 
+  it('gives exactly one of 5 concurrent approvals with one consent ticket a code', async () => {
+    const clientId = await registerClient(origin());
+    const { challenge } = await pkce();
+    const flow = await loginByForm(
+      origin(),
+      {
+        client_id: clientId,
+        redirect_uri: TEST_REDIRECT,
+        response_type: 'code',
+        code_challenge: challenge,
+        code_challenge_method: 'S256',
+      },
+      server.credentials,
+    );
+    const answers = await Promise.all(
+      Array.from({ length: 5 }, () => consentByForm(origin(), flow, 'approve', server.consentScopes)),
+    );
+    expect(answers.filter((a) => a.status === 303)).toHaveLength(1);
+    expect(answers.filter((a) => a.status === 400)).toHaveLength(4);
+  });
+
   it('refuses a wrong code_verifier with invalid_grant, and the code still works once with the right one', async () => {
     const { clientId, code, verifier } = await approvedCode(server);
     const exchange = (code_verifier: string) =>
