@@ -60,6 +60,7 @@ export function readCookie(header: string | undefined, name: string): string | u
 export const OAUTH_CSS = `:root{color-scheme:light;font-family:system-ui,sans-serif;line-height:1.5}
 body{margin:0;background:#f4f5f7;color:#1b1f24}
 main{max-width:28rem;margin:3rem auto;padding:2rem;background:#fff;border-radius:8px;box-shadow:0 1px 4px #0002}
+main:has(table){max-width:60rem}
 h1{font-size:1.4rem;margin-top:0}
 label{display:block;margin:1rem 0 .25rem;font-weight:600}
 input[type=email],input[type=password]{width:100%;box-sizing:border-box;padding:.6rem;font-size:1rem;border:1px solid #6b7280;border-radius:4px}
