@@ -1,5 +1,6 @@
 import express, { type Express } from 'express';
 import helmet from 'helmet';
+import { adminRoutes } from './admin/routes.ts';
 import type { BffConfig } from './config.ts';
 import { demoRoutes } from './demo/routes.ts';
 import { errorHandler, notFound } from './http/errors.ts';
@@ -9,6 +10,7 @@ import { LabelLedger } from './labels/ledger.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { PlatformMcp } from './mcp/platform.ts';
 import { agentMcpRoutes } from './mcp/server.ts';
+import { BffOAuth } from './oauth/oauth.ts';
 import { pageRoutes } from './page/routes.ts';
 import { RatesService } from './rates/service.ts';
 import { widgetRoutes } from './static/widget.ts';
@@ -30,6 +32,8 @@ export interface BffDeps {
   coalesceWindowMs?: number;
   /** Retry timing of the upstream client (defaults suit production). */
   upstream?: { baseDelayMs?: number; maxDelayMs?: number; retries?: number; timeoutMs?: number };
+  /** OAuth: the SDK's per-IP endpoint limits (default on). */
+  oauth?: { rateLimits?: boolean };
   /** Label timing (PDF backoff, generate_label timeout), for tests. */
   labels?: { pdfDelaysMs?: number[]; timeoutMs?: number; dedupeWindowMs?: number };
 }
@@ -41,6 +45,8 @@ export interface Bff {
   ledger: LabelLedger;
   issuer: LabelIssuer;
   platform: PlatformMcp;
+  /** The OAuth authorization server for `/mcp`; undefined without `BFF_ADMIN_PASSWORD`. */
+  oauth: BffOAuth | undefined;
   close(): Promise<void>;
 }
 
@@ -68,6 +74,7 @@ export function createBff(deps: BffDeps): Bff {
   const platform = new PlatformMcp({ url: config.mcpUrl, secretKey: config.secretKey, logger, now });
   const ledger = new LabelLedger({ dataDir: config.dataDir, now });
   const issuer = new LabelIssuer({ ledger, platform, logger, now, ...deps.labels });
+  const oauth = config.adminPassword ? new BffOAuth({ config, now, ...deps.oauth }) : undefined;
 
   const ledgerCheck: ReadinessCheck = async () =>
     ledger.healthy()
@@ -97,8 +104,13 @@ export function createBff(deps: BffDeps): Bff {
       platform,
       issuer,
       logger,
+      oauth,
     }),
   );
+  if (oauth) {
+    app.use(oauth.routes());
+    app.use(adminRoutes({ oauth, config, now }));
+  }
   app.use(trackingRoutes({ config, service: tracking, logger, now }));
   app.use(pageRoutes(config.store));
   app.use(demoRoutes(config));
@@ -112,9 +124,11 @@ export function createBff(deps: BffDeps): Bff {
     ledger,
     issuer,
     platform,
+    oauth,
     close: async () => {
       await platform.close();
       ledger.close();
+      oauth?.close();
     },
   };
 }

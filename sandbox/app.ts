@@ -17,7 +17,7 @@ export interface Sandbox {
 }
 
 /**
- * Builds the emulated platform: REST `/v1/*`, `/openapi.json`, MCP at `/mcp`, the control API. Does not listen.
+ * Builds the emulated platform: REST `/v1/*`, `/openapi.json`, MCP at `/mcp` with its OAuth, the control API. Does not listen.
  * @example const { app } = createSandbox(); const server = app.listen(0, '127.0.0.1');
  */
 export function createSandbox(options: SandboxOptions = {}): Sandbox {
@@ -36,6 +36,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   });
   app.all('/openapi.json', methodNotAllowed('GET'));
 
+  app.use(state.oauth.routes());
   app.use(restRoutes(state));
   app.use(mcpRoutes(state));
   app.use(onboardingRoutes(state.partners));

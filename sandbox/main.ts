@@ -1,3 +1,4 @@
+import { createServer } from 'node:http';
 import pino from 'pino';
 import { createSandbox } from './app.ts';
 import { parseSandboxConfig } from './config.ts';
@@ -12,17 +13,19 @@ try {
   process.exit(1);
 }
 
-// With SANDBOX_PORT=0 the default public URL names no real port: the loopback address a request arrives on
-// stands for it then (onboarding links, the allowed Host).
-const publicUrl = new URL(config.publicUrl).port === '0' ? undefined : config.publicUrl;
-const { app } = createSandbox({ ...config, publicUrl, logger: log });
-const server = app.listen(config.port, '127.0.0.1');
+// Listen first: with port 0 and no SANDBOX_PUBLIC_URL, the public URL (the OAuth issuer, onboarding links, the
+// allowed Host) is the port we got.
+const server = createServer();
+server.listen(config.port, '127.0.0.1');
 server.on('listening', () => {
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
+  const publicUrl = new URL(config.publicUrl).port === '0' ? `http://127.0.0.1:${port}` : config.publicUrl;
+  const { app } = createSandbox({ ...config, publicUrl, logger: log });
+  server.on('request', app);
   log.info(
     { url: `http://127.0.0.1:${port}`, publicUrl, auth: config.auth },
-    `sandbox listening on http://127.0.0.1:${port} (MCP at ${publicUrl ?? `http://127.0.0.1:${port}`}/mcp)`,
+    `sandbox listening on http://127.0.0.1:${port} (MCP at ${publicUrl}/mcp)`,
   );
   if (config.auth === 'off') {
     log.warn(

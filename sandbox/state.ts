@@ -4,6 +4,7 @@ import { CarrierClock } from './carrier/clock.ts';
 import { registerFixtures, TrackingBook } from './carrier/tracking.ts';
 import { Faults } from './faults/faults.ts';
 import { LabelDesk } from './labels/desk.ts';
+import { SandboxOAuth } from './oauth/oauth.ts';
 import { MerchantDesk } from './partners/desk.ts';
 import { CallStats } from './stats/stats.ts';
 import { StoreRegistry } from './stores/stores.ts';
@@ -21,7 +22,10 @@ export interface SandboxOptions {
   stores?: unknown;
   /** `keys`: credentials as the spec says; `off`: the local unauthenticated MCP mode. Default `keys`. */
   auth?: 'keys' | 'off';
-  /** The sandbox's {base_url} and {app_url}, e.g. `http://127.0.0.1:4010`: the OpenAPI server, onboarding links, the allowed Host. */
+  /**
+   * The sandbox's {base_url} and {app_url}, e.g. `http://127.0.0.1:4010`: the OAuth issuer (`<publicUrl>/mcp` is the
+   * resource), the OpenAPI server, onboarding links, the allowed Host.
+   */
   publicUrl?: string | undefined;
   /** Injectable time and randomness, for tests. */
   now?: () => number;
@@ -44,6 +48,7 @@ export class SandboxState {
   readonly auth: 'keys' | 'off';
   /** The public origin, when configured; otherwise the loopback address a request arrived on stands for it. */
   readonly publicUrl: string | undefined;
+  readonly oauth: SandboxOAuth;
   private readonly defaults: { pdfDelayMs: number; pdfWaitMs: number };
 
   constructor(options: SandboxOptions = {}) {
@@ -65,6 +70,11 @@ export class SandboxState {
       now,
     });
     registerFixtures(this.tracking, this.carrierClock.time());
+    this.oauth = new SandboxOAuth({
+      registry: this.registry,
+      publicUrl: options.publicUrl ?? 'http://127.0.0.1:4010',
+      ...(options.now ? { now: options.now } : {}),
+    });
   }
 
   reset(): void {
@@ -78,5 +88,6 @@ export class SandboxState {
     this.labels.pdfWaitMs = this.defaults.pdfWaitMs;
     this.partners.reset(); // before the labels: their history is seeded for the fixture stores only
     this.labels.reset();
+    this.oauth.reset();
   }
 }

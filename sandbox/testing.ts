@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -16,13 +17,16 @@ export interface RunningSandbox extends Sandbox {
 
 /** Starts a real sandbox on 127.0.0.1, port 0, for tests and benchmarks. */
 export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
-  const sandbox = createSandbox(options);
-  const server = sandbox.app.listen(0, '127.0.0.1');
+  // Listen first, so the sandbox knows its own URL (the OAuth issuer) unless the test gives one.
+  const server = createServer();
+  server.listen(0, '127.0.0.1');
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);
     server.once('error', reject);
   });
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const sandbox = createSandbox({ publicUrl: url, ...options });
+  server.on('request', sandbox.app);
   return {
     ...sandbox,
     url,

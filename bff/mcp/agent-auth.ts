@@ -22,3 +22,11 @@ export function agentScopes(
   }
   return scopes;
 }
+
+/** A second source of agent tokens beside `BFF_AGENT_TOKENS`: OAuth access tokens (bff/oauth/). */
+export interface AgentTokenSource {
+  /** The scopes of a token it issued, or undefined. */
+  scopes(authorization: string | undefined): Promise<AgentScope[] | undefined>;
+  /** The `WWW-Authenticate` value of a 401, pointing OAuth clients at the metadata. */
+  challenge(authorization: string | undefined): string;
+}

@@ -14,7 +14,7 @@ import { type Logger, scrubSecrets } from '../logger.ts';
 import type { RatesService } from '../rates/service.ts';
 import type { TrackingService } from '../tracking/service.ts';
 import { isUpstreamError } from '../upstream/errors.ts';
-import { agentScopes } from './agent-auth.ts';
+import { type AgentTokenSource, agentScopes } from './agent-auth.ts';
 import type { PlatformMcp } from './platform.ts';
 
 const SCOPE_OF: Record<ToolName, AgentScope> = {
@@ -37,6 +37,8 @@ export interface AgentMcpDeps {
   platform: PlatformMcp;
   issuer: LabelIssuer;
   logger: Logger;
+  /** OAuth access tokens, consulted after the static agent tokens (absent without BFF_ADMIN_PASSWORD). */
+  oauth?: AgentTokenSource | undefined;
 }
 
 /** Text for an agent: built by us from structured data, with no key and no upstream internals. */
@@ -240,9 +242,14 @@ function buildServer(deps: AgentMcpDeps, tools: ToolName[], why: string | undefi
 export function agentMcpRoutes(deps: AgentMcpDeps): Router {
   const router = Router();
   router.post('/mcp', express.json({ limit: '1mb' }), async (req: Request, res: Response) => {
-    const scopes = agentScopes(deps.config.agentTokens, req.headers.authorization);
+    const authorization = req.headers.authorization;
+    const scopes =
+      agentScopes(deps.config.agentTokens, authorization) ?? (await deps.oauth?.scopes(authorization));
     if (!scopes) {
-      res.setHeader('WWW-Authenticate', 'Bearer realm="frete-kit-bff", error="invalid_token"');
+      res.setHeader(
+        'WWW-Authenticate',
+        deps.oauth?.challenge(authorization) ?? 'Bearer realm="frete-kit-bff", error="invalid_token"',
+      );
       res
         .status(401)
         .json({ error: { code: 'invalid_api_key', message: 'Send Authorization: Bearer <agent token>.' } });

@@ -210,10 +210,12 @@ export function mcpRoutes(state: SandboxState): Router {
   router.post('/mcp', async (req: Request, res: Response) => {
     let caller: McpCaller;
     try {
-      caller = authenticateMcp(req, state.registry, state.auth);
+      // Spec 5.2: an OAuth access token (sandbox/oauth/), else a key (or, with SANDBOX_AUTH=off, none at all).
+      const oauth = await state.oauth.access(req);
+      caller = oauth ? { kind: 'merchant', access: oauth } : authenticateMcp(req, state.registry, state.auth);
     } catch (error) {
       if (isApiError(error) && error.status === 401) {
-        res.setHeader('WWW-Authenticate', `Bearer realm="shipping-platform-sandbox", error="invalid_token"`);
+        res.setHeader('WWW-Authenticate', state.oauth.challenge(req));
       }
       throw error;
     }

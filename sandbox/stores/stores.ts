@@ -4,6 +4,8 @@ import fixtures from './stores.json' with { type: 'json' };
 const StoreSchema = z.object({
   id: z.string(),
   name: z.string(),
+  /** The merchant's login on the OAuth pages (fixtures: `<id>@sandbox.example` / `sandbox`). */
+  login: z.optional(z.object({ email: z.string(), password: z.string() })),
   originCep: z.string().check(z.regex(/^\d{8}$/)),
   planActive: z.boolean(),
   /** Contract product codes enabled for quotes (03298 PAC, 03220 SEDEX). */
