@@ -11,7 +11,7 @@ import { PlatformMcp } from './mcp/platform.ts';
 import { agentMcpRoutes } from './mcp/server.ts';
 import { pageRoutes } from './page/routes.ts';
 import { RatesService } from './rates/service.ts';
-import { widgetRoutes } from './static/widget.ts';
+import { widgetCheck, widgetRoutes } from './static/widget.ts';
 import { TrackingCache } from './tracking/cache.ts';
 import type { Schedule } from './tracking/coalescer.ts';
 import { trackingRoutes } from './tracking/routes.ts';
@@ -32,6 +32,8 @@ export interface BffDeps {
   upstream?: { baseDelayMs?: number; maxDelayMs?: number; retries?: number; timeoutMs?: number };
   /** Label timing (PDF backoff, generate_label timeout), for tests. */
   labels?: { pdfDelaysMs?: number[]; timeoutMs?: number; dedupeWindowMs?: number };
+  /** Where the built widget files are (default `dist/widget/`), for tests. */
+  widgetDir?: string;
 }
 
 export interface Bff {
@@ -87,8 +89,10 @@ export function createBff(deps: BffDeps): Bff {
   app.disable('x-powered-by');
   app.set('trust proxy', config.trustProxy);
   app.use(helmet({ crossOriginResourcePolicy: { policy: 'same-origin' } }));
-  app.use(widgetRoutes());
-  app.use(healthRoutes([upstreamCheck(rest, now), ledgerCheck, labelsCheck], logger));
+  app.use(widgetRoutes(deps.widgetDir));
+  app.use(
+    healthRoutes([upstreamCheck(rest, now), ledgerCheck, labelsCheck, widgetCheck(deps.widgetDir)], logger),
+  );
   app.use(
     agentMcpRoutes({
       config,
