@@ -9,6 +9,7 @@ import { LabelLedger } from './labels/ledger.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { PlatformMcp } from './mcp/platform.ts';
 import { agentMcpRoutes } from './mcp/server.ts';
+import { openApiRoutes } from './openapi/document.ts';
 import { pageRoutes } from './page/routes.ts';
 import { RatesService } from './rates/service.ts';
 import { widgetCheck, widgetRoutes } from './static/widget.ts';
@@ -104,6 +105,7 @@ export function createBff(deps: BffDeps): Bff {
     }),
   );
   app.use(trackingRoutes({ config, service: tracking, logger, now }));
+  app.use(openApiRoutes(config.publicUrl));
   app.use(pageRoutes());
   app.use(demoRoutes(config));
   app.get('/', (_req, res) => res.redirect(302, '/demo/'));
