@@ -106,15 +106,13 @@ describe('docs/storefronts.md: the plain HTML store', () => {
 
   it('empties and disables the checkout when the choice is cleared (rate: null)', async () => {
     await page.evaluate(() => {
-      document
-        .querySelector('shipping-calculator')
-        ?.dispatchEvent(
-          new CustomEvent('shipping-select', {
-            detail: { cep: '20040020', rate: null },
-            bubbles: true,
-            composed: true,
-          }),
-        );
+      document.querySelector('shipping-calculator')?.dispatchEvent(
+        new CustomEvent('shipping-select', {
+          detail: { cep: '20040020', rate: null },
+          bubbles: true,
+          composed: true,
+        }),
+      );
     });
     expect(await form()).toEqual({ cep: '', service: '', disabled: true, summary: 'Escolha o frete acima.' });
   });
