@@ -22,7 +22,14 @@ if (!(major >= REQUIRED_MAJOR)) {
 }
 
 // `.env` in the working directory, if present; variables already in the environment win over the file.
-if (existsSync('.env')) process.loadEnvFile('.env');
+if (existsSync('.env')) {
+  try {
+    process.loadEnvFile('.env');
+  } catch (error) {
+    console.error('frete-kit BFF: cannot read .env:', error instanceof Error ? error.message : error);
+    process.exit(1);
+  }
+}
 
 import('./main.ts').catch((error) => {
   console.error('frete-kit BFF: could not start:', error instanceof Error ? error.message : error);

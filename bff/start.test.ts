@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -107,6 +107,17 @@ describe('bff/start.js (npm run bff)', () => {
     expect(result.code).toBe(1);
     expect(result.output).toContain('BFF_TRUST_PROXY must be true, false or a number of proxy hops');
     expect(result.output).not.toContain('mk_live_secret_value_1');
+  });
+});
+
+describe('bff/start.js and an unreadable .env', () => {
+  it('exits 1 with a plain message, not a stack trace', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'bff-envdir-'));
+    mkdirSync(join(cwd, '.env'));
+    const result = await launch(cwd, { SHIPPING_SECRET_KEY: 'mk_test_demo', BFF_PORT: '0' });
+    expect(result.code).toBe(1);
+    expect(result.output).toMatch(/^frete-kit BFF: cannot read \.env: /);
+    expect(result.output).not.toMatch(/\n\s+at /);
   });
 });
 
