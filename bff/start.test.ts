@@ -89,6 +89,12 @@ describe('bff/start.js (npm run bff)', () => {
       expect(ready.status).toBe(200); // the upstream came from the environment, not the file's dead port
       expect(existsSync(join(cwd, 'ledger', 'labels.sqlite'))).toBe(true);
       expect(started.output).not.toMatch(/mk_test_demo/);
+
+      // systemd stops the service with SIGTERM: the BFF closes and exits 0 (so Restart=on-failure leaves it stopped).
+      const child = children.at(-1);
+      const exited = new Promise<number | null>((resolve) => child?.once('exit', resolve));
+      child?.kill('SIGTERM');
+      expect(await exited).toBe(0);
     } finally {
       stopAll();
     }
