@@ -86,6 +86,26 @@ describe('GET /widget/v1/* and /widget/*', () => {
 });
 
 describe('/readyz and the widget files', () => {
+  it('answers 503 when a script does not match integrity.json (a half-copied or mixed dist/widget/), 200 once it does', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'widget-mixed-'));
+    for (const file of [...WIDGET_FILES, INTEGRITY_FILE])
+      copyFileSync(join(WIDGET_DIR, file), join(dir, file));
+    const check = widgetCheck(dir);
+    expect(await check()).toEqual({ name: 'widget', ok: true });
+    const original = readFileSync(join(dir, 'shipping-tracking.js'));
+    writeFileSync(join(dir, 'shipping-tracking.js'), original.subarray(0, original.length >> 1));
+    expect(await check()).toEqual({
+      name: 'widget',
+      ok: false,
+      detail:
+        'widget files do not match integrity.json: shipping-tracking.js (copy dist/widget/ whole, from one build)',
+    });
+    writeFileSync(join(dir, 'shipping-tracking.js'), original);
+    expect(await check()).toEqual({ name: 'widget', ok: true });
+    writeFileSync(join(dir, INTEGRITY_FILE), '{"shipping-widget.js": "md5-x"}');
+    expect((await check()).detail).toBe('integrity.json is not a valid manifest (run npm run build)');
+  });
+
   it('answers 503 when the widget was never built, and names the missing files', async () => {
     const empty = mkdtempSync(join(tmpdir(), 'widget-none-'));
     const bff = await startBff(sandbox.url, {}, { widgetDir: empty });

@@ -1,7 +1,8 @@
-import { access } from 'node:fs/promises';
+import { access, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import express, { type Router } from 'express';
 import type { ReadinessCheck } from '../http/health.ts';
+import { INTEGRITY_FILE, type IntegrityManifest, IntegrityManifestSchema, sriHash } from './integrity.ts';
 
 export const WIDGET_DIR = new URL('../../dist/widget/', import.meta.url).pathname;
 
@@ -35,8 +36,22 @@ export function widgetRoutes(dir = WIDGET_DIR): Router {
   return router;
 }
 
-/** Ready only when every widget script is on disk: without `npm run build` a storefront would load a 404. */
+/**
+ * Ready only when every widget script is on disk and, when `integrity.json` is there, each script is the one it
+ * names: a half-copied or mismatched `dist/widget/` would make every storefront's `integrity` tag refuse the script.
+ * Hashes are recomputed only when a file's size or modification time changes.
+ */
 export function widgetCheck(dir = WIDGET_DIR): ReadinessCheck {
+  const hashes = new Map<string, { stamp: string; hash: string }>();
+  const hashOf = async (file: string): Promise<string> => {
+    const info = await stat(join(dir, file));
+    const stamp = `${info.size}:${info.mtimeMs}`;
+    const known = hashes.get(file);
+    if (known?.stamp === stamp) return known.hash;
+    const hash = sriHash(await readFile(join(dir, file)));
+    hashes.set(file, { stamp, hash });
+    return hash;
+  };
   return async () => {
     const missing: string[] = [];
     for (const file of WIDGET_FILES) {
@@ -46,12 +61,36 @@ export function widgetCheck(dir = WIDGET_DIR): ReadinessCheck {
         missing.push(file);
       }
     }
-    return missing.length === 0
+    if (missing.length > 0) {
+      return {
+        name: 'widget',
+        ok: false,
+        detail: `widget files missing: ${missing.join(', ')} (run npm run build, or copy dist/widget/)`,
+      };
+    }
+    let manifest: IntegrityManifest | undefined;
+    try {
+      manifest = IntegrityManifestSchema.parse(JSON.parse(await readFile(join(dir, INTEGRITY_FILE), 'utf8')));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
+        return {
+          name: 'widget',
+          ok: false,
+          detail: `${INTEGRITY_FILE} is not a valid manifest (run npm run build)`,
+        };
+      }
+    }
+    if (!manifest) return { name: 'widget', ok: true };
+    const mismatched: string[] = [];
+    for (const file of WIDGET_FILES) {
+      if (manifest[file] !== (await hashOf(file))) mismatched.push(file);
+    }
+    return mismatched.length === 0
       ? { name: 'widget', ok: true }
       : {
           name: 'widget',
           ok: false,
-          detail: `widget files missing: ${missing.join(', ')} (run npm run build, or copy dist/widget/)`,
+          detail: `widget files do not match ${INTEGRITY_FILE}: ${mismatched.join(', ')} (copy dist/widget/ whole, from one build)`,
         };
   };
 }
