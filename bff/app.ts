@@ -106,7 +106,7 @@ export function createBff(deps: BffDeps): Bff {
   );
   app.use(trackingRoutes({ config, service: tracking, logger, now }));
   app.use(openApiRoutes(config.publicUrl));
-  app.use(pageRoutes());
+  app.use(pageRoutes(config.store));
   app.use(demoRoutes(config));
   app.get('/', (_req, res) => res.redirect(302, '/demo/'));
   app.use(notFound);

@@ -96,7 +96,9 @@ describe('docs/storefronts.md: the plain HTML store', () => {
     const options = page.locator('shipping-calculator .option');
     await expect.poll(() => options.count(), { timeout: 30_000 }).toBeGreaterThan(0);
     await options.first().click();
-    await expect.poll(async () => (await form()).service, { timeout: 10_000 }).toMatch(/^(PAC|SEDEX)$/);
+    await expect
+      .poll(async () => (await form()).service, { timeout: 10_000 })
+      .toMatch(/^correios-(pac|sedex)$/);
     const filled = await form();
     expect(filled.cep.replace(/\D/g, '')).toBe('20040020');
     expect(filled.disabled).toBe(false);
@@ -104,16 +106,13 @@ describe('docs/storefronts.md: the plain HTML store', () => {
     expect(await page.evaluate(() => document.querySelector('form')?.innerHTML ?? '')).not.toMatch(/price/);
   }, 60_000);
 
-  it('empties and disables the checkout when the choice is cleared (rate: null)', async () => {
-    await page.evaluate(() => {
-      document.querySelector('shipping-calculator')?.dispatchEvent(
-        new CustomEvent('shipping-select', {
-          detail: { cep: '20040020', rate: null },
-          bubbles: true,
-          composed: true,
-        }),
-      );
-    });
-    expect(await form()).toEqual({ cep: '', service: '', disabled: true, summary: 'Escolha o frete acima.' });
-  });
+  it('empties and disables the checkout when the widget clears the choice (rate: null on a CEP with no quote)', async () => {
+    expect((await form()).disabled).toBe(false);
+    const cep = page.locator('shipping-calculator input[autocomplete="postal-code"]');
+    await cep.fill('00000-100');
+    await cep.press('Enter');
+    await expect
+      .poll(form, { timeout: 30_000 })
+      .toEqual({ cep: '', service: '', disabled: true, summary: 'Escolha o frete acima.' });
+  }, 60_000);
 });

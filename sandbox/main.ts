@@ -12,15 +12,24 @@ try {
   process.exit(1);
 }
 
-const { app } = createSandbox({ ...config, logger: log });
+// With SANDBOX_PORT=0 the default public URL names no real port: the loopback address a request arrives on
+// stands for it then (onboarding links, the allowed Host).
+const publicUrl = new URL(config.publicUrl).port === '0' ? undefined : config.publicUrl;
+const { app } = createSandbox({ ...config, publicUrl, logger: log });
 const server = app.listen(config.port, '127.0.0.1');
 server.on('listening', () => {
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   log.info(
-    { url: `http://127.0.0.1:${port}` },
-    `sandbox listening on http://127.0.0.1:${port} (MCP at /mcp)`,
+    { url: `http://127.0.0.1:${port}`, publicUrl, auth: config.auth },
+    `sandbox listening on http://127.0.0.1:${port} (MCP at ${publicUrl ?? `http://127.0.0.1:${port}`}/mcp)`,
   );
+  if (config.auth === 'off') {
+    log.warn(
+      'SANDBOX_AUTH=off: MCP at /mcp is UNAUTHENTICATED. Anyone who can reach this port acts as any store ' +
+        '(instanceId picks it; loja-demo when omitted) and can issue labels. REST still takes keys.',
+    );
+  }
 });
 server.on('error', (error: NodeJS.ErrnoException) => {
   log.fatal(

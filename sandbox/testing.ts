@@ -1,6 +1,9 @@
 import { execFile } from 'node:child_process';
 import type { AddressInfo } from 'node:net';
 import { promisify } from 'node:util';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { createSandbox, type Sandbox, type SandboxOptions } from './app.ts';
 
 export interface RunningSandbox extends Sandbox {
@@ -82,4 +85,20 @@ export async function mcpInspector(url: string, token: string, ...args: string[]
     { timeout: 60_000 },
   );
   return JSON.parse(stdout);
+}
+
+/** A real MCP SDK client connected to `url` (`…/mcp`) with the given headers (e.g. a Bearer key); close it after. */
+export async function connectMcp(url: string, headers: Record<string, string> = {}): Promise<Client> {
+  const client = new Client({ name: 'sandbox-test', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }));
+  return client;
+}
+
+/** Calls a tool and returns its result (the SDK types it loosely). */
+export async function callTool(
+  client: Client,
+  name: string,
+  args: Record<string, unknown>,
+): Promise<CallToolResult> {
+  return (await client.callTool({ name, arguments: args })) as CallToolResult;
 }

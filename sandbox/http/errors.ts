@@ -1,6 +1,7 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { ApiError, isApiError } from '../../shared/errors.ts';
+import { restChallenge } from './auth.ts';
 
 /** Unknown routes: 404 in the platform's envelope (`not_found` is the sandbox's word; the spec lists no code). */
 export const notFound: RequestHandler = (req, res) => {
@@ -33,6 +34,12 @@ export function errorHandler(logger: Logger | undefined): ErrorRequestHandler {
     }
     if (isApiError(error)) {
       if (error.status === 413) res.setHeader('Connection', 'close');
+      // RFC 9110 §15.5.2: every 401 carries a challenge (the MCP route sets its own first).
+      if (
+        (error.code === 'missing_api_key' || error.code === 'invalid_api_key') &&
+        !res.hasHeader('WWW-Authenticate')
+      )
+        res.setHeader('WWW-Authenticate', restChallenge(error.code));
       res.status(error.status).json(error.toBody());
       return;
     }

@@ -90,11 +90,9 @@ describe('MCP catalog (spec 1 rule 4)', () => {
     }
   });
 
-  it('answers 403 wrong_key_scope to the platform key and 404 merchant_not_found to a removed store', async () => {
-    for (const [key, status, code] of [
-      ['pl_test_parceiro', 403, 'wrong_key_scope'],
-      ['mk_test_removida', 404, 'merchant_not_found'],
-    ] as const) {
+  // The platform key gets the partner scope here (spec 4.4.6): see partners/partners.test.ts.
+  it('answers 404 merchant_not_found to a removed store', async () => {
+    for (const [key, status, code] of [['mk_test_removida', 404, 'merchant_not_found']] as const) {
       const res = await fetch(`${sandbox.url}/mcp`, {
         method: 'POST',
         headers: {
