@@ -35,6 +35,7 @@ describe('the BFF surface', () => {
         { name: 'upstream', ok: true },
         { name: 'ledger', ok: true },
         { name: 'labels', ok: true, detail: 'label tools offered' },
+        { name: 'widget', ok: true },
       ],
     });
   });

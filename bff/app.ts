@@ -11,9 +11,10 @@ import { createLogger, type Logger } from './logger.ts';
 import { PlatformMcp } from './mcp/platform.ts';
 import { agentMcpRoutes } from './mcp/server.ts';
 import { BffOAuth } from './oauth/oauth.ts';
+import { openApiRoutes } from './openapi/document.ts';
 import { pageRoutes } from './page/routes.ts';
 import { RatesService } from './rates/service.ts';
-import { widgetRoutes } from './static/widget.ts';
+import { widgetCheck, widgetRoutes } from './static/widget.ts';
 import { TrackingCache } from './tracking/cache.ts';
 import type { Schedule } from './tracking/coalescer.ts';
 import { trackingRoutes } from './tracking/routes.ts';
@@ -36,6 +37,8 @@ export interface BffDeps {
   oauth?: { rateLimits?: boolean };
   /** Label timing (PDF backoff, generate_label timeout), for tests. */
   labels?: { pdfDelaysMs?: number[]; timeoutMs?: number; dedupeWindowMs?: number };
+  /** Where the built widget files are (default `dist/widget/`), for tests. */
+  widgetDir?: string;
 }
 
 export interface Bff {
@@ -94,8 +97,10 @@ export function createBff(deps: BffDeps): Bff {
   app.disable('x-powered-by');
   app.set('trust proxy', config.trustProxy);
   app.use(helmet({ crossOriginResourcePolicy: { policy: 'same-origin' } }));
-  app.use(widgetRoutes());
-  app.use(healthRoutes([upstreamCheck(rest, now), ledgerCheck, labelsCheck], logger));
+  app.use(widgetRoutes(deps.widgetDir));
+  app.use(
+    healthRoutes([upstreamCheck(rest, now), ledgerCheck, labelsCheck, widgetCheck(deps.widgetDir)], logger),
+  );
   app.use(
     agentMcpRoutes({
       config,
@@ -112,6 +117,7 @@ export function createBff(deps: BffDeps): Bff {
     app.use(adminRoutes({ oauth, config, now }));
   }
   app.use(trackingRoutes({ config, service: tracking, logger, now }));
+  app.use(openApiRoutes(config.publicUrl));
   app.use(pageRoutes(config.store));
   app.use(demoRoutes(config));
   app.get('/', (_req, res) => res.redirect(302, '/demo/'));

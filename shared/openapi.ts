@@ -5,7 +5,8 @@ import { TrackingRequestSchema, TrackingResponseSchema } from './tracking.ts';
 
 type JsonObject = Record<string, unknown>;
 
-function jsonSchema(schema: z.ZodMiniType, io: 'input' | 'output'): JsonObject {
+/** A zod schema as JSON Schema 2020-12 (the dialect of OpenAPI 3.1), without `$schema`. */
+export function jsonSchema(schema: z.ZodMiniType, io: 'input' | 'output'): JsonObject {
   const { $schema: _drop, ...rest } = z.toJSONSchema(schema, { io, target: 'draft-2020-12' }) as JsonObject;
   return rest;
 }

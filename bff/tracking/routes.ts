@@ -1,19 +1,14 @@
 import express, { type RequestHandler, Router } from 'express';
-import * as z from 'zod/mini';
 import { ApiError } from '../../shared/errors.ts';
 import { describeIssues } from '../../shared/issues.ts';
 import { RateLimiter } from '../../shared/rate-limit.ts';
 import { cleanTrackingCode, isS10 } from '../../shared/s10.ts';
-import { MAX_CODES } from '../../shared/tracking.ts';
 import type { BffConfig } from '../config.ts';
 import { methodNotAllowed } from '../http/errors.ts';
 import type { Logger } from '../logger.ts';
 import { isUpstreamError } from '../upstream/errors.ts';
+import { TrackingLookupRequestSchema } from './schema.ts';
 import type { TrackingService } from './service.ts';
-
-const BodySchema = z.strictObject({
-  codes: z.array(z.string()).check(z.minLength(1), z.maxLength(MAX_CODES)),
-});
 
 /** CORS for the origins the merchant allowed, and for nobody else. */
 function cors(allowed: readonly string[]): RequestHandler {
@@ -41,7 +36,7 @@ function cors(allowed: readonly string[]): RequestHandler {
 
 /** Normalizes, checks the S10 form and folds duplicates, keeping the first-seen order. */
 export function parseCodes(body: unknown): string[] {
-  const parsed = BodySchema.safeParse(body);
+  const parsed = TrackingLookupRequestSchema.safeParse(body);
   if (!parsed.success) {
     const tooMany = parsed.error.issues.some(
       (issue) => issue.code === 'too_big' && issue.path[0] === 'codes' && issue.path.length === 1,
