@@ -154,10 +154,14 @@ export class LabelIssuer {
         const last = await ledger.lastCreated(fp, now() - dedupeWindowMs);
         if (last) return this.replay(last);
       }
+      // The row is written only once a send slot is held: at most `maxInFlight` attempts are ever pending, so a
+      // crash leaves few enough for the platform's recent history to settle them all.
+      await this.acquire();
       let attempt: LedgerAttempt;
       try {
         attempt = await ledger.begin({ fingerprint: fp, idempotencyKey, request: canonicalRequest(input) });
       } catch (error) {
+        this.release();
         // Another call took the key or opened the same request first: look again, and wait for it.
         if (error instanceof IdempotencyConflictError || error instanceof OpenAttemptConflictError) continue;
         throw error;
@@ -208,8 +212,8 @@ export class LabelIssuer {
     }
   }
 
+  /** Sends one attempt; the caller holds a send slot, released here once the platform call ends. */
   private async send(attempt: LedgerAttempt, input: GenerateLabelInput): Promise<IssueOutcome> {
-    await this.acquire();
     let result: CallToolResult;
     try {
       const { instanceId: _ignored, ...args } = input;
