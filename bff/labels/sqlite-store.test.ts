@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
-  type AttemptState,
   BindingConflictError,
   IdempotencyConflictError,
   OpenAttemptConflictError,
@@ -33,7 +32,12 @@ const begin = (fingerprint = 'fp-a', idempotencyKey?: string) =>
 describe('the ledger state machine', () => {
   it('writes an attempt pending, with the clock time, before anything is sent', async () => {
     const attempt = await begin();
-    expect(attempt).toMatchObject({ state: 'pending', createdAt: 1.7e12, settledAt: null, prepostagemId: null });
+    expect(attempt).toMatchObject({
+      state: 'pending',
+      createdAt: 1.7e12,
+      settledAt: null,
+      prepostagemId: null,
+    });
   });
 
   it('settles pending into each final state, and unknown into created, rejected or not_sent only', async () => {
@@ -51,7 +55,7 @@ describe('the ledger state machine', () => {
   });
 
   it('refuses every transition the state machine does not allow, and changes nothing', async () => {
-    const states: AttemptState[] = ['created', 'rejected', 'not_sent'];
+    const states = ['created', 'rejected', 'not_sent'] as const;
     for (const from of states) {
       const attempt = await begin(`fp-from-${from}`);
       await store.settle(attempt.id, {
@@ -71,9 +75,19 @@ describe('the ledger state machine', () => {
   it('binds a prepostagemId to one attempt only: a second binding is refused by the storage', async () => {
     const a = await begin('fp-a');
     const b = await begin('fp-b');
-    await store.settle(a.id, { state: 'created', settledBy: 'answer', prepostagemId: 'PP1', supportCode: 'sc1' });
+    await store.settle(a.id, {
+      state: 'created',
+      settledBy: 'answer',
+      prepostagemId: 'PP1',
+      supportCode: 'sc1',
+    });
     await expect(
-      store.settle(b.id, { state: 'created', settledBy: 'diagnosis', prepostagemId: 'PP1', supportCode: 'sc2' }),
+      store.settle(b.id, {
+        state: 'created',
+        settledBy: 'diagnosis',
+        prepostagemId: 'PP1',
+        supportCode: 'sc2',
+      }),
     ).rejects.toBeInstanceOf(BindingConflictError);
     await expect(
       store.settle(b.id, { state: 'rejected', settledBy: 'diagnosis', supportCode: 'sc1' }),
@@ -92,7 +106,9 @@ describe('the ledger state machine', () => {
     await onDisk.settle(a.id, { state: 'created', settledBy: 'answer', prepostagemId: 'PP7' });
     const raw = new DatabaseSync(join(dir, 'labels.sqlite'));
     expect(() =>
-      raw.prepare(`UPDATE label_attempts SET prepostagem_id = 'PP7', state = 'created' WHERE id = ?`).run(b.id),
+      raw
+        .prepare(`UPDATE label_attempts SET prepostagem_id = 'PP7', state = 'created' WHERE id = ?`)
+        .run(b.id),
     ).toThrow(/UNIQUE/);
     raw.close();
     await onDisk.close();
@@ -120,7 +136,11 @@ describe('the ledger state machine', () => {
     const b = await begin('fp-b', 'key-1');
     expect((await store.byKey('key-1'))?.id).toBe(b.id);
     // The old attempt keeps its pre-posting; only the key moved on.
-    expect(await store.get(a.id)).toMatchObject({ state: 'created', prepostagemId: 'PP1', idempotencyKey: null });
+    expect(await store.get(a.id)).toMatchObject({
+      state: 'created',
+      prepostagemId: 'PP1',
+      idempotencyKey: null,
+    });
   });
 
   it('releases the key of an attempt that never reached the platform to the next attempt', async () => {
@@ -164,13 +184,18 @@ describe('the ledger state machine', () => {
     const dir = mkdtempSync(join(tmpdir(), 'ledger-reopen-'));
     const first = new SqliteLedgerStore({ dataDir: dir, now });
     const a = await first.begin({ fingerprint: 'r', idempotencyKey: 'k', request: '{}' });
-    await first.settle(a.id, { state: 'created', settledBy: 'answer', prepostagemId: 'PP9', supportCode: 's' });
+    await first.settle(a.id, {
+      state: 'created',
+      settledBy: 'answer',
+      prepostagemId: 'PP9',
+      supportCode: 's',
+    });
     await first.close();
     const second = new SqliteLedgerStore({ dataDir: dir, now });
     expect(await second.byKey('k')).toMatchObject({ id: a.id, prepostagemId: 'PP9' });
-    await expect(second.begin({ fingerprint: 'q', idempotencyKey: 'k', request: '{}' })).rejects.toBeInstanceOf(
-      IdempotencyConflictError,
-    );
+    await expect(
+      second.begin({ fingerprint: 'q', idempotencyKey: 'k', request: '{}' }),
+    ).rejects.toBeInstanceOf(IdempotencyConflictError);
     await second.close();
   });
 
