@@ -40,6 +40,11 @@ export interface BffConfig {
   store: { name: string | undefined; url: string | undefined; logoUrl: string | undefined };
 }
 
+/** Where the embedded label ledger lives (`BFF_DATA_DIR`), for tools that need nothing else (`npm run ledger`). */
+export function parseDataDir(env: Record<string, string | undefined> = process.env): string {
+  return env.BFF_DATA_DIR?.trim() || '.data';
+}
+
 /** A configuration error: the message names the variable and what is wrong, never its value. */
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';
@@ -181,7 +186,7 @@ export function parseConfig(env: Env = process.env): BffConfig {
     publicKey,
     allowedOrigins,
     agentTokens,
-    dataDir: env.BFF_DATA_DIR?.trim() || '.data',
+    dataDir: parseDataDir(env),
     idempotencyKeyDays,
     visitorRateLimit,
     trustProxy,
