@@ -185,6 +185,31 @@ describe('labels under faults', () => {
     expect(await prepostings()).toHaveLength(1);
   }, 30_000);
 
+  it('identical unkeyed requests that wait for a send slot while the first one is created get the first label', async () => {
+    // One send slot, held by a slow call; two identical unkeyed requests queue behind it: the first is sent and
+    // created before the second gets the slot.
+    const narrow = await startBff(sandbox.url, {}, { labels: { pdfDelaysMs: [20], maxInFlight: 1 } });
+    try {
+      const agent = await connectAgent(narrow.url, TOKEN);
+      await sandbox.control('faults', {
+        target: 'mcp:generate_label',
+        mode: 'latency',
+        latencyMs: 400,
+        times: 1,
+      });
+      const slow = generate(agent, order(3101));
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const twins = await Promise.all([generate(agent, order(3200)), generate(agent, order(3200))]);
+      await slow;
+      expect(twins[0].record.prepostagemId).toMatch(/^PP/);
+      expect(twins[1].record.prepostagemId).toBe(twins[0].record.prepostagemId);
+      expect((await prepostings()).filter((p) => fp(p.request) === fp(order(3200)))).toHaveLength(1);
+      await agent.close();
+    } finally {
+      await narrow.stop();
+    }
+  }, 30_000);
+
   it('the race for one idempotency key under a dropped answer: one upstream call, one label, told to all', async () => {
     await sandbox.control('faults', {
       target: 'mcp:generate_label',

@@ -19,6 +19,7 @@ import type { Logger } from '../logger.ts';
 import { isPlatformCallError, type PlatformMcp } from '../upstream/platform-mcp.ts';
 import { canonicalRequest, fingerprint } from './fingerprint.ts';
 import {
+  AlreadyCreatedError,
   BindingConflictError,
   IdempotencyConflictError,
   type LedgerAttempt,
@@ -159,11 +160,22 @@ export class LabelIssuer {
       await this.acquire();
       let attempt: LedgerAttempt;
       try {
-        attempt = await ledger.begin({ fingerprint: fp, idempotencyKey, request: canonicalRequest(input) });
+        attempt = await ledger.begin({
+          fingerprint: fp,
+          idempotencyKey,
+          request: canonicalRequest(input),
+          createdSince: idempotencyKey ? undefined : now() - dedupeWindowMs,
+        });
       } catch (error) {
         this.release();
-        // Another call took the key or opened the same request first: look again, and wait for it.
-        if (error instanceof IdempotencyConflictError || error instanceof OpenAttemptConflictError) continue;
+        // Another call took the key, opened the same request, or created it while this one waited for a slot:
+        // look again (and wait for it, or replay it).
+        if (
+          error instanceof IdempotencyConflictError ||
+          error instanceof OpenAttemptConflictError ||
+          error instanceof AlreadyCreatedError
+        )
+          continue;
         throw error;
       }
       const flight = this.send(attempt, input);

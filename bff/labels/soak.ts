@@ -133,6 +133,8 @@ export async function runSoak(options: {
   orders: SoakOrder[];
   concurrency: number;
   tries: number;
+  /** No new order starts after this time (epoch ms); the orders never started are left out of the result. */
+  stopAt?: number;
 }): Promise<OrderReport[]> {
   const reports = options.orders.map(
     (order): OrderReport => ({
@@ -145,7 +147,7 @@ export async function runSoak(options: {
   );
   let next = 0;
   const worker = async () => {
-    while (next < options.orders.length) {
+    while (next < options.orders.length && (options.stopAt === undefined || Date.now() < options.stopAt)) {
       const index = next++;
       const order = options.orders[index] as SoakOrder;
       const report = reports[index] as OrderReport;
@@ -155,7 +157,7 @@ export async function runSoak(options: {
     }
   };
   await Promise.all(Array.from({ length: options.concurrency }, worker));
-  return reports;
+  return reports.filter((report) => report.calls > 0);
 }
 
 /** Checks the reports against the sandbox's pre-postings (each with the request it was made from). */

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
+  AlreadyCreatedError,
   BindingConflictError,
   IdempotencyConflictError,
   OpenAttemptConflictError,
@@ -123,6 +124,18 @@ describe('the ledger state machine', () => {
     await store.settle(a.id, { state: 'not_sent', settledBy: 'operator' });
     expect(await store.openAttempt('same')).toBeUndefined();
     expect((await begin('same')).state).toBe('pending');
+  });
+
+  it('refuses, in the same transaction as the insert, an unkeyed request already created within the window', async () => {
+    const a = await begin('dup');
+    await store.settle(a.id, { state: 'created', settledBy: 'answer', prepostagemId: 'PPd' });
+    clock += 1000;
+    await expect(
+      store.begin({ fingerprint: 'dup', request: '{}', createdSince: clock - 60_000 }),
+    ).rejects.toBeInstanceOf(AlreadyCreatedError);
+    expect((await store.begin({ fingerprint: 'dup', request: '{}', createdSince: clock - 500 })).state).toBe(
+      'pending',
+    );
   });
 
   it('remembers an idempotency key for the window, then forgets it', async () => {

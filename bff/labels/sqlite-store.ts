@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import {
+  AlreadyCreatedError,
   AttemptNotFoundError,
   type AttemptState,
   type BeginInput,
@@ -94,6 +95,14 @@ export class SqliteLedgerStore implements LedgerStore {
              WHERE idempotency_key = ? AND (created_at < ? OR state = 'not_sent')`,
           )
           .run(input.idempotencyKey, now - this.keyWindowMs);
+      }
+      if (input.createdSince !== undefined) {
+        const created = this.db
+          .prepare(
+            `SELECT id FROM label_attempts WHERE fingerprint = ? AND state = 'created' AND created_at >= ? LIMIT 1`,
+          )
+          .get(input.fingerprint, input.createdSince);
+        if (created) throw new AlreadyCreatedError('the same request was already created');
       }
       try {
         this.db
