@@ -10,6 +10,7 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import * as z from 'zod/mini';
 import { parseDataDir } from '../bff/config.ts';
 import {
   ATTEMPT_STATES,
@@ -21,6 +22,11 @@ import {
   TransitionError,
 } from '../bff/labels/ledger.ts';
 import { SqliteLedgerStore } from '../bff/labels/sqlite-store.ts';
+
+/** Enough of a stored request to name its recipient (older ledgers kept only a summary: then '-'). */
+const RecipientSchema = z.object({
+  recipient: z.object({ nome: z.string(), endereco: z.object({ numero: z.string(), cep: z.string() }) }),
+});
 
 const USAGE = `usage:
   npm run ledger -- list [--state ${ATTEMPT_STATES.join('|')}]
@@ -51,15 +57,16 @@ function iso(ms: number | null): string {
 
 /** Who the label is for, from the request as sent (the operator's way to find the order). */
 function recipientOf(attempt: LedgerAttempt): string {
+  let raw: unknown;
   try {
-    const request = JSON.parse(attempt.request) as {
-      recipient?: { nome?: string; endereco?: { cep?: string; numero?: string } };
-    };
-    const r = request.recipient;
-    return r ? `${r.nome ?? '?'}, nº ${r.endereco?.numero ?? '?'}, CEP ${r.endereco?.cep ?? '?'}` : '-';
+    raw = JSON.parse(attempt.request);
   } catch {
     return '-';
   }
+  const parsed = RecipientSchema.safeParse(raw);
+  if (!parsed.success) return '-';
+  const { nome, endereco } = parsed.data.recipient;
+  return `${nome}, nº ${endereco.numero}, CEP ${endereco.cep}`;
 }
 
 function listLine(a: LedgerAttempt): string {

@@ -129,7 +129,9 @@ export class LabelIssuer {
   }
 
   async issue(input: GenerateLabelInput, idempotencyKey?: string): Promise<IssueOutcome> {
-    await this.recovered;
+    // Start-up reconciliation goes first while the crashed attempts are the platform's most recent; a platform that
+    // does not answer holds new labels back at most 15 s.
+    await Promise.race([this.recovered, sleep(15_000, undefined, { ref: false })]);
     const { ledger, now, dedupeWindowMs } = this.options;
     const fp = fingerprint(input);
     for (let round = 0; round < 5; round++) {
