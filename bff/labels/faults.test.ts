@@ -240,6 +240,71 @@ describe('labels under faults', () => {
     expect((await stats()).stores['loja-demo']?.['mcp:generate_label']).toBe(1);
   }, 30_000);
 
+  it('stays unknown when another client sent the identical request at the same time: two matches, no guess', async () => {
+    const other = await connectAgent(sandbox.url, 'mk_test_demo');
+    try {
+      await sandbox.control('faults', { target: 'mcp:generate_label', mode: 'drop_after_commit', times: 1 });
+      await sandbox.control('faults', {
+        target: 'mcp:generate_label',
+        mode: 'latency',
+        latencyMs: 300,
+        times: 2,
+      });
+      const input = order(3300);
+      const mine = generate(client, input);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const theirs = await generate(other, input);
+      const answer = await mine;
+      expect(theirs.record.prepostagemId).toMatch(/^PP/);
+      expect(await prepostings()).toHaveLength(2);
+      // Two unclaimed entries carry this exact request: the BFF takes neither, and says why.
+      expect(answer.record).toMatchObject({ reason: 'outcome_unknown' });
+      expect(answer.record.prepostagemId).toBeUndefined();
+      expect(JSON.stringify(answer.result.content)).toContain('more than one unclaimed platform attempt');
+      const [attempt] = (await bff.ledger.list()).filter((a) => a.fingerprint === fp(input));
+      expect(attempt).toMatchObject({ state: 'unknown', prepostagemId: null });
+      expect(attempt?.note).toMatch(/^ambiguous/);
+    } finally {
+      await other.close();
+    }
+  }, 30_000);
+
+  it('says when the platform history no longer reaches back to an unknown attempt', async () => {
+    await sandbox.control('faults', { target: 'mcp:generate_label', mode: 'reset', times: 1 });
+    expect((await generate(client, order(3400))).record).toMatchObject({ reason: 'outcome_unknown' });
+    const other = await connectAgent(sandbox.url, 'mk_test_demo');
+    for (let i = 0; i < 10; i++) await generate(other, order(3500 + i));
+    await other.close();
+    const again = await generate(client, order(3400));
+    expect(again.record).toMatchObject({ reason: 'outcome_unknown' });
+    expect(JSON.stringify(again.result.content)).toContain('no longer reaches back');
+  }, 30_000);
+
+  it('forgets an idempotency key after BFF_IDEMPOTENCY_KEY_DAYS, and not before', async () => {
+    let clock = 1.7e12;
+    const keyed = await startBff(
+      sandbox.url,
+      { BFF_IDEMPOTENCY_KEY_DAYS: '1' },
+      { now: () => clock, labels: { pdfDelaysMs: [20] } },
+    );
+    try {
+      const agent = await connectAgent(keyed.url, TOKEN);
+      const first = await generate(agent, { ...order(3600), idempotencyKey: 'daily' });
+      expect(first.record.prepostagemId).toMatch(/^PP/);
+      clock += 86_400_000 - 1;
+      const early = await generate(agent, { ...order(3601), idempotencyKey: 'daily' });
+      expect(early.result.isError).toBe(true);
+      expect(JSON.stringify(early.result.content)).toContain('different label request');
+      clock += 2;
+      const later = await generate(agent, { ...order(3601), idempotencyKey: 'daily' });
+      expect(later.record.prepostagemId).toMatch(/^PP/);
+      expect(later.record.prepostagemId).not.toBe(first.record.prepostagemId);
+      await agent.close();
+    } finally {
+      await keyed.stop();
+    }
+  }, 30_000);
+
   it('survives a restart on the same data directory: a created label is replayed, an unknown one stays blocked', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'bff-restart-'));
     const first = await startBff(sandbox.url, { BFF_DATA_DIR: dataDir }, { labels: { pdfDelaysMs: [20] } });
