@@ -25,6 +25,7 @@ import {
   type LedgerAttempt,
   type LedgerStore,
   OpenAttemptConflictError,
+  TransitionError,
 } from './ledger.ts';
 
 /** Why an unknown outcome could not be settled (yet). */
@@ -267,7 +268,7 @@ export class LabelIssuer {
     } catch (error) {
       if (!(error instanceof BindingConflictError)) throw error;
       // Only a person's earlier decision can hold this pre-posting: never tell it to two orders.
-      const note = `the platform answered ${record.prepostagemId}, which the ledger already binds to another attempt`;
+      const note = `binding_conflict: the platform answered ${record.prepostagemId}, which the ledger already binds to another attempt`;
       await this.options.ledger.settle(attempt.id, { state: 'unknown', settledBy: 'answer', note });
       this.options.logger.error({ attemptId: attempt.id }, `labels: ${note}; a person must check`);
       return { kind: 'unknown', attemptId: attempt.id, since: attempt.createdAt, why: 'binding_conflict' };
@@ -410,6 +411,8 @@ export class LabelIssuer {
           'labels: unknown attempt settled by diagnosis (whole request matched)',
         );
       } catch (error) {
+        // Another process (the operator's tool, another instance) settled or bound it first: the storage decided.
+        if (error instanceof TransitionError) continue;
         if (!(error instanceof BindingConflictError)) throw error;
         await ledger.note(
           attempt.id,
