@@ -366,7 +366,11 @@ export class LabelIssuer {
     if (open.length === 0) return current;
     let history: Attempt[];
     try {
-      history = (await this.diagnose({ source: 'mcp' })).attempts;
+      const diagnosis = await this.diagnose({ source: 'mcp' });
+      if (diagnosis.reason && diagnosis.attempts.length === 0) {
+        throw new Error(`diagnose_label_issue answered reason ${diagnosis.reason}`);
+      }
+      history = diagnosis.attempts;
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       logger.warn({ error: message }, 'labels: diagnosis failed; attempts stay unknown');
@@ -426,7 +430,11 @@ export class LabelIssuer {
   /** `diagnose_label_issue` on the platform, parsed with the shared schema. Throws when it cannot be read. */
   async diagnose(input: Omit<DiagnoseLabelIssueInput, 'instanceId'>): Promise<DiagnoseLabelIssueOutput> {
     const result = await this.options.platform.read('diagnose_label_issue', { ...input });
-    const parsed = DiagnoseLabelIssueOutputSchema.safeParse(result.structuredContent ?? { attempts: [] });
+    const structured = result.structuredContent ?? { attempts: [] };
+    // spec 2.7: when the query is not authorized or fails, the answer may carry only `reason` (and `actionUrl`).
+    const parsed = DiagnoseLabelIssueOutputSchema.safeParse(
+      'attempts' in structured ? structured : { ...structured, attempts: [] },
+    );
     if (!parsed.success) throw new Error('diagnose_label_issue answered an output that does not parse');
     return parsed.data;
   }
