@@ -247,12 +247,17 @@ describe('labels under faults', () => {
       await sandbox.control('faults', {
         target: 'mcp:generate_label',
         mode: 'latency',
-        latencyMs: 300,
+        latencyMs: 1500,
         times: 2,
       });
       const input = order(3300);
       const mine = generate(client, input);
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      // The other client sends once the BFF's call has reached the platform (and taken the drop).
+      const before = Date.now();
+      while (((await stats()).stores['loja-demo']?.['mcp:generate_label'] ?? 0) < 1) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      expect(Date.now() - before).toBeLessThan(1500);
       const theirs = await generate(other, input);
       const answer = await mine;
       expect(theirs.record.prepostagemId).toMatch(/^PP/);
