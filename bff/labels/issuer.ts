@@ -195,15 +195,8 @@ export class LabelIssuer {
   /** An attempt seen again: wait for it, replay it, or reconcile it. */
   private async resume(attempt: LedgerAttempt): Promise<IssueOutcome> {
     switch (attempt.state) {
-      case 'pending': {
-        const flight = this.inFlight.get(attempt.id);
-        if (flight) return markReplayed(await flight);
-        return {
-          kind: 'refused',
-          why: 'in_progress',
-          message: 'An identical label request is in progress elsewhere; ask again in a minute.',
-        };
-      }
+      case 'pending':
+        return this.awaitPending(attempt);
       case 'created':
         return this.replay(attempt);
       case 'rejected':
@@ -224,6 +217,28 @@ export class LabelIssuer {
           why: whyOf(settled ?? attempt),
         };
       }
+    }
+  }
+
+  /**
+   * Waits for a pending attempt: its flight when it is this process's (the row can be seen a moment before the flight
+   * is registered), otherwise until the ledger shows it settled, for as long as a call may take.
+   */
+  private async awaitPending(attempt: LedgerAttempt): Promise<IssueOutcome> {
+    const deadline = this.options.now() + this.options.timeoutMs + 5_000;
+    for (let wait = 5; ; wait = Math.min(wait * 2, 200)) {
+      const flight = this.inFlight.get(attempt.id);
+      if (flight) return markReplayed(await flight);
+      const current = await this.options.ledger.get(attempt.id);
+      if (current && current.state !== 'pending') return markReplayed(await this.resume(current));
+      if (this.options.now() > deadline || this.closed) {
+        return {
+          kind: 'refused',
+          why: 'in_progress',
+          message: 'An identical label request is in progress elsewhere; ask again in a minute.',
+        };
+      }
+      await sleep(wait);
     }
   }
 
