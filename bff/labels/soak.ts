@@ -22,6 +22,8 @@ export interface SoakOrder {
   idempotencyKey?: string;
   /** A second agent sends the same order at the same time (a double click, two workers). */
   twin: boolean;
+  /** The agent sends the order once more after it was told the label (a retry of a careless agent). */
+  again?: boolean;
 }
 
 /** `base` varied only in the recipient's name and street number: orders a careless match would confuse. */
@@ -38,6 +40,7 @@ export function lookAlikeOrders(base: GenerateLabelInputRaw, count: number, pref
     },
     ...(i % 2 === 0 ? { idempotencyKey: `${prefix}-order-${i}` } : {}),
     twin: i % 3 === 0,
+    again: i % 4 === 1,
   }));
 }
 
@@ -64,7 +67,7 @@ export interface SoakFigures {
   dropsFired: number;
   /** Orders with more than one pre-posting. */
   duplicates: number;
-  /** Orders told a prepostagemId made from another order's request (or from none). */
+  /** Orders told a prepostagemId made from another order's request (or from none), or told two different ones. */
   misassigned: number;
   /** Orders whose pre-posting exists but whose last answer was neither that label nor an honest unknown. */
   lost: number;
@@ -121,6 +124,11 @@ async function agent(client: Client, order: SoakOrder, report: OrderReport, trie
     report.last = answer.kind;
     if (answer.prepostagemId) {
       report.told.push(answer.prepostagemId);
+      if (order.again) {
+        const again = await send(client, order);
+        report.calls += 1;
+        if (again.prepostagemId) report.told.push(again.prepostagemId);
+      }
       return;
     }
     if (answer.kind === 'rejected') return;
@@ -183,7 +191,8 @@ export async function judgeSoak(sandboxUrl: string, reports: OrderReport[]): Pro
   for (const report of reports) {
     calls += report.calls;
     if ((perOrder.get(report.fingerprint) ?? 0) > 1) duplicates += 1;
-    if (report.told.some((id) => ownerOf.get(id) !== report.fingerprint)) misassigned += 1;
+    if (report.told.some((id) => ownerOf.get(id) !== report.fingerprint) || new Set(report.told).size > 1)
+      misassigned += 1;
     if (report.first === 'unknown') firstUnknown += 1;
     const told = report.told.length > 0;
     if (!told && report.last === 'unknown') unknownAtEnd += 1;
