@@ -6,9 +6,9 @@ import { demoRoutes } from './demo/routes.ts';
 import { errorHandler, notFound } from './http/errors.ts';
 import { healthRoutes, type ReadinessCheck, upstreamCheck } from './http/health.ts';
 import { LabelIssuer } from './labels/issuer.ts';
-import { LabelLedger } from './labels/ledger.ts';
+import type { LedgerStore } from './labels/ledger.ts';
+import { SqliteLedgerStore } from './labels/sqlite-store.ts';
 import { createLogger, type Logger } from './logger.ts';
-import { PlatformMcp } from './mcp/platform.ts';
 import { agentMcpRoutes } from './mcp/server.ts';
 import { BffOAuth } from './oauth/oauth.ts';
 import { openApiRoutes } from './openapi/document.ts';
@@ -19,6 +19,7 @@ import { TrackingCache } from './tracking/cache.ts';
 import type { Schedule } from './tracking/coalescer.ts';
 import { trackingRoutes } from './tracking/routes.ts';
 import { TrackingService } from './tracking/service.ts';
+import { PlatformMcp } from './upstream/platform-mcp.ts';
 import { createRestClient, type RestClient } from './upstream/rest-client.ts';
 
 export interface BffDeps {
@@ -36,7 +37,13 @@ export interface BffDeps {
   /** OAuth: the SDK's per-IP endpoint limits (default on). */
   oauth?: { rateLimits?: boolean };
   /** Label timing (PDF backoff, generate_label timeout), for tests. */
-  labels?: { pdfDelaysMs?: number[]; timeoutMs?: number; dedupeWindowMs?: number };
+  labels?: {
+    pdfDelaysMs?: number[];
+    timeoutMs?: number;
+    dedupeWindowMs?: number;
+    maxInFlight?: number;
+    retryReconcileMs?: number[];
+  };
   /** Where the built widget files are (default `dist/widget/`), for tests. */
   widgetDir?: string;
 }
@@ -45,7 +52,7 @@ export interface Bff {
   app: Express;
   rest: RestClient;
   tracking: TrackingService;
-  ledger: LabelLedger;
+  ledger: LedgerStore;
   issuer: LabelIssuer;
   platform: PlatformMcp;
   /** The OAuth authorization server for `/mcp`; undefined without `BFF_ADMIN_PASSWORD`. */
@@ -75,12 +82,18 @@ export function createBff(deps: BffDeps): Bff {
   });
 
   const platform = new PlatformMcp({ url: config.mcpUrl, secretKey: config.secretKey, logger, now });
-  const ledger = new LabelLedger({ dataDir: config.dataDir, now });
+  const ledger = new SqliteLedgerStore({
+    dataDir: config.dataDir,
+    now,
+    keyWindowMs: config.idempotencyKeyDays * 86_400_000,
+  });
   const issuer = new LabelIssuer({ ledger, platform, logger, now, ...deps.labels });
+  // Attempts a previous run left pending become unknown and are reconciled before new labels go out.
+  void issuer.start();
   const oauth = config.adminPassword ? new BffOAuth({ config, now, ...deps.oauth }) : undefined;
 
   const ledgerCheck: ReadinessCheck = async () =>
-    ledger.healthy()
+    (await ledger.healthy())
       ? { name: 'ledger', ok: true }
       : { name: 'ledger', ok: false, detail: 'the label ledger does not answer' };
   // Label availability does not make the BFF unready; /readyz says why agents will not see label tools.
@@ -132,8 +145,9 @@ export function createBff(deps: BffDeps): Bff {
     platform,
     oauth,
     close: async () => {
+      issuer.close();
       await platform.close();
-      ledger.close();
+      await ledger.close();
       oauth?.close();
     },
   };

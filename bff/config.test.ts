@@ -12,6 +12,7 @@ describe('parseConfig', () => {
       allowedOrigins: [],
       agentTokens: [],
       dataDir: '.data',
+      idempotencyKeyDays: 7,
       visitorRateLimit: { calls: 120, seconds: 60 },
       trustProxy: false,
       publicUrl: 'http://127.0.0.1:4000',
@@ -44,6 +45,16 @@ describe('parseConfig', () => {
       shippingRateLimit: { calls: 30, seconds: 60 },
       store: { name: 'Loja Demo', url: 'https://loja.example', logoUrl: 'https://loja.example/logo.png' },
     });
+  });
+
+  it('reads BFF_IDEMPOTENCY_KEY_DAYS and refuses zero, negative, huge or non-numeric values', () => {
+    expect(parseConfig({ ...base, BFF_IDEMPOTENCY_KEY_DAYS: '30' }).idempotencyKeyDays).toBe(30);
+    expect(parseConfig({ ...base, BFF_IDEMPOTENCY_KEY_DAYS: '0.5' }).idempotencyKeyDays).toBe(0.5);
+    for (const bad of ['0', '-1', '7d', '1e3', '99999']) {
+      expect(() => parseConfig({ ...base, BFF_IDEMPOTENCY_KEY_DAYS: bad })).toThrow(
+        /BFF_IDEMPOTENCY_KEY_DAYS must be a number of days/,
+      );
+    }
   });
 
   it('refuses a missing secret key, naming the variable', () => {

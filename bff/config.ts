@@ -22,6 +22,8 @@ export interface BffConfig {
   allowedOrigins: string[];
   agentTokens: AgentToken[];
   dataDir: string;
+  /** How long an `idempotencyKey` of `generate_label` is remembered (`BFF_IDEMPOTENCY_KEY_DAYS`, default 7). */
+  idempotencyKeyDays: number;
   visitorRateLimit: RateLimit;
   trustProxy: boolean | number;
   /** The BFF's public origin (no trailing slash): OAuth issuer and resource, the Host/Origin check, absolute links. */
@@ -36,6 +38,11 @@ export interface BffConfig {
   shippingRateLimit: RateLimit;
   /** Branding of the tracking page. */
   store: { name: string | undefined; url: string | undefined; logoUrl: string | undefined };
+}
+
+/** Where the embedded label ledger lives (`BFF_DATA_DIR`), for tools that need nothing else (`npm run ledger`). */
+export function parseDataDir(env: Record<string, string | undefined> = process.env): string {
+  return env.BFF_DATA_DIR?.trim() || '.data';
 }
 
 /** A configuration error: the message names the variable and what is wrong, never its value. */
@@ -152,6 +159,14 @@ export function parseConfig(env: Env = process.env): BffConfig {
   const shippingRateLimit = parseRateLimit(env.SHIPPING_RATE_LIMIT ?? '60/60');
   if (!shippingRateLimit) throw new ConfigError('SHIPPING_RATE_LIMIT must be calls/seconds, e.g. 60/60');
 
+  const keyDays = env.BFF_IDEMPOTENCY_KEY_DAYS?.trim() || '7';
+  const idempotencyKeyDays = Number(keyDays);
+  if (!/^\d+(\.\d+)?$/.test(keyDays) || idempotencyKeyDays <= 0 || idempotencyKeyDays > 3650) {
+    throw new ConfigError(
+      'BFF_IDEMPOTENCY_KEY_DAYS must be a number of days greater than 0 and at most 3650',
+    );
+  }
+
   const bffPort = port(env, 'BFF_PORT', 4000);
   const publicUrl = url(env, 'BFF_PUBLIC_URL', `http://127.0.0.1:${bffPort}`);
   if (new URL(publicUrl).pathname !== '/') {
@@ -171,7 +186,8 @@ export function parseConfig(env: Env = process.env): BffConfig {
     publicKey,
     allowedOrigins,
     agentTokens,
-    dataDir: env.BFF_DATA_DIR?.trim() || '.data',
+    dataDir: parseDataDir(env),
+    idempotencyKeyDays,
     visitorRateLimit,
     trustProxy,
     publicUrl,

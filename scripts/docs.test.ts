@@ -13,7 +13,7 @@ import { dirname, join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
-import { LabelLedger } from '../bff/labels/ledger.ts';
+import { SqliteLedgerStore } from '../bff/labels/sqlite-store.ts';
 
 /**
  * Runs the blocks of docs/deploy.md marked `<!-- tested: name -->` (the code block right after the marker), so a
@@ -71,12 +71,19 @@ describe('docs/deploy.md: ledger backup and restore', () => {
     const dataDir = join(root, 'lib');
     const backups = join(root, 'backups');
     mkdirSync(backups);
-    const ledger = new LabelLedger({ dataDir });
-    for (let i = 0; i < 200; i++) ledger.begin(`fp-${i}`, `key-${i}`, { orderId: `pedido-${i}` });
+    const ledger = new SqliteLedgerStore({ dataDir });
+    const order = (orderId: string) => JSON.stringify({ orderId });
+    for (let i = 0; i < 200; i++) {
+      await ledger.begin({
+        fingerprint: `fp-${i}`,
+        idempotencyKey: `key-${i}`,
+        request: order(`pedido-${i}`),
+      });
+    }
     // The BFF keeps writing while the backup runs.
     let more = 0;
     const writer = setInterval(() => {
-      ledger.begin(`fp-late-${more}`, undefined, { orderId: `late-${more}` });
+      void ledger.begin({ fingerprint: `fp-late-${more}`, request: order(`late-${more}`) });
       more++;
     }, 2);
 
@@ -93,7 +100,7 @@ describe('docs/deploy.md: ledger backup and restore', () => {
     expect(run.stderr).toBe('');
     expect(run.status).toBe(0);
     expect(run.stdout).toMatch(/^backup: \d+ pages$/m);
-    ledger.close();
+    await ledger.close();
 
     const [copy] = readdirSync(backups);
     expect(copy).toMatch(/^labels-\d{4}-\d{2}-\d{2}-\d{4}\.sqlite$/);
@@ -107,27 +114,33 @@ describe('docs/deploy.md: ledger backup and restore', () => {
     const restoredDir = join(root, 'restored');
     mkdirSync(restoredDir);
     copyFileSync(backupFile, join(restoredDir, 'labels.sqlite'));
-    const restored = new LabelLedger({ dataDir: restoredDir });
+    const restored = new SqliteLedgerStore({ dataDir: restoredDir });
     try {
-      const orders = restored.all().map((attempt) => OrderSchema.parse(JSON.parse(attempt.request)).orderId);
+      const orders = (await restored.list()).map(
+        (attempt) => OrderSchema.parse(JSON.parse(attempt.request)).orderId,
+      );
       for (let i = 0; i < 200; i++) expect(orders).toContain(`pedido-${i}`);
-      expect(restored.byKey('key-199')?.state).toBe('pending');
-      expect(restored.healthy()).toBe(true);
+      expect((await restored.byKey('key-199'))?.state).toBe('pending');
+      expect(await restored.healthy()).toBe(true);
     } finally {
-      restored.close();
+      await restored.close();
     }
   }, 60_000);
 
   it.skipIf(!existsSync('/usr/bin/sqlite3'))('the sqlite3 alternative is an online backup too', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'ledger-sqlite3-'));
-    const ledger = new LabelLedger({ dataDir });
-    ledger.begin('fp', 'k', { orderId: 'pedido-1' });
+    const ledger = new SqliteLedgerStore({ dataDir });
+    await ledger.begin({
+      fingerprint: 'fp',
+      idempotencyKey: 'k',
+      request: JSON.stringify({ orderId: 'pedido-1' }),
+    });
     const run = await sh(`sqlite3 ${dataDir}/labels.sqlite ".backup ${dataDir}/copy.sqlite"`);
-    ledger.close();
+    await ledger.close();
     expect(run.status).toBe(0);
     expect(DEPLOY).toContain('sqlite3 /var/lib/frete-kit/labels.sqlite ".backup /var/backups/frete-kit/');
     const copy = new DatabaseSync(join(dataDir, 'copy.sqlite'), { readOnly: true });
-    expect(copy.prepare('SELECT count(*) AS n FROM attempts').get()).toEqual({ n: 1 });
+    expect(copy.prepare('SELECT count(*) AS n FROM label_attempts').get()).toEqual({ n: 1 });
     copy.close();
   });
 });

@@ -44,6 +44,12 @@ export const LabelRecordSchema = /* @__PURE__ */ z.looseObject({
 });
 export type LabelRecord = z.infer<typeof LabelRecordSchema>;
 
+/** `generate_label`'s answer as the platform gives it: the label record plus the attempt's `supportCode` (an addition). */
+export const IssuedLabelRecordSchema = /* @__PURE__ */ z.extend(LabelRecordSchema, {
+  supportCode: z.optional(z.string()),
+});
+export type IssuedLabelRecord = z.infer<typeof IssuedLabelRecordSchema>;
+
 /** Spec 4.4.4 input. */
 export const GetLabelPdfInputSchema = /* @__PURE__ */ z.strictObject({
   prepostagemId: z.string().check(z.minLength(1)),

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { GenerateLabelInput } from '../../shared/label.ts';
 
-/** JSON with sorted keys, so the same request always hashes the same. */
-function canonical(value: unknown): string {
+/** JSON with sorted keys, so the same request always reads the same. */
+export function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
   if (value && typeof value === 'object') {
     const entries = Object.entries(value as Record<string, unknown>)
@@ -13,8 +13,16 @@ function canonical(value: unknown): string {
   return JSON.stringify(value);
 }
 
-/** The request's identity: the parsed input (CEPs normalized, defaults applied) without `instanceId`. */
-export function fingerprint(input: GenerateLabelInput): string {
+/** The request as the ledger keeps it: the parsed input (CEPs normalized, defaults applied) without `instanceId`. */
+export function canonicalRequest(input: GenerateLabelInput): string {
   const { instanceId: _ignored, ...rest } = input;
-  return createHash('sha256').update(canonical(rest)).digest('hex');
+  return canonical(rest);
+}
+
+/**
+ * The request's identity: a hash of the whole parsed request. Two orders that differ in one character of the
+ * recipient's name or street number have different fingerprints; diagnosis evidence is matched by this same hash.
+ */
+export function fingerprint(input: GenerateLabelInput): string {
+  return createHash('sha256').update(canonicalRequest(input)).digest('hex');
 }

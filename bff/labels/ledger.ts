@@ -1,13 +1,27 @@
 import { randomUUID } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
-import { DatabaseSync } from 'node:sqlite';
 
-/** Where an attempt stands: written `pending` before the upstream call, settled after. */
-export type AttemptState = 'pending' | 'created' | 'rejected' | 'unknown';
+/**
+ * Where an attempt stands. Written `pending` before the upstream call, then settled:
+ *
+ * - `created` / `rejected`: the platform's answer (or its history, or the operator) says so;
+ * - `not_sent`: the request never reached the tool (refused connection, DNS, TLS, an HTTP error); it may go again;
+ * - `unknown`: sent, answer lost; the pre-posting may exist. Only diagnosis or the operator settle it.
+ */
+export type AttemptState = 'pending' | 'created' | 'rejected' | 'unknown' | 'not_sent';
+export const ATTEMPT_STATES: readonly AttemptState[] = [
+  'pending',
+  'created',
+  'rejected',
+  'unknown',
+  'not_sent',
+];
+
+/** Who settled an attempt. */
+export type SettledBy = 'answer' | 'diagnosis' | 'operator' | 'restart';
 
 export interface LedgerAttempt {
   id: string;
+  /** sha256 of the canonical request (see fingerprint.ts). */
   fingerprint: string;
   idempotencyKey: string | null;
   state: AttemptState;
@@ -15,160 +29,121 @@ export interface LedgerAttempt {
   trackingCode: string | null;
   reason: string | null;
   status: string | null;
+  /** The platform's attempt this one is bound to (its answer, or the history entry diagnosis matched). */
   supportCode: string | null;
+  settledBy: SettledBy | null;
   /** Epoch ms when the attempt was written, before the upstream call. */
   createdAt: number;
   settledAt: number | null;
-  /** The request as sent (no secrets), for reconciliation. */
+  /** The request as sent (canonical JSON of the parsed input, without `instanceId`): the merchant's own data. */
   request: string;
+  /** Why it stands as it does, for the operator (e.g. why diagnosis could not decide). */
+  note: string | null;
 }
 
 export interface Settlement {
   state: Exclude<AttemptState, 'pending'>;
+  settledBy: SettledBy;
   prepostagemId?: string | undefined;
   trackingCode?: string | undefined;
   reason?: string | undefined;
   status?: string | undefined;
   supportCode?: string | undefined;
+  note?: string | undefined;
 }
 
-/** The idempotency key is already bound to another request. */
+/** The transitions the state machine allows: from each state, to which. */
+export const TRANSITIONS: Record<AttemptState, readonly AttemptState[]> = {
+  pending: ['created', 'rejected', 'unknown', 'not_sent'],
+  unknown: ['created', 'rejected', 'not_sent'],
+  created: [],
+  rejected: [],
+  not_sent: [],
+};
+
+/** The idempotency key is bound to another attempt. */
 export class IdempotencyConflictError extends Error {
   override readonly name = 'IdempotencyConflictError';
 }
 
-/**
- * The label ledger (node:sqlite in `BFF_DATA_DIR`): every `generate_label` attempt, written before the upstream call
- * and settled after, so a label is never issued twice by a retry.
- */
-export class LabelLedger {
-  private readonly db: DatabaseSync;
-  private readonly now: () => number;
-
-  /** `dataDir: ':memory:'` keeps the ledger in memory (tests only: it does not survive a restart). */
-  constructor(options: { dataDir: string; now?: () => number }) {
-    if (options.dataDir === ':memory:') {
-      this.db = new DatabaseSync(':memory:');
-    } else {
-      mkdirSync(options.dataDir, { recursive: true });
-      this.db = new DatabaseSync(join(options.dataDir, 'labels.sqlite'));
-    }
-    this.now = options.now ?? Date.now;
-    this.db.exec(`
-      PRAGMA journal_mode = WAL;
-      PRAGMA busy_timeout = 5000;
-      CREATE TABLE IF NOT EXISTS attempts (
-        id TEXT PRIMARY KEY,
-        fingerprint TEXT NOT NULL,
-        idempotency_key TEXT UNIQUE,
-        state TEXT NOT NULL,
-        prepostagem_id TEXT,
-        tracking_code TEXT,
-        reason TEXT,
-        status TEXT,
-        support_code TEXT,
-        created_at INTEGER NOT NULL,
-        settled_at INTEGER,
-        request TEXT NOT NULL
-      );
-      CREATE INDEX IF NOT EXISTS attempts_fingerprint ON attempts (fingerprint, created_at);
-    `);
-  }
-
-  /** Writes a pending attempt. Throws `IdempotencyConflictError` when the key is taken. */
-  begin(fingerprint: string, idempotencyKey: string | undefined, request: unknown): LedgerAttempt {
-    const id = randomUUID();
-    try {
-      this.db
-        .prepare(
-          'INSERT INTO attempts (id, fingerprint, idempotency_key, state, created_at, request) VALUES (?, ?, ?, ?, ?, ?)',
-        )
-        .run(id, fingerprint, idempotencyKey ?? null, 'pending', this.now(), JSON.stringify(request));
-    } catch (error) {
-      if (String(error).includes('UNIQUE'))
-        throw new IdempotencyConflictError('idempotency key already used');
-      throw error;
-    }
-    return this.get(id) as LedgerAttempt;
-  }
-
-  settle(id: string, settlement: Settlement): LedgerAttempt {
-    this.db
-      .prepare(
-        `UPDATE attempts SET state = ?, prepostagem_id = ?, tracking_code = ?, reason = ?, status = ?, support_code = ?,
-         settled_at = ? WHERE id = ?`,
-      )
-      .run(
-        settlement.state,
-        settlement.prepostagemId ?? null,
-        settlement.trackingCode ?? null,
-        settlement.reason ?? null,
-        settlement.status ?? null,
-        settlement.supportCode ?? null,
-        this.now(),
-        id,
-      );
-    return this.get(id) as LedgerAttempt;
-  }
-
-  get(id: string): LedgerAttempt | undefined {
-    return toAttempt(this.db.prepare('SELECT * FROM attempts WHERE id = ?').get(id));
-  }
-
-  byKey(idempotencyKey: string): LedgerAttempt | undefined {
-    return toAttempt(this.db.prepare('SELECT * FROM attempts WHERE idempotency_key = ?').get(idempotencyKey));
-  }
-
-  /** Attempts of the same request since `since` (epoch ms), most recent first. */
-  sameRequest(fingerprint: string, since: number): LedgerAttempt[] {
-    return this.db
-      .prepare('SELECT * FROM attempts WHERE fingerprint = ? AND created_at >= ? ORDER BY created_at DESC')
-      .all(fingerprint, since)
-      .map((row) => toAttempt(row) as LedgerAttempt);
-  }
-
-  bySupportCode(supportCode: string): LedgerAttempt | undefined {
-    return toAttempt(this.db.prepare('SELECT * FROM attempts WHERE support_code = ?').get(supportCode));
-  }
-
-  /** Every attempt, most recent first (for tests and the operator). */
-  all(): LedgerAttempt[] {
-    return this.db
-      .prepare('SELECT * FROM attempts ORDER BY created_at DESC')
-      .all()
-      .map((row) => toAttempt(row) as LedgerAttempt);
-  }
-
-  /** True when the database answers. */
-  healthy(): boolean {
-    try {
-      this.db.prepare('SELECT 1').get();
-      return true;
-    } catch {
-      return false;
-    }
-  }
-
-  close(): void {
-    if (this.db.isOpen) this.db.close();
-  }
+/** Another attempt of the identical request is still pending or unknown (one open attempt per request). */
+export class OpenAttemptConflictError extends Error {
+  override readonly name = 'OpenAttemptConflictError';
 }
 
-function toAttempt(row: unknown): LedgerAttempt | undefined {
-  if (!row) return undefined;
-  const r = row as Record<string, string | number | null>;
-  return {
-    id: String(r.id),
-    fingerprint: String(r.fingerprint),
-    idempotencyKey: (r.idempotency_key as string | null) ?? null,
-    state: r.state as AttemptState,
-    prepostagemId: (r.prepostagem_id as string | null) ?? null,
-    trackingCode: (r.tracking_code as string | null) ?? null,
-    reason: (r.reason as string | null) ?? null,
-    status: (r.status as string | null) ?? null,
-    supportCode: (r.support_code as string | null) ?? null,
-    createdAt: Number(r.created_at),
-    settledAt: r.settled_at === null ? null : Number(r.settled_at),
-    request: String(r.request),
-  };
+/** The `prepostagemId` or `supportCode` is already bound to another attempt. */
+export class BindingConflictError extends Error {
+  override readonly name = 'BindingConflictError';
+}
+
+/** The attempt is not in a state this settlement may leave (e.g. settling a created attempt again). */
+export class TransitionError extends Error {
+  override readonly name = 'TransitionError';
+}
+
+/** Unknown attempt id. */
+export class AttemptNotFoundError extends Error {
+  override readonly name = 'AttemptNotFoundError';
+}
+
+export interface BeginInput {
+  fingerprint: string;
+  idempotencyKey?: string | undefined;
+  request: string;
+  /**
+   * Refuse (`AlreadyCreatedError`) when the same request was created since this time (epoch ms): an unkeyed
+   * identical request returns the first label, checked in the same transaction as the insert.
+   */
+  createdSince?: number | undefined;
+}
+
+/** The same request was already created within the window: replay it instead of sending again. */
+export class AlreadyCreatedError extends Error {
+  override readonly name = 'AlreadyCreatedError';
+}
+
+/**
+ * The label ledger's storage. Its guarantees come from the storage itself (UNIQUE constraints, transactions), so
+ * they hold across processes sharing it:
+ *
+ * - a `prepostagemId`, and a platform `supportCode`, is bound to at most one attempt;
+ * - an `idempotencyKey` belongs to one attempt while it is remembered;
+ * - one request (fingerprint) has at most one open (`pending` or `unknown`) attempt.
+ *
+ * Async so a PostgreSQL implementation fits behind it; `SqliteLedgerStore` (node:sqlite) is the embedded one.
+ */
+export interface LedgerStore {
+  /**
+   * Writes a pending attempt. Throws `IdempotencyConflictError` when the key is remembered for another attempt,
+   * `OpenAttemptConflictError` when the same request has an open attempt. A key older than the window, or one
+   * whose attempt ended `not_sent`, is released to the new attempt in the same transaction.
+   */
+  begin(input: BeginInput): Promise<LedgerAttempt>;
+  /** Moves an attempt along `TRANSITIONS`; throws `TransitionError` or `BindingConflictError` and changes nothing. */
+  settle(id: string, settlement: Settlement): Promise<LedgerAttempt>;
+  /** Records why an open attempt stands as it does (for the operator); changes nothing else. */
+  note(id: string, note: string): Promise<void>;
+  get(id: string): Promise<LedgerAttempt | undefined>;
+  /** The attempt holding this key, if the key is still remembered (younger than the window). */
+  byKey(idempotencyKey: string): Promise<LedgerAttempt | undefined>;
+  /** The open (`pending` or `unknown`) attempt of this request, if any. */
+  openAttempt(fingerprint: string): Promise<LedgerAttempt | undefined>;
+  /** The most recent `created` attempt of this request since `since` (epoch ms). */
+  lastCreated(fingerprint: string, since: number): Promise<LedgerAttempt | undefined>;
+  /** Whether a `supportCode` or `prepostagemId` is already bound to an attempt. */
+  isBound(binding: {
+    supportCode?: string | undefined;
+    prepostagemId?: string | undefined;
+  }): Promise<boolean>;
+  /** Attempts, most recent first, optionally of one state. */
+  list(filter?: { state?: AttemptState; limit?: number }): Promise<LedgerAttempt[]>;
+  /** At start-up: every `pending` attempt older than `before` becomes `unknown` (its process died mid-call). */
+  recoverPending(before: number): Promise<LedgerAttempt[]>;
+  healthy(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+/** A new attempt id. */
+export function newAttemptId(): string {
+  return randomUUID();
 }

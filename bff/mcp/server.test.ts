@@ -184,7 +184,9 @@ describe('generate_label: never issued twice', () => {
       resource: { mimeType: 'application/pdf' },
     });
     expect(await prepostings()).toHaveLength(1);
-    expect(bff.ledger.all()).toMatchObject([{ state: 'created', prepostagemId: record.prepostagemId }]);
+    expect(await bff.ledger.list()).toMatchObject([
+      { state: 'created', prepostagemId: record.prepostagemId },
+    ]);
   });
 
   it('returns the first label for an identical request without a key', async () => {
@@ -260,17 +262,19 @@ describe('generate_label: never issued twice', () => {
     expect((await stats())['mcp:generate_label']).toBe(1);
   });
 
-  it('reports a dropped answer as unknown, then settles it from the platform history instead of resending', async () => {
+  it('settles a dropped answer from the platform history right after the loss, instead of resending', async () => {
     await sandbox.control('faults', { target: 'mcp:generate_label', mode: 'drop_after_commit' });
     const client = await connect(ALL);
     const first = await call(client, 'generate_label', label());
-    expect(first.structuredContent).toMatchObject({ reason: 'outcome_unknown' });
-    expect(JSON.stringify(first.content)).toContain('UNKNOWN');
     const [created] = await prepostings();
+    // The answer was lost; the BFF read the platform's history at once and found this exact request there.
+    expect(first.structuredContent).toMatchObject({ prepostagemId: created?.prepostagemId });
     const second = await call(client, 'generate_label', label());
     expect(second.structuredContent).toMatchObject({ prepostagemId: created?.prepostagemId });
+    expect(JSON.stringify(second.content)).toContain('Already issued');
     expect(await prepostings()).toHaveLength(1);
     expect((await stats())['mcp:generate_label']).toBe(1);
+    expect(await bff.ledger.list()).toMatchObject([{ state: 'created', settledBy: 'diagnosis' }]);
   });
 
   it('keeps refusing to resend while the platform history shows nothing (the reset fault created nothing)', async () => {

@@ -9,13 +9,13 @@ import { cleanTrackingCode } from '../../shared/s10.ts';
 import { TOOLS, type ToolName } from '../../shared/tools.ts';
 import type { AgentScope, BffConfig } from '../config.ts';
 import { methodNotAllowed } from '../http/errors.ts';
-import type { LabelIssuer } from '../labels/issuer.ts';
+import { type LabelIssuer, unknownAdvice } from '../labels/issuer.ts';
 import { type Logger, scrubSecrets } from '../logger.ts';
 import type { RatesService } from '../rates/service.ts';
 import type { TrackingService } from '../tracking/service.ts';
 import { isUpstreamError } from '../upstream/errors.ts';
+import type { PlatformMcp } from '../upstream/platform-mcp.ts';
 import { type AgentTokenSource, agentScopes } from './agent-auth.ts';
-import type { PlatformMcp } from './platform.ts';
 
 const SCOPE_OF: Record<ToolName, AgentScope> = {
   get_shipping_rates: 'rates',
@@ -167,9 +167,18 @@ function buildServer(deps: AgentMcpDeps, tools: ToolName[], why: string | undefi
           case 'unknown': {
             const structured = {
               reason: 'outcome_unknown',
-              status: `The connection to the platform was lost after the request was sent (at ${new Date(outcome.since).toISOString()}): the pre-posting may or may not exist. Do not resend with a new key. Calling generate_label again with the same input checks the platform history first and never creates a second label while the outcome is unknown.`,
+              status: `The answer to this request was lost after it was sent (at ${new Date(outcome.since).toISOString()}): the pre-posting may or may not exist. Do not resend with a new key. Calling generate_label again with the same input checks the platform history first and never creates a second label while the outcome is unknown. Still unknown because ${unknownAdvice(outcome.why)}. If it stays unknown, the merchant checks the carrier's panel and settles it with \`npm run ledger -- resolve ${outcome.attemptId}\`.`,
+              attemptId: outcome.attemptId,
             };
             return answer(`Outcome UNKNOWN. ${structured.status}\nreason: outcome_unknown`, structured);
+          }
+          case 'not_sent': {
+            const structured = {
+              reason: 'not_sent',
+              status:
+                'The request did not reach the platform (connection refused, DNS, TLS, or an error answered before the tool ran): no pre-posting was created. Send the same request again once the platform answers.',
+            };
+            return answer(`Not sent. ${structured.status}\nreason: not_sent`, structured);
           }
           case 'refused':
             return failure(outcome.message);
@@ -181,9 +190,9 @@ function buildServer(deps: AgentMcpDeps, tools: ToolName[], why: string | undefi
   if (offered.has('get_label_pdf')) {
     server.registerTool('get_label_pdf', TOOLS.get_label_pdf, async (input) => {
       try {
-        const result = await deps.platform.read('get_label_pdf', { prepostagemId: input.prepostagemId });
-        const structured = (result.structuredContent ?? {}) as Record<string, string | undefined>;
-        if (!structured.labelPdfBase64) {
+        const structured = await deps.issuer.labelPdf(input.prepostagemId);
+        const pdf = structured.labelPdfBase64;
+        if (!pdf) {
           return answer(
             `No PDF for ${input.prepostagemId}.${structured.status ? `\nstatus: ${structured.status}` : ''}${reasonLines(structured)}`,
             structured,
@@ -195,7 +204,7 @@ function buildServer(deps: AgentMcpDeps, tools: ToolName[], why: string | undefi
             resource: {
               uri: `label:///${encodeURIComponent(input.prepostagemId)}.pdf`,
               mimeType: 'application/pdf',
-              blob: structured.labelPdfBase64,
+              blob: pdf,
             },
           },
         ]);
@@ -209,17 +218,8 @@ function buildServer(deps: AgentMcpDeps, tools: ToolName[], why: string | undefi
     server.registerTool('diagnose_label_issue', TOOLS.diagnose_label_issue, async (input) => {
       try {
         const { instanceId: _ignored, ...args } = input;
-        const result = await deps.platform.read('diagnose_label_issue', args);
-        const structured = (result.structuredContent ?? { attempts: [] }) as {
-          attempts?: {
-            supportCode?: string;
-            outcome?: string;
-            reason?: string;
-            action?: string;
-            createdAt?: string;
-          }[];
-        };
-        const attempts = structured.attempts ?? [];
+        const structured = await deps.issuer.diagnose(args);
+        const { attempts } = structured;
         const text =
           attempts.length === 0
             ? 'No attempts found in the last 90 days. Absence of a record does not prove that no label was created.'
@@ -229,7 +229,7 @@ function buildServer(deps: AgentMcpDeps, tools: ToolName[], why: string | undefi
                     `- ${a.createdAt}: ${a.outcome}${a.reason ? ` (${a.reason})` : ''} — supportCode ${a.supportCode}\n  action: ${a.action}`,
                 )
                 .join('\n');
-        return answer(text, structured as Record<string, unknown>);
+        return answer(text, structured);
       } catch {
         return failure('The label service is unavailable right now; try again later.');
       }

@@ -2,10 +2,12 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Request, Response } from 'express';
 import { ApiError } from '../../shared/errors.ts';
 import type { SandboxState } from '../state.ts';
+import type { Fault } from './faults.ts';
 
 /**
- * Applies the fault due on this call to `target`. Returns false when the connection was reset on purpose;
- * under `drop_after_commit` it marks the response so the work is done and the answer never sent.
+ * Applies the faults due on this call to `target`, latency first (faults on one target combine). Returns false when
+ * the call was ended on purpose; under `drop_after_commit` it marks the response so the work is done and the answer
+ * never sent.
  */
 export async function applyFault(
   state: SandboxState,
@@ -13,8 +15,13 @@ export async function applyFault(
   req: Request,
   res: Response,
 ): Promise<boolean> {
-  const fault = state.faults.take(target);
-  if (!fault) return true;
+  for (const fault of state.faults.takeAll(target)) {
+    if (!(await applyOne(fault, target, req, res))) return false;
+  }
+  return true;
+}
+
+async function applyOne(fault: Fault, target: string, req: Request, res: Response): Promise<boolean> {
   switch (fault.mode) {
     case 'latency':
       await sleep(fault.latencyMs ?? 1000);

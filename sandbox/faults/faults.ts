@@ -12,7 +12,11 @@ export const FaultSchema = z.strictObject({
 export type Fault = z.infer<typeof FaultSchema>;
 export type FaultTarget = Fault['target'];
 
-/** Injected failures: each fires `times` times (with `probability` each call), then is gone. */
+/**
+ * Injected failures: each fires `times` times (with `probability` each call), then is gone. Faults on one target
+ * combine: each one draws its own chance on every call, so `latency` and `drop_after_commit` on `mcp:generate_label`
+ * both fire, latency first (see `takeAll`).
+ */
 export class Faults {
   private faults: Fault[] = [];
   private readonly random: () => number;
@@ -32,15 +36,22 @@ export class Faults {
     this.fired = {};
   }
 
-  /** The fault that fires on this call to `target`, if any; it is spent by firing. */
-  take(target: string): Fault | undefined {
-    const fault = this.faults.find((candidate) => candidate.target === target);
-    if (!fault) return undefined;
-    if (fault.probability !== undefined && this.random() >= fault.probability) return undefined;
-    fault.times -= 1;
-    const key = `${fault.target} ${fault.mode}`;
-    this.fired[key] = (this.fired[key] ?? 0) + 1;
-    if (fault.times <= 0) this.faults = this.faults.filter((candidate) => candidate !== fault);
-    return fault;
+  /**
+   * The faults that fire on this call to `target`, each spent by firing: every fault of the target draws its own
+   * `probability` independently. Ordered so a `latency` delays first and at most one of the faults that end the call
+   * (`error502`, `reset`, `drop_after_commit`) is applied: the first one listed that fired.
+   */
+  takeAll(target: string): Fault[] {
+    const fired: Fault[] = [];
+    for (const fault of this.faults.filter((candidate) => candidate.target === target)) {
+      if (fault.probability !== undefined && this.random() >= fault.probability) continue;
+      if (fault.mode !== 'latency' && fired.some((other) => other.mode !== 'latency')) continue;
+      fault.times -= 1;
+      const key = `${fault.target} ${fault.mode}`;
+      this.fired[key] = (this.fired[key] ?? 0) + 1;
+      fired.push(fault);
+    }
+    this.faults = this.faults.filter((candidate) => candidate.times > 0);
+    return fired.sort((a, b) => Number(b.mode === 'latency') - Number(a.mode === 'latency'));
   }
 }

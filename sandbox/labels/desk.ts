@@ -25,6 +25,8 @@ export interface Prepostagem {
   serviceCode: string;
   status: string;
   createdAt: string;
+  /** The `generate_label` input as received, without `instanceId` (test data: lets a test tell whose label it is). */
+  request: Record<string, unknown>;
   pdfReadyAt: number;
   pdf: Promise<Uint8Array>;
 }
@@ -78,7 +80,7 @@ export class LabelDesk {
   /** Spec 4.4.3; the attempt is recorded whatever happens. Returns once the PDF is ready or the wait is over. */
   async generate(store: Store, input: GenerateLabelInput): Promise<IssuedLabel> {
     const { registry } = this.options;
-    const evidence = { request: summarize(input) };
+    const evidence = { request: asSent(input) };
     if (!store.planActive) {
       const actionUrl = registry.actionUrl(store, 'billing');
       const supportCode = this.record(store, {
@@ -240,6 +242,7 @@ export class LabelDesk {
       serviceCode: service.serviceCode,
       status: CREATED_STATUS,
       createdAt: new Date(this.now()).toISOString(),
+      request: asSent(input),
       pdfReadyAt: this.now() + this.pdfDelayMs,
       pdf,
     };
@@ -297,16 +300,12 @@ function contractOf(store: Store): string {
   return String(n).padStart(10, '9');
 }
 
-/** What was sent, without personal data beyond CEPs: the evidence an operator needs. */
-function summarize(input: GenerateLabelInput): Record<string, unknown> {
-  return {
-    serviceCode: input.serviceCode,
-    weightGrams: input.weightGrams,
-    dimensions: input.dimensions,
-    objectFormat: input.objectFormat,
-    senderCep: input.sender.endereco.cep,
-    recipientCep: input.recipient.endereco.cep,
-    declaredItems: input.declaredItems.length,
-    declaredValueBRL: input.declaredItems.reduce((sum, item) => sum + item.quantidade * item.valor, 0),
-  };
+/**
+ * What was sent: the whole request as received (parsed, without `instanceId`), as a carrier's "what was sent" shows
+ * it. An operator, or a client reconciling a lost answer, can then tell two orders apart that differ only in the
+ * recipient's name or street number. The store's own data in its own history: no secret is ever part of it.
+ */
+function asSent(input: GenerateLabelInput): Record<string, unknown> {
+  const { instanceId: _ignored, ...request } = input;
+  return structuredClone(request);
 }

@@ -214,6 +214,13 @@ describe('generate_label and get_label_pdf (spec 3, 4.4.3, 4.4.4, 7.2)', () => {
       prepostings: unknown[];
     };
     expect(list.prepostings).toHaveLength(1);
+    // ARCHITECTURE.md: each pre-posting carries the generate_label input as received, so tests can tell whose it is.
+    expect(list.prepostings[0]).toMatchObject({
+      prepostagemId: record.prepostagemId,
+      trackingCode: expect.any(String),
+      createdAt: expect.any(String),
+      request: { serviceCode: LABEL.serviceCode, recipient: { nome: LABEL.recipient.nome } },
+    });
   });
 
   it.each([
@@ -330,7 +337,13 @@ describe('diagnose_label_issue (spec 4.4.5)', () => {
       outcome: 'rejected',
       reason: 'prepostagem_rejected',
     });
-    expect(attempts[0]?.evidence).toMatchObject({ request: { serviceCode: 'PAC' } });
+    // The evidence is the whole request as sent: two orders differing only in the recipient can be told apart.
+    expect(attempts[0]?.evidence).toMatchObject({
+      request: {
+        serviceCode: 'PAC',
+        recipient: { nome: LABEL.recipient.nome, endereco: { numero: LABEL.recipient.endereco.numero } },
+      },
+    });
     expect(attempts[0]?.action.length).toBeGreaterThan(0);
     expect(JSON.stringify(attempts)).not.toContain('mk_');
   });

@@ -1,0 +1,189 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import {
+  StreamableHTTPClientTransport,
+  StreamableHTTPError,
+} from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { type CallToolResult, CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { LABEL_TOOL_NAMES } from '../../shared/tools.ts';
+import type { Logger } from '../logger.ts';
+
+/**
+ * Whether a failed platform call may have run the tool: `not_sent` when the request never reached the tool
+ * (connection refused, DNS, TLS, an HTTP error status, a failed MCP handshake), `unknown` when it was sent and the
+ * answer was lost (reset, closed socket, timeout, a truncated answer). Only `unknown` can hide a pre-posting (spec 3.4).
+ */
+export type PlatformCallFailure = 'not_sent' | 'unknown';
+
+/** A platform MCP call without a usable answer. Its message carries no key. */
+export class PlatformCallError extends Error {
+  override readonly name = 'PlatformCallError';
+  readonly failure: PlatformCallFailure;
+
+  constructor(failure: PlatformCallFailure, message: string) {
+    super(message);
+    this.failure = failure;
+  }
+}
+
+export function isPlatformCallError(error: unknown): error is PlatformCallError {
+  return error instanceof Error && error.name === 'PlatformCallError';
+}
+
+/** Socket-level codes that mean the request never left this machine, or never reached a server that could run it. */
+const NOT_SENT_CODES = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ENETUNREACH',
+  'EHOSTUNREACH',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'CERT_HAS_EXPIRED',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+]);
+
+function causeCode(error: unknown): string | undefined {
+  for (let current = error, depth = 0; current && depth < 5; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string') return code;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+/**
+ * Classifies a failure of the `tools/call` request itself. An HTTP error status is an answer given instead of the
+ * tool's (the sandbox's 502, a 401, a 429…), so nothing ran; except 504, which a gateway sends after it gave up
+ * waiting on a tool that may have run.
+ */
+export function classifyCallFailure(error: unknown): PlatformCallFailure {
+  if (error instanceof StreamableHTTPError) {
+    const status = error.code ?? -1;
+    return status >= 400 && status !== 504 ? 'not_sent' : 'unknown';
+  }
+  const code = causeCode(error);
+  if (code && (NOT_SENT_CODES.has(code) || code.startsWith('ERR_TLS') || code.startsWith('ERR_SSL')))
+    return 'not_sent';
+  return 'unknown';
+}
+
+function messageOf(error: unknown): string {
+  const code = causeCode(error);
+  const message = error instanceof Error ? error.message : String(error);
+  return code && !message.includes(code) ? `${message} (${code})` : message;
+}
+
+export interface PlatformMcpOptions {
+  url: string;
+  secretKey: string;
+  logger: Logger;
+  now?: () => number;
+  catalogTtlMs?: number;
+}
+
+/**
+ * The platform's MCP server through the SDK's client with Bearer `mk_`. One connection per call: a call opens its
+ * own client, calls, and closes it, so a dropped answer on one call never fails, or marks unknown, any other call.
+ */
+export class PlatformMcp {
+  private catalog: { at: number; tools: string[] } | undefined;
+  private readonly open = new Set<Client>();
+  private readonly options: Required<Omit<PlatformMcpOptions, 'now'>> & { now: () => number };
+
+  constructor(options: PlatformMcpOptions) {
+    this.options = { now: Date.now, catalogTtlMs: 5 * 60_000, ...options };
+  }
+
+  /** A new client for one call; a failed handshake means nothing was sent (`not_sent`). */
+  private async connect(): Promise<Client> {
+    const client = new Client({ name: 'frete-kit-bff', version: '1.0.0' });
+    const transport = new StreamableHTTPClientTransport(new URL(this.options.url), {
+      requestInit: { headers: { authorization: `Bearer ${this.options.secretKey}` } },
+    });
+    try {
+      await client.connect(transport, { timeout: 15_000 });
+    } catch (error) {
+      await client.close().catch(() => undefined);
+      throw new PlatformCallError('not_sent', `platform MCP handshake failed: ${messageOf(error)}`);
+    }
+    this.open.add(client);
+    return client;
+  }
+
+  private async release(client: Client): Promise<void> {
+    this.open.delete(client);
+    await client.close().catch(() => undefined);
+  }
+
+  /**
+   * Calls a platform tool once on its own connection. Throws `PlatformCallError`: `not_sent` when the tool cannot
+   * have run, `unknown` when the answer was lost after sending (for `generate_label`, spec 3.4).
+   */
+  async call(name: string, args: Record<string, unknown>, timeoutMs = 60_000): Promise<CallToolResult> {
+    const client = await this.connect();
+    try {
+      return CallToolResultSchema.parse(
+        await client.callTool({ name, arguments: args }, CallToolResultSchema, { timeout: timeoutMs }),
+      );
+    } catch (error) {
+      throw new PlatformCallError(
+        classifyCallFailure(error),
+        `platform MCP ${name} failed: ${messageOf(error)}`,
+      );
+    } finally {
+      await this.release(client);
+    }
+  }
+
+  /** A read-only tool, called again once on any failure (reading twice is harmless). */
+  async read(name: string, args: Record<string, unknown>): Promise<CallToolResult> {
+    try {
+      return await this.call(name, args, 30_000);
+    } catch (error) {
+      this.options.logger.warn(
+        { tool: name, error: error instanceof Error ? error.message : String(error) },
+        'platform MCP: retrying once',
+      );
+      return this.call(name, args, 30_000);
+    }
+  }
+
+  /** The tools the platform offers this key (cached for a few minutes). */
+  async tools(): Promise<string[]> {
+    const { now, catalogTtlMs } = this.options;
+    if (this.catalog && now() - this.catalog.at < catalogTtlMs) return this.catalog.tools;
+    const client = await this.connect();
+    try {
+      const { tools } = await client.listTools();
+      this.catalog = { at: now(), tools: tools.map((tool) => tool.name) };
+      return this.catalog.tools;
+    } finally {
+      await this.release(client);
+    }
+  }
+
+  /** Whether the platform grants this store the label tools, and why not. */
+  async labelAvailability(): Promise<{ available: boolean; why?: string }> {
+    let tools: string[];
+    try {
+      tools = await this.tools();
+    } catch (error) {
+      return {
+        available: false,
+        why: `the platform's MCP server is not answering (${error instanceof Error ? error.message : 'error'})`,
+      };
+    }
+    if (LABEL_TOOL_NAMES.every((name) => tools.includes(name))) return { available: true };
+    return {
+      available: false,
+      why: 'the platform does not offer label tools to this key: label integration is off for the store, or the key has no merchant permission',
+    };
+  }
+
+  /** Closes the connections of calls still in flight (at shutdown). */
+  async close(): Promise<void> {
+    await Promise.all([...this.open].map((client) => this.release(client)));
+  }
+}
