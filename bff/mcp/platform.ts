@@ -56,6 +56,8 @@ export class PlatformMcp {
   private async reset(): Promise<void> {
     const client = this.client;
     this.client = undefined;
+    // What the platform offered is asked again once it answers: never "label tools offered" from before an outage.
+    this.catalog = undefined;
     await client?.close().catch(() => undefined);
   }
 
@@ -108,9 +110,14 @@ export class PlatformMcp {
     try {
       tools = await this.tools();
     } catch (error) {
+      // The upstream's own words go to the log, never to agents or the public: they are not ours to show.
+      this.logger.warn(
+        { error: error instanceof Error ? error.message : String(error) },
+        'platform MCP: the tool catalog could not be read',
+      );
       return {
         available: false,
-        why: `the platform's MCP server is not answering (${error instanceof Error ? error.message : 'error'})`,
+        why: "the platform's MCP server is not answering; asked again on the next request",
       };
     }
     if (LABEL_TOOL_NAMES.every((name) => tools.includes(name))) return { available: true };

@@ -3,12 +3,12 @@ import * as z from 'zod/mini';
 import { ApiError } from '../../shared/errors.ts';
 import { describeIssues } from '../../shared/issues.ts';
 import { RateLimiter } from '../../shared/rate-limit.ts';
-import { cleanTrackingCode, isS10 } from '../../shared/s10.ts';
 import { MAX_CODES } from '../../shared/tracking.ts';
 import type { BffConfig } from '../config.ts';
 import { methodNotAllowed } from '../http/errors.ts';
 import type { Logger } from '../logger.ts';
 import { isUpstreamError } from '../upstream/errors.ts';
+import { normalizeCodes } from './codes.ts';
 import type { TrackingService } from './service.ts';
 
 const BodySchema = z.strictObject({
@@ -48,13 +48,7 @@ export function parseCodes(body: unknown): string[] {
     );
     throw new ApiError(tooMany ? 'too_many_codes' : 'invalid_body', describeIssues(parsed.error.issues));
   }
-  const codes = parsed.data.codes.map(cleanTrackingCode);
-  const bad = codes.findIndex((code) => !isS10(code));
-  if (bad >= 0)
-    throw new ApiError(
-      'invalid_body',
-      `codes.${bad}: not a Correios tracking code (2 letters, 9 digits with a valid check digit, 2 letters)`,
-    );
+  const codes = normalizeCodes(parsed.data.codes);
   return [...new Set(codes)];
 }
 
