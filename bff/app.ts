@@ -99,7 +99,7 @@ export function createBff(deps: BffDeps): Bff {
       logger,
     }),
   );
-  app.use(trackingRoutes({ config, service: tracking, logger, now }));
+  app.use(trackingRoutes({ config, service: tracking, logger }));
   app.use(pageRoutes());
   app.use(demoRoutes(config));
   app.get('/', (_req, res) => res.redirect(302, '/demo/'));

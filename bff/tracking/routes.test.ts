@@ -159,6 +159,24 @@ describe('POST /api/tracking', () => {
     expect((await track(['DG049186226BR'], { 'x-forwarded-for': '203.0.113.2' })).res.status).toBe(200);
     expect((await track(['DG049186226BR'], { 'x-forwarded-for': '203.0.113.1' })).res.status).toBe(429);
   });
+
+  it('cannot be bypassed with a spoofed X-Forwarded-For: only the hop the proxy added counts', async () => {
+    await bff.stop();
+    bff = await startBff(sandbox.url, { BFF_VISITOR_RATE_LIMIT: '1/60', BFF_TRUST_PROXY: '1' });
+    // The proxy (this test, on loopback) appends the visitor's real address; whatever the visitor wrote is to its left.
+    const spoofed = (fake: string) => ({ 'x-forwarded-for': `${fake}, 198.51.100.9` });
+    expect((await track(['DG049186226BR'], spoofed('1.1.1.1'))).res.status).toBe(200);
+    expect((await track(['DG049186226BR'], spoofed('2.2.2.2'))).res.status).toBe(429);
+    expect((await track(['DG049186226BR'], spoofed('3.3.3.3, 4.4.4.4'))).res.status).toBe(429);
+  });
+
+  it('never keys the limit on a forwarded value that is not an IP address', async () => {
+    await bff.stop();
+    bff = await startBff(sandbox.url, { BFF_VISITOR_RATE_LIMIT: '1/60', BFF_TRUST_PROXY: '1' });
+    expect((await track(['DG049186226BR'], { 'x-forwarded-for': 'visitor-a' })).res.status).toBe(200);
+    expect((await track(['DG049186226BR'], { 'x-forwarded-for': 'visitor-b' })).res.status).toBe(429);
+    expect((await track(['DG049186226BR'], { 'x-forwarded-for': '' })).res.status).toBe(429);
+  });
 });
 
 describe('CORS on /api/tracking', () => {

@@ -2,7 +2,6 @@ import express, { type RequestHandler, Router } from 'express';
 import * as z from 'zod/mini';
 import { ApiError } from '../../shared/errors.ts';
 import { describeIssues } from '../../shared/issues.ts';
-import { RateLimiter } from '../../shared/rate-limit.ts';
 import { MAX_CODES } from '../../shared/tracking.ts';
 import type { BffConfig } from '../config.ts';
 import { methodNotAllowed } from '../http/errors.ts';
@@ -10,6 +9,7 @@ import type { Logger } from '../logger.ts';
 import { isUpstreamError } from '../upstream/errors.ts';
 import { normalizeCodes } from './codes.ts';
 import type { TrackingService } from './service.ts';
+import { MemoryVisitorLimiter, type VisitorLimiter, visitorKey } from './visitor-limiter.ts';
 
 const BodySchema = z.strictObject({
   codes: z.array(z.string()).check(z.minLength(1), z.maxLength(MAX_CODES)),
@@ -57,15 +57,16 @@ export function trackingRoutes(deps: {
   config: BffConfig;
   service: TrackingService;
   logger: Logger;
-  now?: () => number;
+  /** The per-visitor limit (default: in process memory, `BFF_VISITOR_RATE_LIMIT`). */
+  limiter?: VisitorLimiter;
 }): Router {
   const router = Router();
-  const limiter = new RateLimiter(deps.config.visitorRateLimit, deps.now);
+  const limiter = deps.limiter ?? new MemoryVisitorLimiter(deps.config.visitorRateLimit);
   const json = express.json({ limit: '8kb', type: () => true });
 
   router.use('/api/tracking', cors(deps.config.allowedOrigins));
-  router.post('/api/tracking', (req, res, next) => {
-    const decision = limiter.take(req.ip ?? 'unknown');
+  router.post('/api/tracking', async (req, res, next) => {
+    const decision = await limiter.take(visitorKey(req));
     if (decision.ok) return next();
     res.setHeader('Retry-After', String(decision.retryAfterSeconds));
     throw new ApiError('rate_limited', `Too many lookups; retry in ${decision.retryAfterSeconds} s.`);
