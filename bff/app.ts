@@ -16,6 +16,7 @@ import { TrackingCache } from './tracking/cache.ts';
 import type { Schedule } from './tracking/coalescer.ts';
 import { trackingRoutes } from './tracking/routes.ts';
 import { TrackingService } from './tracking/service.ts';
+import { UpstreamBudget } from './upstream/budget.ts';
 import { createRestClient, type RestClient } from './upstream/rest-client.ts';
 
 export interface BffDeps {
@@ -29,7 +30,13 @@ export interface BffDeps {
   /** How long lookups wait to be sent upstream together (default 50 ms). */
   coalesceWindowMs?: number;
   /** Retry timing of the upstream client (defaults suit production). */
-  upstream?: { baseDelayMs?: number; maxDelayMs?: number; retries?: number; timeoutMs?: number };
+  upstream?: {
+    baseDelayMs?: number;
+    maxDelayMs?: number;
+    retries?: number;
+    timeoutMs?: number;
+    totalTimeoutMs?: number;
+  };
   /** Label timing (PDF backoff, generate_label timeout), for tests. */
   labels?: { pdfDelaysMs?: number[]; timeoutMs?: number; dedupeWindowMs?: number };
 }
@@ -55,6 +62,7 @@ export function createBff(deps: BffDeps): Bff {
     logger,
     ...(deps.fetch ? { fetch: deps.fetch } : {}),
     ...(deps.random ? { random: deps.random } : {}),
+    budget: new UpstreamBudget(config.shippingRateLimit),
     ...deps.upstream,
   });
   const tracking = new TrackingService({

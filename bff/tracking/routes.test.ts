@@ -141,6 +141,21 @@ describe('POST /api/tracking', () => {
     expect(await upstreamCalls()).toBe(0);
   });
 
+  it('answers within the 8 s deadline when every platform call takes 6 s (latency fault), spending at most 2 calls', async () => {
+    await bff.stop();
+    bff = await startBff(sandbox.url, {}, { upstream: { baseDelayMs: 5, maxDelayMs: 20 } });
+    await sandbox.control('faults', { target: 'tracking', mode: 'latency', latencyMs: 6000, times: 100 });
+    const started = performance.now();
+    const { res, json } = await track(['QB123456785BR']);
+    const elapsed = performance.now() - started;
+    expect(res.status).toBe(502);
+    expect(ErrorBodySchema.parse(json).error.code).toBe('track_failed');
+    // The guarantee itself is a time bound: 8 s plus slack for a loaded machine, against 20 s before.
+    expect(elapsed).toBeLessThan(10_000);
+    expect(await upstreamCalls()).toBeLessThanOrEqual(2);
+    await sandbox.control('faults', undefined, 'DELETE');
+  }, 40_000);
+
   it('limits each visitor (per IP) with 429 rate_limited and Retry-After', async () => {
     await bff.stop();
     bff = await startBff(sandbox.url, { BFF_VISITOR_RATE_LIMIT: '3/60' });

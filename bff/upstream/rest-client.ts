@@ -4,6 +4,7 @@ import { ErrorBodySchema } from '../../shared/errors.ts';
 import { type RatesRequestInput, type RatesResponse, RatesResponseSchema } from '../../shared/quote.ts';
 import { type TrackingResponse, TrackingResponseSchema } from '../../shared/tracking.ts';
 import type { Logger } from '../logger.ts';
+import type { UpstreamBudget } from './budget.ts';
 import { UpstreamError } from './errors.ts';
 
 export interface RestClientOptions {
@@ -19,6 +20,13 @@ export interface RestClientOptions {
   /** A Retry-After longer than this is not waited for: the caller serves what it has. */
   maxRetryAfterMs?: number;
   timeoutMs?: number;
+  /**
+   * The whole call, retries and their waits included, ends within this (default 7 s: a visitor's tracking request is
+   * answered within 8 s, spec-independent BFF promise).
+   */
+  totalTimeoutMs?: number;
+  /** The store's calls per route; retries stop when they would eat into its reserve. */
+  budget?: UpstreamBudget;
 }
 
 /**
@@ -36,11 +44,14 @@ export function createRestClient(options: RestClientOptions) {
     maxDelayMs = 2000,
     maxRetryAfterMs = 5000,
     timeoutMs = 5000,
+    totalTimeoutMs = 7000,
+    budget,
   } = options;
-  const http: KyInstance = ky.create({
+  const base: KyInstance = ky.create({
     prefix: apiUrl,
     headers: { authorization: `Bearer ${secretKey}` },
-    timeout: timeoutMs,
+    timeout: Math.min(timeoutMs, totalTimeoutMs),
+    totalTimeout: totalTimeoutMs,
     ...(options.fetch ? { fetch: options.fetch } : {}),
     retry: {
       limit: retries,
@@ -52,28 +63,39 @@ export function createRestClient(options: RestClientOptions) {
       delay: (attempt) => baseDelayMs * 2 ** (attempt - 1),
       jitter: (delay) => random() * delay,
       retryOnTimeout: true,
-      shouldRetry: ({ error }) => {
-        // A limit that resets later than we would wait is not retried now: the caller falls back.
-        if (isHTTPError(error) && error.response.status === 429) {
-          const after = Number(error.response.headers.get('retry-after'));
-          if (after * 1000 > maxRetryAfterMs) return false;
-        }
-        return undefined;
-      },
-    },
-    hooks: {
-      beforeRetry: [
-        ({ request, retryCount, error }) => {
-          logger.warn({ url: request.url, retryCount, error: describe(error) }, 'upstream: retrying');
-        },
-      ],
     },
   });
+  /** One instance per route, so a retry knows which route's budget it would spend. */
+  const forRoute = (route: string): KyInstance =>
+    base.extend({
+      retry: {
+        shouldRetry: async ({ error }) => {
+          // A limit that resets later than we would wait is not retried now: the caller falls back.
+          if (isHTTPError(error) && error.response.status === 429) {
+            const after = Number(error.response.headers.get('retry-after'));
+            if (after * 1000 > maxRetryAfterMs) return false;
+          }
+          if (budget && !(await budget.canRetry(route))) return false;
+          return undefined;
+        },
+      },
+      hooks: {
+        beforeRequest: [async () => void (await budget?.spend(route))],
+        beforeRetry: [
+          async ({ request, retryCount, error }) => {
+            await budget?.spend(route);
+            logger.warn({ url: request.url, retryCount, error: describe(error) }, 'upstream: retrying');
+          },
+        ],
+      },
+    });
+  const routes = { rates: forRoute('v1/rates'), tracking: forRoute('v1/tracking') };
 
-  async function post<T>(path: string, body: unknown, schema: z.ZodMiniType<T>): Promise<T> {
+  async function post<T>(route: keyof typeof routes, body: unknown, schema: z.ZodMiniType<T>): Promise<T> {
+    const path = `v1/${route}`;
     let json: unknown;
     try {
-      json = await http.post(path, { json: body }).json();
+      json = await routes[route].post(path, { json: body }).json();
     } catch (error) {
       throw await toUpstreamError(error);
     }
@@ -85,9 +107,9 @@ export function createRestClient(options: RestClientOptions) {
 
   return {
     rates: (request: RatesRequestInput): Promise<RatesResponse> =>
-      post('v1/rates', request, RatesResponseSchema),
+      post('rates', request, RatesResponseSchema),
     tracking: (codes: string[]): Promise<TrackingResponse> =>
-      post('v1/tracking', { codes }, TrackingResponseSchema),
+      post('tracking', { codes }, TrackingResponseSchema),
   };
 }
 
