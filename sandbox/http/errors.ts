@@ -28,7 +28,7 @@ export function methodNotAllowed(allow: string): RequestHandler {
 function clientWentAway(req: Request, error: unknown): boolean {
   const code = (error as { code?: unknown })?.code;
   return (
-    req.destroyed ||
+    req.readableAborted ||
     code === 'ECONNRESET' ||
     code === 'ECONNABORTED' ||
     (error instanceof Error && error.message === 'aborted')
@@ -38,7 +38,7 @@ function clientWentAway(req: Request, error: unknown): boolean {
 /** The one place errors become responses: `ApiError` in its wire shape, anything else a 500 that leaks nothing. */
 export function errorHandler(logger: Logger | undefined): ErrorRequestHandler {
   return (error, req, res, _next) => {
-    if (clientWentAway(req, error)) {
+    if (!isApiError(error) && clientWentAway(req, error)) {
       logger?.debug({ path: req.path }, 'sandbox: client went away before the answer');
       res.destroy();
       return;
