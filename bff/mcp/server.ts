@@ -28,7 +28,17 @@ const SCOPE_OF: Record<ToolName, AgentScope> = {
 
 /** generate_label with one addition beyond the spec: an optional idempotency key. */
 export const AgentGenerateLabelInputSchema = z.extend(GenerateLabelInputSchema, {
-  idempotencyKey: z.optional(z.string().check(z.minLength(1), z.maxLength(200))),
+  idempotencyKey: z.optional(
+    z
+      .string()
+      .check(
+        z.minLength(1),
+        z.maxLength(200),
+        z.describe(
+          'Your own key for this one intended label (e.g. "order-1234-label-1"); calling again with the same key returns the first result and never issues a second label.',
+        ),
+      ),
+  ),
 });
 
 export interface AgentMcpDeps {
