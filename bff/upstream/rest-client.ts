@@ -6,6 +6,7 @@ import { type TrackingResponse, TrackingResponseSchema } from '../../shared/trac
 import type { Logger } from '../logger.ts';
 import type { UpstreamBudget } from './budget.ts';
 import { UpstreamError } from './errors.ts';
+import { createHttpFetch } from './http-fetch.ts';
 
 export interface RestClientOptions {
   apiUrl: string;
@@ -52,7 +53,7 @@ export function createRestClient(options: RestClientOptions) {
     headers: { authorization: `Bearer ${secretKey}` },
     timeout: Math.min(timeoutMs, totalTimeoutMs),
     totalTimeout: totalTimeoutMs,
-    ...(options.fetch ? { fetch: options.fetch } : {}),
+    fetch: options.fetch ?? createHttpFetch(),
     retry: {
       limit: retries,
       methods: ['post'],
