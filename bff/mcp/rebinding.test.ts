@@ -131,3 +131,41 @@ describe('/mcp: the token is checked before the body is read', () => {
     expect(res.status).toBe(401);
   });
 });
+
+describe('/mcp: the Streamable HTTP checks of the JSON exchange', () => {
+  const auth = { authorization: `Bearer ${TOKEN}` };
+
+  it('answers a request with JSON, notifications alone with 202, and a batch with an array', async () => {
+    bff = await startBff(sandbox.url);
+    const init = await post(auth);
+    expect(init.status).toBe(200);
+    expect(JSON.parse(init.body)).toMatchObject({
+      jsonrpc: '2.0',
+      id: 1,
+      result: { serverInfo: { name: 'frete-kit-bff' } },
+    });
+    const note = await post(auth, JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }));
+    expect(note.status).toBe(202);
+    const batch = await post(
+      auth,
+      JSON.stringify([
+        { jsonrpc: '2.0', id: 'a', method: 'ping' },
+        { jsonrpc: '2.0', id: 'b', method: 'tools/list' },
+      ]),
+    );
+    const replies = JSON.parse(batch.body) as { id: string; result?: { tools?: unknown[] } }[];
+    expect(replies.map((reply) => reply.id)).toEqual(['a', 'b']);
+    expect(replies[1]?.result?.tools).toHaveLength(1);
+  });
+
+  it('refuses what the SDK transport refuses: Accept 406, Content-Type 415, bad JSON-RPC 400, unknown protocol version 400', async () => {
+    bff = await startBff(sandbox.url);
+    expect((await post({ ...auth, accept: 'application/json' })).status).toBe(406);
+    expect((await post({ ...auth, 'content-type': 'text/plain' })).status).toBe(415);
+    expect((await post(auth, JSON.stringify({ hello: 'world' }))).status).toBe(400);
+    expect((await post(auth, '[]')).status).toBe(400);
+    const ping = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ping' });
+    expect((await post({ ...auth, 'mcp-protocol-version': '1999-01-01' }, ping)).status).toBe(400);
+    expect((await post({ ...auth, 'mcp-protocol-version': '2025-06-18' }, ping)).status).toBe(200);
+  });
+});

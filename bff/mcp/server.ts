@@ -1,5 +1,4 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import express, { type Request, type Response, Router } from 'express';
 import * as z from 'zod/mini';
@@ -15,6 +14,7 @@ import type { RatesService } from '../rates/service.ts';
 import type { TrackingService } from '../tracking/service.ts';
 import { isUpstreamError } from '../upstream/errors.ts';
 import { type AgentAuth, staticTokenAuth } from './agent-auth.ts';
+import { JsonExchange } from './json-exchange.ts';
 import type { PlatformMcp } from './platform.ts';
 import { rebindingGuard } from './rebinding.ts';
 import { answer, failure, plural, transientFailure } from './tool-result.ts';
@@ -298,13 +298,12 @@ export function agentMcpRoutes(deps: AgentMcpDeps): Router {
     const scopes = res.locals.scopes as AgentScope[];
     const { tools, why } = await offeredTools(deps, scopes);
     const server = buildServer(deps, tools, why);
-    const transport = new StreamableHTTPServerTransport({ enableJsonResponse: true });
+    const exchange = new JsonExchange();
     res.on('close', () => {
-      void transport.close();
       void server.close();
     });
-    await server.connect(transport);
-    await transport.handleRequest(req, res, req.body);
+    await server.connect(exchange);
+    await exchange.handle(req, res, req.body);
   });
   router.all('/mcp', methodNotAllowed('POST'));
   return router;
