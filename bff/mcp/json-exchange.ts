@@ -34,6 +34,10 @@ export class JsonExchange implements Transport {
   async start(): Promise<void> {}
 
   async close(): Promise<void> {
+    // A request still waiting (the client went away) is settled, so its handler returns instead of hanging.
+    for (const [id, settle] of this.waiting) {
+      settle({ jsonrpc: '2.0', id, error: { code: -32000, message: 'Connection closed' } });
+    }
     this.waiting.clear();
     this.onclose?.();
   }
