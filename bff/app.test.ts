@@ -1,5 +1,7 @@
 import { request } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSandbox } from '../sandbox/app.ts';
 import { type RunningSandbox, startSandbox } from '../sandbox/testing.ts';
@@ -123,6 +125,18 @@ describe('the BFF surface', () => {
       const down = await labels();
       expect(down).toContain('not answering');
       expect(down).not.toMatch(/ECONNREFUSED|fetch failed|TypeError|127\.0\.0\.1/);
+      const agentClient = new Client({ name: 'readyz-test', version: '1.0.0' });
+      await agentClient.connect(
+        new StreamableHTTPClientTransport(new URL(`${agent.url}/mcp`), {
+          requestInit: { headers: { authorization: 'Bearer agent-all-scopes-0001' } },
+        }),
+      );
+      const instructions = agentClient.getInstructions() ?? '';
+      await agentClient.close();
+      expect(instructions).toContain('Label tools are not offered');
+      expect(instructions).not.toMatch(
+        /ECONNREFUSED|fetch failed|TypeError|127\.0\.0\.1|generate_label creates/,
+      );
       server = platform.app.listen(port, '127.0.0.1');
       await new Promise((resolve) => server?.once('listening', resolve));
       expect(await labels()).toBe('label tools offered');
