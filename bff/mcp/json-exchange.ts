@@ -69,10 +69,13 @@ export class JsonExchange implements Transport {
       return rpcError(res, 400, -32600, `Invalid Request: Batch must not exceed ${MAX_BATCH} messages`);
     }
     const parsed = (Array.isArray(body) ? body : [body]).map((raw) => JSONRPCMessageSchema.safeParse(raw));
-    if (parsed.length === 0 || parsed.some((result) => !result.success)) {
+    if (parsed.some((result) => !result.success)) {
       return rpcError(res, 400, -32700, 'Parse error: Invalid JSON-RPC message');
     }
     const messages = parsed.map((result) => result.data as JSONRPCMessage);
+    if (messages.some(isInitializeRequest) && messages.length > 1) {
+      return rpcError(res, 400, -32600, 'Invalid Request: Only one initialization request is allowed');
+    }
     const version = req.headers['mcp-protocol-version'];
     if (
       !messages.some(isInitializeRequest) &&

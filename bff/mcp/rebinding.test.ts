@@ -163,7 +163,7 @@ describe('/mcp: the Streamable HTTP checks of the JSON exchange', () => {
     expect((await post({ ...auth, accept: 'application/json' })).status).toBe(406);
     expect((await post({ ...auth, 'content-type': 'text/plain' })).status).toBe(415);
     expect((await post(auth, JSON.stringify({ hello: 'world' }))).status).toBe(400);
-    expect((await post(auth, '[]')).status).toBe(400);
+    expect((await post(auth, JSON.stringify([INIT, { ...INIT, id: 2 }]))).status).toBe(400);
     const ping = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ping' });
     expect((await post({ ...auth, 'mcp-protocol-version': '1999-01-01' }, ping)).status).toBe(400);
     expect((await post({ ...auth, 'mcp-protocol-version': '2025-06-18' }, ping)).status).toBe(200);
