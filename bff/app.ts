@@ -19,6 +19,7 @@ import { TrackingCache } from './tracking/cache.ts';
 import type { Schedule } from './tracking/coalescer.ts';
 import { trackingRoutes } from './tracking/routes.ts';
 import { TrackingService } from './tracking/service.ts';
+import { UpstreamBudget } from './upstream/budget.ts';
 import { PlatformMcp } from './upstream/platform-mcp.ts';
 import { createRestClient, type RestClient } from './upstream/rest-client.ts';
 
@@ -33,7 +34,13 @@ export interface BffDeps {
   /** How long lookups wait to be sent upstream together (default 50 ms). */
   coalesceWindowMs?: number;
   /** Retry timing of the upstream client (defaults suit production). */
-  upstream?: { baseDelayMs?: number; maxDelayMs?: number; retries?: number; timeoutMs?: number };
+  upstream?: {
+    baseDelayMs?: number;
+    maxDelayMs?: number;
+    retries?: number;
+    timeoutMs?: number;
+    totalTimeoutMs?: number;
+  };
   /** OAuth: the SDK's per-IP endpoint limits (default on). */
   oauth?: { rateLimits?: boolean };
   /** Label timing (PDF backoff, generate_label timeout), for tests. */
@@ -71,6 +78,7 @@ export function createBff(deps: BffDeps): Bff {
     logger,
     ...(deps.fetch ? { fetch: deps.fetch } : {}),
     ...(deps.random ? { random: deps.random } : {}),
+    budget: new UpstreamBudget(config.shippingRateLimit),
     ...deps.upstream,
   });
   const tracking = new TrackingService({
@@ -129,7 +137,7 @@ export function createBff(deps: BffDeps): Bff {
     app.use(oauth.routes());
     app.use(adminRoutes({ oauth, config, now }));
   }
-  app.use(trackingRoutes({ config, service: tracking, logger, now }));
+  app.use(trackingRoutes({ config, service: tracking, logger }));
   app.use(openApiRoutes(config.publicUrl));
   app.use(pageRoutes(config.store));
   app.use(demoRoutes(config));

@@ -2,9 +2,9 @@ import type * as z from 'zod/mini';
 import { DiagnoseLabelIssueInputSchema, DiagnoseLabelIssueOutputSchema } from './diagnosis.ts';
 import {
   GenerateLabelInputSchema,
+  GenerateLabelOutputSchema,
   GetLabelPdfInputSchema,
   GetLabelPdfOutputSchema,
-  LabelRecordSchema,
 } from './label.ts';
 import {
   CreateMerchantInputSchema,
@@ -55,8 +55,8 @@ export const TOOLS = {
   track_shipment: {
     title: 'Track shipments',
     description:
-      'Returns the event history and current status of up to 50 Correios tracking codes. ' +
-      'A found object with no events has not been delivered.',
+      'Returns the event history and current status of up to 50 Correios tracking codes: one result per requested ' +
+      'code, in the same order. A found object with no events has not been delivered.',
     inputSchema: TrackShipmentInputSchema,
     outputSchema: TrackShipmentOutputSchema,
     annotations: READ_ONLY,
@@ -70,7 +70,7 @@ export const TOOLS = {
       'label_pdf_timeout, call get_label_pdf with the prepostagemId instead of calling this again; after an unknown ' +
       'result, check diagnose_label_issue before resending.',
     inputSchema: GenerateLabelInputSchema,
-    outputSchema: LabelRecordSchema,
+    outputSchema: GenerateLabelOutputSchema,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
     labels: true,
   },

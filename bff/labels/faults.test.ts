@@ -7,7 +7,7 @@ import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
 import { type RunningSandbox, SAMPLE_LABEL, startSandbox } from '../../sandbox/testing.ts';
-import { GenerateLabelInputSchema, IssuedLabelRecordSchema } from '../../shared/label.ts';
+import { GenerateLabelInputSchema, GenerateLabelOutputSchema } from '../../shared/label.ts';
 import { type RunningBff, startBff } from '../testing.ts';
 import { fingerprint } from './fingerprint.ts';
 import { connectAgent, judgeSoak, lookAlikeOrders, runSoak } from './soak.ts';
@@ -39,7 +39,7 @@ beforeEach(async () => {
   await sandbox.control('reset');
 });
 
-const LabelAnswer = IssuedLabelRecordSchema;
+const LabelAnswer = GenerateLabelOutputSchema;
 const PrepostingsSchema = z.object({
   prepostings: z.array(
     z.object({

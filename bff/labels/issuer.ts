@@ -10,10 +10,10 @@ import {
 import {
   type GenerateLabelInput,
   GenerateLabelInputSchema,
+  type GenerateLabelOutput,
+  GenerateLabelOutputSchema,
   type GetLabelPdfOutput,
   GetLabelPdfOutputSchema,
-  type IssuedLabelRecord,
-  IssuedLabelRecordSchema,
 } from '../../shared/label.ts';
 import type { Logger } from '../logger.ts';
 import { isPlatformCallError, type PlatformMcp } from '../upstream/platform-mcp.ts';
@@ -43,8 +43,8 @@ export type UnknownWhy =
 
 /** What the agent is told. `record` follows spec 2.4 (plus the platform's `supportCode`). */
 export type IssueOutcome =
-  | { kind: 'created'; record: IssuedLabelRecord; attemptId: string; replayed: boolean }
-  | { kind: 'rejected'; record: IssuedLabelRecord; attemptId: string; replayed: boolean }
+  | { kind: 'created'; record: GenerateLabelOutput; attemptId: string; replayed: boolean }
+  | { kind: 'rejected'; record: GenerateLabelOutput; attemptId: string; replayed: boolean }
   /** Sent, answer lost, not settled by the platform's history: the pre-posting may or may not exist (spec 3.4). */
   | { kind: 'unknown'; attemptId: string; since: number; why: UnknownWhy }
   /** Never reached the platform's tool: nothing was created; the same request may be sent again. */
@@ -253,7 +253,7 @@ export class LabelIssuer {
     } finally {
       this.release();
     }
-    const parsed = IssuedLabelRecordSchema.safeParse(result.structuredContent ?? {});
+    const parsed = GenerateLabelOutputSchema.safeParse(result.structuredContent ?? {});
     if (!parsed.success) {
       // The tool ran and answered something we cannot read: as good as a lost answer.
       return this.lost(attempt, new Error('generate_label answered a record that does not parse'));
@@ -261,7 +261,7 @@ export class LabelIssuer {
     const record = parsed.data;
     if (result.isError || !record.prepostagemId) {
       const reason = record.reason ?? (result.isError ? 'platform_error' : 'no_prepostagem');
-      const full: IssuedLabelRecord = { ...record, reason };
+      const full: GenerateLabelOutput = { ...record, reason };
       await this.settleAnswer(attempt, {
         state: 'rejected',
         reason,
@@ -463,7 +463,7 @@ export class LabelIssuer {
   }
 
   /** spec 3.2: the PDF comes from get_label_pdf with this prepostagemId, never from a second generate_label. */
-  private async withPdf(record: IssuedLabelRecord, tries?: number): Promise<IssuedLabelRecord> {
+  private async withPdf(record: GenerateLabelOutput, tries?: number): Promise<GenerateLabelOutput> {
     if (record.labelPdfBase64 || !record.prepostagemId) return record;
     const pdf = await this.fetchPdf(record.prepostagemId, tries);
     if (pdf.labelPdfBase64) {
@@ -548,7 +548,7 @@ function evidenceFingerprint(entry: Attempt): string | undefined {
   return parsed.success ? fingerprint(parsed.data) : undefined;
 }
 
-function stored(attempt: LedgerAttempt): IssuedLabelRecord {
+function stored(attempt: LedgerAttempt): GenerateLabelOutput {
   return {
     ...(attempt.prepostagemId ? { prepostagemId: attempt.prepostagemId } : {}),
     ...(attempt.trackingCode ? { trackingCode: attempt.trackingCode } : {}),

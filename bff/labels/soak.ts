@@ -5,7 +5,7 @@ import * as z from 'zod/mini';
 import {
   type GenerateLabelInputRaw,
   GenerateLabelInputSchema,
-  IssuedLabelRecordSchema,
+  GenerateLabelOutputSchema,
 } from '../../shared/label.ts';
 import { fingerprint } from './fingerprint.ts';
 
@@ -106,7 +106,7 @@ async function send(client: Client, order: SoakOrder): Promise<{ kind: AnswerKin
   } catch {
     return { kind: 'error' };
   }
-  const record = IssuedLabelRecordSchema.safeParse(result.structuredContent ?? {});
+  const record = GenerateLabelOutputSchema.safeParse(result.structuredContent ?? {});
   if (!record.success) return { kind: 'error' };
   if (record.data.reason === 'outcome_unknown') return { kind: 'unknown' };
   if (record.data.reason === 'not_sent') return { kind: 'not_sent' };

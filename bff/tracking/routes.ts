@@ -1,14 +1,14 @@
 import express, { type RequestHandler, Router } from 'express';
 import { ApiError } from '../../shared/errors.ts';
 import { describeIssues } from '../../shared/issues.ts';
-import { RateLimiter } from '../../shared/rate-limit.ts';
-import { cleanTrackingCode, isS10 } from '../../shared/s10.ts';
 import type { BffConfig } from '../config.ts';
 import { methodNotAllowed } from '../http/errors.ts';
 import type { Logger } from '../logger.ts';
 import { isUpstreamError } from '../upstream/errors.ts';
+import { normalizeCodes } from './codes.ts';
 import { TrackingLookupRequestSchema } from './schema.ts';
 import type { TrackingService } from './service.ts';
+import { MemoryVisitorLimiter, type VisitorLimiter, visitorKey } from './visitor-limiter.ts';
 
 /** CORS for the origins the merchant allowed, and for nobody else. */
 function cors(allowed: readonly string[]): RequestHandler {
@@ -43,13 +43,7 @@ export function parseCodes(body: unknown): string[] {
     );
     throw new ApiError(tooMany ? 'too_many_codes' : 'invalid_body', describeIssues(parsed.error.issues));
   }
-  const codes = parsed.data.codes.map(cleanTrackingCode);
-  const bad = codes.findIndex((code) => !isS10(code));
-  if (bad >= 0)
-    throw new ApiError(
-      'invalid_body',
-      `codes.${bad}: not a Correios tracking code (2 letters, 9 digits with a valid check digit, 2 letters)`,
-    );
+  const codes = normalizeCodes(parsed.data.codes);
   return [...new Set(codes)];
 }
 
@@ -58,15 +52,16 @@ export function trackingRoutes(deps: {
   config: BffConfig;
   service: TrackingService;
   logger: Logger;
-  now?: () => number;
+  /** The per-visitor limit (default: in process memory, `BFF_VISITOR_RATE_LIMIT`). */
+  limiter?: VisitorLimiter;
 }): Router {
   const router = Router();
-  const limiter = new RateLimiter(deps.config.visitorRateLimit, deps.now);
+  const limiter = deps.limiter ?? new MemoryVisitorLimiter(deps.config.visitorRateLimit);
   const json = express.json({ limit: '8kb', type: () => true });
 
   router.use('/api/tracking', cors(deps.config.allowedOrigins));
-  router.post('/api/tracking', (req, res, next) => {
-    const decision = limiter.take(req.ip ?? 'unknown');
+  router.post('/api/tracking', async (req, res, next) => {
+    const decision = await limiter.take(visitorKey(req));
     if (decision.ok) return next();
     res.setHeader('Retry-After', String(decision.retryAfterSeconds));
     throw new ApiError('rate_limited', `Too many lookups; retry in ${decision.retryAfterSeconds} s.`);
