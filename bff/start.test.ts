@@ -111,7 +111,7 @@ describe('bff/start.js (npm run bff)', () => {
     writeFileSync(join(cwd, '.env'), 'SHIPPING_SECRET_KEY=mk_live_secret_value_1\nBFF_TRUST_PROXY=yes\n');
     const result = await launch(cwd, { BFF_PORT: '0' });
     expect(result.code).toBe(1);
-    expect(result.output).toContain('BFF_TRUST_PROXY must be true, false or a number of proxy hops');
+    expect(result.output).toContain('BFF_TRUST_PROXY must be false, a number of proxy hops');
     expect(result.output).not.toContain('mk_live_secret_value_1');
   });
 });
