@@ -1,5 +1,7 @@
 import preact from '@preact/preset-vite';
+import type { Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
+import { writeIntegrityManifest } from './bff/static/integrity.ts';
 
 /** Each widget bundle is one classic script (IIFE): `vite build` for the calculator, `--mode tracking` for tracking. */
 const BUNDLES = {
@@ -7,10 +9,21 @@ const BUNDLES = {
   tracking: { entry: 'widget/tracking/entry.ts', file: 'shipping-tracking.js', name: 'ShippingTracking' },
 } as const;
 
+/** After each bundle is written, `dist/widget/integrity.json` is rewritten with the sha384 of every script there. */
+function integrityManifest(): Plugin {
+  return {
+    name: 'frete-kit:integrity-manifest',
+    apply: 'build',
+    writeBundle(options) {
+      if (options.dir) writeIntegrityManifest(options.dir);
+    },
+  };
+}
+
 export default defineConfig(({ mode }) => {
   const bundle = mode === 'tracking' ? BUNDLES.tracking : BUNDLES.production;
   return {
-    plugins: [preact()],
+    plugins: [preact(), integrityManifest()],
     define: { 'process.env.NODE_ENV': JSON.stringify('production') },
     build: {
       outDir: 'dist/widget',

@@ -1,14 +1,16 @@
 /**
  * `npm run bench`: every figure is the median of several repetitions, every comparison measured side by side in
  * this run; all traffic on 127.0.0.1. Prints a table and writes bench/results/latest.json.
+ * `npm run bench -- --only <step>` (e.g. `labels`) measures one step and keeps the other figures of latest.json.
  */
 
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { measureBrowser } from './browser.ts';
 import { measureCoalescing } from './coalescing.ts';
 import { measureSandboxRates, measureTrackingHop } from './http.ts';
+import { measureLabelSoak } from './labels.ts';
 import { measureMcp } from './mcp.ts';
 import { measureSize } from './size.ts';
 import type { Figure } from './stats.ts';
@@ -27,12 +29,27 @@ const steps: [string, () => Promise<Figure>][] = [
   ['coalescing', () => measureCoalescing()],
   ['MCP through the BFF', () => measureMcp()],
   ['sandbox throughput', () => measureSandboxRates()],
+  ['labels', () => measureLabelSoak()],
 ];
+const onlyAt = process.argv.indexOf('--only');
+const only = onlyAt === -1 ? undefined : process.argv[onlyAt + 1];
+if (only !== undefined && !steps.some(([name]) => name === only)) {
+  out(`unknown step "${only}": one of ${steps.map(([name]) => name).join(', ')}`);
+  process.exit(2);
+}
+const LATEST = `${ROOT}bench/results/latest.json`;
+const previous: Figure[] =
+  only && existsSync(LATEST)
+    ? (JSON.parse(readFileSync(LATEST, 'utf8')) as { figures: Figure[] }).figures
+    : [];
 const figures: Figure[] = [];
 for (const [name, step] of steps) {
+  if (only && name !== only) continue;
   out(`… ${name}`);
   figures.push(await step());
 }
+for (const kept of previous) if (!figures.some((f) => f.id === kept.id)) figures.push(kept);
+figures.sort((a, b) => a.id - b.id);
 
 const machine = {
   cpu: cpus()[0]?.model ?? 'unknown',
@@ -48,7 +65,7 @@ const result = {
   figures,
 };
 mkdirSync(`${ROOT}bench/results`, { recursive: true });
-writeFileSync(`${ROOT}bench/results/latest.json`, `${JSON.stringify(result, null, 2)}\n`);
+writeFileSync(LATEST, `${JSON.stringify(result, null, 2)}\n`);
 
 out();
 out(

@@ -1,4 +1,9 @@
+import { request } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSandbox } from '../sandbox/app.ts';
 import { type RunningSandbox, startSandbox } from '../sandbox/testing.ts';
 import { type RunningBff, startBff } from './testing.ts';
 
@@ -24,6 +29,24 @@ async function get(path: string) {
   return { res, body };
 }
 
+/** A GET through node:http, so the test can pick its source address and headers. */
+function rawGet(
+  url: string,
+  options: { localAddress?: string; headers?: Record<string, string> } = {},
+): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { ...options, method: 'GET' }, (res) => {
+      let body = '';
+      res.on('data', (chunk) => {
+        body += chunk;
+      });
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
 describe('the BFF surface', () => {
   it('is alive and ready when the upstream takes the key', async () => {
     expect((await get('/healthz')).res.status).toBe(200);
@@ -35,6 +58,7 @@ describe('the BFF surface', () => {
         { name: 'upstream', ok: true },
         { name: 'ledger', ok: true },
         { name: 'labels', ok: true, detail: 'label tools offered' },
+        { name: 'widget', ok: true },
       ],
     });
   });
@@ -67,6 +91,60 @@ describe('the BFF surface', () => {
     } finally {
       await refused.stop();
       await down.stop();
+    }
+  });
+
+  it('shows the public only { ok } on /readyz: details need a direct loopback connection (127.0.0.1, no proxy)', async () => {
+    const fromOtherAddress = await rawGet(`${bff.url}/readyz`, { localAddress: '127.0.0.2' });
+    expect(fromOtherAddress.status).toBe(200);
+    expect(JSON.parse(fromOtherAddress.body)).toEqual({ ok: true });
+    const throughProxy = await rawGet(`${bff.url}/readyz`, { headers: { 'x-forwarded-for': '203.0.113.5' } });
+    expect(JSON.parse(throughProxy.body)).toEqual({ ok: true });
+    const refused = await startBff(sandbox.url, { SHIPPING_SECRET_KEY: 'mk_test_removida' });
+    try {
+      const outside = await rawGet(`${refused.url}/readyz`, { localAddress: '127.0.0.2' });
+      expect(outside.status).toBe(503);
+      expect(JSON.parse(outside.body)).toEqual({ ok: false });
+    } finally {
+      await refused.stop();
+    }
+  });
+
+  it('re-checks label availability when the platform MCP comes back, and never shows its raw error text', async () => {
+    const platform = createSandbox();
+    const probe = platform.app.listen(0, '127.0.0.1');
+    await new Promise((resolve) => probe.once('listening', resolve));
+    const port = (probe.address() as AddressInfo).port;
+    await new Promise((resolve) => probe.close(resolve));
+    const agent = await startBff(sandbox.url, { SHIPPING_MCP_URL: `http://127.0.0.1:${port}/mcp` });
+    const labels = async () =>
+      (
+        (await (await fetch(`${agent.url}/readyz`)).json()) as { checks: { name: string; detail?: string }[] }
+      ).checks.find((check) => check.name === 'labels')?.detail;
+    let server: ReturnType<typeof platform.app.listen> | undefined;
+    try {
+      const down = await labels();
+      expect(down).toContain('not answering');
+      expect(down).not.toMatch(/ECONNREFUSED|fetch failed|TypeError|127\.0\.0\.1/);
+      const agentClient = new Client({ name: 'readyz-test', version: '1.0.0' });
+      await agentClient.connect(
+        new StreamableHTTPClientTransport(new URL(`${agent.url}/mcp`), {
+          requestInit: { headers: { authorization: 'Bearer agent-all-scopes-0001' } },
+        }),
+      );
+      const instructions = agentClient.getInstructions() ?? '';
+      await agentClient.close();
+      expect(instructions).toContain('Label tools are not offered');
+      expect(instructions).not.toMatch(
+        /ECONNREFUSED|fetch failed|TypeError|127\.0\.0\.1|generate_label creates/,
+      );
+      server = platform.app.listen(port, '127.0.0.1');
+      await new Promise((resolve) => server?.once('listening', resolve));
+      expect(await labels()).toBe('label tools offered');
+    } finally {
+      await agent.stop();
+      server?.closeAllConnections();
+      await new Promise((resolve) => (server ? server.close(resolve) : resolve(undefined)));
     }
   });
 

@@ -1,5 +1,6 @@
 import express, { type Express } from 'express';
 import helmet from 'helmet';
+import { adminRoutes } from './admin/routes.ts';
 import type { BffConfig } from './config.ts';
 import { demoRoutes } from './demo/routes.ts';
 import { errorHandler, notFound } from './http/errors.ts';
@@ -9,13 +10,16 @@ import type { LedgerStore } from './labels/ledger.ts';
 import { SqliteLedgerStore } from './labels/sqlite-store.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { agentMcpRoutes } from './mcp/server.ts';
+import { BffOAuth } from './oauth/oauth.ts';
+import { openApiRoutes } from './openapi/document.ts';
 import { pageRoutes } from './page/routes.ts';
 import { RatesService } from './rates/service.ts';
-import { widgetRoutes } from './static/widget.ts';
+import { widgetCheck, widgetRoutes } from './static/widget.ts';
 import { TrackingCache } from './tracking/cache.ts';
 import type { Schedule } from './tracking/coalescer.ts';
 import { trackingRoutes } from './tracking/routes.ts';
 import { TrackingService } from './tracking/service.ts';
+import { UpstreamBudget } from './upstream/budget.ts';
 import { PlatformMcp } from './upstream/platform-mcp.ts';
 import { createRestClient, type RestClient } from './upstream/rest-client.ts';
 
@@ -30,7 +34,15 @@ export interface BffDeps {
   /** How long lookups wait to be sent upstream together (default 50 ms). */
   coalesceWindowMs?: number;
   /** Retry timing of the upstream client (defaults suit production). */
-  upstream?: { baseDelayMs?: number; maxDelayMs?: number; retries?: number; timeoutMs?: number };
+  upstream?: {
+    baseDelayMs?: number;
+    maxDelayMs?: number;
+    retries?: number;
+    timeoutMs?: number;
+    totalTimeoutMs?: number;
+  };
+  /** OAuth: the SDK's per-IP endpoint limits (default on). */
+  oauth?: { rateLimits?: boolean };
   /** Label timing (PDF backoff, generate_label timeout), for tests. */
   labels?: {
     pdfDelaysMs?: number[];
@@ -39,6 +51,8 @@ export interface BffDeps {
     maxInFlight?: number;
     retryReconcileMs?: number[];
   };
+  /** Where the built widget files are (default `dist/widget/`), for tests. */
+  widgetDir?: string;
 }
 
 export interface Bff {
@@ -48,6 +62,8 @@ export interface Bff {
   ledger: LedgerStore;
   issuer: LabelIssuer;
   platform: PlatformMcp;
+  /** The OAuth authorization server for `/mcp`; undefined without `BFF_ADMIN_PASSWORD`. */
+  oauth: BffOAuth | undefined;
   close(): Promise<void>;
 }
 
@@ -62,6 +78,7 @@ export function createBff(deps: BffDeps): Bff {
     logger,
     ...(deps.fetch ? { fetch: deps.fetch } : {}),
     ...(deps.random ? { random: deps.random } : {}),
+    budget: new UpstreamBudget(config.shippingRateLimit),
     ...deps.upstream,
   });
   const tracking = new TrackingService({
@@ -81,6 +98,7 @@ export function createBff(deps: BffDeps): Bff {
   const issuer = new LabelIssuer({ ledger, platform, logger, now, ...deps.labels });
   // Attempts a previous run left pending become unknown and are reconciled before new labels go out.
   void issuer.start();
+  const oauth = config.adminPassword ? new BffOAuth({ config, now, ...deps.oauth }) : undefined;
 
   const ledgerCheck: ReadinessCheck = async () =>
     (await ledger.healthy())
@@ -100,8 +118,10 @@ export function createBff(deps: BffDeps): Bff {
   app.disable('x-powered-by');
   app.set('trust proxy', config.trustProxy);
   app.use(helmet({ crossOriginResourcePolicy: { policy: 'same-origin' } }));
-  app.use(widgetRoutes());
-  app.use(healthRoutes([upstreamCheck(rest, now), ledgerCheck, labelsCheck], logger));
+  app.use(widgetRoutes(deps.widgetDir));
+  app.use(
+    healthRoutes([upstreamCheck(rest, now), ledgerCheck, labelsCheck, widgetCheck(deps.widgetDir)], logger),
+  );
   app.use(
     agentMcpRoutes({
       config,
@@ -110,10 +130,16 @@ export function createBff(deps: BffDeps): Bff {
       platform,
       issuer,
       logger,
+      oauth,
     }),
   );
-  app.use(trackingRoutes({ config, service: tracking, logger, now }));
-  app.use(pageRoutes());
+  if (oauth) {
+    app.use(oauth.routes());
+    app.use(adminRoutes({ oauth, config, now }));
+  }
+  app.use(trackingRoutes({ config, service: tracking, logger }));
+  app.use(openApiRoutes(config.publicUrl));
+  app.use(pageRoutes(config.store));
   app.use(demoRoutes(config));
   app.get('/', (_req, res) => res.redirect(302, '/demo/'));
   app.use(notFound);
@@ -125,10 +151,12 @@ export function createBff(deps: BffDeps): Bff {
     ledger,
     issuer,
     platform,
+    oauth,
     close: async () => {
       issuer.close();
       await platform.close();
       await ledger.close();
+      oauth?.close();
     },
   };
 }

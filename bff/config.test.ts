@@ -110,4 +110,17 @@ describe('parseConfig', () => {
     expect(config.agentTokens).toEqual([{ token: 'agent-token-0123456789', scopes: ['rates', 'labels'] }]);
     expect(config.trustProxy).toBe(1);
   });
+
+  it('refuses BFF_TRUST_PROXY=true (any visitor could pick their IP) and reads hops or proxy addresses', () => {
+    expect(() => parseConfig({ ...base, BFF_TRUST_PROXY: 'true' })).toThrow(/BFF_TRUST_PROXY=true/);
+    expect(() => parseConfig({ ...base, BFF_TRUST_PROXY: 'proxy.example' })).toThrow('BFF_TRUST_PROXY');
+    expect(() => parseConfig({ ...base, BFF_TRUST_PROXY: '10.0.0.0/33' })).toThrow('BFF_TRUST_PROXY');
+    expect(parseConfig({ ...base, BFF_TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    expect(parseConfig({ ...base, BFF_TRUST_PROXY: 'loopback, 10.0.0.0/8, fd00::1' }).trustProxy).toEqual([
+      'loopback',
+      '10.0.0.0/8',
+      'fd00::1',
+    ]);
+    expect(parseConfig({ ...base, BFF_TRUST_PROXY: 'false' }).trustProxy).toBe(false);
+  });
 });

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import * as z from 'zod/mini';
 import { parseRateLimit, type RateLimit } from '../shared/rate-limit.ts';
 
@@ -25,7 +26,12 @@ export interface BffConfig {
   /** How long an `idempotencyKey` of `generate_label` is remembered (`BFF_IDEMPOTENCY_KEY_DAYS`, default 7). */
   idempotencyKeyDays: number;
   visitorRateLimit: RateLimit;
-  trustProxy: boolean | number;
+  /**
+   * Express `trust proxy`: `false`, a number of proxy hops in front of the BFF, or the proxies' addresses (IPs, CIDRs,
+   * `loopback`, `linklocal`, `uniquelocal`). Never `true`: that trusts the left-most X-Forwarded-For entry, which any
+   * visitor writes.
+   */
+  trustProxy: false | number | string[];
   /** The BFF's public origin (no trailing slash): OAuth issuer and resource, the Host/Origin check, absolute links. */
   publicUrl: string;
   /** The merchant's password for the OAuth consent page and /admin; undefined turns both off. */
@@ -38,6 +44,11 @@ export interface BffConfig {
   shippingRateLimit: RateLimit;
   /** Branding of the tracking page. */
   store: { name: string | undefined; url: string | undefined; logoUrl: string | undefined };
+}
+
+/** Where the embedded label ledger lives (`BFF_DATA_DIR`), for tools that need nothing else (`npm run ledger`). */
+export function parseDataDir(env: Record<string, string | undefined> = process.env): string {
+  return env.BFF_DATA_DIR?.trim() || '.data';
 }
 
 /** A configuration error: the message names the variable and what is wrong, never its value. */
@@ -146,10 +157,31 @@ export function parseConfig(env: Env = process.env): BffConfig {
   if (!visitorRateLimit) throw new ConfigError('BFF_VISITOR_RATE_LIMIT must be calls/seconds, e.g. 120/60');
 
   const trust = (env.BFF_TRUST_PROXY ?? 'false').trim();
-  let trustProxy: boolean | number;
-  if (trust === 'true' || trust === 'false') trustProxy = trust === 'true';
-  else if (/^\d+$/.test(trust)) trustProxy = Number(trust);
-  else throw new ConfigError('BFF_TRUST_PROXY must be true, false or a number of proxy hops');
+  let trustProxy: false | number | string[];
+  if (trust === 'false' || trust === '' || trust === '0') trustProxy = false;
+  else if (trust === 'true') {
+    throw new ConfigError(
+      'BFF_TRUST_PROXY=true would let any visitor choose their IP (the left-most X-Forwarded-For entry); set the number of proxies in front of the BFF (e.g. 1) or their addresses (e.g. loopback or 10.0.0.0/8)',
+    );
+  } else if (/^\d+$/.test(trust)) trustProxy = Number(trust);
+  else {
+    const entries = trust.split(',').map((entry) => entry.trim());
+    const named = ['loopback', 'linklocal', 'uniquelocal'];
+    const valid = (entry: string) => {
+      if (named.includes(entry)) return true;
+      const [address = '', prefix, ...rest] = entry.split('/');
+      if (rest.length > 0 || isIP(address) === 0) return false;
+      return (
+        prefix === undefined || (/^\d+$/.test(prefix) && Number(prefix) <= (isIP(address) === 4 ? 32 : 128))
+      );
+    };
+    if (!entries.every(valid)) {
+      throw new ConfigError(
+        'BFF_TRUST_PROXY must be false, a number of proxy hops, or comma-separated proxy addresses (IP, CIDR, loopback, linklocal, uniquelocal)',
+      );
+    }
+    trustProxy = entries;
+  }
 
   const shippingRateLimit = parseRateLimit(env.SHIPPING_RATE_LIMIT ?? '60/60');
   if (!shippingRateLimit) throw new ConfigError('SHIPPING_RATE_LIMIT must be calls/seconds, e.g. 60/60');
@@ -181,7 +213,7 @@ export function parseConfig(env: Env = process.env): BffConfig {
     publicKey,
     allowedOrigins,
     agentTokens,
-    dataDir: env.BFF_DATA_DIR?.trim() || '.data',
+    dataDir: parseDataDir(env),
     idempotencyKeyDays,
     visitorRateLimit,
     trustProxy,

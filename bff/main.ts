@@ -1,4 +1,5 @@
-import { createBff } from './app.ts';
+import { createServer } from 'node:http';
+import { type Bff, createBff } from './app.ts';
 import { ConfigError, parseConfig } from './config.ts';
 import { createLogger } from './logger.ts';
 
@@ -12,11 +13,22 @@ try {
   process.exit(1);
 }
 
-const bff = createBff({ config, logger });
-const server = bff.app.listen(config.port, config.host);
+let bff: Bff | undefined;
+// Listen first: with port 0 and no BFF_PUBLIC_URL, the public URL (the OAuth issuer) is the port we got.
+const server = createServer();
+server.listen(config.port, config.host);
 server.on('listening', () => {
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
+  const publicUrl =
+    new URL(config.publicUrl).port === '0' ? `http://${config.host}:${port}` : config.publicUrl;
+  try {
+    bff = createBff({ config: { ...config, publicUrl }, logger });
+  } catch (error) {
+    logger.fatal(error instanceof ConfigError ? error.message : 'the BFF could not start');
+    process.exit(1);
+  }
+  server.on('request', bff.app);
   logger.info(
     { url: `http://${config.host}:${port}`, upstream: config.apiUrl },
     `BFF listening on http://${config.host}:${port}`,
@@ -30,7 +42,7 @@ server.on('error', (error: NodeJS.ErrnoException) => {
 });
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {
-    server.close(() => void bff.close().then(() => process.exit(0)));
+    server.close(() => void (bff?.close() ?? Promise.resolve()).then(() => process.exit(0)));
     server.closeAllConnections();
   });
 }

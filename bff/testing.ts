@@ -1,4 +1,5 @@
 import { mkdtempSync } from 'node:fs';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -32,21 +33,31 @@ export async function startBff(
     level: 'debug',
     destination: { write: (line: string) => void logs.push(line) },
   });
-  const config = parseConfig({
-    SHIPPING_API_URL: apiUrl,
-    SHIPPING_SECRET_KEY: 'mk_test_demo',
-    SHIPPING_PUBLIC_KEY: 'pk_test_demo',
-    BFF_DATA_DIR: mkdtempSync(join(tmpdir(), 'bff-ledger-')),
-    BFF_AGENT_TOKENS: JSON.stringify(TEST_AGENTS),
-    ...env,
-  });
-  const bff = createBff({ config, logger, upstream: { baseDelayMs: 5, maxDelayMs: 20 }, ...deps });
-  const server = bff.app.listen(0, '127.0.0.1');
+  // Listen first, so the BFF knows its own URL (BFF_PUBLIC_URL: the OAuth issuer) unless the test gives one.
+  const server = createServer();
+  server.listen(0, '127.0.0.1');
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);
     server.once('error', reject);
   });
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  let bff: Bff;
+  try {
+    const config = parseConfig({
+      BFF_PUBLIC_URL: url,
+      SHIPPING_API_URL: apiUrl,
+      SHIPPING_SECRET_KEY: 'mk_test_demo',
+      SHIPPING_PUBLIC_KEY: 'pk_test_demo',
+      BFF_DATA_DIR: mkdtempSync(join(tmpdir(), 'bff-ledger-')),
+      BFF_AGENT_TOKENS: JSON.stringify(TEST_AGENTS),
+      ...env,
+    });
+    bff = createBff({ config, logger, upstream: { baseDelayMs: 5, maxDelayMs: 20 }, ...deps });
+  } catch (error) {
+    server.close();
+    throw error;
+  }
+  server.on('request', bff.app);
   return {
     ...bff,
     url,

@@ -68,6 +68,39 @@ async function visibleText(): Promise<string> {
   });
 }
 
+/** Records every shipping-select detail on the page, as a checkout listening to it would receive them. */
+async function recordSelections(): Promise<void> {
+  await page.evaluate(() => {
+    const w = window as unknown as { selections: unknown[] };
+    w.selections = [];
+    document.addEventListener('shipping-select', (event) => {
+      w.selections.push((event as CustomEvent).detail);
+    });
+  });
+}
+
+type Held = { cep: string; rate: { serviceId: string; label: string; price: number; free?: boolean } | null };
+
+/** The last shipping-select detail: what the checkout holds now. */
+async function held(): Promise<Held | undefined> {
+  return page.evaluate(() => (window as unknown as { selections: Held[] }).selections.at(-1));
+}
+
+async function selectionCount(): Promise<number> {
+  return page.evaluate(() => (window as unknown as { selections: unknown[] }).selections.length);
+}
+
+/** The option whose radio is checked, as the shopper reads it (undefined when none is). */
+async function checkedOption(): Promise<string | undefined> {
+  return page.evaluate(() => {
+    const root = document.querySelector('shipping-calculator')?.shadowRoot;
+    const radio = root?.querySelector<HTMLInputElement>('input[type=radio]:checked');
+    return radio ? (radio.closest('label')?.innerText ?? '') : undefined;
+  });
+}
+
+const brl = (n: number) => `R$\u00a0${n.toFixed(2).replace('.', ',')}`;
+
 async function expectAccessible(state: string): Promise<void> {
   const { violations } = await new AxeBuilder({ page }).analyze();
   expect(
@@ -92,6 +125,77 @@ describe('<shipping-calculator> on a product page (different origin, strict CSP)
     expect(texts[0]).toMatch(/até \d+ dias úteis/);
     expect(texts.join(' ')).not.toMatch(/grátis/i);
     await expectAccessible('rates');
+  });
+
+  it('shows the arrival date in São Paulo business days, the destination state and the way to free shipping', async () => {
+    // Friday 2026-11-20 at 15:00 in São Paulo, the shopper's browser in Tokyo: Nov 20 is a national holiday
+    // (Consciência Negra), so with handling-days="1" the order is posted on Tuesday 24.
+    await page.clock.setFixedTime(new Date('2026-11-20T15:00:00-03:00'));
+    const tokyo = await browser.newContext({
+      locale: 'pt-BR',
+      timezoneId: 'Asia/Tokyo',
+      viewport: { width: 900, height: 900 },
+    });
+    await context.close();
+    context = tokyo;
+    page = await context.newPage();
+    await page.clock.setFixedTime(new Date('2026-11-20T15:00:00-03:00'));
+    const front = await storefront();
+    await page.goto(`${front.url}product.html`);
+    expect(await page.evaluate(() => new Date().getTimezoneOffset())).toBe(-540);
+    await quote('01001-000');
+    await expect.poll(() => options().count()).toBe(2);
+    const texts = await options().allInnerTexts();
+    const days = (text: string) => Number(/até (\d+) dias? út/.exec(text)?.[1]);
+    // posted Tue 24 (Mon 23 is the handling day); n business days later, no weekend or holiday before Dec 25
+    const weekdays = ['seg.', 'ter.', 'qua.', 'qui.', 'sex.'];
+    for (const text of texts) {
+      const n = days(text);
+      expect(n).toBeGreaterThan(0);
+      const date = new Date(Date.UTC(2026, 10, 24));
+      for (let left = n; left > 0; ) {
+        date.setUTCDate(date.getUTCDate() + 1);
+        if (date.getUTCDay() % 6 !== 0) left -= 1;
+      }
+      const expected = `Chega até ${weekdays[date.getUTCDay() - 1]}, ${String(date.getUTCDate()).padStart(2, '0')}/${String(date.getUTCMonth() + 1).padStart(2, '0')}`;
+      expect(text).toContain(expected);
+    }
+    const shown = await results().innerText();
+    expect(shown).toContain('Entrega para SP');
+    // R$ 79,90 in the cart, free shipping from R$ 299: a hint, never "Grátis"
+    expect(shown).toContain(`Faltam ${brl(219.1)} para frete grátis`);
+    expect(shown).not.toContain('Grátis');
+    const link = page.locator('shipping-calculator a.cep-search');
+    expect(await link.textContent()).toBe('Não sei meu CEP');
+    expect(await link.getAttribute('href')).toMatch(/^https:\/\/buscacepinter\.correios\.com\.br\//);
+    expect(await link.getAttribute('rel')).toContain('noopener');
+    await expectAccessible('arrival-and-progress');
+    await page.fill('#quantity', '4');
+    await expect.poll(async () => (await options().first().innerText()).includes('Grátis')).toBe(true);
+    expect(await results().innerText()).not.toContain('Faltam');
+  });
+
+  it('warns the merchant about bad handling-days, cutoff and free-shipping-from, and keeps a cautious date', async () => {
+    await page.clock.setFixedTime(new Date('2026-11-23T10:00:00-03:00'));
+    const front = await storefront();
+    await page.goto(`${front.url}product.html`);
+    await page.locator('shipping-calculator').evaluate((el) => {
+      el.setAttribute('handling-days', '1.5');
+      el.setAttribute('cutoff', '25:00');
+      el.setAttribute('free-shipping-from', 'muito');
+    });
+    await quote('01001-000');
+    await expect.poll(() => options().count()).toBe(2);
+    const text = warnings.join('\n');
+    expect(text).toContain('handling-days');
+    expect(text).toContain('cutoff');
+    expect(text).toContain('free-shipping-from');
+    // 1.5 handling days count as 2 (never earlier): posted Mon 23 + 2 → Wed 25, SEDEX's n days after that
+    const sedex = await options().nth(1).innerText();
+    const n = Number(/até (\d+) dias? út/.exec(sedex)?.[1]);
+    const expected = ['qui., 26/11', 'sex., 27/11', 'seg., 30/11'][n - 1];
+    expect(sedex).toContain(`Chega até ${expected}`);
+    expect(await results().innerText()).not.toContain('Faltam');
   });
 
   it('masks the CEP as 00000-000 with a numeric keyboard and postal-code autocomplete', async () => {
@@ -140,7 +244,7 @@ describe('<shipping-calculator> on a product page (different origin, strict CSP)
     const front = await storefront();
     await page.goto(`${front.url}product.html`);
     await quote('00000-429');
-    await expect.poll(() => results().innerText(), { timeout: 15_000 }).toContain('sobrecarregado');
+    await expect.poll(() => results().innerText(), { timeout: 15_000 }).toContain('Muitas consultas');
     expect(await rateCalls()).toBe(4); // the first call and 3 retries
     await expectAccessible('busy');
     await page.locator('shipping-calculator .retry').click();
@@ -210,6 +314,67 @@ describe('<shipping-calculator> on a cart page', () => {
     await expect.poll(() => options().first().innerText()).toContain('Grátis');
   });
 
+  it('tells the checkout the new price when removing an item ends free shipping, and the screen agrees', async () => {
+    const front = await storefront();
+    await page.goto(`${front.url}cart.html`);
+    await recordSelections();
+    const camiseta = 'input[aria-label="Quantidade de Camiseta Básica"]';
+    await page.fill(camiseta, '3');
+    await page.press(camiseta, 'Tab');
+    await quote('01001-000');
+    await expect.poll(() => options().first().innerText()).toContain('Grátis');
+    await options().first().click();
+    await expect.poll(held).toMatchObject({ cep: '01001000', rate: { label: 'Correios PAC', free: true } });
+    expect(await page.locator('#chosen').textContent()).toContain('Correios PAC — grátis');
+    await screenshot(page, 'calculator-cart-free-chosen');
+
+    await page.click('button[aria-label="Remover Boné"]');
+    expect(await page.locator('#subtotal').textContent()).toContain('239,70');
+    await expect.poll(async () => (await held())?.rate?.free).not.toBe(true);
+    const now = await held();
+    expect(now?.rate).toMatchObject({ label: 'Correios PAC', price: 15.9 });
+    expect(now?.rate?.free).not.toBe(true);
+    expect(await selectionCount()).toBe(2);
+    // the screen agrees: PAC still checked, at the price the checkout holds, and the demo checkout shows it
+    await expect.poll(checkedOption).toContain(brl(15.9));
+    expect(await checkedOption()).toContain('Correios PAC');
+    expect(await checkedOption()).not.toContain('Grátis');
+    expect(await page.locator('#chosen').textContent()).toContain(`Correios PAC — ${brl(15.9)}`);
+    await expectAccessible('cart-price-changed');
+  });
+
+  it.each([
+    ['no coverage (00000-100)', '00000-100', 'não entregamos', 'no-coverage-cleared'],
+    ['a carrier failure (00000-502)', '00000-502', 'transportadora não respondeu', 'carrier-failed-cleared'],
+  ])('clears the choice with rate: null on %s', async (_, cep, message, state) => {
+    const front = await storefront();
+    await page.goto(`${front.url}cart.html`);
+    await recordSelections();
+    await quote('01001-000');
+    await expect.poll(() => options().count()).toBe(2);
+    await options().nth(1).click();
+    await expect.poll(held).toMatchObject({ rate: { label: 'Correios SEDEX' } });
+    await quote(cep);
+    await expect.poll(() => results().innerText(), { timeout: 15_000 }).toContain(message);
+    await expect.poll(held).toEqual({ cep: '01001000', rate: null });
+    expect(await page.locator('#chosen').textContent()).toBe('Escolhido: nenhum frete');
+    expect(await checkedOption()).toBeUndefined();
+    await expectAccessible(state);
+  });
+
+  it('fits a 390-px phone: options, arrival dates, hint and checkout without horizontal scrolling', async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    const front = await storefront();
+    await page.goto(`${front.url}cart.html`);
+    await quote('01001-000');
+    await expect.poll(() => options().count()).toBe(2);
+    await options().first().click();
+    await expect.poll(() => page.locator('#chosen').textContent()).toContain('Correios PAC');
+    expect(await results().innerText()).toContain('Chega até');
+    expect(await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth)).toBe(false);
+    await expectAccessible('mobile');
+  });
+
   it('serves identical quotes from memory: repeated clicks spend no rate limit', async () => {
     const front = await storefront();
     await page.goto(`${front.url}cart.html`);
@@ -222,11 +387,27 @@ describe('<shipping-calculator> on a cart page', () => {
   });
 
   it('speaks English with lang="en"', async () => {
+    await page.clock.setFixedTime(new Date('2026-11-23T10:00:00-03:00'));
     const front = await storefront();
     await page.goto(`${front.url}cart.html`);
     await page.locator('shipping-calculator').evaluate((el) => el.setAttribute('lang', 'en'));
     await quote('20040-020');
     await expect.poll(() => options().first().innerText()).toMatch(/up to \d+ business days/);
+    expect(await options().first().innerText()).toMatch(/Arrives by (Mon|Tue|Wed|Thu|Fri), (Nov|Dec) \d+/);
+    expect(await results().innerText()).toContain('Delivery to RJ');
+    expect(await results().innerText()).toMatch(/R\$[\d.,]+ more for free shipping/);
     await expectAccessible('english');
+  });
+
+  it('speaks Spanish with lang="es"', async () => {
+    const front = await storefront();
+    await page.goto(`${front.url}cart.html`);
+    await page.locator('shipping-calculator').evaluate((el) => el.setAttribute('lang', 'es'));
+    await quote('20040-020');
+    await expect.poll(() => options().first().innerText()).toMatch(/hasta \d+ días hábiles/);
+    expect(await options().first().innerText()).toMatch(
+      /Llega a más tardar el (lun|mar|mié|jue|vie)\., \d\d\/\d\d/,
+    );
+    await expectAccessible('spanish');
   });
 });

@@ -50,16 +50,25 @@ describe('the tracking page (/track)', () => {
     const card = cards().first();
     expect(await card.locator('.badge').innerText()).toBe('Entregue');
     expect(await card.locator('.headline').innerText()).toContain('entregue');
+    expect(await card.locator('.next').innerText()).toBe('Não recebeu? Fale com a loja.');
     expect(await card.locator('.event').count()).toBeGreaterThan(3);
-    // exactly as given: the same wall-clock digits, no conversion to the browser's zone
-    expect(await card.locator('.event-time').first().innerText()).toBe(firstTimestamp.replace('T', ' '));
+    // the carrier's clock reading, "20/11/2026 às 01:34": the same digits, no conversion to the browser's zone
+    const [, y, mo, d, h, mi] = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})/.exec(firstTimestamp) ?? [];
+    expect(await card.locator('.event-time').first().innerText()).toBe(`${d}/${mo}/${y} às ${h}:${mi}`);
+    // carrier codes only in the details view, folded away
+    expect(await card.locator('.timeline').innerText()).not.toMatch(/\b(BDE|RO|PO|OEC)\b/);
+    expect(await card.locator('details').getAttribute('open')).toBeNull();
+    expect(await card.locator('details li').first().isVisible()).toBe(false);
+    await card.locator('details summary').click();
+    expect(await card.locator('details li').first().innerText()).toContain('BDE/01');
     await expectAccessible('delivered');
   });
 
   it('shows an object in transit as not delivered, with origin → destination', async () => {
     await page.goto(`${bff.url}/track?codes=SW371675211BR`);
     await expect.poll(() => cards().count()).toBe(1);
-    expect(await cards().first().locator('.badge').innerText()).toBe('Em andamento');
+    expect(await cards().first().locator('.badge').innerText()).toBe('Em trânsito');
+    expect(await cards().first().locator('.next').innerText()).toContain('a caminho');
     expect(await cards().first().innerText()).toContain('→');
     await expectAccessible('in-transit');
   });
@@ -68,7 +77,8 @@ describe('the tracking page (/track)', () => {
     await page.goto(`${bff.url}/track?codes=QB123456785BR`);
     await expect.poll(() => cards().count()).toBe(1);
     const text = await cards().first().innerText();
-    expect(text).toContain('Ainda sem movimentação');
+    expect(await cards().first().locator('.badge').innerText()).toBe('Aguardando postagem');
+    expect(text).toContain('ainda não foi postado');
     expect(text).not.toContain('Entregue');
     await expectAccessible('no-events');
   });
@@ -78,8 +88,35 @@ describe('the tracking page (/track)', () => {
     await page.locator('shipping-tracking input').fill('AA000000005BR');
     await page.locator('shipping-tracking input').press('Enter');
     await expect.poll(() => cards().count()).toBe(1);
-    expect(await cards().first().innerText()).toContain('não encontrado');
+    expect(await cards().first().locator('.badge').innerText()).toBe('Não encontrado');
+    expect(await cards().first().innerText()).toContain('Confira o código');
     await expectAccessible('not-found');
+  });
+
+  it('shows a parcel returned to the sender as returned, with what to do, never "in progress"', async () => {
+    await page.goto(`${bff.url}/track?codes=JT202600011BR`);
+    await expect.poll(() => cards().count()).toBe(1);
+    const card = cards().first();
+    expect(await card.locator('.badge').innerText()).toBe('Devolvido ao remetente');
+    expect(await card.locator('.headline').innerText()).toBe('Objeto devolvido ao remetente');
+    expect(await card.locator('.next').innerText()).toContain('voltou para a loja');
+    // the history tells the whole story: absent recipient, awaiting pickup, returned
+    const timeline = await card.locator('.timeline').innerText();
+    expect(timeline).toContain('Carteiro não atendido');
+    expect(timeline).toContain('aguardando retirada');
+    await expectAccessible('returned');
+  });
+
+  it('speaks English with lang="en"', async () => {
+    await page.goto(`${bff.url}/track`);
+    await page.locator('shipping-tracking').evaluate((el) => el.setAttribute('lang', 'en'));
+    await page.locator('shipping-tracking input').fill('JT202600011BR');
+    await page.locator('shipping-tracking input').press('Enter');
+    await expect.poll(() => cards().count()).toBe(1);
+    expect(await cards().first().locator('.badge').innerText()).toBe('Returned to sender');
+    expect(await cards().first().locator('.event-time').first().innerText()).toMatch(
+      /^\d\d\/\d\d\/\d{4} at \d\d:\d\d$/,
+    );
   });
 
   it('flags an invalid code (bad check digit) before any request', async () => {
@@ -116,5 +153,39 @@ describe('the tracking page (/track)', () => {
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth);
     expect(overflow).toBe(false);
     await expectAccessible('mobile');
+  });
+
+  it('carries the store name, logo and link back on a branded BFF, with a favicon and no console error', async () => {
+    const branded = await startBff(sandbox.url, {
+      BFF_STORE_NAME: 'Loja da Ana',
+      BFF_STORE_URL: 'https://loja-da-ana.example',
+      BFF_STORE_LOGO_URL: `${bff.url}/favicon.svg`,
+    });
+    try {
+      const errors: string[] = [];
+      page.on('console', (message) => {
+        if (message.type() === 'error') errors.push(message.text());
+      });
+      page.on('response', (response) => {
+        if (response.status() >= 400) errors.push(`${response.status()} ${response.url()}`);
+      });
+      await page.goto(`${branded.url}/track?codes=DG049186226BR`);
+      await expect.poll(() => cards().count()).toBe(1);
+      expect(await page.title()).toBe('Rastrear pedido — Loja da Ana');
+      expect(await page.locator('.store-name').innerText()).toBe('Loja da Ana');
+      expect(await page.locator('.store-back').getAttribute('href')).toBe('https://loja-da-ana.example');
+      // the logo (another origin) loaded under the page's CSP
+      await expect
+        .poll(() => page.locator('.store-logo').evaluate((img) => (img as HTMLImageElement).naturalWidth))
+        .toBeGreaterThan(0);
+      const favicon = await page.evaluate(() =>
+        document.querySelector('link[rel=icon]')?.getAttribute('href'),
+      );
+      expect((await page.request.get(`${branded.url}${favicon}`)).status()).toBe(200);
+      expect(errors).toEqual([]);
+      await expectAccessible('branded');
+    } finally {
+      await branded.stop();
+    }
   });
 });

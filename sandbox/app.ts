@@ -4,6 +4,7 @@ import { controlRoutes } from './control/routes.ts';
 import { errorHandler, methodNotAllowed, notFound } from './http/errors.ts';
 import { requestId } from './http/request-id.ts';
 import { mcpRoutes } from './mcp/server.ts';
+import { onboardingRoutes } from './partners/routes.ts';
 import { restRoutes } from './rest/routes.ts';
 import { type SandboxOptions, SandboxState } from './state.ts';
 
@@ -16,24 +17,29 @@ export interface Sandbox {
 }
 
 /**
- * Builds the emulated platform: REST `/v1/*`, `/openapi.json`, MCP at `/mcp`, the control API. Does not listen.
+ * Builds the emulated platform: REST `/v1/*`, `/openapi.json`, MCP at `/mcp` with its OAuth, the control API. Does not listen.
  * @example const { app } = createSandbox(); const server = app.listen(0, '127.0.0.1');
  */
 export function createSandbox(options: SandboxOptions = {}): Sandbox {
   const state = new SandboxState(options);
   const app = express();
   app.disable('x-powered-by');
+  // Spec 4: only documented endpoints exist, spelled exactly (the routers below are strict too).
+  app.set('case sensitive routing', true);
+  app.set('strict routing', true);
   app.set('etag', false);
   app.use(requestId);
 
-  const openapi = JSON.stringify(buildOpenApiDocument());
+  const openapi = JSON.stringify(buildOpenApiDocument(state.publicUrl));
   app.get('/openapi.json', (_req, res) => {
     res.type('application/json').send(openapi);
   });
   app.all('/openapi.json', methodNotAllowed('GET'));
 
+  app.use(state.oauth.routes());
   app.use(restRoutes(state));
   app.use(mcpRoutes(state));
+  app.use(onboardingRoutes(state.partners));
   app.use(controlRoutes(state));
   app.use(notFound);
   app.use(errorHandler(options.logger));

@@ -1,3 +1,4 @@
+import { createServer } from 'node:http';
 import pino from 'pino';
 import { createSandbox } from './app.ts';
 import { parseSandboxConfig } from './config.ts';
@@ -12,15 +13,26 @@ try {
   process.exit(1);
 }
 
-const { app } = createSandbox({ ...config, logger: log });
-const server = app.listen(config.port, '127.0.0.1');
+// Listen first: with port 0 and no SANDBOX_PUBLIC_URL, the public URL (the OAuth issuer, onboarding links, the
+// allowed Host) is the port we got.
+const server = createServer();
+server.listen(config.port, '127.0.0.1');
 server.on('listening', () => {
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
+  const publicUrl = new URL(config.publicUrl).port === '0' ? `http://127.0.0.1:${port}` : config.publicUrl;
+  const { app } = createSandbox({ ...config, publicUrl, logger: log });
+  server.on('request', app);
   log.info(
-    { url: `http://127.0.0.1:${port}` },
-    `sandbox listening on http://127.0.0.1:${port} (MCP at /mcp)`,
+    { url: `http://127.0.0.1:${port}`, publicUrl, auth: config.auth },
+    `sandbox listening on http://127.0.0.1:${port} (MCP at ${publicUrl}/mcp)`,
   );
+  if (config.auth === 'off') {
+    log.warn(
+      'SANDBOX_AUTH=off: MCP at /mcp is UNAUTHENTICATED. Anyone who can reach this port acts as any store ' +
+        '(instanceId picks it; loja-demo when omitted) and can issue labels. REST still takes keys.',
+    );
+  }
 });
 server.on('error', (error: NodeJS.ErrnoException) => {
   log.fatal(

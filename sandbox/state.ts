@@ -4,6 +4,8 @@ import { CarrierClock } from './carrier/clock.ts';
 import { registerFixtures, TrackingBook } from './carrier/tracking.ts';
 import { Faults } from './faults/faults.ts';
 import { LabelDesk } from './labels/desk.ts';
+import { SandboxOAuth } from './oauth/oauth.ts';
+import { MerchantDesk } from './partners/desk.ts';
 import { CallStats } from './stats/stats.ts';
 import { StoreRegistry } from './stores/stores.ts';
 
@@ -18,6 +20,13 @@ export interface SandboxOptions {
   labelPdfWaitMs?: number;
   /** The store fixtures (default: stores/stores.json). */
   stores?: unknown;
+  /** `keys`: credentials as the spec says; `off`: the local unauthenticated MCP mode. Default `keys`. */
+  auth?: 'keys' | 'off';
+  /**
+   * The sandbox's {base_url} and {app_url}, e.g. `http://127.0.0.1:4010`: the OAuth issuer (`<publicUrl>/mcp` is the
+   * resource), the OpenAPI server, onboarding links, the allowed Host.
+   */
+  publicUrl?: string | undefined;
   /** Injectable time and randomness, for tests. */
   now?: () => number;
   random?: () => number;
@@ -29,16 +38,28 @@ export class SandboxState {
   readonly carrierClock: CarrierClock;
   readonly tracking = new TrackingBook();
   readonly limiter: RateLimiter;
+  /** The limiter's setting: also the `Retry-After` of the magic `00000-429` answer. */
+  readonly rateLimit: RateLimit;
   readonly faults: Faults;
   readonly stats = new CallStats();
   readonly labels: LabelDesk;
+  readonly partners: MerchantDesk;
+  /** `keys` (the spec's credentials) or `off` (the local unauthenticated MCP mode). */
+  readonly auth: 'keys' | 'off';
+  /** The public origin, when configured; otherwise the loopback address a request arrived on stands for it. */
+  readonly publicUrl: string | undefined;
+  readonly oauth: SandboxOAuth;
   private readonly defaults: { pdfDelayMs: number; pdfWaitMs: number };
 
   constructor(options: SandboxOptions = {}) {
     const now = options.now ?? Date.now;
     this.registry = new StoreRegistry(options.stores);
+    this.partners = new MerchantDesk(this.registry);
+    this.auth = options.auth ?? 'keys';
+    this.publicUrl = options.publicUrl?.replace(/\/+$/, '');
     this.carrierClock = new CarrierClock(now);
-    this.limiter = new RateLimiter(options.rateLimit ?? { calls: 60, seconds: 60 }, now);
+    this.rateLimit = options.rateLimit ?? { calls: 60, seconds: 60 };
+    this.limiter = new RateLimiter(this.rateLimit, now);
     this.faults = new Faults(options.random);
     this.defaults = { pdfDelayMs: options.labelPdfDelayMs ?? 150, pdfWaitMs: options.labelPdfWaitMs ?? 5000 };
     this.labels = new LabelDesk({
@@ -49,6 +70,11 @@ export class SandboxState {
       now,
     });
     registerFixtures(this.tracking, this.carrierClock.time());
+    this.oauth = new SandboxOAuth({
+      registry: this.registry,
+      publicUrl: options.publicUrl ?? 'http://127.0.0.1:4010',
+      ...(options.now ? { now: options.now } : {}),
+    });
   }
 
   reset(): void {
@@ -60,6 +86,8 @@ export class SandboxState {
     this.stats.reset();
     this.labels.pdfDelayMs = this.defaults.pdfDelayMs;
     this.labels.pdfWaitMs = this.defaults.pdfWaitMs;
+    this.partners.reset(); // before the labels: their history is seeded for the fixture stores only
     this.labels.reset();
+    this.oauth.reset();
   }
 }

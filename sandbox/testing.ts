@@ -1,6 +1,10 @@
 import { execFile } from 'node:child_process';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { promisify } from 'node:util';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { createSandbox, type Sandbox, type SandboxOptions } from './app.ts';
 
 export interface RunningSandbox extends Sandbox {
@@ -13,13 +17,16 @@ export interface RunningSandbox extends Sandbox {
 
 /** Starts a real sandbox on 127.0.0.1, port 0, for tests and benchmarks. */
 export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
-  const sandbox = createSandbox(options);
-  const server = sandbox.app.listen(0, '127.0.0.1');
+  // Listen first, so the sandbox knows its own URL (the OAuth issuer) unless the test gives one.
+  const server = createServer();
+  server.listen(0, '127.0.0.1');
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);
     server.once('error', reject);
   });
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const sandbox = createSandbox({ publicUrl: url, ...options });
+  server.on('request', sandbox.app);
   return {
     ...sandbox,
     url,
@@ -82,4 +89,20 @@ export async function mcpInspector(url: string, token: string, ...args: string[]
     { timeout: 60_000 },
   );
   return JSON.parse(stdout);
+}
+
+/** A real MCP SDK client connected to `url` (`…/mcp`) with the given headers (e.g. a Bearer key); close it after. */
+export async function connectMcp(url: string, headers: Record<string, string> = {}): Promise<Client> {
+  const client = new Client({ name: 'sandbox-test', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }));
+  return client;
+}
+
+/** Calls a tool and returns its result (the SDK types it loosely). */
+export async function callTool(
+  client: Client,
+  name: string,
+  args: Record<string, unknown>,
+): Promise<CallToolResult> {
+  return (await client.callTool({ name, arguments: args })) as CallToolResult;
 }

@@ -75,6 +75,12 @@ describe('npm start', () => {
     });
     expect(list.status).toBe(200);
     expect(JSON.stringify(await list.json())).toContain('generate_label');
+    // OAuth: the printed admin password, and both servers' metadata name their own /mcp as the resource.
+    expect(/Admin password\s+(\S+)/.exec(output())?.[1]?.length).toBeGreaterThanOrEqual(12);
+    for (const url of [String(mcp), `${sandbox}/mcp`]) {
+      const metadata = await fetch(`${new URL(url).origin}/.well-known/oauth-protected-resource/mcp`);
+      expect(((await metadata.json()) as { resource: string }).resource).toBe(url);
+    }
 
     const kids = childrenOf(child.pid ?? 0);
     expect(kids.length).toBeGreaterThanOrEqual(2);

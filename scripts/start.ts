@@ -103,6 +103,8 @@ if (
 }
 
 const agentToken = env.DEMO_AGENT_TOKEN ?? `demo-agent-${randomBytes(12).toString('hex')}`;
+// The merchant's password for the OAuth consent page and /admin: generated per run unless given.
+const adminPassword = env.BFF_ADMIN_PASSWORD ?? `demo-${randomBytes(12).toString('base64url')}`;
 const sandboxUrl = await startChild('sandbox', 'sandbox/main.ts', { SANDBOX_PORT: String(sandboxPort) });
 const bffUrl = await startChild('bff', 'bff/main.ts', {
   BFF_PORT: String(bffPort),
@@ -110,6 +112,7 @@ const bffUrl = await startChild('bff', 'bff/main.ts', {
   SHIPPING_SECRET_KEY: 'mk_test_demo',
   SHIPPING_PUBLIC_KEY: 'pk_test_demo',
   BFF_AGENT_TOKENS: JSON.stringify([{ token: agentToken, scopes: ['rates', 'tracking', 'labels'] }]),
+  BFF_ADMIN_PASSWORD: adminPassword,
   BFF_DATA_DIR: env.BFF_DATA_DIR ?? '.data',
 });
 
@@ -132,8 +135,12 @@ out(`  Tracking page    ${bffUrl}/track?codes=DG049186226BR,SW371675211BR,QB1234
 out(`  Sandbox          ${sandboxUrl}  (REST /v1/*, ${sandboxUrl}/openapi.json, MCP ${sandboxUrl}/mcp)`);
 out(`  MCP for agents   ${bffUrl}/mcp`);
 out(`  Agent token      ${agentToken}`);
+out(`  Admin password   ${adminPassword}  (OAuth consent page; connected agents at ${bffUrl}/admin/agents)`);
 out();
-out('  MCP client configuration (Streamable HTTP):');
+out(`  An MCP client that speaks OAuth needs only the URL ${bffUrl}/mcp: it opens the login page,`);
+out('  where the admin password above approves it and picks its scopes.');
+out();
+out('  MCP client configuration with a header (Streamable HTTP):');
 for (const line of JSON.stringify(clientConfig, null, 2).split('\n')) out(`    ${line}`);
 out();
 out(

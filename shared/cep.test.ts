@@ -10,6 +10,20 @@ describe('normalizeCep', () => {
   it.each(['1310100', '0131010a', '013101000', '', '01310_100'])('rejects %j', (input) => {
     expect(normalizeCep(input)).toBeNull();
   });
+
+  it.each([
+    ['a tab', '01310\t100'],
+    ['a newline', '01310100\n'],
+    ['a no-break space', '01310\u00a0100'],
+    ['an ideographic space', '01310\u3000100'],
+    ['a non-breaking hyphen', '01310\u2011100'],
+    ['an en dash', '01310\u2013100'],
+    ['Arabic-Indic digits', '\u0660\u0661\u0663\u0661\u0660\u0661\u0660\u0660'],
+    ['fullwidth digits', '\uff10\uff11\uff13\uff11\uff10\uff11\uff10\uff10'],
+  ])('rejects %s: only spaces and dashes are ignored (spec 2.5, 4.1)', (_what, input) => {
+    expect(normalizeCep(input)).toBeNull();
+    expect(CepSchema.safeParse(input).success).toBe(false);
+  });
 });
 
 describe('CepSchema', () => {

@@ -11,10 +11,24 @@ export type LabelSource = z.infer<typeof LabelSourceSchema>;
 
 /** Spec 4.4.5 input. */
 export const DiagnoseLabelIssueInputSchema = /* @__PURE__ */ z.strictObject({
-  source: z.optional(LabelSourceSchema),
-  orderId: z.optional(z.string().check(z.minLength(1), z.maxLength(160))),
-  instanceId: z.optional(z.string()),
-  supportCode: z.optional(z.uuid()),
+  source: z.optional(
+    LabelSourceSchema.check(
+      z.describe('Only attempts from this origin: "mcp" (agents), "nuvemshop" or "tray" (storefront apps).'),
+    ),
+  ),
+  orderId: z.optional(
+    z.string().check(z.minLength(1), z.maxLength(160), z.describe('Only attempts for this store order id.')),
+  ),
+  instanceId: z.optional(
+    z.string().check(z.describe('Ignored: the store is the one of the credentials (spec 1 rule 1).')),
+  ),
+  supportCode: z.optional(
+    z
+      .uuid()
+      .check(
+        z.describe('The supportCode (UUID) of one attempt, from a label result; returns just that attempt.'),
+      ),
+  ),
 });
 export type DiagnoseLabelIssueInput = z.infer<typeof DiagnoseLabelIssueInputSchema>;
 

@@ -13,22 +13,40 @@ export const SERVICE_CODES = {
 } as const;
 
 /** Spec 4.4.3: `1` envelope, `2` package or box (default), `3` roll. */
-export const ObjectFormatSchema = /* @__PURE__ */ z._default(z.enum(['1', '2', '3']), '2');
+export const ObjectFormatSchema = /* @__PURE__ */ z._default(
+  z
+    .enum(['1', '2', '3'])
+    .check(z.describe('Object format: "1" envelope, "2" package or box (default), "3" roll/cylinder.')),
+  '2',
+);
 
 /** Spec 4.4.3 `generate_label` input. Strict: no properties beyond those listed. */
 export const GenerateLabelInputSchema = /* @__PURE__ */ z.strictObject({
-  serviceCode: z.string().check(z.minLength(1)),
-  weightGrams: z.number().check(z.gt(0)),
-  dimensions: z.strictObject({
-    comprimento: z.number().check(z.gt(0)),
-    largura: z.number().check(z.gt(0)),
-    altura: z.number().check(z.gt(0)),
-  }),
+  serviceCode: z
+    .string()
+    .check(
+      z.minLength(1),
+      z.describe(
+        'Carrier contract product code, e.g. "03298" (PAC) or "03220" (SEDEX); never a presentation name like "PAC".',
+      ),
+    ),
+  weightGrams: z.number().check(z.gt(0), z.describe('Weight of the packed object in grams, e.g. 800.')),
+  dimensions: z
+    .strictObject({
+      comprimento: z.number().check(z.gt(0), z.describe('Length in centimetres.')),
+      largura: z.number().check(z.gt(0), z.describe('Width in centimetres.')),
+      altura: z.number().check(z.gt(0), z.describe('Height in centimetres.')),
+    })
+    .check(z.describe('Package dimensions in centimetres.')),
   objectFormat: ObjectFormatSchema,
-  sender: PartySchema,
-  recipient: PartySchema,
-  declaredItems: z.array(DeclaredItemSchema).check(z.minLength(1)),
-  instanceId: z.optional(z.string()),
+  sender: PartySchema.check(z.describe('Who sends: usually the store, with its origin address.')),
+  recipient: PartySchema.check(z.describe('Who receives: the buyer, with the delivery address.')),
+  declaredItems: z
+    .array(DeclaredItemSchema)
+    .check(z.minLength(1), z.describe('Content declaration: at least one line.')),
+  instanceId: z.optional(
+    z.string().check(z.describe('Ignored: the store is the one of the credentials (spec 1 rule 1).')),
+  ),
 });
 export type GenerateLabelInput = z.infer<typeof GenerateLabelInputSchema>;
 export type GenerateLabelInputRaw = z.input<typeof GenerateLabelInputSchema>;
@@ -44,16 +62,23 @@ export const LabelRecordSchema = /* @__PURE__ */ z.looseObject({
 });
 export type LabelRecord = z.infer<typeof LabelRecordSchema>;
 
-/** `generate_label`'s answer as the platform gives it: the label record plus the attempt's `supportCode` (an addition). */
-export const IssuedLabelRecordSchema = /* @__PURE__ */ z.extend(LabelRecordSchema, {
+/**
+ * `generate_label` structured output: the spec 2.4 record plus the platform's `supportCode` of the attempt
+ * (spec 4.4.5), so a client validating against the declared output schema knows the field it receives.
+ */
+export const GenerateLabelOutputSchema = /* @__PURE__ */ z.extend(LabelRecordSchema, {
   supportCode: z.optional(z.string()),
 });
-export type IssuedLabelRecord = z.infer<typeof IssuedLabelRecordSchema>;
+export type GenerateLabelOutput = z.infer<typeof GenerateLabelOutputSchema>;
 
 /** Spec 4.4.4 input. */
 export const GetLabelPdfInputSchema = /* @__PURE__ */ z.strictObject({
-  prepostagemId: z.string().check(z.minLength(1)),
-  instanceId: z.optional(z.string()),
+  prepostagemId: z
+    .string()
+    .check(z.minLength(1), z.describe('The prepostagemId returned by generate_label.')),
+  instanceId: z.optional(
+    z.string().check(z.describe('Ignored: the store is the one of the credentials (spec 1 rule 1).')),
+  ),
 });
 export type GetLabelPdfInput = z.infer<typeof GetLabelPdfInputSchema>;
 

@@ -1,6 +1,57 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { describe, expect, it } from 'vitest';
+import type * as z from 'zod/mini';
+import { ERROR_STATUS, ErrorBodySchema, type ErrorCode } from './errors.ts';
 import { buildOpenApiDocument } from './openapi.ts';
+import { RatesRequestSchema, RatesResponseSchema } from './quote.ts';
+import { TrackingRequestSchema, TrackingResponseSchema } from './tracking.ts';
+
+/** The zod schema each component stands for: an example must parse with its own. */
+const SCHEMAS: Record<string, z.ZodMiniType> = {
+  RatesRequest: RatesRequestSchema,
+  RatesResponse: RatesResponseSchema,
+  TrackingRequest: TrackingRequestSchema,
+  TrackingResponse: TrackingResponseSchema,
+  ErrorBody: ErrorBodySchema,
+};
+
+interface Example {
+  where: string;
+  schema: string;
+  status: string | undefined;
+  value: unknown;
+}
+
+interface MediaType {
+  schema?: { $ref?: string };
+  example?: unknown;
+  examples?: Record<string, { value: unknown }>;
+}
+
+/** Every example of every request body and response of the document, with the schema it sits under. */
+function examplesOf(document: { paths: Record<string, Record<string, unknown>> }): Example[] {
+  const found: Example[] = [];
+  const collect = (where: string, status: string | undefined, content: Record<string, MediaType> = {}) => {
+    for (const media of Object.values(content)) {
+      const schema = media.schema?.$ref?.replace('#/components/schemas/', '') ?? '';
+      if (media.example !== undefined) found.push({ where, schema, status, value: media.example });
+      for (const [name, example] of Object.entries(media.examples ?? {}))
+        found.push({ where: `${where} ${name}`, schema, status, value: example.value });
+    }
+  };
+  for (const [path, operations] of Object.entries(document.paths)) {
+    for (const [method, operation] of Object.entries(operations)) {
+      const op = operation as {
+        requestBody?: { content?: Record<string, MediaType> };
+        responses: Record<string, { content?: Record<string, MediaType> }>;
+      };
+      collect(`${method} ${path} request`, undefined, op.requestBody?.content);
+      for (const [status, response] of Object.entries(op.responses))
+        collect(`${method} ${path} ${status}`, status, response.content);
+    }
+  }
+  return found;
+}
 
 describe('buildOpenApiDocument', () => {
   it('is a valid OpenAPI 3.1 document for a real validator', async () => {
@@ -39,6 +90,71 @@ describe('buildOpenApiDocument', () => {
       '502',
     ]);
     expect(document.components.securitySchemes.bearerAuth?.scheme).toBe('bearer');
+  });
+});
+
+describe('the examples of the OpenAPI document', () => {
+  const document = buildOpenApiDocument() as { paths: Record<string, Record<string, unknown>> };
+  const examples = examplesOf(document);
+
+  it('are many, each under a schema we know', () => {
+    expect(examples.length).toBeGreaterThan(30);
+    for (const example of examples) expect(Object.keys(SCHEMAS), example.where).toContain(example.schema);
+  });
+
+  it('each parse with their own schema, and each error sits under its own status', () => {
+    for (const example of examples) {
+      const parsed = (SCHEMAS[example.schema] as z.ZodMiniType).safeParse(example.value);
+      expect(parsed.success, `${example.where}: ${JSON.stringify(parsed.error?.issues)}`).toBe(true);
+      if (example.schema === 'ErrorBody') {
+        const code = (example.value as { error: { code: ErrorCode } }).error.code;
+        expect(String(ERROR_STATUS[code]), example.where).toBe(example.status);
+      }
+    }
+  });
+
+  it('show rates with a display code, never a contract product code (spec 2.2)', () => {
+    const rates = examples
+      .filter((example) => example.schema === 'RatesResponse')
+      .flatMap((example) => RatesResponseSchema.parse(example.value).rates);
+    expect(rates.length).toBeGreaterThan(0);
+    for (const rate of rates) expect(rate.code).not.toMatch(/^\d{5}$/);
+  });
+
+  it("talk about the route's own fields in a 400 invalid_body", () => {
+    const invalid = (path: string) =>
+      examples.find((example) => example.where === `post ${path} 400 invalid_body`)?.value as {
+        error: { message: string };
+      };
+    expect(invalid('/v1/rates').error.message).toMatch(/^items\./);
+    expect(invalid('/v1/tracking').error.message).toMatch(/^codes\./);
+  });
+
+  it('declare Retry-After on every 429 and a non-empty server list', () => {
+    const full = buildOpenApiDocument() as {
+      servers: unknown[];
+      paths: Record<string, { post?: { responses: Record<string, { headers?: Record<string, unknown> }> } }>;
+    };
+    expect(full.servers.length).toBeGreaterThan(0);
+    for (const path of ['/v1/rates', '/v1/tracking'])
+      expect(full.paths[path]?.post?.responses['429']?.headers).toHaveProperty('Retry-After');
+  });
+});
+
+describe('the example check above', () => {
+  it('catches an example that does not parse with its schema, so it can fail', () => {
+    const document = structuredClone(buildOpenApiDocument()) as {
+      paths: Record<string, Record<string, unknown>>;
+    };
+    const post = document.paths['/v1/rates']?.post as {
+      responses: Record<string, { content: Record<string, MediaType> }>;
+    };
+    const media = post.responses['200']?.content['application/json'] as MediaType;
+    (media.examples as Record<string, { value: unknown }>).broken = { value: { rates: [{ code: 'PAC' }] } };
+    const failing = examplesOf(document).filter(
+      (example) => !(SCHEMAS[example.schema] as z.ZodMiniType).safeParse(example.value).success,
+    );
+    expect(failing.map((example) => example.where)).toEqual(['post /v1/rates 200 broken']);
   });
 });
 

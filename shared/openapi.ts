@@ -5,7 +5,8 @@ import { TrackingRequestSchema, TrackingResponseSchema } from './tracking.ts';
 
 type JsonObject = Record<string, unknown>;
 
-function jsonSchema(schema: z.ZodMiniType, io: 'input' | 'output'): JsonObject {
+/** A zod schema as JSON Schema 2020-12 (the dialect of OpenAPI 3.1), without `$schema`. */
+export function jsonSchema(schema: z.ZodMiniType, io: 'input' | 'output'): JsonObject {
   const { $schema: _drop, ...rest } = z.toJSONSchema(schema, { io, target: 'draft-2020-12' }) as JsonObject;
   return rest;
 }
@@ -41,7 +42,14 @@ const ERROR_MESSAGES: Record<ErrorCode, string> = {
   track_failed: 'The carrier could not be queried; try again.',
 };
 
-function errorResponses(codes: readonly ErrorCode[]): JsonObject {
+/**
+ * The 4xx/5xx responses for `codes`, grouped by status, one example per code. `messages` replaces the default
+ * example message where a route has its own (the tracking body error is about `codes`, not `items`).
+ */
+function errorResponses(
+  codes: readonly ErrorCode[],
+  messages: Partial<Record<ErrorCode, string>> = {},
+): JsonObject {
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of codes) {
     const status = ERROR_STATUS[code];
@@ -51,13 +59,22 @@ function errorResponses(codes: readonly ErrorCode[]): JsonObject {
   for (const [status, statusCodes] of [...byStatus].sort(([a], [b]) => a - b)) {
     const examples: JsonObject = {};
     for (const code of statusCodes) {
-      const error: JsonObject = { code, message: ERROR_MESSAGES[code] };
+      const error: JsonObject = { code, message: messages[code] ?? ERROR_MESSAGES[code] };
       if (code === 'subscription_required') error.actionUrl = 'https://app.example/billing';
       examples[code] = { value: { error } };
     }
     responses[String(status)] = {
       description: `${STATUS_TEXT[status] ?? 'Error'} (${statusCodes.join(', ')})`,
-      ...(status === 429 ? { headers: { 'Retry-After': { schema: { type: 'integer' } } } } : {}),
+      ...(status === 429
+        ? {
+            headers: {
+              'Retry-After': {
+                description: 'Seconds to wait before retrying (every 429, the magic 00000-429 included)',
+                schema: { type: 'integer', minimum: 1 },
+              },
+            },
+          }
+        : {}),
       content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' }, examples } },
     };
   }
@@ -79,7 +96,10 @@ const COMMON_ERRORS: ErrorCode[] = [
 
 const ITEM_EXAMPLE = { name: 'Camiseta', quantity: 2, unitPriceBRL: 79.9, weightKg: 0.3 };
 
-/** The OpenAPI 3.1 document of the REST routes (spec 4.1–4.3), built from the shared schemas. */
+/**
+ * The OpenAPI 3.1 document of the REST routes (spec 4.1–4.3), built from the shared schemas. `serverUrl` is the
+ * {base_url}; without it the server is `/` (the origin the document was fetched from), never an empty list.
+ */
 export function buildOpenApiDocument(serverUrl?: string): JsonObject {
   return {
     openapi: '3.1.0',
@@ -88,8 +108,9 @@ export function buildOpenApiDocument(serverUrl?: string): JsonObject {
       version: '1.0.0',
       description:
         'Quotes and tracking for Brazilian online stores (Correios). Labels exist only as MCP tools.',
+      license: { name: 'MIT', identifier: 'MIT' },
     },
-    ...(serverUrl ? { servers: [{ url: serverUrl }] } : {}),
+    servers: [{ url: serverUrl ?? '/', description: 'The platform ({base_url})' }],
     security: [{ bearerAuth: [] }],
     paths: {
       '/v1/rates': {
@@ -117,18 +138,19 @@ export function buildOpenApiDocument(serverUrl?: string): JsonObject {
                   examples: {
                     quote: {
                       value: {
+                        // spec 2.2: a rate's code is for display, not the contract product code (03298).
                         rates: [
                           {
-                            code: '03298',
+                            code: 'PAC',
                             serviceId: 'correios-pac',
-                            label: 'PAC',
+                            label: 'Correios PAC',
                             deliveryDays: 6,
                             price: 24.9,
                           },
                           {
-                            code: '03220',
+                            code: 'SEDEX',
                             serviceId: 'correios-sedex',
-                            label: 'SEDEX',
+                            label: 'Correios SEDEX',
                             deliveryDays: 2,
                             price: 42.5,
                           },
@@ -202,7 +224,9 @@ export function buildOpenApiDocument(serverUrl?: string): JsonObject {
                 },
               },
             },
-            ...errorResponses([...COMMON_ERRORS, 'too_many_codes', 'secret_key_required', 'track_failed']),
+            ...errorResponses([...COMMON_ERRORS, 'too_many_codes', 'secret_key_required', 'track_failed'], {
+              invalid_body: 'codes.0: expected string',
+            }),
           },
         },
       },
@@ -213,6 +237,7 @@ export function buildOpenApiDocument(serverUrl?: string): JsonObject {
           security: [],
           responses: {
             '200': { description: 'The OpenAPI 3.1 document', content: { 'application/json': {} } },
+            ...errorResponses(['method_not_allowed'], { method_not_allowed: 'Use GET.' }),
           },
         },
       },

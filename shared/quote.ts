@@ -9,17 +9,39 @@ export const DEFAULT_WEIGHT_KG = 0.3;
 
 /** Spec 2.1: one product line of the cart. */
 export const QuoteItemSchema = /* @__PURE__ */ z.strictObject({
-  name: z.string(),
-  quantity: z.int().check(z.gte(1)),
-  unitPriceBRL: z.number().check(z.gte(0)),
-  weightKg: z._default(z.number().check(z.gt(0)), DEFAULT_WEIGHT_KG),
+  name: z.string().check(z.describe('Product name, as shown in the cart.')),
+  quantity: z.int().check(z.gte(1), z.describe('Units of this product (integer, at least 1).')),
+  unitPriceBRL: z
+    .number()
+    .check(
+      z.gte(0),
+      z.describe(
+        'Price of one unit in Brazilian reais (BRL), e.g. 79.9; counts towards free-shipping thresholds.',
+      ),
+    ),
+  weightKg: z._default(
+    z.number().check(z.gt(0), z.describe(`Weight of one unit in kilograms (default ${DEFAULT_WEIGHT_KG}).`)),
+    DEFAULT_WEIGHT_KG,
+  ),
 });
 export type QuoteItem = z.infer<typeof QuoteItemSchema>;
 export type QuoteItemInput = z.input<typeof QuoteItemSchema>;
 
 const QuoteItemsSchema = /* @__PURE__ */ z
   .array(QuoteItemSchema)
-  .check(z.minLength(1), z.maxLength(MAX_ITEMS));
+  .check(z.minLength(1), z.maxLength(MAX_ITEMS), z.describe(`The cart: 1 to ${MAX_ITEMS} product lines.`));
+
+const DestinationCepSchema = /* @__PURE__ */ CepSchema.check(
+  z.describe(
+    'Destination CEP (Brazilian postal code), 8 digits; "01310-100" and "01310100" are both accepted.',
+  ),
+);
+const RequestIdSchema = /* @__PURE__ */ z.optional(
+  z.string().check(z.describe('Optional caller reference echoed in logs; does not change the quote.')),
+);
+const InstanceIdSchema = /* @__PURE__ */ z.optional(
+  z.string().check(z.describe('Ignored: the store is the one of the credentials (spec 1 rule 1).')),
+);
 
 /** Spec 4.1 request body. `instanceId` is accepted and ignored (spec 1 rule 1); nothing else is. */
 export const RatesRequestSchema = /* @__PURE__ */ z.strictObject({
@@ -60,10 +82,10 @@ export type RatesResponse = z.infer<typeof RatesResponseSchema>;
 
 /** Spec 4.4.1 input. Strict: no properties beyond those listed. */
 export const GetShippingRatesInputSchema = /* @__PURE__ */ z.strictObject({
-  destinationCep: CepSchema,
+  destinationCep: DestinationCepSchema,
   items: QuoteItemsSchema,
-  requestId: z.optional(z.string()),
-  instanceId: z.optional(z.string()),
+  requestId: RequestIdSchema,
+  instanceId: InstanceIdSchema,
 });
 export type GetShippingRatesInput = z.infer<typeof GetShippingRatesInputSchema>;
 

@@ -6,11 +6,26 @@ export interface RateLimit {
 
 export type LimitDecision = { ok: true } | { ok: false; retryAfterSeconds: number };
 
-/** A fixed window per key, in memory (spec 8: per store and route; the BFF: per visitor). */
+/** How many `take`s between sweeps of keys whose every call has left the window (bounds memory). */
+const SWEEP_EVERY = 1024;
+
+/** The admitted calls of one key, oldest first from `head` (a queue over an array: O(1) amortized per call). */
+interface CallLog {
+  times: number[];
+  head: number;
+}
+
+/**
+ * A sliding-window log per key, in memory (spec 8: per store and route; the BFF: per visitor).
+ * It never admits more than `calls` within any `seconds`-long interval, wherever the interval starts: a call is
+ * admitted only when fewer than `calls` were admitted in the `seconds` before it. (A fixed window let twice the
+ * limit through across a window edge.) Memory: at most `calls` timestamps per active key.
+ */
 export class RateLimiter {
-  private readonly windows = new Map<string, { start: number; count: number }>();
+  private readonly logs = new Map<string, CallLog>();
   private readonly limit: RateLimit;
   private readonly now: () => number;
+  private takes = 0;
 
   constructor(limit: RateLimit, now: () => number = Date.now) {
     this.limit = limit;
@@ -20,20 +35,35 @@ export class RateLimiter {
   take(key: string): LimitDecision {
     const now = this.now();
     const windowMs = this.limit.seconds * 1000;
-    let window = this.windows.get(key);
-    if (!window || now - window.start >= windowMs) {
-      window = { start: now, count: 0 };
-      this.windows.set(key, window);
+    if (++this.takes % SWEEP_EVERY === 0) this.sweep(now - windowMs);
+    let log = this.logs.get(key);
+    if (!log) {
+      log = { times: [], head: 0 };
+      this.logs.set(key, log);
     }
-    if (window.count >= this.limit.calls) {
-      return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil((window.start + windowMs - now) / 1000)) };
+    // Calls at or before now - window no longer count: the window is (now - window, now].
+    while (log.head < log.times.length && (log.times[log.head] as number) <= now - windowMs) log.head++;
+    if (log.head >= 1024 && log.head * 2 >= log.times.length) {
+      log.times = log.times.slice(log.head);
+      log.head = 0;
     }
-    window.count += 1;
+    if (log.times.length - log.head >= this.limit.calls) {
+      const oldest = log.times[log.head] as number;
+      return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil((oldest + windowMs - now) / 1000)) };
+    }
+    log.times.push(now);
     return { ok: true };
   }
 
   reset(): void {
-    this.windows.clear();
+    this.logs.clear();
+  }
+
+  private sweep(before: number): void {
+    for (const [key, log] of this.logs) {
+      const last = log.times[log.times.length - 1];
+      if (last === undefined || last <= before) this.logs.delete(key);
+    }
   }
 }
 

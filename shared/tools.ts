@@ -2,10 +2,16 @@ import type * as z from 'zod/mini';
 import { DiagnoseLabelIssueInputSchema, DiagnoseLabelIssueOutputSchema } from './diagnosis.ts';
 import {
   GenerateLabelInputSchema,
+  GenerateLabelOutputSchema,
   GetLabelPdfInputSchema,
   GetLabelPdfOutputSchema,
-  LabelRecordSchema,
 } from './label.ts';
+import {
+  CreateMerchantInputSchema,
+  CreateMerchantOutputSchema,
+  GetMerchantStatusInputSchema,
+  GetMerchantStatusOutputSchema,
+} from './merchant.ts';
 import { GetShippingRatesInputSchema, GetShippingRatesOutputSchema } from './quote.ts';
 import { TrackShipmentInputSchema, TrackShipmentOutputSchema } from './tracking.ts';
 
@@ -49,8 +55,8 @@ export const TOOLS = {
   track_shipment: {
     title: 'Track shipments',
     description:
-      'Returns the event history and current status of up to 50 Correios tracking codes. ' +
-      'A found object with no events has not been delivered.',
+      'Returns the event history and current status of up to 50 Correios tracking codes: one result per requested ' +
+      'code, in the same order. A found object with no events has not been delivered.',
     inputSchema: TrackShipmentInputSchema,
     outputSchema: TrackShipmentOutputSchema,
     annotations: READ_ONLY,
@@ -64,7 +70,7 @@ export const TOOLS = {
       'label_pdf_timeout, call get_label_pdf with the prepostagemId instead of calling this again; after an unknown ' +
       'result, check diagnose_label_issue before resending.',
     inputSchema: GenerateLabelInputSchema,
-    outputSchema: LabelRecordSchema,
+    outputSchema: GenerateLabelOutputSchema,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
     labels: true,
   },
@@ -95,3 +101,33 @@ export const LABEL_TOOL_NAMES = TOOL_NAMES.filter((name) => TOOLS[name].labels);
 
 /** The structured output schema of diagnose_label_issue, pinned in ARCHITECTURE.md though undeclared upstream. */
 export { DiagnoseLabelIssueOutputSchema };
+
+/**
+ * The partner tools of spec 4.4.6 (platform scope): offered only to a platform key (`pl_…`), never with the merchant
+ * tools above. The sandbox registers them; the BFF never does (it holds a store key).
+ */
+export const PARTNER_TOOLS = {
+  create_merchant: {
+    title: 'Create a merchant',
+    description:
+      'Provisions a store for a merchant and returns its onboardingUrl: send the merchant there to finish the ' +
+      'configuration (origin CEP, services, plan, carrier contract, label integration) and receive the keys. ' +
+      'Follow the progress with get_merchant_status. The same externalId twice answers the same merchant.',
+    inputSchema: CreateMerchantInputSchema,
+    outputSchema: CreateMerchantOutputSchema,
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+    labels: false,
+  },
+  get_merchant_status: {
+    title: 'Get a merchant status',
+    description:
+      'Status (pending or active) and onboarding steps of a merchant this partner created, and its public key once ' +
+      'active. A merchant of another partner answers reason merchant_not_found.',
+    inputSchema: GetMerchantStatusInputSchema,
+    outputSchema: GetMerchantStatusOutputSchema,
+    annotations: READ_ONLY,
+    labels: false,
+  },
+} as const satisfies Record<string, ToolDefinition>;
+
+export type PartnerToolName = keyof typeof PARTNER_TOOLS;

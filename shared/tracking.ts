@@ -27,13 +27,28 @@ export const TrackingResultSchema = /* @__PURE__ */ z.looseObject({
 export type TrackingResult = z.infer<typeof TrackingResultSchema>;
 
 const CodesSchema = /* @__PURE__ */ z
-  .array(z.string().check(z.minLength(1)))
-  .check(z.minLength(1), z.maxLength(MAX_CODES));
+  .array(
+    z
+      .string()
+      .check(
+        z.minLength(1),
+        z.describe(
+          'A Correios tracking code in the S10 form, e.g. "DG049186226BR" (spaces and case are ignored).',
+        ),
+      ),
+  )
+  .check(
+    z.minLength(1),
+    z.maxLength(MAX_CODES),
+    z.describe(`1 to ${MAX_CODES} tracking codes; one result comes back per code, in the same order.`),
+  );
 
 /** Spec 4.2 request body. `instanceId` is accepted and ignored (spec 1 rule 1). */
 export const TrackingRequestSchema = /* @__PURE__ */ z.strictObject({
   codes: CodesSchema,
-  instanceId: z.optional(z.string()),
+  instanceId: z.optional(
+    z.string().check(z.describe('Ignored: the store is the one of the credentials (spec 1 rule 1).')),
+  ),
 });
 export type TrackingRequest = z.infer<typeof TrackingRequestSchema>;
 

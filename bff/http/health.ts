@@ -1,4 +1,4 @@
-import { Router } from 'express';
+import { type Request, Router } from 'express';
 import type { Logger } from '../logger.ts';
 import { isUpstreamError } from '../upstream/errors.ts';
 import type { RestClient } from '../upstream/rest-client.ts';
@@ -26,7 +26,7 @@ export function upstreamCheck(
       const detail = isUpstreamError(error)
         ? error.failure === 'config'
           ? `the platform refused the secret key (${error.code ?? error.status})`
-          : `the platform is not answering (${error.message})`
+          : `the platform is not answering (${error.failure})`
         : 'the platform check failed';
       result = { name: 'upstream', ok: false, detail };
     }
@@ -35,17 +35,31 @@ export function upstreamCheck(
   };
 }
 
-/** `/healthz` (alive) and `/readyz` (every check passes). */
+/**
+ * Whether a request may see readiness details: it reached the BFF straight from this machine (127.0.0.1 or ::1) and
+ * not through a proxy (no forwarding header), so a reverse proxy on the same host does not open the details to all.
+ */
+export function isLocalOperator(req: Request): boolean {
+  const address = req.socket.remoteAddress ?? '';
+  const local = address === '127.0.0.1' || address === '::1' || address === '::ffff:127.0.0.1';
+  return local && req.headers['x-forwarded-for'] === undefined && req.headers.forwarded === undefined;
+}
+
+/**
+ * `/healthz` (alive) and `/readyz` (every check passes). The public sees `{ ok }` only; the checks with their details
+ * (account state, what the platform said) are shown to a local operator (`isLocalOperator`) and written to the log.
+ */
 export function healthRoutes(checks: ReadinessCheck[], logger: Logger): Router {
   const router = Router();
   router.get('/healthz', (_req, res) => {
     res.json({ ok: true });
   });
-  router.get('/readyz', async (_req, res) => {
+  router.get('/readyz', async (req, res) => {
     const results = await Promise.all(checks.map((check) => check()));
     const ok = results.every((result) => result.ok);
     if (!ok) logger.warn({ checks: results }, 'not ready');
-    res.status(ok ? 200 : 503).json({ ok, checks: results });
+    res.setHeader('Cache-Control', 'no-store');
+    res.status(ok ? 200 : 503).json(isLocalOperator(req) ? { ok, checks: results } : { ok });
   });
   return router;
 }

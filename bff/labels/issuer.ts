@@ -10,20 +10,22 @@ import {
 import {
   type GenerateLabelInput,
   GenerateLabelInputSchema,
+  type GenerateLabelOutput,
+  GenerateLabelOutputSchema,
   type GetLabelPdfOutput,
   GetLabelPdfOutputSchema,
-  type IssuedLabelRecord,
-  IssuedLabelRecordSchema,
 } from '../../shared/label.ts';
 import type { Logger } from '../logger.ts';
 import { isPlatformCallError, type PlatformMcp } from '../upstream/platform-mcp.ts';
 import { canonicalRequest, fingerprint } from './fingerprint.ts';
 import {
+  AlreadyCreatedError,
   BindingConflictError,
   IdempotencyConflictError,
   type LedgerAttempt,
   type LedgerStore,
   OpenAttemptConflictError,
+  TransitionError,
 } from './ledger.ts';
 
 /** Why an unknown outcome could not be settled (yet). */
@@ -41,8 +43,8 @@ export type UnknownWhy =
 
 /** What the agent is told. `record` follows spec 2.4 (plus the platform's `supportCode`). */
 export type IssueOutcome =
-  | { kind: 'created'; record: IssuedLabelRecord; attemptId: string; replayed: boolean }
-  | { kind: 'rejected'; record: IssuedLabelRecord; attemptId: string; replayed: boolean }
+  | { kind: 'created'; record: GenerateLabelOutput; attemptId: string; replayed: boolean }
+  | { kind: 'rejected'; record: GenerateLabelOutput; attemptId: string; replayed: boolean }
   /** Sent, answer lost, not settled by the platform's history: the pre-posting may or may not exist (spec 3.4). */
   | { kind: 'unknown'; attemptId: string; since: number; why: UnknownWhy }
   /** Never reached the platform's tool: nothing was created; the same request may be sent again. */
@@ -128,7 +130,9 @@ export class LabelIssuer {
   }
 
   async issue(input: GenerateLabelInput, idempotencyKey?: string): Promise<IssueOutcome> {
-    await this.recovered;
+    // Start-up reconciliation goes first while the crashed attempts are the platform's most recent; a platform that
+    // does not answer holds new labels back at most 15 s.
+    await Promise.race([this.recovered, sleep(15_000, undefined, { ref: false })]);
     const { ledger, now, dedupeWindowMs } = this.options;
     const fp = fingerprint(input);
     for (let round = 0; round < 5; round++) {
@@ -154,12 +158,27 @@ export class LabelIssuer {
         const last = await ledger.lastCreated(fp, now() - dedupeWindowMs);
         if (last) return this.replay(last);
       }
+      // The row is written only once a send slot is held: at most `maxInFlight` attempts are ever pending, so a
+      // crash leaves few enough for the platform's recent history to settle them all.
+      await this.acquire();
       let attempt: LedgerAttempt;
       try {
-        attempt = await ledger.begin({ fingerprint: fp, idempotencyKey, request: canonicalRequest(input) });
+        attempt = await ledger.begin({
+          fingerprint: fp,
+          idempotencyKey,
+          request: canonicalRequest(input),
+          createdSince: idempotencyKey ? undefined : now() - dedupeWindowMs,
+        });
       } catch (error) {
-        // Another call took the key or opened the same request first: look again, and wait for it.
-        if (error instanceof IdempotencyConflictError || error instanceof OpenAttemptConflictError) continue;
+        this.release();
+        // Another call took the key, opened the same request, or created it while this one waited for a slot:
+        // look again (and wait for it, or replay it).
+        if (
+          error instanceof IdempotencyConflictError ||
+          error instanceof OpenAttemptConflictError ||
+          error instanceof AlreadyCreatedError
+        )
+          continue;
         throw error;
       }
       const flight = this.send(attempt, input);
@@ -176,15 +195,8 @@ export class LabelIssuer {
   /** An attempt seen again: wait for it, replay it, or reconcile it. */
   private async resume(attempt: LedgerAttempt): Promise<IssueOutcome> {
     switch (attempt.state) {
-      case 'pending': {
-        const flight = this.inFlight.get(attempt.id);
-        if (flight) return markReplayed(await flight);
-        return {
-          kind: 'refused',
-          why: 'in_progress',
-          message: 'An identical label request is in progress elsewhere; ask again in a minute.',
-        };
-      }
+      case 'pending':
+        return this.awaitPending(attempt);
       case 'created':
         return this.replay(attempt);
       case 'rejected':
@@ -208,8 +220,30 @@ export class LabelIssuer {
     }
   }
 
+  /**
+   * Waits for a pending attempt: its flight when it is this process's (the row can be seen a moment before the flight
+   * is registered), otherwise until the ledger shows it settled, for as long as a call may take.
+   */
+  private async awaitPending(attempt: LedgerAttempt): Promise<IssueOutcome> {
+    const deadline = this.options.now() + this.options.timeoutMs + 5_000;
+    for (let wait = 5; ; wait = Math.min(wait * 2, 200)) {
+      const flight = this.inFlight.get(attempt.id);
+      if (flight) return markReplayed(await flight);
+      const current = await this.options.ledger.get(attempt.id);
+      if (current && current.state !== 'pending') return markReplayed(await this.resume(current));
+      if (this.options.now() > deadline || this.closed) {
+        return {
+          kind: 'refused',
+          why: 'in_progress',
+          message: 'An identical label request is in progress elsewhere; ask again in a minute.',
+        };
+      }
+      await sleep(wait);
+    }
+  }
+
+  /** Sends one attempt; the caller holds a send slot, released here once the platform call ends. */
   private async send(attempt: LedgerAttempt, input: GenerateLabelInput): Promise<IssueOutcome> {
-    await this.acquire();
     let result: CallToolResult;
     try {
       const { instanceId: _ignored, ...args } = input;
@@ -219,7 +253,7 @@ export class LabelIssuer {
     } finally {
       this.release();
     }
-    const parsed = IssuedLabelRecordSchema.safeParse(result.structuredContent ?? {});
+    const parsed = GenerateLabelOutputSchema.safeParse(result.structuredContent ?? {});
     if (!parsed.success) {
       // The tool ran and answered something we cannot read: as good as a lost answer.
       return this.lost(attempt, new Error('generate_label answered a record that does not parse'));
@@ -227,7 +261,7 @@ export class LabelIssuer {
     const record = parsed.data;
     if (result.isError || !record.prepostagemId) {
       const reason = record.reason ?? (result.isError ? 'platform_error' : 'no_prepostagem');
-      const full: IssuedLabelRecord = { ...record, reason };
+      const full: GenerateLabelOutput = { ...record, reason };
       await this.settleAnswer(attempt, {
         state: 'rejected',
         reason,
@@ -249,7 +283,7 @@ export class LabelIssuer {
     } catch (error) {
       if (!(error instanceof BindingConflictError)) throw error;
       // Only a person's earlier decision can hold this pre-posting: never tell it to two orders.
-      const note = `the platform answered ${record.prepostagemId}, which the ledger already binds to another attempt`;
+      const note = `binding_conflict: the platform answered ${record.prepostagemId}, which the ledger already binds to another attempt`;
       await this.options.ledger.settle(attempt.id, { state: 'unknown', settledBy: 'answer', note });
       this.options.logger.error({ attemptId: attempt.id }, `labels: ${note}; a person must check`);
       return { kind: 'unknown', attemptId: attempt.id, since: attempt.createdAt, why: 'binding_conflict' };
@@ -347,7 +381,11 @@ export class LabelIssuer {
     if (open.length === 0) return current;
     let history: Attempt[];
     try {
-      history = (await this.diagnose({ source: 'mcp' })).attempts;
+      const diagnosis = await this.diagnose({ source: 'mcp' });
+      if (diagnosis.reason && diagnosis.attempts.length === 0) {
+        throw new Error(`diagnose_label_issue answered reason ${diagnosis.reason}`);
+      }
+      history = diagnosis.attempts;
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       logger.warn({ error: message }, 'labels: diagnosis failed; attempts stay unknown');
@@ -392,6 +430,8 @@ export class LabelIssuer {
           'labels: unknown attempt settled by diagnosis (whole request matched)',
         );
       } catch (error) {
+        // Another process (the operator's tool, another instance) settled or bound it first: the storage decided.
+        if (error instanceof TransitionError) continue;
         if (!(error instanceof BindingConflictError)) throw error;
         await ledger.note(
           attempt.id,
@@ -405,7 +445,11 @@ export class LabelIssuer {
   /** `diagnose_label_issue` on the platform, parsed with the shared schema. Throws when it cannot be read. */
   async diagnose(input: Omit<DiagnoseLabelIssueInput, 'instanceId'>): Promise<DiagnoseLabelIssueOutput> {
     const result = await this.options.platform.read('diagnose_label_issue', { ...input });
-    const parsed = DiagnoseLabelIssueOutputSchema.safeParse(result.structuredContent ?? { attempts: [] });
+    const structured = result.structuredContent ?? { attempts: [] };
+    // spec 2.7: when the query is not authorized or fails, the answer may carry only `reason` (and `actionUrl`).
+    const parsed = DiagnoseLabelIssueOutputSchema.safeParse(
+      'attempts' in structured ? structured : { ...structured, attempts: [] },
+    );
     if (!parsed.success) throw new Error('diagnose_label_issue answered an output that does not parse');
     return parsed.data;
   }
@@ -419,7 +463,7 @@ export class LabelIssuer {
   }
 
   /** spec 3.2: the PDF comes from get_label_pdf with this prepostagemId, never from a second generate_label. */
-  private async withPdf(record: IssuedLabelRecord, tries?: number): Promise<IssuedLabelRecord> {
+  private async withPdf(record: GenerateLabelOutput, tries?: number): Promise<GenerateLabelOutput> {
     if (record.labelPdfBase64 || !record.prepostagemId) return record;
     const pdf = await this.fetchPdf(record.prepostagemId, tries);
     if (pdf.labelPdfBase64) {
@@ -504,7 +548,7 @@ function evidenceFingerprint(entry: Attempt): string | undefined {
   return parsed.success ? fingerprint(parsed.data) : undefined;
 }
 
-function stored(attempt: LedgerAttempt): IssuedLabelRecord {
+function stored(attempt: LedgerAttempt): GenerateLabelOutput {
   return {
     ...(attempt.prepostagemId ? { prepostagemId: attempt.prepostagemId } : {}),
     ...(attempt.trackingCode ? { trackingCode: attempt.trackingCode } : {}),

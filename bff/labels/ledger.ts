@@ -90,6 +90,16 @@ export interface BeginInput {
   fingerprint: string;
   idempotencyKey?: string | undefined;
   request: string;
+  /**
+   * Refuse (`AlreadyCreatedError`) when the same request was created since this time (epoch ms): an unkeyed
+   * identical request returns the first label, checked in the same transaction as the insert.
+   */
+  createdSince?: number | undefined;
+}
+
+/** The same request was already created within the window: replay it instead of sending again. */
+export class AlreadyCreatedError extends Error {
+  override readonly name = 'AlreadyCreatedError';
 }
 
 /**

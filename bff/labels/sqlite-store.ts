@@ -1,7 +1,10 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
+import * as z from 'zod/mini';
 import {
+  AlreadyCreatedError,
+  ATTEMPT_STATES,
   AttemptNotFoundError,
   type AttemptState,
   type BeginInput,
@@ -94,6 +97,14 @@ export class SqliteLedgerStore implements LedgerStore {
              WHERE idempotency_key = ? AND (created_at < ? OR state = 'not_sent')`,
           )
           .run(input.idempotencyKey, now - this.keyWindowMs);
+      }
+      if (input.createdSince !== undefined) {
+        const created = this.db
+          .prepare(
+            `SELECT id FROM label_attempts WHERE fingerprint = ? AND state = 'created' AND created_at >= ? LIMIT 1`,
+          )
+          .get(input.fingerprint, input.createdSince);
+        if (created) throw new AlreadyCreatedError('the same request was already created');
       }
       try {
         this.db
@@ -204,7 +215,7 @@ export class SqliteLedgerStore implements LedgerStore {
           .prepare('SELECT * FROM label_attempts WHERE state = ? ORDER BY created_at DESC, id LIMIT ?')
           .all(filter.state, limit)
       : this.db.prepare('SELECT * FROM label_attempts ORDER BY created_at DESC, id LIMIT ?').all(limit);
-    return rows.map((row) => toAttempt(row) as LedgerAttempt);
+    return rows.flatMap((row) => toAttempt(row) ?? []);
   }
 
   async recoverPending(before: number): Promise<LedgerAttempt[]> {
@@ -324,25 +335,46 @@ function uniqueColumn(error: unknown): string | undefined {
   return match?.[1];
 }
 
+const text = z.nullable(z.string());
+const epoch = z.pipe(
+  z.union([z.number(), z.bigint()]),
+  z.transform((value) => Number(value)),
+);
+/** A row as stored: validated on the way out, so a hand-edited file cannot slip an unknown state in. */
+const AttemptRowSchema = z.object({
+  id: z.string(),
+  fingerprint: z.string(),
+  idempotency_key: text,
+  state: z.enum(ATTEMPT_STATES),
+  prepostagem_id: text,
+  tracking_code: text,
+  reason: text,
+  status: text,
+  support_code: text,
+  settled_by: z.nullable(z.enum(['answer', 'diagnosis', 'operator', 'restart'])),
+  created_at: epoch,
+  settled_at: z.nullable(epoch),
+  request: z.string(),
+  note: text,
+});
+
 function toAttempt(row: unknown): LedgerAttempt | undefined {
   if (!row) return undefined;
-  const r = row as Record<string, string | number | null>;
-  const text = (value: string | number | null | undefined) =>
-    value === null || value === undefined ? null : String(value);
+  const r = AttemptRowSchema.parse(row);
   return {
-    id: String(r.id),
-    fingerprint: String(r.fingerprint),
-    idempotencyKey: text(r.idempotency_key),
-    state: String(r.state) as AttemptState,
-    prepostagemId: text(r.prepostagem_id),
-    trackingCode: text(r.tracking_code),
-    reason: text(r.reason),
-    status: text(r.status),
-    supportCode: text(r.support_code),
-    settledBy: text(r.settled_by) as SettledBy | null,
-    createdAt: Number(r.created_at),
-    settledAt: r.settled_at === null ? null : Number(r.settled_at),
-    request: String(r.request),
-    note: text(r.note),
+    id: r.id,
+    fingerprint: r.fingerprint,
+    idempotencyKey: r.idempotency_key,
+    state: r.state,
+    prepostagemId: r.prepostagem_id,
+    trackingCode: r.tracking_code,
+    reason: r.reason,
+    status: r.status,
+    supportCode: r.support_code,
+    settledBy: r.settled_by,
+    createdAt: r.created_at,
+    settledAt: r.settled_at,
+    request: r.request,
+    note: r.note,
   };
 }

@@ -22,3 +22,35 @@ export function agentScopes(
   }
   return scopes;
 }
+
+/** A second source of agent tokens beside `BFF_AGENT_TOKENS`: OAuth access tokens (bff/oauth/). */
+export interface AgentTokenSource {
+  /** The scopes of a token it issued, or undefined. */
+  scopes(authorization: string | undefined): Promise<AgentScope[] | undefined>;
+  /** The `WWW-Authenticate` value of a 401, pointing OAuth clients at the metadata. */
+  challenge(authorization: string | undefined): string;
+}
+
+/**
+ * Who an agent is, from its `Authorization` header: its scopes, or undefined (401). Checked before the body is read.
+ * A second source (OAuth access tokens) is another `AgentAuth`; `anyOf` tries them in order.
+ */
+export type AgentAuth = (
+  authorization: string | undefined,
+) => AgentScope[] | undefined | Promise<AgentScope[] | undefined>;
+
+/** The static tokens of `BFF_AGENT_TOKENS`. */
+export function staticTokenAuth(tokens: readonly AgentToken[]): AgentAuth {
+  return (authorization) => agentScopes(tokens, authorization);
+}
+
+/** The first source that knows the token decides. */
+export function anyOf(...sources: AgentAuth[]): AgentAuth {
+  return async (authorization) => {
+    for (const source of sources) {
+      const scopes = await source(authorization);
+      if (scopes) return scopes;
+    }
+    return undefined;
+  };
+}

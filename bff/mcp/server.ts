@@ -1,21 +1,23 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import express, { type Request, type Response, Router } from 'express';
 import * as z from 'zod/mini';
+import { isApiError } from '../../shared/errors.ts';
 import { GenerateLabelInputSchema } from '../../shared/label.ts';
 import { formatBRL } from '../../shared/money.ts';
-import { cleanTrackingCode } from '../../shared/s10.ts';
 import { TOOLS, type ToolName } from '../../shared/tools.ts';
 import type { AgentScope, BffConfig } from '../config.ts';
 import { methodNotAllowed } from '../http/errors.ts';
 import { type LabelIssuer, unknownAdvice } from '../labels/issuer.ts';
-import { type Logger, scrubSecrets } from '../logger.ts';
+import type { Logger } from '../logger.ts';
 import type { RatesService } from '../rates/service.ts';
 import type { TrackingService } from '../tracking/service.ts';
 import { isUpstreamError } from '../upstream/errors.ts';
 import type { PlatformMcp } from '../upstream/platform-mcp.ts';
-import { agentScopes } from './agent-auth.ts';
+import { type AgentAuth, type AgentTokenSource, anyOf, staticTokenAuth } from './agent-auth.ts';
+import { JsonExchange } from './json-exchange.ts';
+import { rebindingGuard } from './rebinding.ts';
+import { answer, failure, plural, transientFailure } from './tool-result.ts';
 
 const SCOPE_OF: Record<ToolName, AgentScope> = {
   get_shipping_rates: 'rates',
@@ -27,7 +29,17 @@ const SCOPE_OF: Record<ToolName, AgentScope> = {
 
 /** generate_label with one addition beyond the spec: an optional idempotency key. */
 export const AgentGenerateLabelInputSchema = z.extend(GenerateLabelInputSchema, {
-  idempotencyKey: z.optional(z.string().check(z.minLength(1), z.maxLength(200))),
+  idempotencyKey: z.optional(
+    z
+      .string()
+      .check(
+        z.minLength(1),
+        z.maxLength(200),
+        z.describe(
+          'Your own key for this one intended label (e.g. "order-1234-label-1"); calling again with the same key returns the first result and never issues a second label.',
+        ),
+      ),
+  ),
 });
 
 export interface AgentMcpDeps {
@@ -37,23 +49,25 @@ export interface AgentMcpDeps {
   platform: PlatformMcp;
   issuer: LabelIssuer;
   logger: Logger;
+  /** OAuth access tokens, consulted after the static agent tokens (absent without BFF_ADMIN_PASSWORD). */
+  oauth?: AgentTokenSource | undefined;
+  /** Who the caller is: static agent tokens, then OAuth, by default; tests may chain another source. */
+  auth?: AgentAuth;
 }
 
-/** Text for an agent: built by us from structured data, with no key and no upstream internals. */
-function answer(
-  text: string,
-  structured: Record<string, unknown>,
-  extra: CallToolResult['content'] = [],
-): CallToolResult {
-  return { content: [{ type: 'text', text: scrubSecrets(text) }, ...extra], structuredContent: structured };
-}
-
-function failure(text: string): CallToolResult {
-  return { content: [{ type: 'text', text: scrubSecrets(text) }], isError: true };
-}
-
+/** The reason in a summary line: ` (reason: x; the merchant must act at actionUrl)`. */
 function reasonLines(value: { reason?: string | undefined; actionUrl?: string | undefined }): string {
-  return `${value.reason ? `\nreason: ${value.reason}` : ''}${value.actionUrl ? `\nactionUrl (for the merchant): ${value.actionUrl}` : ''}`;
+  if (!value.reason) return '';
+  return ` (reason: ${value.reason}${value.actionUrl ? '; the merchant must act at actionUrl' : ''})`;
+}
+
+/**
+ * A configuration refusal of the platform (spec 4.4, 7.3.1: 401/402/403/404, e.g. `subscription_required`): not
+ * transient, so never "try again later"; the reason and the merchant's actionUrl, structured like the platform's MCP.
+ */
+function configRefusal(error: unknown): { reason: string; actionUrl?: string } | undefined {
+  if (!isUpstreamError(error) || error.failure !== 'config' || !error.code) return undefined;
+  return { reason: error.code, ...(error.actionUrl ? { actionUrl: error.actionUrl } : {}) };
 }
 
 /** The tools a token may use: its scopes intersected with what the platform grants this store. */
@@ -71,66 +85,70 @@ export async function offeredTools(
   };
 }
 
+/**
+ * One JSON Schema validator for every per-request server: the SDK otherwise builds a new Ajv instance (with its
+ * formats) for each, about half a millisecond of every MCP call (profiled for bench figure 5). It holds no state of
+ * a request.
+ */
+const SCHEMA_VALIDATOR = new AjvJsonSchemaValidator();
+
 function buildServer(deps: AgentMcpDeps, tools: ToolName[], why: string | undefined): McpServer {
-  const instructions = [
-    'Shipping tools of this store (quotes, tracking and Correios labels). Always read reason and actionUrl.',
-    'generate_label creates a REAL, billable pre-posting. Pass an idempotencyKey (one per intended label) and reuse it when you retry.',
-    'If a result says the outcome is unknown, do not resend with another key: call generate_label again with the same input, and the server checks the platform history first.',
-    why ? `Label tools are not offered: ${why}.` : '',
-  ]
-    .filter(Boolean)
-    .join('\n');
-  const server = new McpServer({ name: 'frete-kit-bff', version: '1.0.0' }, { instructions });
   const offered = new Set(tools);
+  const instructions = agentInstructions(offered, why);
+  const server = new McpServer(
+    { name: 'frete-kit-bff', version: '1.0.0' },
+    { instructions, jsonSchemaValidator: SCHEMA_VALIDATOR },
+  );
 
   if (offered.has('get_shipping_rates')) {
     server.registerTool('get_shipping_rates', TOOLS.get_shipping_rates, async (input) => {
       try {
         const output = await deps.rates.quote(input);
-        const lines = output.rates.map(
+        const options = output.rates.map(
           (rate) =>
-            `- ${rate.label} (${rate.code}): ${rate.free === true ? 'free' : formatBRL(rate.price)}, up to ${rate.deliveryDays} business days`,
+            `${rate.label} (${rate.code}) ${rate.free === true ? 'free' : formatBRL(rate.price)}, up to ${plural(rate.deliveryDays, 'business day')}`,
         );
-        const head =
+        const summary =
           output.rates.length > 0
-            ? `${output.rates.length} option(s):`
-            : 'No quote available (this is not free shipping).';
-        return answer([head, ...lines].join('\n') + reasonLines(output), output);
+            ? `${plural(output.rates.length, 'option')}: ${options.join('; ')}.`
+            : `No quote available; this is not free shipping${reasonLines(output)}.`;
+        return answer(summary, output);
       } catch (error) {
-        if (isUpstreamError(error) && error.failure === 'config' && error.code) {
-          const structured = {
-            rates: [],
-            reason: error.code,
-            ...(error.actionUrl ? { actionUrl: error.actionUrl } : {}),
-          };
-          return answer(`No quote: the platform refused the request.${reasonLines(structured)}`, structured);
+        const refusal = configRefusal(error);
+        if (refusal) {
+          const structured = { rates: [], ...refusal };
+          return answer(`No quote: the platform refused the request${reasonLines(structured)}.`, structured);
         }
-        return failure(
-          `Rates are unavailable right now (${isUpstreamError(error) ? (error.code ?? error.failure) : 'error'}); try again later.`,
-        );
+        return transientFailure('Quoting', error);
       }
     });
   }
 
   if (offered.has('track_shipment')) {
     server.registerTool('track_shipment', TOOLS.track_shipment, async (input) => {
-      const codes = [...new Set(input.codes.map(cleanTrackingCode))];
       try {
-        const results = await deps.tracking.lookup(codes);
-        const text = results
-          .map((r) =>
-            !r.found
-              ? `${r.code}: not found`
-              : !r.lastStatus
-                ? `${r.code}: found, no events yet (not delivered)`
-                : `${r.code}: ${r.delivered ? 'delivered' : 'not delivered'} — ${r.lastStatus.description}${r.stale ? ' (last known; could not refresh)' : ''}`,
-          )
-          .join('\n');
-        return answer(text, { results });
+        // One result per requested code, in order, duplicates included (spec 2.3); codes checked like /api/tracking.
+        const results = await deps.tracking.lookup(input.codes);
+        const delivered = results.filter((r) => r.delivered).length;
+        const missing = results.filter((r) => !r.found).length;
+        const stale = results.filter((r) => r.stale).length;
+        const summary = [
+          `${plural(results.length, 'code')}: ${delivered} delivered, ${results.length - delivered - missing} not delivered, ${missing} not found`,
+          stale > 0 ? `; ${stale} last known (could not refresh, marked stale)` : '',
+          '.',
+        ].join('');
+        return answer(summary, { results });
       } catch (error) {
-        return failure(
-          `Tracking is unavailable right now (${isUpstreamError(error) ? (error.code ?? error.failure) : 'error'}); try again later.`,
-        );
+        if (isApiError(error)) return failure(`Nothing was looked up: ${error.message}`, error.toBody());
+        const refusal = configRefusal(error);
+        if (refusal) {
+          const structured = { results: [], ...refusal };
+          return answer(
+            `No tracking: the platform refused the request${reasonLines(structured)}.`,
+            structured,
+          );
+        }
+        return transientFailure('Tracking', error);
       }
     });
   }
@@ -155,11 +173,11 @@ function buildServer(deps: AgentMcpDeps, tools: ToolName[], why: string | undefi
                 ? 'The label PDF is in labelPdfBase64.'
                 : `The PDF is not ready yet: call get_label_pdf with prepostagemId ${record.prepostagemId}. Do NOT call generate_label again for it.`,
             ];
-            return answer(lines.join('\n') + reasonLines(record), record);
+            return answer(lines.join(' ') + reasonLines(record), record);
           }
           case 'rejected':
             return answer(
-              `No pre-posting was created.${outcome.record.status ? `\nstatus: ${outcome.record.status}` : ''}${reasonLines(outcome.record)}`,
+              `No pre-posting was created${outcome.record.status ? ` (status: ${outcome.record.status})` : ''}${reasonLines(outcome.record)}.`,
               outcome.record,
             );
           case 'unknown': {
@@ -168,7 +186,7 @@ function buildServer(deps: AgentMcpDeps, tools: ToolName[], why: string | undefi
               status: `The answer to this request was lost after it was sent (at ${new Date(outcome.since).toISOString()}): the pre-posting may or may not exist. Do not resend with a new key. Calling generate_label again with the same input checks the platform history first and never creates a second label while the outcome is unknown. Still unknown because ${unknownAdvice(outcome.why)}. If it stays unknown, the merchant checks the carrier's panel and settles it with \`npm run ledger -- resolve ${outcome.attemptId}\`.`,
               attemptId: outcome.attemptId,
             };
-            return answer(`Outcome UNKNOWN. ${structured.status}\nreason: outcome_unknown`, structured);
+            return answer(`Outcome UNKNOWN (reason: outcome_unknown). ${structured.status}`, structured);
           }
           case 'not_sent': {
             const structured = {
@@ -176,7 +194,7 @@ function buildServer(deps: AgentMcpDeps, tools: ToolName[], why: string | undefi
               status:
                 'The request did not reach the platform (connection refused, DNS, TLS, or an error answered before the tool ran): no pre-posting was created. Send the same request again once the platform answers.',
             };
-            return answer(`Not sent. ${structured.status}\nreason: not_sent`, structured);
+            return answer(`Not sent (reason: not_sent). ${structured.status}`, structured);
           }
           case 'refused':
             return failure(outcome.message);
@@ -192,7 +210,7 @@ function buildServer(deps: AgentMcpDeps, tools: ToolName[], why: string | undefi
         const pdf = structured.labelPdfBase64;
         if (!pdf) {
           return answer(
-            `No PDF for ${input.prepostagemId}.${structured.status ? `\nstatus: ${structured.status}` : ''}${reasonLines(structured)}`,
+            `No PDF for ${input.prepostagemId}${structured.status ? ` (status: ${structured.status})` : ''}${reasonLines(structured)}.`,
             structured,
           );
         }
@@ -206,8 +224,8 @@ function buildServer(deps: AgentMcpDeps, tools: ToolName[], why: string | undefi
             },
           },
         ]);
-      } catch {
-        return failure('The label service is unavailable right now; try again later.');
+      } catch (error) {
+        return transientFailure('The label service', error);
       }
     });
   }
@@ -218,45 +236,86 @@ function buildServer(deps: AgentMcpDeps, tools: ToolName[], why: string | undefi
         const { instanceId: _ignored, ...args } = input;
         const structured = await deps.issuer.diagnose(args);
         const { attempts } = structured;
-        const text =
-          attempts.length === 0
-            ? 'No attempts found in the last 90 days. Absence of a record does not prove that no label was created.'
-            : attempts
-                .map(
-                  (a) =>
-                    `- ${a.createdAt}: ${a.outcome}${a.reason ? ` (${a.reason})` : ''} — supportCode ${a.supportCode}\n  action: ${a.action}`,
-                )
-                .join('\n');
+        const latest = attempts[0];
+        const text = !latest
+          ? 'No attempts found in the last 90 days; absence of a record does not prove that no label was created.'
+          : `${plural(attempts.length, 'attempt')}, most recent first; the latest (${latest.createdAt}) ${latest.outcome}${latest.reason ? ` (reason: ${latest.reason})` : ''}, supportCode ${latest.supportCode}: ${latest.action}`;
         return answer(text, structured);
-      } catch {
-        return failure('The label service is unavailable right now; try again later.');
+      } catch (error) {
+        return transientFailure('The label service', error);
       }
     });
   }
   return server;
 }
 
-/** `POST /mcp`: Streamable HTTP, stateless (a new server and transport per request), agent tokens with scopes. */
+/** The agent's instructions: only about the tools this token gets, in our words (never upstream text). */
+function agentInstructions(offered: ReadonlySet<ToolName>, why: string | undefined): string {
+  const lines = [
+    `Shipping tools of this store: ${[...offered].join(', ') || 'none'}. Every result ends with its structured JSON.`,
+    'A result with reason and actionUrl is a configuration problem for the merchant (show them actionUrl); calling again will not help.',
+    'An error that says "try again in N seconds" is transient: wait that long before calling again.',
+  ];
+  if (offered.has('get_shipping_rates'))
+    lines.push('An empty rates list is "no quote available", never free shipping.');
+  if (offered.has('generate_label')) {
+    lines.push(
+      'generate_label creates a REAL, billable pre-posting. Pass an idempotencyKey (one per intended label) and reuse it when you retry.',
+      'If a result says the outcome is unknown, do not resend with another key: call generate_label again with the same input, and the server checks the platform history first.',
+      'A result with reason not_sent never reached the platform: nothing was created; send the same request again once the platform answers.',
+    );
+  }
+  if (why) lines.push(`Label tools are not offered: ${why}.`);
+  return lines.join('\n');
+}
+
+/**
+ * `POST /mcp`: Streamable HTTP, stateless (a new server and transport per request), agent tokens with scopes. Order
+ * matters: the Host/Origin check and the token come before the body is read, so an unauthenticated sender cannot
+ * make the server parse a large body.
+ */
 export function agentMcpRoutes(deps: AgentMcpDeps): Router {
   const router = Router();
-  router.post('/mcp', express.json({ limit: '1mb' }), async (req: Request, res: Response) => {
-    const scopes = agentScopes(deps.config.agentTokens, req.headers.authorization);
+  const oauth = deps.oauth;
+  const auth =
+    deps.auth ??
+    anyOf(
+      staticTokenAuth(deps.config.agentTokens),
+      ...(oauth ? [(authorization: string | undefined) => oauth.scopes(authorization)] : []),
+    );
+  const guard = rebindingGuard({
+    publicUrl: deps.config.publicUrl,
+    allowedOrigins: deps.config.allowedOrigins,
+    bindHost: deps.config.host,
+  });
+  router.use('/mcp', guard);
+  router.post('/mcp', async (req: Request, res: Response, next) => {
+    const scopes = await auth(req.headers.authorization);
     if (!scopes) {
-      res.setHeader('WWW-Authenticate', 'Bearer realm="frete-kit-bff", error="invalid_token"');
+      res.setHeader(
+        'WWW-Authenticate',
+        oauth?.challenge(req.headers.authorization) ?? 'Bearer realm="frete-kit-bff", error="invalid_token"',
+      );
+      // Connection: close, so a body we did not read is not drained on a kept-alive connection.
+      res.setHeader('Connection', 'close');
       res
         .status(401)
         .json({ error: { code: 'invalid_api_key', message: 'Send Authorization: Bearer <agent token>.' } });
       return;
     }
+    res.locals.scopes = scopes;
+    next();
+  });
+  router.post('/mcp', express.json({ limit: '1mb' }), async (req: Request, res: Response) => {
+    const scopes = res.locals.scopes as AgentScope[];
     const { tools, why } = await offeredTools(deps, scopes);
     const server = buildServer(deps, tools, why);
-    const transport = new StreamableHTTPServerTransport({ enableJsonResponse: true });
+    const exchange = new JsonExchange();
     res.on('close', () => {
-      void transport.close();
       void server.close();
     });
-    await server.connect(transport);
-    await transport.handleRequest(req, res, req.body);
+    await server.connect(exchange);
+    await exchange.handle(req, res, req.body);
   });
   router.all('/mcp', methodNotAllowed('POST'));
   return router;

@@ -1,24 +1,96 @@
-import express, { Router } from 'express';
+import { access, readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import express, { type Router } from 'express';
+import type { ReadinessCheck } from '../http/health.ts';
+import { INTEGRITY_FILE, type IntegrityManifest, IntegrityManifestSchema, sriHash } from './integrity.ts';
 
 export const WIDGET_DIR = new URL('../../dist/widget/', import.meta.url).pathname;
 
 /**
- * `/widget/*`: the built bundles, loadable by any storefront: classic scripts with a cross-origin resource policy
- * and CORS that allow it, cached for a day and revalidated in the background for a week.
+ * The major version of the widget's public surface (elements, attributes, events). `/widget/v1/…` keeps working as
+ * long as that surface is compatible; the unversioned `/widget/…` is kept for pages embedded before it existed.
+ */
+export const WIDGET_VERSION = 'v1';
+
+/** The scripts a storefront loads; the BFF is not ready without them. */
+export const WIDGET_FILES = ['shipping-widget.js', 'shipping-tracking.js'] as const;
+
+/**
+ * `/widget/v1/*` and `/widget/*`: the built bundles, loadable by any storefront: classic scripts with a
+ * cross-origin resource policy and CORS that allow it (so `<script integrity crossorigin="anonymous">` works from
+ * another origin), cached for a day and revalidated in the background for a week.
  */
 export function widgetRoutes(dir = WIDGET_DIR): Router {
-  const router = Router();
-  router.use(
-    '/widget',
-    express.static(dir, {
-      index: false,
-      fallthrough: true,
-      setHeaders: (res) => {
-        res.setHeader('Cross-Origin-Resource-Policy', 'cross-origin');
-        res.setHeader('Access-Control-Allow-Origin', '*');
-        res.setHeader('Cache-Control', 'public, max-age=86400, stale-while-revalidate=604800');
-      },
-    }),
-  );
+  const serve = express.static(dir, {
+    index: false,
+    fallthrough: true,
+    setHeaders: (res) => {
+      res.setHeader('Cross-Origin-Resource-Policy', 'cross-origin');
+      res.setHeader('Access-Control-Allow-Origin', '*');
+      res.setHeader('Cache-Control', 'public, max-age=86400, stale-while-revalidate=604800');
+    },
+  });
+  const router = express.Router();
+  router.use(`/widget/${WIDGET_VERSION}`, serve);
+  router.use('/widget', serve);
   return router;
+}
+
+/**
+ * Ready only when every widget script is on disk and, when `integrity.json` is there, each script is the one it
+ * names: a half-copied or mismatched `dist/widget/` would make every storefront's `integrity` tag refuse the script.
+ * Hashes are recomputed only when a file's size or modification time changes.
+ */
+export function widgetCheck(dir = WIDGET_DIR): ReadinessCheck {
+  const hashes = new Map<string, { stamp: string; hash: string }>();
+  const hashOf = async (file: string): Promise<string> => {
+    const info = await stat(join(dir, file));
+    const stamp = `${info.size}:${info.mtimeMs}`;
+    const known = hashes.get(file);
+    if (known?.stamp === stamp) return known.hash;
+    const hash = sriHash(await readFile(join(dir, file)));
+    hashes.set(file, { stamp, hash });
+    return hash;
+  };
+  return async () => {
+    const missing: string[] = [];
+    for (const file of WIDGET_FILES) {
+      try {
+        await access(join(dir, file));
+      } catch {
+        missing.push(file);
+      }
+    }
+    if (missing.length > 0) {
+      return {
+        name: 'widget',
+        ok: false,
+        detail: `widget files missing: ${missing.join(', ')} (run npm run build, or copy dist/widget/)`,
+      };
+    }
+    let manifest: IntegrityManifest | undefined;
+    try {
+      manifest = IntegrityManifestSchema.parse(JSON.parse(await readFile(join(dir, INTEGRITY_FILE), 'utf8')));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
+        return {
+          name: 'widget',
+          ok: false,
+          detail: `${INTEGRITY_FILE} is not a valid manifest (run npm run build)`,
+        };
+      }
+    }
+    if (!manifest) return { name: 'widget', ok: true };
+    const mismatched: string[] = [];
+    for (const file of WIDGET_FILES) {
+      if (manifest[file] !== (await hashOf(file))) mismatched.push(file);
+    }
+    return mismatched.length === 0
+      ? { name: 'widget', ok: true }
+      : {
+          name: 'widget',
+          ok: false,
+          detail: `widget files do not match ${INTEGRITY_FILE}: ${mismatched.join(', ')} (copy dist/widget/ whole, from one build)`,
+        };
+  };
 }

@@ -1,19 +1,14 @@
 import express, { type RequestHandler, Router } from 'express';
-import * as z from 'zod/mini';
 import { ApiError } from '../../shared/errors.ts';
 import { describeIssues } from '../../shared/issues.ts';
-import { RateLimiter } from '../../shared/rate-limit.ts';
-import { cleanTrackingCode, isS10 } from '../../shared/s10.ts';
-import { MAX_CODES } from '../../shared/tracking.ts';
 import type { BffConfig } from '../config.ts';
 import { methodNotAllowed } from '../http/errors.ts';
 import type { Logger } from '../logger.ts';
 import { isUpstreamError } from '../upstream/errors.ts';
+import { normalizeCodes } from './codes.ts';
+import { TrackingLookupRequestSchema } from './schema.ts';
 import type { TrackingService } from './service.ts';
-
-const BodySchema = z.strictObject({
-  codes: z.array(z.string()).check(z.minLength(1), z.maxLength(MAX_CODES)),
-});
+import { MemoryVisitorLimiter, type VisitorLimiter, visitorKey } from './visitor-limiter.ts';
 
 /** CORS for the origins the merchant allowed, and for nobody else. */
 function cors(allowed: readonly string[]): RequestHandler {
@@ -41,20 +36,14 @@ function cors(allowed: readonly string[]): RequestHandler {
 
 /** Normalizes, checks the S10 form and folds duplicates, keeping the first-seen order. */
 export function parseCodes(body: unknown): string[] {
-  const parsed = BodySchema.safeParse(body);
+  const parsed = TrackingLookupRequestSchema.safeParse(body);
   if (!parsed.success) {
     const tooMany = parsed.error.issues.some(
       (issue) => issue.code === 'too_big' && issue.path[0] === 'codes' && issue.path.length === 1,
     );
     throw new ApiError(tooMany ? 'too_many_codes' : 'invalid_body', describeIssues(parsed.error.issues));
   }
-  const codes = parsed.data.codes.map(cleanTrackingCode);
-  const bad = codes.findIndex((code) => !isS10(code));
-  if (bad >= 0)
-    throw new ApiError(
-      'invalid_body',
-      `codes.${bad}: not a Correios tracking code (2 letters, 9 digits with a valid check digit, 2 letters)`,
-    );
+  const codes = normalizeCodes(parsed.data.codes);
   return [...new Set(codes)];
 }
 
@@ -63,15 +52,16 @@ export function trackingRoutes(deps: {
   config: BffConfig;
   service: TrackingService;
   logger: Logger;
-  now?: () => number;
+  /** The per-visitor limit (default: in process memory, `BFF_VISITOR_RATE_LIMIT`). */
+  limiter?: VisitorLimiter;
 }): Router {
   const router = Router();
-  const limiter = new RateLimiter(deps.config.visitorRateLimit, deps.now);
+  const limiter = deps.limiter ?? new MemoryVisitorLimiter(deps.config.visitorRateLimit);
   const json = express.json({ limit: '8kb', type: () => true });
 
   router.use('/api/tracking', cors(deps.config.allowedOrigins));
-  router.post('/api/tracking', (req, res, next) => {
-    const decision = limiter.take(req.ip ?? 'unknown');
+  router.post('/api/tracking', async (req, res, next) => {
+    const decision = await limiter.take(visitorKey(req));
     if (decision.ok) return next();
     res.setHeader('Retry-After', String(decision.retryAfterSeconds));
     throw new ApiError('rate_limited', `Too many lookups; retry in ${decision.retryAfterSeconds} s.`);

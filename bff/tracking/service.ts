@@ -4,9 +4,13 @@ import { isUpstreamError, UpstreamError } from '../upstream/errors.ts';
 import type { RestClient } from '../upstream/rest-client.ts';
 import type { TrackingCache } from './cache.ts';
 import { Coalescer, type Schedule } from './coalescer.ts';
+import { normalizeCodes } from './codes.ts';
 
 /** A spec 2.3 result, marked `stale` when it is the last known answer served because the upstream failed. */
 export type ServedResult = TrackingResult & { stale?: true };
+
+/** Every lookup answers within this (stale or an error), whatever the platform does. */
+export const TRACKING_DEADLINE_MS = 8_000;
 
 export interface TrackingServiceOptions {
   client: Pick<RestClient, 'tracking'>;
@@ -14,6 +18,8 @@ export interface TrackingServiceOptions {
   logger: Logger;
   windowMs?: number;
   schedule?: Schedule;
+  /** The answer deadline of one lookup (default `TRACKING_DEADLINE_MS`). */
+  deadlineMs?: number;
 }
 
 /** Tracking that spends the store's 60 calls a minute wisely: cache, stale-while-revalidate, coalescing. */
@@ -21,13 +27,22 @@ export class TrackingService {
   private readonly coalescer: Coalescer<TrackingResult>;
   private readonly cache: TrackingCache;
   private readonly logger: Logger;
+  private readonly deadlineMs: number;
 
   constructor(options: TrackingServiceOptions) {
     this.cache = options.cache;
     this.logger = options.logger;
+    this.deadlineMs = options.deadlineMs ?? TRACKING_DEADLINE_MS;
     this.coalescer = new Coalescer<TrackingResult>({
       batch: async (codes) => {
-        const { results } = await options.client.tracking(codes);
+        let results: TrackingResult[];
+        try {
+          ({ results } = await options.client.tracking(codes));
+        } catch (error) {
+          // One line per failed upstream call, not one per code that waited on it.
+          this.logFailure(error, codes.length);
+          throw error;
+        }
         const byCode = new Map(results.map((result) => [result.code, result]));
         for (const [code, result] of byCode) this.cache.set(code, result);
         return byCode;
@@ -39,30 +54,38 @@ export class TrackingService {
   }
 
   /**
-   * Results for distinct codes in the order given. Throws `UpstreamError` only when a code has no answer at all:
-   * fresh, revalidating or last known.
+   * One result per code, in the order given (duplicates answered again). Codes are checked first (`normalizeCodes`):
+   * a code the platform would refuse never joins a shared batch, so no caller can make the batch fail for others.
+   * Answers within the deadline; throws `UpstreamError` only when a code has no answer at all: fresh, revalidating or
+   * last known.
    */
   async lookup(codes: readonly string[]): Promise<ServedResult[]> {
-    return Promise.all(codes.map((code) => this.one(code)));
+    const clean = normalizeCodes(codes);
+    const deadline = new Deadline(this.deadlineMs);
+    try {
+      return await Promise.all(clean.map((code) => this.one(code, deadline)));
+    } finally {
+      deadline.clear();
+    }
   }
 
-  private async one(code: string): Promise<ServedResult> {
+  private async one(code: string, deadline: Deadline): Promise<ServedResult> {
     const cached = this.cache.get(code);
     if (cached?.freshness === 'fresh') return cached.result;
     if (cached?.freshness === 'revalidate') {
-      this.coalescer.load(code).catch((error: unknown) => this.logFailure(error, [code]));
+      // Logged once per batch by the batch itself.
+      this.coalescer.load(code).catch(() => undefined);
       return cached.result;
     }
     try {
-      return await this.coalescer.load(code);
+      return await Promise.race([this.coalescer.load(code), deadline.passed]);
     } catch (error) {
-      this.logFailure(error, [code]);
       if (cached) return { ...cached.result, stale: true };
       throw isUpstreamError(error) ? error : new UpstreamError('unavailable', 'tracking lookup failed');
     }
   }
 
-  private logFailure(error: unknown, codes: string[]): void {
+  private logFailure(error: unknown, codes: number): void {
     if (isUpstreamError(error) && error.failure === 'config') {
       // The merchant must act (key, plan, store): an error, not a warning.
       this.logger.error(
@@ -75,5 +98,25 @@ export class TrackingService {
       { error: error instanceof Error ? error.message : String(error), codes },
       'tracking: upstream lookup failed',
     );
+  }
+}
+
+/** A promise that rejects when the lookup's time is up (the upstream call itself goes on and fills the cache). */
+class Deadline {
+  readonly passed: Promise<never>;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(ms: number) {
+    this.passed = new Promise<never>((_resolve, reject) => {
+      this.timer = setTimeout(
+        () => reject(new UpstreamError('unavailable', `no upstream answer within ${ms} ms`)),
+        ms,
+      );
+    });
+    this.passed.catch(() => undefined);
+  }
+
+  clear(): void {
+    clearTimeout(this.timer);
   }
 }

@@ -128,6 +128,8 @@ export class PlatformMcp {
         await client.callTool({ name, arguments: args }, CallToolResultSchema, { timeout: timeoutMs }),
       );
     } catch (error) {
+      // What the platform offered is asked again once it answers: never "label tools offered" from before an outage.
+      this.catalog = undefined;
       throw new PlatformCallError(
         classifyCallFailure(error),
         `platform MCP ${name} failed: ${messageOf(error)}`,
@@ -170,9 +172,14 @@ export class PlatformMcp {
     try {
       tools = await this.tools();
     } catch (error) {
+      // The upstream's own words go to the log, never to agents or the public: they are not ours to show.
+      this.options.logger.warn(
+        { error: error instanceof Error ? error.message : String(error) },
+        'platform MCP: the tool catalog could not be read',
+      );
       return {
         available: false,
-        why: `the platform's MCP server is not answering (${error instanceof Error ? error.message : 'error'})`,
+        why: "the platform's MCP server is not answering; asked again on the next request",
       };
     }
     if (LABEL_TOOL_NAMES.every((name) => tools.includes(name))) return { available: true };

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../logger.ts';
+import { UpstreamBudget } from './budget.ts';
 import { UpstreamError } from './errors.ts';
 import { createRestClient } from './rest-client.ts';
 
@@ -109,5 +110,38 @@ describe('createRestClient', () => {
   it('reports a response that breaks the contract as malformed', async () => {
     const { fetch } = scripted(() => json(200, { results: 'nope' }));
     await expect(client(fetch).rest.tracking(['X'])).rejects.toMatchObject({ failure: 'malformed' });
+  });
+
+  it('does not retry when retries are off (the per-route instances keep the retry settings)', async () => {
+    const { fetch, seen } = scripted(() => json(502, {}));
+    await expect(client(fetch, { retries: 0 }).rest.tracking(['X'])).rejects.toMatchObject({
+      failure: 'unavailable',
+    });
+    expect(seen).toHaveLength(1);
+  });
+
+  it('ends the whole call, retries included, at the total deadline', async () => {
+    let calls = 0;
+    const hanging = ((_input: RequestInfo | URL, init?: RequestInit) => {
+      calls += 1;
+      return new Promise<Response>((_resolve, reject) => {
+        init?.signal?.addEventListener('abort', () => reject(init.signal?.reason));
+      });
+    }) as typeof globalThis.fetch;
+    const rest = client(hanging, { retries: 10, timeoutMs: 60_000, totalTimeoutMs: 300 }).rest;
+    await expect(rest.tracking(['X'])).rejects.toMatchObject({ failure: 'unavailable' });
+    expect(calls).toBe(1);
+  });
+
+  it('stops retrying when a retry would eat into the store budget reserve', async () => {
+    const budget = new UpstreamBudget({ calls: 4, seconds: 60 }, { reserve: 1 });
+    const { fetch, seen } = scripted(...Array.from({ length: 20 }, () => () => json(502, {})));
+    await expect(client(fetch, { retries: 10, budget }).rest.tracking(['X'])).rejects.toMatchObject({
+      failure: 'unavailable',
+    });
+    // 1st call: 3 left → retry; 2nd: 2 left → retry; 3rd: 1 left = the reserve → stop.
+    expect(seen).toHaveLength(3);
+    // The other route has its own budget (spec 8: per store and route).
+    expect(await budget.canRetry('v1/rates')).toBe(true);
   });
 });

@@ -1,15 +1,17 @@
-import ky, { isHTTPError, isNetworkError, isTimeoutError, type KyInstance } from 'ky';
 import type * as z from 'zod/mini';
 import { ErrorBodySchema } from '../../shared/errors.ts';
 import { type RatesRequestInput, type RatesResponse, RatesResponseSchema } from '../../shared/quote.ts';
 import { type TrackingResponse, TrackingResponseSchema } from '../../shared/tracking.ts';
 import type { Logger } from '../logger.ts';
+import type { UpstreamBudget } from './budget.ts';
 import { UpstreamError } from './errors.ts';
+import { type Answer, createHttpSend, NetworkError, type Send, sendThroughFetch } from './http-send.ts';
 
 export interface RestClientOptions {
   apiUrl: string;
   secretKey: string;
   logger: Logger;
+  /** Scripted upstream answers, in tests (production sends over kept-alive node:http). */
   fetch?: typeof fetch;
   /** Seeded randomness for the jitter, in tests. */
   random?: () => number;
@@ -19,11 +21,28 @@ export interface RestClientOptions {
   /** A Retry-After longer than this is not waited for: the caller serves what it has. */
   maxRetryAfterMs?: number;
   timeoutMs?: number;
+  /**
+   * The whole call, retries and their waits included, ends within this (default 7 s, so a visitor's tracking request
+   * is answered within the BFF's 8 s deadline).
+   */
+  totalTimeoutMs?: number;
+  /** The store's calls per route; retries stop when they would eat into its reserve. */
+  budget?: UpstreamBudget;
+}
+
+const RETRIED = new Set([429, 502, 503, 504]);
+
+type Route = 'rates' | 'tracking';
+
+/** Why an attempt ended without an answer. */
+class AttemptTimeout extends Error {
+  override readonly name = 'AttemptTimeout';
 }
 
 /**
- * The platform's REST API with the secret key (ky). Spec 7.3: 429 (honouring Retry-After), 502/503/504, network
- * errors and timeouts are retried with exponential backoff and full jitter; 400/401/402/403/404 never are.
+ * The platform's REST API with the secret key. Spec 7.3: 429 (honouring a short Retry-After), 502/503/504, network
+ * errors and timeouts are retried with exponential backoff and full jitter; 400/401/402/403/404 never are. Every
+ * call ends within `totalTimeoutMs`, retries included, and a retry is made only while the store's budget allows.
  */
 export function createRestClient(options: RestClientOptions) {
   const {
@@ -36,46 +55,80 @@ export function createRestClient(options: RestClientOptions) {
     maxDelayMs = 2000,
     maxRetryAfterMs = 5000,
     timeoutMs = 5000,
+    totalTimeoutMs = 7000,
+    budget,
   } = options;
-  const http: KyInstance = ky.create({
-    prefix: apiUrl,
-    headers: { authorization: `Bearer ${secretKey}` },
-    timeout: timeoutMs,
-    ...(options.fetch ? { fetch: options.fetch } : {}),
-    retry: {
-      limit: retries,
-      methods: ['post'],
-      statusCodes: [429, 502, 503, 504],
-      afterStatusCodes: [429, 503],
-      maxRetryAfter: maxRetryAfterMs,
-      backoffLimit: maxDelayMs,
-      delay: (attempt) => baseDelayMs * 2 ** (attempt - 1),
-      jitter: (delay) => random() * delay,
-      retryOnTimeout: true,
-      shouldRetry: ({ error }) => {
-        // A limit that resets later than we would wait is not retried now: the caller falls back.
-        if (isHTTPError(error) && error.response.status === 429) {
-          const after = Number(error.response.headers.get('retry-after'));
-          if (after * 1000 > maxRetryAfterMs) return false;
-        }
-        return undefined;
-      },
-    },
-    hooks: {
-      beforeRetry: [
-        ({ request, retryCount, error }) => {
-          logger.warn({ url: request.url, retryCount, error: describe(error) }, 'upstream: retrying');
-        },
-      ],
-    },
-  });
+  const send: Send = options.fetch ? sendThroughFetch(options.fetch) : createHttpSend();
+  const headers = {
+    authorization: `Bearer ${secretKey}`,
+    'content-type': 'application/json',
+    accept: 'application/json',
+  };
 
-  async function post<T>(path: string, body: unknown, schema: z.ZodMiniType<T>): Promise<T> {
+  /** One attempt, cut at the per-attempt timeout or the call's deadline, whichever comes first. */
+  async function attempt(url: URL, body: string, deadline: number): Promise<Answer> {
+    const ms = Math.max(0, Math.min(timeoutMs, deadline - Date.now()));
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(new AttemptTimeout(`no answer within ${ms} ms`)), ms);
+    try {
+      return await send(url, headers, body, controller.signal);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** How long to wait before retry `n` (1-based), or undefined when this outcome is not retried. */
+  function retryDelay(n: number, outcome: Answer | Error): number | undefined {
+    if (outcome instanceof Error) {
+      if (!(outcome instanceof NetworkError) && !(outcome instanceof AttemptTimeout)) return undefined;
+    } else if (!RETRIED.has(outcome.status)) return undefined;
+    if (!(outcome instanceof Error) && (outcome.status === 429 || outcome.status === 503)) {
+      const after = Number(outcome.header('retry-after'));
+      if (Number.isFinite(after) && outcome.header('retry-after') !== undefined) {
+        // A limit that resets later than we would wait is not retried now: the caller falls back.
+        if (after * 1000 > maxRetryAfterMs) return outcome.status === 429 ? undefined : maxRetryAfterMs;
+        return after * 1000;
+      }
+    }
+    return random() * Math.min(maxDelayMs, baseDelayMs * 2 ** (n - 1));
+  }
+
+  async function post<T>(route: Route, payload: unknown, schema: z.ZodMiniType<T>): Promise<T> {
+    const path = `v1/${route}`;
+    const url = new URL(`${apiUrl}/${path}`);
+    const body = JSON.stringify(payload);
+    const deadline = Date.now() + totalTimeoutMs;
+    let outcome: Answer | Error;
+    for (let n = 0; ; n++) {
+      await budget?.spend(path);
+      try {
+        outcome = await attempt(url, body, deadline);
+      } catch (error) {
+        outcome = error instanceof Error ? error : new Error(String(error));
+      }
+      if (!(outcome instanceof Error) && outcome.status >= 200 && outcome.status < 300) break;
+      if (n >= retries) break;
+      const delay = retryDelay(n + 1, outcome);
+      // Retries stop when the deadline would pass before the next answer, or the store's budget says no.
+      if (delay === undefined || Date.now() + delay >= deadline) break;
+      if (budget && !(await budget.canRetry(path))) break;
+      logger.warn(
+        {
+          url: url.href,
+          retryCount: n + 1,
+          error: outcome instanceof Error ? outcome.message : `HTTP ${outcome.status}`,
+        },
+        'upstream: retrying',
+      );
+      await new Promise((resolve) => setTimeout(resolve, delay));
+    }
+    if (outcome instanceof Error) throw toUpstreamError(outcome);
+    if (outcome.status < 200 || outcome.status >= 300) throw httpError(outcome);
     let json: unknown;
     try {
-      json = await http.post(path, { json: body }).json();
-    } catch (error) {
-      throw await toUpstreamError(error);
+      json = JSON.parse(outcome.text);
+    } catch {
+      throw new UpstreamError('malformed', `${path}: the response is not JSON`);
     }
     const parsed = schema.safeParse(json);
     if (!parsed.success)
@@ -85,39 +138,33 @@ export function createRestClient(options: RestClientOptions) {
 
   return {
     rates: (request: RatesRequestInput): Promise<RatesResponse> =>
-      post('v1/rates', request, RatesResponseSchema),
+      post('rates', request, RatesResponseSchema),
     tracking: (codes: string[]): Promise<TrackingResponse> =>
-      post('v1/tracking', { codes }, TrackingResponseSchema),
+      post('tracking', { codes }, TrackingResponseSchema),
   };
 }
 
 export type RestClient = ReturnType<typeof createRestClient>;
 
-async function toUpstreamError(error: unknown): Promise<UpstreamError> {
-  if (isHTTPError(error)) {
-    const status = error.response.status;
-    let code: string | undefined;
-    let actionUrl: string | undefined;
-    try {
-      const body = ErrorBodySchema.safeParse(error.data ?? (await error.response.clone().json()));
-      code = body.success ? body.data.error.code : undefined;
-      actionUrl = body.success ? body.data.error.actionUrl : undefined;
-    } catch {
-      code = undefined;
-    }
-    const details = { status, ...(code ? { code } : {}), ...(actionUrl ? { actionUrl } : {}) };
-    if (status === 429)
-      return new UpstreamError('limited', `upstream rate limit (${code ?? status})`, details);
-    if (status >= 500)
-      return new UpstreamError('unavailable', `upstream failure (${code ?? status})`, details);
-    return new UpstreamError('config', `upstream refused the request (${code ?? status})`, details);
+function httpError(answer: Answer): UpstreamError {
+  const { status } = answer;
+  let code: string | undefined;
+  let actionUrl: string | undefined;
+  try {
+    const body = ErrorBodySchema.safeParse(JSON.parse(answer.text));
+    code = body.success ? body.data.error.code : undefined;
+    actionUrl = body.success ? body.data.error.actionUrl : undefined;
+  } catch {
+    code = undefined;
   }
-  if (isTimeoutError(error)) return new UpstreamError('unavailable', 'upstream timeout');
-  if (isNetworkError(error) || error instanceof TypeError)
-    return new UpstreamError('unavailable', 'upstream unreachable');
-  return new UpstreamError('unavailable', describe(error));
+  const details = { status, ...(code ? { code } : {}), ...(actionUrl ? { actionUrl } : {}) };
+  if (status === 429) return new UpstreamError('limited', `upstream rate limit (${code ?? status})`, details);
+  if (status >= 500) return new UpstreamError('unavailable', `upstream failure (${code ?? status})`, details);
+  return new UpstreamError('config', `upstream refused the request (${code ?? status})`, details);
 }
 
-function describe(error: unknown): string {
-  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+function toUpstreamError(error: Error): UpstreamError {
+  if (error instanceof AttemptTimeout) return new UpstreamError('unavailable', 'upstream timeout');
+  if (error instanceof NetworkError) return new UpstreamError('unavailable', 'upstream unreachable');
+  return new UpstreamError('unavailable', `${error.name}: ${error.message}`);
 }

@@ -2,12 +2,24 @@
 (() => {
   const brl = (n) => n.toLocaleString('pt-BR', { style: 'currency', currency: 'BRL' });
   const calculator = () => document.querySelector('shipping-calculator');
+  const cepText = (cep) => (/^\d{8}$/.test(cep) ? `${cep.slice(0, 5)}-${cep.slice(5)}` : cep);
 
+  // What a checkout holds: it listens to the three events and trusts shipping-select alone for the price.
+  const chosen = document.getElementById('chosen');
+  const last = document.getElementById('last-event');
   document.addEventListener('shipping-select', (event) => {
-    const { rate } = event.detail;
-    const chosen = document.getElementById('chosen');
-    if (chosen)
-      chosen.textContent = `Escolhido: ${rate.label} — ${rate.free === true ? 'grátis' : brl(rate.price)}`;
+    const { cep, rate } = event.detail;
+    chosen.dataset.price = rate ? String(rate.free === true ? 0 : rate.price) : '';
+    chosen.textContent = rate
+      ? `Escolhido: ${rate.label} — ${rate.free === true ? 'grátis' : brl(rate.price)} (CEP ${cepText(cep)})`
+      : 'Escolhido: nenhum frete';
+  });
+  document.addEventListener('shipping-rates', (event) => {
+    const { cep, rates, reason } = event.detail;
+    last.textContent = `shipping-rates: ${rates.length} opções para ${cepText(cep)}${reason ? ` (${reason})` : ''}`;
+  });
+  document.addEventListener('shipping-error', (event) => {
+    last.textContent = `shipping-error: ${event.detail.code}`;
   });
 
   const product = document.querySelector('main.product');

@@ -1,9 +1,10 @@
-import { type RequestHandler, Router } from 'express';
+import type { RequestHandler, Router } from 'express';
 import * as z from 'zod/mini';
 import { ApiError } from '../../shared/errors.ts';
 import { describeIssues } from '../../shared/issues.ts';
 import { FaultSchema } from '../faults/faults.ts';
 import { readJsonBody } from '../http/body.ts';
+import { strictRouter } from '../http/router.ts';
 import type { SandboxState } from '../state.ts';
 
 const AdvanceSchema = z.strictObject({ hours: z.number().check(z.gt(0), z.lte(24 * 365)) });
@@ -30,7 +31,7 @@ async function parseBody<T>(req: Parameters<RequestHandler>[0], schema: z.ZodMin
 
 /** `/_sandbox/*` (ARCHITECTURE.md): reset, faults, simulated time, call counts, pre-postings, label timing. */
 export function controlRoutes(state: SandboxState): Router {
-  const router = Router();
+  const router = strictRouter();
   router.use('/_sandbox', loopbackOnly);
 
   router.post('/_sandbox/reset', (_req, res) => {

@@ -1,6 +1,7 @@
-import type { ErrorRequestHandler, RequestHandler } from 'express';
+import type { ErrorRequestHandler, Request, RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { ApiError, isApiError } from '../../shared/errors.ts';
+import { restChallenge } from './auth.ts';
 
 /** Unknown routes: 404 in the platform's envelope (`not_found` is the sandbox's word; the spec lists no code). */
 export const notFound: RequestHandler = (req, res) => {
@@ -24,15 +25,37 @@ export function methodNotAllowed(allow: string): RequestHandler {
   };
 }
 
+/** A client that closed the connection mid-request: nothing to answer and nothing wrong on our side. */
+function clientWentAway(req: Request, error: unknown): boolean {
+  const code = (error as { code?: unknown })?.code;
+  return (
+    req.readableAborted ||
+    code === 'ECONNRESET' ||
+    code === 'ECONNABORTED' ||
+    (error instanceof Error && error.message === 'aborted')
+  );
+}
+
 /** The one place errors become responses: `ApiError` in its wire shape, anything else a 500 that leaks nothing. */
 export function errorHandler(logger: Logger | undefined): ErrorRequestHandler {
-  return (error, _req, res, _next) => {
+  return (error, req, res, _next) => {
+    if (!isApiError(error) && clientWentAway(req, error)) {
+      logger?.debug({ path: req.path }, 'sandbox: client went away before the answer');
+      res.destroy();
+      return;
+    }
     if (res.headersSent) {
       res.destroy();
       return;
     }
     if (isApiError(error)) {
       if (error.status === 413) res.setHeader('Connection', 'close');
+      // RFC 9110 §15.5.2: every 401 carries a challenge (the MCP route sets its own first).
+      if (
+        (error.code === 'missing_api_key' || error.code === 'invalid_api_key') &&
+        !res.hasHeader('WWW-Authenticate')
+      )
+        res.setHeader('WWW-Authenticate', restChallenge(error.code));
       res.status(error.status).json(error.toBody());
       return;
     }

@@ -43,6 +43,8 @@ export interface LabelDeskOptions {
 }
 
 const CREATED_STATUS = 'Pré-postagem criada';
+const CARRIER_AUTH_REJECTED = 'Credenciais do contrato recusadas pelos Correios';
+const PLAN_INACTIVE = 'Plano inativo';
 
 /** The label record of spec 2.4 plus the attempt's support code (an addition the agent can quote to support). */
 export type IssuedLabel = LabelRecord & { supportCode: string };
@@ -87,7 +89,7 @@ export class LabelDesk {
         evidence,
         action: `Reative o plano em ${actionUrl}.`,
       });
-      return { status: 'Plano inativo', reason: 'subscription_required', actionUrl, supportCode };
+      return { status: PLAN_INACTIVE, reason: 'subscription_required', actionUrl, supportCode };
     }
     if (!store.ownContract) {
       const actionUrl = registry.actionUrl(store, 'carrier-contract');
@@ -103,6 +105,17 @@ export class LabelDesk {
         actionUrl,
         supportCode,
       };
+    }
+    if (store.carrierAuth === 'rejected') {
+      // Spec 1 rule 4: issuance needs the store's own *authenticated* contract; the carrier refuses its credentials.
+      const actionUrl = registry.actionUrl(store, 'carrier-contract');
+      const supportCode = this.record(store, {
+        outcome: 'failed',
+        reason: 'own_contract_required',
+        evidence: { ...evidence, carrierAnswer: { status: CARRIER_AUTH_REJECTED } },
+        action: `Revise o usuário e o código de acesso do contrato com os Correios em ${actionUrl}; nenhuma pré-postagem foi criada.`,
+      });
+      return { status: CARRIER_AUTH_REJECTED, reason: 'own_contract_required', actionUrl, supportCode };
     }
     const check = checkLabel(input);
     if (!check.ok) {
@@ -147,8 +160,10 @@ export class LabelDesk {
   /** Spec 4.4.4: the PDF once ready; otherwise the status and why (spec 3.3). */
   async pdf(store: Store, prepostagemId: string): Promise<GetLabelPdfOutput> {
     if (!store.planActive) {
+      // Spec 3.3: no PDF, so `status` says why in the merchant's words.
       return {
         prepostagemId,
+        status: PLAN_INACTIVE,
         reason: 'subscription_required',
         actionUrl: this.options.registry.actionUrl(store, 'billing'),
       };
@@ -183,7 +198,8 @@ export class LabelDesk {
         attempt.storeId === store.id &&
         Date.parse(attempt.createdAt) >= since &&
         (attempt.source === 'mcp' || store.linkedApps.includes(attempt.source)) &&
-        (!input.supportCode || attempt.supportCode === input.supportCode) &&
+        // A UUID is case-insensitive (RFC 9562 §4): an agent may quote it in capitals.
+        (!input.supportCode || attempt.supportCode === input.supportCode.toLowerCase()) &&
         (!input.source || attempt.source === input.source) &&
         (!input.orderId || attempt.orderId === input.orderId),
     );

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CreateMerchantOutputSchema } from '../../shared/merchant.ts';
 import { mcpInspector, type RunningSandbox, startSandbox } from '../testing.ts';
 
 let sandbox: RunningSandbox;
@@ -29,6 +30,25 @@ describe('the MCP Inspector CLI against the sandbox', () => {
       tools: { name: string }[];
     };
     expect(tools.map((tool) => tool.name).sort()).toEqual(['get_shipping_rates', 'track_shipment']);
+  });
+
+  it('lists exactly the partner tools with pl_test_parceiro, and creates a merchant', async () => {
+    const { tools } = (await inspector('pl_test_parceiro', '--method', 'tools/list')) as {
+      tools: { name: string }[];
+    };
+    expect(tools.map((tool) => tool.name).sort()).toEqual(['create_merchant', 'get_merchant_status']);
+    const created = (await inspector(
+      'pl_test_parceiro',
+      '--method',
+      'tools/call',
+      '--tool-name',
+      'create_merchant',
+      '--tool-arg',
+      'name=Loja Inspector',
+      '--tool-arg',
+      'email=inspector@loja.example',
+    )) as { structuredContent?: unknown };
+    expect(CreateMerchantOutputSchema.parse(created.structuredContent)).toMatchObject({ status: 'pending' });
   });
 
   it('calls track_shipment', async () => {

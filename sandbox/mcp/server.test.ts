@@ -90,11 +90,9 @@ describe('MCP catalog (spec 1 rule 4)', () => {
     }
   });
 
-  it('answers 403 wrong_key_scope to the platform key and 404 merchant_not_found to a removed store', async () => {
-    for (const [key, status, code] of [
-      ['pl_test_parceiro', 403, 'wrong_key_scope'],
-      ['mk_test_removida', 404, 'merchant_not_found'],
-    ] as const) {
+  // The platform key gets the partner scope here (spec 4.4.6): see partners/partners.test.ts.
+  it('answers 404 merchant_not_found to a removed store', async () => {
+    for (const [key, status, code] of [['mk_test_removida', 404, 'merchant_not_found']] as const) {
       const res = await fetch(`${sandbox.url}/mcp`, {
         method: 'POST',
         headers: {
@@ -216,6 +214,13 @@ describe('generate_label and get_label_pdf (spec 3, 4.4.3, 4.4.4, 7.2)', () => {
       prepostings: unknown[];
     };
     expect(list.prepostings).toHaveLength(1);
+    // ARCHITECTURE.md: each pre-posting carries the generate_label input as received, so tests can tell whose it is.
+    expect(list.prepostings[0]).toMatchObject({
+      prepostagemId: record.prepostagemId,
+      trackingCode: expect.any(String),
+      createdAt: expect.any(String),
+      request: { serviceCode: LABEL.serviceCode, recipient: { nome: LABEL.recipient.nome } },
+    });
   });
 
   it.each([
@@ -332,7 +337,13 @@ describe('diagnose_label_issue (spec 4.4.5)', () => {
       outcome: 'rejected',
       reason: 'prepostagem_rejected',
     });
-    expect(attempts[0]?.evidence).toMatchObject({ request: { serviceCode: 'PAC' } });
+    // The evidence is the whole request as sent: two orders differing only in the recipient can be told apart.
+    expect(attempts[0]?.evidence).toMatchObject({
+      request: {
+        serviceCode: 'PAC',
+        recipient: { nome: LABEL.recipient.nome, endereco: { numero: LABEL.recipient.endereco.numero } },
+      },
+    });
     expect(attempts[0]?.action.length).toBeGreaterThan(0);
     expect(JSON.stringify(attempts)).not.toContain('mk_');
   });

@@ -1,16 +1,22 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { type Request, type Response, Router } from 'express';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Request, Response, Router } from 'express';
 import { isApiError } from '../../shared/errors.ts';
-import { TOOLS, type ToolName } from '../../shared/tools.ts';
+import { PARTNER_TOOLS, TOOLS, type ToolName } from '../../shared/tools.ts';
 import { applyFault } from '../faults/apply.ts';
-import { authenticate, type MerchantAccess } from '../http/auth.ts';
+import { authenticateMcp, type McpCaller, type MerchantAccess } from '../http/auth.ts';
 import { readJsonBody } from '../http/body.ts';
 import { methodNotAllowed } from '../http/errors.ts';
+import { hostCheck } from '../http/host-check.ts';
+import { strictRouter } from '../http/router.ts';
 import type { SandboxState } from '../state.ts';
-import { SandboxTools } from './tools.ts';
+import { result, SandboxTools } from './tools.ts';
 
 const MCP_BODY_LIMIT = 1_000_000;
+
+/** The store the local mode picks when `instanceId` is omitted (ARCHITECTURE.md "Local unauthenticated MCP"). */
+export const LOCAL_DEFAULT_STORE = 'loja-demo';
 
 /** Spec 1 rule 4: label tools only where the store has label integration and the key merchant permission. */
 export function catalog(access: MerchantAccess): ToolName[] {
@@ -18,30 +24,150 @@ export function catalog(access: MerchantAccess): ToolName[] {
   return (Object.keys(TOOLS) as ToolName[]).filter((name) => labels || !TOOLS[name].labels);
 }
 
-function buildServer(state: SandboxState, access: MerchantAccess): McpServer {
+/** What each tool answers when no store can be resolved: its output schema's shape with only a `reason`. */
+const EMPTY_OUTPUT: Record<ToolName, Record<string, unknown>> = {
+  get_shipping_rates: { rates: [] },
+  track_shipment: { results: [] },
+  generate_label: {},
+  get_label_pdf: {},
+  diagnose_label_issue: { attempts: [] },
+};
+
+function merchantNotFound(tool: ToolName, instanceId: string): CallToolResult {
+  return result(
+    `No store with instanceId "${instanceId.slice(0, 80)}" on this server.\nreason: merchant_not_found`,
+    {
+      ...EMPTY_OUTPUT[tool],
+      reason: 'merchant_not_found',
+    },
+  );
+}
+
+/**
+ * The local mode resolves every call by its `instanceId` and offers the whole catalog, so a store without label
+ * integration answers the label tools with a reason instead of missing from a catalog that cannot depend on it.
+ */
+function labelsDisabled(state: SandboxState, tool: ToolName, access: MerchantAccess): CallToolResult {
+  const actionUrl = state.registry.actionUrl(access.store, 'labels');
+  return result(
+    `Label integration is off for this store.\nreason: label_integration_disabled\nactionUrl (for the merchant): ${actionUrl}`,
+    { ...EMPTY_OUTPUT[tool], reason: 'label_integration_disabled', actionUrl },
+  );
+}
+
+/** The store of a local-mode call (spec 4.4: `instanceId` is used only on local or unauthenticated servers). */
+function localAccess(state: SandboxState, instanceId: string | undefined): MerchantAccess | undefined {
+  const store = state.registry.byId(instanceId ?? LOCAL_DEFAULT_STORE);
+  if (!store || store.deleted) return undefined;
+  return { store, kind: 'secret', merchantPermission: true };
+}
+
+const INSTRUCTIONS =
+  'Shipping platform (sandbox). Always inspect reason and actionUrl in results. Labels are real, billable pre-postings.';
+
+/** The merchant tools, each run for the store `resolve` gives for the call's `instanceId`. */
+function merchantServer(
+  state: SandboxState,
+  offered: ReadonlySet<ToolName>,
+  resolve: (instanceId: string | undefined) => MerchantAccess | undefined,
+): McpServer {
+  const server = new McpServer(
+    { name: 'shipping-platform-sandbox', version: '1.0.0' },
+    { instructions: INSTRUCTIONS },
+  );
+  const run =
+    <I extends { instanceId?: string | undefined }>(
+      tool: ToolName,
+      work: (
+        tools: SandboxTools,
+        input: I,
+        access: MerchantAccess,
+      ) => CallToolResult | Promise<CallToolResult>,
+    ) =>
+    (input: I) => {
+      const access = resolve(input.instanceId);
+      if (!access) return merchantNotFound(tool, input.instanceId ?? LOCAL_DEFAULT_STORE);
+      if (TOOLS[tool].labels && !(access.store.labelIntegration && access.merchantPermission))
+        return labelsDisabled(state, tool, access);
+      return work(new SandboxTools(state, access), input, access);
+    };
+  server.registerTool(
+    'get_shipping_rates',
+    TOOLS.get_shipping_rates,
+    run('get_shipping_rates', (tools, input) => tools.getShippingRates(input)),
+  );
+  server.registerTool(
+    'track_shipment',
+    TOOLS.track_shipment,
+    run('track_shipment', (tools, input: { codes: string[]; instanceId?: string | undefined }) =>
+      tools.trackShipment(input.codes),
+    ),
+  );
+  if (offered.has('generate_label')) {
+    server.registerTool(
+      'generate_label',
+      TOOLS.generate_label,
+      run('generate_label', (tools, input) => tools.generateLabel(input)),
+    );
+    server.registerTool(
+      'get_label_pdf',
+      TOOLS.get_label_pdf,
+      run('get_label_pdf', (tools, input: { prepostagemId: string; instanceId?: string | undefined }) =>
+        tools.getLabelPdf(input.prepostagemId),
+      ),
+    );
+    server.registerTool(
+      'diagnose_label_issue',
+      TOOLS.diagnose_label_issue,
+      run('diagnose_label_issue', (tools, input, access) =>
+        tools.diagnose(state.labels.diagnose(access.store, input), input.supportCode !== undefined),
+      ),
+    );
+  }
+  return server;
+}
+
+/** Spec 4.4.6: a platform key sees exactly the partner tools, for the merchants it created. */
+function partnerServer(state: SandboxState, partnerId: string, baseUrl: string): McpServer {
   const server = new McpServer(
     { name: 'shipping-platform-sandbox', version: '1.0.0' },
     {
       instructions:
-        'Shipping platform (sandbox). Always inspect reason and actionUrl in results. Labels are real, billable pre-postings.',
+        'Shipping platform (sandbox), platform scope. Create merchants and send each to its onboardingUrl; follow with get_merchant_status.',
     },
   );
-  const tools = new SandboxTools(state, access);
-  const offered = new Set(catalog(access));
-  server.registerTool('get_shipping_rates', TOOLS.get_shipping_rates, (input) =>
-    tools.getShippingRates(input),
-  );
-  server.registerTool('track_shipment', TOOLS.track_shipment, (input) => tools.trackShipment(input.codes));
-  if (offered.has('generate_label')) {
-    server.registerTool('generate_label', TOOLS.generate_label, (input) => tools.generateLabel(input));
-    server.registerTool('get_label_pdf', TOOLS.get_label_pdf, (input) =>
-      tools.getLabelPdf(input.prepostagemId),
+  server.registerTool('create_merchant', PARTNER_TOOLS.create_merchant, (input) => {
+    const output = state.partners.create(partnerId, input, baseUrl);
+    const text = output.reason
+      ? `No merchant was created.\nreason: ${output.reason}`
+      : `Merchant ${output.merchantId} is ${output.status}. Send the merchant to ${output.onboardingUrl} to finish the configuration and receive the keys.`;
+    return result(text, output);
+  });
+  server.registerTool('get_merchant_status', PARTNER_TOOLS.get_merchant_status, (input) => {
+    const output = state.partners.status(partnerId, input.merchantId);
+    if (output.reason)
+      return result(`No merchant ${input.merchantId} for this partner.\nreason: ${output.reason}`, output);
+    const steps = Object.entries(output.steps ?? {})
+      .map(([step, done]) => `${done ? '✓' : '·'} ${step}`)
+      .join(', ');
+    return result(
+      `Merchant ${output.merchantId}: ${output.status} (${steps})${output.publicKey ? `\npublicKey: ${output.publicKey}` : ''}`,
+      output,
     );
-    server.registerTool('diagnose_label_issue', TOOLS.diagnose_label_issue, (input) =>
-      tools.diagnose(state.labels.diagnose(access.store, input), input.supportCode !== undefined),
-    );
-  }
+  });
   return server;
+}
+
+function buildServer(state: SandboxState, caller: McpCaller, baseUrl: string): McpServer {
+  switch (caller.kind) {
+    case 'partner':
+      return partnerServer(state, caller.partnerId, baseUrl);
+    case 'local':
+      return merchantServer(state, new Set(Object.keys(TOOLS) as ToolName[]), (id) => localAccess(state, id));
+    case 'merchant':
+      // Spec 1 rule 1: the store comes from the key; `instanceId` is ignored.
+      return merchantServer(state, new Set(catalog(caller.access)), () => caller.access);
+  }
 }
 
 function jsonRpcError(
@@ -54,24 +180,42 @@ function jsonRpcError(
   res.status(status).json({ jsonrpc: '2.0', error: { code, message }, id });
 }
 
-/** The tool a JSON-RPC message calls, if it is a `tools/call`. */
-function calledTool(message: unknown): string | undefined {
+/** The tool a JSON-RPC message calls, if it is a `tools/call`, with its `instanceId` argument. */
+function calledTool(message: unknown): { name: string; instanceId: unknown } | undefined {
   if (typeof message !== 'object' || message === null) return undefined;
-  const { method, params } = message as { method?: unknown; params?: { name?: unknown } };
-  return method === 'tools/call' && typeof params?.name === 'string' ? params.name : undefined;
+  const { method, params } = message as {
+    method?: unknown;
+    params?: { name?: unknown; arguments?: { instanceId?: unknown } };
+  };
+  if (method !== 'tools/call' || typeof params?.name !== 'string') return undefined;
+  return { name: params.name, instanceId: params.arguments?.instanceId };
 }
 
-/** Spec 4.4, 5.2: Streamable HTTP, stateless (one server and transport per request), Bearer `mk_`. */
-export function mcpRoutes(state: SandboxState): Router {
-  const router = Router();
+/** The store a call is counted for in `/_sandbox/stats`, if any (partners act on no store). */
+function countedStore(state: SandboxState, caller: McpCaller, instanceId: unknown): string | undefined {
+  if (caller.kind === 'merchant') return caller.access.store.id;
+  if (caller.kind === 'local')
+    return localAccess(state, typeof instanceId === 'string' ? instanceId : undefined)?.store.id;
+  return undefined;
+}
 
+/**
+ * Spec 4.4, 5.2: Streamable HTTP, stateless (one server and transport per request). Host/Origin checked first in
+ * every mode; then the caller: a store key, a platform key, or — with `SANDBOX_AUTH=off` — no credential at all.
+ */
+export function mcpRoutes(state: SandboxState): Router {
+  const router = strictRouter();
+
+  router.all('/mcp', hostCheck(state.publicUrl));
   router.post('/mcp', async (req: Request, res: Response) => {
-    let access: MerchantAccess;
+    let caller: McpCaller;
     try {
-      access = authenticate(req, state.registry, 'mcp');
+      // Spec 5.2: an OAuth access token (sandbox/oauth/), else a key (or, with SANDBOX_AUTH=off, none at all).
+      const oauth = await state.oauth.access(req);
+      caller = oauth ? { kind: 'merchant', access: oauth } : authenticateMcp(req, state.registry, state.auth);
     } catch (error) {
       if (isApiError(error) && error.status === 401) {
-        res.setHeader('WWW-Authenticate', `Bearer realm="shipping-platform-sandbox", error="invalid_token"`);
+        res.setHeader('WWW-Authenticate', state.oauth.challenge(req));
       }
       throw error;
     }
@@ -85,8 +229,9 @@ export function mcpRoutes(state: SandboxState): Router {
     }
     const tool = (Array.isArray(body) ? body : [body]).map(calledTool).find(Boolean);
     if (tool) {
-      state.stats.count(access.store.id, `mcp:${tool}`);
-      if (!(await applyFault(state, `mcp:${tool}`, req, res))) return;
+      const storeId = countedStore(state, caller, tool.instanceId);
+      if (storeId) state.stats.count(storeId, `mcp:${tool.name}`);
+      if (!(await applyFault(state, `mcp:${tool.name}`, req, res))) return;
     }
     if (res.locals.dropAfterCommit) {
       // The tool runs to the end; the answer never leaves (spec 3: the unknown network result).
@@ -95,7 +240,9 @@ export function mcpRoutes(state: SandboxState): Router {
         return res;
       }) as typeof res.writeHead;
     }
-    const server = buildServer(state, access);
+    // The Host was checked above, so it names this server when no public URL is configured.
+    const baseUrl = state.publicUrl ?? `http://${req.headers.host}`;
+    const server = buildServer(state, caller, baseUrl);
     const transport = new StreamableHTTPServerTransport({ enableJsonResponse: true });
     res.on('close', () => {
       void transport.close();

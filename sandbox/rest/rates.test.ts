@@ -160,6 +160,15 @@ describe('POST /v1/rates: every status of spec 7.1', () => {
     }
   });
 
+  it('ignores only spaces and dashes in a CEP: a tab, NBSP or U+3000 is invalid_destination_cep', async () => {
+    const ok = await rates('pk_test_demo', body({ destinationCep: ' 20040 - 020 ' }));
+    expect(ok.res.status).toBe(200);
+    for (const cep of ['20040\t020', '20040\u00a0020', '20040\u3000020', '20040020\n', '20040\u2013020']) {
+      const { res, json } = await rates('pk_test_demo', body({ destinationCep: cep }));
+      await expectError(res, json, 400, 'invalid_destination_cep');
+    }
+  });
+
   it('returns 400 too_many_items for 51 items and accepts 50', async () => {
     const ok = await rates('pk_test_demo', body({ items: Array.from({ length: 50 }, () => item) }));
     expect(ok.res.status).toBe(200);
@@ -170,11 +179,12 @@ describe('POST /v1/rates: every status of spec 7.1', () => {
     await expectError(res, json, 400, 'too_many_items');
   });
 
-  it('returns 401 missing_api_key without a Bearer key and invalid_api_key for an unknown one', async () => {
+  it('returns 401 missing_api_key without a header and invalid_api_key for Basic or an unknown key', async () => {
     const missing = await rates(undefined);
     await expectError(missing.res, missing.json, 401, 'missing_api_key');
+    // Issue 14: a header WAS sent, so the credential is invalid, not missing.
     const basic = await rates(undefined, body(), { authorization: 'Basic cGtfdGVzdF9kZW1vOg==' });
-    await expectError(basic.res, basic.json, 401, 'missing_api_key');
+    await expectError(basic.res, basic.json, 401, 'invalid_api_key');
     const unknown = await rates('pk_test_nope');
     const parsed = await expectError(unknown.res, unknown.json, 401, 'invalid_api_key');
     expect(parsed.error.message).not.toContain('pk_test_nope');

@@ -1,6 +1,6 @@
-import { type Request, type Response, Router } from 'express';
+import type { Request, Response, Router } from 'express';
 import type * as z from 'zod/mini';
-import { ApiError } from '../../shared/errors.ts';
+import { ApiError, isApiError } from '../../shared/errors.ts';
 import { describeIssues } from '../../shared/issues.ts';
 import { RatesRequestSchema } from '../../shared/quote.ts';
 import { TrackingRequestSchema } from '../../shared/tracking.ts';
@@ -11,6 +11,7 @@ import { readJsonBody } from '../http/body.ts';
 import { ratesCors } from '../http/cors.ts';
 import { methodNotAllowed } from '../http/errors.ts';
 import { useClientRequestId } from '../http/request-id.ts';
+import { strictRouter } from '../http/router.ts';
 import type { SandboxState } from '../state.ts';
 
 type Route = 'rates' | 'tracking';
@@ -78,7 +79,7 @@ function bodyError(issues: readonly z.core.$ZodIssue[], body: unknown, field: 'i
 
 /** `POST /v1/rates` and `POST /v1/tracking` (spec 4.1, 4.2). */
 export function restRoutes(state: SandboxState): Router {
-  const router = Router();
+  const router = strictRouter();
 
   router.options('/v1/rates', ratesCors);
   router.post('/v1/rates', ratesCors, async (req, res) => {
@@ -87,7 +88,16 @@ export function restRoutes(state: SandboxState): Router {
     const parsed = RatesRequestSchema.safeParse(admitted.body);
     if (!parsed.success) throw bodyError(parsed.error.issues, admitted.body, 'items');
     useClientRequestId(res, parsed.data.requestId);
-    answer(res, quote(admitted.access.store, state.registry, parsed.data));
+    let output: ReturnType<typeof quote>;
+    try {
+      output = quote(admitted.access.store, state.registry, parsed.data);
+    } catch (error) {
+      // The magic 00000-429 answers like the limiter does: every 429 says when to retry.
+      if (isApiError(error) && error.code === 'rate_limited')
+        res.setHeader('Retry-After', String(state.rateLimit.seconds));
+      throw error;
+    }
+    answer(res, output);
   });
   router.all('/v1/rates', ratesCors, methodNotAllowed('POST, OPTIONS'));
 

@@ -1,5 +1,7 @@
-import { formatBRL } from '../../shared/money.ts';
+import { arrivalDate } from '../../shared/business-days.ts';
+import { formatBRL, roundCents } from '../../shared/money.ts';
 import type { Rate } from '../../shared/quote.ts';
+import { ufOfCep } from '../../shared/uf.ts';
 import type { Messages } from './messages.ts';
 import type { CalculatorModel, View } from './model.ts';
 
@@ -9,10 +11,25 @@ export interface CalculatorProps {
   locale: string;
   /** Unique per element, for label/aria ids inside the shadow root. */
   id: string;
+  /** The merchant's settings from the element's attributes. */
+  prefs: CalculatorPrefs;
 }
 
+/** What the merchant tells the element about its store (attributes `handling-days`, `cutoff`, `free-shipping-from`). */
+export interface CalculatorPrefs {
+  handlingDays: number;
+  cutoffMinutes: number | undefined;
+  /** The subtotal (BRL) from which the store offers free shipping: a hint only, "Grátis" comes from `free: true`. */
+  freeFrom: number | undefined;
+  /** The clock, for the arrival date (injectable in tests). */
+  now: () => number;
+}
+
+/** The Correios page where a shopper finds a CEP by address. */
+export const CEP_SEARCH_URL = 'https://buscacepinter.correios.com.br/app/endereco/index.php';
+
 /** The shopper's flow: CEP field, submit, options (or an honest "no quote"), errors with a retry. */
-export function Calculator({ model, t, locale, id }: CalculatorProps) {
+export function Calculator({ model, t, locale, id, prefs }: CalculatorProps) {
   const view = model.view.value;
   const error = model.fieldError.value;
   const errorId = `${id}-error`;
@@ -55,12 +72,21 @@ export function Calculator({ model, t, locale, id }: CalculatorProps) {
         <p part="error" id={errorId} class="field-error" role={error ? 'alert' : undefined}>
           {error === 'invalid' ? t.invalidCep : error === 'unknown' ? t.unknownCep : ''}
         </p>
+        <a
+          part="cep-search"
+          class="cep-search"
+          href={CEP_SEARCH_URL}
+          target="_blank"
+          rel="noopener noreferrer"
+        >
+          {t.noCep}
+        </a>
       </form>
       <p class="sr-only" role="status" aria-live="polite">
         {announce(view, t)}
       </p>
       <div part="results" class="results" aria-busy={loading ? 'true' : 'false'}>
-        <Results view={view} model={model} t={t} locale={locale} id={id} />
+        <Results view={view} model={model} t={t} locale={locale} id={id} prefs={prefs} />
       </div>
     </div>
   );
@@ -87,12 +113,14 @@ function announce(view: View, t: Messages): string {
       return t.unavailable;
     case 'busy':
       return t.busy;
+    case 'carrier':
+      return t.carrier;
     case 'network':
       return t.network;
   }
 }
 
-function Results({ view, model, t, locale, id }: CalculatorProps & { view: View }) {
+function Results({ view, model, t, locale, id, prefs }: CalculatorProps & { view: View }) {
   switch (view.kind) {
     case 'idle':
       return null;
@@ -103,7 +131,7 @@ function Results({ view, model, t, locale, id }: CalculatorProps & { view: View 
         </p>
       );
     case 'rates':
-      return <RateList rates={view.rates} model={model} t={t} locale={locale} id={id} />;
+      return <RateList rates={view.rates} model={model} t={t} locale={locale} id={id} prefs={prefs} />;
     case 'no-quote':
       return (
         <p part="message" class="message no-quote">
@@ -117,10 +145,11 @@ function Results({ view, model, t, locale, id }: CalculatorProps & { view: View 
         </p>
       );
     case 'busy':
+    case 'carrier':
     case 'network':
       return (
         <div class="message">
-          <p part="message">{view.kind === 'busy' ? t.busy : t.network}</p>
+          <p part="message">{t[view.kind]}</p>
           <button part="retry" class="retry" type="button" onClick={() => void model.quote()}>
             {t.retry}
           </button>
@@ -129,11 +158,16 @@ function Results({ view, model, t, locale, id }: CalculatorProps & { view: View 
   }
 }
 
-function RateList({ rates, model, t, locale, id }: CalculatorProps & { rates: Rate[] }) {
+function RateList({ rates, model, t, locale, id, prefs }: CalculatorProps & { rates: Rate[] }) {
   const selected = model.selected.value;
+  const uf = ufOfCep(model.quotedCep.value);
+  const now = prefs.now();
   return (
     <fieldset part="options" class="options">
-      <legend class="legend">{t.options(rates.length)}</legend>
+      <legend class="legend">
+        {t.options(rates.length)}
+        {uf ? <span part="destination"> · {t.deliverTo(uf)}</span> : null}
+      </legend>
       {rates.map((rate) => (
         <label
           part="option"
@@ -150,6 +184,9 @@ function RateList({ rates, model, t, locale, id }: CalculatorProps & { rates: Ra
           <span part="option-label" class="option-label">
             {rate.label}
           </span>
+          <span part="option-arrival" class="option-arrival">
+            {t.arrives(arrivalText(rate, prefs, now, t))}
+          </span>
           <span part="option-days" class="option-days">
             {t.days(rate.deliveryDays)}
           </span>
@@ -159,6 +196,41 @@ function RateList({ rates, model, t, locale, id }: CalculatorProps & { rates: Ra
           </span>
         </label>
       ))}
+      <Progress rates={rates} model={model} t={t} locale={locale} prefs={prefs} />
     </fieldset>
+  );
+}
+
+/** "qua., 26/11": the latest arrival in São Paulo business days, handling days and cut-off included. */
+function arrivalText(rate: Rate, prefs: CalculatorPrefs, now: number, t: Messages): string {
+  const date = arrivalDate({
+    now,
+    deliveryDays: rate.deliveryDays,
+    handlingDays: prefs.handlingDays,
+    ...(prefs.cutoffMinutes === undefined ? {} : { cutoffMinutes: prefs.cutoffMinutes }),
+  });
+  return t.date(t.weekdays[date.weekday] ?? '', date.day, date.month);
+}
+
+/**
+ * "Faltam R$ 59,20 para frete grátis": a hint from the merchant's threshold, only while no option is free and the
+ * cart is below it. It never makes an option free (spec 4.1 rule 1: only `free: true` does).
+ */
+function Progress({
+  rates,
+  model,
+  t,
+  locale,
+  prefs,
+}: Pick<CalculatorProps, 'model' | 't' | 'locale' | 'prefs'> & { rates: Rate[] }) {
+  const from = prefs.freeFrom;
+  if (from === undefined || rates.some((rate) => rate.free === true)) return null;
+  const subtotal = model.quotedItems.value.reduce((sum, item) => sum + item.quantity * item.unitPriceBRL, 0);
+  const missing = roundCents(from - roundCents(subtotal));
+  if (missing <= 0) return null;
+  return (
+    <p part="progress" class="progress">
+      {t.missing(formatBRL(missing, locale))}
+    </p>
   );
 }

@@ -1,7 +1,8 @@
 import { render } from 'preact';
+import { parseCutoff } from '../../shared/business-days.ts';
 import type { QuoteItem } from '../../shared/quote.ts';
 import { adoptStyles, uid } from '../common/settings.ts';
-import { Calculator } from './Calculator.tsx';
+import { Calculator, type CalculatorPrefs } from './Calculator.tsx';
 import { messagesFor } from './messages.ts';
 import { type CalculatorModel, createCalculatorModel } from './model.ts';
 import { createQuoteClient, loadValidation } from './quote-client.ts';
@@ -14,7 +15,7 @@ import { CALCULATOR_CSS } from './styles.ts';
  */
 export function defineCalculator(settings: DOMStringMap): void {
   class ShippingCalculator extends HTMLElement {
-    static observedAttributes = ['items', 'lang'];
+    static observedAttributes = ['items', 'lang', 'handling-days', 'cutoff', 'free-shipping-from'];
     private model: CalculatorModel | undefined;
     private itemsValue: QuoteItem[] = [];
     /** Items given before the first paint wait for it: validating them costs more than painting the form. */
@@ -111,7 +112,7 @@ export function defineCalculator(settings: DOMStringMap): void {
     }
 
     attributeChangedCallback(name: string, _old: string | null, value: string | null): void {
-      if (name === 'lang') {
+      if (name !== 'items') {
         this.renderView();
         return;
       }
@@ -122,7 +123,35 @@ export function defineCalculator(settings: DOMStringMap): void {
       if (!this.model) return;
       const lang = this.getAttribute('lang') ?? settings.lang;
       const { t, locale } = messagesFor(lang);
-      render(<Calculator model={this.model} t={t} locale={locale} id={this.elementId} />, this.root);
+      render(
+        <Calculator model={this.model} t={t} locale={locale} id={this.elementId} prefs={this.prefs()} />,
+        this.root,
+      );
+    }
+
+    /** `handling-days`, `cutoff` and `free-shipping-from`, on the element or as `data-*` on the script. */
+    private prefs(): CalculatorPrefs {
+      const read = (name: string, data: string | undefined) => this.getAttribute(name) ?? data ?? null;
+      const handling = Number(read('handling-days', settings.handlingDays) ?? 0);
+      const cutoffText = read('cutoff', settings.cutoff);
+      const cutoffMinutes = parseCutoff(cutoffText);
+      const freeText = read('free-shipping-from', settings.freeShippingFrom);
+      const freeFrom = freeText === null ? undefined : Number(freeText.replace(',', '.'));
+      if (!Number.isInteger(handling) || handling < 0 || handling > 60)
+        console.warn('shipping-calculator: handling-days must be a whole number of business days (0–60)');
+      if (cutoffText !== null && cutoffMinutes === undefined)
+        console.warn('shipping-calculator: cutoff must be an hour such as "14" or "14:30" (São Paulo time)');
+      if (freeText !== null && !(freeFrom !== undefined && freeFrom > 0))
+        console.warn(
+          'shipping-calculator: free-shipping-from must be an amount in BRL such as "299" or "299.90"',
+        );
+      return {
+        // a bad value is warned about and ignored (a fraction of a day is rounded up: a later date, never earlier)
+        handlingDays: Number.isFinite(handling) && handling > 0 ? Math.min(Math.ceil(handling), 60) : 0,
+        cutoffMinutes,
+        freeFrom: freeFrom !== undefined && freeFrom > 0 ? freeFrom : undefined,
+        now: Date.now,
+      };
     }
 
     private emit(type: string, detail: unknown): void {

@@ -1,46 +1,93 @@
-/** The calculator's words, pt-BR by default; `lang="en"` on the element switches to English. */
-export const MESSAGES = {
-  'pt-BR': {
-    title: 'Calcular frete',
-    cepLabel: 'CEP',
-    submit: 'Calcular',
-    loading: 'Calculando…',
-    invalidCep: 'Digite um CEP válido com 8 dígitos.',
-    unknownCep: 'CEP não encontrado. Confira os números.',
-    options: (n: number) => (n === 1 ? '1 opção de entrega' : `${n} opções de entrega`),
-    free: 'Grátis',
-    days: (n: number) => (n === 1 ? 'até 1 dia útil' : `até ${n} dias úteis`),
-    noCoverage: 'Ainda não entregamos neste CEP.',
-    unavailable: 'Cálculo de frete indisponível no momento.',
-    noQuote: 'Não foi possível calcular o frete para este CEP.',
-    busy: 'O cálculo de frete está sobrecarregado. Tente de novo em instantes.',
-    network: 'Sem conexão com o cálculo de frete. Verifique sua internet e tente de novo.',
-    retry: 'Tentar de novo',
-  },
-  en: {
-    title: 'Shipping calculator',
-    cepLabel: 'Postal code (CEP)',
-    submit: 'Calculate',
-    loading: 'Calculating…',
-    invalidCep: 'Enter a valid 8-digit CEP.',
-    unknownCep: 'CEP not found. Check the digits.',
-    options: (n: number) => (n === 1 ? '1 shipping option' : `${n} shipping options`),
-    free: 'Free',
-    days: (n: number) => (n === 1 ? 'up to 1 business day' : `up to ${n} business days`),
-    noCoverage: 'We do not deliver to this CEP yet.',
-    unavailable: 'Shipping calculation is unavailable right now.',
-    noQuote: 'Shipping could not be calculated for this CEP.',
-    busy: 'The shipping calculator is busy. Try again in a moment.',
-    network: 'Could not reach the shipping calculator. Check your connection and try again.',
-    retry: 'Try again',
-  },
-} as const;
+/**
+ * The calculator's words, all in this one place: pt-BR by default, `lang="en"` or `lang="es"` on the element (or
+ * `data-lang` on the script) switches. Each failure says what happened and what to do.
+ */
+const pt = {
+  cepLabel: 'CEP',
+  submit: 'Calcular',
+  loading: 'Calculando…',
+  invalidCep: 'Digite um CEP válido com 8 dígitos.',
+  unknownCep: 'CEP não encontrado. Confira os números.',
+  noCep: 'Não sei meu CEP',
+  options: (n: number) => (n === 1 ? '1 opção de entrega' : `${n} opções de entrega`),
+  deliverTo: (uf: string) => `Entrega para ${uf}`,
+  free: 'Grátis',
+  days: (n: number) => (n === 1 ? 'até 1 dia útil' : `até ${n} dias úteis`),
+  arrives: (date: string) => `Chega até ${date}`,
+  weekdays: ['dom.', 'seg.', 'ter.', 'qua.', 'qui.', 'sex.', 'sáb.'],
+  date: (weekday: string, day: number, month: number) => `${weekday}, ${pad(day)}/${pad(month)}`,
+  missing: (amount: string) => `Faltam ${amount} para frete grátis`,
+  noCoverage: 'Ainda não entregamos neste CEP.',
+  unavailable: 'Cálculo de frete indisponível no momento.',
+  noQuote: 'Não foi possível calcular o frete para este CEP.',
+  busy: 'Muitas consultas de frete agora. Aguarde alguns segundos e tente de novo.',
+  carrier: 'A transportadora não respondeu ao cálculo do frete. Tente de novo em instantes.',
+  network: 'Sem conexão com o cálculo de frete. Verifique sua internet e tente de novo.',
+  retry: 'Tentar de novo',
+};
+
+export type Messages = typeof pt;
+
+const en: Messages = {
+  cepLabel: 'Postal code (CEP)',
+  submit: 'Calculate',
+  loading: 'Calculating…',
+  invalidCep: 'Enter a valid 8-digit CEP.',
+  unknownCep: 'CEP not found. Check the digits.',
+  noCep: 'I don’t know my CEP',
+  options: (n) => (n === 1 ? '1 shipping option' : `${n} shipping options`),
+  deliverTo: (uf) => `Delivery to ${uf}`,
+  free: 'Free',
+  days: (n) => (n === 1 ? 'up to 1 business day' : `up to ${n} business days`),
+  arrives: (date) => `Arrives by ${date}`,
+  weekdays: ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'],
+  date: (weekday, day, month) =>
+    `${weekday}, ${'Jan Feb Mar Apr May Jun Jul Aug Sep Oct Nov Dec'.split(' ')[month - 1]} ${day}`,
+  missing: (amount) => `${amount} more for free shipping`,
+  noCoverage: 'We do not deliver to this CEP yet.',
+  unavailable: 'Shipping calculation is unavailable right now.',
+  noQuote: 'Shipping could not be calculated for this CEP.',
+  busy: 'Too many shipping quotes right now. Wait a few seconds and try again.',
+  carrier: 'The carrier did not answer the shipping quote. Try again in a moment.',
+  network: 'Could not reach the shipping calculator. Check your connection and try again.',
+  retry: 'Try again',
+};
+
+const es: Messages = {
+  cepLabel: 'Código postal (CEP)',
+  submit: 'Calcular',
+  loading: 'Calculando…',
+  invalidCep: 'Escribe un CEP válido de 8 dígitos.',
+  unknownCep: 'CEP no encontrado. Revisa los números.',
+  noCep: 'No sé mi CEP',
+  options: (n) => (n === 1 ? '1 opción de envío' : `${n} opciones de envío`),
+  deliverTo: (uf) => `Envío a ${uf}`,
+  free: 'Gratis',
+  days: (n) => (n === 1 ? 'hasta 1 día hábil' : `hasta ${n} días hábiles`),
+  arrives: (date) => `Llega a más tardar el ${date}`,
+  weekdays: ['dom.', 'lun.', 'mar.', 'mié.', 'jue.', 'vie.', 'sáb.'],
+  date: pt.date,
+  missing: (amount) => `Faltan ${amount} para el envío gratis`,
+  noCoverage: 'Todavía no enviamos a este CEP.',
+  unavailable: 'El cálculo de envío no está disponible en este momento.',
+  noQuote: 'No fue posible calcular el envío para este CEP.',
+  busy: 'Demasiadas consultas de envío ahora. Espera unos segundos e inténtalo de nuevo.',
+  carrier: 'La transportadora no respondió al cálculo del envío. Inténtalo de nuevo en un momento.',
+  network: 'Sin conexión con el cálculo de envío. Revisa tu internet e inténtalo de nuevo.',
+  retry: 'Intentar de nuevo',
+};
+
+export const MESSAGES = { 'pt-BR': pt, en, es } as const;
 
 export type Lang = keyof typeof MESSAGES;
-export type Messages = (typeof MESSAGES)[Lang];
 
-/** The messages and the locale for numbers and prices. */
+function pad(n: number): string {
+  return String(n).padStart(2, '0');
+}
+
+/** The messages and the locale for numbers and prices (`en`, `es` or `pt-BR` for anything else). */
 export function messagesFor(lang: string | null | undefined): { t: Messages; locale: Lang } {
-  const locale: Lang = lang?.toLowerCase().startsWith('en') ? 'en' : 'pt-BR';
+  const tag = lang?.toLowerCase() ?? '';
+  const locale: Lang = tag.startsWith('en') ? 'en' : tag.startsWith('es') ? 'es' : 'pt-BR';
   return { t: MESSAGES[locale], locale };
 }

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
 import { createCalculatorModel, maskCep, sortRates } from './model.ts';
 import type { QuoteOutcome } from './quote-client.ts';
@@ -101,6 +102,7 @@ describe('createCalculatorModel', () => {
   it.each([
     [{ kind: 'unavailable', code: 'invalid_api_key' }, 'unavailable'],
     [{ kind: 'busy', code: 'rate_limited' }, 'busy'],
+    [{ kind: 'busy', code: 'quote_failed' }, 'carrier'],
     [{ kind: 'network' }, 'network'],
     [{ kind: 'malformed' }, 'unavailable'],
   ] as const)('shows %j as %s and emits shipping-error', async (outcome, kind) => {
@@ -111,5 +113,251 @@ describe('createCalculatorModel', () => {
     warn.mockRestore();
     expect(m.view.value.kind).toBe(kind);
     expect(events.error).toHaveBeenCalled();
+  });
+});
+
+/** A model whose client answers from a queue, so a test can walk a cart through several re-quotes. */
+function walk(...outcomes: QuoteOutcome[]) {
+  const quote = vi.fn(async () => outcomes.shift() ?? { kind: 'network' as const });
+  const told: unknown[] = [];
+  const events = {
+    rates: vi.fn((detail: unknown) => void told.push(['rates', detail])),
+    select: vi.fn((detail: unknown) => void told.push(['select', detail])),
+    error: vi.fn((detail: unknown) => void told.push(['error', detail])),
+  };
+  const m = createCalculatorModel({ client: { quote }, events, debounceMs: 0 });
+  m.items.value = [item];
+  return { m, events, told };
+}
+
+const free = (price: number) => ({ ...rate('PAC', price, 6), free: true });
+const ratesOf = (...rates: ReturnType<typeof rate>[]) => ({ kind: 'rates', response: { rates } }) as const;
+
+/** The last `shipping-select` detail: what a checkout listening to it holds. */
+function held(events: { select: ReturnType<typeof vi.fn> }): unknown {
+  return events.select.mock.lastCall?.[0];
+}
+
+describe('shipping-select: a checkout that listens to it always holds the price on screen', () => {
+  it('tells the new price when a re-quote changes the chosen rate (free PAC becomes R$ 15,90)', async () => {
+    const { m, events } = walk(
+      ratesOf(free(0), rate('SEDEX', 30, 2)),
+      ratesOf(rate('PAC', 15.9, 6), rate('SEDEX', 30, 2)),
+    );
+    m.setCep('01001-000');
+    await m.quote();
+    const view = m.view.value;
+    if (view.kind !== 'rates') throw new Error('expected rates');
+    m.select(view.rates[0] as ReturnType<typeof rate>);
+    expect(held(events)).toEqual({ cep: '01001000', rate: free(0) });
+    await m.quote();
+    expect(events.select).toHaveBeenCalledTimes(2);
+    expect(held(events)).toEqual({ cep: '01001000', rate: rate('PAC', 15.9, 6) });
+    expect(m.selected.value).toBe('PAC');
+  });
+
+  it('tells a changed delivery time even when the price is the same', async () => {
+    const { m, events } = walk(ratesOf(rate('PAC', 20, 6)), ratesOf(rate('PAC', 20, 8)));
+    m.setCep('01001000');
+    await m.quote();
+    m.select(rate('PAC', 20, 6));
+    await m.quote();
+    expect(held(events)).toEqual({ cep: '01001000', rate: rate('PAC', 20, 8) });
+  });
+
+  it('tells a new CEP with the same price: the checkout holds the destination it will ship to', async () => {
+    const { m, events } = walk(ratesOf(rate('PAC', 20, 6)), ratesOf(rate('PAC', 20, 6)));
+    m.setCep('01001000');
+    await m.quote();
+    m.select(rate('PAC', 20, 6));
+    m.setCep('20040020');
+    await m.quote();
+    expect(held(events)).toEqual({ cep: '20040020', rate: rate('PAC', 20, 6) });
+  });
+
+  it('says nothing more when a re-quote leaves the chosen rate as it was', async () => {
+    const { m, events } = walk(
+      ratesOf(rate('PAC', 20, 6), rate('SEDEX', 30, 2)),
+      ratesOf(rate('PAC', 20, 6), rate('SEDEX', 35, 2)),
+    );
+    m.setCep('01001000');
+    await m.quote();
+    m.select(rate('PAC', 20, 6));
+    await m.quote();
+    expect(events.select).toHaveBeenCalledTimes(1);
+  });
+
+  it('does not confuse a look-alike: same code, another serviceId is another service', async () => {
+    const { m, events } = walk(
+      ratesOf({ ...rate('PAC', 20, 6), serviceId: 'pac-a' }),
+      ratesOf({ ...rate('PAC', 20, 6), serviceId: 'pac-b' }),
+    );
+    m.setCep('01001000');
+    await m.quote();
+    m.select({ ...rate('PAC', 20, 6), serviceId: 'pac-a' });
+    await m.quote();
+    expect(held(events)).toEqual({ cep: '01001000', rate: null });
+    expect(m.selected.value).toBeUndefined();
+  });
+
+  it.each([
+    ['its service is gone', ratesOf(rate('SEDEX', 30, 2))],
+    ['no coverage', { kind: 'rates', response: { rates: [], reason: 'no_coverage' } }],
+    ['a merchant-side no quote', { kind: 'rates', response: { rates: [], reason: 'carrier_auth_failed' } }],
+    ['the carrier failed (502)', { kind: 'busy', code: 'quote_failed' }],
+    ['too many requests (429)', { kind: 'busy', code: 'rate_limited' }],
+    ['the network failed', { kind: 'network' }],
+    ['the key was refused', { kind: 'unavailable', code: 'subscription_required' }],
+    ['a malformed answer', { kind: 'malformed' }],
+    ['an unknown CEP', { kind: 'invalid_cep' }],
+  ] as [string, QuoteOutcome][])('clears the choice with rate: null when %s', async (_, outcome) => {
+    const { m, events, told } = walk(ratesOf(rate('PAC', 20, 6), rate('SEDEX', 30, 2)), outcome);
+    m.setCep('01001000');
+    await m.quote();
+    m.select(rate('PAC', 20, 6));
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    await m.quote();
+    warn.mockRestore();
+    expect(held(events)).toEqual({ cep: '01001000', rate: null });
+    expect(m.selected.value).toBeUndefined();
+    // the answer is told first, then the cleared choice: a checkout reading both sees them in that order
+    expect(told.at(-1)).toEqual(['select', { cep: '01001000', rate: null }]);
+    expect(told.length).toBe(outcome.kind === 'invalid_cep' ? 3 : 4);
+  });
+
+  it('tells rate: null once, not again on every later failure', async () => {
+    const { m, events } = walk(ratesOf(rate('PAC', 20, 6)), { kind: 'network' }, { kind: 'network' });
+    m.setCep('01001000');
+    await m.quote();
+    m.select(rate('PAC', 20, 6));
+    await m.quote();
+    await m.quote();
+    expect(events.select.mock.calls.map((call) => (call[0] as { rate: unknown }).rate)).toEqual([
+      rate('PAC', 20, 6),
+      null,
+    ]);
+  });
+
+  it('never tells rate: null before the shopper chose anything', async () => {
+    const { m, events } = walk(ratesOf(rate('PAC', 20, 6)), { kind: 'network' });
+    m.setCep('01001000');
+    await m.quote();
+    await m.quote();
+    expect(events.select).not.toHaveBeenCalled();
+  });
+
+  it('ignores an answer overtaken by a newer quote: only the newer one speaks', async () => {
+    let release: (o: QuoteOutcome) => void = () => undefined;
+    const slow = new Promise<QuoteOutcome>((resolve) => {
+      release = resolve;
+    });
+    const answers: (() => Promise<QuoteOutcome>)[] = [
+      async () => ratesOf(rate('PAC', 20, 6)),
+      () => slow,
+      async () => ratesOf(rate('PAC', 25, 6)),
+    ];
+    const quote = vi.fn((_r: unknown, signal: AbortSignal) => {
+      const next = answers.shift() as () => Promise<QuoteOutcome>;
+      return new Promise<QuoteOutcome>((resolve, reject) => {
+        signal.addEventListener('abort', () => reject(new Error('aborted')));
+        void next().then(resolve);
+      });
+    });
+    const events = { rates: vi.fn(), select: vi.fn(), error: vi.fn() };
+    const m = createCalculatorModel({ client: { quote }, events, debounceMs: 0 });
+    m.items.value = [item];
+    m.setCep('01001000');
+    await m.quote();
+    m.select(rate('PAC', 20, 6));
+    const first = m.quote();
+    await m.quote();
+    release({ kind: 'network' });
+    await first;
+    expect(held(events)).toEqual({ cep: '01001000', rate: rate('PAC', 25, 6) });
+    expect(m.view.value.kind).toBe('rates');
+  });
+
+  it('a 502 is told as the carrier, a 429 as too many requests', async () => {
+    const a = walk({ kind: 'busy', code: 'quote_failed' });
+    a.m.setCep('01001000');
+    await a.m.quote();
+    expect(a.m.view.value.kind).toBe('carrier');
+    const b = walk({ kind: 'busy', code: 'rate_limited' });
+    b.m.setCep('01001000');
+    await b.m.quote();
+    expect(b.m.view.value.kind).toBe('busy');
+  });
+});
+
+describe('shipping-select never disagrees with the screen (any sequence of answers and choices)', () => {
+  type Step = { kind: 'quote'; cep: string; outcome: QuoteOutcome } | { kind: 'select'; index: number };
+  const priced = fc.record({
+    pac: fc.option(
+      fc.record({ price: fc.constantFrom(0, 15.9, 20), days: fc.constantFrom(4, 6), free: fc.boolean() }),
+    ),
+    sedex: fc.option(
+      fc.record({
+        price: fc.constantFrom(19.9, 39.4),
+        days: fc.constantFrom(1, 2),
+        free: fc.constant(false),
+      }),
+    ),
+  });
+  const outcome: fc.Arbitrary<QuoteOutcome> = fc.oneof(
+    priced.map(({ pac, sedex }) => {
+      const rates = [
+        ...(pac ? [{ ...rate('PAC', pac.price, pac.days), ...(pac.free ? { free: true } : {}) }] : []),
+        ...(sedex ? [rate('SEDEX', sedex.price, sedex.days)] : []),
+      ];
+      return {
+        kind: 'rates',
+        response: rates.length ? { rates } : { rates: [], reason: 'no_coverage' },
+      } as const;
+    }),
+    fc.constant<QuoteOutcome>({ kind: 'busy', code: 'quote_failed' }),
+    fc.constant<QuoteOutcome>({ kind: 'busy', code: 'rate_limited' }),
+    fc.constant<QuoteOutcome>({ kind: 'network' }),
+    fc.constant<QuoteOutcome>({ kind: 'invalid_cep' }),
+  );
+  const step: fc.Arbitrary<Step> = fc.oneof(
+    fc.record({ kind: fc.constant('quote' as const), cep: fc.constantFrom('01001000', '20040020'), outcome }),
+    fc.record({ kind: fc.constant('select' as const), index: fc.nat(3) }),
+  );
+
+  it('holds after every step', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(step, { maxLength: 25 }), async (steps) => {
+        const queue: QuoteOutcome[] = [];
+        const events = { rates: vi.fn(), select: vi.fn(), error: vi.fn() };
+        const m = createCalculatorModel({
+          client: { quote: async () => queue.shift() as QuoteOutcome },
+          events,
+        });
+        m.items.value = [item];
+        const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+        try {
+          for (const s of steps) {
+            if (s.kind === 'quote') {
+              queue.push(s.outcome);
+              m.setCep(s.cep);
+              await m.quote();
+            } else {
+              const view = m.view.value;
+              const chosen = view.kind === 'rates' ? view.rates[s.index] : undefined;
+              if (chosen) m.select(chosen);
+            }
+            const view = m.view.value;
+            const onScreen =
+              view.kind === 'rates' ? view.rates.find((r) => r.serviceId === m.selected.value) : undefined;
+            const last = events.select.mock.lastCall?.[0] as { cep: string; rate: unknown } | undefined;
+            if (onScreen) expect(last).toEqual({ cep: m.quotedCep.value, rate: onScreen });
+            else expect(last?.rate ?? null).toBeNull();
+          }
+        } finally {
+          warn.mockRestore();
+        }
+      }),
+      { numRuns: 300 },
+    );
   });
 });

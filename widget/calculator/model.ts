@@ -12,12 +12,16 @@ export type View =
   /** `rates: []` with a reason: no quote, never free shipping (spec 4.1 rule 1). */
   | { kind: 'no-quote'; reason: 'no_coverage' | 'merchant' | 'unknown' }
   | { kind: 'unavailable' }
+  /** 429 still answered after the retries: too many requests. */
   | { kind: 'busy' }
+  /** 502/503/504 still answered after the retries: the carrier could not quote. */
+  | { kind: 'carrier' }
   | { kind: 'network' };
 
 export interface CalculatorEvents {
   rates(detail: { cep: string; rates: Rate[]; reason?: string }): void;
-  select(detail: { cep: string; rate: Rate }): void;
+  /** `rate: null` when the choice is cleared (ARCHITECTURE.md "Widget events"). */
+  select(detail: { cep: string; rate: Rate | null }): void;
   error(detail: { code: string; message: string }): void;
 }
 
@@ -41,7 +45,10 @@ export function maskCep(value: string): string {
   return digits.length > 5 ? `${digits.slice(0, 5)}-${digits.slice(5)}` : digits;
 }
 
-/** The calculator's state and actions: signals in, events out. */
+/**
+ * The calculator's state and actions: signals in, events out. After each answer the view changes first, then
+ * `shipping-rates` or `shipping-error` is told, then `shipping-select` if the checkout's choice changed with it.
+ */
 export function createCalculatorModel(options: CalculatorModelOptions) {
   const { client, events, storage, debounceMs = 300 } = options;
   const cep = signal('');
@@ -51,7 +58,45 @@ export function createCalculatorModel(options: CalculatorModelOptions) {
   const selected = signal<string | undefined>(undefined);
   let controller: AbortController | undefined;
   let timer: ReturnType<typeof setTimeout> | undefined;
-  let quotedCep: string | undefined;
+  /** The CEP and items of the quote on screen (or in flight): what the options, the hint and a choice refer to. */
+  const quotedCep = signal('');
+  const quotedItems = signal<QuoteItem[]>([]);
+  /** What the last `shipping-select` told the checkout: the screen and the events never disagree. */
+  let told: { cep: string; rate: Rate } | undefined;
+
+  function tell(cep: string, rate: Rate | null): void {
+    told = rate ? { cep, rate } : undefined;
+    events.select({ cep, rate });
+  }
+
+  /** The chosen option is gone from the screen: the checkout hears `rate: null` at once. */
+  function clearChoice(): void {
+    const had = told;
+    selected.value = undefined;
+    if (had) tell(had.cep, null);
+  }
+
+  /**
+   * A new list for `cep`: the chosen service keeps its place if it is still offered, and the checkout hears its new
+   * price or deadline (or CEP); a service no longer offered clears the choice.
+   */
+  function reconcile(cep: string, rates: readonly Rate[]): void {
+    if (!told) return;
+    const now = rates.find((rate) => rate.serviceId === told?.rate.serviceId);
+    if (!now) {
+      clearChoice();
+      return;
+    }
+    const before = told.rate;
+    if (
+      told.cep !== cep ||
+      now.price !== before.price ||
+      now.deliveryDays !== before.deliveryDays ||
+      now.free !== before.free ||
+      now.label !== before.label
+    )
+      tell(cep, now);
+  }
 
   async function quote(): Promise<void> {
     clearTimeout(timer);
@@ -64,8 +109,9 @@ export function createCalculatorModel(options: CalculatorModelOptions) {
     controller?.abort();
     const current = new AbortController();
     controller = current;
-    quotedCep = digits;
     batch(() => {
+      quotedCep.value = digits;
+      quotedItems.value = items.value;
       fieldError.value = undefined;
       view.value = { kind: 'loading' };
     });
@@ -93,13 +139,13 @@ export function createCalculatorModel(options: CalculatorModelOptions) {
                   ? 'merchant'
                   : 'unknown',
           };
-        } else {
-          batch(() => {
-            view.value = { kind: 'rates', rates: sortRates(rates) };
-            if (!rates.some((rate) => rate.serviceId === selected.value)) selected.value = undefined;
-          });
+          events.rates({ cep: digits, rates, ...(reason ? { reason } : {}) });
+          clearChoice();
+          return;
         }
+        view.value = { kind: 'rates', rates: sortRates(rates) };
         events.rates({ cep: digits, rates, ...(reason ? { reason } : {}) });
+        reconcile(digits, rates);
         return;
       }
       case 'invalid_cep':
@@ -107,30 +153,34 @@ export function createCalculatorModel(options: CalculatorModelOptions) {
           fieldError.value = 'unknown';
           view.value = { kind: 'idle' };
         });
+        clearChoice();
         return;
       case 'unavailable':
         console.warn(
           `shipping-calculator: the platform refused the quote (${outcome.code}); check the public key and the store's plan`,
         );
-        view.value = { kind: 'unavailable' };
-        events.error({ code: outcome.code, message: 'unavailable' });
+        fail({ kind: 'unavailable' }, outcome.code);
         return;
       case 'busy':
-        view.value = { kind: 'busy' };
-        events.error({ code: outcome.code, message: 'busy' });
+        fail(outcome.code === 'rate_limited' ? { kind: 'busy' } : { kind: 'carrier' }, outcome.code);
         return;
       case 'network':
-        view.value = { kind: 'network' };
-        events.error({ code: 'network', message: 'network' });
+        fail({ kind: 'network' }, 'network');
         return;
       case 'malformed':
         console.warn(
           'shipping-calculator: the platform answered a response that does not match the contract',
         );
-        view.value = { kind: 'unavailable' };
-        events.error({ code: 'malformed_response', message: 'malformed' });
+        fail({ kind: 'unavailable' }, 'malformed_response', 'malformed');
         return;
     }
+  }
+
+  /** An error replaces the options: the error is told, then the choice that went with them. */
+  function fail(next: View, code: string, message: string = next.kind): void {
+    view.value = next;
+    events.error({ code, message });
+    clearChoice();
   }
 
   return {
@@ -139,6 +189,8 @@ export function createCalculatorModel(options: CalculatorModelOptions) {
     view,
     fieldError,
     selected,
+    quotedCep,
+    quotedItems,
     quote,
     /** Fills the field with the last CEP the shopper quoted (read after the first paint: storage is slow to open). */
     restoreCep(): void {
@@ -156,9 +208,10 @@ export function createCalculatorModel(options: CalculatorModelOptions) {
       clearTimeout(timer);
       timer = setTimeout(() => void quote(), debounceMs);
     },
+    /** The shopper picked an option of the list on screen. */
     select(rate: Rate): void {
       selected.value = rate.serviceId;
-      events.select({ cep: quotedCep ?? '', rate });
+      tell(quotedCep.value, rate);
     },
     dispose(): void {
       clearTimeout(timer);

@@ -1,6 +1,7 @@
 import type { TrackingEvent } from '../../shared/tracking.ts';
 import type { TrackingMessages } from './messages.ts';
 import type { ShownResult, TrackingModel } from './model.ts';
+import { formatCarrierTimestamp, parcelState } from './status.ts';
 
 export interface TrackingProps {
   model: TrackingModel;
@@ -75,56 +76,70 @@ export function Tracking({ model, t, id }: TrackingProps) {
 }
 
 function Card({ result, t }: { result: ShownResult; t: TrackingMessages }) {
-  const headline = !result.found ? t.notFound : (result.lastStatus?.description ?? t.noEventsHeadline);
+  const { status, event } = parcelState(result);
+  const words = t.status[status];
+  const where = status === 'awaiting-pickup' ? event?.origin : undefined;
+  const since =
+    status === 'awaiting-pickup' && event?.timestamp
+      ? t.since(formatCarrierTimestamp(event.timestamp, t.at))
+      : '';
   return (
-    <article
-      part="card"
-      class={`card${result.delivered ? ' delivered' : ''}`}
-      aria-labelledby={`card-${result.code}`}
-    >
+    <article part="card" class={`card card-${status}`} aria-labelledby={`card-${result.code}`}>
       <header class="card-head">
         <h2 id={`card-${result.code}`} class="code">
           {result.code}
         </h2>
-        {result.found && (
-          <span part="badge" class={`badge${result.delivered ? ' badge-delivered' : ''}`}>
-            {result.delivered ? t.delivered : t.inTransit}
-          </span>
-        )}
+        <span part="badge" class={`badge badge-${status}`}>
+          {words.badge}
+        </span>
       </header>
-      <p part="headline" class="headline">
-        {headline}
+      {event && (
+        <p part="headline" class="headline">
+          {event.description}
+        </p>
+      )}
+      <p part="next" class="next">
+        {words.next(where)}
+        {since && ` ${since}`}
       </p>
       {result.stale && (
         <p part="stale" class="stale">
           {t.stale}
         </p>
       )}
-      {result.found && result.events.length === 0 && <p class="no-events">{t.noEvents}</p>}
       {result.events.length > 0 && (
         <section>
           <h3 class="timeline-title">{t.timeline}</h3>
           <ol part="timeline" class="timeline">
-            {result.events.map((event, index) => (
-              <Event key={`${index}-${event.code}`} event={event} />
+            {result.events.map((item, index) => (
+              <Event key={`${index}-${item.code}`} event={item} t={t} />
             ))}
           </ol>
+          {/* Carrier codes are for the store and support, not the shopper: folded away. */}
+          <details part="details" class="details">
+            <summary>{t.details}</summary>
+            <ul class="details-list">
+              {result.events.map((item, index) => (
+                <li key={`${index}-${item.code}`}>
+                  <code>{item.type ? `${item.code}/${item.type}` : item.code}</code> {item.timestamp ?? ''}{' '}
+                  {item.description}
+                </li>
+              ))}
+            </ul>
+          </details>
         </section>
       )}
     </article>
   );
 }
 
-function Event({ event }: { event: TrackingEvent }) {
+function Event({ event, t }: { event: TrackingEvent; t: TrackingMessages }) {
   const route = [event.origin, event.destination].filter(Boolean).join(' → ');
   return (
     <li class="event">
       <p class="event-description">{event.description}</p>
-      <p class="event-meta">
-        {/* spec 2.3: the timestamp exactly as given; no time zone is assumed or converted. */}
-        {event.timestamp && <span class="event-time">{event.timestamp.replace('T', ' ')}</span>}
-        <span class="event-code">{event.type ? `${event.code}/${event.type}` : event.code}</span>
-      </p>
+      {/* spec 2.3: the carrier's clock reading as written; no time zone is assumed or converted. */}
+      {event.timestamp && <p class="event-time">{formatCarrierTimestamp(event.timestamp, t.at)}</p>}
       {route && <p class="event-route">{route}</p>}
     </li>
   );

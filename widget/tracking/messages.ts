@@ -1,47 +1,171 @@
-/** The tracking page's words (pt-BR; `lang="en"` switches to English). */
-export const TRACKING_MESSAGES = {
-  'pt-BR': {
-    label: 'Código de rastreamento',
-    hint: 'Um ou mais códigos, separados por vírgula ou espaço.',
-    submit: 'Rastrear',
-    loading: 'Consultando…',
-    invalid: (codes: string) => `Código inválido: ${codes}. Confira as letras e os 9 dígitos.`,
-    empty: 'Digite um código de rastreamento.',
-    delivered: 'Entregue',
-    inTransit: 'Em andamento',
-    noEvents: 'Ainda sem movimentação: o objeto foi criado, mas o transportador ainda não registrou eventos.',
-    noEventsHeadline: 'Aguardando postagem',
-    notFound: 'Objeto não encontrado. Se o envio é recente, tente de novo mais tarde.',
-    stale: 'Não foi possível atualizar agora; esta é a última informação conhecida.',
-    unavailable: 'Rastreamento indisponível no momento. Tente de novo em instantes.',
-    limited: 'Muitas consultas seguidas. Aguarde um pouco e tente de novo.',
-    retry: 'Tentar de novo',
-    timeline: 'Histórico',
-    results: (n: number) => (n === 1 ? '1 objeto consultado' : `${n} objetos consultados`),
-  },
-  en: {
-    label: 'Tracking code',
-    hint: 'One or more codes, separated by commas or spaces.',
-    submit: 'Track',
-    loading: 'Looking up…',
-    invalid: (codes: string) => `Invalid code: ${codes}. Check the letters and the 9 digits.`,
-    empty: 'Enter a tracking code.',
-    delivered: 'Delivered',
-    inTransit: 'In progress',
-    noEvents: 'No movement yet: the object exists, but the carrier has not recorded any event.',
-    noEventsHeadline: 'Awaiting posting',
-    notFound: 'Object not found. If it was shipped recently, try again later.',
-    stale: 'Could not refresh now; this is the last known information.',
-    unavailable: 'Tracking is unavailable right now. Try again in a moment.',
-    limited: 'Too many lookups. Wait a little and try again.',
-    retry: 'Try again',
-    timeline: 'History',
-    results: (n: number) => (n === 1 ? '1 object' : `${n} objects`),
-  },
-} as const;
+import type { ParcelStatus } from './status.ts';
 
-export type TrackingMessages = (typeof TRACKING_MESSAGES)[keyof typeof TRACKING_MESSAGES];
+/** A badge and the one-line next step for the person waiting, per status; `where` is the unit the carrier names. */
+type StatusWords = Record<ParcelStatus, { badge: string; next: (where?: string) => string }>;
+
+const ptStatus: StatusWords = {
+  posted: { badge: 'Postado', next: () => 'Nada a fazer agora: o objeto já está com os Correios.' },
+  'in-transit': { badge: 'Em trânsito', next: () => 'Nada a fazer agora: o objeto está a caminho.' },
+  'out-for-delivery': {
+    badge: 'Saiu para entrega',
+    next: () => 'Chega hoje: tenha alguém no endereço para receber.',
+  },
+  'awaiting-pickup': {
+    badge: 'Aguardando retirada',
+    next: (where) =>
+      where
+        ? `Retire com um documento com foto em: ${where}.`
+        : 'Retire na unidade dos Correios indicada, com um documento com foto.',
+  },
+  delivered: { badge: 'Entregue', next: () => 'Não recebeu? Fale com a loja.' },
+  returned: {
+    badge: 'Devolvido ao remetente',
+    next: () => 'O objeto voltou para a loja: fale com ela para combinar novo envio ou reembolso.',
+  },
+  problem: {
+    badge: 'Problema na entrega',
+    next: () => 'A entrega não foi feita: confira o endereço com a loja; pode haver nova tentativa.',
+  },
+  'no-events': {
+    badge: 'Aguardando postagem',
+    next: () => 'A loja criou o envio, mas o objeto ainda não foi postado. Volte mais tarde.',
+  },
+  'not-found': {
+    badge: 'Não encontrado',
+    next: () => 'Confira o código. Se o envio é recente, tente de novo mais tarde.',
+  },
+};
+
+const pt = {
+  label: 'Código de rastreamento',
+  hint: 'Um ou mais códigos, separados por vírgula ou espaço.',
+  submit: 'Rastrear',
+  loading: 'Consultando…',
+  invalid: (codes: string) => `Código inválido: ${codes}. Confira as letras e os 9 dígitos.`,
+  empty: 'Digite um código de rastreamento.',
+  status: ptStatus,
+  /** The word between date and time: "20/11/2026 às 01:34". */
+  at: 'às',
+  since: (when: string) => `Desde ${when}.`,
+  stale: 'Não foi possível atualizar agora; esta é a última informação conhecida.',
+  unavailable: 'Rastreamento indisponível no momento. Tente de novo em instantes.',
+  limited: 'Muitas consultas seguidas. Aguarde um pouco e tente de novo.',
+  retry: 'Tentar de novo',
+  timeline: 'Histórico',
+  details: 'Detalhes do transportador',
+  results: (n: number) => (n === 1 ? '1 objeto consultado' : `${n} objetos consultados`),
+};
+
+export type TrackingMessages = typeof pt;
+
+const en: TrackingMessages = {
+  label: 'Tracking code',
+  hint: 'One or more codes, separated by commas or spaces.',
+  submit: 'Track',
+  loading: 'Looking up…',
+  invalid: (codes) => `Invalid code: ${codes}. Check the letters and the 9 digits.`,
+  empty: 'Enter a tracking code.',
+  status: {
+    posted: { badge: 'Posted', next: () => 'Nothing to do now: the carrier has the parcel.' },
+    'in-transit': { badge: 'In transit', next: () => 'Nothing to do now: the parcel is on its way.' },
+    'out-for-delivery': {
+      badge: 'Out for delivery',
+      next: () => 'Arriving today: have someone at the address to receive it.',
+    },
+    'awaiting-pickup': {
+      badge: 'Awaiting pickup',
+      next: (where) =>
+        where
+          ? `Pick it up with a photo ID at: ${where}.`
+          : 'Pick it up at the carrier’s unit with a photo ID.',
+    },
+    delivered: { badge: 'Delivered', next: () => 'Didn’t get it? Contact the store.' },
+    returned: {
+      badge: 'Returned to sender',
+      next: () => 'The parcel went back to the store: contact them to arrange a new shipment or a refund.',
+    },
+    problem: {
+      badge: 'Delivery problem',
+      next: () =>
+        'It could not be delivered: check the address with the store; there may be another attempt.',
+    },
+    'no-events': {
+      badge: 'Awaiting posting',
+      next: () => 'The store created the shipment, but the parcel has not been posted yet. Check back later.',
+    },
+    'not-found': {
+      badge: 'Not found',
+      next: () => 'Check the code. If it was shipped recently, try again later.',
+    },
+  },
+  at: 'at',
+  since: (when) => `Since ${when}.`,
+  stale: 'Could not refresh now; this is the last known information.',
+  unavailable: 'Tracking is unavailable right now. Try again in a moment.',
+  limited: 'Too many lookups. Wait a little and try again.',
+  retry: 'Try again',
+  timeline: 'History',
+  details: 'Carrier details',
+  results: (n) => (n === 1 ? '1 object' : `${n} objects`),
+};
+
+const es: TrackingMessages = {
+  label: 'Código de seguimiento',
+  hint: 'Uno o más códigos, separados por coma o espacio.',
+  submit: 'Rastrear',
+  loading: 'Consultando…',
+  invalid: (codes) => `Código inválido: ${codes}. Revisa las letras y los 9 dígitos.`,
+  empty: 'Escribe un código de seguimiento.',
+  status: {
+    posted: {
+      badge: 'Despachado',
+      next: () => 'Nada que hacer ahora: el paquete ya está con el transportista.',
+    },
+    'in-transit': { badge: 'En tránsito', next: () => 'Nada que hacer ahora: el paquete está en camino.' },
+    'out-for-delivery': {
+      badge: 'En reparto',
+      next: () => 'Llega hoy: que haya alguien en la dirección para recibirlo.',
+    },
+    'awaiting-pickup': {
+      badge: 'Esperando retiro',
+      next: (where) =>
+        where
+          ? `Retíralo con un documento con foto en: ${where}.`
+          : 'Retíralo en la unidad indicada, con un documento con foto.',
+    },
+    delivered: { badge: 'Entregado', next: () => '¿No lo recibiste? Habla con la tienda.' },
+    returned: {
+      badge: 'Devuelto al remitente',
+      next: () => 'El paquete volvió a la tienda: habla con ella para un nuevo envío o un reembolso.',
+    },
+    problem: {
+      badge: 'Problema en la entrega',
+      next: () => 'No se pudo entregar: revisa la dirección con la tienda; puede haber un nuevo intento.',
+    },
+    'no-events': {
+      badge: 'Esperando despacho',
+      next: () => 'La tienda creó el envío, pero el paquete aún no fue despachado. Vuelve más tarde.',
+    },
+    'not-found': {
+      badge: 'No encontrado',
+      next: () => 'Revisa el código. Si el envío es reciente, inténtalo más tarde.',
+    },
+  },
+  at: 'a las',
+  since: (when) => `Desde ${when}.`,
+  stale: 'No fue posible actualizar ahora; esta es la última información conocida.',
+  unavailable: 'Seguimiento no disponible en este momento. Inténtalo de nuevo en un momento.',
+  limited: 'Demasiadas consultas seguidas. Espera un poco e inténtalo de nuevo.',
+  retry: 'Intentar de nuevo',
+  timeline: 'Historial',
+  details: 'Detalles del transportista',
+  results: (n) => (n === 1 ? '1 objeto consultado' : `${n} objetos consultados`),
+};
+
+/** The tracking element's words, all in this one place: pt-BR by default, `lang="en"` or `lang="es"`. */
+export const TRACKING_MESSAGES = { 'pt-BR': pt, en, es } as const;
 
 export function trackingMessagesFor(lang: string | null | undefined): TrackingMessages {
-  return lang?.toLowerCase().startsWith('en') ? TRACKING_MESSAGES.en : TRACKING_MESSAGES['pt-BR'];
+  const tag = lang?.toLowerCase() ?? '';
+  return tag.startsWith('en') ? en : tag.startsWith('es') ? es : pt;
 }

@@ -13,11 +13,20 @@ export const TRACKING_CSS = `
 .sr-only{position:absolute;width:1px;height:1px;padding:0;margin:-1px;overflow:hidden;clip:rect(0,0,0,0);white-space:nowrap;border:0}
 .message{color:var(--shipping-color-muted,#57606a)}
 .card{background:var(--shipping-color-background,#fff);border:1px solid var(--shipping-color-border,#d0d7de);border-radius:.5rem;padding:1rem;margin:0 0 1rem}
-.card.delivered{border-left:4px solid var(--shipping-color-free,#116329)}
+.card-delivered{border-left:4px solid var(--shipping-color-free,#116329)}
+.card-returned,.card-problem{border-left:4px solid #9a6700}
+.card-awaiting-pickup,.card-out-for-delivery{border-left:4px solid var(--shipping-color-accent,#0a5bd3)}
 .card-head{display:flex;justify-content:space-between;align-items:center;gap:.5rem;flex-wrap:wrap}
 .code{margin:0;font-size:1.05rem;font-family:ui-monospace,SFMono-Regular,Menlo,monospace;letter-spacing:.03em}
 .badge{font-size:.8rem;font-weight:700;padding:.15rem .55rem;border-radius:999px;background:#ddf4ff;color:#0a3069}
 .badge-delivered{background:#dafbe1;color:#0f5323}
+.badge-out-for-delivery,.badge-awaiting-pickup{background:#ddf4ff;color:#0a3069;outline:1px solid #0a3069}
+.badge-returned,.badge-problem{background:#fff1e5;color:#762c00}
+.badge-no-events,.badge-not-found{background:#eaeef2;color:#24292f}
+.next{margin:.25rem 0 .5rem}
+.details{margin-top:.5rem;font-size:.85em;color:var(--shipping-color-muted,#57606a)}
+.details summary{cursor:pointer}
+.details-list{margin:.25rem 0 0;padding-left:1rem}
 .headline{font-weight:600;margin:.5rem 0}
 .stale{margin:.25rem 0;padding:.4rem .6rem;background:#fff8c5;color:#4d2d00;border-radius:.375rem;font-size:.9em}
 .no-events{color:var(--shipping-color-muted,#57606a)}
@@ -27,6 +36,6 @@ export const TRACKING_CSS = `
 .event::before{content:"";position:absolute;left:-1.4rem;top:.45rem;width:.6rem;height:.6rem;border-radius:50%;background:var(--shipping-color-accent,#0a5bd3)}
 .event p{margin:0}
 .event-description{font-weight:600}
-.event-meta{display:flex;gap:.75rem;font-size:.85em;color:var(--shipping-color-muted,#57606a)}
+.event-time{font-size:.85em;color:var(--shipping-color-muted,#57606a)}
 .event-route{font-size:.85em;color:var(--shipping-color-muted,#57606a)}
 `;

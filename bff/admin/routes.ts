@@ -1,0 +1,210 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import express, { type Request, type Response, Router } from 'express';
+import { type Html, html, page, readCookie } from '../../shared/oauth/html.ts';
+import type { BffConfig } from '../config.ts';
+import { type BffOAuth, passwordMatches, SCOPE_LABELS } from '../oauth/oauth.ts';
+
+const SESSION_COOKIE = 'admin_session';
+const CSRF_COOKIE = 'admin_csrf';
+const SESSION_TTL_MS = 8 * 3_600_000;
+const CSS = '/oauth/style.css';
+
+export interface AdminDeps {
+  oauth: BffOAuth;
+  config: BffConfig;
+  now?: () => number;
+}
+
+/** An admin session's CSRF token (stored as JSON under the hash of the session cookie). */
+interface Session {
+  csrf: string;
+}
+
+const secret = () => randomBytes(32).toString('base64url');
+const hash = (value: string) => createHash('sha256').update(value).digest('hex');
+const same = (a: string, b: string) =>
+  timingSafeEqual(createHash('sha256').update(a).digest(), createHash('sha256').update(b).digest());
+
+function strict(res: Response): void {
+  res.setHeader(
+    'Content-Security-Policy',
+    "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+  );
+  res.setHeader('Cache-Control', 'no-store');
+}
+
+function when(ms: number | null): string {
+  return ms === null ? 'nunca' : `${new Date(ms).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+}
+
+/**
+ * `/admin/agents` behind the merchant's password (`BFF_ADMIN_PASSWORD`): the OAuth clients connected to `/mcp` with
+ * their scopes and last use, and a revoke button per client (its tokens stop at once). Sessions (8 h) live hashed
+ * in the OAuth store, so any instance serves them; forms carry a CSRF token bound to the session.
+ */
+export function adminRoutes(deps: AdminDeps): Router {
+  const { oauth, config } = deps;
+  const password = config.adminPassword ?? '';
+  const now = deps.now ?? Date.now;
+  const store = oauth.store;
+  const secure = config.publicUrl.startsWith('https:');
+  const router = Router();
+  const form = express.urlencoded({ extended: false, limit: '4kb' });
+
+  const session = async (req: Request): Promise<Session | undefined> => {
+    const id = readCookie(req.headers.cookie, SESSION_COOKIE);
+    const found = id ? await store.getSession(hash(id), 'admin', now()) : undefined;
+    return found === undefined ? undefined : (JSON.parse(found) as Session);
+  };
+
+  const send = (res: Response, status: number, title: string, body: Html) => {
+    strict(res);
+    res
+      .status(status)
+      .type('html')
+      .send(page(title, body, CSS));
+  };
+
+  const loginPage = (res: Response, status: number, error?: string) => {
+    const csrf = secret();
+    res.cookie(CSRF_COOKIE, csrf, { httpOnly: true, sameSite: 'strict', path: '/admin', secure });
+    send(
+      res,
+      status,
+      'Entrar — administração',
+      html`<h1>Administração — frete-kit</h1>
+${error ? html`<p class="error" role="alert" id="login-error">${error}</p>` : ''}
+<form method="post" action="/admin/login">
+<input type="hidden" name="csrf" value="${csrf}">
+<label for="password">Senha do lojista</label>
+<input id="password" name="password" type="password" autocomplete="current-password" required${
+        error ? html` aria-describedby="login-error"` : ''
+      }>
+<div class="actions"><button class="primary" type="submit">Entrar</button></div>
+</form>`,
+    );
+  };
+
+  router.get('/admin', (_req, res) => res.redirect(302, '/admin/agents'));
+
+  router.get('/admin/agents', async (req, res) => {
+    const current = await session(req);
+    if (!current) return loginPage(res, 200);
+    // Connected: holding live tokens, or having used one. Registration is open, so a client that never got the
+    // merchant's consent is not shown (it can do nothing).
+    const clients = await Promise.all(
+      (await oauth.provider.listClients()).map(async (client) => ({
+        client,
+        scopes: await oauth.store.activeScopes(client.idHash, now()),
+      })),
+    );
+    const rows = await Promise.all(
+      clients
+        .filter(({ client, scopes }) => scopes.length > 0 || client.lastUsedAt !== null)
+        .map(async ({ client, scopes }) => {
+          const hosts = client.metadata.redirect_uris.map((uri) => {
+            const url = new URL(uri);
+            return /^https?:$/.test(url.protocol) ? url.host : url.protocol;
+          });
+          return html`<tr>
+<td>${client.metadata.client_name || 'Aplicativo sem nome'}</td>
+<td>${[...new Set(hosts)].join(', ')}</td>
+<td>${scopes.length > 0 ? scopes.map((s) => SCOPE_LABELS[s as keyof typeof SCOPE_LABELS] ?? s).join('; ') : 'nenhuma ativa'}</td>
+<td>${when(client.lastUsedAt)}</td>
+<td><form method="post" action="/admin/agents/revoke">
+<input type="hidden" name="csrf" value="${current.csrf}">
+<input type="hidden" name="client" value="${client.idHash}">
+<button class="secondary" type="submit" aria-label="Revogar ${client.metadata.client_name || 'aplicativo sem nome'}">Revogar</button>
+</form></td>
+</tr>`;
+        }),
+    );
+    send(
+      res,
+      200,
+      'Agentes conectados',
+      html`<h1>Agentes conectados</h1>
+${
+  rows.length === 0
+    ? html`<p>Nenhum agente conectado por OAuth.</p>`
+    : html`<table>
+<caption>Aplicativos autorizados a usar o MCP da loja</caption>
+<thead><tr><th scope="col">Aplicativo</th><th scope="col">Retorno</th><th scope="col">Permissões</th><th scope="col">Último uso</th><th scope="col">Ação</th></tr></thead>
+<tbody>${rows}</tbody>
+</table>`
+}
+<p>Tokens fixos de <code>BFF_AGENT_TOKENS</code> não aparecem aqui: mude a configuração para revogá-los.</p>
+<form method="post" action="/admin/logout">
+<input type="hidden" name="csrf" value="${current.csrf}">
+<div class="actions"><button class="secondary" type="submit">Sair</button></div>
+</form>`,
+    );
+  });
+
+  router.post('/admin/login', form, async (req, res) => {
+    const cookie = readCookie(req.headers.cookie, CSRF_COOKIE);
+    const sent = typeof req.body?.csrf === 'string' ? req.body.csrf : '';
+    if (!cookie || !sent || !same(cookie, sent))
+      return loginPage(res, 403, 'O formulário expirou. Tente de novo.');
+    const address = req.ip ?? 'unknown';
+    const wait = oauth.throttle.waitMs(address);
+    if (wait > 0) {
+      res.setHeader('Retry-After', String(Math.ceil(wait / 1000)));
+      return loginPage(res, 429, `Muitas tentativas. Aguarde ${Math.ceil(wait / 1000)} s e tente de novo.`);
+    }
+    const presented = typeof req.body?.password === 'string' ? req.body.password : '';
+    if (!passwordMatches(password, presented)) {
+      oauth.throttle.fail(address);
+      return loginPage(res, 401, 'Senha incorreta.');
+    }
+    oauth.throttle.succeed(address);
+    await store.purgeExpired(now());
+    const id = secret();
+    const created: Session = { csrf: secret() };
+    await store.putSession(hash(id), 'admin', JSON.stringify(created), now() + SESSION_TTL_MS);
+    res.cookie(SESSION_COOKIE, id, {
+      httpOnly: true,
+      sameSite: 'strict',
+      path: '/admin',
+      secure,
+      maxAge: SESSION_TTL_MS,
+    });
+    res.redirect(303, '/admin/agents');
+  });
+
+  const withSession = async (req: Request, res: Response): Promise<Session | undefined> => {
+    const current = await session(req);
+    const sent = typeof req.body?.csrf === 'string' ? req.body.csrf : '';
+    if (current && sent && same(current.csrf, sent)) return current;
+    strict(res);
+    res
+      .status(403)
+      .type('html')
+      .send(
+        page(
+          'Sessão inválida',
+          html`<h1>Sessão inválida</h1>
+<p class="error" role="alert">Entre de novo em <a href="/admin/agents">/admin/agents</a>.</p>`,
+          CSS,
+        ),
+      );
+    return undefined;
+  };
+
+  router.post('/admin/agents/revoke', form, async (req, res) => {
+    if (!(await withSession(req, res))) return;
+    const client = typeof req.body?.client === 'string' ? req.body.client : '';
+    if (/^[0-9a-f]{64}$/.test(client)) await oauth.provider.revokeClient(client);
+    res.redirect(303, '/admin/agents');
+  });
+
+  router.post('/admin/logout', form, async (req, res) => {
+    if (!(await withSession(req, res))) return;
+    const id = readCookie(req.headers.cookie, SESSION_COOKIE);
+    if (id) await store.deleteSession(hash(id));
+    res.clearCookie(SESSION_COOKIE, { path: '/admin' });
+    res.redirect(303, '/admin/agents');
+  });
+
+  return router;
+}

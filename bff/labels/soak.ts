@@ -1,0 +1,214 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import * as z from 'zod/mini';
+import {
+  type GenerateLabelInputRaw,
+  GenerateLabelInputSchema,
+  GenerateLabelOutputSchema,
+} from '../../shared/label.ts';
+import { fingerprint } from './fingerprint.ts';
+
+/**
+ * The label fault soak, shared by the integration test (bff/labels/faults.test.ts) and `npm run bench`: agents send
+ * look-alike orders through the BFF while the sandbox drops answers and adds latency, resend after
+ * `outcome_unknown` as the instructions say, and the result is checked against the sandbox's own list of
+ * pre-postings (each with the request it was made from).
+ */
+
+/** One intended label: an order and how its agent behaves. */
+export interface SoakOrder {
+  input: GenerateLabelInputRaw;
+  idempotencyKey?: string;
+  /** A second agent sends the same order at the same time (a double click, two workers). */
+  twin: boolean;
+  /** The agent sends the order once more after it was told the label (a retry of a careless agent). */
+  again?: boolean;
+}
+
+/** `base` varied only in the recipient's name and street number: orders a careless match would confuse. */
+export function lookAlikeOrders(base: GenerateLabelInputRaw, count: number, prefix: string): SoakOrder[] {
+  const names = ['Ana Souza', 'Ana Sousa', 'Ana  Souza', 'ana souza', 'Ana Souza Filha'];
+  return Array.from({ length: count }, (_, i) => ({
+    input: {
+      ...base,
+      recipient: {
+        ...base.recipient,
+        nome: `${names[i % names.length]}${i >= names.length * 8 ? ` ${i}` : ''}`,
+        endereco: { ...base.recipient.endereco, numero: `${10 + Math.floor(i / names.length)}` },
+      },
+    },
+    ...(i % 2 === 0 ? { idempotencyKey: `${prefix}-order-${i}` } : {}),
+    twin: i % 3 === 0,
+    again: i % 4 === 1,
+  }));
+}
+
+export interface OrderReport {
+  fingerprint: string;
+  /** Every prepostagemId this order's agents were told. */
+  told: string[];
+  /** The first answer's kind, and the last one's. */
+  first: AnswerKind;
+  last: AnswerKind;
+  calls: number;
+}
+
+type AnswerKind = 'created' | 'unknown' | 'not_sent' | 'rejected' | 'refused' | 'error';
+
+const PrepostingsSchema = z.object({
+  prepostings: z.array(z.object({ prepostagemId: z.string(), request: z.record(z.string(), z.unknown()) })),
+});
+
+export interface SoakFigures {
+  orders: number;
+  calls: number;
+  prepostings: number;
+  dropsFired: number;
+  /** Orders with more than one pre-posting. */
+  duplicates: number;
+  /** Orders told a prepostagemId made from another order's request (or from none), or told two different ones. */
+  misassigned: number;
+  /** Orders whose pre-posting exists but whose last answer was neither that label nor an honest unknown. */
+  lost: number;
+  /** Orders whose last answer is still unknown. */
+  unknownAtEnd: number;
+  /** First answers that were `outcome_unknown`. */
+  firstUnknown: number;
+  unknownPerDrop: number;
+}
+
+export async function connectAgent(bffUrl: string, token: string): Promise<Client> {
+  const client = new Client({ name: 'soak-agent', version: '1.0.0' });
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${bffUrl}/mcp`), {
+      requestInit: { headers: { authorization: `Bearer ${token}` } },
+    }),
+  );
+  return client;
+}
+
+async function send(client: Client, order: SoakOrder): Promise<{ kind: AnswerKind; prepostagemId?: string }> {
+  let result: z.infer<typeof CallToolResultSchema>;
+  try {
+    const raw = await client.callTool(
+      {
+        name: 'generate_label',
+        arguments: {
+          ...order.input,
+          ...(order.idempotencyKey ? { idempotencyKey: order.idempotencyKey } : {}),
+        },
+      },
+      CallToolResultSchema,
+      { timeout: 60_000 },
+    );
+    result = CallToolResultSchema.parse(raw);
+  } catch {
+    return { kind: 'error' };
+  }
+  const record = GenerateLabelOutputSchema.safeParse(result.structuredContent ?? {});
+  if (!record.success) return { kind: 'error' };
+  if (record.data.reason === 'outcome_unknown') return { kind: 'unknown' };
+  if (record.data.reason === 'not_sent') return { kind: 'not_sent' };
+  if (result.isError) return { kind: 'refused' };
+  if (record.data.prepostagemId) return { kind: 'created', prepostagemId: record.data.prepostagemId };
+  return { kind: 'rejected' };
+}
+
+/** One agent: sends, and resends after `outcome_unknown`, `not_sent` or a refusal, up to `tries` times. */
+async function agent(client: Client, order: SoakOrder, report: OrderReport, tries: number): Promise<void> {
+  for (let n = 0; n < tries; n++) {
+    const answer = await send(client, order);
+    report.calls += 1;
+    if (report.calls === 1) report.first = answer.kind;
+    report.last = answer.kind;
+    if (answer.prepostagemId) {
+      report.told.push(answer.prepostagemId);
+      if (order.again) {
+        const again = await send(client, order);
+        report.calls += 1;
+        if (again.prepostagemId) report.told.push(again.prepostagemId);
+      }
+      return;
+    }
+    if (answer.kind === 'rejected') return;
+  }
+}
+
+/** Runs the orders, `concurrency` at a time, each order's agents resending up to `tries` times. */
+export async function runSoak(options: {
+  client: Client;
+  orders: SoakOrder[];
+  concurrency: number;
+  tries: number;
+  /** No new order starts after this time (epoch ms); the orders never started are left out of the result. */
+  stopAt?: number;
+}): Promise<OrderReport[]> {
+  const reports = options.orders.map(
+    (order): OrderReport => ({
+      fingerprint: fingerprint(GenerateLabelInputSchema.parse(order.input)),
+      told: [],
+      first: 'error',
+      last: 'error',
+      calls: 0,
+    }),
+  );
+  let next = 0;
+  const worker = async () => {
+    while (next < options.orders.length && (options.stopAt === undefined || Date.now() < options.stopAt)) {
+      const index = next++;
+      const order = options.orders[index] as SoakOrder;
+      const report = reports[index] as OrderReport;
+      const agents = [agent(options.client, order, report, options.tries)];
+      if (order.twin) agents.push(agent(options.client, order, report, options.tries));
+      await Promise.all(agents);
+    }
+  };
+  await Promise.all(Array.from({ length: options.concurrency }, worker));
+  return reports.filter((report) => report.calls > 0);
+}
+
+/** Checks the reports against the sandbox's pre-postings (each with the request it was made from). */
+export async function judgeSoak(sandboxUrl: string, reports: OrderReport[]): Promise<SoakFigures> {
+  const listed = PrepostingsSchema.parse(await (await fetch(`${sandboxUrl}/_sandbox/prepostings`)).json());
+  const stats = z
+    .object({ faultsFired: z.record(z.string(), z.number()) })
+    .parse(await (await fetch(`${sandboxUrl}/_sandbox/stats`)).json());
+  const ownerOf = new Map<string, string>();
+  const perOrder = new Map<string, number>();
+  for (const p of listed.prepostings) {
+    const parsed = GenerateLabelInputSchema.safeParse(p.request);
+    const fp = parsed.success ? fingerprint(parsed.data) : 'unparsable';
+    ownerOf.set(p.prepostagemId, fp);
+    perOrder.set(fp, (perOrder.get(fp) ?? 0) + 1);
+  }
+  let duplicates = 0;
+  let misassigned = 0;
+  let lost = 0;
+  let unknownAtEnd = 0;
+  let firstUnknown = 0;
+  let calls = 0;
+  for (const report of reports) {
+    calls += report.calls;
+    if ((perOrder.get(report.fingerprint) ?? 0) > 1) duplicates += 1;
+    if (report.told.some((id) => ownerOf.get(id) !== report.fingerprint) || new Set(report.told).size > 1)
+      misassigned += 1;
+    if (report.first === 'unknown') firstUnknown += 1;
+    const told = report.told.length > 0;
+    if (!told && report.last === 'unknown') unknownAtEnd += 1;
+    if ((perOrder.get(report.fingerprint) ?? 0) > 0 && !told && report.last !== 'unknown') lost += 1;
+  }
+  const dropsFired = stats.faultsFired['mcp:generate_label drop_after_commit'] ?? 0;
+  return {
+    orders: reports.length,
+    calls,
+    prepostings: listed.prepostings.length,
+    dropsFired,
+    duplicates,
+    misassigned,
+    lost,
+    unknownAtEnd,
+    firstUnknown,
+    unknownPerDrop: dropsFired === 0 ? 0 : firstUnknown / dropsFired,
+  };
+}

@@ -1,0 +1,105 @@
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import {
+  isInitializeRequest,
+  isJSONRPCErrorResponse,
+  isJSONRPCRequest,
+  isJSONRPCResultResponse,
+  type JSONRPCMessage,
+  JSONRPCMessageSchema,
+  type RequestId,
+  SUPPORTED_PROTOCOL_VERSIONS,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { Request, Response } from 'express';
+
+/** The SDK's batch limit (server/requestBody.js). */
+const MAX_BATCH = 100;
+
+function rpcError(res: Response, status: number, code: number, message: string): void {
+  res.status(status).json({ jsonrpc: '2.0', error: { code, message }, id: null });
+}
+
+/**
+ * Streamable HTTP, stateless, answered as one JSON body (the SDK transport's `enableJsonResponse` mode, which is all
+ * the BFF uses), without converting each request to a WHATWG Request and back through Hono: that conversion was a
+ * large share of the BFF's own cost per MCP call (bench figure 5). The checks are the SDK transport's, in its words:
+ * Accept (406), Content-Type (415), JSON-RPC shape and batch size (400), MCP-Protocol-Version (400); notifications
+ * alone get 202.
+ */
+export class JsonExchange implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: Transport['onmessage'];
+  private readonly waiting = new Map<RequestId, (message: JSONRPCMessage) => void>();
+
+  async start(): Promise<void> {}
+
+  async close(): Promise<void> {
+    // A request still waiting (the client went away) is settled, so its handler returns instead of hanging.
+    for (const [id, settle] of this.waiting) {
+      settle({ jsonrpc: '2.0', id, error: { code: -32000, message: 'Connection closed' } });
+    }
+    this.waiting.clear();
+    this.onclose?.();
+  }
+
+  async send(message: JSONRPCMessage): Promise<void> {
+    // Server-to-client notifications and requests have no stream to go to in JSON mode (as in the SDK): dropped.
+    if (!isJSONRPCResultResponse(message) && !isJSONRPCErrorResponse(message)) return;
+    const id = message.id;
+    if (id === undefined) return;
+    this.waiting.get(id)?.(message);
+    this.waiting.delete(id);
+  }
+
+  /** Checks the HTTP exchange, hands the messages to the server and answers. `body` is the parsed JSON body. */
+  async handle(req: Request, res: Response, body: unknown): Promise<void> {
+    const accept = req.headers.accept ?? '';
+    if (!accept.includes('application/json') || !accept.includes('text/event-stream')) {
+      return rpcError(
+        res,
+        406,
+        -32000,
+        'Not Acceptable: Client must accept both application/json and text/event-stream',
+      );
+    }
+    if (!req.is('application/json')) {
+      return rpcError(res, 415, -32000, 'Unsupported Media Type: Content-Type must be application/json');
+    }
+    if (Array.isArray(body) && body.length > MAX_BATCH) {
+      return rpcError(res, 400, -32600, `Invalid Request: Batch must not exceed ${MAX_BATCH} messages`);
+    }
+    const parsed = (Array.isArray(body) ? body : [body]).map((raw) => JSONRPCMessageSchema.safeParse(raw));
+    if (parsed.some((result) => !result.success)) {
+      return rpcError(res, 400, -32700, 'Parse error: Invalid JSON-RPC message');
+    }
+    const messages = parsed.map((result) => result.data as JSONRPCMessage);
+    if (messages.some(isInitializeRequest) && messages.length > 1) {
+      return rpcError(res, 400, -32600, 'Invalid Request: Only one initialization request is allowed');
+    }
+    const version = req.headers['mcp-protocol-version'];
+    if (
+      !messages.some(isInitializeRequest) &&
+      typeof version === 'string' &&
+      !SUPPORTED_PROTOCOL_VERSIONS.includes(version)
+    ) {
+      return rpcError(
+        res,
+        400,
+        -32000,
+        `Bad Request: Unsupported protocol version: ${version} (supported versions: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')})`,
+      );
+    }
+    const requests = messages.filter(isJSONRPCRequest);
+    const answers = requests.map(
+      (request) => new Promise<JSONRPCMessage>((resolve) => this.waiting.set(request.id, resolve)),
+    );
+    for (const message of messages) this.onmessage?.(message);
+    if (requests.length === 0) {
+      res.status(202).end();
+      return;
+    }
+    const replies = await Promise.all(answers);
+    if (res.writableEnded || res.destroyed) return;
+    res.status(200).json(Array.isArray(body) ? replies : replies[0]);
+  }
+}

@@ -1,0 +1,50 @@
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { scrubSecrets } from '../logger.ts';
+import { isUpstreamError } from '../upstream/errors.ts';
+
+/** How long an agent should wait before calling again after a transient failure (platform down, limited, slow). */
+export const RETRY_AFTER_SECONDS = 10;
+
+function json(value: unknown): string {
+  return JSON.stringify(value, null, 2);
+}
+
+/**
+ * A tool answer for an agent: a one-line summary, then the structured result as JSON, so a host that forwards only
+ * `content` still shows the model every field (the `prepostagemId`, the PDF, `reason`, `actionUrl`). Built by us from
+ * structured data: no key, no upstream internals.
+ */
+export function answer(
+  summary: string,
+  structured: Record<string, unknown>,
+  extra: CallToolResult['content'] = [],
+): CallToolResult {
+  return {
+    content: [{ type: 'text', text: scrubSecrets(`${summary}\n${json(structured)}`) }, ...extra],
+    structuredContent: structured,
+  };
+}
+
+/** A tool error the agent can act on: what went wrong and, as JSON, what to do. */
+export function failure(summary: string, details: Record<string, unknown> = {}): CallToolResult {
+  const text = Object.keys(details).length > 0 ? `${summary}\n${json(details)}` : summary;
+  return { content: [{ type: 'text', text: scrubSecrets(text) }], isError: true };
+}
+
+/**
+ * A transient failure (the platform is down, slow or limiting us): an error with a retry delay. The upstream's own
+ * words are never passed on; only our classification.
+ */
+export function transientFailure(what: string, error: unknown): CallToolResult {
+  const limited = isUpstreamError(error) && error.failure === 'limited';
+  const retryAfterSeconds = RETRY_AFTER_SECONDS;
+  return failure(
+    `${what} is temporarily unavailable (${limited ? 'the platform is limiting calls' : 'the platform did not answer'}); try again in ${retryAfterSeconds} seconds.`,
+    { error: limited ? 'rate_limited' : 'upstream_unavailable', retryable: true, retryAfterSeconds },
+  );
+}
+
+/** Singular or plural, for counts in summaries ("1 option", "2 options"). */
+export function plural(count: number, one: string, many = `${one}s`): string {
+  return `${count} ${count === 1 ? one : many}`;
+}

@@ -1,0 +1,179 @@
+import { Router } from 'express';
+import { ERROR_STATUS, ErrorBodySchema, type ErrorCode } from '../../shared/errors.ts';
+import { jsonSchema } from '../../shared/openapi.ts';
+import { methodNotAllowed } from '../http/errors.ts';
+import { TrackingLookupRequestSchema, TrackingLookupResponseSchema } from '../tracking/schema.ts';
+
+type JsonObject = Record<string, unknown>;
+
+/** What `/api/tracking` answers for each error code, in the BFF's own words (examples of the document). */
+const ERRORS: Partial<Record<ErrorCode, string>> = {
+  invalid_json: 'Send the body as JSON with Content-Type: application/json.',
+  invalid_body:
+    'codes.0: not a Correios tracking code (2 letters, 9 digits with a valid check digit, 2 letters)',
+  too_many_codes: 'codes: must have at most 50 entries',
+  method_not_allowed: 'GET is not allowed here; use POST.',
+  payload_too_large: 'The JSON body is too large.',
+  rate_limited: 'Too many lookups; retry in 12 s.',
+  track_failed: 'Tracking is temporarily unavailable; try again in a moment.',
+};
+
+const STATUS_TEXT: Record<number, string> = {
+  400: 'Invalid request: fix it before retrying',
+  405: 'Method not allowed',
+  413: 'JSON body over 8 KB',
+  429: 'Per-visitor limit (BFF_VISITOR_RATE_LIMIT) exceeded: wait Retry-After seconds',
+  502: 'The platform could not answer and no earlier result is known: try again later',
+};
+
+function errorResponses(): JsonObject {
+  const responses: JsonObject = {};
+  const codes = Object.keys(ERRORS) as ErrorCode[];
+  for (const status of [...new Set(codes.map((code) => ERROR_STATUS[code]))].sort((a, b) => a - b)) {
+    const examples: JsonObject = {};
+    for (const code of codes.filter((candidate) => ERROR_STATUS[candidate] === status)) {
+      examples[code] = { value: { error: { code, message: ERRORS[code] } } };
+    }
+    responses[String(status)] = {
+      description: STATUS_TEXT[status] ?? 'Error',
+      ...(status === 429
+        ? { headers: { 'Retry-After': { description: 'seconds', schema: { type: 'integer' } } } }
+        : {}),
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' }, examples } },
+    };
+  }
+  return responses;
+}
+
+const DELIVERED_EVENT = {
+  code: 'BDE',
+  type: '01',
+  timestamp: '2026-11-10T14:32:00',
+  description: 'Objeto entregue ao destinatário',
+};
+
+/**
+ * The OpenAPI 3.1 document of the BFF's public API (`POST /api/tracking`), built from the same zod schemas the
+ * route validates with. Served at `GET /openapi.json`.
+ */
+export function buildBffOpenApiDocument(publicUrl?: string): JsonObject {
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'frete-kit BFF public API',
+      version: '1.0.0',
+      description:
+        'Order tracking for the store\u2019s visitors. Public: no key; the BFF holds the platform\u2019s secret key. ' +
+        'Cross-origin calls are allowed from the origins in BFF_ALLOWED_ORIGINS.',
+    },
+    ...(publicUrl ? { servers: [{ url: publicUrl }] } : {}),
+    paths: {
+      '/api/tracking': {
+        post: {
+          operationId: 'trackOrders',
+          summary: 'Status and event history of each tracking code',
+          description:
+            'Codes are upper-cased, checked in the S10 form with their check digit, and folded when repeated; one ' +
+            'result per distinct code comes back in request order. A result marked `stale: true` is the last ' +
+            'known one, served while the platform does not answer.',
+          requestBody: {
+            required: true,
+            content: {
+              'application/json': {
+                schema: { $ref: '#/components/schemas/TrackingLookupRequest' },
+                example: { codes: ['DG049186226BR', 'QB123456785BR'] },
+              },
+            },
+          },
+          responses: {
+            '200': {
+              description: 'One result per distinct code, in request order',
+              headers: { 'Cache-Control': { schema: { type: 'string', const: 'no-store' } } },
+              content: {
+                'application/json': {
+                  schema: { $ref: '#/components/schemas/TrackingLookupResponse' },
+                  examples: {
+                    delivered: {
+                      value: {
+                        results: [
+                          {
+                            code: 'DG049186226BR',
+                            found: true,
+                            delivered: true,
+                            lastStatus: DELIVERED_EVENT,
+                            events: [DELIVERED_EVENT],
+                          },
+                        ],
+                      },
+                    },
+                    noEventsYet: {
+                      value: {
+                        results: [{ code: 'QB123456785BR', found: true, delivered: false, events: [] }],
+                      },
+                    },
+                    notFound: {
+                      value: {
+                        results: [
+                          {
+                            code: 'AA000000005BR',
+                            found: false,
+                            delivered: false,
+                            events: [],
+                            message: 'Object not found',
+                          },
+                        ],
+                      },
+                    },
+                    stale: {
+                      value: {
+                        results: [
+                          {
+                            code: 'DG049186226BR',
+                            found: true,
+                            delivered: true,
+                            lastStatus: DELIVERED_EVENT,
+                            events: [DELIVERED_EVENT],
+                            stale: true,
+                          },
+                        ],
+                      },
+                    },
+                  },
+                },
+              },
+            },
+            ...errorResponses(),
+          },
+        },
+      },
+      '/openapi.json': {
+        get: {
+          operationId: 'getOpenApi',
+          summary: 'This document',
+          responses: {
+            '200': { description: 'The OpenAPI 3.1 document', content: { 'application/json': {} } },
+          },
+        },
+      },
+    },
+    components: {
+      schemas: {
+        TrackingLookupRequest: jsonSchema(TrackingLookupRequestSchema, 'input'),
+        TrackingLookupResponse: jsonSchema(TrackingLookupResponseSchema, 'output'),
+        ErrorBody: jsonSchema(ErrorBodySchema, 'output'),
+      },
+    },
+  };
+}
+
+/** `GET /openapi.json`: the document above, with `BFF_PUBLIC_URL` as its server; readable from any origin. */
+export function openApiRoutes(publicUrl: string): Router {
+  const body = JSON.stringify(buildBffOpenApiDocument(publicUrl));
+  const router = Router();
+  router.get('/openapi.json', (_req, res) => {
+    res.setHeader('Access-Control-Allow-Origin', '*');
+    res.type('application/json').send(body);
+  });
+  router.all('/openapi.json', methodNotAllowed('GET'));
+  return router;
+}

@@ -1,0 +1,19 @@
+import * as z from 'zod/mini';
+import { MAX_CODES, TrackingResultSchema } from '../../shared/tracking.ts';
+
+/** `POST /api/tracking` body: 1–50 codes (checked in the S10 form by the route), nothing else. */
+export const TrackingLookupRequestSchema = /* @__PURE__ */ z.strictObject({
+  codes: z.array(z.string()).check(z.minLength(1), z.maxLength(MAX_CODES)),
+});
+export type TrackingLookupRequest = z.infer<typeof TrackingLookupRequestSchema>;
+
+/** A spec 2.3 result; `stale: true` (an addition) when it is the last known answer served while upstream fails. */
+export const TrackingLookupResultSchema = /* @__PURE__ */ z.extend(TrackingResultSchema, {
+  stale: z.optional(z.literal(true)),
+});
+
+/** `POST /api/tracking` success body: one result per distinct code, in request order. */
+export const TrackingLookupResponseSchema = /* @__PURE__ */ z.strictObject({
+  results: z.array(TrackingLookupResultSchema),
+});
+export type TrackingLookupResponse = z.infer<typeof TrackingLookupResponseSchema>;

@@ -1,0 +1,63 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { describe, expect, it } from 'vitest';
+import { createLogger } from '../logger.ts';
+import { classifyCallFailure, isPlatformCallError, PlatformMcp } from './platform-mcp.ts';
+
+const fetchFailed = (code: string) =>
+  new TypeError('fetch failed', { cause: Object.assign(new Error(code), { code }) });
+
+describe('classifyCallFailure', () => {
+  it('calls not_sent what cannot have reached the tool: refused, DNS, TLS, an HTTP error status', () => {
+    for (const code of [
+      'ECONNREFUSED',
+      'ENOTFOUND',
+      'EAI_AGAIN',
+      'UND_ERR_CONNECT_TIMEOUT',
+      'CERT_HAS_EXPIRED',
+    ]) {
+      expect(classifyCallFailure(fetchFailed(code))).toBe('not_sent');
+    }
+    expect(classifyCallFailure(fetchFailed('ERR_TLS_CERT_ALTNAME_INVALID'))).toBe('not_sent');
+    for (const status of [400, 401, 403, 404, 429, 500, 502, 503]) {
+      expect(classifyCallFailure(new StreamableHTTPError(status, 'Error POSTing to endpoint'))).toBe(
+        'not_sent',
+      );
+    }
+  });
+
+  it('calls unknown what was sent and lost: a closed socket, a reset, a timeout, a 504, anything unrecognized', () => {
+    for (const code of ['UND_ERR_SOCKET', 'ECONNRESET', 'EPIPE', 'UND_ERR_BODY_TIMEOUT']) {
+      expect(classifyCallFailure(fetchFailed(code))).toBe('unknown');
+    }
+    expect(classifyCallFailure(new StreamableHTTPError(504, 'Gateway Timeout'))).toBe('unknown');
+    expect(classifyCallFailure(new StreamableHTTPError(-1, 'Unexpected content type'))).toBe('unknown');
+    expect(classifyCallFailure(new McpError(ErrorCode.RequestTimeout, 'Request timed out'))).toBe('unknown');
+    expect(classifyCallFailure(new SyntaxError('Unexpected end of JSON input'))).toBe('unknown');
+    expect(classifyCallFailure('a string')).toBe('unknown');
+  });
+});
+
+describe('PlatformMcp against a real socket', () => {
+  it('a server that accepts the connection and closes it without an answer makes the handshake not_sent', async () => {
+    const server = createServer((req) => req.socket.destroy());
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`;
+    const platform = new PlatformMcp({
+      url,
+      secretKey: 'mk_test_demo',
+      logger: createLogger({ level: 'silent' }),
+    });
+    try {
+      const error = await platform.call('generate_label', {}).catch((e: unknown) => e);
+      // The tools/call request is only sent after a successful handshake: nothing ran.
+      expect(isPlatformCallError(error) && error.failure).toBe('not_sent');
+      expect(String(error)).not.toContain('mk_test_demo');
+    } finally {
+      await platform.close();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+});

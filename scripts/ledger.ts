@@ -1,0 +1,212 @@
+/**
+ * The operator's view of the label ledger, on the same storage as a running BFF (node:sqlite in WAL mode with a busy
+ * timeout, so both can use the file at once):
+ *
+ *   npm run ledger -- list [--state pending|created|rejected|unknown|not_sent]
+ *   npm run ledger -- show <attemptId>
+ *   npm run ledger -- resolve <attemptId> (--created <prepostagemId> [--tracking <code>] | --not-created)
+ *
+ * Exit 0 when done; 1 with a plain message when the id, state or decision is refused; 2 for a bad command line.
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import * as z from 'zod/mini';
+import { parseDataDir } from '../bff/config.ts';
+import {
+  ATTEMPT_STATES,
+  AttemptNotFoundError,
+  type AttemptState,
+  BindingConflictError,
+  type LedgerAttempt,
+  type LedgerStore,
+  TransitionError,
+} from '../bff/labels/ledger.ts';
+import { SqliteLedgerStore } from '../bff/labels/sqlite-store.ts';
+
+/** Enough of a stored request to name its recipient (older ledgers kept only a summary: then '-'). */
+const RecipientSchema = z.object({
+  recipient: z.object({ nome: z.string(), endereco: z.object({ numero: z.string(), cep: z.string() }) }),
+});
+
+const USAGE = `usage:
+  npm run ledger -- list [--state ${ATTEMPT_STATES.join('|')}]
+  npm run ledger -- show <attemptId>
+  npm run ledger -- resolve <attemptId> (--created <prepostagemId> [--tracking <code>] | --not-created)`;
+
+/** A refusal the operator reads: a plain message and an exit code. */
+class CliError extends Error {
+  override readonly name = 'CliError';
+  readonly exitCode: number;
+  constructor(message: string, exitCode = 1) {
+    super(message);
+    this.exitCode = exitCode;
+  }
+}
+
+function option(args: string[], name: string): string | undefined {
+  const index = args.indexOf(name);
+  if (index === -1) return undefined;
+  const value = args[index + 1];
+  if (!value || value.startsWith('--')) throw new CliError(`${name} needs a value\n${USAGE}`, 2);
+  return value;
+}
+
+function iso(ms: number | null): string {
+  return ms === null ? '-' : new Date(ms).toISOString();
+}
+
+/** Who the label is for, from the request as sent (the operator's way to find the order). */
+function recipientOf(attempt: LedgerAttempt): string {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(attempt.request);
+  } catch {
+    return '-';
+  }
+  const parsed = RecipientSchema.safeParse(raw);
+  if (!parsed.success) return '-';
+  const { nome, endereco } = parsed.data.recipient;
+  return `${nome}, nº ${endereco.numero}, CEP ${endereco.cep}`;
+}
+
+function listLine(a: LedgerAttempt): string {
+  return [a.id, a.state.padEnd(8), iso(a.createdAt), a.prepostagemId ?? '-', recipientOf(a)].join('  ');
+}
+
+async function list(store: LedgerStore, args: string[]): Promise<string> {
+  const state = option(args, '--state');
+  if (state !== undefined && !ATTEMPT_STATES.includes(state as AttemptState)) {
+    throw new CliError(`unknown state "${state}": one of ${ATTEMPT_STATES.join(', ')}`);
+  }
+  const attempts = await store.list(state ? { state: state as AttemptState } : {});
+  if (attempts.length === 0) return state ? `no attempt is ${state}` : 'the ledger is empty';
+  const head = [
+    'attempt id'.padEnd(36),
+    'state   ',
+    'written at'.padEnd(24),
+    'prepostagemId',
+    'recipient',
+  ].join('  ');
+  return [head, ...attempts.map(listLine), `${attempts.length} attempt(s)`].join('\n');
+}
+
+async function mustGet(store: LedgerStore, id: string | undefined): Promise<LedgerAttempt> {
+  if (!id || id.startsWith('--')) throw new CliError(`an attempt id is needed\n${USAGE}`, 2);
+  const attempt = await store.get(id);
+  if (!attempt) throw new CliError(`no attempt ${id} in the ledger (see: npm run ledger -- list)`);
+  return attempt;
+}
+
+function describe(a: LedgerAttempt): string {
+  const rows: [string, string | null][] = [
+    ['attempt', a.id],
+    ['state', a.state],
+    ['written at', iso(a.createdAt)],
+    ['settled at', iso(a.settledAt)],
+    ['settled by', a.settledBy],
+    ['idempotencyKey', a.idempotencyKey],
+    ['prepostagemId', a.prepostagemId],
+    ['trackingCode', a.trackingCode],
+    ['supportCode', a.supportCode],
+    ['status', a.status],
+    ['reason', a.reason],
+    ['note', a.note],
+    ['recipient', recipientOf(a)],
+  ];
+  const lines = rows.map(([k, v]) => `${k.padEnd(15)} ${v ?? '-'}`);
+  let request = a.request;
+  try {
+    request = JSON.stringify(JSON.parse(a.request), null, 2);
+  } catch {}
+  const next =
+    a.state === 'unknown'
+      ? `\nThe outcome is unknown. Look for this request in the carrier's panel (or diagnose_label_issue), then:\n  npm run ledger -- resolve ${a.id} --created <prepostagemId>   (it exists)\n  npm run ledger -- resolve ${a.id} --not-created              (it does not: the request may be sent again)`
+      : '';
+  return `${lines.join('\n')}\nrequest as sent:\n${request}${next}`;
+}
+
+async function resolve(store: LedgerStore, args: string[]): Promise<string> {
+  const attempt = await mustGet(store, args[0]);
+  const created = option(args, '--created');
+  const notCreated = args.includes('--not-created');
+  if (Boolean(created) === notCreated) {
+    throw new CliError(`say either --created <prepostagemId> or --not-created\n${USAGE}`, 2);
+  }
+  if (attempt.state !== 'unknown') {
+    throw new CliError(
+      attempt.state === 'pending'
+        ? `attempt ${attempt.id} is pending: a call is in the air (or the BFF has not restarted since it stopped); wait for it to settle`
+        : `attempt ${attempt.id} is already ${attempt.state}; only an unknown attempt can be resolved`,
+    );
+  }
+  try {
+    const settled = await store.settle(
+      attempt.id,
+      created
+        ? {
+            state: 'created',
+            settledBy: 'operator',
+            prepostagemId: created,
+            trackingCode: option(args, '--tracking'),
+            note: 'resolved by the operator: the pre-posting exists',
+          }
+        : {
+            state: 'not_sent',
+            settledBy: 'operator',
+            reason: 'not_created',
+            note: 'resolved by the operator: no pre-posting was created; the request may be sent again',
+          },
+    );
+    return created
+      ? `attempt ${settled.id} is created with ${created}; the same request now returns this label`
+      : `attempt ${settled.id} is settled as not created; the same request may be sent again`;
+  } catch (error) {
+    if (error instanceof BindingConflictError) {
+      throw new CliError(
+        `${created} is already bound to another attempt; one pre-posting belongs to one order`,
+      );
+    }
+    if (error instanceof TransitionError || error instanceof AttemptNotFoundError)
+      throw new CliError(error.message);
+    throw error;
+  }
+}
+
+export async function runLedgerCli(args: string[], store: LedgerStore): Promise<string> {
+  const [command, ...rest] = args;
+  switch (command) {
+    case 'list':
+      return list(store, rest);
+    case 'show':
+      return describe(await mustGet(store, rest[0]));
+    case 'resolve':
+      return resolve(store, rest);
+    default:
+      throw new CliError(command ? `unknown command "${command}"\n${USAGE}` : USAGE, 2);
+  }
+}
+
+if (import.meta.main) {
+  if (process.env.BFF_DATABASE_URL) {
+    process.stderr.write(
+      'BFF_DATABASE_URL is set, but this tool reads only the embedded ledger (BFF_DATA_DIR).\n',
+    );
+    process.exit(1);
+  }
+  const dataDir = parseDataDir();
+  if (!existsSync(join(dataDir, 'labels.sqlite'))) {
+    process.stderr.write(
+      `no label ledger at ${join(dataDir, 'labels.sqlite')} (set BFF_DATA_DIR to the BFF's)\n`,
+    );
+    process.exit(1);
+  }
+  const store = new SqliteLedgerStore({ dataDir });
+  try {
+    process.stdout.write(`${await runLedgerCli(process.argv.slice(2), store)}\n`);
+  } catch (error) {
+    process.stderr.write(`${error instanceof CliError ? error.message : String(error)}\n`);
+    process.exitCode = error instanceof CliError ? error.exitCode : 1;
+  } finally {
+    await store.close();
+  }
+}

@@ -1,0 +1,128 @@
+/**
+ * Brazilian business days, in São Paulo time, for the arrival date the calculator shows ("Chega até qua., 26/11").
+ * Pure integer arithmetic over civil dates (days since 1970-01-01): no Intl, no time zone of the machine. A "day" is
+ * `Date.UTC(y, m - 1, d) / DAY` — `Date.UTC` reads no clock and no zone.
+ *
+ * Days that are not business days: Saturdays, Sundays, the national holidays of federal law (Lei 662/1949,
+ * 6.802/1980, 10.607/2002, 14.759/2023) — Jan 1, Apr 21, May 1, Sep 7, Oct 12, Nov 2, Nov 15, Nov 20 (from 2024),
+ * Dec 25 and Good Friday — and, by our choice, Carnival Monday and Tuesday and Corpus Christi. Those three are
+ * "pontos facultativos" by law, yet the carriers' sorting centres and most cities stop on them: counting them as
+ * days off can only make the date later, never a promise the carrier breaks. Ash Wednesday (work from 14h) counts as
+ * a business day. State and city holidays are not known from a CEP here and are not counted.
+ */
+
+const DAY = 86_400_000;
+/** São Paulo is UTC−3 all year since daylight saving time was abolished in 2019 (Decreto 9.772/2019). */
+const SAO_PAULO_OFFSET_MS = -3 * 3_600_000;
+
+/** A civil date. `weekday` 0 = Sunday … 6 = Saturday. */
+export interface CivilDate {
+  year: number;
+  month: number;
+  day: number;
+  weekday: number;
+}
+
+function dayNumber(year: number, month: number, day: number): number {
+  return Date.UTC(year, month - 1, day) / DAY;
+}
+
+/** The civil date of a day number. */
+export function civilDate(n: number): CivilDate {
+  const date = new Date(n * DAY);
+  return {
+    year: date.getUTCFullYear(),
+    month: date.getUTCMonth() + 1,
+    day: date.getUTCDate(),
+    weekday: date.getUTCDay(),
+  };
+}
+
+/** Easter Sunday of the Gregorian calendar (anonymous Gregorian algorithm, Meeus/Jones/Butcher) as a day number. */
+export function easter(year: number): number {
+  const a = year % 19;
+  const b = Math.floor(year / 100);
+  const c = year % 100;
+  const d = Math.floor(b / 4);
+  const e = b % 4;
+  const f = Math.floor((b + 8) / 25);
+  const g = Math.floor((b - f + 1) / 3);
+  const h = (19 * a + b - d - g + 15) % 30;
+  const i = Math.floor(c / 4);
+  const k = c % 4;
+  const l = (32 + 2 * e + 2 * i - h - k) % 7;
+  const m = Math.floor((a + 11 * h + 22 * l) / 451);
+  const month = Math.floor((h + l - 7 * m + 114) / 31);
+  const day = ((h + l - 7 * m + 114) % 31) + 1;
+  return dayNumber(year, month, day);
+}
+
+const FIXED = ['1-1', '4-21', '5-1', '9-7', '10-12', '11-2', '11-15', '12-25'];
+/** Days from Easter: Carnival Monday and Tuesday, Good Friday, Corpus Christi. */
+const MOVABLE = [-48, -47, -2, 60];
+
+/** True for a national holiday or one of the days off we count (see the module comment). */
+export function isHoliday(n: number): boolean {
+  const { year, month, day } = civilDate(n);
+  if (FIXED.includes(`${month}-${day}`)) return true;
+  if (month === 11 && day === 20 && year >= 2024) return true;
+  const fromEaster = n - easter(year);
+  return MOVABLE.includes(fromEaster);
+}
+
+export function isBusinessDay(n: number): boolean {
+  const weekday = civilDate(n).weekday;
+  return weekday !== 0 && weekday !== 6 && !isHoliday(n);
+}
+
+/** The business day `count` business days after day `n` (`count` 0 gives `n` itself). */
+export function addBusinessDays(n: number, count: number): number {
+  let day = n;
+  for (let left = count; left > 0; ) {
+    day += 1;
+    if (isBusinessDay(day)) left -= 1;
+  }
+  return day;
+}
+
+export interface ArrivalOptions {
+  /** The instant of the quote (ms since the epoch); the date is worked out in São Paulo time whatever the zone. */
+  now: number;
+  /** Business days the carrier takes after posting (the platform's `deliveryDays`). */
+  deliveryDays: number;
+  /** Business days the store takes to post the order (default 0). */
+  handlingDays?: number;
+  /** Minutes after São Paulo midnight from which an order counts from the next business day (e.g. 14 h = 840). */
+  cutoffMinutes?: number;
+}
+
+/**
+ * The latest arrival date: the order is posted on the first business day it can be (today before the cut-off, else the
+ * next business day), plus the handling days, plus the carrier's business days. Never earlier than the platform said.
+ * @example arrivalDate({ now: Date.parse('2026-11-23T12:00:00-03:00'), deliveryDays: 4 }) // Fri 27/11/2026
+ */
+export function arrivalDate(options: ArrivalOptions): CivilDate {
+  const { now, deliveryDays, handlingDays = 0, cutoffMinutes } = options;
+  const local = now + SAO_PAULO_OFFSET_MS;
+  const today = Math.floor(local / DAY);
+  const minutes = Math.floor((local - today * DAY) / 60_000);
+  const late = cutoffMinutes !== undefined && minutes >= cutoffMinutes;
+  const posting = isBusinessDay(today) && !late ? today : addBusinessDays(today, 1);
+  return civilDate(addBusinessDays(posting, whole(handlingDays) + whole(deliveryDays)));
+}
+
+/** Whole non-negative days: a fraction is rounded up (never an earlier date), nonsense counts as 0. */
+function whole(days: number): number {
+  return Number.isFinite(days) && days > 0 ? Math.ceil(days) : 0;
+}
+
+/**
+ * Parses a cut-off hour as written in an attribute: `14`, `14h`, `14:30`, `14h30`. Undefined when it is not one.
+ */
+export function parseCutoff(text: string | null | undefined): number | undefined {
+  const match = /^\s*(\d{1,2})(?:\s*(?:h|:)\s*(\d{2})?)?\s*$/i.exec(text ?? '');
+  if (!match) return undefined;
+  const hours = Number(match[1]);
+  const minutes = Number(match[2] ?? 0);
+  return hours <= 24 && minutes < 60 && hours * 60 + minutes <= 1440 ? hours * 60 + minutes : undefined;
+}

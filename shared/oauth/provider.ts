@@ -1,0 +1,419 @@
+import type { OAuthRegisteredClientsStore } from '@modelcontextprotocol/sdk/server/auth/clients.js';
+import {
+  CustomOAuthError,
+  InvalidClientMetadataError,
+  InvalidGrantError,
+  InvalidScopeError,
+  InvalidTargetError,
+  InvalidTokenError,
+} from '@modelcontextprotocol/sdk/server/auth/errors.js';
+import type {
+  AuthorizationParams,
+  OAuthServerProvider,
+} from '@modelcontextprotocol/sdk/server/auth/provider.js';
+import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
+import type {
+  OAuthClientInformationFull,
+  OAuthTokenRevocationRequest,
+  OAuthTokens,
+} from '@modelcontextprotocol/sdk/shared/auth.js';
+import type { Response } from 'express';
+import type { ClientRecord, OAuthStore, TokenRecord } from './store.ts';
+
+/** Lifetimes (ms). Codes are spent within seconds by a real client; an access token lasts an hour (contract). */
+export const OAUTH_TTL = { codeMs: 60_000, accessMs: 3_600_000, refreshMs: 30 * 24 * 3_600_000 } as const;
+
+const MAX_REDIRECT_URIS = 10;
+const TOUCH_EVERY_MS = 60_000;
+const MAX_URI_LENGTH = 2000;
+const MAX_NAME_LENGTH = 100;
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
+const FORBIDDEN_SCHEMES = new Set(['javascript:', 'data:', 'file:', 'vbscript:', 'blob:', 'about:']);
+
+/** SHA-256 of a secret, hex: the only form in which ids, codes and tokens are stored. */
+export async function sha256(value: string): Promise<string> {
+  const bytes = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(value)));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/** 256 random bits, base64url. */
+export function randomSecret(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(32));
+  return btoa(String.fromCharCode(...bytes))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '');
+}
+
+/**
+ * RFC 6749 §3.1.2 / OAuth 2.1 §2.3.1: https, http on a loopback host (native apps), or a private-use scheme; never a
+ * fragment, never a scheme a browser would run.
+ */
+export function redirectUriProblem(uri: string): string | undefined {
+  if (uri.length > MAX_URI_LENGTH) return 'redirect_uri is too long';
+  let url: URL;
+  try {
+    url = new URL(uri);
+  } catch {
+    return 'redirect_uri is not a URL';
+  }
+  if (url.hash || uri.includes('#')) return 'redirect_uri must not have a fragment';
+  if (FORBIDDEN_SCHEMES.has(url.protocol)) return `redirect_uri scheme ${url.protocol} is not allowed`;
+  if (url.protocol === 'http:' && !LOOPBACK.has(url.hostname))
+    return 'http redirect_uri must be a loopback address';
+  return undefined;
+}
+
+/** Where a redirect URI sends the browser, as the consent page names it (host, or the app scheme). */
+export function redirectHost(uri: string): string {
+  const url = new URL(uri);
+  return /^https?:$/.test(url.protocol) ? url.host : url.protocol;
+}
+
+/** The CSP source that lets a form's redirect reach `uri` (Chromium applies `form-action` to redirects). */
+export function formActionSource(uri: string): string {
+  const url = new URL(uri);
+  return /^https?:$/.test(url.protocol) ? url.origin : url.protocol;
+}
+
+export interface OAuthProviderOptions {
+  store: OAuthStore;
+  /** `<origin>/mcp`: the only resource tokens are issued for (RFC 8707). */
+  resource: string;
+  /** Scopes a client may ask for. */
+  scopes: readonly string[];
+  /** Renders the login page for a request the SDK and this provider validated (client, redirect URI, PKCE S256). */
+  renderLogin(
+    client: OAuthClientInformationFull,
+    params: AuthorizationParams,
+    res: Response,
+  ): Promise<void> | void;
+  now?: () => number;
+}
+
+/** An authorization request as the login and consent forms carry it (hidden fields, re-validated on every POST). */
+export interface PendingAuthorization {
+  clientId: string;
+  redirectUri: string;
+  codeChallenge: string;
+  state?: string | undefined;
+  scopes: string[];
+}
+
+/** What an `Authorization` header amounts to on `/mcp`. */
+export type BearerCheck =
+  | { kind: 'none' }
+  | { kind: 'invalid' }
+  | { kind: 'valid'; auth: AuthInfo; subject: string; scopes: string[] };
+
+/**
+ * Our OAuth 2.1 authorization server behind the SDK's `mcpAuthRouter`: public clients registered dynamically, codes
+ * single-use and short-lived, refresh tokens rotated with replay detection (a reused code or refresh token ends its
+ * whole grant), everything stored hashed. The login and consent pages belong to each server.
+ */
+export class OAuthProvider implements OAuthServerProvider {
+  readonly store: OAuthStore;
+  readonly resource: string;
+  readonly scopes: readonly string[];
+  private readonly renderLogin: OAuthProviderOptions['renderLogin'];
+  private readonly now: () => number;
+  private readonly touched = new Map<string, number>();
+
+  constructor(options: OAuthProviderOptions) {
+    this.store = options.store;
+    this.resource = options.resource;
+    this.scopes = options.scopes;
+    this.renderLogin = options.renderLogin;
+    this.now = options.now ?? Date.now;
+  }
+
+  get clientsStore(): OAuthRegisteredClientsStore {
+    return {
+      getClient: (clientId) => this.getClient(clientId),
+      registerClient: (client) => this.registerClient(client as OAuthClientInformationFull),
+    };
+  }
+
+  async getClient(clientId: string): Promise<OAuthClientInformationFull | undefined> {
+    if (clientId.length > 200) return undefined;
+    const record = await this.store.getClient(await sha256(clientId));
+    return record && { ...record.metadata, client_id: clientId };
+  }
+
+  /** RFC 7591 for public clients: a client asking for a secret is registered public (the server may change values). */
+  private async registerClient(client: OAuthClientInformationFull): Promise<OAuthClientInformationFull> {
+    const uris = client.redirect_uris;
+    if (uris.length === 0 || uris.length > MAX_REDIRECT_URIS) {
+      throw new InvalidClientMetadataError(`redirect_uris must list 1 to ${MAX_REDIRECT_URIS} URIs`);
+    }
+    for (const uri of uris) {
+      const problem = redirectUriProblem(uri);
+      if (problem) throw new CustomOAuthError('invalid_redirect_uri', problem);
+    }
+    if ((client.client_name?.length ?? 0) > MAX_NAME_LENGTH) {
+      throw new InvalidClientMetadataError(`client_name must have at most ${MAX_NAME_LENGTH} characters`);
+    }
+    const grants = client.grant_types ?? ['authorization_code', 'refresh_token'];
+    if (grants.some((grant) => grant !== 'authorization_code' && grant !== 'refresh_token')) {
+      throw new InvalidClientMetadataError('grant_types may only be authorization_code and refresh_token');
+    }
+    if ((client.response_types ?? ['code']).some((type) => type !== 'code')) {
+      throw new InvalidClientMetadataError('response_types may only be code');
+    }
+    if (client.scope !== undefined) this.checkScopes(client.scope.split(' ').filter(Boolean));
+    const {
+      client_id: clientId,
+      client_secret: _secret,
+      client_secret_expires_at: _expires,
+      ...rest
+    } = client;
+    const metadata = {
+      ...rest,
+      grant_types: grants,
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+      client_id_issued_at: client.client_id_issued_at ?? Math.floor(this.now() / 1000),
+    };
+    await this.store.putClient({
+      idHash: await sha256(clientId),
+      metadata,
+      createdAt: this.now(),
+      lastUsedAt: null,
+    });
+    return { ...metadata, client_id: clientId };
+  }
+
+  private checkScopes(scopes: string[]): void {
+    const unknown = scopes.filter((scope) => !this.scopes.includes(scope));
+    if (unknown.length > 0) throw new InvalidScopeError(`unknown scope: ${unknown.join(' ').slice(0, 100)}`);
+  }
+
+  private checkResource(resource: URL | string | undefined): void {
+    if (resource === undefined) return;
+    const text = String(resource).replace(/\/$/, '');
+    if (text !== this.resource) throw new InvalidTargetError(`tokens are issued only for ${this.resource}`);
+  }
+
+  /** Called by the SDK after it checked client_id, redirect_uri, response_type and the S256 challenge. */
+  async authorize(
+    client: OAuthClientInformationFull,
+    params: AuthorizationParams,
+    res: Response,
+  ): Promise<void> {
+    this.checkResource(params.resource);
+    this.checkScopes(params.scopes ?? []);
+    await this.renderLogin(client, params, res);
+  }
+
+  /**
+   * Whether `uri` is one of the client's redirect URIs: exact match, except that a loopback URI may use any port
+   * (RFC 8252 §7.3: native apps take an ephemeral port).
+   */
+  redirectRegistered(client: OAuthClientInformationFull, uri: string): boolean {
+    return client.redirect_uris.some((registered) => {
+      if (registered === uri) return true;
+      try {
+        const a = new URL(uri);
+        const b = new URL(registered);
+        return (
+          LOOPBACK.has(a.hostname) &&
+          a.protocol === 'http:' &&
+          a.protocol === b.protocol &&
+          a.hostname === b.hostname &&
+          a.pathname === b.pathname &&
+          a.search === b.search &&
+          !a.hash
+        );
+      } catch {
+        return false;
+      }
+    });
+  }
+
+  /**
+   * Re-validates a pending authorization posted back by a form (the browser may have changed any hidden field):
+   * the client exists and the redirect URI is one of its own. Undefined when not, and then nothing may redirect.
+   */
+  async pendingClient(pending: PendingAuthorization): Promise<OAuthClientInformationFull | undefined> {
+    const client = await this.getClient(pending.clientId);
+    if (!client || !this.redirectRegistered(client, pending.redirectUri)) return undefined;
+    if (!/^[A-Za-z0-9_-]{43}$/.test(pending.codeChallenge)) return undefined;
+    return client;
+  }
+
+  /** Issues a code for an approved authorization; the caller redirects with it. */
+  async issueCode(pending: PendingAuthorization, subject: string, scopes: string[]): Promise<string> {
+    this.checkScopes(scopes);
+    await this.store.purgeExpired(this.now());
+    const code = randomSecret();
+    await this.store.putCode(await sha256(code), {
+      clientIdHash: await sha256(pending.clientId),
+      grantId: crypto.randomUUID(),
+      subject,
+      scopes,
+      resource: this.resource,
+      expiresAt: this.now() + OAUTH_TTL.codeMs,
+      codeChallenge: pending.codeChallenge,
+      redirectUri: pending.redirectUri,
+    });
+    return code;
+  }
+
+  async challengeForAuthorizationCode(client: OAuthClientInformationFull, code: string): Promise<string> {
+    const record = await this.store.getCode(await sha256(code));
+    if (!record || record.clientIdHash !== (await sha256(client.client_id))) {
+      throw new InvalidGrantError('the authorization code is not valid');
+    }
+    return record.codeChallenge;
+  }
+
+  async exchangeAuthorizationCode(
+    client: OAuthClientInformationFull,
+    code: string,
+    _codeVerifier?: string,
+    redirectUri?: string,
+    resource?: URL,
+  ): Promise<OAuthTokens> {
+    const spent = await this.store.spendCode(await sha256(code));
+    if (spent.state === 'unknown') throw new InvalidGrantError('the authorization code is not valid');
+    const record = spent.record;
+    if (spent.state === 'reused') {
+      // OAuth 2.1 §4.1.3: a code used twice revokes the tokens issued with it.
+      await this.store.deleteGrant(record.grantId);
+      throw new InvalidGrantError('the authorization code was already used');
+    }
+    if (record.clientIdHash !== (await sha256(client.client_id))) {
+      throw new InvalidGrantError('the authorization code is not valid');
+    }
+    if (record.expiresAt < this.now()) throw new InvalidGrantError('the authorization code has expired');
+    if (redirectUri !== undefined && redirectUri !== record.redirectUri) {
+      throw new InvalidGrantError('redirect_uri does not match the authorization request');
+    }
+    this.checkResource(resource);
+    return this.issueTokens(record);
+  }
+
+  async exchangeRefreshToken(
+    client: OAuthClientInformationFull,
+    refreshToken: string,
+    scopes?: string[],
+    resource?: URL,
+  ): Promise<OAuthTokens> {
+    const hash = await sha256(refreshToken);
+    const record = await this.store.getToken(hash);
+    if (record?.kind !== 'refresh' || record.clientIdHash !== (await sha256(client.client_id))) {
+      throw new InvalidGrantError('the refresh token is not valid');
+    }
+    if (record.used || (await this.store.spendToken(hash)).state !== 'fresh') {
+      // A rotated refresh token came back: someone holds a copy. End the grant (OAuth 2.1 §4.3.1).
+      await this.store.deleteGrant(record.grantId);
+      throw new InvalidGrantError('the refresh token was already used');
+    }
+    if (record.expiresAt < this.now()) throw new InvalidGrantError('the refresh token has expired');
+    const narrowed = scopes?.filter(Boolean) ?? record.scopes;
+    if (narrowed.some((scope) => !record.scopes.includes(scope))) {
+      throw new InvalidScopeError('a refresh cannot widen the granted scopes');
+    }
+    this.checkResource(resource);
+    return this.issueTokens({ ...record, scopes: narrowed });
+  }
+
+  private async issueTokens(grant: Omit<TokenRecord, 'kind' | 'expiresAt'>): Promise<OAuthTokens> {
+    const access = randomSecret();
+    const refresh = randomSecret();
+    const base = {
+      clientIdHash: grant.clientIdHash,
+      grantId: grant.grantId,
+      subject: grant.subject,
+      scopes: grant.scopes,
+      resource: grant.resource,
+    };
+    await this.store.putToken(await sha256(access), {
+      ...base,
+      kind: 'access',
+      expiresAt: this.now() + OAUTH_TTL.accessMs,
+    });
+    await this.store.putToken(await sha256(refresh), {
+      ...base,
+      kind: 'refresh',
+      expiresAt: this.now() + OAUTH_TTL.refreshMs,
+    });
+    return {
+      access_token: access,
+      token_type: 'Bearer',
+      expires_in: OAUTH_TTL.accessMs / 1000,
+      refresh_token: refresh,
+      scope: grant.scopes.join(' '),
+    };
+  }
+
+  async verifyAccessToken(token: string): Promise<AuthInfo> {
+    const record = await this.store.getToken(await sha256(token));
+    if (record?.kind !== 'access') throw new InvalidTokenError('the access token is not valid');
+    if (record.expiresAt <= this.now()) throw new InvalidTokenError('the access token has expired');
+    await this.touch(record.clientIdHash);
+    return {
+      token,
+      clientId: record.clientIdHash,
+      scopes: record.scopes,
+      expiresAt: Math.floor(record.expiresAt / 1000),
+      resource: new URL(record.resource),
+      extra: { subject: record.subject },
+    };
+  }
+
+  /**
+   * Records the client's last use at most once a minute: a durable write per `/mcp` call would cost each call an
+   * fsync (measured: +8 ms median on the BFF's node:sqlite).
+   */
+  private async touch(idHash: string): Promise<void> {
+    const now = this.now();
+    const last = this.touched.get(idHash);
+    if (last !== undefined && now - last < TOUCH_EVERY_MS) return;
+    this.touched.delete(idHash);
+    if (this.touched.size >= 10_000) this.touched.clear();
+    this.touched.set(idHash, now);
+    await this.store.touchClient(idHash, now);
+  }
+
+  /** RFC 7009: revoking either token of a grant ends the grant; an unknown or foreign token is ignored. */
+  async revokeToken(client: OAuthClientInformationFull, request: OAuthTokenRevocationRequest): Promise<void> {
+    const record = await this.store.getToken(await sha256(request.token));
+    if (record && record.clientIdHash === (await sha256(client.client_id))) {
+      await this.store.deleteGrant(record.grantId);
+    }
+  }
+
+  /** What a `/mcp` request's `Authorization` header amounts to: nothing sent, not valid, or an OAuth token. */
+  async checkBearer(authorization: string | undefined): Promise<BearerCheck> {
+    if (!authorization?.trim()) return { kind: 'none' };
+    const token = /^Bearer\s+(\S+)\s*$/i.exec(authorization)?.[1];
+    if (!token || token.length > 200) return { kind: 'invalid' };
+    try {
+      const auth = await this.verifyAccessToken(token);
+      if (String(auth.resource).replace(/\/$/, '') !== this.resource) return { kind: 'invalid' };
+      return { kind: 'valid', auth, subject: String(auth.extra?.subject), scopes: auth.scopes };
+    } catch {
+      return { kind: 'invalid' };
+    }
+  }
+
+  /** The clients and when each last used a token (`/admin/agents`). */
+  listClients(): Promise<ClientRecord[]> {
+    return this.store.listClients();
+  }
+
+  /** Revokes a client by its hash: every code and token it holds stops at once. */
+  revokeClient(idHash: string): Promise<boolean> {
+    return this.store.deleteClient(idHash);
+  }
+}
+
+/**
+ * RFC 9728 §5.1, RFC 6750 §3.1: the challenge on a 401 from `/mcp`, pointing at the protected-resource metadata; no
+ * `error` parameter when no credentials were sent.
+ */
+export function bearerChallenge(resourceMetadataUrl: string, credentialsSent: boolean): string {
+  const metadata = `resource_metadata="${resourceMetadataUrl}"`;
+  return credentialsSent ? `Bearer error="invalid_token", ${metadata}` : `Bearer ${metadata}`;
+}
