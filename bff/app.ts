@@ -19,7 +19,7 @@ import { TrackingCache } from './tracking/cache.ts';
 import type { Schedule } from './tracking/coalescer.ts';
 import { trackingRoutes } from './tracking/routes.ts';
 import { TrackingService } from './tracking/service.ts';
-import { UpstreamBudget } from './upstream/budget.ts';
+import { MemoryBudget } from './upstream/budget.ts';
 import { PlatformMcp } from './upstream/platform-mcp.ts';
 import { createRestClient, type RestClient } from './upstream/rest-client.ts';
 
@@ -78,7 +78,7 @@ export function createBff(deps: BffDeps): Bff {
     logger,
     ...(deps.fetch ? { fetch: deps.fetch } : {}),
     ...(deps.random ? { random: deps.random } : {}),
-    budget: new UpstreamBudget(config.shippingRateLimit),
+    budget: new MemoryBudget(config.shippingRateLimit),
     ...deps.upstream,
   });
   const tracking = new TrackingService({

@@ -1,5 +1,12 @@
 import type pg from 'pg';
-import type { ClientRecord, CodeRecord, OAuthStore, Spend, TokenRecord } from '../../shared/oauth/store.ts';
+import type {
+  ClientRecord,
+  CodeRecord,
+  OAuthStore,
+  SessionKind,
+  Spend,
+  TokenRecord,
+} from '../../shared/oauth/store.ts';
 import { type Migration, migrate } from '../cluster/postgres.ts';
 
 /** The same tables as node:sqlite's `oauth.sqlite`, keyed by SHA-256 hashes only. */
@@ -35,6 +42,12 @@ export const OAUTH_MIGRATIONS: Migration[] = [
         resource TEXT NOT NULL,
         expires_at BIGINT NOT NULL,
         used INTEGER NOT NULL DEFAULT 0
+      );
+      CREATE TABLE oauth_sessions (
+        hash TEXT PRIMARY KEY,
+        kind TEXT NOT NULL,
+        payload TEXT NOT NULL,
+        expires_at BIGINT NOT NULL
       );
       CREATE INDEX oauth_codes_grant ON oauth_codes (grant_id);
       CREATE INDEX oauth_codes_client ON oauth_codes (client_id_hash);
@@ -209,6 +222,27 @@ export class PostgresOAuthStore implements OAuthStore {
   async purgeExpired(now: number): Promise<void> {
     await this.pool.query('DELETE FROM oauth_tokens WHERE expires_at < $1', [now]);
     await this.pool.query('DELETE FROM oauth_codes WHERE expires_at < $1', [now]);
+    await this.pool.query('DELETE FROM oauth_sessions WHERE expires_at < $1', [now]);
+  }
+
+  async putSession(hash: string, kind: SessionKind, payload: string, expiresAt: number): Promise<void> {
+    await this.pool.query(
+      'INSERT INTO oauth_sessions (hash, kind, payload, expires_at) VALUES ($1, $2, $3, $4)',
+      [hash, kind, payload, expiresAt],
+    );
+  }
+
+  async getSession(hash: string, kind: SessionKind, now: number): Promise<string | undefined> {
+    const { rows } = await this.pool.query(
+      'SELECT payload FROM oauth_sessions WHERE hash = $1 AND kind = $2 AND expires_at > $3',
+      [hash, kind, now],
+    );
+    return rows[0] ? String(rows[0].payload) : undefined;
+  }
+
+  async deleteSession(hash: string): Promise<boolean> {
+    const { rowCount } = await this.pool.query('DELETE FROM oauth_sessions WHERE hash = $1', [hash]);
+    return (rowCount ?? 0) > 0;
   }
 
   async activeScopes(idHash: string, now: number): Promise<string[]> {

@@ -112,6 +112,24 @@ function describeOAuthStore(name: string, open: OpenPair): void {
       }
     });
 
+    it('uses a session once: of concurrent deletes one wins; another kind or an expired one is not found', async () => {
+      const { a, b, close } = await open();
+      try {
+        const hash = unique('session');
+        await a.putSession(hash, 'consent', '{"step":1}', NOW + 600_000);
+        expect(await b.getSession(hash, 'consent', NOW)).toBe('{"step":1}');
+        expect(await b.getSession(hash, 'admin', NOW)).toBeUndefined();
+        expect(await b.getSession(hash, 'consent', NOW + 600_000)).toBeUndefined();
+        const deletes = await Promise.all(
+          Array.from({ length: 6 }, (_, i) => (i % 2 ? a : b).deleteSession(hash)),
+        );
+        expect(deletes.filter(Boolean)).toHaveLength(1);
+        expect(await a.getSession(hash, 'consent', NOW)).toBeUndefined();
+      } finally {
+        await close();
+      }
+    });
+
     it('purges what expired, lists live scopes, and records the last use', async () => {
       const { a, b, close } = await open();
       try {
@@ -167,8 +185,8 @@ describeOAuthStore('PostgreSQL (two pools, as two instances)', async () => {
   const pools = [createPool(url), createPool(url)];
   const [a, b] = await Promise.all(pools.map((pool) => PostgresOAuthStore.open(pool)));
   return {
-    a: a as OAuthStore,
-    b: b as OAuthStore,
+    a: a as PostgresOAuthStore,
+    b: b as PostgresOAuthStore,
     close: async () => void (await Promise.all(pools.map((pool) => pool.end()))),
   };
 });

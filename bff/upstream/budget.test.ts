@@ -1,12 +1,12 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RedisServer, startRedis } from '../cluster/test-servers.ts';
 import { MemoryBudget, RedisBudget } from './budget.ts';
-import { type RedisServer, startRedis } from './test-servers.ts';
 
 describe('MemoryBudget', () => {
   it('lets N calls through in any window of the configured length, per route', async () => {
     let now = 1_763_800_000_000;
-    const budget = new MemoryBudget({ calls: 3, seconds: 60 }, () => now);
+    const budget = new MemoryBudget({ calls: 3, seconds: 60 }, { now: () => now });
     for (let i = 0; i < 3; i++) expect(await budget.take('tracking')).toEqual({ ok: true });
     expect(await budget.take('tracking')).toEqual({ ok: false, retryAfterMs: 60_000 });
     expect(await budget.take('rates')).toEqual({ ok: true });
@@ -18,13 +18,24 @@ describe('MemoryBudget', () => {
 
   it('is a sliding window: calls spread across a window edge never exceed the limit in 60 s', async () => {
     let now = 1_763_800_000_000;
-    const budget = new MemoryBudget({ calls: 60, seconds: 60 }, () => now);
+    const budget = new MemoryBudget({ calls: 60, seconds: 60 }, { now: () => now });
     now += 59_000;
     let passed = 0;
     for (let i = 0; i < 60; i++) if ((await budget.take('tracking')).ok) passed++;
     now += 2_000; // a fixed window would have reset here
     for (let i = 0; i < 60; i++) if ((await budget.take('tracking')).ok) passed++;
     expect(passed).toBe(60);
+  });
+
+  it('lets retries go only while more than the reserve is left', async () => {
+    const now = 1_763_800_000_000;
+    const budget = new MemoryBudget({ calls: 4, seconds: 60 }, { reserve: 1, now: () => now });
+    await budget.take('tracking');
+    await budget.take('tracking');
+    expect(await budget.canRetry('tracking')).toBe(true);
+    await budget.take('tracking');
+    expect(await budget.canRetry('tracking')).toBe(false);
+    expect(await budget.canRetry('rates')).toBe(true);
   });
 });
 
@@ -62,9 +73,16 @@ describe('RedisBudget (real redis-server)', () => {
   });
 
   it('frees the allowance as the window slides', async () => {
-    const budget = new RedisBudget({ redis: client(), limit: { calls: 2, seconds: 1 }, prefix: 'test:c' });
+    const budget = new RedisBudget({
+      redis: client(),
+      limit: { calls: 2, seconds: 1 },
+      prefix: 'test:c',
+      reserve: 0,
+    });
     expect((await budget.take('tracking')).ok).toBe(true);
+    expect(await budget.canRetry('tracking')).toBe(true);
     expect((await budget.take('tracking')).ok).toBe(true);
+    expect(await budget.canRetry('tracking')).toBe(false);
     const refused = await budget.take('tracking');
     expect(refused.ok).toBe(false);
     await new Promise((resolve) => setTimeout(resolve, refused.ok ? 0 : refused.retryAfterMs + 20));
