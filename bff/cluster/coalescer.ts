@@ -1,10 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { TrackingResult } from '../../shared/tracking.ts';
+import type { TrackingBatch } from '../tracking/service.ts';
 import { UpstreamError, type UpstreamFailure } from '../upstream/errors.ts';
-
-/** One upstream tracking call for up to 50 codes, as the BFF's REST client makes it. */
-export type TrackingBatch = (codes: string[]) => Promise<Map<string, TrackingResult>>;
 
 export interface ClusterCoalescerOptions {
   /** Commands (enqueue, claim, publish). */
