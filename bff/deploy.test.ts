@@ -41,6 +41,8 @@ describe('BFF_TRUST_PROXY behind one proxy', () => {
   });
 
   it('refuses true at start: it would let a forged header buy a fresh limit each time', async () => {
-    await expect(statuses('true')).rejects.toThrow(/BFF_TRUST_PROXY=true would let any visitor choose their IP/);
+    await expect(statuses('true')).rejects.toThrow(
+      /BFF_TRUST_PROXY=true would let any visitor choose their IP/,
+    );
   });
 });
