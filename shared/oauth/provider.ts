@@ -232,12 +232,14 @@ export class OAuthProvider implements OAuthServerProvider {
 
   /**
    * Re-validates a pending authorization posted back by a form (the browser may have changed any hidden field):
-   * the client exists and the redirect URI is one of its own. Undefined when not, and then nothing may redirect.
+   * the client exists, the redirect URI is one of its own and every scope is one this server offers (else the
+   * approval would fail in `issueCode`, a 500). Undefined when not, and then nothing may redirect.
    */
   async pendingClient(pending: PendingAuthorization): Promise<OAuthClientInformationFull | undefined> {
     const client = await this.getClient(pending.clientId);
     if (!client || !this.redirectRegistered(client, pending.redirectUri)) return undefined;
     if (!/^[A-Za-z0-9_-]{43}$/.test(pending.codeChallenge)) return undefined;
+    if (pending.scopes.some((scope) => !this.scopes.includes(scope))) return undefined;
     return client;
   }
 

@@ -272,6 +272,26 @@ export function oauthServerSuite(server: OAuthServerUnderTest): void {
     expect(tampered.headers.get('location')).toBeNull();
   });
 
+  it('refuses a login form whose scope field was changed to an unknown scope: a 400 page, never a 500 or a code', async () => {
+    const clientId = await registerClient(origin());
+    const { challenge } = await pkce();
+    const flow = await loginByForm(
+      origin(),
+      {
+        client_id: clientId,
+        redirect_uri: TEST_REDIRECT,
+        response_type: 'code',
+        code_challenge: challenge,
+        code_challenge_method: 'S256',
+      },
+      { ...server.credentials, scope: 'admin' },
+    );
+    expect(flow.login.status).toBe(400);
+    expect(flow.login.headers.get('content-type')).toMatch(/text\/html/);
+    expect(flow.loginPage).toContain('invalid_request');
+    expect(flow.loginPage).not.toContain('name="ticket"');
+  });
+
   it('answers a wrong login with no hint, then slows repeated failures down (429 with Retry-After) even for the right password', async () => {
     const clientId = await registerClient(origin());
     const { challenge } = await pkce();
