@@ -240,6 +240,36 @@ export function oauthServerSuite(server: OAuthServerUnderTest): void {
     expect(location.searchParams.get('state')).toBe('st');
   });
 
+  it('is no open redirector: a bad request for a web redirect URI (anyone may register one) gets a page, not a redirect', async () => {
+    // RFC 9700 §4.11.2: registration is open, so a phisher registers https://evil.example/… and links to our
+    // /authorize with a request that is bound to fail; an error redirect would bounce the victim there from our host.
+    const phish = 'https://evil.example/login?from=loja';
+    const clientId = await registerClient(origin(), phish);
+    const { challenge } = await pkce();
+    const good = { code_challenge: challenge, code_challenge_method: 'S256', response_type: 'code' };
+    for (const params of [
+      { ...good, response_type: 'token' },
+      { ...good, code_challenge_method: 'plain' },
+      { response_type: 'code' },
+      { ...good, scope: 'admin' },
+      { ...good, resource: 'https://other.example/mcp' },
+    ]) {
+      const query = { client_id: clientId, redirect_uri: phish, state: 'st', ...params };
+      const response = await fetch(`${origin()}/authorize?${new URLSearchParams(query)}`, {
+        redirect: 'manual',
+      });
+      expect(response.status, JSON.stringify(params)).toBe(400);
+      expect(response.headers.get('location')).toBeNull();
+      expect(response.headers.get('content-type')).toMatch(/text\/html/);
+      expect(await response.text()).not.toContain('evil.example');
+    }
+    // The same client's well-formed request still gets the login page.
+    const fine = await fetch(
+      `${origin()}/authorize?${new URLSearchParams({ client_id: clientId, redirect_uri: phish, ...good })}`,
+      { redirect: 'manual' },
+    );
+    expect(fine.status).toBe(200);
+  });
   it('refuses a login form without its CSRF cookie, and one whose redirect URI was changed in the page', async () => {
     const clientId = await registerClient(origin());
     const { challenge } = await pkce();
