@@ -306,17 +306,23 @@ export class OAuthProvider implements OAuthServerProvider {
     if (record?.kind !== 'refresh' || record.clientIdHash !== (await sha256(client.client_id))) {
       throw new InvalidGrantError('the refresh token is not valid');
     }
-    if (record.used || (await this.store.spendToken(hash)).state !== 'fresh') {
+    if (record.used) {
       // A rotated refresh token came back: someone holds a copy. End the grant (OAuth 2.1 §4.3.1).
       await this.store.deleteGrant(record.grantId);
       throw new InvalidGrantError('the refresh token was already used');
     }
     if (record.expiresAt < this.now()) throw new InvalidGrantError('the refresh token has expired');
+    // A refused request spends nothing: checked before the rotation, or the client's next, correct refresh would
+    // look like a replay and end the grant.
     const narrowed = scopes?.filter(Boolean) ?? record.scopes;
     if (narrowed.some((scope) => !record.scopes.includes(scope))) {
       throw new InvalidScopeError('a refresh cannot widen the granted scopes');
     }
     this.checkResource(resource);
+    if ((await this.store.spendToken(hash)).state !== 'fresh') {
+      await this.store.deleteGrant(record.grantId);
+      throw new InvalidGrantError('the refresh token was already used');
+    }
     return this.issueTokens({ ...record, scopes: narrowed });
   }
 

@@ -540,6 +540,15 @@ export function oauthServerSuite(server: OAuthServerUnderTest): void {
       body: { error: 'invalid_scope' },
     });
     expect(await refresh(tokens.access)).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
+    expect(await refresh(tokens.refresh, { resource: 'https://other.example/mcp' })).toMatchObject({
+      status: 400,
+      body: { error: 'invalid_target' },
+    });
+    expect((await mcpCall(origin(), tokens.access)).status).toBe(200);
+    // A refused refresh changes nothing: the refresh token was not spent, so using it is no replay that ends the grant.
+    const again = await refresh(tokens.refresh);
+    expect(again.status).toBe(200);
+    expect((await mcpCall(origin(), String(again.body.access_token))).status).toBe(200);
     expect((await mcpCall(origin(), tokens.access)).status).toBe(200);
   });
 
