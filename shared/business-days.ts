@@ -85,6 +85,12 @@ export function addBusinessDays(n: number, count: number): number {
   return day;
 }
 
+/**
+ * The longest wait a date is shown for (about a year of business days). `addBusinessDays` walks day by day, so a
+ * caller with a count from outside (the platform's `deliveryDays` is only "an integer") checks it first.
+ */
+export const MAX_ARRIVAL_BUSINESS_DAYS = 260;
+
 export interface ArrivalOptions {
   /** The instant of the quote (ms since the epoch); the date is worked out in São Paulo time whatever the zone. */
   now: number;

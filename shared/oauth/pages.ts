@@ -13,6 +13,7 @@ import {
 } from './provider.ts';
 
 const CSRF_COOKIE = 'oauth_csrf';
+const isLoopbackHost = (host: string) => ['127.0.0.1', 'localhost', '[::1]'].includes(host);
 const TICKET_TTL_MS = 10 * 60_000;
 const MAX_FIELD = 2000;
 
@@ -145,8 +146,21 @@ export class AuthorizationPages {
             : params.code_challenge_method !== 'S256'
               ? 'code_challenge_method must be S256'
               : undefined;
+    const target = new URL(typeof redirectUri === 'string' ? redirectUri : (client.redirect_uris[0] ?? ''));
+    // RFC 9700 §4.11.2: registration is open, so a web redirect URI may be a phisher's; a request bound to fail
+    // (here, or in the SDK's scope and resource checks) gets a page rather than bouncing the browser there.
+    if (/^https?:$/.test(target.protocol) && !isLoopbackHost(target.hostname)) {
+      const failure = problem ?? this.scopeOrResourceProblem(params);
+      if (failure) {
+        return this.errorPage(
+          res,
+          400,
+          'Pedido inválido',
+          `O pedido de autorização deste aplicativo não é válido (${failure}); nada foi enviado a ele.`,
+        );
+      }
+    }
     if (problem) {
-      const target = new URL(typeof redirectUri === 'string' ? redirectUri : (client.redirect_uris[0] ?? ''));
       target.searchParams.set('error', 'invalid_request');
       target.searchParams.set('error_description', problem);
       const state = field(params, 'state');
@@ -156,6 +170,23 @@ export class AuthorizationPages {
     }
     next();
   };
+
+  /** What the provider's `authorize` would refuse (an unknown scope, another resource), or undefined. */
+  private scopeOrResourceProblem(params: Record<string, unknown> | undefined): string | undefined {
+    const { provider } = this.options;
+    const scope = params?.scope;
+    if (typeof scope === 'string' && scope.split(' ').some((s) => s !== '' && !provider.scopes.includes(s)))
+      return 'invalid_scope';
+    const resource = params?.resource;
+    if (resource === undefined) return undefined;
+    try {
+      if (typeof resource === 'string' && new URL(resource).href.replace(/\/$/, '') === provider.resource)
+        return undefined;
+    } catch {
+      // not a URL: refused below
+    }
+    return 'invalid_target';
+  }
 
   /** `OAuthProvider.renderLogin`: the login form for a validated request. */
   renderLogin = async (

@@ -232,12 +232,14 @@ export class OAuthProvider implements OAuthServerProvider {
 
   /**
    * Re-validates a pending authorization posted back by a form (the browser may have changed any hidden field):
-   * the client exists and the redirect URI is one of its own. Undefined when not, and then nothing may redirect.
+   * the client exists, the redirect URI is one of its own and every scope is one this server offers (else the
+   * approval would fail in `issueCode`, a 500). Undefined when not, and then nothing may redirect.
    */
   async pendingClient(pending: PendingAuthorization): Promise<OAuthClientInformationFull | undefined> {
     const client = await this.getClient(pending.clientId);
     if (!client || !this.redirectRegistered(client, pending.redirectUri)) return undefined;
     if (!/^[A-Za-z0-9_-]{43}$/.test(pending.codeChallenge)) return undefined;
+    if (pending.scopes.some((scope) => !this.scopes.includes(scope))) return undefined;
     return client;
   }
 
@@ -304,17 +306,23 @@ export class OAuthProvider implements OAuthServerProvider {
     if (record?.kind !== 'refresh' || record.clientIdHash !== (await sha256(client.client_id))) {
       throw new InvalidGrantError('the refresh token is not valid');
     }
-    if (record.used || (await this.store.spendToken(hash)).state !== 'fresh') {
+    if (record.used) {
       // A rotated refresh token came back: someone holds a copy. End the grant (OAuth 2.1 §4.3.1).
       await this.store.deleteGrant(record.grantId);
       throw new InvalidGrantError('the refresh token was already used');
     }
     if (record.expiresAt < this.now()) throw new InvalidGrantError('the refresh token has expired');
+    // A refused request spends nothing: checked before the rotation, or the client's next, correct refresh would
+    // look like a replay and end the grant.
     const narrowed = scopes?.filter(Boolean) ?? record.scopes;
     if (narrowed.some((scope) => !record.scopes.includes(scope))) {
       throw new InvalidScopeError('a refresh cannot widen the granted scopes');
     }
     this.checkResource(resource);
+    if ((await this.store.spendToken(hash)).state !== 'fresh') {
+      await this.store.deleteGrant(record.grantId);
+      throw new InvalidGrantError('the refresh token was already used');
+    }
     return this.issueTokens({ ...record, scopes: narrowed });
   }
 

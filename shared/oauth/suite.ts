@@ -240,6 +240,36 @@ export function oauthServerSuite(server: OAuthServerUnderTest): void {
     expect(location.searchParams.get('state')).toBe('st');
   });
 
+  it('is no open redirector: a bad request for a web redirect URI (anyone may register one) gets a page, not a redirect', async () => {
+    // RFC 9700 §4.11.2: registration is open, so a phisher registers https://evil.example/… and links to our
+    // /authorize with a request that is bound to fail; an error redirect would bounce the victim there from our host.
+    const phish = 'https://evil.example/login?from=loja';
+    const clientId = await registerClient(origin(), phish);
+    const { challenge } = await pkce();
+    const good = { code_challenge: challenge, code_challenge_method: 'S256', response_type: 'code' };
+    for (const params of [
+      { ...good, response_type: 'token' },
+      { ...good, code_challenge_method: 'plain' },
+      { response_type: 'code' },
+      { ...good, scope: 'admin' },
+      { ...good, resource: 'https://other.example/mcp' },
+    ]) {
+      const query = { client_id: clientId, redirect_uri: phish, state: 'st', ...params };
+      const response = await fetch(`${origin()}/authorize?${new URLSearchParams(query)}`, {
+        redirect: 'manual',
+      });
+      expect(response.status, JSON.stringify(params)).toBe(400);
+      expect(response.headers.get('location')).toBeNull();
+      expect(response.headers.get('content-type')).toMatch(/text\/html/);
+      expect(await response.text()).not.toContain('evil.example');
+    }
+    // The same client's well-formed request still gets the login page.
+    const fine = await fetch(
+      `${origin()}/authorize?${new URLSearchParams({ client_id: clientId, redirect_uri: phish, ...good })}`,
+      { redirect: 'manual' },
+    );
+    expect(fine.status).toBe(200);
+  });
   it('refuses a login form without its CSRF cookie, and one whose redirect URI was changed in the page', async () => {
     const clientId = await registerClient(origin());
     const { challenge } = await pkce();
@@ -270,6 +300,26 @@ export function oauthServerSuite(server: OAuthServerUnderTest): void {
     });
     expect(tampered.status).toBe(400);
     expect(tampered.headers.get('location')).toBeNull();
+  });
+
+  it('refuses a login form whose scope field was changed to an unknown scope: a 400 page, never a 500 or a code', async () => {
+    const clientId = await registerClient(origin());
+    const { challenge } = await pkce();
+    const flow = await loginByForm(
+      origin(),
+      {
+        client_id: clientId,
+        redirect_uri: TEST_REDIRECT,
+        response_type: 'code',
+        code_challenge: challenge,
+        code_challenge_method: 'S256',
+      },
+      { ...server.credentials, scope: 'admin' },
+    );
+    expect(flow.login.status).toBe(400);
+    expect(flow.login.headers.get('content-type')).toMatch(/text\/html/);
+    expect(flow.loginPage).toContain('invalid_request');
+    expect(flow.loginPage).not.toContain('name="ticket"');
   });
 
   it('answers a wrong login with no hint, then slows repeated failures down (429 with Retry-After) even for the right password', async () => {
@@ -490,6 +540,15 @@ export function oauthServerSuite(server: OAuthServerUnderTest): void {
       body: { error: 'invalid_scope' },
     });
     expect(await refresh(tokens.access)).toMatchObject({ status: 400, body: { error: 'invalid_grant' } });
+    expect(await refresh(tokens.refresh, { resource: 'https://other.example/mcp' })).toMatchObject({
+      status: 400,
+      body: { error: 'invalid_target' },
+    });
+    expect((await mcpCall(origin(), tokens.access)).status).toBe(200);
+    // A refused refresh changes nothing: the refresh token was not spent, so using it is no replay that ends the grant.
+    const again = await refresh(tokens.refresh);
+    expect(again.status).toBe(200);
+    expect((await mcpCall(origin(), String(again.body.access_token))).status).toBe(200);
     expect((await mcpCall(origin(), tokens.access)).status).toBe(200);
   });
 

@@ -1,4 +1,4 @@
-import { arrivalDate } from '../../shared/business-days.ts';
+import { arrivalDate, MAX_ARRIVAL_BUSINESS_DAYS } from '../../shared/business-days.ts';
 import { formatBRL, roundCents } from '../../shared/money.ts';
 import type { Rate } from '../../shared/quote.ts';
 import { ufOfCep } from '../../shared/uf.ts';
@@ -184,9 +184,7 @@ function RateList({ rates, model, t, locale, id, prefs }: CalculatorProps & { ra
           <span part="option-label" class="option-label">
             {rate.label}
           </span>
-          <span part="option-arrival" class="option-arrival">
-            {t.arrives(arrivalText(rate, prefs, now, t))}
-          </span>
+          <Arrival text={arrivalText(rate, prefs, now, t)} t={t} />
           <span part="option-days" class="option-days">
             {t.days(rate.deliveryDays)}
           </span>
@@ -201,8 +199,26 @@ function RateList({ rates, model, t, locale, id, prefs }: CalculatorProps & { ra
   );
 }
 
-/** "qua., 26/11": the latest arrival in São Paulo business days, handling days and cut-off included. */
-function arrivalText(rate: Rate, prefs: CalculatorPrefs, now: number, t: Messages): string {
+function Arrival({ text, t }: { text: string | undefined; t: Messages }) {
+  if (text === undefined) return null;
+  return (
+    <span part="option-arrival" class="option-arrival">
+      {t.arrives(text)}
+    </span>
+  );
+}
+
+/**
+ * "qua., 26/11": the latest arrival in São Paulo business days, handling days and cut-off included; none beyond
+ * `MAX_ARRIVAL_BUSINESS_DAYS` (the "até N dias úteis" line still shows what the platform said).
+ */
+export function arrivalText(
+  rate: Rate,
+  prefs: CalculatorPrefs,
+  now: number,
+  t: Messages,
+): string | undefined {
+  if (!(rate.deliveryDays + prefs.handlingDays <= MAX_ARRIVAL_BUSINESS_DAYS)) return undefined;
   const date = arrivalDate({
     now,
     deliveryDays: rate.deliveryDays,

@@ -187,6 +187,23 @@ describe('shipping-select: a checkout that listens to it always holds the price 
     expect(events.select).toHaveBeenCalledTimes(1);
   });
 
+  it('re-quotes a cart change for the CEP on screen even while the shopper is retyping the field', async () => {
+    const { m, events } = walk(
+      ratesOf(free(0), rate('SEDEX', 30, 2)),
+      ratesOf(rate('PAC', 15.9, 6), rate('SEDEX', 30, 2)),
+    );
+    m.setCep('01001-000');
+    await m.quote();
+    m.select(free(0));
+    m.setCep('0100'); // half-typed: not a CEP
+    m.setItems([{ ...item, quantity: 3 }]);
+    // The free PAC on screen was quoted for the old cart: the checkout must not keep holding it.
+    await vi.waitFor(() => expect(held(events)).toEqual({ cep: '01001000', rate: rate('PAC', 15.9, 6) }));
+    expect(m.view.value).toEqual({ kind: 'rates', rates: [rate('PAC', 15.9, 6), rate('SEDEX', 30, 2)] });
+    expect(m.quotedItems.value).toEqual([{ ...item, quantity: 3 }]);
+    expect(m.cep.value).toBe('0100'); // the shopper's typing is left alone
+  });
+
   it('does not confuse a look-alike: same code, another serviceId is another service', async () => {
     const { m, events } = walk(
       ratesOf({ ...rate('PAC', 20, 6), serviceId: 'pac-a' }),

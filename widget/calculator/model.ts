@@ -98,9 +98,10 @@ export function createCalculatorModel(options: CalculatorModelOptions) {
       tell(cep, now);
   }
 
-  async function quote(): Promise<void> {
+  /** Quotes the CEP in the field (or `target`, the CEP of the options on screen, for a cart change). */
+  async function quote(target?: string): Promise<void> {
     clearTimeout(timer);
-    const digits = normalizeCep(cep.value);
+    const digits = normalizeCep(target ?? cep.value);
     if (!digits) {
       fieldError.value = 'invalid';
       return;
@@ -201,12 +202,19 @@ export function createCalculatorModel(options: CalculatorModelOptions) {
       cep.value = maskCep(value);
       if (fieldError.value) fieldError.value = undefined;
     },
-    /** New cart items: quote again (debounced) when a CEP is set. */
+    /**
+     * New cart items: quote again (debounced) when a CEP is set, or, while the shopper is retyping the field, for the
+     * CEP of the options on screen (they were priced for the old cart and may hold the checkout's choice).
+     */
     setItems(next: QuoteItem[]): void {
       items.value = next;
-      if (!normalizeCep(cep.value)) return;
+      const target = normalizeCep(cep.value) ?? (view.value.kind === 'idle' ? null : quotedCep.value || null);
+      if (!target) return;
       clearTimeout(timer);
-      timer = setTimeout(() => void quote(), debounceMs);
+      timer = setTimeout(
+        () => void quote(target === normalizeCep(cep.value) ? undefined : target),
+        debounceMs,
+      );
     },
     /** The shopper picked an option of the list on screen. */
     select(rate: Rate): void {
