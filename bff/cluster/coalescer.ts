@@ -27,22 +27,36 @@ interface Outcome {
   failed?: { codes: string[]; message: string; failure?: UpstreamFailure; status?: number; code?: string };
 }
 
-/** Enqueues a code unless it is already queued or in flight; returns 1 when it was enqueued. */
+/** Enqueues a code, stamped with the Redis clock, unless it is already queued or in flight; 1 when enqueued. */
 const ENQUEUE = `
 if redis.call('EXISTS', KEYS[2]) == 1 then return 0 end
-return redis.call('ZADD', KEYS[1], 'NX', ARGV[1], ARGV[2])
+local now = redis.call('TIME')
+return redis.call('ZADD', KEYS[1], 'NX', tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000), ARGV[1])
 `;
 
-/** Takes up to ARGV[1] queued codes (oldest first) and marks each in flight for ARGV[2] ms, in one step. */
+/**
+ * A batch leaves full (ARGV[1] codes), or once its oldest code has waited the window (ARGV[4] ms): then up to
+ * ARGV[1] queued codes (oldest first) are taken and marked in flight for ARGV[2] ms, in one step. Answers
+ * {0, code…}, or {ms} to wait before looking again, or {} when the queue is empty.
+ */
 const CLAIM = `
+local count = redis.call('ZCARD', KEYS[1])
+if count == 0 then return {} end
+if count < tonumber(ARGV[1]) then
+  local now = redis.call('TIME')
+  local nowMs = tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000)
+  local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+  local waited = nowMs - tonumber(oldest[2])
+  if waited < tonumber(ARGV[4]) then return {tonumber(ARGV[4]) - waited} end
+end
 local popped = redis.call('ZPOPMIN', KEYS[1], ARGV[1])
-local codes = {}
+local claimed = {0}
 for i = 1, #popped, 2 do
   local code = popped[i]
   redis.call('SET', KEYS[2] .. code, ARGV[3], 'PX', ARGV[2])
-  codes[#codes + 1] = code
+  claimed[#claimed + 1] = code
 end
-return codes
+return claimed
 `;
 
 /** Releases the sender lock only if this instance still holds it. */
@@ -112,7 +126,7 @@ export class ClusterCoalescer {
       () => clearTimeout(timeout),
     );
     const { queue, inFlight } = this.keys;
-    this.options.redis.eval(ENQUEUE, 2, queue, `${inFlight}${code}`, Date.now(), code).then(
+    this.options.redis.eval(ENQUEUE, 2, queue, `${inFlight}${code}`, code).then(
       () => this.schedule(),
       (error: unknown) => this.fail([code], error instanceof Error ? error : new Error(String(error))),
     );
@@ -138,7 +152,7 @@ export class ClusterCoalescer {
       if (locked !== 'OK') return;
       try {
         for (;;) {
-          const codes = (await redis.eval(
+          const [wait, ...codes] = (await redis.eval(
             CLAIM,
             2,
             queue,
@@ -146,9 +160,12 @@ export class ClusterCoalescer {
             this.options.maxBatch,
             this.options.inFlightTtlMs,
             this.id,
-          )) as string[];
-          if (codes.length === 0) break;
-          await this.send(codes);
+            this.options.windowMs,
+          )) as (number | string)[];
+          if (wait === undefined) break;
+          if (codes.length > 0) await this.send(codes.map(String));
+          // Not full and young: the batch waits the rest of its window for more codes, from any instance.
+          else await new Promise((resolve) => setTimeout(resolve, Number(wait)));
           await redis.pexpire(lock, this.options.inFlightTtlMs);
         }
       } finally {
