@@ -1,59 +1,85 @@
+import { startPostgres, startRedis } from '../bff/cluster/test-servers.ts';
 import { makeS10 } from '../shared/s10.ts';
-import { startBffProcess, startSandboxProcess } from './processes.ts';
+import { type Process, startBffProcess, startSandboxProcess } from './processes.ts';
 import type { Figure } from './stats.ts';
 
-/**
- * Figure 4: a burst of visitors looking up 1,000 distinct codes (one code each, 100 at a time) against a sandbox
- * with the spec's limit (60 calls per 60 s): upstream calls counted at the sandbox.
- */
-export async function measureCoalescing(codes = 1000, concurrency = 100): Promise<Figure> {
-  const sandbox = await startSandboxProcess('60/60');
-  const bff = await startBffProcess(sandbox.url);
+interface Run {
+  upstream: number;
+  perCall: number;
+  statuses: Record<number, number>;
+  elapsedMs: number;
+}
+
+/** `codes` visitors, one distinct code each, `concurrency` at a time, sent round-robin to the BFF instances. */
+async function burst(
+  sandbox: Process,
+  bffs: Process[],
+  codes: number,
+  concurrency: number,
+  serial: number,
+): Promise<Run> {
+  await fetch(`${sandbox.url}/_sandbox/reset`, { method: 'POST' });
   const statuses = new Map<number, number>();
+  const all = Array.from({ length: codes }, (_, i) => makeS10('QB', serial + i));
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < all.length) {
+        const i = next++;
+        const bff = bffs[i % bffs.length] as Process;
+        const res = await fetch(`${bff.url}/api/tracking`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ codes: [all[i]] }),
+        });
+        await res.arrayBuffer();
+        statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
+      }
+    }),
+  );
+  const elapsedMs = Math.round(performance.now() - started);
+  const stats = (await (await fetch(`${sandbox.url}/_sandbox/stats`)).json()) as {
+    stores: Record<string, Record<string, number>>;
+  };
+  const upstream = stats.stores['loja-demo']?.['POST /v1/tracking'] ?? 0;
+  return {
+    upstream,
+    perCall: codes / Math.max(upstream, 1),
+    statuses: Object.fromEntries(statuses),
+    elapsedMs,
+  };
+}
+
+/**
+ * Figure 4: a burst of visitors looking up distinct codes against a sandbox with the spec's limit (60 calls per
+ * 60 s), through one BFF and through three BFF processes sharing one Redis and one PostgreSQL (ARCHITECTURE.md,
+ * "Several BFF instances"), side by side; upstream calls counted at the sandbox.
+ */
+export async function measureCoalescing(codes = 1500, concurrency = 100): Promise<Figure> {
+  const [redis, postgres] = await Promise.all([startRedis(), startPostgres()]);
+  const sandbox = await startSandboxProcess('60/60');
+  const one = await startBffProcess(sandbox.url);
+  const databaseUrl = await postgres.createDatabase('bench_coalescing');
+  const shared = { BFF_REDIS_URL: redis.url, BFF_DATABASE_URL: databaseUrl };
+  const three = await Promise.all([0, 1, 2].map(() => startBffProcess(sandbox.url, shared)));
   try {
-    const all = Array.from({ length: codes }, (_, i) => makeS10('QB', 70_000_000 + i));
-    let next = 0;
-    const started = performance.now();
-    await Promise.all(
-      Array.from({ length: concurrency }, async () => {
-        while (next < all.length) {
-          const code = all[next++] as string;
-          const res = await fetch(`${bff.url}/api/tracking`, {
-            method: 'POST',
-            headers: { 'content-type': 'application/json' },
-            body: JSON.stringify({ codes: [code] }),
-          });
-          await res.arrayBuffer();
-          statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
-        }
-      }),
-    );
-    const elapsed = performance.now() - started;
-    const stats = (await (await fetch(`${sandbox.url}/_sandbox/stats`)).json()) as {
-      stores: Record<string, Record<string, number>>;
-    };
-    const upstream = stats.stores['loja-demo']?.['POST /v1/tracking'] ?? 0;
-    const perCall = codes / Math.max(upstream, 1);
-    const limited = statuses.get(429) ?? 0;
-    const failed = [...statuses].filter(([status]) => status !== 200).reduce((sum, [, n]) => sum + n, 0);
+    const single = await burst(sandbox, [one], codes, concurrency, 70_000_000);
+    const cluster = await burst(sandbox, three, codes, concurrency, 71_000_000);
+    const failed = (run: Run) =>
+      Object.entries(run.statuses).reduce((sum, [status, n]) => sum + (status === '200' ? 0 : n), 0);
     return {
       id: 4,
-      figure: `coalescing: ${codes} visitors, one distinct code each, ${concurrency} at a time`,
-      value: `${upstream} upstream calls (${perCall.toFixed(1)} lookups per call), ${limited} rate-limit errors to visitors`,
+      figure: `coalescing: ${codes} visitors, one distinct code each, ${concurrency} at a time (1 BFF; 3 BFFs on one Redis + PostgreSQL, round-robin)`,
+      value: `1 BFF: ${single.upstream} upstream calls (${single.perCall.toFixed(1)} lookups per call); 3 BFFs: ${cluster.upstream} calls (${cluster.perCall.toFixed(1)} per call); ${failed(single) + failed(cluster)} errors to visitors`,
       comparedWith: 'upstream calls counted at the sandbox (limit 60/60)',
-      goal: '≥ 20 lookups per upstream call, 0 rate-limit errors to visitors',
-      met: perCall >= 20 && failed === 0,
-      data: {
-        codes,
-        concurrency,
-        upstream,
-        perCall,
-        statuses: Object.fromEntries(statuses),
-        elapsedMs: Math.round(elapsed),
-      },
+      goal: '≥ 20 lookups per call with 1 BFF, ≥ 40 with 3; 0 errors to visitors',
+      met: single.perCall >= 20 && cluster.perCall >= 40 && failed(single) === 0 && failed(cluster) === 0,
+      data: { codes, concurrency, single, cluster },
     };
   } finally {
-    await bff.stop();
+    await Promise.all([one, ...three].map((bff) => bff.stop()));
     await sandbox.stop();
+    await Promise.all([redis.close(), postgres.close()]);
   }
 }

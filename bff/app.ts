@@ -1,6 +1,15 @@
 import express, { type Express } from 'express';
 import helmet from 'helmet';
 import { adminRoutes } from './admin/routes.ts';
+import {
+  RedisConnection,
+  RedisVisitorLimiter,
+  SharedBudget,
+  SharedCatalog,
+  SharedLoader,
+  SharedTrackingCache,
+} from './cluster/shared-state.ts';
+import type { SharedStores } from './cluster/stores.ts';
 import type { BffConfig } from './config.ts';
 import { demoRoutes } from './demo/routes.ts';
 import { errorHandler, notFound } from './http/errors.ts';
@@ -19,7 +28,7 @@ import { TrackingCache } from './tracking/cache.ts';
 import type { Schedule } from './tracking/coalescer.ts';
 import { trackingRoutes } from './tracking/routes.ts';
 import { TrackingService } from './tracking/service.ts';
-import { UpstreamBudget } from './upstream/budget.ts';
+import { MemoryBudget } from './upstream/budget.ts';
 import { PlatformMcp } from './upstream/platform-mcp.ts';
 import { createRestClient, type RestClient } from './upstream/rest-client.ts';
 
@@ -53,6 +62,8 @@ export interface BffDeps {
   };
   /** Where the built widget files are (default `dist/widget/`), for tests. */
   widgetDir?: string;
+  /** The ledger and OAuth storage in PostgreSQL (`openSharedStores`, when `BFF_DATABASE_URL` is set). */
+  stores?: SharedStores | undefined;
 }
 
 export interface Bff {
@@ -72,38 +83,84 @@ export function createBff(deps: BffDeps): Bff {
   const { config } = deps;
   const logger = deps.logger ?? createLogger();
   const now = deps.now ?? Date.now;
+  // Several instances (ARCHITECTURE.md): Redis shares limits, cache, coalescing, budget and catalog; PostgreSQL the
+  // ledger and OAuth. Without them, this process's memory and node:sqlite.
+  const redis = config.redisUrl
+    ? new RedisConnection({ url: config.redisUrl, secretKey: config.secretKey, logger })
+    : undefined;
+  const localBudget = new MemoryBudget(config.shippingRateLimit);
   const rest = createRestClient({
     apiUrl: config.apiUrl,
     secretKey: config.secretKey,
     logger,
     ...(deps.fetch ? { fetch: deps.fetch } : {}),
     ...(deps.random ? { random: deps.random } : {}),
-    budget: new UpstreamBudget(config.shippingRateLimit),
+    budget: redis ? new SharedBudget(redis, config.shippingRateLimit, localBudget) : localBudget,
     ...deps.upstream,
   });
+  const localCache = new TrackingCache({ now });
+  let sharedLoader: SharedLoader | undefined;
+  const windowMs = deps.coalesceWindowMs ?? 50;
   const tracking = new TrackingService({
     client: rest,
-    cache: new TrackingCache({ now }),
+    cache: redis ? new SharedTrackingCache(redis, localCache, now) : localCache,
     logger,
-    windowMs: deps.coalesceWindowMs ?? 50,
+    windowMs,
     ...(deps.schedule ? { schedule: deps.schedule } : {}),
+    ...(redis
+      ? {
+          shared: (batch, local) => {
+            sharedLoader = new SharedLoader({ connection: redis, batch, local, windowMs });
+            return sharedLoader;
+          },
+        }
+      : {}),
   });
 
-  const platform = new PlatformMcp({ url: config.mcpUrl, secretKey: config.secretKey, logger, now });
-  const ledger = new SqliteLedgerStore({
-    dataDir: config.dataDir,
+  const platform = new PlatformMcp({
+    url: config.mcpUrl,
+    secretKey: config.secretKey,
+    logger,
     now,
-    keyWindowMs: config.idempotencyKeyDays * 86_400_000,
+    sharedCatalog: redis ? new SharedCatalog(redis) : undefined,
   });
-  const issuer = new LabelIssuer({ ledger, platform, logger, now, ...deps.labels });
+  const stores = deps.stores;
+  const ledger =
+    stores?.ledger ??
+    new SqliteLedgerStore({
+      dataDir: config.dataDir,
+      now,
+      keyWindowMs: config.idempotencyKeyDays * 86_400_000,
+    });
+  const labelTimeoutMs = deps.labels?.timeoutMs ?? 60_000;
+  const issuer = new LabelIssuer({
+    ledger,
+    platform,
+    logger,
+    now,
+    ...deps.labels,
+    // A shared ledger holds other instances' calls in flight: only attempts pending longer than any call are orphans.
+    ...(stores ? { orphanAfterMs: labelTimeoutMs + 30_000 } : {}),
+  });
   // Attempts a previous run left pending become unknown and are reconciled before new labels go out.
   void issuer.start();
-  const oauth = config.adminPassword ? new BffOAuth({ config, now, ...deps.oauth }) : undefined;
+  const oauth = config.adminPassword
+    ? new BffOAuth({ config, now, ...deps.oauth, store: stores?.oauth })
+    : undefined;
 
   const ledgerCheck: ReadinessCheck = async () =>
     (await ledger.healthy())
-      ? { name: 'ledger', ok: true }
+      ? { name: 'ledger', ok: true, detail: stores ? 'PostgreSQL' : 'node:sqlite' }
       : { name: 'ledger', ok: false, detail: 'the label ledger does not answer' };
+  // Redis down does not make the BFF unready: tracking and limits fall back to this instance; /readyz says so.
+  const redisCheck: ReadinessCheck = async () =>
+    (await redis?.ping())
+      ? { name: 'redis', ok: true, detail: 'shared across instances' }
+      : {
+          name: 'redis',
+          ok: true,
+          detail: 'unreachable: tracking, limits and the upstream budget fall back to this instance',
+        };
   // Label availability does not make the BFF unready; /readyz says why agents will not see label tools.
   const labelsCheck: ReadinessCheck = async () => {
     const labels = await platform.labelAvailability();
@@ -120,7 +177,16 @@ export function createBff(deps: BffDeps): Bff {
   app.use(helmet({ crossOriginResourcePolicy: { policy: 'same-origin' } }));
   app.use(widgetRoutes(deps.widgetDir));
   app.use(
-    healthRoutes([upstreamCheck(rest, now), ledgerCheck, labelsCheck, widgetCheck(deps.widgetDir)], logger),
+    healthRoutes(
+      [
+        upstreamCheck(rest, now),
+        ledgerCheck,
+        labelsCheck,
+        widgetCheck(deps.widgetDir),
+        ...(redis ? [redisCheck] : []),
+      ],
+      logger,
+    ),
   );
   app.use(
     agentMcpRoutes({
@@ -137,7 +203,14 @@ export function createBff(deps: BffDeps): Bff {
     app.use(oauth.routes());
     app.use(adminRoutes({ oauth, config, now }));
   }
-  app.use(trackingRoutes({ config, service: tracking, logger }));
+  app.use(
+    trackingRoutes({
+      config,
+      service: tracking,
+      logger,
+      ...(redis ? { limiter: new RedisVisitorLimiter(redis, config.visitorRateLimit) } : {}),
+    }),
+  );
   app.use(openApiRoutes(config.publicUrl));
   app.use(pageRoutes(config.store));
   app.use(demoRoutes(config));
@@ -155,7 +228,10 @@ export function createBff(deps: BffDeps): Bff {
     close: async () => {
       issuer.close();
       await platform.close();
-      await ledger.close();
+      await sharedLoader?.close();
+      redis?.close();
+      // Shared stores belong to whoever opened them (main.ts), which closes them after.
+      if (!stores) await ledger.close();
       oauth?.close();
     },
   };

@@ -1,5 +1,6 @@
 import { createServer } from 'node:http';
 import { type Bff, createBff } from './app.ts';
+import { openSharedStores, type SharedStores } from './cluster/stores.ts';
 import { ConfigError, parseConfig } from './config.ts';
 import { createLogger } from './logger.ts';
 
@@ -13,6 +14,18 @@ try {
   process.exit(1);
 }
 
+// PostgreSQL first (BFF_DATABASE_URL): migrations run before the BFF takes a request; unreachable → exit 1.
+let stores: SharedStores | undefined;
+try {
+  stores = await openSharedStores(config);
+} catch (error) {
+  logger.fatal(
+    { error: error instanceof Error ? error.message : String(error) },
+    'BFF_DATABASE_URL: PostgreSQL cannot be reached or migrated',
+  );
+  process.exit(1);
+}
+
 let bff: Bff | undefined;
 // Listen first: with port 0 and no BFF_PUBLIC_URL, the public URL (the OAuth issuer) is the port we got.
 const server = createServer();
@@ -23,7 +36,7 @@ server.on('listening', () => {
   const publicUrl =
     new URL(config.publicUrl).port === '0' ? `http://${config.host}:${port}` : config.publicUrl;
   try {
-    bff = createBff({ config: { ...config, publicUrl }, logger });
+    bff = createBff({ config: { ...config, publicUrl }, logger, stores });
   } catch (error) {
     logger.fatal(error instanceof ConfigError ? error.message : 'the BFF could not start');
     process.exit(1);
@@ -42,7 +55,9 @@ server.on('error', (error: NodeJS.ErrnoException) => {
 });
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {
-    server.close(() => void (bff?.close() ?? Promise.resolve()).then(() => process.exit(0)));
+    server.close(
+      () => void (bff?.close() ?? Promise.resolve()).then(() => stores?.close()).then(() => process.exit(0)),
+    );
     server.closeAllConnections();
   });
 }

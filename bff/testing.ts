@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Bff, type BffDeps, createBff } from './app.ts';
+import { openSharedStores, type SharedStores } from './cluster/stores.ts';
 import { parseConfig } from './config.ts';
 import { createLogger } from './logger.ts';
 
@@ -42,6 +43,7 @@ export async function startBff(
   });
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   let bff: Bff;
+  let stores: SharedStores | undefined;
   try {
     const config = parseConfig({
       BFF_PUBLIC_URL: url,
@@ -52,9 +54,12 @@ export async function startBff(
       BFF_AGENT_TOKENS: JSON.stringify(TEST_AGENTS),
       ...env,
     });
-    bff = createBff({ config, logger, upstream: { baseDelayMs: 5, maxDelayMs: 20 }, ...deps });
+    // BFF_DATABASE_URL in `env`: the shared stores, opened (and migrated) as main.ts does.
+    stores = deps.stores ?? (await openSharedStores(config));
+    bff = createBff({ config, logger, upstream: { baseDelayMs: 5, maxDelayMs: 20 }, ...deps, stores });
   } catch (error) {
     server.close();
+    await stores?.close();
     throw error;
   }
   server.on('request', bff.app);
@@ -68,6 +73,7 @@ export async function startBff(
         server.closeAllConnections();
       });
       await bff.close();
+      if (!deps.stores) await stores?.close();
     },
     track: (codes, headers = {}) =>
       fetch(`${url}/api/tracking`, {

@@ -4,6 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPool } from '../bff/cluster/postgres.ts';
+import { type PostgresServer, startPostgres } from '../bff/cluster/test-servers.ts';
+import { PostgresLedgerStore } from '../bff/labels/postgres-store.ts';
 import { SqliteLedgerStore } from '../bff/labels/sqlite-store.ts';
 
 const ROOT = new URL('..', import.meta.url).pathname;
@@ -104,5 +107,57 @@ describe('npm run ledger', () => {
     );
     expect(code).toBe(1);
     expect(stderr).toContain('no label ledger at');
+  });
+});
+
+describe('npm run ledger with BFF_DATABASE_URL (several instances)', () => {
+  let postgres: PostgresServer;
+  let url: string;
+  beforeAll(async () => {
+    postgres = await startPostgres();
+    url = await postgres.createDatabase('ledger_cli');
+  });
+  afterAll(async () => {
+    await postgres?.close();
+  });
+
+  const cli = (...args: string[]) =>
+    run(process.execPath, ['scripts/ledger.ts', ...args], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH ?? '', BFF_DATABASE_URL: url, BFF_DATA_DIR: join(dataDir, 'nowhere') },
+    }).then(
+      (ok) => ({ ...ok, code: 0 }),
+      (e: { stdout: string; stderr: string; code: number }) => e,
+    );
+
+  it('reads and settles the PostgreSQL ledger the instances share, not the embedded one', async () => {
+    const pool = createPool(url);
+    try {
+      const store = await PostgresLedgerStore.open({ pool });
+      const attempt = await store.begin({ fingerprint: 'pg-1', request: request('Caio Prado', '7') });
+      await store.settle(attempt.id, { state: 'unknown', settledBy: 'answer' });
+      const listed = await cli('list', '--state', 'unknown');
+      expect(listed.code).toBe(0);
+      expect(listed.stdout).toContain(attempt.id);
+      expect(listed.stdout).toContain('Caio Prado');
+      expect(listed.stdout).not.toContain(ids.unknown);
+      const resolved = await cli('resolve', attempt.id, '--created', 'PP2000000002');
+      expect(resolved.code).toBe(0);
+      expect(await store.get(attempt.id)).toMatchObject({ state: 'created', prepostagemId: 'PP2000000002' });
+    } finally {
+      await pool.end();
+    }
+  });
+
+  it('says plainly when PostgreSQL cannot be reached', async () => {
+    const down = await run(process.execPath, ['scripts/ledger.ts', 'list'], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH ?? '', BFF_DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none' },
+    }).then(
+      (ok) => ({ ...ok, code: 0 }),
+      (e: { stderr: string; code: number }) => e,
+    );
+    expect(down.code).toBe(1);
+    expect(down.stderr).toMatch(/^BFF_DATABASE_URL: PostgreSQL cannot be reached/);
   });
 });

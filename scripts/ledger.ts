@@ -11,6 +11,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import * as z from 'zod/mini';
+import { createPool } from '../bff/cluster/postgres.ts';
 import { parseDataDir } from '../bff/config.ts';
 import {
   ATTEMPT_STATES,
@@ -21,6 +22,7 @@ import {
   type LedgerStore,
   TransitionError,
 } from '../bff/labels/ledger.ts';
+import { PostgresLedgerStore } from '../bff/labels/postgres-store.ts';
 import { SqliteLedgerStore } from '../bff/labels/sqlite-store.ts';
 
 /** Enough of a stored request to name its recipient (older ledgers kept only a summary: then '-'). */
@@ -186,27 +188,46 @@ export async function runLedgerCli(args: string[], store: LedgerStore): Promise<
   }
 }
 
-if (import.meta.main) {
-  if (process.env.BFF_DATABASE_URL) {
-    process.stderr.write(
-      'BFF_DATABASE_URL is set, but this tool reads only the embedded ledger (BFF_DATA_DIR).\n',
-    );
-    process.exit(1);
+/** The BFF's ledger: PostgreSQL when `BFF_DATABASE_URL` is set (several instances), else node:sqlite in `BFF_DATA_DIR`. */
+async function openLedger(): Promise<{ store: LedgerStore; close(): Promise<void> }> {
+  const databaseUrl = process.env.BFF_DATABASE_URL?.trim();
+  if (databaseUrl) {
+    const pool = createPool(databaseUrl);
+    try {
+      const store = await PostgresLedgerStore.open({ pool });
+      return { store, close: () => pool.end() };
+    } catch (error) {
+      await pool.end().catch(() => undefined);
+      throw new CliError(
+        `BFF_DATABASE_URL: PostgreSQL cannot be reached (${error instanceof Error ? error.message : String(error)})`,
+      );
+    }
   }
   const dataDir = parseDataDir();
   if (!existsSync(join(dataDir, 'labels.sqlite'))) {
-    process.stderr.write(
-      `no label ledger at ${join(dataDir, 'labels.sqlite')} (set BFF_DATA_DIR to the BFF's)\n`,
+    throw new CliError(
+      `no label ledger at ${join(dataDir, 'labels.sqlite')} (set BFF_DATA_DIR to the BFF's)`,
     );
-    process.exit(1);
   }
   const store = new SqliteLedgerStore({ dataDir });
+  return { store, close: () => store.close() };
+}
+
+if (import.meta.main) {
+  let ledger: { store: LedgerStore; close(): Promise<void> };
+  try {
+    ledger = await openLedger();
+  } catch (error) {
+    process.stderr.write(`${error instanceof CliError ? error.message : String(error)}\n`);
+    process.exit(1);
+  }
+  const { store } = ledger;
   try {
     process.stdout.write(`${await runLedgerCli(process.argv.slice(2), store)}\n`);
   } catch (error) {
     process.stderr.write(`${error instanceof CliError ? error.message : String(error)}\n`);
     process.exitCode = error instanceof CliError ? error.exitCode : 1;
   } finally {
-    await store.close();
+    await ledger.close();
   }
 }

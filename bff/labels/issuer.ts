@@ -71,9 +71,18 @@ export interface LabelIssuerOptions {
   clockSkewMs?: number;
   /** After an unknown outcome that diagnosis could not settle at once, try again after these delays. */
   retryReconcileMs?: number[];
+  /**
+   * Several instances share the ledger: a `pending` attempt may be another live instance's call in flight, so only
+   * attempts pending longer than this (longer than any call can last) are taken for a dead process's, at start and
+   * then every minute. Undefined (one instance, node:sqlite): every pending attempt at start.
+   */
+  orphanAfterMs?: number | undefined;
 }
 
-type Options = Required<Omit<LabelIssuerOptions, 'now'>> & { now: () => number };
+type Options = Required<Omit<LabelIssuerOptions, 'now' | 'orphanAfterMs'>> & {
+  now: () => number;
+  orphanAfterMs: number | undefined;
+};
 
 /**
  * Labels that are never issued twice and never told to the wrong order: every attempt is written before the upstream
@@ -101,6 +110,7 @@ export class LabelIssuer {
       retryReconcileMs: [2_000, 10_000, 60_000],
       now: Date.now,
       ...options,
+      orphanAfterMs: options.orphanAfterMs,
     };
   }
 
@@ -109,9 +119,21 @@ export class LabelIssuer {
    * background, before any new label is sent (so they are still among the platform's recent attempts).
    */
   start(): Promise<void> {
-    this.recovered = (async () => {
-      const { ledger, logger, now } = this.options;
-      const recovered = await ledger.recoverPending(now() + 1);
+    const { orphanAfterMs } = this.options;
+    if (orphanAfterMs !== undefined) {
+      // A shared ledger: an instance that died mid-call is noticed by the others, not only at its own restart.
+      const sweep = setInterval(() => void this.recoverOrphans(), 60_000);
+      sweep.unref();
+      this.timers.add(sweep);
+    }
+    this.recovered = this.recoverOrphans();
+    return this.recovered;
+  }
+
+  private recoverOrphans(): Promise<void> {
+    return (async () => {
+      const { ledger, logger, now, orphanAfterMs } = this.options;
+      const recovered = await ledger.recoverPending(now() - (orphanAfterMs ?? -1));
       if (recovered.length > 0) {
         logger.warn(
           { attempts: recovered.map((a) => a.id) },
@@ -126,7 +148,6 @@ export class LabelIssuer {
         'labels: start-up reconciliation failed',
       );
     });
-    return this.recovered;
   }
 
   async issue(input: GenerateLabelInput, idempotencyKey?: string): Promise<IssueOutcome> {

@@ -116,16 +116,22 @@ async function send(client: Client, order: SoakOrder): Promise<{ kind: AnswerKin
 }
 
 /** One agent: sends, and resends after `outcome_unknown`, `not_sent` or a refusal, up to `tries` times. */
-async function agent(client: Client, order: SoakOrder, report: OrderReport, tries: number): Promise<void> {
+/** One agent's sends of an order; `client(n)` is where its n-th send goes (another instance, with several). */
+async function agent(
+  client: (n: number) => Client,
+  order: SoakOrder,
+  report: OrderReport,
+  tries: number,
+): Promise<void> {
   for (let n = 0; n < tries; n++) {
-    const answer = await send(client, order);
+    const answer = await send(client(n), order);
     report.calls += 1;
     if (report.calls === 1) report.first = answer.kind;
     report.last = answer.kind;
     if (answer.prepostagemId) {
       report.told.push(answer.prepostagemId);
       if (order.again) {
-        const again = await send(client, order);
+        const again = await send(client(n + 1), order);
         report.calls += 1;
         if (again.prepostagemId) report.told.push(again.prepostagemId);
       }
@@ -137,7 +143,8 @@ async function agent(client: Client, order: SoakOrder, report: OrderReport, trie
 
 /** Runs the orders, `concurrency` at a time, each order's agents resending up to `tries` times. */
 export async function runSoak(options: {
-  client: Client;
+  /** One BFF, or several instances: an order's twin goes to the next instance (a resend that reaches another one). */
+  client: Client | Client[];
   orders: SoakOrder[];
   concurrency: number;
   tries: number;
@@ -159,8 +166,10 @@ export async function runSoak(options: {
       const index = next++;
       const order = options.orders[index] as SoakOrder;
       const report = reports[index] as OrderReport;
-      const agents = [agent(options.client, order, report, options.tries)];
-      if (order.twin) agents.push(agent(options.client, order, report, options.tries));
+      const clients = Array.isArray(options.client) ? options.client : [options.client];
+      const at = (k: number) => (n: number) => clients[(index + k + n) % clients.length] as Client;
+      const agents = [agent(at(0), order, report, options.tries)];
+      if (order.twin) agents.push(agent(at(1), order, report, options.tries));
       await Promise.all(agents);
     }
   };

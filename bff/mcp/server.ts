@@ -163,7 +163,21 @@ function buildServer(deps: AgentMcpDeps, tools: ToolName[], why: string | undefi
       },
       async (input) => {
         const { idempotencyKey, ...label } = input;
-        const outcome = await deps.issuer.issue(label, idempotencyKey);
+        let outcome: Awaited<ReturnType<LabelIssuer['issue']>>;
+        try {
+          outcome = await deps.issuer.issue(label, idempotencyKey);
+        } catch (error) {
+          // The ledger (PostgreSQL, node:sqlite) did not answer. Before the call, nothing was sent; after it, the
+          // attempt stays pending and is settled from the platform's history once the ledger is back.
+          deps.logger.error(
+            { error: error instanceof Error ? error.message : String(error) },
+            'labels: the label ledger could not be written',
+          );
+          return failure(
+            'The label ledger is unavailable right now. Resend the same input with the same idempotencyKey in 30 seconds: this server never issues a label twice, and checks the platform history for a request that was already in the air.',
+            { error: 'ledger_unavailable', retryable: true, retryAfterSeconds: 30 },
+          );
+        }
         switch (outcome.kind) {
           case 'created': {
             const { record } = outcome;

@@ -10,6 +10,7 @@ import { OAUTH_CSS } from '../../shared/oauth/html.ts';
 import { LoginThrottle } from '../../shared/oauth/login-throttle.ts';
 import { AuthorizationPages } from '../../shared/oauth/pages.ts';
 import { bearerChallenge, OAuthProvider } from '../../shared/oauth/provider.ts';
+import type { OAuthStore } from '../../shared/oauth/store.ts';
 import { AGENT_SCOPES, type AgentScope, type BffConfig, ConfigError } from '../config.ts';
 import type { AgentTokenSource } from '../mcp/agent-auth.ts';
 import { SqliteOAuthStore } from './sqlite-store.ts';
@@ -35,6 +36,8 @@ export interface BffOAuthOptions {
   throttle?: LoginThrottle;
   /** The SDK's per-IP limits on /authorize, /token, /register, /revoke (default on; suites that register many clients turn them off). */
   rateLimits?: boolean;
+  /** Where clients and tokens live (default: node:sqlite `oauth.sqlite` in `BFF_DATA_DIR`). */
+  store?: OAuthStore | undefined;
 }
 
 /**
@@ -44,11 +47,12 @@ export interface BffOAuthOptions {
 export class BffOAuth implements AgentTokenSource {
   readonly provider: OAuthProvider;
   readonly pages: AuthorizationPages;
-  readonly store: SqliteOAuthStore;
+  readonly store: OAuthStore;
   readonly throttle: LoginThrottle;
   readonly resourceMetadataUrl: string;
   private readonly config: BffConfig;
   private readonly rateLimits: boolean;
+  private readonly ownStore: SqliteOAuthStore | undefined;
 
   constructor(options: BffOAuthOptions) {
     const { config } = options;
@@ -65,7 +69,9 @@ export class BffOAuth implements AgentTokenSource {
     this.config = config;
     const resource = `${config.publicUrl}/mcp`;
     this.resourceMetadataUrl = getOAuthProtectedResourceMetadataUrl(new URL(resource));
-    this.store = new SqliteOAuthStore({ dataDir: config.dataDir });
+    // PostgreSQL when several instances share it (BFF_DATABASE_URL); node:sqlite in BFF_DATA_DIR otherwise.
+    this.ownStore = options.store ? undefined : new SqliteOAuthStore({ dataDir: config.dataDir });
+    this.store = options.store ?? (this.ownStore as SqliteOAuthStore);
     this.throttle = options.throttle ?? new LoginThrottle(options.now ? { now: options.now } : {});
     let pages: AuthorizationPages | undefined;
     this.provider = new OAuthProvider({
@@ -157,7 +163,8 @@ export class BffOAuth implements AgentTokenSource {
     return router;
   }
 
+  /** Closes the store it opened itself (a store passed in belongs to the caller). */
   close(): void {
-    this.store.close();
+    this.ownStore?.close();
   }
 }

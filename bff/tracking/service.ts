@@ -2,7 +2,7 @@ import type { TrackingResult } from '../../shared/tracking.ts';
 import type { Logger } from '../logger.ts';
 import { isUpstreamError, UpstreamError } from '../upstream/errors.ts';
 import type { RestClient } from '../upstream/rest-client.ts';
-import type { TrackingCache } from './cache.ts';
+import type { Freshness } from './cache.ts';
 import { Coalescer, type Schedule } from './coalescer.ts';
 import { normalizeCodes } from './codes.ts';
 
@@ -12,20 +12,41 @@ export type ServedResult = TrackingResult & { stale?: true };
 /** Every lookup answers within this (stale or an error), whatever the platform does. */
 export const TRACKING_DEADLINE_MS = 8_000;
 
+/** Results per code with their freshness: `TrackingCache` in memory, or shared through Redis. */
+export interface TrackingStore {
+  get(
+    code: string,
+  ):
+    | { result: TrackingResult; freshness: Freshness }
+    | undefined
+    | Promise<{ result: TrackingResult; freshness: Freshness } | undefined>;
+  set(code: string, result: TrackingResult): void | Promise<void>;
+}
+
+/** One upstream call for up to 50 codes: an answer per code it got, written to the cache. */
+export type TrackingBatch = (codes: string[]) => Promise<Map<string, TrackingResult>>;
+
+/** Where a code's answer comes from: this instance's coalescer, or a queue shared by every instance. */
+export interface CodeLoader {
+  load(code: string): Promise<TrackingResult>;
+}
+
 export interface TrackingServiceOptions {
   client: Pick<RestClient, 'tracking'>;
-  cache: TrackingCache;
+  cache: TrackingStore;
   logger: Logger;
   windowMs?: number;
   schedule?: Schedule;
   /** The answer deadline of one lookup (default `TRACKING_DEADLINE_MS`). */
   deadlineMs?: number;
+  /** Several instances: builds the shared loader from the batch and this instance's coalescer (its fallback). */
+  shared?: (batch: TrackingBatch, local: Coalescer<TrackingResult>) => CodeLoader;
 }
 
 /** Tracking that spends the store's 60 calls a minute wisely: cache, stale-while-revalidate, coalescing. */
 export class TrackingService {
-  private readonly coalescer: Coalescer<TrackingResult>;
-  private readonly cache: TrackingCache;
+  private readonly coalescer: CodeLoader;
+  private readonly cache: TrackingStore;
   private readonly logger: Logger;
   private readonly deadlineMs: number;
 
@@ -33,24 +54,26 @@ export class TrackingService {
     this.cache = options.cache;
     this.logger = options.logger;
     this.deadlineMs = options.deadlineMs ?? TRACKING_DEADLINE_MS;
-    this.coalescer = new Coalescer<TrackingResult>({
-      batch: async (codes) => {
-        let results: TrackingResult[];
-        try {
-          ({ results } = await options.client.tracking(codes));
-        } catch (error) {
-          // One line per failed upstream call, not one per code that waited on it.
-          this.logFailure(error, codes.length);
-          throw error;
-        }
-        const byCode = new Map(results.map((result) => [result.code, result]));
-        for (const [code, result] of byCode) this.cache.set(code, result);
-        return byCode;
-      },
+    const batch: TrackingBatch = async (codes) => {
+      let results: TrackingResult[];
+      try {
+        ({ results } = await options.client.tracking(codes));
+      } catch (error) {
+        // One line per failed upstream call, not one per code that waited on it.
+        this.logFailure(error, codes.length);
+        throw error;
+      }
+      const byCode = new Map(results.map((result) => [result.code, result]));
+      await Promise.all([...byCode].map(([code, result]) => this.cache.set(code, result)));
+      return byCode;
+    };
+    const local = new Coalescer<TrackingResult>({
+      batch,
       maxBatch: 50,
       ...(options.windowMs === undefined ? {} : { windowMs: options.windowMs }),
       ...(options.schedule ? { schedule: options.schedule } : {}),
     });
+    this.coalescer = options.shared ? options.shared(batch, local) : local;
   }
 
   /**
@@ -70,7 +93,7 @@ export class TrackingService {
   }
 
   private async one(code: string, deadline: Deadline): Promise<ServedResult> {
-    const cached = this.cache.get(code);
+    const cached = await this.cache.get(code);
     if (cached?.freshness === 'fresh') return cached.result;
     if (cached?.freshness === 'revalidate') {
       // Logged once per batch by the batch itself.

@@ -81,6 +81,15 @@ export interface PlatformMcpOptions {
   logger: Logger;
   now?: () => number;
   catalogTtlMs?: number;
+  /** The catalog shared by every instance (Redis), beside this instance's own copy. */
+  sharedCatalog?: SharedCatalogStore | undefined;
+}
+
+/** Where instances share the platform's tool catalog for its TTL. */
+export interface SharedCatalogStore {
+  get(): Promise<string[] | undefined>;
+  set(tools: string[], ttlMs: number): Promise<void>;
+  clear(): Promise<void>;
 }
 
 /**
@@ -90,10 +99,15 @@ export interface PlatformMcpOptions {
 export class PlatformMcp {
   private catalog: { at: number; tools: string[] } | undefined;
   private readonly open = new Set<Client>();
-  private readonly options: Required<Omit<PlatformMcpOptions, 'now'>> & { now: () => number };
+  private readonly options: Required<Omit<PlatformMcpOptions, 'now' | 'sharedCatalog'>> & {
+    now: () => number;
+  };
+  private readonly shared: SharedCatalogStore | undefined;
 
   constructor(options: PlatformMcpOptions) {
-    this.options = { now: Date.now, catalogTtlMs: 5 * 60_000, ...options };
+    const { sharedCatalog, ...rest } = options;
+    this.options = { now: Date.now, catalogTtlMs: 5 * 60_000, ...rest };
+    this.shared = sharedCatalog;
   }
 
   /** A new client for one call; a failed handshake means nothing was sent (`not_sent`). */
@@ -130,6 +144,7 @@ export class PlatformMcp {
     } catch (error) {
       // What the platform offered is asked again once it answers: never "label tools offered" from before an outage.
       this.catalog = undefined;
+      void this.shared?.clear();
       throw new PlatformCallError(
         classifyCallFailure(error),
         `platform MCP ${name} failed: ${messageOf(error)}`,
@@ -156,10 +171,16 @@ export class PlatformMcp {
   async tools(): Promise<string[]> {
     const { now, catalogTtlMs } = this.options;
     if (this.catalog && now() - this.catalog.at < catalogTtlMs) return this.catalog.tools;
+    const shared = await this.shared?.get();
+    if (shared) {
+      this.catalog = { at: now(), tools: shared };
+      return shared;
+    }
     const client = await this.connect();
     try {
       const { tools } = await client.listTools();
       this.catalog = { at: now(), tools: tools.map((tool) => tool.name) };
+      await this.shared?.set(this.catalog.tools, catalogTtlMs);
       return this.catalog.tools;
     } finally {
       await this.release(client);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../logger.ts';
-import { UpstreamBudget } from './budget.ts';
+import { MemoryBudget } from './budget.ts';
 import { UpstreamError } from './errors.ts';
 import { createRestClient } from './rest-client.ts';
 
@@ -134,7 +134,7 @@ describe('createRestClient', () => {
   });
 
   it('stops retrying when a retry would eat into the store budget reserve', async () => {
-    const budget = new UpstreamBudget({ calls: 4, seconds: 60 }, { reserve: 1 });
+    const budget = new MemoryBudget({ calls: 4, seconds: 60 }, { reserve: 1 });
     const { fetch, seen } = scripted(...Array.from({ length: 20 }, () => () => json(502, {})));
     await expect(client(fetch, { retries: 10, budget }).rest.tracking(['X'])).rejects.toMatchObject({
       failure: 'unavailable',
@@ -142,6 +142,25 @@ describe('createRestClient', () => {
     // 1st call: 3 left → retry; 2nd: 2 left → retry; 3rd: 1 left = the reserve → stop.
     expect(seen).toHaveLength(3);
     // The other route has its own budget (spec 8: per store and route).
-    expect(await budget.canRetry('v1/rates')).toBe(true);
+    expect(await budget.canRetry('rates')).toBe(true);
+  });
+
+  it('sends nothing when the store allowance is spent and does not free within the wait', async () => {
+    const budget = new MemoryBudget({ calls: 2, seconds: 60 });
+    const { fetch, seen } = scripted(...Array.from({ length: 5 }, () => () => json(200, { results: [] })));
+    const rest = client(fetch, { budget }).rest;
+    await rest.tracking(['X']);
+    await rest.tracking(['X']);
+    await expect(rest.tracking(['X'])).rejects.toMatchObject({ failure: 'limited' });
+    expect(seen).toHaveLength(2);
+  });
+
+  it('waits for the allowance when it frees within the call deadline, then sends', async () => {
+    const budget = new MemoryBudget({ calls: 1, seconds: 0.2 });
+    const { fetch, seen } = scripted(...Array.from({ length: 5 }, () => () => json(200, { results: [] })));
+    const rest = client(fetch, { budget }).rest;
+    await rest.tracking(['X']);
+    await rest.tracking(['X']);
+    expect(seen).toHaveLength(2);
   });
 });

@@ -26,7 +26,11 @@ export interface RestClientOptions {
    * is answered within the BFF's 8 s deadline).
    */
   totalTimeoutMs?: number;
-  /** The store's calls per route; retries stop when they would eat into its reserve. */
+  /**
+   * The store's calls per route (all instances' together, with Redis): every attempt spends one; when none is left
+   * the call waits for one within its deadline (at most `maxRetryAfterMs`) or fails `limited` without being sent;
+   * retries stop when they would eat into its reserve.
+   */
   budget?: UpstreamBudget;
 }
 
@@ -93,14 +97,25 @@ export function createRestClient(options: RestClientOptions) {
     return random() * Math.min(maxDelayMs, baseDelayMs * 2 ** (n - 1));
   }
 
+  /** One call of the store's allowance, waiting for it when it frees soon enough; false when it does not. */
+  async function allowance(route: Route, deadline: number): Promise<boolean> {
+    if (!budget) return true;
+    const decision = await budget.take(route);
+    if (decision.ok) return true;
+    if (decision.retryAfterMs > maxRetryAfterMs || Date.now() + decision.retryAfterMs >= deadline)
+      return false;
+    await new Promise((resolve) => setTimeout(resolve, decision.retryAfterMs));
+    return (await budget.take(route)).ok;
+  }
+
   async function post<T>(route: Route, payload: unknown, schema: z.ZodMiniType<T>): Promise<T> {
     const path = `v1/${route}`;
     const url = new URL(`${apiUrl}/${path}`);
     const body = JSON.stringify(payload);
     const deadline = Date.now() + totalTimeoutMs;
-    let outcome: Answer | Error;
+    let outcome: Answer | Error | undefined;
     for (let n = 0; ; n++) {
-      await budget?.spend(path);
+      if (!(await allowance(route, deadline))) break;
       try {
         outcome = await attempt(url, body, deadline);
       } catch (error) {
@@ -111,7 +126,7 @@ export function createRestClient(options: RestClientOptions) {
       const delay = retryDelay(n + 1, outcome);
       // Retries stop when the deadline would pass before the next answer, or the store's budget says no.
       if (delay === undefined || Date.now() + delay >= deadline) break;
-      if (budget && !(await budget.canRetry(path))) break;
+      if (budget && !(await budget.canRetry(route))) break;
       logger.warn(
         {
           url: url.href,
@@ -122,6 +137,9 @@ export function createRestClient(options: RestClientOptions) {
       );
       await new Promise((resolve) => setTimeout(resolve, delay));
     }
+    // Nothing was sent: the allowance was spent (by this instance or, with Redis, by all of them together).
+    if (outcome === undefined)
+      throw new UpstreamError('limited', `${path}: the store's upstream allowance is spent for now`);
     if (outcome instanceof Error) throw toUpstreamError(outcome);
     if (outcome.status < 200 || outcome.status >= 300) throw httpError(outcome);
     let json: unknown;

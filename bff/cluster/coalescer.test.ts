@@ -1,0 +1,115 @@
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RunningSandbox, startSandbox } from '../../sandbox/testing.ts';
+import { makeS10 } from '../../shared/s10.ts';
+import { createLogger } from '../logger.ts';
+import type { TrackingBatch } from '../tracking/service.ts';
+import { isUpstreamError } from '../upstream/errors.ts';
+import { createRestClient } from '../upstream/rest-client.ts';
+import { ClusterCoalescer } from './coalescer.ts';
+import { type RedisServer, startRedis } from './test-servers.ts';
+
+describe('ClusterCoalescer (real redis-server, real sandbox)', () => {
+  let redisServer: RedisServer;
+  let sandbox: RunningSandbox;
+  const connections: Redis[] = [];
+  const instances: ClusterCoalescer[] = [];
+
+  const upstreamCalls = async (store = 'loja-demo'): Promise<number> => {
+    const stats = (await (await sandbox.control('stats', undefined, 'GET')).json()) as {
+      stores: Record<string, Record<string, number>>;
+    };
+    return stats.stores[store]?.['POST /v1/tracking'] ?? 0;
+  };
+
+  /** Three instances of the BFF's tracking path, each with its own Redis connections and REST client. */
+  const cluster = (prefix: string, key = 'mk_test_demo', options: { waitMs?: number } = {}) =>
+    [0, 1, 2].map(() => {
+      const client = createRestClient({
+        apiUrl: sandbox.url,
+        secretKey: key,
+        logger: createLogger({ level: 'silent' }),
+        baseDelayMs: 5,
+        maxDelayMs: 20,
+      });
+      const batch: TrackingBatch = async (codes) => {
+        const { results } = await client.tracking(codes);
+        return new Map(results.map((result) => [result.code, result]));
+      };
+      const failFast = { enableOfflineQueue: false, maxRetriesPerRequest: 1 };
+      const redis = new Redis(redisServer.url, failFast).on('error', () => {});
+      const subscriber = new Redis(redisServer.url).on('error', () => {});
+      connections.push(redis, subscriber);
+      const coalescer = new ClusterCoalescer({ redis, subscriber, prefix, batch, ...options });
+      instances.push(coalescer);
+      return coalescer;
+    });
+
+  beforeAll(async () => {
+    [redisServer, sandbox] = await Promise.all([
+      startRedis(),
+      startSandbox({ rateLimit: { calls: 60, seconds: 60 } }),
+    ]);
+  });
+  afterAll(async () => {
+    for (const instance of instances) await instance.close();
+    for (const connection of connections) connection.disconnect();
+    await Promise.all([redisServer?.close(), sandbox?.close()]);
+  });
+
+  it('sends 1,500 distinct codes looked up round-robin on three instances in full batches', async () => {
+    await sandbox.control('reset');
+    const nodes = cluster('test:{a}');
+    const codes = Array.from({ length: 1500 }, (_, i) => makeS10('QB', 71_000_000 + i));
+    let next = 0;
+    const answers: string[] = [];
+    await Promise.all(
+      Array.from({ length: 150 }, async () => {
+        while (next < codes.length) {
+          const i = next++;
+          const result = await nodes[i % 3]?.load(codes[i] as string);
+          answers.push(result?.code ?? 'none');
+        }
+      }),
+    );
+    expect(answers.sort()).toEqual([...codes].sort());
+    const calls = await upstreamCalls();
+    expect(calls).toBeGreaterThanOrEqual(30);
+    expect(calls).toBeLessThanOrEqual(38);
+  });
+
+  it('sends a code looked up on every instance at once upstream once, and answers all of them', async () => {
+    await sandbox.control('reset');
+    const nodes = cluster('test:{b}');
+    const code = 'DG049186226BR';
+    const results = await Promise.all(Array.from({ length: 30 }, (_, i) => nodes[i % 3]?.load(code)));
+    expect(results.every((result) => result?.code === code && result.found)).toBe(true);
+    expect(await upstreamCalls()).toBe(1);
+  });
+
+  it("gives every waiting instance the sender's refusal, as an UpstreamError it can act on", async () => {
+    await sandbox.control('reset');
+    const nodes = cluster('test:{c}', 'mk_test_sem_plano');
+    const outcomes = await Promise.allSettled(nodes.map((node) => node.load('SW371675211BR')));
+    for (const outcome of outcomes) {
+      expect(outcome.status).toBe('rejected');
+      const reason = outcome.status === 'rejected' ? outcome.reason : undefined;
+      expect(isUpstreamError(reason) && reason.failure).toBe('config');
+      expect(isUpstreamError(reason) && reason.code).toBe('subscription_required');
+    }
+    expect(await upstreamCalls('sem-plano')).toBe(1);
+  });
+
+  it('answers within its wait when Redis is gone, instead of hanging', async () => {
+    const [node] = cluster('test:{d}', 'mk_test_demo', { waitMs: 500 });
+    await node?.start();
+    await redisServer.stop();
+    try {
+      const started = Date.now();
+      await expect(node?.load('DG049186226BR')).rejects.toThrow();
+      expect(Date.now() - started).toBeLessThan(5_000);
+    } finally {
+      await redisServer.start();
+    }
+  });
+});

@@ -1,0 +1,246 @@
+import { randomUUID } from 'node:crypto';
+import type { Redis } from 'ioredis';
+import type { TrackingResult } from '../../shared/tracking.ts';
+import type { TrackingBatch } from '../tracking/service.ts';
+import { UpstreamError, type UpstreamFailure } from '../upstream/errors.ts';
+
+export interface ClusterCoalescerOptions {
+  /** Commands (enqueue, claim, publish). */
+  redis: Redis;
+  /** A second connection, for SUBSCRIBE only (a subscribed connection takes no other command). */
+  subscriber: Redis;
+  /** Key prefix naming the store, e.g. `frete:{<store hash>}` (the braces keep a store's keys in one cluster slot). */
+  prefix: string;
+  batch: TrackingBatch;
+  maxBatch?: number;
+  /** How long a code waits for others to join its batch (default 50 ms). */
+  windowMs?: number;
+  /** How long a code may stay in flight before another instance may send it again (a sender that died). */
+  inFlightTtlMs?: number;
+  /** How long a caller waits for a code's answer, sent by any instance, before giving up. */
+  waitMs?: number;
+}
+
+/** What the sending instance publishes when a batch ends: results, or why it failed (no key, no body). */
+interface Outcome {
+  results?: TrackingResult[];
+  failed?: { codes: string[]; message: string; failure?: UpstreamFailure; status?: number; code?: string };
+}
+
+/** Enqueues a code, stamped with the Redis clock, unless it is already queued or in flight; 1 when enqueued. */
+const ENQUEUE = `
+if redis.call('EXISTS', KEYS[2]) == 1 then return 0 end
+local now = redis.call('TIME')
+return redis.call('ZADD', KEYS[1], 'NX', tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000), ARGV[1])
+`;
+
+/**
+ * A batch leaves full (ARGV[1] codes), or once its oldest code has waited the window (ARGV[4] ms): then up to
+ * ARGV[1] queued codes (oldest first) are taken and marked in flight for ARGV[2] ms, in one step. Answers
+ * {0, code…}, or {ms} to wait before looking again, or {} when the queue is empty.
+ */
+const CLAIM = `
+local count = redis.call('ZCARD', KEYS[1])
+if count == 0 then return {} end
+if count < tonumber(ARGV[1]) then
+  local now = redis.call('TIME')
+  local nowMs = tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000)
+  local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+  local waited = nowMs - tonumber(oldest[2])
+  if waited < tonumber(ARGV[4]) then return {tonumber(ARGV[4]) - waited} end
+end
+local popped = redis.call('ZPOPMIN', KEYS[1], ARGV[1])
+local claimed = {0}
+for i = 1, #popped, 2 do
+  local code = popped[i]
+  redis.call('SET', KEYS[2] .. code, ARGV[3], 'PX', ARGV[2])
+  claimed[#claimed + 1] = code
+end
+return claimed
+`;
+
+/** Releases the sender lock only if this instance still holds it. */
+const RELEASE = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+`;
+
+interface Waiter {
+  resolve: (result: TrackingResult) => void;
+  reject: (error: Error) => void;
+}
+
+/**
+ * Coalescing across instances: every instance puts the codes it needs in one queue in Redis; one instance at a time
+ * (a short lock) takes up to 50 of them and sends one upstream call, then publishes the answers to all instances.
+ * A code queued or in flight is never sent again meanwhile, and the instance that did not send waits for the answer
+ * instead of sending. While one call is in flight the queue fills, so calls leave full under load.
+ */
+export class ClusterCoalescer {
+  private readonly options: Required<ClusterCoalescerOptions>;
+  private readonly id = randomUUID();
+  private readonly waiters = new Map<string, Waiter[]>();
+  private timer: NodeJS.Timeout | undefined;
+  private subscribed: Promise<unknown> | undefined;
+  private sending = false;
+
+  constructor(options: ClusterCoalescerOptions) {
+    this.options = { maxBatch: 50, windowMs: 50, inFlightTtlMs: 15_000, waitMs: 8_000, ...options };
+  }
+
+  private get keys() {
+    const { prefix } = this.options;
+    return {
+      queue: `${prefix}:tq`,
+      inFlight: `${prefix}:tf:`,
+      lock: `${prefix}:tl`,
+      channel: `${prefix}:td`,
+    };
+  }
+
+  /** Subscribes to the answers channel (once); callers await it before their first load. */
+  start(): Promise<unknown> {
+    this.subscribed ??= (async () => {
+      this.options.subscriber.on('messageBuffer', (channel: Buffer, message: Buffer) => {
+        if (channel.toString() === this.keys.channel) this.settle(message.toString());
+      });
+      await this.options.subscriber.subscribe(this.keys.channel);
+    })();
+    return this.subscribed;
+  }
+
+  /** The answer for one code, sent by whichever instance claims it. Rejects after `waitMs` without one. */
+  async load(code: string): Promise<TrackingResult> {
+    await this.start();
+    const answer = new Promise<TrackingResult>((resolve, reject) => {
+      const list = this.waiters.get(code) ?? [];
+      list.push({ resolve, reject });
+      this.waiters.set(code, list);
+    });
+    const timeout = setTimeout(
+      () => this.fail([code], new Error(`no answer for ${code} within ${this.options.waitMs} ms`)),
+      this.options.waitMs,
+    );
+    answer.then(
+      () => clearTimeout(timeout),
+      () => clearTimeout(timeout),
+    );
+    const { queue, inFlight } = this.keys;
+    this.options.redis.eval(ENQUEUE, 2, queue, `${inFlight}${code}`, code).then(
+      () => this.schedule(),
+      (error: unknown) => this.fail([code], error instanceof Error ? error : new Error(String(error))),
+    );
+    return answer;
+  }
+
+  private schedule(): void {
+    if (this.timer || this.waiters.size === 0) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      void this.drain();
+    }, this.options.windowMs);
+  }
+
+  /** Sends queued batches while this instance holds the lock; another instance's lock means wait and look again. */
+  private async drain(): Promise<void> {
+    if (this.sending) return;
+    this.sending = true;
+    const { redis } = this.options;
+    const { lock, queue, inFlight } = this.keys;
+    try {
+      const locked = await redis.set(lock, this.id, 'PX', this.options.inFlightTtlMs, 'NX');
+      if (locked !== 'OK') return;
+      try {
+        for (;;) {
+          const [wait, ...codes] = (await redis.eval(
+            CLAIM,
+            2,
+            queue,
+            inFlight,
+            this.options.maxBatch,
+            this.options.inFlightTtlMs,
+            this.id,
+            this.options.windowMs,
+          )) as (number | string)[];
+          if (wait === undefined) break;
+          if (codes.length > 0) await this.send(codes.map(String));
+          // Not full and young: the batch waits the rest of its window for more codes, from any instance.
+          else await new Promise((resolve) => setTimeout(resolve, Number(wait)));
+          await redis.pexpire(lock, this.options.inFlightTtlMs);
+        }
+      } finally {
+        await redis.eval(RELEASE, 1, lock, this.id);
+      }
+    } catch {
+      // Redis is unreachable: the callers' own timeouts answer them; nothing was claimed that is not retried.
+    } finally {
+      this.sending = false;
+      this.schedule();
+    }
+  }
+
+  private async send(codes: string[]): Promise<void> {
+    const { redis } = this.options;
+    let outcome: Outcome;
+    try {
+      const values = await this.options.batch(codes);
+      outcome = { results: codes.flatMap((code) => values.get(code) ?? []) };
+      const missing = codes.filter((code) => !values.has(code));
+      if (missing.length > 0) outcome.failed = { codes: missing, message: 'the platform gave no result' };
+    } catch (error) {
+      const details = error as {
+        message?: string;
+        failure?: UpstreamFailure;
+        status?: number;
+        code?: string;
+      };
+      outcome = {
+        failed: {
+          codes,
+          message: details.message ?? 'tracking lookup failed',
+          ...(details.failure ? { failure: details.failure } : {}),
+          ...(details.status ? { status: details.status } : {}),
+          ...(details.code ? { code: details.code } : {}),
+        },
+      };
+    }
+    await redis.del(...codes.map((code) => `${this.keys.inFlight}${code}`));
+    await redis.publish(this.keys.channel, JSON.stringify(outcome));
+  }
+
+  private settle(message: string): void {
+    let outcome: Outcome;
+    try {
+      outcome = JSON.parse(message) as Outcome;
+    } catch {
+      return;
+    }
+    for (const result of outcome.results ?? []) {
+      const list = this.waiters.get(result.code);
+      this.waiters.delete(result.code);
+      for (const waiter of list ?? []) waiter.resolve(result);
+    }
+    if (outcome.failed) {
+      const { codes, message: text, failure, status, code } = outcome.failed;
+      // The sender's error, rebuilt for the waiting instances so they act on it as the sender would (spec 7.3).
+      const error = new UpstreamError(failure ?? 'unavailable', text, {
+        ...(status ? { status } : {}),
+        ...(code ? { code } : {}),
+      });
+      this.fail(codes, error);
+    }
+  }
+
+  private fail(codes: string[], error: Error): void {
+    for (const code of codes) {
+      const list = this.waiters.get(code);
+      this.waiters.delete(code);
+      for (const waiter of list ?? []) waiter.reject(error);
+    }
+  }
+
+  async close(): Promise<void> {
+    clearTimeout(this.timer);
+    this.fail([...this.waiters.keys()], new Error('closed'));
+  }
+}

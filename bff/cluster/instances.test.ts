@@ -1,0 +1,216 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import * as z from 'zod/mini';
+import { type RunningSandbox, SAMPLE_LABEL, startSandbox } from '../../sandbox/testing.ts';
+import { GenerateLabelOutputSchema } from '../../shared/label.ts';
+import { makeS10 } from '../../shared/s10.ts';
+import { connectAgent, judgeSoak, lookAlikeOrders, runSoak } from '../labels/soak.ts';
+import { type RunningBff, startBff } from '../testing.ts';
+import { type PostgresServer, type RedisServer, startPostgres, startRedis } from './test-servers.ts';
+
+/**
+ * ARCHITECTURE.md, "Several BFF instances": three BFFs on one Redis and one PostgreSQL behave as one, against a
+ * sandbox with the spec's limit (60 tracking calls per 60 s per store).
+ */
+const TOKEN = 'agent-all-scopes-0001';
+let redis: RedisServer;
+let postgres: PostgresServer;
+let sandbox: RunningSandbox;
+let bffs: RunningBff[] = [];
+let agents: Client[] = [];
+
+const StatsSchema = z.object({
+  stores: z.record(z.string(), z.record(z.string(), z.number())),
+  faultsFired: z.optional(z.record(z.string(), z.number())),
+});
+const stats = async () => StatsSchema.parse(await (await sandbox.control('stats', undefined, 'GET')).json());
+const trackingCalls = async () => (await stats()).stores['loja-demo']?.['POST /v1/tracking'] ?? 0;
+const PrepostingsSchema = z.object({ prepostings: z.array(z.object({ prepostagemId: z.string() })) });
+const prepostings = async () =>
+  PrepostingsSchema.parse(await (await fetch(`${sandbox.url}/_sandbox/prepostings`)).json()).prepostings;
+
+function seeded(seed: number): () => number {
+  let state = seed;
+  return () => {
+    state = (state * 1103515245 + 12345) % 2 ** 31;
+    return state / 2 ** 31;
+  };
+}
+
+async function startInstances(env: Record<string, string>): Promise<void> {
+  const databaseUrl = await postgres.createDatabase(`bff_${Date.now()}_${Math.floor(Math.random() * 1e6)}`);
+  bffs = await Promise.all(
+    [0, 1, 2].map(() =>
+      startBff(
+        sandbox.url,
+        { BFF_REDIS_URL: redis.url, BFF_DATABASE_URL: databaseUrl, ...env },
+        { labels: { pdfDelaysMs: [20], retryReconcileMs: [200, 1000] } },
+      ),
+    ),
+  );
+  agents = await Promise.all(bffs.map((bff) => connectAgent(bff.url, TOKEN)));
+}
+
+async function stopInstances(): Promise<void> {
+  await Promise.all(agents.map((agent) => agent.close()));
+  await Promise.all(bffs.map((bff) => bff.stop()));
+  agents = [];
+  bffs = [];
+}
+
+beforeAll(async () => {
+  [redis, postgres, sandbox] = await Promise.all([
+    startRedis(),
+    startPostgres(),
+    startSandbox({
+      rateLimit: { calls: 60, seconds: 60 },
+      labelPdfDelayMs: 0,
+      labelPdfWaitMs: 1000,
+      random: seeded(7),
+    }),
+  ]);
+}, 60_000);
+afterAll(async () => {
+  await stopInstances();
+  await Promise.all([redis?.close(), postgres?.close(), sandbox?.close()]);
+});
+beforeEach(async () => {
+  await stopInstances();
+  await sandbox.control('reset');
+  // Each test starts from an empty Redis (the visitor limit of the test before is not this one's).
+  const client = new Redis(redis.url);
+  await client.flushall();
+  client.disconnect();
+});
+
+describe('three BFF instances on one Redis and one PostgreSQL', () => {
+  it('answers 1,500 visitor lookups of distinct codes, round-robin, in at most 38 upstream calls and no 429', async () => {
+    await startInstances({ BFF_VISITOR_RATE_LIMIT: '100000/60' });
+    const codes = Array.from({ length: 1500 }, (_, i) => makeS10('QB', 72_000_000 + i));
+    const statuses = new Map<number, number>();
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: 100 }, async () => {
+        while (next < codes.length) {
+          const i = next++;
+          const res = await (bffs[i % 3] as RunningBff).track([codes[i]]);
+          await res.arrayBuffer();
+          statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
+        }
+      }),
+    );
+    expect(Object.fromEntries(statuses)).toEqual({ 200: 1500 });
+    const calls = await trackingCalls();
+    expect(calls).toBeLessThanOrEqual(38);
+    expect(1500 / calls).toBeGreaterThanOrEqual(39.4);
+  }, 60_000);
+
+  it('holds one visitor limit per IP across the instances', async () => {
+    await startInstances({ BFF_VISITOR_RATE_LIMIT: '5/60' });
+    const statuses: number[] = [];
+    for (let i = 0; i < 15; i++)
+      statuses.push((await (bffs[i % 3] as RunningBff).track(['DG049186226BR'])).status);
+    expect(
+      statuses.filter((status) => status === 200),
+      JSON.stringify(statuses),
+    ).toHaveLength(5);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(10);
+  });
+
+  it('replays the first label when a resend lands on another instance, and issues it once', async () => {
+    await startInstances({});
+    const call = async (agent: Client) =>
+      GenerateLabelOutputSchema.parse(
+        CallToolResultSchema.parse(
+          await agent.callTool({
+            name: 'generate_label',
+            arguments: { ...SAMPLE_LABEL, idempotencyKey: 'pedido-42' },
+          }),
+        ).structuredContent,
+      );
+    const first = await call(agents[0] as Client);
+    const again = await Promise.all([call(agents[1] as Client), call(agents[2] as Client)]);
+    expect(first.prepostagemId).toBeDefined();
+    expect(again.map((record) => record.prepostagemId)).toEqual([first.prepostagemId, first.prepostagemId]);
+    expect(await prepostings()).toHaveLength(1);
+  });
+
+  it('soak over three instances: look-alike orders, dropped answers and latency → 0 duplicates, 0 misassigned', async () => {
+    await startInstances({});
+    await sandbox.control('faults', {
+      target: 'mcp:generate_label',
+      mode: 'drop_after_commit',
+      probability: 0.2,
+      times: 100_000,
+    });
+    await sandbox.control('faults', {
+      target: 'mcp:generate_label',
+      mode: 'latency',
+      latencyMs: 150,
+      probability: 0.3,
+      times: 100_000,
+    });
+    const orders = lookAlikeOrders(SAMPLE_LABEL, 30, 'cluster');
+    const reports = await runSoak({ client: agents, orders, concurrency: 6, tries: 3 });
+    const figures = await judgeSoak(sandbox.url, reports);
+    // The instrument can fail: drops fired, and the orders are look-alikes.
+    expect((await stats()).faultsFired?.['mcp:generate_label drop_after_commit']).toBeGreaterThan(2);
+    expect(new Set(reports.map((report) => report.fingerprint)).size).toBe(orders.length);
+    expect(figures).toMatchObject({ duplicates: 0, misassigned: 0, lost: 0 });
+  }, 120_000);
+
+  it('keeps tracking answering while Redis is down, and shares state again once it is back, without a restart', async () => {
+    await startInstances({ BFF_VISITOR_RATE_LIMIT: '100000/60' });
+    const [a, b] = bffs as [RunningBff, RunningBff];
+    await redis.stop();
+    try {
+      const codes = Array.from({ length: 6 }, (_, i) => makeS10('QB', 73_000_000 + i));
+      for (const [i, code] of codes.entries()) {
+        expect((await (i % 2 ? a : b).track([code])).status).toBe(200);
+      }
+      // Each instance answered on its own: its memory, its budget.
+      expect(await trackingCalls()).toBe(6);
+    } finally {
+      await redis.start();
+    }
+    // Back: a code one instance looked up is served to another from the shared cache.
+    await expect.poll(async () => (await fetch(`${a.url}/readyz`)).status, { timeout: 10_000 }).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    const before = await trackingCalls();
+    expect((await a.track(['SW371675211BR'])).status).toBe(200);
+    expect((await b.track(['SW371675211BR'])).status).toBe(200);
+    expect(await trackingCalls()).toBe(before + 1);
+  }, 60_000);
+
+  it('answers label tools with a clear error and sends nothing while PostgreSQL is down, and recovers', async () => {
+    await startInstances({});
+    const agent = agents[0] as Client;
+    await postgres.stop();
+    try {
+      const result = CallToolResultSchema.parse(
+        await agent.callTool({
+          name: 'generate_label',
+          arguments: { ...SAMPLE_LABEL, idempotencyKey: 'pg-down' },
+        }),
+      );
+      expect(result.isError).toBe(true);
+      expect(JSON.stringify(result.content)).not.toMatch(/ECONNREFUSED|postgres/i);
+      expect(await prepostings()).toHaveLength(0);
+      expect((await stats()).stores['loja-demo']?.['mcp:generate_label'] ?? 0).toBe(0);
+    } finally {
+      await postgres.start();
+    }
+    const record = GenerateLabelOutputSchema.parse(
+      CallToolResultSchema.parse(
+        await agent.callTool({
+          name: 'generate_label',
+          arguments: { ...SAMPLE_LABEL, idempotencyKey: 'pg-down' },
+        }),
+      ).structuredContent,
+    );
+    expect(record.prepostagemId).toBeDefined();
+    expect(await prepostings()).toHaveLength(1);
+  }, 60_000);
+});

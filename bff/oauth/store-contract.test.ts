@@ -1,0 +1,192 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  type CodeRecord,
+  MemoryOAuthStore,
+  type OAuthStore,
+  type TokenRecord,
+} from '../../shared/oauth/store.ts';
+import { createPool } from '../cluster/postgres.ts';
+import { type PostgresServer, startPostgres } from '../cluster/test-servers.ts';
+import { PostgresOAuthStore } from './postgres-store.ts';
+import { SqliteOAuthStore } from './sqlite-store.ts';
+
+/** Two handles on one storage (two BFF instances), or the same object twice where the store lives in memory. */
+type OpenPair = () => Promise<{ a: OAuthStore; b: OAuthStore; close(): Promise<void> }>;
+
+const NOW = 1_763_800_000_000;
+let n = 0;
+const unique = (what: string) => `${what}-${++n}-${Math.random().toString(16).slice(2)}`;
+
+const grant = (clientIdHash: string, grantId = unique('grant')) => ({
+  clientIdHash,
+  grantId,
+  subject: 'merchant',
+  scopes: ['rates', 'tracking'],
+  resource: 'http://127.0.0.1:4000/mcp',
+  expiresAt: NOW + 3_600_000,
+});
+const code = (clientIdHash: string): CodeRecord => ({
+  ...grant(clientIdHash),
+  codeChallenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+  redirectUri: 'http://127.0.0.1:6274/callback',
+});
+const token = (clientIdHash: string, kind: TokenRecord['kind'], grantId?: string): TokenRecord => ({
+  ...grant(clientIdHash, grantId),
+  kind,
+});
+
+async function client(store: OAuthStore): Promise<string> {
+  const idHash = unique('client');
+  await store.putClient({
+    idHash,
+    metadata: { client_name: 'Agente', redirect_uris: ['http://127.0.0.1:6274/callback'] },
+    createdAt: NOW,
+    lastUsedAt: null,
+  });
+  return idHash;
+}
+
+/** The guarantees the OAuth flow relies on, for each store: single use under concurrency, revocation, expiry. */
+function describeOAuthStore(name: string, open: OpenPair): void {
+  describe(`OAuthStore contract: ${name}`, () => {
+    it('spends a code once when many exchanges race, from either handle, and says reused after', async () => {
+      const { a, b, close } = await open();
+      try {
+        const idHash = await client(a);
+        const hash = unique('code');
+        await a.putCode(hash, code(idHash));
+        const spends = await Promise.all(
+          Array.from({ length: 10 }, (_, i) => (i % 2 ? a : b).spendCode(hash)),
+        );
+        expect(spends.filter((s) => s.state === 'fresh')).toHaveLength(1);
+        expect(spends.filter((s) => s.state === 'reused')).toHaveLength(9);
+        expect(await b.spendCode(unique('nope'))).toEqual({ state: 'unknown' });
+      } finally {
+        await close();
+      }
+    });
+
+    it('rotates a refresh token once under a race, and never spends an access token as one', async () => {
+      const { a, b, close } = await open();
+      try {
+        const idHash = await client(a);
+        const refresh = unique('refresh');
+        const access = unique('access');
+        await a.putToken(refresh, token(idHash, 'refresh'));
+        await a.putToken(access, token(idHash, 'access'));
+        const spends = await Promise.all(
+          Array.from({ length: 10 }, (_, i) => (i % 2 ? a : b).spendToken(refresh)),
+        );
+        expect(spends.filter((s) => s.state === 'fresh')).toHaveLength(1);
+        expect((await b.getToken(refresh))?.used).toBe(true);
+        expect(await a.spendToken(access)).toEqual({ state: 'unknown' });
+        expect((await b.getToken(access))?.used).toBe(false);
+      } finally {
+        await close();
+      }
+    });
+
+    it('revokes at once: deleting a client or a grant removes its codes and tokens for every handle', async () => {
+      const { a, b, close } = await open();
+      try {
+        const idHash = await client(a);
+        const kept = await client(a);
+        const grantId = unique('grant');
+        const [t1, t2, t3] = [unique('t'), unique('t'), unique('t')];
+        await a.putToken(t1, token(idHash, 'access', grantId));
+        await a.putToken(t2, token(idHash, 'refresh'));
+        await a.putToken(t3, token(kept, 'access'));
+        await b.deleteGrant(grantId);
+        expect(await a.getToken(t1)).toBeUndefined();
+        expect(await a.getToken(t2)).toBeDefined();
+        expect(await b.deleteClient(idHash)).toBe(true);
+        expect(await a.getToken(t2)).toBeUndefined();
+        expect(await a.getClient(idHash)).toBeUndefined();
+        expect(await a.getToken(t3)).toBeDefined();
+        expect(await b.deleteClient(idHash)).toBe(false);
+      } finally {
+        await close();
+      }
+    });
+
+    it('uses a session once: of concurrent deletes one wins; another kind or an expired one is not found', async () => {
+      const { a, b, close } = await open();
+      try {
+        const hash = unique('session');
+        await a.putSession(hash, 'consent', '{"step":1}', NOW + 600_000);
+        expect(await b.getSession(hash, 'consent', NOW)).toBe('{"step":1}');
+        expect(await b.getSession(hash, 'admin', NOW)).toBeUndefined();
+        expect(await b.getSession(hash, 'consent', NOW + 600_000)).toBeUndefined();
+        const deletes = await Promise.all(
+          Array.from({ length: 6 }, (_, i) => (i % 2 ? a : b).deleteSession(hash)),
+        );
+        expect(deletes.filter(Boolean)).toHaveLength(1);
+        expect(await a.getSession(hash, 'consent', NOW)).toBeUndefined();
+      } finally {
+        await close();
+      }
+    });
+
+    it('purges what expired, lists live scopes, and records the last use', async () => {
+      const { a, b, close } = await open();
+      try {
+        const idHash = await client(a);
+        const live = unique('t');
+        const old = unique('t');
+        await a.putToken(live, { ...token(idHash, 'access'), scopes: ['labels'] });
+        await a.putToken(old, { ...token(idHash, 'access'), scopes: ['rates'], expiresAt: NOW - 1 });
+        expect((await b.activeScopes(idHash, NOW)).sort()).toEqual(['labels']);
+        await b.purgeExpired(NOW);
+        expect(await a.getToken(old)).toBeUndefined();
+        expect(await a.getToken(live)).toBeDefined();
+        await b.touchClient(idHash, NOW + 5);
+        expect((await a.getClient(idHash))?.lastUsedAt).toBe(NOW + 5);
+        expect((await a.listClients()).some((c) => c.idHash === idHash)).toBe(true);
+      } finally {
+        await close();
+      }
+    });
+  });
+}
+
+describeOAuthStore('memory', async () => {
+  const store = new MemoryOAuthStore();
+  return { a: store, b: store, close: async () => {} };
+});
+
+describeOAuthStore('node:sqlite (two connections to one file)', async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'oauth-contract-'));
+  const a = new SqliteOAuthStore({ dataDir });
+  const b = new SqliteOAuthStore({ dataDir });
+  return {
+    a,
+    b,
+    close: async () => {
+      a.close();
+      b.close();
+    },
+  };
+});
+
+let postgres: PostgresServer;
+let url: string;
+beforeAll(async () => {
+  postgres = await startPostgres();
+  url = await postgres.createDatabase('oauth_contract');
+});
+afterAll(async () => {
+  await postgres?.close();
+});
+
+describeOAuthStore('PostgreSQL (two pools, as two instances)', async () => {
+  const pools = [createPool(url), createPool(url)];
+  const [a, b] = await Promise.all(pools.map((pool) => PostgresOAuthStore.open(pool)));
+  return {
+    a: a as PostgresOAuthStore,
+    b: b as PostgresOAuthStore,
+    close: async () => void (await Promise.all(pools.map((pool) => pool.end()))),
+  };
+});
