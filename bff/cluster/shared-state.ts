@@ -1,13 +1,13 @@
 import { createHash } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import { RateLimiterMemory, RateLimiterRedis } from 'rate-limiter-flexible';
 import type { LimitDecision, RateLimit } from '../../shared/rate-limit.ts';
 import type { TrackingResult } from '../../shared/tracking.ts';
 import type { Logger } from '../logger.ts';
 import type { Freshness, TrackingCache } from '../tracking/cache.ts';
 import type { Coalescer } from '../tracking/coalescer.ts';
 import type { TrackingBatch } from '../tracking/service.ts';
-import type { VisitorLimiter } from '../tracking/visitor-limiter.ts';
+import { consume, type VisitorLimiter } from '../tracking/visitor-limiter.ts';
 import {
   type BudgetDecision,
   type BudgetRoute,
@@ -187,14 +187,8 @@ export class RedisVisitorLimiter implements VisitorLimiter {
     });
   }
 
-  async take(key: string): Promise<LimitDecision> {
-    try {
-      await this.limiter.consume(key);
-      return { ok: true };
-    } catch (rejection) {
-      if (!(rejection instanceof RateLimiterRes)) throw rejection;
-      return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil(rejection.msBeforeNext / 1000)) };
-    }
+  take(key: string): Promise<LimitDecision> {
+    return consume(this.limiter, key);
   }
 }
 

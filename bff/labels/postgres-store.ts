@@ -1,6 +1,8 @@
 import type pg from 'pg';
 import { type Migration, migrate } from '../cluster/postgres.ts';
+import { attemptFromRow as toAttempt } from './attempt-row.ts';
 import {
+  AlreadyCreatedError,
   AttemptNotFoundError,
   type AttemptState,
   type BeginInput,
@@ -10,7 +12,6 @@ import {
   type LedgerStore,
   newAttemptId,
   OpenAttemptConflictError,
-  type SettledBy,
   type Settlement,
   TRANSITIONS,
   TransitionError,
@@ -87,6 +88,9 @@ export class PostgresLedgerStore implements LedgerStore {
     const id = newAttemptId();
     const now = this.now();
     await this.transaction(async (client) => {
+      // One request at a time per fingerprint (begin and settle both take this lock): "already created?" and the
+      // insert are then one step, as under node:sqlite's write lock.
+      await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [input.fingerprint]);
       if (input.idempotencyKey) {
         // A key is forgotten after the window, and released by an attempt that never reached the platform.
         await client.query(
@@ -94,6 +98,13 @@ export class PostgresLedgerStore implements LedgerStore {
            WHERE idempotency_key = $1 AND (created_at < $2 OR state = 'not_sent')`,
           [input.idempotencyKey, now - this.keyWindowMs],
         );
+      }
+      if (input.createdSince !== undefined) {
+        const { rowCount } = await client.query(
+          `SELECT id FROM label_attempts WHERE fingerprint = $1 AND state = 'created' AND created_at >= $2 LIMIT 1`,
+          [input.fingerprint, input.createdSince],
+        );
+        if ((rowCount ?? 0) > 0) throw new AlreadyCreatedError('the same request was already created');
       }
       try {
         await client.query(
@@ -114,6 +125,10 @@ export class PostgresLedgerStore implements LedgerStore {
 
   async settle(id: string, settlement: Settlement): Promise<LedgerAttempt> {
     await this.transaction(async (client) => {
+      await client.query(
+        'SELECT pg_advisory_xact_lock(hashtextextended(fingerprint, 0)) FROM label_attempts WHERE id = $1',
+        [id],
+      );
       const { rows } = await client.query('SELECT * FROM label_attempts WHERE id = $1 FOR UPDATE', [id]);
       const current = toAttempt(rows[0]);
       if (!current) throw new AttemptNotFoundError(`no attempt ${id}`);
@@ -250,27 +265,4 @@ export class PostgresLedgerStore implements LedgerStore {
       client.release();
     }
   }
-}
-
-function toAttempt(row: unknown): LedgerAttempt | undefined {
-  if (!row) return undefined;
-  const r = row as Record<string, string | number | null>;
-  const text = (value: string | number | null | undefined) =>
-    value === null || value === undefined ? null : String(value);
-  return {
-    id: String(r.id),
-    fingerprint: String(r.fingerprint),
-    idempotencyKey: text(r.idempotency_key),
-    state: String(r.state) as AttemptState,
-    prepostagemId: text(r.prepostagem_id),
-    trackingCode: text(r.tracking_code),
-    reason: text(r.reason),
-    status: text(r.status),
-    supportCode: text(r.support_code),
-    settledBy: text(r.settled_by) as SettledBy | null,
-    createdAt: Number(r.created_at),
-    settledAt: r.settled_at === null ? null : Number(r.settled_at),
-    request: String(r.request),
-    note: text(r.note),
-  };
 }

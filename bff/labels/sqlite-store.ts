@@ -1,10 +1,9 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import * as z from 'zod/mini';
+import { attemptFromRow as toAttempt } from './attempt-row.ts';
 import {
   AlreadyCreatedError,
-  ATTEMPT_STATES,
   AttemptNotFoundError,
   type AttemptState,
   type BeginInput,
@@ -333,48 +332,4 @@ export class SqliteLedgerStore implements LedgerStore {
 function uniqueColumn(error: unknown): string | undefined {
   const match = /UNIQUE constraint failed: label_attempts\.(\w+)/.exec(String(error));
   return match?.[1];
-}
-
-const text = z.nullable(z.string());
-const epoch = z.pipe(
-  z.union([z.number(), z.bigint()]),
-  z.transform((value) => Number(value)),
-);
-/** A row as stored: validated on the way out, so a hand-edited file cannot slip an unknown state in. */
-const AttemptRowSchema = z.object({
-  id: z.string(),
-  fingerprint: z.string(),
-  idempotency_key: text,
-  state: z.enum(ATTEMPT_STATES),
-  prepostagem_id: text,
-  tracking_code: text,
-  reason: text,
-  status: text,
-  support_code: text,
-  settled_by: z.nullable(z.enum(['answer', 'diagnosis', 'operator', 'restart'])),
-  created_at: epoch,
-  settled_at: z.nullable(epoch),
-  request: z.string(),
-  note: text,
-});
-
-function toAttempt(row: unknown): LedgerAttempt | undefined {
-  if (!row) return undefined;
-  const r = AttemptRowSchema.parse(row);
-  return {
-    id: r.id,
-    fingerprint: r.fingerprint,
-    idempotencyKey: r.idempotency_key,
-    state: r.state,
-    prepostagemId: r.prepostagem_id,
-    trackingCode: r.tracking_code,
-    reason: r.reason,
-    status: r.status,
-    supportCode: r.support_code,
-    settledBy: r.settled_by,
-    createdAt: r.created_at,
-    settledAt: r.settled_at,
-    request: r.request,
-    note: r.note,
-  };
 }

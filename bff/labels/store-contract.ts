@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
+  AlreadyCreatedError,
   BindingConflictError,
   IdempotencyConflictError,
   type LedgerStore,
@@ -77,6 +78,39 @@ export function describeLedgerStore(name: string, open: OpenPair): void {
       );
       await b.settle(first.id, { state: 'created', settledBy: 'diagnosis', prepostagemId: `PP-${fp}` });
       expect((await b.begin({ fingerprint: fp, request: request(1) })).state).toBe('pending');
+    });
+
+    it('sends an unkeyed request once: of many racing to begin and settle it, one goes; the rest see it created', async () => {
+      const fp = fingerprint();
+      let sent = 0;
+      const outcomes = await Promise.allSettled(
+        Array.from({ length: 12 }, async (_, i) => {
+          const attempt = await (i % 2 ? a : b).begin({
+            fingerprint: fp,
+            request: request(1),
+            createdSince: 0,
+          });
+          sent += 1;
+          await (i % 2 ? b : a).settle(attempt.id, {
+            state: 'created',
+            settledBy: 'answer',
+            prepostagemId: `PP-${attempt.id}`,
+          });
+        }),
+      );
+      expect(sent).toBe(1);
+      for (const outcome of outcomes.filter((o) => o.status === 'rejected')) {
+        expect(outcome.reason).toSatisfy(
+          (reason) => reason instanceof AlreadyCreatedError || reason instanceof OpenAttemptConflictError,
+        );
+      }
+      await expect(a.begin({ fingerprint: fp, request: request(1), createdSince: 0 })).rejects.toBeInstanceOf(
+        AlreadyCreatedError,
+      );
+      // A window that starts after the label lets the request go again (the issuer's dedupe window).
+      expect((await b.begin({ fingerprint: fp, request: request(1), createdSince: now + 1 })).state).toBe(
+        'pending',
+      );
     });
 
     it('lets exactly one of many concurrent begins with one idempotency key through', async () => {

@@ -8,6 +8,7 @@ import type {
   TokenRecord,
 } from '../../shared/oauth/store.ts';
 import { type Migration, migrate } from '../cluster/postgres.ts';
+import { GRANT_COLUMNS, toClient, toCode, toToken } from './rows.ts';
 
 /** The same tables as node:sqlite's `oauth.sqlite`, keyed by SHA-256 hashes only. */
 export const OAUTH_MIGRATIONS: Migration[] = [
@@ -56,38 +57,6 @@ export const OAUTH_MIGRATIONS: Migration[] = [
     `,
   },
 ];
-
-type Row = Record<string, unknown>;
-
-const GRANT_COLUMNS = 'client_id_hash, grant_id, subject, scopes, resource, expires_at';
-
-const grant = (row: Row) => ({
-  clientIdHash: String(row.client_id_hash),
-  grantId: String(row.grant_id),
-  subject: String(row.subject),
-  scopes: String(row.scopes).split(' ').filter(Boolean),
-  resource: String(row.resource),
-  expiresAt: Number(row.expires_at),
-});
-
-const toClient = (row: Row): ClientRecord => ({
-  idHash: String(row.id_hash),
-  metadata: JSON.parse(String(row.metadata)),
-  createdAt: Number(row.created_at),
-  lastUsedAt: row.last_used_at === null ? null : Number(row.last_used_at),
-});
-
-const toCode = (row: Row): CodeRecord => ({
-  ...grant(row),
-  codeChallenge: String(row.code_challenge),
-  redirectUri: String(row.redirect_uri),
-});
-
-const toToken = (row: Row): TokenRecord & { used: boolean } => ({
-  ...grant(row),
-  kind: row.kind === 'refresh' ? 'refresh' : 'access',
-  used: Number(row.used) === 1,
-});
 
 /**
  * OAuth clients, codes and tokens in PostgreSQL (`BFF_DATABASE_URL`), shared by every BFF instance. Single use comes

@@ -9,33 +9,7 @@ import type {
   Spend,
   TokenRecord,
 } from '../../shared/oauth/store.ts';
-
-type Row = Record<string, unknown>;
-
-const GRANT_COLUMNS = 'client_id_hash, grant_id, subject, scopes, resource, expires_at';
-
-function grant(row: Row) {
-  return {
-    clientIdHash: String(row.client_id_hash),
-    grantId: String(row.grant_id),
-    subject: String(row.subject),
-    scopes: String(row.scopes).split(' ').filter(Boolean),
-    resource: String(row.resource),
-    expiresAt: Number(row.expires_at),
-  };
-}
-
-const toCode = (row: Row): CodeRecord => ({
-  ...grant(row),
-  codeChallenge: String(row.code_challenge),
-  redirectUri: String(row.redirect_uri),
-});
-
-const toToken = (row: Row): TokenRecord & { used: boolean } => ({
-  ...grant(row),
-  kind: row.kind === 'refresh' ? 'refresh' : 'access',
-  used: Number(row.used) === 1,
-});
+import { GRANT_COLUMNS, toClient, toCode, toToken } from './rows.ts';
 
 /**
  * OAuth clients, codes and tokens in node:sqlite (`oauth.sqlite` in `BFF_DATA_DIR`), keyed by SHA-256 hashes only.
@@ -106,23 +80,14 @@ export class SqliteOAuthStore implements OAuthStore {
 
   async getClient(idHash: string): Promise<ClientRecord | undefined> {
     const row = this.db.prepare('SELECT * FROM oauth_clients WHERE id_hash = ?').get(idHash);
-    return row && this.toClient(row);
+    return row && toClient(row);
   }
 
   async listClients(): Promise<ClientRecord[]> {
     return this.db
       .prepare('SELECT * FROM oauth_clients ORDER BY created_at')
       .all()
-      .map((row) => this.toClient(row));
-  }
-
-  private toClient(row: Row): ClientRecord {
-    return {
-      idHash: String(row.id_hash),
-      metadata: JSON.parse(String(row.metadata)),
-      createdAt: Number(row.created_at),
-      lastUsedAt: row.last_used_at === null ? null : Number(row.last_used_at),
-    };
+      .map((row) => toClient(row));
   }
 
   async deleteClient(idHash: string): Promise<boolean> {

@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
 import type { Request } from 'express';
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import type { LimitDecision, RateLimit } from '../../shared/rate-limit.ts';
 
 /**
@@ -40,13 +40,18 @@ export class MemoryVisitorLimiter implements VisitorLimiter {
   async take(key: string): Promise<LimitDecision> {
     const known = (await this.limiter.get(key)) !== null;
     const bucket = known || this.size < this.maxKeys ? key : OVERFLOW_KEY;
-    try {
-      await this.limiter.consume(bucket);
-      return { ok: true };
-    } catch (rejection) {
-      if (!(rejection instanceof RateLimiterRes)) throw rejection;
-      return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil(rejection.msBeforeNext / 1000)) };
-    }
+    return consume(this.limiter, bucket);
+  }
+}
+
+/** One point of a rate-limiter-flexible limiter (any store), as our `LimitDecision`. */
+export async function consume(limiter: RateLimiterAbstract, key: string): Promise<LimitDecision> {
+  try {
+    await limiter.consume(key);
+    return { ok: true };
+  } catch (rejection) {
+    if (!(rejection instanceof RateLimiterRes)) throw rejection;
+    return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil(rejection.msBeforeNext / 1000)) };
   }
 }
 

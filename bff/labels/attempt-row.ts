@@ -1,0 +1,48 @@
+import * as z from 'zod/mini';
+import { ATTEMPT_STATES, type LedgerAttempt } from './ledger.ts';
+
+const text = z.nullable(z.string());
+/** Epoch milliseconds as a store returns them: a number (node:sqlite), a bigint, or a digit string (PostgreSQL BIGINT). */
+const epoch = z.pipe(
+  z.union([z.number(), z.bigint(), z.string().check(z.regex(/^\d+$/))]),
+  z.transform((value) => Number(value)),
+);
+/** A row as stored: validated on the way out, so a hand-edited row cannot slip an unknown state in. */
+const AttemptRowSchema = z.object({
+  id: z.string(),
+  fingerprint: z.string(),
+  idempotency_key: text,
+  state: z.enum(ATTEMPT_STATES),
+  prepostagem_id: text,
+  tracking_code: text,
+  reason: text,
+  status: text,
+  support_code: text,
+  settled_by: z.nullable(z.enum(['answer', 'diagnosis', 'operator', 'restart'])),
+  created_at: epoch,
+  settled_at: z.nullable(epoch),
+  request: z.string(),
+  note: text,
+});
+
+/** A stored row (node:sqlite or PostgreSQL) as a `LedgerAttempt`; undefined for no row. */
+export function attemptFromRow(row: unknown): LedgerAttempt | undefined {
+  if (!row) return undefined;
+  const r = AttemptRowSchema.parse(row);
+  return {
+    id: r.id,
+    fingerprint: r.fingerprint,
+    idempotencyKey: r.idempotency_key,
+    state: r.state,
+    prepostagemId: r.prepostagem_id,
+    trackingCode: r.tracking_code,
+    reason: r.reason,
+    status: r.status,
+    supportCode: r.support_code,
+    settledBy: r.settled_by,
+    createdAt: r.created_at,
+    settledAt: r.settled_at,
+    request: r.request,
+    note: r.note,
+  };
+}
