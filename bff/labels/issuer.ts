@@ -280,8 +280,13 @@ export class LabelIssuer {
       return this.lost(attempt, new Error('generate_label answered a record that does not parse'));
     }
     const record = parsed.data;
-    if (result.isError || !record.prepostagemId) {
-      const reason = record.reason ?? (result.isError ? 'platform_error' : 'no_prepostagem');
+    if (!record.prepostagemId && !record.reason) {
+      // A tool error (or an answer) that says neither what was created nor why not: the tool may have created the
+      // pre-posting before failing, so this is a lost answer, reconciled — never a final "rejected" to resend on.
+      return this.lost(attempt, new Error('generate_label answered neither a pre-posting nor a reason'));
+    }
+    if (!record.prepostagemId) {
+      const reason = record.reason ?? 'platform_error';
       const full: GenerateLabelOutput = { ...record, reason };
       await this.settleAnswer(attempt, {
         state: 'rejected',

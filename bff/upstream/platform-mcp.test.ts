@@ -21,18 +21,37 @@ describe('classifyCallFailure', () => {
       expect(classifyCallFailure(fetchFailed(code))).toBe('not_sent');
     }
     expect(classifyCallFailure(fetchFailed('ERR_TLS_CERT_ALTNAME_INVALID'))).toBe('not_sent');
-    for (const status of [400, 401, 403, 404, 429, 500, 502, 503]) {
+    for (const status of [400, 401, 403, 404, 429]) {
       expect(classifyCallFailure(new StreamableHTTPError(status, 'Error POSTing to endpoint'))).toBe(
         'not_sent',
       );
     }
+    // The MCP server's own JSON-RPC refusal with a 5xx (the sandbox's 502): it answered instead of running the tool.
+    const refusal = '{"jsonrpc":"2.0","error":{"code":-32000,"message":"Bad gateway"},"id":null}';
+    for (const status of [500, 502, 503]) {
+      expect(
+        classifyCallFailure(new StreamableHTTPError(status, `Error POSTing to endpoint: ${refusal}`)),
+      ).toBe('not_sent');
+    }
   });
 
-  it('calls unknown what was sent and lost: a closed socket, a reset, a timeout, a 504, anything unrecognized', () => {
+  it('calls unknown what was sent and lost: a closed socket, a reset, a timeout, a gateway 5xx, anything unrecognized', () => {
     for (const code of ['UND_ERR_SOCKET', 'ECONNRESET', 'EPIPE', 'UND_ERR_BODY_TIMEOUT']) {
       expect(classifyCallFailure(fetchFailed(code))).toBe('unknown');
     }
     expect(classifyCallFailure(new StreamableHTTPError(504, 'Gateway Timeout'))).toBe('unknown');
+    // A gateway's 5xx (or a 408) may come after the tool ran: never resent blind (spec 3.4).
+    for (const status of [408, 500, 502, 503, 520, 524]) {
+      expect(
+        classifyCallFailure(
+          new StreamableHTTPError(status, 'Error POSTing to endpoint: <html>Bad Gateway</html>'),
+        ),
+      ).toBe('unknown');
+    }
+    const internal = '{"jsonrpc":"2.0","error":{"code":-32603,"message":"Internal error"},"id":1}';
+    expect(classifyCallFailure(new StreamableHTTPError(500, `Error POSTing to endpoint: ${internal}`))).toBe(
+      'unknown',
+    );
     expect(classifyCallFailure(new StreamableHTTPError(-1, 'Unexpected content type'))).toBe('unknown');
     expect(classifyCallFailure(new McpError(ErrorCode.RequestTimeout, 'Request timed out'))).toBe('unknown');
     expect(classifyCallFailure(new SyntaxError('Unexpected end of JSON input'))).toBe('unknown');

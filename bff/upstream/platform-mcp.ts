@@ -53,15 +53,30 @@ function causeCode(error: unknown): string | undefined {
   return undefined;
 }
 
+/** Whether an HTTP error's body is the MCP server's own JSON-RPC refusal of the request (not an internal error). */
+function jsonRpcRefusal(message: string): boolean {
+  const start = message.indexOf('{');
+  if (start === -1) return false;
+  try {
+    const body = JSON.parse(message.slice(start)) as { jsonrpc?: unknown; error?: { code?: unknown } };
+    return body.jsonrpc === '2.0' && typeof body.error?.code === 'number' && body.error.code !== -32603;
+  } catch {
+    return false;
+  }
+}
+
 /**
- * Classifies a failure of the `tools/call` request itself. An HTTP error status is an answer given instead of the
- * tool's (the sandbox's 502, a 401, a 429…), so nothing ran; except 504, which a gateway sends after it gave up
- * waiting on a tool that may have run.
+ * Classifies a failure of the `tools/call` request itself. A 4xx is the platform refusing the request (401, 429…), so
+ * nothing ran (408 aside). A 5xx is ambiguous — a gateway (502, 503, 504, a CDN's 52x) may answer after the tool ran
+ * (spec 3.4) — unless its body is the MCP server's own JSON-RPC refusal of the request, as the sandbox's 502 is: then
+ * the server answered instead of running the tool. Anything ambiguous is `unknown`: reconciled, never resent blind.
  */
 export function classifyCallFailure(error: unknown): PlatformCallFailure {
   if (error instanceof StreamableHTTPError) {
     const status = error.code ?? -1;
-    return status >= 400 && status !== 504 ? 'not_sent' : 'unknown';
+    if (status >= 400 && status < 500 && status !== 408) return 'not_sent';
+    if (status >= 500 && status !== 504 && jsonRpcRefusal(error.message)) return 'not_sent';
+    return 'unknown';
   }
   const code = causeCode(error);
   if (code && (NOT_SENT_CODES.has(code) || code.startsWith('ERR_TLS') || code.startsWith('ERR_SSL')))
