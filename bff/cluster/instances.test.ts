@@ -184,6 +184,23 @@ describe('three BFF instances on one Redis and one PostgreSQL', () => {
     expect(await trackingCalls()).toBe(before + 1);
   }, 60_000);
 
+  it('answers visitors within the deadline when Redis hangs without closing its connections (SIGSTOP)', async () => {
+    await startInstances({ BFF_VISITOR_RATE_LIMIT: '100000/60' });
+    const [a, b] = bffs as [RunningBff, RunningBff];
+    expect((await a.track(['DG049186226BR'])).status).toBe(200);
+    redis.pause();
+    try {
+      const started = Date.now();
+      const statuses = await Promise.all(
+        Array.from({ length: 4 }, (_, i) => (i % 2 ? a : b).track([makeS10('QB', 74_000_000 + i)])),
+      );
+      expect(statuses.map((res) => res.status)).toEqual([200, 200, 200, 200]);
+      expect(Date.now() - started).toBeLessThan(8_000);
+    } finally {
+      redis.resume();
+    }
+  }, 60_000);
+
   it('answers label tools with a clear error and sends nothing while PostgreSQL is down, and recovers', async () => {
     await startInstances({});
     const agent = agents[0] as Client;

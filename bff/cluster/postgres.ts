@@ -8,7 +8,14 @@ export interface Migration {
 
 /** A connection pool to `BFF_DATABASE_URL`, with a clear error when the server is unreachable. */
 export function createPool(url: string): pg.Pool {
-  const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 5_000 });
+  // A PostgreSQL that stops answering must not hold an agent's call: queries give up after 5 s (client and server).
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: 10,
+    connectionTimeoutMillis: 5_000,
+    query_timeout: 5_000,
+    statement_timeout: 5_000,
+  });
   // An idle client losing its connection must not crash the process: the next query reports it.
   pool.on('error', () => {});
   return pool;

@@ -47,7 +47,9 @@ export class RedisConnection {
       connectTimeout: 2_000,
       retryStrategy: (times: number) => Math.min(200 * times, 2_000),
     };
-    this.commands = new Redis(options.url, common);
+    // A Redis that stops answering without closing the connection (paused, partitioned) must not hold a visitor
+    // past the deadline: each command gives up after 500 ms and the caller falls back to this instance.
+    this.commands = new Redis(options.url, { ...common, commandTimeout: 500 });
     // The subscriber queues its SUBSCRIBE until connected, so it is (re)established whenever Redis comes back.
     this.subscriber = new Redis(options.url, {
       ...common,

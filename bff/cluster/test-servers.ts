@@ -37,6 +37,9 @@ export interface RedisServer {
   /** Stops the server (SIGTERM); `start()` brings it back on the same port. */
   stop(): Promise<void>;
   start(): Promise<void>;
+  /** Freezes the process (SIGSTOP): connections stay open, nothing answers — a hung Redis. `resume()` thaws it. */
+  pause(): void;
+  resume(): void;
   /** Stops it for good and removes its directory. */
   close(): Promise<void>;
 }
@@ -74,7 +77,10 @@ export async function startRedis(): Promise<RedisServer> {
     port,
     start,
     stop,
+    pause: () => void child?.kill('SIGSTOP'),
+    resume: () => void child?.kill('SIGCONT'),
     close: async () => {
+      child?.kill('SIGCONT');
       await stop();
       rmSync(dir, { recursive: true, force: true });
     },

@@ -93,7 +93,8 @@ export class TrackingService {
   }
 
   private async one(code: string, deadline: Deadline): Promise<ServedResult> {
-    const cached = await this.cache.get(code);
+    // The cache may be Redis: reading it counts against the deadline too.
+    const cached = await Promise.race([this.cache.get(code), deadline.passed]).catch(() => undefined);
     if (cached?.freshness === 'fresh') return cached.result;
     if (cached?.freshness === 'revalidate') {
       // Logged once per batch by the batch itself.
