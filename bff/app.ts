@@ -132,7 +132,6 @@ export function createBff(deps: BffDeps): Bff {
       now,
       keyWindowMs: config.idempotencyKeyDays * 86_400_000,
     });
-  const labelTimeoutMs = deps.labels?.timeoutMs ?? 60_000;
   const issuer = new LabelIssuer({
     ledger,
     platform,
@@ -140,7 +139,7 @@ export function createBff(deps: BffDeps): Bff {
     now,
     ...deps.labels,
     // A shared ledger holds other instances' calls in flight: only attempts pending longer than any call are orphans.
-    ...(stores ? { orphanAfterMs: labelTimeoutMs + 30_000 } : {}),
+    sharedLedger: Boolean(stores),
   });
   // Attempts a previous run left pending become unknown and are reconciled before new labels go out.
   void issuer.start();

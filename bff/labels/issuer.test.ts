@@ -77,3 +77,31 @@ describe('LabelIssuer: answers that do not say what happened', () => {
     issuer.close();
   });
 });
+
+describe('LabelIssuer: attempts left pending while it runs', () => {
+  it('turns a pending attempt older than any call into unknown without a restart, and leaves a young one alone', async () => {
+    let now = 1_763_800_000_000;
+    const ledger = new SqliteLedgerStore({ dataDir: ':memory:', now: () => now });
+    const { platform } = platformAnswering({
+      content: [],
+      structuredContent: { reason: 'prepostagem_rejected' },
+    });
+    const issuer = new LabelIssuer({
+      ledger,
+      platform,
+      logger: createLogger({ level: 'silent' }),
+      now: () => now,
+      retryReconcileMs: [],
+      timeoutMs: 1_000,
+      sweepEveryMs: 20,
+    });
+    await issuer.start();
+    // As if its answer could not be written: the row stays pending while the process goes on.
+    const stuck = await ledger.begin({ fingerprint: 'stuck', request: '{}' });
+    now += 31_001;
+    const young = await ledger.begin({ fingerprint: 'young', request: '{}' });
+    await expect.poll(async () => (await ledger.get(stuck.id))?.state, { timeout: 2_000 }).toBe('unknown');
+    expect((await ledger.get(young.id))?.state).toBe('pending');
+    issuer.close();
+  });
+});

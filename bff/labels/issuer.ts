@@ -72,17 +72,20 @@ export interface LabelIssuerOptions {
   /** After an unknown outcome that diagnosis could not settle at once, try again after these delays. */
   retryReconcileMs?: number[];
   /**
-   * Several instances share the ledger: a `pending` attempt may be another live instance's call in flight, so only
-   * attempts pending longer than this (longer than any call can last) are taken for a dead process's, at start and
-   * then every minute. Undefined (one instance, node:sqlite): every pending attempt at start.
+   * Several instances share the ledger (PostgreSQL): a `pending` attempt may then be another live instance's call in
+   * flight, so start-up takes only orphans (below) instead of every pending attempt.
    */
-  orphanAfterMs?: number | undefined;
+  sharedLedger?: boolean;
+  /**
+   * A `pending` attempt older than this (longer than any call can last: default `timeoutMs` + 30 s) is a dead call's
+   * — its process died, or its answer could not be written — and becomes `unknown`, swept every minute.
+   */
+  orphanAfterMs?: number;
+  /** How often orphans are looked for (default every minute). */
+  sweepEveryMs?: number;
 }
 
-type Options = Required<Omit<LabelIssuerOptions, 'now' | 'orphanAfterMs'>> & {
-  now: () => number;
-  orphanAfterMs: number | undefined;
-};
+type Options = Required<Omit<LabelIssuerOptions, 'now'>> & { now: () => number };
 
 /**
  * Labels that are never issued twice and never told to the wrong order: every attempt is written before the upstream
@@ -109,8 +112,10 @@ export class LabelIssuer {
       clockSkewMs: 5_000,
       retryReconcileMs: [2_000, 10_000, 60_000],
       now: Date.now,
+      sharedLedger: false,
+      sweepEveryMs: 60_000,
       ...options,
-      orphanAfterMs: options.orphanAfterMs,
+      orphanAfterMs: options.orphanAfterMs ?? (options.timeoutMs ?? 60_000) + 30_000,
     };
   }
 
@@ -119,21 +124,24 @@ export class LabelIssuer {
    * background, before any new label is sent (so they are still among the platform's recent attempts).
    */
   start(): Promise<void> {
-    const { orphanAfterMs } = this.options;
-    if (orphanAfterMs !== undefined) {
-      // A shared ledger: an instance that died mid-call is noticed by the others, not only at its own restart.
-      const sweep = setInterval(() => void this.recoverOrphans(), 60_000);
-      sweep.unref();
-      this.timers.add(sweep);
-    }
-    this.recovered = this.recoverOrphans();
+    // A call whose answer could not be written, or (shared ledger) an instance that died mid-call, is noticed here
+    // while this process runs, not only at the next start.
+    const sweep = setInterval(
+      () => void this.recoverOrphans(this.options.orphanAfterMs),
+      this.options.sweepEveryMs,
+    );
+    sweep.unref();
+    this.timers.add(sweep);
+    // One instance: every pending attempt at start is a previous run's. Shared: only the orphans.
+    this.recovered = this.recoverOrphans(this.options.sharedLedger ? this.options.orphanAfterMs : -1);
     return this.recovered;
   }
 
-  private recoverOrphans(): Promise<void> {
+  /** Pending attempts older than `olderThanMs` become unknown; then unknown attempts are reconciled. */
+  private recoverOrphans(olderThanMs: number): Promise<void> {
     return (async () => {
-      const { ledger, logger, now, orphanAfterMs } = this.options;
-      const recovered = await ledger.recoverPending(now() - (orphanAfterMs ?? -1));
+      const { ledger, logger, now } = this.options;
+      const recovered = await ledger.recoverPending(now() - olderThanMs);
       if (recovered.length > 0) {
         logger.warn(
           { attempts: recovered.map((a) => a.id) },
