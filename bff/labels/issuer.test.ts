@@ -105,3 +105,42 @@ describe('LabelIssuer: attempts left pending while it runs', () => {
     issuer.close();
   });
 });
+
+describe('LabelIssuer: an answer that arrives after the attempt was settled elsewhere', () => {
+  it('tells the created label when another instance already bound the same pre-posting from the history', async () => {
+    const now = 1_763_800_000_000;
+    const ledger = new SqliteLedgerStore({ dataDir: ':memory:', now: () => now });
+    const answer: CallToolResult = {
+      content: [],
+      structuredContent: { prepostagemId: 'PP9000000002', trackingCode: 'AB123456785BR' },
+    };
+    const platform = {
+      call: async () => {
+        // Meanwhile another instance took this slow call for a dead one and settled it from the platform's history.
+        const [pending] = await ledger.list({ state: 'pending' });
+        if (pending) {
+          await ledger.settle(pending.id, { state: 'unknown', settledBy: 'restart' });
+          await ledger.settle(pending.id, {
+            state: 'created',
+            settledBy: 'diagnosis',
+            prepostagemId: 'PP9000000002',
+          });
+        }
+        return answer;
+      },
+      read: async () => ({ content: [], structuredContent: { attempts: [] } }),
+    } as unknown as PlatformMcp;
+    const issuer = new LabelIssuer({
+      ledger,
+      platform,
+      logger: createLogger({ level: 'silent' }),
+      now: () => now,
+      retryReconcileMs: [],
+    });
+    await issuer.start();
+    const outcome = await issuer.issue(input, 'order-4');
+    expect(outcome.kind).toBe('created');
+    expect(outcome.kind === 'created' && outcome.record.prepostagemId).toBe('PP9000000002');
+    issuer.close();
+  });
+});

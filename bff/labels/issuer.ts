@@ -315,6 +315,19 @@ export class LabelIssuer {
         supportCode: record.supportCode,
       });
     } catch (error) {
+      if (error instanceof TransitionError) {
+        // Settled meanwhile from the platform's history (a sweep took this slow call for a dead one): the same
+        // pre-posting is this answer's; anything else is an error for a person.
+        const current = await this.options.ledger.get(attempt.id);
+        if (current?.state === 'created' && current.prepostagemId === record.prepostagemId)
+          return {
+            kind: 'created',
+            record: await this.withPdf(record),
+            attemptId: attempt.id,
+            replayed: false,
+          };
+        throw error;
+      }
       if (!(error instanceof BindingConflictError)) throw error;
       // Only a person's earlier decision can hold this pre-posting: never tell it to two orders.
       const note = `binding_conflict: the platform answered ${record.prepostagemId}, which the ledger already binds to another attempt`;
