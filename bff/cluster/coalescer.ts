@@ -37,14 +37,17 @@ return redis.call('ZADD', KEYS[1], 'NX', tonumber(now[1]) * 1000 + math.floor(to
 /**
  * A batch leaves full (ARGV[1] codes), or once its oldest code has waited the window (ARGV[4] ms): then up to
  * ARGV[1] queued codes (oldest first) are taken and marked in flight for ARGV[2] ms, in one step. Answers
- * {0, code…}, or {ms} to wait before looking again, or {} when the queue is empty.
+ * {0, code…}, or {ms} to wait before looking again, or {} when the queue is empty. Codes queued longer than the callers
+ * wait (ARGV[5] ms) are dropped first.
  */
 const CLAIM = `
+local clock = redis.call('TIME')
+local nowMs = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
+-- Codes queued longer than anyone waits for them (ARGV[5] ms) are dropped: their callers have given up.
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', nowMs - tonumber(ARGV[5]))
 local count = redis.call('ZCARD', KEYS[1])
 if count == 0 then return {} end
 if count < tonumber(ARGV[1]) then
-  local now = redis.call('TIME')
-  local nowMs = tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000)
   local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
   local waited = nowMs - tonumber(oldest[2])
   if waited < tonumber(ARGV[4]) then return {tonumber(ARGV[4]) - waited} end
@@ -59,11 +62,22 @@ end
 return claimed
 `;
 
+/** Extends the sender lock only if this instance still holds it (1), else 0: another sender took over. */
+const EXTEND = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+return 0
+`;
+
 /** Releases the sender lock only if this instance still holds it. */
 const RELEASE = `
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
 return 0
 `;
+
+/** No instance answered a code in time (the platform is slow, or the sender died): not a Redis failure. */
+export class ClusterWaitTimeout extends Error {
+  override readonly name = 'ClusterWaitTimeout';
+}
 
 interface Waiter {
   resolve: (result: TrackingResult) => void;
@@ -118,7 +132,8 @@ export class ClusterCoalescer {
       this.waiters.set(code, list);
     });
     const timeout = setTimeout(
-      () => this.fail([code], new Error(`no answer for ${code} within ${this.options.waitMs} ms`)),
+      () =>
+        this.fail([code], new ClusterWaitTimeout(`no answer for ${code} within ${this.options.waitMs} ms`)),
       this.options.waitMs,
     );
     answer.then(
@@ -161,12 +176,14 @@ export class ClusterCoalescer {
             this.options.inFlightTtlMs,
             this.id,
             this.options.windowMs,
+            this.options.waitMs,
           )) as (number | string)[];
           if (wait === undefined) break;
           if (codes.length > 0) await this.send(codes.map(String));
           // Not full and young: the batch waits the rest of its window for more codes, from any instance.
           else await new Promise((resolve) => setTimeout(resolve, Number(wait)));
-          await redis.pexpire(lock, this.options.inFlightTtlMs);
+          // A sender whose lock expired (a stalled event loop) stops: another one is sending now.
+          if (Number(await redis.eval(EXTEND, 1, lock, this.id, this.options.inFlightTtlMs)) !== 1) break;
         }
       } finally {
         await redis.eval(RELEASE, 1, lock, this.id);
@@ -204,6 +221,8 @@ export class ClusterCoalescer {
         },
       };
     }
+    // In-flight marks first, then the answers: a caller that comes in between queues the code again (a code in a
+    // later batch) rather than waiting on an answer already published.
     await redis.del(...codes.map((code) => `${this.keys.inFlight}${code}`));
     await redis.publish(this.keys.channel, JSON.stringify(outcome));
   }

@@ -14,8 +14,8 @@ import {
   RedisBudget,
   type UpstreamBudget,
 } from '../upstream/budget.ts';
-import { isUpstreamError } from '../upstream/errors.ts';
-import { ClusterCoalescer } from './coalescer.ts';
+import { isUpstreamError, UpstreamError } from '../upstream/errors.ts';
+import { ClusterCoalescer, ClusterWaitTimeout } from './coalescer.ts';
 import { RedisTrackingCache } from './tracking-cache.ts';
 
 /**
@@ -163,6 +163,8 @@ export class SharedLoader {
       return await this.cluster.load(code);
     } catch (error) {
       if (isUpstreamError(error)) throw error;
+      // The shared queue is working but slow: sending the code again from here would only spend the budget twice.
+      if (error instanceof ClusterWaitTimeout) throw new UpstreamError('unavailable', error.message);
       return this.local.load(code);
     }
   }
