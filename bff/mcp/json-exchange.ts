@@ -90,6 +90,10 @@ export class JsonExchange implements Transport {
       );
     }
     const requests = messages.filter(isJSONRPCRequest);
+    if (new Set(requests.map((request) => request.id)).size !== requests.length) {
+      // Two requests with one id could not both be answered: refuse the batch rather than hang on it.
+      return rpcError(res, 400, -32600, 'Invalid Request: request ids in a batch must be unique');
+    }
     const answers = requests.map(
       (request) => new Promise<JSONRPCMessage>((resolve) => this.waiting.set(request.id, resolve)),
     );

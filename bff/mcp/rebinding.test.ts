@@ -168,4 +168,15 @@ describe('/mcp: the Streamable HTTP checks of the JSON exchange', () => {
     expect((await post({ ...auth, 'mcp-protocol-version': '1999-01-01' }, ping)).status).toBe(400);
     expect((await post({ ...auth, 'mcp-protocol-version': '2025-06-18' }, ping)).status).toBe(200);
   });
+
+  it('refuses a batch that repeats a request id with 400 instead of hanging on it', async () => {
+    bff = await startBff(sandbox.url);
+    const twice = JSON.stringify([
+      { jsonrpc: '2.0', id: 7, method: 'ping' },
+      { jsonrpc: '2.0', id: 7, method: 'tools/list' },
+    ]);
+    const res = await post(auth, twice);
+    expect(res.status).toBe(400);
+    expect(JSON.parse(res.body)).toMatchObject({ error: { code: -32600 } });
+  });
 });
