@@ -80,3 +80,31 @@ describe('PlatformMcp against a real socket', () => {
     }
   });
 });
+
+describe('PlatformMcp: the tool catalog', () => {
+  it('gives up a look at a platform that never answers within 3 s, one look for many callers', async () => {
+    let requests = 0;
+    const hanging = createServer(() => {
+      requests += 1; // never answered
+    });
+    await new Promise<void>((resolve) => hanging.listen(0, '127.0.0.1', resolve));
+    const { port } = hanging.address() as AddressInfo;
+    const platform = new PlatformMcp({
+      url: `http://127.0.0.1:${port}/mcp`,
+      secretKey: 'mk_test_demo',
+      logger: createLogger({ level: 'silent' }),
+    });
+    try {
+      const started = Date.now();
+      const looks = await Promise.allSettled(Array.from({ length: 5 }, () => platform.tools()));
+      expect(looks.every((look) => look.status === 'rejected')).toBe(true);
+      expect(Date.now() - started).toBeLessThan(6_000);
+      expect(requests).toBe(1);
+      expect(await platform.labelAvailability()).toMatchObject({ available: false });
+    } finally {
+      await platform.close();
+      hanging.closeAllConnections();
+      hanging.close();
+    }
+  }, 20_000);
+});

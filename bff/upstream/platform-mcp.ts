@@ -90,6 +90,9 @@ function messageOf(error: unknown): string {
   return code && !message.includes(code) ? `${message} (${code})` : message;
 }
 
+/** How long the catalog look (handshake, then tools/list) may take before label tools are withheld for now. */
+const CATALOG_TIMEOUT_MS = 3_000;
+
 export interface PlatformMcpOptions {
   url: string;
   secretKey: string;
@@ -113,6 +116,7 @@ export interface SharedCatalogStore {
  */
 export class PlatformMcp {
   private catalog: { at: number; tools: string[] } | undefined;
+  private looking: Promise<string[]> | undefined;
   private readonly open = new Set<Client>();
   private readonly options: Required<Omit<PlatformMcpOptions, 'now' | 'sharedCatalog'>> & {
     now: () => number;
@@ -126,13 +130,13 @@ export class PlatformMcp {
   }
 
   /** A new client for one call; a failed handshake means nothing was sent (`not_sent`). */
-  private async connect(): Promise<Client> {
+  private async connect(timeoutMs = 15_000): Promise<Client> {
     const client = new Client({ name: 'frete-kit-bff', version: '1.0.0' });
     const transport = new StreamableHTTPClientTransport(new URL(this.options.url), {
       requestInit: { headers: { authorization: `Bearer ${this.options.secretKey}` } },
     });
     try {
-      await client.connect(transport, { timeout: 15_000 });
+      await client.connect(transport, { timeout: timeoutMs });
     } catch (error) {
       await client.close().catch(() => undefined);
       throw new PlatformCallError('not_sent', `platform MCP handshake failed: ${messageOf(error)}`);
@@ -191,9 +195,18 @@ export class PlatformMcp {
       this.catalog = { at: now(), tools: shared };
       return shared;
     }
-    const client = await this.connect();
+    // One look at a time, and a short one: every agent request waits on it (the tools it is offered).
+    this.looking ??= this.lookUpTools().finally(() => {
+      this.looking = undefined;
+    });
+    return this.looking;
+  }
+
+  private async lookUpTools(): Promise<string[]> {
+    const { now, catalogTtlMs } = this.options;
+    const client = await this.connect(CATALOG_TIMEOUT_MS);
     try {
-      const { tools } = await client.listTools();
+      const { tools } = await client.listTools(undefined, { timeout: CATALOG_TIMEOUT_MS });
       this.catalog = { at: now(), tools: tools.map((tool) => tool.name) };
       await this.shared?.set(this.catalog.tools, catalogTtlMs);
       return this.catalog.tools;
