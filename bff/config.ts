@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import * as z from 'zod/mini';
+import { RATE_LIMIT_TEXT } from '../shared/limits.ts';
 import { parseRateLimit, type RateLimit } from '../shared/rate-limit.ts';
 
 export const AGENT_SCOPES = ['rates', 'tracking', 'labels'] as const;
@@ -183,8 +184,9 @@ export function parseConfig(env: Env = process.env): BffConfig {
     trustProxy = entries;
   }
 
-  const shippingRateLimit = parseRateLimit(env.SHIPPING_RATE_LIMIT ?? '60/60');
-  if (!shippingRateLimit) throw new ConfigError('SHIPPING_RATE_LIMIT must be calls/seconds, e.g. 60/60');
+  const shippingRateLimit = parseRateLimit(env.SHIPPING_RATE_LIMIT ?? RATE_LIMIT_TEXT);
+  if (!shippingRateLimit)
+    throw new ConfigError(`SHIPPING_RATE_LIMIT must be calls/seconds, e.g. ${RATE_LIMIT_TEXT}`);
 
   const keyDays = env.BFF_IDEMPOTENCY_KEY_DAYS?.trim() || '7';
   const idempotencyKeyDays = Number(keyDays);

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { RATE_LIMIT_TEXT } from '../shared/limits.ts';
 import { parseRateLimit, type RateLimit } from '../shared/rate-limit.ts';
 
 export interface SandboxConfig {
@@ -15,8 +16,12 @@ export interface SandboxConfig {
 const EnvSchema = z.object({
   SANDBOX_PORT: z._default(z.string().check(z.regex(/^\d{1,5}$/, 'must be a port number (0-65535)')), '4010'),
   SANDBOX_RATE_LIMIT: z._default(
-    z.string().check(z.refine((v) => parseRateLimit(v) !== undefined, 'must be calls/seconds, e.g. 60/60')),
-    '60/60',
+    z
+      .string()
+      .check(
+        z.refine((v) => parseRateLimit(v) !== undefined, `must be calls/seconds, e.g. ${RATE_LIMIT_TEXT}`),
+      ),
+    RATE_LIMIT_TEXT,
   ),
   SANDBOX_LABEL_PDF_DELAY_MS: z._default(
     z.string().check(z.regex(/^\d+$/, 'must be whole milliseconds')),

@@ -4,6 +4,7 @@ import express, { type Request, type Response, Router } from 'express';
 import * as z from 'zod/mini';
 import { isApiError } from '../../shared/errors.ts';
 import { GenerateLabelInputSchema } from '../../shared/label.ts';
+import { ATTEMPT_HISTORY_DAYS } from '../../shared/limits.ts';
 import { formatBRL } from '../../shared/money.ts';
 import { TOOLS, type ToolName } from '../../shared/tools.ts';
 import type { AgentScope, BffConfig } from '../config.ts';
@@ -252,7 +253,7 @@ function buildServer(deps: AgentMcpDeps, tools: ToolName[], why: string | undefi
         const { attempts } = structured;
         const latest = attempts[0];
         const text = !latest
-          ? 'No attempts found in the last 90 days; absence of a record does not prove that no label was created.'
+          ? `No attempts found in the last ${ATTEMPT_HISTORY_DAYS} days; absence of a record does not prove that no label was created.`
           : `${plural(attempts.length, 'attempt')}, most recent first; the latest (${latest.createdAt}) ${latest.outcome}${latest.reason ? ` (reason: ${latest.reason})` : ''}, supportCode ${latest.supportCode}: ${latest.action}`;
         return answer(text, structured);
       } catch (error) {

@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
-import { MAX_CODES, TrackingResultSchema } from '../../shared/tracking.ts';
+import { MAX_CODES } from '../../shared/limits.ts';
+import { TrackingResultSchema } from '../../shared/tracking.ts';
 
 /** `POST /api/tracking` body: 1–50 codes (checked in the S10 form by the route), nothing else. */
 export const TrackingLookupRequestSchema = /* @__PURE__ */ z.strictObject({

@@ -1,3 +1,4 @@
+import { MAX_CODES } from '../../shared/limits.ts';
 import type { TrackingResult } from '../../shared/tracking.ts';
 import type { Logger } from '../logger.ts';
 import { isUpstreamError, UpstreamError } from '../upstream/errors.ts';
@@ -69,7 +70,7 @@ export class TrackingService {
     };
     const local = new Coalescer<TrackingResult>({
       batch,
-      maxBatch: 50,
+      maxBatch: MAX_CODES,
       ...(options.windowMs === undefined ? {} : { windowMs: options.windowMs }),
       ...(options.schedule ? { schedule: options.schedule } : {}),
     });

@@ -1,12 +1,8 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import {
-  ATTEMPT_HISTORY_DAYS,
-  type Attempt,
-  type DiagnoseLabelIssueInput,
-  MAX_LISTED_ATTEMPTS,
-} from '../../shared/diagnosis.ts';
+import type { Attempt, DiagnoseLabelIssueInput } from '../../shared/diagnosis.ts';
 import type { GenerateLabelInput, GetLabelPdfOutput, LabelRecord } from '../../shared/label.ts';
+import { ATTEMPT_HISTORY_DAYS, MAX_LISTED_ATTEMPTS } from '../../shared/limits.ts';
 import { makeS10 } from '../../shared/s10.ts';
 import type { CarrierClock } from '../carrier/clock.ts';
 import { ufOfCep } from '../carrier/geography.ts';

@@ -3,6 +3,7 @@ import { formatCep } from '../../shared/cep.ts';
 import type { Attempt } from '../../shared/diagnosis.ts';
 import { isApiError } from '../../shared/errors.ts';
 import type { GenerateLabelInput } from '../../shared/label.ts';
+import { ATTEMPT_HISTORY_DAYS } from '../../shared/limits.ts';
 import { formatBRL } from '../../shared/money.ts';
 import type { GetShippingRatesInput, GetShippingRatesOutput } from '../../shared/quote.ts';
 import type { TrackingResult } from '../../shared/tracking.ts';
@@ -118,7 +119,7 @@ export class SandboxTools {
   diagnose(attempts: Attempt[], bySupportCode: boolean): CallToolResult {
     if (attempts.length === 0) {
       return result(
-        `${bySupportCode ? 'No attempt with that support code' : 'No label attempts'} in the last 90 days. ` +
+        `${bySupportCode ? 'No attempt with that support code' : 'No label attempts'} in the last ${ATTEMPT_HISTORY_DAYS} days. ` +
           'Absence of a record does not prove that no label was created.',
         { attempts },
       );

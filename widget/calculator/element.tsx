@@ -1,5 +1,6 @@
 import { render } from 'preact';
 import { parseCutoff } from '../../shared/business-days.ts';
+import { MAX_ITEMS } from '../../shared/limits.ts';
 import type { QuoteItem } from '../../shared/quote.ts';
 import { adoptStyles, uid } from '../common/settings.ts';
 import { Calculator, type CalculatorPrefs } from './Calculator.tsx';
@@ -60,7 +61,7 @@ export function defineCalculator(settings: DOMStringMap): void {
       const items = (await loadValidation()).parseItems(parsedJson);
       if (!items) {
         console.warn(
-          'shipping-calculator: items must be 1 to 50 objects {name, quantity, unitPriceBRL, weightKg?}',
+          `shipping-calculator: items must be 1 to ${MAX_ITEMS} objects {name, quantity, unitPriceBRL, weightKg?}`,
         );
         return;
       }
