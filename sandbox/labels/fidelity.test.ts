@@ -2,7 +2,8 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { AttemptSchema } from '../../shared/diagnosis.ts';
 import { GetLabelPdfOutputSchema, LabelRecordSchema } from '../../shared/label.ts';
-import { callTool, connectMcp, type RunningSandbox, SAMPLE_LABEL, startSandbox } from '../testing.ts';
+import { callTool, connectMcp } from '../mcp/testing.ts';
+import { type RunningSandbox, SAMPLE_LABEL, startSandbox } from '../testing.ts';
 
 let sandbox: RunningSandbox;
 const clients: Client[] = [];

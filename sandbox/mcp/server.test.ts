@@ -1,15 +1,14 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { AttemptSchema } from '../../shared/diagnosis.ts';
 import { LabelRecordSchema } from '../../shared/label.ts';
 import { GetShippingRatesOutputSchema } from '../../shared/quote.ts';
 import { TrackingResponseSchema } from '../../shared/tracking.ts';
 import { samplePartyAt as party, type RunningSandbox, SAMPLE_LABEL, startSandbox } from '../testing.ts';
+import { expectEach401, McpClients, postToolsList } from './testing.ts';
 
 let sandbox: RunningSandbox;
-const clients: Client[] = [];
+const clients = new McpClients();
 
 beforeAll(async () => {
   sandbox = await startSandbox({ labelPdfDelayMs: 20, labelPdfWaitMs: 1000 });
@@ -17,22 +16,12 @@ beforeAll(async () => {
 afterAll(() => sandbox.close());
 beforeEach(() => sandbox.control('reset'));
 afterEach(async () => {
-  await Promise.all(clients.splice(0).map((client) => client.close()));
+  await clients.closeAll();
 });
 
-async function connect(key: string): Promise<Client> {
-  const client = new Client({ name: 'sandbox-test', version: '1.0.0' });
-  const transport = new StreamableHTTPClientTransport(new URL(`${sandbox.url}/mcp`), {
-    requestInit: { headers: { authorization: `Bearer ${key}` } },
-  });
-  await client.connect(transport);
-  clients.push(client);
-  return client;
-}
-
-async function call(client: Client, name: string, args: Record<string, unknown>): Promise<CallToolResult> {
-  return (await client.callTool({ name, arguments: args })) as CallToolResult;
-}
+const connect = (key: string) => clients.connect(`${sandbox.url}/mcp`, key);
+const call = (client: Client, name: string, args: Record<string, unknown>) =>
+  clients.call(client, name, args);
 
 const LABEL = SAMPLE_LABEL;
 
@@ -74,34 +63,18 @@ describe('MCP catalog (spec 1 rule 4)', () => {
   });
 
   it('answers 401 with WWW-Authenticate without a key, with an unknown key and with a public key', async () => {
-    for (const authorization of [undefined, 'Bearer mk_test_nope', 'Bearer pk_test_demo']) {
-      const res = await fetch(`${sandbox.url}/mcp`, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-          ...(authorization ? { authorization } : {}),
-        },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
-      });
-      expect(res.status).toBe(401);
-      expect(res.headers.get('www-authenticate')).toMatch(/^Bearer /);
-      expect(JSON.stringify(await res.json())).not.toContain('mk_test_nope');
-    }
+    const bodies = await expectEach401(`${sandbox.url}/mcp`, [
+      undefined,
+      'Bearer mk_test_nope',
+      'Bearer pk_test_demo',
+    ]);
+    for (const body of bodies) expect(JSON.stringify(body)).not.toContain('mk_test_nope');
   });
 
   // The platform key gets the partner scope here (spec 4.4.6): see partners/partners.test.ts.
   it('answers 404 merchant_not_found to a removed store', async () => {
     for (const [key, status, code] of [['mk_test_removida', 404, 'merchant_not_found']] as const) {
-      const res = await fetch(`${sandbox.url}/mcp`, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-          authorization: `Bearer ${key}`,
-        },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
-      });
+      const res = await postToolsList(`${sandbox.url}/mcp`, `Bearer ${key}`);
       expect(res.status).toBe(status);
       expect(await res.json()).toMatchObject({ error: { code } });
     }
