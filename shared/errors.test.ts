@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError, ERROR_CODES, ErrorBodySchema, isApiError } from './errors.ts';
+import { ApiError, ERROR_CODES, ERROR_MESSAGES, ErrorBodySchema, isApiError } from './errors.ts';
 import { isKnownReason } from './reasons.ts';
 
 describe('ErrorBodySchema (spec 7.1)', () => {
@@ -29,6 +29,22 @@ describe('ApiError', () => {
     expect(new ApiError('rate_limited', 'wait').toBody()).toEqual({
       error: { code: 'rate_limited', message: 'wait' },
     });
+  });
+
+  it('has a default message for every code, ours included, in the spec 7.1 envelope', () => {
+    for (const code of [...ERROR_CODES, 'not_found', 'internal_error'] as const) {
+      const error = new ApiError(code);
+      expect(error.message, code).toBe(ERROR_MESSAGES[code]);
+      expect(error.message.length, code).toBeGreaterThan(3);
+      expect(error.toBody()).toEqual({ error: { code, message: ERROR_MESSAGES[code] } });
+    }
+    expect(new ApiError('not_found').status).toBe(404);
+    expect(new ApiError('internal_error').status).toBe(500);
+    expect(new ApiError('too_many_items').message).toBe('items: must have at most 50 entries');
+  });
+
+  it("keeps our own codes out of the shared schema, so a client never accepts them as the platform's", () => {
+    expect(ErrorBodySchema.safeParse(new ApiError('not_found').toBody()).success).toBe(false);
   });
 
   it('is not confused with another error', () => {

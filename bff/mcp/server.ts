@@ -11,7 +11,7 @@ import {
   refusalSummary,
   trackingSummary,
 } from '../../shared/agent-texts.ts';
-import { isApiError } from '../../shared/errors.ts';
+import { ApiError, isApiError } from '../../shared/errors.ts';
 import { GenerateLabelInputSchema } from '../../shared/label.ts';
 import { TOOLS, type ToolName } from '../../shared/tools.ts';
 import type { AgentScope, BffConfig } from '../config.ts';
@@ -265,9 +265,8 @@ export function agentMcpRoutes(deps: AgentMcpDeps): Router {
       );
       // Connection: close, so a body we did not read is not drained on a kept-alive connection.
       res.setHeader('Connection', 'close');
-      res
-        .status(401)
-        .json({ error: { code: 'invalid_api_key', message: 'Send Authorization: Bearer <agent token>.' } });
+      const error = new ApiError('invalid_api_key', 'Send Authorization: Bearer <agent token>.');
+      res.status(error.status).json(error.toBody());
       return;
     }
     res.locals.scopes = scopes;
