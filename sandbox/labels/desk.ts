@@ -6,10 +6,11 @@ import { ATTEMPT_HISTORY_DAYS, MAX_LISTED_ATTEMPTS } from '../../shared/limits.t
 import { makeS10 } from '../../shared/s10.ts';
 import type { CarrierClock } from '../carrier/clock.ts';
 import { ufOfCep } from '../carrier/geography.ts';
+import type { CarrierService } from '../carrier/services.ts';
 import { deliveryPlan, type TrackingBook } from '../carrier/tracking.ts';
 import type { Store, StoreRegistry } from '../stores/stores.ts';
 import { renderLabelPdf } from './pdf.ts';
-import { checkLabel, type LabelService } from './rules.ts';
+import { checkLabel } from './rules.ts';
 
 const DAY_MS = 86_400_000;
 
@@ -205,7 +206,7 @@ export class LabelDesk {
       .map(({ storeId: _store, ...attempt }) => attempt);
   }
 
-  private create(store: Store, input: GenerateLabelInput, service: LabelService): Prepostagem {
+  private create(store: Store, input: GenerateLabelInput, service: CarrierService): Prepostagem {
     const { tracking, carrierClock } = this.options;
     let trackingCode: string;
     do {
