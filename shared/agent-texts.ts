@@ -48,7 +48,9 @@ export function trackingLine(result: TrackingResult): string {
 }
 
 /** A tracking answer in one line: the counts (stale ones too). `trackingLine` gives the detail of each code. */
-export function trackingSummary(results: readonly (TrackingResult & { stale?: boolean })[]): string {
+export function trackingSummary(
+  results: readonly (TrackingResult & { stale?: boolean | undefined })[],
+): string {
   const delivered = results.filter((r) => r.delivered).length;
   const missing = results.filter((r) => !r.found).length;
   const stale = results.filter((r) => r.stale).length;

@@ -2,8 +2,8 @@ import { Router } from 'express';
 import { ERROR_STATUS, ErrorBodySchema, type ErrorCode } from '../../shared/errors.ts';
 import { MAX_CODES } from '../../shared/limits.ts';
 import { jsonSchema } from '../../shared/openapi.ts';
+import { TrackingLookupRequestSchema, TrackingLookupResponseSchema } from '../../shared/tracking-lookup.ts';
 import { methodNotAllowed } from '../http/errors.ts';
-import { TrackingLookupRequestSchema, TrackingLookupResponseSchema } from '../tracking/schema.ts';
 
 type JsonObject = Record<string, unknown>;
 
