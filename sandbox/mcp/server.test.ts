@@ -1,6 +1,6 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { AttemptSchema } from '../../shared/diagnosis.ts';
+import { DiagnoseLabelIssueOutputSchema } from '../../shared/diagnosis.ts';
 import { LabelRecordSchema } from '../../shared/label.ts';
 import { GetShippingRatesOutputSchema } from '../../shared/quote.ts';
 import { TrackingResponseSchema } from '../../shared/tracking.ts';
@@ -22,6 +22,9 @@ afterEach(async () => {
 const connect = (key: string) => clients.connect(`${sandbox.url}/mcp`, key);
 const call = (client: Client, name: string, args: Record<string, unknown>) =>
   clients.call(client, name, args);
+/** A diagnose_label_issue reply, parsed with the shared schema. */
+const diagnosis = (result: { structuredContent?: unknown }) =>
+  DiagnoseLabelIssueOutputSchema.parse(result.structuredContent);
 
 const LABEL = SAMPLE_LABEL;
 
@@ -300,9 +303,7 @@ describe('diagnose_label_issue (spec 4.4.5)', () => {
     const rejected = await call(client, 'generate_label', { ...LABEL, serviceCode: 'PAC' });
     const supportCode = String(rejected.structuredContent?.supportCode);
     const found = await call(client, 'diagnose_label_issue', { supportCode });
-    const attempts = (found.structuredContent as { attempts: unknown[] }).attempts.map((a) =>
-      AttemptSchema.parse(a),
-    );
+    const { attempts } = diagnosis(found);
     expect(attempts).toHaveLength(1);
     expect(attempts[0]).toMatchObject({
       supportCode,
@@ -324,24 +325,16 @@ describe('diagnose_label_issue (spec 4.4.5)', () => {
   it('lists at most 10 recent attempts, most recent first, within 90 days and only from linked apps', async () => {
     const client = await connect('mk_test_demo');
     for (let i = 0; i < 11; i++) await call(client, 'generate_label', { ...LABEL, weightGrams: 40_000 + i });
-    const listed = (await call(client, 'diagnose_label_issue', {})).structuredContent as {
-      attempts: { createdAt: string }[];
-    };
+    const listed = diagnosis(await call(client, 'diagnose_label_issue', {}));
     expect(listed.attempts).toHaveLength(10);
     const times = listed.attempts.map((a) => a.createdAt);
     expect([...times].sort().reverse()).toEqual(times);
 
-    const apps = (await call(client, 'diagnose_label_issue', { source: 'nuvemshop' })).structuredContent as {
-      attempts: { orderId?: string }[];
-    };
+    const apps = diagnosis(await call(client, 'diagnose_label_issue', { source: 'nuvemshop' }));
     expect(apps.attempts).toMatchObject([{ orderId: '1001' }]);
-    const unlinked = (await call(client, 'diagnose_label_issue', { source: 'tray' })).structuredContent as {
-      attempts: unknown[];
-    };
+    const unlinked = diagnosis(await call(client, 'diagnose_label_issue', { source: 'tray' }));
     expect(unlinked.attempts).toHaveLength(0);
-    const byOrder = (await call(client, 'diagnose_label_issue', { orderId: '1001' })).structuredContent as {
-      attempts: unknown[];
-    };
+    const byOrder = diagnosis(await call(client, 'diagnose_label_issue', { orderId: '1001' }));
     expect(byOrder.attempts).toHaveLength(1);
   });
 
@@ -349,7 +342,7 @@ describe('diagnose_label_issue (spec 4.4.5)', () => {
     const result = await call(await connect('mk_test_sem_contrato'), 'diagnose_label_issue', {
       source: 'mcp',
     });
-    expect((result.structuredContent as { attempts: unknown[] }).attempts).toHaveLength(0);
+    expect(diagnosis(result).attempts).toHaveLength(0);
     expect(JSON.stringify(result.content)).toContain('does not prove');
   });
 

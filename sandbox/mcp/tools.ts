@@ -1,15 +1,5 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import {
-  attemptLine,
-  diagnosisSummary,
-  labelPdfResource,
-  labelPdfSummary,
-  labelSummary,
-  ratesSummary,
-  refusalSummary,
-  trackingLine,
-  trackingSummary,
-} from '../../shared/agent-texts.ts';
+import * as say from '../../shared/agent-texts.ts';
 import type { Attempt } from '../../shared/diagnosis.ts';
 import { isApiError } from '../../shared/errors.ts';
 import type { GenerateLabelInput } from '../../shared/label.ts';
@@ -47,7 +37,7 @@ export class SandboxTools {
 
   getShippingRates(input: GetShippingRatesInput): CallToolResult {
     const blocked = this.subscriptionRequired();
-    if (blocked) return result(refusalSummary('quote', blocked), { rates: [], ...blocked });
+    if (blocked) return result(say.refusalSummary('quote', blocked), { rates: [], ...blocked });
     let output: GetShippingRatesOutput;
     try {
       output = quote(this.access.store, this.state.registry, input);
@@ -55,35 +45,38 @@ export class SandboxTools {
       if (!isApiError(error)) throw error;
       return { content: [{ type: 'text', text: `${error.code}: ${error.message}` }], isError: true };
     }
-    return result(ratesSummary(output), output);
+    return result(say.ratesSummary(output), output);
   }
 
   trackShipment(codes: readonly string[]): CallToolResult {
     const blocked = this.subscriptionRequired();
-    if (blocked) return result(refusalSummary('tracking', blocked), { results: [], ...blocked });
+    if (blocked) return result(say.refusalSummary('tracking', blocked), { results: [], ...blocked });
     const at = this.state.carrierClock.time();
     const results = codes.map((code) => this.state.tracking.lookup(code, at));
-    return result([trackingSummary(results), ...results.map(trackingLine)].join('\n'), { results });
+    return result([say.trackingSummary(results), ...results.map(say.trackingLine)].join('\n'), { results });
   }
 
   async generateLabel(input: GenerateLabelInput): Promise<CallToolResult> {
     const record = await this.state.labels.generate(this.access.store, input);
-    return result(`${labelSummary(record)}\nsupportCode: ${record.supportCode}`, record);
+    return result(`${say.labelSummary(record)}\nsupportCode: ${record.supportCode}`, record);
   }
 
   async getLabelPdf(prepostagemId: string): Promise<CallToolResult> {
     const output = await this.state.labels.pdf(this.access.store, prepostagemId);
     const pdf = output.labelPdfBase64;
     return result(
-      labelPdfSummary(prepostagemId, output),
+      say.labelPdfSummary(prepostagemId, output),
       output,
-      pdf ? [labelPdfResource(prepostagemId, pdf)] : [],
+      pdf ? [say.labelPdfResource(prepostagemId, pdf)] : [],
     );
   }
 
   diagnose(attempts: Attempt[], bySupportCode: boolean): CallToolResult {
-    return result([diagnosisSummary(attempts, bySupportCode), ...attempts.map(attemptLine)].join('\n'), {
-      attempts,
-    });
+    return result(
+      [say.diagnosisSummary(attempts, bySupportCode), ...attempts.map(say.attemptLine)].join('\n'),
+      {
+        attempts,
+      },
+    );
   }
 }
