@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, parseConfig } from './config.ts';
+import { ConfigError, EnvSchema, parseConfig } from './config.ts';
 
 const base = { SHIPPING_SECRET_KEY: 'mk_test_demo' };
 
@@ -122,5 +122,27 @@ describe('parseConfig', () => {
       'fd00::1',
     ]);
     expect(parseConfig({ ...base, BFF_TRUST_PROXY: 'false' }).trustProxy).toBe(false);
+  });
+
+  it('starts every error with the variable name, from the one EnvSchema', () => {
+    for (const name of Object.keys(EnvSchema.shape)) {
+      if (
+        name === 'SHIPPING_SECRET_KEY' ||
+        name === 'BFF_STORE_NAME' ||
+        name === 'BFF_HOST' ||
+        name === 'BFF_DATA_DIR'
+      )
+        continue;
+      let message = '';
+      try {
+        parseConfig({ ...base, [name]: name === 'BFF_ADMIN_PASSWORD' ? 'short' : 'javascript:x' });
+      } catch (error) {
+        expect(error).toBeInstanceOf(ConfigError);
+        message = (error as Error).message;
+      }
+      expect(message, name).toMatch(new RegExp(`^${name}[ :=]`));
+      // An origin is public and names which entry of the list is wrong; every other value stays out.
+      if (name !== 'BFF_ALLOWED_ORIGINS') expect(message, name).not.toContain('javascript:x');
+    }
   });
 });

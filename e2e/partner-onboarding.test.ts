@@ -2,14 +2,8 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  callTool,
-  connectMcp,
-  type RunningSandbox,
-  SAMPLE_LABEL,
-  samplePartyAt,
-  startSandbox,
-} from '../sandbox/testing.ts';
+import { callTool, connectMcp } from '../sandbox/mcp/testing.ts';
+import { type RunningSandbox, SAMPLE_LABEL, samplePartyAt, startSandbox } from '../sandbox/testing.ts';
 import { LabelRecordSchema } from '../shared/label.ts';
 import { CreateMerchantOutputSchema, GetMerchantStatusOutputSchema } from '../shared/merchant.ts';
 import { RatesResponseSchema } from '../shared/quote.ts';

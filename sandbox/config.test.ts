@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ConfigError } from '../shared/env.ts';
 import { parseSandboxConfig } from './config.ts';
 
 describe('parseSandboxConfig', () => {
@@ -34,5 +35,17 @@ describe('parseSandboxConfig', () => {
     [{ SANDBOX_PUBLIC_URL: 'https://sandbox.example/path' }, 'SANDBOX_PUBLIC_URL'],
   ])('names the variable that is wrong: %j', (env, name) => {
     expect(() => parseSandboxConfig(env)).toThrow(name);
+  });
+
+  it('throws the same ConfigError as the BFF, starting with the variable, never echoing the value', () => {
+    let caught: unknown;
+    try {
+      parseSandboxConfig({ SANDBOX_PUBLIC_URL: 'https://secret-host.example/path' });
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(ConfigError);
+    expect((caught as Error).message).toMatch(/^SANDBOX_PUBLIC_URL must be/);
+    expect((caught as Error).message).not.toContain('secret-host');
   });
 });

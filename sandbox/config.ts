@@ -1,4 +1,6 @@
 import * as z from 'zod/mini';
+import { parseEnv } from '../shared/env.ts';
+import { RATE_LIMIT_TEXT } from '../shared/limits.ts';
 import { parseRateLimit, type RateLimit } from '../shared/rate-limit.ts';
 
 export interface SandboxConfig {
@@ -13,10 +15,19 @@ export interface SandboxConfig {
 }
 
 const EnvSchema = z.object({
-  SANDBOX_PORT: z._default(z.string().check(z.regex(/^\d{1,5}$/, 'must be a port number (0-65535)')), '4010'),
+  SANDBOX_PORT: z._default(
+    z
+      .string()
+      .check(z.refine((v) => /^\d{1,5}$/.test(v) && Number(v) <= 65535, 'must be a port number (0-65535)')),
+    '4010',
+  ),
   SANDBOX_RATE_LIMIT: z._default(
-    z.string().check(z.refine((v) => parseRateLimit(v) !== undefined, 'must be calls/seconds, e.g. 60/60')),
-    '60/60',
+    z
+      .string()
+      .check(
+        z.refine((v) => parseRateLimit(v) !== undefined, `must be calls/seconds, e.g. ${RATE_LIMIT_TEXT}`),
+      ),
+    RATE_LIMIT_TEXT,
   ),
   SANDBOX_LABEL_PDF_DELAY_MS: z._default(
     z.string().check(z.regex(/^\d+$/, 'must be whole milliseconds')),
@@ -41,21 +52,16 @@ const EnvSchema = z.object({
   ),
 });
 
-/** Parses the sandbox's environment once; the error names the variable and what is wrong. */
+/** Parses the sandbox's environment once; a `ConfigError` (shared/env.ts) names the variable and what is wrong. */
 export function parseSandboxConfig(env: Record<string, string | undefined> = process.env): SandboxConfig {
-  const parsed = EnvSchema.safeParse(env);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new Error(`${String(issue?.path[0])} ${issue?.message ?? 'is invalid'}`);
-  }
-  const port = Number(parsed.data.SANDBOX_PORT);
-  if (port > 65535) throw new Error('SANDBOX_PORT must be a port number (0-65535)');
+  const data = parseEnv(EnvSchema, env);
+  const port = Number(data.SANDBOX_PORT);
   return {
     port,
-    rateLimit: parseRateLimit(parsed.data.SANDBOX_RATE_LIMIT) as RateLimit,
-    labelPdfDelayMs: Number(parsed.data.SANDBOX_LABEL_PDF_DELAY_MS),
-    labelPdfWaitMs: Number(parsed.data.SANDBOX_LABEL_PDF_WAIT_MS),
-    auth: parsed.data.SANDBOX_AUTH,
-    publicUrl: (parsed.data.SANDBOX_PUBLIC_URL ?? `http://127.0.0.1:${port}`).replace(/\/+$/, ''),
+    rateLimit: parseRateLimit(data.SANDBOX_RATE_LIMIT) as RateLimit,
+    labelPdfDelayMs: Number(data.SANDBOX_LABEL_PDF_DELAY_MS),
+    labelPdfWaitMs: Number(data.SANDBOX_LABEL_PDF_WAIT_MS),
+    auth: data.SANDBOX_AUTH,
+    publicUrl: (data.SANDBOX_PUBLIC_URL ?? `http://127.0.0.1:${port}`).replace(/\/+$/, ''),
   };
 }

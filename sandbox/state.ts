@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { RATE_LIMIT } from '../shared/limits.ts';
 import { type RateLimit, RateLimiter } from '../shared/rate-limit.ts';
 import { CarrierClock } from './carrier/clock.ts';
 import { registerFixtures, TrackingBook } from './carrier/tracking.ts';
@@ -12,7 +13,7 @@ import { StoreRegistry } from './stores/stores.ts';
 export interface SandboxOptions {
   /** Where unexpected errors are logged (none by default: the sandbox answers, it does not chatter). */
   logger?: Logger;
-  /** Calls per seconds, per store and route (spec 8). Default 60/60. */
+  /** Calls per seconds, per store and route (spec 8). Default `RATE_LIMIT` (shared/limits.ts). */
   rateLimit?: RateLimit;
   /** Real ms until a new label's PDF is ready. Default 150. */
   labelPdfDelayMs?: number;
@@ -58,7 +59,7 @@ export class SandboxState {
     this.auth = options.auth ?? 'keys';
     this.publicUrl = options.publicUrl?.replace(/\/+$/, '');
     this.carrierClock = new CarrierClock(now);
-    this.rateLimit = options.rateLimit ?? { calls: 60, seconds: 60 };
+    this.rateLimit = options.rateLimit ?? RATE_LIMIT;
     this.limiter = new RateLimiter(this.rateLimit, now);
     this.faults = new Faults(options.random);
     this.defaults = { pdfDelayMs: options.labelPdfDelayMs ?? 150, pdfWaitMs: options.labelPdfWaitMs ?? 5000 };

@@ -1,10 +1,5 @@
-import { execFile } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { promisify } from 'node:util';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { createSandbox, type Sandbox, type SandboxOptions } from './app.ts';
 
 export interface RunningSandbox extends Sandbox {
@@ -70,39 +65,3 @@ export const SAMPLE_LABEL = {
   recipient: samplePartyAt('20040-020', 'RJ', 'Rio de Janeiro'),
   declaredItems: [{ conteudo: 'Camiseta', quantidade: 2, valor: 79.9 }],
 };
-
-/** The MCP Inspector's CLI (a real client that is not ours) against `url`, with a Bearer token; its JSON answer. */
-export async function mcpInspector(url: string, token: string, ...args: string[]): Promise<unknown> {
-  const { stdout } = await promisify(execFile)(
-    'npx',
-    [
-      '--no-install',
-      'mcp-inspector',
-      '--cli',
-      url,
-      '--transport',
-      'http',
-      '--header',
-      `Authorization: Bearer ${token}`,
-      ...args,
-    ],
-    { timeout: 60_000 },
-  );
-  return JSON.parse(stdout);
-}
-
-/** A real MCP SDK client connected to `url` (`…/mcp`) with the given headers (e.g. a Bearer key); close it after. */
-export async function connectMcp(url: string, headers: Record<string, string> = {}): Promise<Client> {
-  const client = new Client({ name: 'sandbox-test', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }));
-  return client;
-}
-
-/** Calls a tool and returns its result (the SDK types it loosely). */
-export async function callTool(
-  client: Client,
-  name: string,
-  args: Record<string, unknown>,
-): Promise<CallToolResult> {
-  return (await client.callTool({ name, arguments: args })) as CallToolResult;
-}

@@ -7,6 +7,10 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { createInterface } from 'node:readline';
+import * as z from 'zod/mini';
+import { ConfigError, EnvSchema } from '../bff/config.ts';
+import { parseSandboxConfig } from '../sandbox/config.ts';
+import { parseEnv } from '../shared/env.ts';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const env = process.env;
@@ -16,8 +20,16 @@ const fail = (message: string): never => {
   process.exit(1);
 };
 
-const sandboxPort = Number(env.SANDBOX_PORT ?? 4010);
-const bffPort = Number(env.BFF_PORT ?? 4000);
+/** The two ports, by the same rules the servers apply (a wrong value stops here, naming the variable). */
+function ports(): { sandboxPort: number; bffPort: number } {
+  try {
+    const { BFF_PORT } = parseEnv(z.object({ BFF_PORT: EnvSchema.shape.BFF_PORT }), env);
+    return { sandboxPort: parseSandboxConfig(env).port, bffPort: BFF_PORT };
+  } catch (error) {
+    return fail(error instanceof ConfigError ? error.message : String(error));
+  }
+}
+const { sandboxPort, bffPort } = ports();
 const children: ChildProcess[] = [];
 let stopping = false;
 

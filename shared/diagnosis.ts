@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { MAX_ORDER_ID_LENGTH } from './limits.ts';
 import { ReasonSchema } from './reason-schema.ts';
 
 /**
@@ -17,7 +18,13 @@ export const DiagnoseLabelIssueInputSchema = /* @__PURE__ */ z.strictObject({
     ),
   ),
   orderId: z.optional(
-    z.string().check(z.minLength(1), z.maxLength(160), z.describe('Only attempts for this store order id.')),
+    z
+      .string()
+      .check(
+        z.minLength(1),
+        z.maxLength(MAX_ORDER_ID_LENGTH),
+        z.describe('Only attempts for this store order id.'),
+      ),
   ),
   instanceId: z.optional(
     z.string().check(z.describe('Ignored: the store is the one of the credentials (spec 1 rule 1).')),
@@ -54,7 +61,3 @@ export const DiagnoseLabelIssueOutputSchema = /* @__PURE__ */ z.looseObject({
   actionUrl: z.optional(z.string()),
 });
 export type DiagnoseLabelIssueOutput = z.infer<typeof DiagnoseLabelIssueOutputSchema>;
-
-/** Most attempts listed without a support code (spec 8), and how far back history goes. */
-export const MAX_LISTED_ATTEMPTS = 10;
-export const ATTEMPT_HISTORY_DAYS = 90;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError, ERROR_CODES, ErrorBodySchema, isApiError } from './errors.ts';
-import { isKnownReason } from './reasons.ts';
+import { ApiError, ERROR_CODES, ERROR_MESSAGES, ErrorBodySchema, isApiError } from './errors.ts';
+import { ReasonSchema } from './reason-schema.ts';
 
 describe('ErrorBodySchema (spec 7.1)', () => {
   it('accepts every code of the spec, with and without actionUrl', () => {
@@ -31,15 +31,31 @@ describe('ApiError', () => {
     });
   });
 
+  it('has a default message for every code, ours included, in the spec 7.1 envelope', () => {
+    for (const code of [...ERROR_CODES, 'not_found', 'internal_error'] as const) {
+      const error = new ApiError(code);
+      expect(error.message, code).toBe(ERROR_MESSAGES[code]);
+      expect(error.message.length, code).toBeGreaterThan(3);
+      expect(error.toBody()).toEqual({ error: { code, message: ERROR_MESSAGES[code] } });
+    }
+    expect(new ApiError('not_found').status).toBe(404);
+    expect(new ApiError('internal_error').status).toBe(500);
+    expect(new ApiError('too_many_items').message).toBe('items: must have at most 50 entries');
+  });
+
+  it("keeps our own codes out of the shared schema, so a client never accepts them as the platform's", () => {
+    expect(ErrorBodySchema.safeParse(new ApiError('not_found').toBody()).success).toBe(false);
+  });
+
   it('is not confused with another error', () => {
     expect(isApiError(new Error('x'))).toBe(false);
   });
 });
 
 describe('business reasons', () => {
-  it('knows the reasons of 4.1 and 7.2 and treats others as unknown', () => {
-    expect(isKnownReason('no_coverage')).toBe(true);
-    expect(isKnownReason('label_pdf_timeout')).toBe(true);
-    expect(isKnownReason('brand_new_reason')).toBe(false);
+  it('parses any reason, known or new: an open set (a client shows "no quote" for one it does not know)', () => {
+    for (const reason of ['no_coverage', 'label_pdf_timeout', 'weight_limit_exceeded', 'brand_new_reason'])
+      expect(ReasonSchema.parse(reason)).toBe(reason);
+    expect(ReasonSchema.safeParse(42).success).toBe(false);
   });
 });

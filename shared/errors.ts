@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { MAX_BODY_TEXT, MAX_CODES, MAX_ITEMS } from './limits.ts';
 
 /** Every REST error code of spec 7.1 with its HTTP status: a closed set. */
 export const ERROR_STATUS = {
@@ -26,6 +27,44 @@ export const ERROR_CODES = Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode
 
 export const ErrorCodeSchema = /* @__PURE__ */ z.enum(ERROR_CODES);
 
+/**
+ * Codes our servers add where the spec lists none: an unknown route and an internal error. Never in the OpenAPI
+ * error examples or the shared `ErrorCodeSchema` (clients of the platform never see them from a documented route).
+ */
+export const SERVER_ERROR_STATUS = {
+  not_found: 404,
+  internal_error: 500,
+} as const;
+export type ServerErrorCode = keyof typeof SERVER_ERROR_STATUS;
+
+/** Every code an `ApiError` may carry. */
+export type ApiErrorCode = ErrorCode | ServerErrorCode;
+
+/**
+ * The default message of each code, in the platform's words: the one home of these texts (servers pass their own
+ * only when they say more, e.g. which field is wrong). The OpenAPI examples are these.
+ */
+export const ERROR_MESSAGES: Record<ApiErrorCode, string> = {
+  invalid_json: 'The body is not valid JSON.',
+  invalid_body: 'Bad request.',
+  invalid_destination_cep: 'destinationCep: must be a CEP of 8 digits (dashes and spaces are ignored)',
+  too_many_items: `items: must have at most ${MAX_ITEMS} entries`,
+  too_many_codes: `codes: must have at most ${MAX_CODES} entries`,
+  missing_api_key: 'Send Authorization: Bearer <API_KEY>.',
+  invalid_api_key: 'The API key is not valid.',
+  subscription_required: 'The store has no active plan.',
+  secret_key_required: 'Tracking needs the secret key (mk_…), from a backend.',
+  wrong_key_scope: 'A platform key cannot call merchant routes.',
+  merchant_not_found: 'The store bound to this key was not found.',
+  method_not_allowed: 'Use POST.',
+  payload_too_large: `The JSON body is over ${MAX_BODY_TEXT} bytes.`,
+  rate_limited: 'Too many requests; wait before retrying.',
+  quote_failed: 'The carrier could not be queried; try again.',
+  track_failed: 'The carrier could not be queried; try again.',
+  not_found: 'Not found.',
+  internal_error: 'Internal error.',
+};
+
 /** The REST error envelope of spec 7.1: `{"error":{"code","message","actionUrl"?}}`. */
 export const ErrorBodySchema = /* @__PURE__ */ z.object({
   error: z.object({
@@ -36,24 +75,32 @@ export const ErrorBodySchema = /* @__PURE__ */ z.object({
 });
 export type ErrorBody = z.infer<typeof ErrorBodySchema>;
 
+/** What `ApiError.toBody()` writes: the envelope of spec 7.1, with our two extra codes. */
+export type ApiErrorBody = {
+  error: { code: ApiErrorCode; message: string; actionUrl?: string };
+};
+
 /**
- * An error in the platform's wire shape. Servers throw it; one handler turns it into a response.
- * @example throw new ApiError('too_many_items', 'items: at most 50 entries')
+ * An error in the platform's wire shape, with the default message of its code unless given one. Servers throw it
+ * (or answer with its `toBody()`); one handler per server turns it into a response.
+ * @example throw new ApiError('too_many_items')
+ * @example throw new ApiError('invalid_body', 'items.0.quantity: expected int')
  */
 export class ApiError extends Error {
   override readonly name = 'ApiError';
-  readonly code: ErrorCode;
+  readonly code: ApiErrorCode;
   readonly status: number;
   readonly actionUrl: string | undefined;
 
-  constructor(code: ErrorCode, message: string, actionUrl?: string) {
+  constructor(code: ApiErrorCode, message: string = ERROR_MESSAGES[code], actionUrl?: string) {
     super(message);
     this.code = code;
-    this.status = ERROR_STATUS[code];
+    this.status =
+      code in ERROR_STATUS ? ERROR_STATUS[code as ErrorCode] : SERVER_ERROR_STATUS[code as ServerErrorCode];
     this.actionUrl = actionUrl;
   }
 
-  toBody(): ErrorBody {
+  toBody(): ApiErrorBody {
     return {
       error: {
         code: this.code,

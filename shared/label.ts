@@ -2,16 +2,6 @@ import * as z from 'zod/mini';
 import { DeclaredItemSchema, PartySchema } from './party.ts';
 import { ReasonSchema } from './reason-schema.ts';
 
-/** Contract product codes of the carrier (the `serviceCode` of `generate_label`). */
-export const SERVICE_CODES = {
-  '03220': 'SEDEX',
-  '03298': 'PAC',
-  '03140': 'SEDEX 12',
-  '03158': 'SEDEX 10',
-  '03204': 'SEDEX Hoje',
-  '04227': 'Mini Envios',
-} as const;
-
 /** Spec 4.4.3: `1` envelope, `2` package or box (default), `3` roll. */
 export const ObjectFormatSchema = /* @__PURE__ */ z._default(
   z

@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
-import { ERROR_STATUS, ErrorBodySchema, type ErrorCode } from './errors.ts';
+import { ERROR_MESSAGES, ERROR_STATUS, ErrorBodySchema, type ErrorCode } from './errors.ts';
+import { MAX_BODY_TEXT, RATE_LIMIT } from './limits.ts';
 import { RatesRequestSchema, RatesResponseSchema } from './quote.ts';
 import { TrackingRequestSchema, TrackingResponseSchema } from './tracking.ts';
 
@@ -18,28 +19,15 @@ const STATUS_TEXT: Record<number, string> = {
   403: 'Credential of the wrong scope',
   404: 'Store bound to the credential not found',
   405: 'Method not allowed: use the documented method',
-  413: 'JSON body over 32,000 bytes',
-  429: 'Rate limit exceeded (60 calls per 60 s per store and route): wait before retrying',
+  413: `JSON body over ${MAX_BODY_TEXT} bytes`,
+  429: `Rate limit exceeded (${RATE_LIMIT.calls} calls per ${RATE_LIMIT.seconds} s per store and route): wait before retrying`,
   502: 'Temporary failure querying the carrier',
 };
 
-const ERROR_MESSAGES: Record<ErrorCode, string> = {
-  invalid_json: 'The body is not valid JSON.',
+/** The example message of each code: its default (shared/errors.ts), and a field error for `invalid_body`. */
+const EXAMPLE_MESSAGES: Record<ErrorCode, string> = {
+  ...ERROR_MESSAGES,
   invalid_body: 'items.0.quantity: expected int',
-  invalid_destination_cep: 'destinationCep: must be a CEP of 8 digits (dashes and spaces are ignored)',
-  too_many_items: 'items: must have at most 50 entries',
-  too_many_codes: 'codes: must have at most 50 entries',
-  missing_api_key: 'Send Authorization: Bearer <API_KEY>.',
-  invalid_api_key: 'The API key is not valid.',
-  subscription_required: 'The store has no active plan.',
-  secret_key_required: 'Tracking needs the secret key (mk_…) from a backend.',
-  wrong_key_scope: 'A platform key cannot call merchant routes.',
-  merchant_not_found: 'The store bound to this key was not found.',
-  method_not_allowed: 'Use POST.',
-  payload_too_large: 'The JSON body is over 32,000 bytes.',
-  rate_limited: 'Too many requests; wait before retrying.',
-  quote_failed: 'The carrier could not be queried; try again.',
-  track_failed: 'The carrier could not be queried; try again.',
 };
 
 /**
@@ -59,7 +47,7 @@ function errorResponses(
   for (const [status, statusCodes] of [...byStatus].sort(([a], [b]) => a - b)) {
     const examples: JsonObject = {};
     for (const code of statusCodes) {
-      const error: JsonObject = { code, message: messages[code] ?? ERROR_MESSAGES[code] };
+      const error: JsonObject = { code, message: messages[code] ?? EXAMPLE_MESSAGES[code] };
       if (code === 'subscription_required') error.actionUrl = 'https://app.example/billing';
       examples[code] = { value: { error } };
     }

@@ -1,9 +1,8 @@
 import * as z from 'zod/mini';
 import { CepSchema } from './cep-schema.ts';
+import { MAX_ITEMS } from './limits.ts';
 import { ReasonSchema } from './reason-schema.ts';
 
-/** Limits of spec 8. */
-export const MAX_ITEMS = 50;
 /** Unit weight when an item omits it (spec 2.1). */
 export const DEFAULT_WEIGHT_KG = 0.3;
 

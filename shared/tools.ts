@@ -6,6 +6,7 @@ import {
   GetLabelPdfInputSchema,
   GetLabelPdfOutputSchema,
 } from './label.ts';
+import { ATTEMPT_HISTORY_DAYS, MAX_CODES, MAX_LISTED_ATTEMPTS } from './limits.ts';
 import {
   CreateMerchantInputSchema,
   CreateMerchantOutputSchema,
@@ -55,7 +56,7 @@ export const TOOLS = {
   track_shipment: {
     title: 'Track shipments',
     description:
-      'Returns the event history and current status of up to 50 Correios tracking codes: one result per requested ' +
+      `Returns the event history and current status of up to ${MAX_CODES} Correios tracking codes: one result per requested ` +
       'code, in the same order. A found object with no events has not been delivered.',
     inputSchema: TrackShipmentInputSchema,
     outputSchema: TrackShipmentOutputSchema,
@@ -87,8 +88,9 @@ export const TOOLS = {
   diagnose_label_issue: {
     title: 'Diagnose a label issue',
     description:
-      'With a supportCode, returns that issuance attempt, its evidence and the action to take; without one, the 10 ' +
-      'most recent attempts (90 days of history). Filter by source and orderId. No record does not prove no label exists.',
+      `With a supportCode, returns that issuance attempt, its evidence and the action to take; without one, the ${MAX_LISTED_ATTEMPTS} ` +
+      `most recent attempts (${ATTEMPT_HISTORY_DAYS} days of history). ` +
+      'Filter by source and orderId. No record does not prove no label exists.',
     inputSchema: DiagnoseLabelIssueInputSchema,
     annotations: READ_ONLY,
     labels: true,

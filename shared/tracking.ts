@@ -1,8 +1,6 @@
 import * as z from 'zod/mini';
+import { MAX_CODES } from './limits.ts';
 import { ReasonSchema } from './reason-schema.ts';
-
-/** Limit of spec 8. */
-export const MAX_CODES = 50;
 
 /** One carrier event (spec 2.3). Timestamps are kept exactly as given: no time zone is assumed. */
 export const TrackingEventSchema = /* @__PURE__ */ z.looseObject({

@@ -22,8 +22,20 @@ describe('ClusterCoalescer (real redis-server, real sandbox)', () => {
     return stats.stores[store]?.['POST /v1/tracking'] ?? 0;
   };
 
-  /** Three instances of the BFF's tracking path, each with its own Redis connections and REST client. */
-  const cluster = (prefix: string, key = 'mk_test_demo', options: { waitMs?: number } = {}) =>
+  /**
+   * Three instances of the BFF's tracking path, each with its own Redis connections and REST client, once those are
+   * connected (without an offline queue, a command sent before that fails: on a loaded machine it did).
+   */
+  const cluster = async (prefix: string, key = 'mk_test_demo', options: { waitMs?: number } = {}) => {
+    const nodes = nodesOf(prefix, key, options);
+    await Promise.all(
+      connections.map((c) =>
+        c.status === 'ready' ? undefined : new Promise((ready) => c.once('ready', ready)),
+      ),
+    );
+    return nodes;
+  };
+  const nodesOf = (prefix: string, key: string, options: { waitMs?: number }) =>
     [0, 1, 2].map(() => {
       const client = createRestClient({
         apiUrl: sandbox.url,
@@ -59,7 +71,7 @@ describe('ClusterCoalescer (real redis-server, real sandbox)', () => {
 
   it('sends 1,500 distinct codes looked up round-robin on three instances in full batches', async () => {
     await sandbox.control('reset');
-    const nodes = cluster('test:{a}');
+    const nodes = await cluster('test:{a}');
     const codes = Array.from({ length: 1500 }, (_, i) => makeS10('QB', 71_000_000 + i));
     let next = 0;
     const answers: string[] = [];
@@ -80,7 +92,7 @@ describe('ClusterCoalescer (real redis-server, real sandbox)', () => {
 
   it('sends a code looked up on every instance at once upstream once, and answers all of them', async () => {
     await sandbox.control('reset');
-    const nodes = cluster('test:{b}');
+    const nodes = await cluster('test:{b}');
     const code = 'DG049186226BR';
     const results = await Promise.all(Array.from({ length: 30 }, (_, i) => nodes[i % 3]?.load(code)));
     expect(results.every((result) => result?.code === code && result.found)).toBe(true);
@@ -89,7 +101,7 @@ describe('ClusterCoalescer (real redis-server, real sandbox)', () => {
 
   it("gives every waiting instance the sender's refusal, as an UpstreamError it can act on", async () => {
     await sandbox.control('reset');
-    const nodes = cluster('test:{c}', 'mk_test_sem_plano');
+    const nodes = await cluster('test:{c}', 'mk_test_sem_plano');
     const outcomes = await Promise.allSettled(nodes.map((node) => node.load('SW371675211BR')));
     for (const outcome of outcomes) {
       expect(outcome.status).toBe('rejected');
@@ -101,7 +113,7 @@ describe('ClusterCoalescer (real redis-server, real sandbox)', () => {
   });
 
   it('answers within its wait when Redis is gone, instead of hanging', async () => {
-    const [node] = cluster('test:{d}', 'mk_test_demo', { waitMs: 500 });
+    const [node] = await cluster('test:{d}', 'mk_test_demo', { waitMs: 500 });
     await node?.start();
     await redisServer.stop();
     try {

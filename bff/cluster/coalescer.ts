@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
+import { MAX_CODES } from '../../shared/limits.ts';
 import type { TrackingResult } from '../../shared/tracking.ts';
 import type { TrackingBatch } from '../tracking/service.ts';
 import { UpstreamError, type UpstreamFailure } from '../upstream/errors.ts';
@@ -99,7 +100,7 @@ export class ClusterCoalescer {
   private sending = false;
 
   constructor(options: ClusterCoalescerOptions) {
-    this.options = { maxBatch: 50, windowMs: 50, inFlightTtlMs: 15_000, waitMs: 8_000, ...options };
+    this.options = { maxBatch: MAX_CODES, windowMs: 50, inFlightTtlMs: 15_000, waitMs: 8_000, ...options };
   }
 
   private get keys() {

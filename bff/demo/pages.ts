@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { extname, join, normalize } from 'node:path';
 
-export const DEMO_DIR = new URL('../../e2e/demo/', import.meta.url).pathname;
+export const DEMO_DIR = new URL('../../demo/', import.meta.url).pathname;
 
 export interface DemoSettings {
   apiUrl: string;

@@ -11,8 +11,10 @@ export function methodNotAllowed(allow: string): RequestHandler {
   };
 }
 
+/** Unknown routes: 404 `not_found` (our code; the spec lists none) in the spec 7.1 envelope. */
 export const notFound: RequestHandler = (req, res) => {
-  res.status(404).json({ error: { code: 'not_found', message: `No route ${req.method} ${req.path}.` } });
+  const error = new ApiError('not_found', `No route ${req.method} ${req.path}.`);
+  res.status(error.status).json(error.toBody());
 };
 
 /** The one place errors become responses: spec 7.1 envelopes; anything else a 500 that leaks nothing. */
@@ -33,13 +35,13 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
         .status(413)
         .json(new ApiError('payload_too_large', 'The JSON body is too large.').toBody());
     if (type === 'entity.parse.failed')
-      return void res.status(400).json(new ApiError('invalid_json', 'The body is not valid JSON.').toBody());
+      return void res.status(400).json(new ApiError('invalid_json').toBody());
     const status = (error as { status?: number })?.status;
     if (typeof status === 'number' && status >= 400 && status < 500) {
-      res.status(status).json(new ApiError('invalid_body', 'Bad request.').toBody());
+      res.status(status).json(new ApiError('invalid_body').toBody());
       return;
     }
     logger.error({ err: error, path: req.path }, 'unexpected error');
-    res.status(500).json({ error: { code: 'internal_error', message: 'Internal error.' } });
+    res.status(500).json(new ApiError('internal_error').toBody());
   };
 }

@@ -5,7 +5,6 @@ import {
   type DiagnoseLabelIssueInput,
   type DiagnoseLabelIssueOutput,
   DiagnoseLabelIssueOutputSchema,
-  MAX_LISTED_ATTEMPTS,
 } from '../../shared/diagnosis.ts';
 import {
   type GenerateLabelInput,
@@ -15,6 +14,7 @@ import {
   type GetLabelPdfOutput,
   GetLabelPdfOutputSchema,
 } from '../../shared/label.ts';
+import { MAX_LISTED_ATTEMPTS } from '../../shared/limits.ts';
 import type { Logger } from '../logger.ts';
 import { isPlatformCallError, type PlatformMcp } from '../upstream/platform-mcp.ts';
 import { canonicalRequest, fingerprint } from './fingerprint.ts';

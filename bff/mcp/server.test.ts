@@ -1,51 +1,38 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { expectEach401, McpClients } from '../../sandbox/mcp/testing.ts';
 import { type RunningSandbox, SAMPLE_LABEL, startSandbox } from '../../sandbox/testing.ts';
+import { DiagnoseLabelIssueOutputSchema } from '../../shared/diagnosis.ts';
+import { GenerateLabelOutputSchema } from '../../shared/label.ts';
 import { type RunningBff, startBff } from '../testing.ts';
 
 const ALL = 'agent-all-scopes-0001';
 let sandbox: RunningSandbox;
 let bff: RunningBff;
-const clients: Client[] = [];
-const texts: string[] = [];
+const clients = new McpClients();
+/** Every 401 body and every log line of this suite, for the leak test at the end. */
+const seen: string[] = [];
 
 beforeAll(async () => {
   sandbox = await startSandbox({ labelPdfDelayMs: 20, labelPdfWaitMs: 1000 });
 });
-afterAll(async () => {
-  await sandbox.close();
-  expect(texts.join('\n')).not.toMatch(/mk_[A-Za-z0-9_]/);
-});
+afterAll(() => sandbox.close());
 beforeEach(async () => {
   await sandbox.control('reset');
   bff = await startBff(sandbox.url, {}, { labels: { pdfDelaysMs: [50, 100, 200, 400] } });
 });
 afterEach(async () => {
-  await Promise.all(clients.splice(0).map((client) => client.close()));
+  await clients.closeAll();
   await bff.stop();
-  expect(bff.logs.join('\n')).not.toMatch(/mk_[A-Za-z0-9_]/);
+  seen.push(...bff.logs);
 });
 
-async function connect(token: string, target = bff): Promise<Client> {
-  const client = new Client({ name: 'agent-test', version: '1.0.0' });
-  await client.connect(
-    new StreamableHTTPClientTransport(new URL(`${target.url}/mcp`), {
-      requestInit: { headers: { authorization: `Bearer ${token}` } },
-    }),
-  );
-  clients.push(client);
-  return client;
-}
-
-async function call(client: Client, name: string, args: Record<string, unknown>): Promise<CallToolResult> {
-  const result = (await client.callTool({ name, arguments: args }, undefined, {
-    timeout: 30_000,
-  })) as CallToolResult;
-  texts.push(JSON.stringify(result.content));
-  return result;
-}
+const connect = (token: string, target = bff) => clients.connect(`${target.url}/mcp`, token);
+const call = (client: Client, name: string, args: Record<string, unknown>) =>
+  clients.call(client, name, args, 30_000);
+/** A generate_label reply, parsed with the shared schema. */
+const labelOf = (result: { structuredContent?: unknown }) =>
+  GenerateLabelOutputSchema.parse(result.structuredContent);
 
 type Prepostings = { prepostings: { prepostagemId: string; trackingCode: string }[] };
 const prepostings = async () =>
@@ -89,25 +76,13 @@ describe('agent authentication and scopes', () => {
   });
 
   it('refuses a missing token, a wrong one and a platform key with 401 and WWW-Authenticate', async () => {
-    for (const authorization of [
+    const bodies = await expectEach401(`${bff.url}/mcp`, [
       undefined,
       'Bearer agent-all-scopes-0002',
       'Bearer mk_test_demo',
       'Bearer pk_test_demo',
-    ]) {
-      const res = await fetch(`${bff.url}/mcp`, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-          ...(authorization ? { authorization } : {}),
-        },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
-      });
-      expect(res.status).toBe(401);
-      expect(res.headers.get('www-authenticate')).toMatch(/^Bearer /);
-      texts.push(await res.text());
-    }
+    ]);
+    seen.push(...bodies.map((body) => JSON.stringify(body)));
   });
 
   it('answers 405 method_not_allowed to GET /mcp (stateless server)', async () => {
@@ -177,8 +152,12 @@ describe('generate_label: never issued twice', () => {
   it('creates a pre-posting with its PDF, and get_label_pdf returns it as an embedded resource', async () => {
     const client = await connect(ALL);
     const result = await call(client, 'generate_label', label());
-    const record = result.structuredContent as { prepostagemId: string; labelPdfBase64: string };
-    expect(Buffer.from(record.labelPdfBase64, 'base64').subarray(0, 4).toString()).toBe('%PDF');
+    const record = labelOf(result);
+    expect(
+      Buffer.from(record.labelPdfBase64 ?? '', 'base64')
+        .subarray(0, 4)
+        .toString(),
+    ).toBe('%PDF');
     const pdf = await call(client, 'get_label_pdf', { prepostagemId: record.prepostagemId });
     expect(pdf.content.find((part) => part.type === 'resource')).toMatchObject({
       resource: { mimeType: 'application/pdf' },
@@ -191,9 +170,8 @@ describe('generate_label: never issued twice', () => {
 
   it('returns the first label for an identical request without a key', async () => {
     const client = await connect(ALL);
-    const first = (await call(client, 'generate_label', label())).structuredContent as {
-      prepostagemId: string;
-    };
+    const first = labelOf(await call(client, 'generate_label', label()));
+    expect(first.prepostagemId).toMatch(/^PP/);
     const second = await call(client, 'generate_label', label());
     expect(second.structuredContent).toMatchObject({ prepostagemId: first.prepostagemId });
     expect(JSON.stringify(second.content)).toContain('Already issued');
@@ -202,15 +180,13 @@ describe('generate_label: never issued twice', () => {
 
   it('honours idempotency keys: same key same label; same key other payload refused; new key a new label', async () => {
     const client = await connect(ALL);
-    const a = (await call(client, 'generate_label', { ...label(), idempotencyKey: 'order-1' }))
-      .structuredContent as { prepostagemId: string };
+    const a = labelOf(await call(client, 'generate_label', { ...label(), idempotencyKey: 'order-1' }));
     const again = await call(client, 'generate_label', { ...label(), idempotencyKey: 'order-1' });
     expect(again.structuredContent).toMatchObject({ prepostagemId: a.prepostagemId });
     const conflict = await call(client, 'generate_label', { ...label(900), idempotencyKey: 'order-1' });
     expect(conflict.isError).toBe(true);
     expect(JSON.stringify(conflict.content)).toContain('different label request');
-    const b = (await call(client, 'generate_label', { ...label(), idempotencyKey: 'order-2' }))
-      .structuredContent as { prepostagemId: string };
+    const b = labelOf(await call(client, 'generate_label', { ...label(), idempotencyKey: 'order-2' }));
     expect(b.prepostagemId).not.toBe(a.prepostagemId);
     expect(await prepostings()).toHaveLength(2);
   });
@@ -223,10 +199,9 @@ describe('generate_label: never issued twice', () => {
         call(client, 'generate_label', { ...label(), idempotencyKey: 'same-key' }),
       ),
     );
-    const ids = new Set(
-      results.map((r) => (r.structuredContent as { prepostagemId?: string } | undefined)?.prepostagemId),
-    );
+    const ids = new Set(results.map((r) => labelOf(r).prepostagemId));
     expect(ids.size).toBe(1);
+    expect([...ids][0]).toMatch(/^PP/);
     expect((await stats())['mcp:generate_label']).toBe(1);
     expect(await prepostings()).toHaveLength(1);
   });
@@ -234,11 +209,7 @@ describe('generate_label: never issued twice', () => {
   it('on label_pdf_timeout, fetches the PDF with get_label_pdf and never calls generate_label again', async () => {
     await sandbox.control('labels', { pdfDelayMs: 400, pdfWaitMs: 50 });
     const result = await call(await connect(ALL), 'generate_label', label());
-    const record = result.structuredContent as {
-      prepostagemId: string;
-      labelPdfBase64?: string;
-      reason?: string;
-    };
+    const record = labelOf(result);
     expect(record.reason).toBeUndefined();
     expect(
       Buffer.from(record.labelPdfBase64 ?? '', 'base64')
@@ -254,7 +225,7 @@ describe('generate_label: never issued twice', () => {
   it('tells the agent which prepostagemId to use when the PDF is still not ready', async () => {
     await sandbox.control('labels', { pdfDelayMs: 60_000, pdfWaitMs: 10 });
     const result = await call(await connect(ALL), 'generate_label', label());
-    const record = result.structuredContent as { prepostagemId: string; reason?: string };
+    const record = labelOf(result);
     expect(record.reason).toBe('label_pdf_timeout');
     expect(JSON.stringify(result.content)).toContain(
       `get_label_pdf with prepostagemId ${record.prepostagemId}`,
@@ -315,7 +286,7 @@ describe('generate_label: never issued twice', () => {
     const client = await connect(ALL);
     await call(client, 'generate_label', label());
     const result = await call(client, 'diagnose_label_issue', {});
-    expect((result.structuredContent as { attempts: { outcome: string }[] }).attempts[0]).toMatchObject({
+    expect(DiagnoseLabelIssueOutputSchema.parse(result.structuredContent).attempts[0]).toMatchObject({
       outcome: 'created',
     });
   });
@@ -325,5 +296,14 @@ describe('generate_label: never issued twice', () => {
     await sandbox.control('faults', { target: 'mcp:get_label_pdf', mode: 'reset' });
     const result = await call(client, 'get_label_pdf', { prepostagemId: 'PP0000000000' });
     expect(result.structuredContent).toMatchObject({ reason: 'label_not_printable' });
+  });
+});
+
+describe('secrets', () => {
+  // Runs last: the suite above filled `seen` (401 bodies, logs) and `clients.seen` (every tool text).
+  it('never shows the secret key in a tool text, a 401 body or a log line of this suite', () => {
+    expect(clients.seen.length, 'tool texts were collected, so this check can fail').toBeGreaterThan(10);
+    expect(seen.length, 'the four 401 bodies and the log lines were collected').toBeGreaterThan(4);
+    expect([...clients.seen, ...seen].join('\n')).not.toMatch(/mk_[A-Za-z0-9_]/);
   });
 });

@@ -2,9 +2,17 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import express, { type Request, type Response, Router } from 'express';
 import * as z from 'zod/mini';
-import { isApiError } from '../../shared/errors.ts';
+import {
+  diagnosisSummary,
+  labelPdfResource,
+  labelPdfSummary,
+  labelSummary,
+  ratesSummary,
+  refusalSummary,
+  trackingSummary,
+} from '../../shared/agent-texts.ts';
+import { ApiError, isApiError } from '../../shared/errors.ts';
 import { GenerateLabelInputSchema } from '../../shared/label.ts';
-import { formatBRL } from '../../shared/money.ts';
 import { TOOLS, type ToolName } from '../../shared/tools.ts';
 import type { AgentScope, BffConfig } from '../config.ts';
 import { methodNotAllowed } from '../http/errors.ts';
@@ -17,7 +25,7 @@ import type { PlatformMcp } from '../upstream/platform-mcp.ts';
 import { type AgentAuth, type AgentTokenSource, anyOf, staticTokenAuth } from './agent-auth.ts';
 import { JsonExchange } from './json-exchange.ts';
 import { rebindingGuard } from './rebinding.ts';
-import { answer, failure, plural, transientFailure } from './tool-result.ts';
+import { answer, failure, transientFailure } from './tool-result.ts';
 
 const SCOPE_OF: Record<ToolName, AgentScope> = {
   get_shipping_rates: 'rates',
@@ -53,12 +61,6 @@ export interface AgentMcpDeps {
   oauth?: AgentTokenSource | undefined;
   /** Who the caller is: static agent tokens, then OAuth, by default; tests may chain another source. */
   auth?: AgentAuth;
-}
-
-/** The reason in a summary line: ` (reason: x; the merchant must act at actionUrl)`. */
-function reasonLines(value: { reason?: string | undefined; actionUrl?: string | undefined }): string {
-  if (!value.reason) return '';
-  return ` (reason: ${value.reason}${value.actionUrl ? '; the merchant must act at actionUrl' : ''})`;
 }
 
 /**
@@ -104,20 +106,12 @@ function buildServer(deps: AgentMcpDeps, tools: ToolName[], why: string | undefi
     server.registerTool('get_shipping_rates', TOOLS.get_shipping_rates, async (input) => {
       try {
         const output = await deps.rates.quote(input);
-        const options = output.rates.map(
-          (rate) =>
-            `${rate.label} (${rate.code}) ${rate.free === true ? 'free' : formatBRL(rate.price)}, up to ${plural(rate.deliveryDays, 'business day')}`,
-        );
-        const summary =
-          output.rates.length > 0
-            ? `${plural(output.rates.length, 'option')}: ${options.join('; ')}.`
-            : `No quote available; this is not free shipping${reasonLines(output)}.`;
-        return answer(summary, output);
+        return answer(ratesSummary(output), output);
       } catch (error) {
         const refusal = configRefusal(error);
         if (refusal) {
           const structured = { rates: [], ...refusal };
-          return answer(`No quote: the platform refused the request${reasonLines(structured)}.`, structured);
+          return answer(refusalSummary('quote', structured), structured);
         }
         return transientFailure('Quoting', error);
       }
@@ -129,24 +123,13 @@ function buildServer(deps: AgentMcpDeps, tools: ToolName[], why: string | undefi
       try {
         // One result per requested code, in order, duplicates included (spec 2.3); codes checked like /api/tracking.
         const results = await deps.tracking.lookup(input.codes);
-        const delivered = results.filter((r) => r.delivered).length;
-        const missing = results.filter((r) => !r.found).length;
-        const stale = results.filter((r) => r.stale).length;
-        const summary = [
-          `${plural(results.length, 'code')}: ${delivered} delivered, ${results.length - delivered - missing} not delivered, ${missing} not found`,
-          stale > 0 ? `; ${stale} last known (could not refresh, marked stale)` : '',
-          '.',
-        ].join('');
-        return answer(summary, { results });
+        return answer(trackingSummary(results), { results });
       } catch (error) {
         if (isApiError(error)) return failure(`Nothing was looked up: ${error.message}`, error.toBody());
         const refusal = configRefusal(error);
         if (refusal) {
           const structured = { results: [], ...refusal };
-          return answer(
-            `No tracking: the platform refused the request${reasonLines(structured)}.`,
-            structured,
-          );
+          return answer(refusalSummary('tracking', structured), structured);
         }
         return transientFailure('Tracking', error);
       }
@@ -179,21 +162,10 @@ function buildServer(deps: AgentMcpDeps, tools: ToolName[], why: string | undefi
           );
         }
         switch (outcome.kind) {
-          case 'created': {
-            const { record } = outcome;
-            const lines = [
-              `${outcome.replayed ? 'Already issued (returned again, nothing new was created)' : 'Pre-posting created'}: ${record.prepostagemId}, tracking code ${record.trackingCode}.`,
-              record.labelPdfBase64
-                ? 'The label PDF is in labelPdfBase64.'
-                : `The PDF is not ready yet: call get_label_pdf with prepostagemId ${record.prepostagemId}. Do NOT call generate_label again for it.`,
-            ];
-            return answer(lines.join(' ') + reasonLines(record), record);
-          }
+          case 'created':
+            return answer(labelSummary(outcome.record, outcome.replayed), outcome.record);
           case 'rejected':
-            return answer(
-              `No pre-posting was created${outcome.record.status ? ` (status: ${outcome.record.status})` : ''}${reasonLines(outcome.record)}.`,
-              outcome.record,
-            );
+            return answer(labelSummary({ ...outcome.record, prepostagemId: undefined }), outcome.record);
           case 'unknown': {
             const structured = {
               reason: 'outcome_unknown',
@@ -222,22 +194,8 @@ function buildServer(deps: AgentMcpDeps, tools: ToolName[], why: string | undefi
       try {
         const structured = await deps.issuer.labelPdf(input.prepostagemId);
         const pdf = structured.labelPdfBase64;
-        if (!pdf) {
-          return answer(
-            `No PDF for ${input.prepostagemId}${structured.status ? ` (status: ${structured.status})` : ''}${reasonLines(structured)}.`,
-            structured,
-          );
-        }
-        return answer(`Label PDF of ${input.prepostagemId} (application/pdf).`, structured, [
-          {
-            type: 'resource',
-            resource: {
-              uri: `label:///${encodeURIComponent(input.prepostagemId)}.pdf`,
-              mimeType: 'application/pdf',
-              blob: pdf,
-            },
-          },
-        ]);
+        const summary = labelPdfSummary(input.prepostagemId, structured);
+        return answer(summary, structured, pdf ? [labelPdfResource(input.prepostagemId, pdf)] : []);
       } catch (error) {
         return transientFailure('The label service', error);
       }
@@ -249,12 +207,7 @@ function buildServer(deps: AgentMcpDeps, tools: ToolName[], why: string | undefi
       try {
         const { instanceId: _ignored, ...args } = input;
         const structured = await deps.issuer.diagnose(args);
-        const { attempts } = structured;
-        const latest = attempts[0];
-        const text = !latest
-          ? 'No attempts found in the last 90 days; absence of a record does not prove that no label was created.'
-          : `${plural(attempts.length, 'attempt')}, most recent first; the latest (${latest.createdAt}) ${latest.outcome}${latest.reason ? ` (reason: ${latest.reason})` : ''}, supportCode ${latest.supportCode}: ${latest.action}`;
-        return answer(text, structured);
+        return answer(diagnosisSummary(structured.attempts, args.supportCode !== undefined), structured);
       } catch (error) {
         return transientFailure('The label service', error);
       }
@@ -312,9 +265,8 @@ export function agentMcpRoutes(deps: AgentMcpDeps): Router {
       );
       // Connection: close, so a body we did not read is not drained on a kept-alive connection.
       res.setHeader('Connection', 'close');
-      res
-        .status(401)
-        .json({ error: { code: 'invalid_api_key', message: 'Send Authorization: Bearer <agent token>.' } });
+      const error = new ApiError('invalid_api_key', 'Send Authorization: Bearer <agent token>.');
+      res.status(error.status).json(error.toBody());
       return;
     }
     res.locals.scopes = scopes;

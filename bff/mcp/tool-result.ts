@@ -43,8 +43,3 @@ export function transientFailure(what: string, error: unknown): CallToolResult {
     { error: limited ? 'rate_limited' : 'upstream_unavailable', retryable: true, retryAfterSeconds },
   );
 }
-
-/** Singular or plural, for counts in summaries ("1 option", "2 options"). */
-export function plural(count: number, one: string, many = `${one}s`): string {
-  return `${count} ${count === 1 ? one : many}`;
-}

@@ -1,7 +1,7 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { McpClients } from '../../sandbox/mcp/testing.ts';
 import { type RunningSandbox, startSandbox } from '../../sandbox/testing.ts';
 import { TrackShipmentOutputSchema } from '../../shared/tracking.ts';
 import { type RunningBff, startBff } from '../testing.ts';
@@ -10,7 +10,8 @@ const TRACKING = 'agent-tracking-only-3';
 const RATES = 'agent-rates-only-0002';
 let sandbox: RunningSandbox;
 let bff: RunningBff;
-const clients: Client[] = [];
+const clients = new McpClients();
+const logs: string[] = [];
 
 beforeAll(async () => {
   sandbox = await startSandbox({ rateLimit: { calls: 1000, seconds: 60 } });
@@ -23,27 +24,13 @@ beforeEach(async () => {
   bff = await startBff(sandbox.url);
 });
 afterEach(async () => {
-  await Promise.all(clients.splice(0).map((client) => client.close()));
+  await clients.closeAll();
   await bff.stop();
-  expect(bff.logs.join('\n')).not.toMatch(/mk_[A-Za-z0-9_]/);
+  logs.push(...bff.logs);
 });
 
-async function connect(token: string): Promise<Client> {
-  const client = new Client({ name: 'agent-test', version: '1.0.0' });
-  await client.connect(
-    new StreamableHTTPClientTransport(new URL(`${bff.url}/mcp`), {
-      requestInit: { headers: { authorization: `Bearer ${token}` } },
-    }),
-  );
-  clients.push(client);
-  return client;
-}
-
-async function track(client: Client, codes: unknown): Promise<CallToolResult> {
-  return (await client.callTool({ name: 'track_shipment', arguments: { codes } }, undefined, {
-    timeout: 30_000,
-  })) as CallToolResult;
-}
+const connect = (token: string) => clients.connect(`${bff.url}/mcp`, token);
+const track = (client: Client, codes: unknown) => clients.call(client, 'track_shipment', { codes }, 30_000);
 
 const textOf = (result: CallToolResult) =>
   result.content.map((part) => (part.type === 'text' ? part.text : '')).join('\n');
@@ -140,5 +127,16 @@ describe('track_shipment through the BFF', () => {
     expect(instructions).toContain('get_shipping_rates');
     expect(instructions).not.toContain('generate_label');
     expect(instructions).not.toContain('track_shipment');
+  });
+});
+
+describe('secrets', () => {
+  // Runs last: every test above added what it received and what the BFF logged.
+  it('never shows the secret key in a tool text or a log line of this suite', () => {
+    expect(
+      [...clients.seen, ...logs].length,
+      'replies and log lines were collected, so this check can fail',
+    ).toBeGreaterThan(5);
+    expect([...clients.seen, ...logs].join('\n')).not.toMatch(/mk_[A-Za-z0-9_]/);
   });
 });

@@ -2,8 +2,8 @@ import SwaggerParser from '@apidevtools/swagger-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningSandbox, startSandbox } from '../../sandbox/testing.ts';
 import { ErrorBodySchema } from '../../shared/errors.ts';
+import { TrackingLookupRequestSchema, TrackingLookupResponseSchema } from '../../shared/tracking-lookup.ts';
 import { type RunningBff, startBff } from '../testing.ts';
-import { TrackingLookupRequestSchema, TrackingLookupResponseSchema } from '../tracking/schema.ts';
 import { buildBffOpenApiDocument } from './document.ts';
 
 interface Media {

@@ -1,8 +1,9 @@
 import { Router } from 'express';
 import { ERROR_STATUS, ErrorBodySchema, type ErrorCode } from '../../shared/errors.ts';
+import { MAX_CODES } from '../../shared/limits.ts';
 import { jsonSchema } from '../../shared/openapi.ts';
+import { TrackingLookupRequestSchema, TrackingLookupResponseSchema } from '../../shared/tracking-lookup.ts';
 import { methodNotAllowed } from '../http/errors.ts';
-import { TrackingLookupRequestSchema, TrackingLookupResponseSchema } from '../tracking/schema.ts';
 
 type JsonObject = Record<string, unknown>;
 
@@ -11,7 +12,7 @@ const ERRORS: Partial<Record<ErrorCode, string>> = {
   invalid_json: 'Send the body as JSON with Content-Type: application/json.',
   invalid_body:
     'codes.0: not a Correios tracking code (2 letters, 9 digits with a valid check digit, 2 letters)',
-  too_many_codes: 'codes: must have at most 50 entries',
+  too_many_codes: `codes: must have at most ${MAX_CODES} entries`,
   method_not_allowed: 'GET is not allowed here; use POST.',
   payload_too_large: 'The JSON body is too large.',
   rate_limited: 'Too many lookups; retry in 12 s.',

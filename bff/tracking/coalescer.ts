@@ -1,3 +1,5 @@
+import { MAX_CODES } from '../../shared/limits.ts';
+
 /** Runs `fn` after `ms`; injectable so tests control time. */
 export type Schedule = (fn: () => void, ms: number) => void;
 
@@ -20,7 +22,12 @@ export class Coalescer<V> {
   private scheduled = false;
 
   constructor(options: CoalescerOptions<V>) {
-    this.options = { maxBatch: 50, windowMs: 10, schedule: (fn, ms) => void setTimeout(fn, ms), ...options };
+    this.options = {
+      maxBatch: MAX_CODES,
+      windowMs: 10,
+      schedule: (fn, ms) => void setTimeout(fn, ms),
+      ...options,
+    };
   }
 
   load(key: string): Promise<V> {

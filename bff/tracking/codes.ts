@@ -1,6 +1,6 @@
 import { ApiError } from '../../shared/errors.ts';
+import { MAX_CODES } from '../../shared/limits.ts';
 import { cleanTrackingCode, isS10 } from '../../shared/s10.ts';
-import { MAX_CODES } from '../../shared/tracking.ts';
 
 /** How much of a refused code an error message repeats (a 40,000-character "code" is not echoed back). */
 const SHOWN = 24;

@@ -1,12 +1,12 @@
 import express, { type RequestHandler, Router } from 'express';
 import { ApiError } from '../../shared/errors.ts';
 import { describeIssues } from '../../shared/issues.ts';
+import { TrackingLookupRequestSchema } from '../../shared/tracking-lookup.ts';
 import type { BffConfig } from '../config.ts';
 import { methodNotAllowed } from '../http/errors.ts';
 import type { Logger } from '../logger.ts';
 import { isUpstreamError } from '../upstream/errors.ts';
 import { normalizeCodes } from './codes.ts';
-import { TrackingLookupRequestSchema } from './schema.ts';
 import type { TrackingService } from './service.ts';
 import { MemoryVisitorLimiter, type VisitorLimiter, visitorKey } from './visitor-limiter.ts';
 

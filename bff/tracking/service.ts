@@ -1,13 +1,12 @@
+import { MAX_CODES } from '../../shared/limits.ts';
 import type { TrackingResult } from '../../shared/tracking.ts';
+import type { TrackingLookupResult } from '../../shared/tracking-lookup.ts';
 import type { Logger } from '../logger.ts';
 import { isUpstreamError, UpstreamError } from '../upstream/errors.ts';
 import type { RestClient } from '../upstream/rest-client.ts';
 import type { Freshness } from './cache.ts';
 import { Coalescer, type Schedule } from './coalescer.ts';
 import { normalizeCodes } from './codes.ts';
-
-/** A spec 2.3 result, marked `stale` when it is the last known answer served because the upstream failed. */
-export type ServedResult = TrackingResult & { stale?: true };
 
 /** Every lookup answers within this (stale or an error), whatever the platform does. */
 export const TRACKING_DEADLINE_MS = 8_000;
@@ -69,7 +68,7 @@ export class TrackingService {
     };
     const local = new Coalescer<TrackingResult>({
       batch,
-      maxBatch: 50,
+      maxBatch: MAX_CODES,
       ...(options.windowMs === undefined ? {} : { windowMs: options.windowMs }),
       ...(options.schedule ? { schedule: options.schedule } : {}),
     });
@@ -82,7 +81,7 @@ export class TrackingService {
    * Answers within the deadline; throws `UpstreamError` only when a code has no answer at all: fresh, revalidating or
    * last known.
    */
-  async lookup(codes: readonly string[]): Promise<ServedResult[]> {
+  async lookup(codes: readonly string[]): Promise<TrackingLookupResult[]> {
     const clean = normalizeCodes(codes);
     const deadline = new Deadline(this.deadlineMs);
     try {
@@ -92,7 +91,7 @@ export class TrackingService {
     }
   }
 
-  private async one(code: string, deadline: Deadline): Promise<ServedResult> {
+  private async one(code: string, deadline: Deadline): Promise<TrackingLookupResult> {
     // The cache may be Redis: reading it counts against the deadline too.
     const cached = await Promise.race([this.cache.get(code), deadline.passed]).catch(() => undefined);
     if (cached?.freshness === 'fresh') return cached.result;

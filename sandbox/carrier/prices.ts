@@ -1,41 +1,25 @@
 import { roundCents } from '../../shared/money.ts';
 import type { QuoteItem, Rate } from '../../shared/quote.ts';
 import { type Uf, zoneBetween } from './geography.ts';
+import { CARRIER_SERVICES, type PriceTable } from './services.ts';
 
-/** A quotable Correios service. `code` is the display code; `serviceCode` the contract product code (spec 2.2). */
-export interface Service {
-  serviceCode: '03298' | '03220';
-  code: string;
-  serviceId: string;
-  label: string;
+/** A quotable Correios service: a price table of the catalog with its contract code and weight limit (spec 2.2). */
+export interface Service extends PriceTable {
+  serviceCode: QuotedServiceCode;
   maxWeightKg: number;
-  /** By zone 1–4: price of the first kg, price of each further kg, business days. */
-  firstKg: readonly [number, number, number, number];
-  extraKg: readonly [number, number, number, number];
-  days: readonly [number, number, number, number];
 }
 
-export const SERVICES: Record<Service['serviceCode'], Service> = {
-  '03298': {
-    serviceCode: '03298',
-    code: 'PAC',
-    serviceId: 'correios-pac',
-    label: 'Correios PAC',
-    maxWeightKg: 30,
-    firstKg: [15.9, 21.5, 26.9, 33.9],
-    extraKg: [2.1, 3.4, 4.9, 6.8],
-    days: [4, 6, 8, 11],
-  },
-  '03220': {
-    serviceCode: '03220',
-    code: 'SEDEX',
-    serviceId: 'correios-sedex',
-    label: 'Correios SEDEX',
-    maxWeightKg: 30,
-    firstKg: [19.9, 32.5, 44.9, 58.9],
-    extraKg: [3.9, 6.9, 9.9, 13.9],
-    days: [1, 2, 3, 5],
-  },
+type QuotedServiceCode = '03298' | '03220';
+
+function quoted(serviceCode: QuotedServiceCode): Service {
+  const service = CARRIER_SERVICES[serviceCode];
+  return { serviceCode, maxWeightKg: service.maxWeightGrams / 1000, ...service.prices };
+}
+
+/** The services the sandbox quotes, from the one catalog (`services.ts`). */
+export const SERVICES: Record<QuotedServiceCode, Service> = {
+  '03298': quoted('03298'),
+  '03220': quoted('03220'),
 };
 
 /** Σ quantity × weightKg (the weight defaults to 0.3 kg per unit, spec 2.1). */

@@ -20,10 +20,8 @@ export function quote(
   request: Pick<RatesRequest, 'destinationCep' | 'items'>,
 ): RatesResponse {
   const cep = request.destinationCep;
-  if (cep === MAGIC_CEPS.quoteFailed)
-    throw new ApiError('quote_failed', 'The carrier could not be queried; try again.');
-  if (cep === MAGIC_CEPS.rateLimited)
-    throw new ApiError('rate_limited', 'Too many requests; wait before retrying.');
+  if (cep === MAGIC_CEPS.quoteFailed) throw new ApiError('quote_failed');
+  if (cep === MAGIC_CEPS.rateLimited) throw new ApiError('rate_limited');
   if (store.services.length === 0) {
     return { rates: [], reason: 'no_services_enabled', actionUrl: registry.actionUrl(store, 'services') };
   }

@@ -20,7 +20,8 @@ export function isLoopback(address: string | undefined): boolean {
 /** The control API answers only on loopback; elsewhere it does not exist. */
 const loopbackOnly: RequestHandler = (req, res, next) => {
   if (isLoopback(req.socket.remoteAddress)) return next();
-  res.status(404).json({ error: { code: 'not_found', message: 'Not found.' } });
+  const error = new ApiError('not_found');
+  res.status(error.status).json(error.toBody());
 };
 
 async function parseBody<T>(req: Parameters<RequestHandler>[0], schema: z.ZodMiniType<T>): Promise<T> {

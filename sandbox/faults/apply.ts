@@ -35,10 +35,7 @@ async function applyOne(fault: Fault, target: string, req: Request, res: Respons
         });
         return false;
       }
-      throw new ApiError(
-        target === 'rates' ? 'quote_failed' : 'track_failed',
-        'The carrier could not be queried; try again.',
-      );
+      throw new ApiError(target === 'rates' ? 'quote_failed' : 'track_failed');
     case 'reset':
       req.socket.destroy();
       return false;

@@ -45,10 +45,10 @@ export function authenticate(
     // A header was sent, in another scheme or with extra words: the credential is invalid, not missing.
     if (authorizationSent(req))
       throw new ApiError('invalid_api_key', 'The Authorization header must be exactly Bearer <API_KEY>.');
-    throw new ApiError('missing_api_key', 'Send Authorization: Bearer <API_KEY>.');
+    throw new ApiError('missing_api_key');
   }
   const credential = registry.credential(token);
-  if (!credential) throw new ApiError('invalid_api_key', 'The API key is not valid.');
+  if (!credential) throw new ApiError('invalid_api_key');
   if (credential.kind === 'platform') {
     throw new ApiError(
       'wrong_key_scope',
@@ -56,13 +56,13 @@ export function authenticate(
     );
   }
   if (credential.kind === 'public' && route === 'tracking') {
-    throw new ApiError('secret_key_required', 'Tracking needs the secret key (mk_…), from a backend.');
+    throw new ApiError('secret_key_required');
   }
   if (credential.kind === 'public' && route === 'mcp') {
     throw new ApiError('invalid_api_key', 'The MCP server takes the secret key (mk_…), from a backend.');
   }
   const { store } = credential;
-  if (store.deleted) throw new ApiError('merchant_not_found', 'The store bound to this key was not found.');
+  if (store.deleted) throw new ApiError('merchant_not_found');
   return { store, kind: credential.kind, merchantPermission: credential.merchantPermission };
 }
 

@@ -1,14 +1,12 @@
 import type { IncomingMessage } from 'node:http';
 import { ApiError } from '../../shared/errors.ts';
-
-/** Spec 8: REST JSON bodies up to 32,000 bytes. */
-export const REST_BODY_LIMIT = 32_000;
+import { MAX_BODY_BYTES } from '../../shared/limits.ts';
 
 /**
  * Reads a JSON request body. The size is decided before parsing (declared length, then bytes as they arrive),
  * and nothing is parsed that is not sent as `application/json`.
  */
-export async function readJsonBody(req: IncomingMessage, limit = REST_BODY_LIMIT): Promise<unknown> {
+export async function readJsonBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<unknown> {
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > limit) throw tooLarge(limit);
   const chunks: Buffer[] = [];

@@ -5,12 +5,11 @@ import { restChallenge } from './auth.ts';
 
 /** Unknown routes: 404 in the platform's envelope (`not_found` is the sandbox's word; the spec lists no code). */
 export const notFound: RequestHandler = (req, res) => {
-  res.status(404).json({
-    error: {
-      code: 'not_found',
-      message: `No route ${req.method} ${req.path}. Only documented endpoints exist.`,
-    },
-  });
+  const error = new ApiError(
+    'not_found',
+    `No route ${req.method} ${req.path}. Only documented endpoints exist.`,
+  );
+  res.status(error.status).json(error.toBody());
 };
 
 /** Answers 405 `method_not_allowed` naming the allowed methods. */
@@ -63,11 +62,6 @@ export function errorHandler(logger: Logger | undefined): ErrorRequestHandler {
     const status =
       typeof error?.status === 'number' && error.status >= 400 && error.status < 500 ? error.status : 500;
     if (status === 500) logger?.error({ err: error }, 'sandbox: unexpected error');
-    res.status(status).json({
-      error: {
-        code: status === 500 ? 'internal_error' : 'invalid_body',
-        message: status === 500 ? 'Internal error.' : 'Bad request.',
-      },
-    });
+    res.status(status).json(new ApiError(status === 500 ? 'internal_error' : 'invalid_body').toBody());
   };
 }

@@ -1,19 +1,16 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import {
-  ATTEMPT_HISTORY_DAYS,
-  type Attempt,
-  type DiagnoseLabelIssueInput,
-  MAX_LISTED_ATTEMPTS,
-} from '../../shared/diagnosis.ts';
+import type { Attempt, DiagnoseLabelIssueInput } from '../../shared/diagnosis.ts';
 import type { GenerateLabelInput, GetLabelPdfOutput, LabelRecord } from '../../shared/label.ts';
+import { ATTEMPT_HISTORY_DAYS, MAX_LISTED_ATTEMPTS } from '../../shared/limits.ts';
 import { makeS10 } from '../../shared/s10.ts';
 import type { CarrierClock } from '../carrier/clock.ts';
 import { ufOfCep } from '../carrier/geography.ts';
+import type { CarrierService } from '../carrier/services.ts';
 import { deliveryPlan, type TrackingBook } from '../carrier/tracking.ts';
 import type { Store, StoreRegistry } from '../stores/stores.ts';
 import { renderLabelPdf } from './pdf.ts';
-import { checkLabel, type LabelService } from './rules.ts';
+import { checkLabel } from './rules.ts';
 
 const DAY_MS = 86_400_000;
 
@@ -209,7 +206,7 @@ export class LabelDesk {
       .map(({ storeId: _store, ...attempt }) => attempt);
   }
 
-  private create(store: Store, input: GenerateLabelInput, service: LabelService): Prepostagem {
+  private create(store: Store, input: GenerateLabelInput, service: CarrierService): Prepostagem {
     const { tracking, carrierClock } = this.options;
     let trackingCode: string;
     do {

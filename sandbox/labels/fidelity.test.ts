@@ -1,8 +1,9 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { AttemptSchema } from '../../shared/diagnosis.ts';
+import { DiagnoseLabelIssueOutputSchema } from '../../shared/diagnosis.ts';
 import { GetLabelPdfOutputSchema, LabelRecordSchema } from '../../shared/label.ts';
-import { callTool, connectMcp, type RunningSandbox, SAMPLE_LABEL, startSandbox } from '../testing.ts';
+import { callTool, connectMcp } from '../mcp/testing.ts';
+import { type RunningSandbox, SAMPLE_LABEL, startSandbox } from '../testing.ts';
 
 let sandbox: RunningSandbox;
 const clients: Client[] = [];
@@ -46,9 +47,7 @@ describe('contrato-invalido: the carrier refuses the store credentials (spec 1 r
     const diagnosis = await callTool(client, 'diagnose_label_issue', {
       supportCode: String(result.structuredContent?.supportCode),
     });
-    const [attempt] = (diagnosis.structuredContent as { attempts: unknown[] }).attempts.map((a) =>
-      AttemptSchema.parse(a),
-    );
+    const [attempt] = DiagnoseLabelIssueOutputSchema.parse(diagnosis.structuredContent).attempts;
     expect(attempt).toMatchObject({ outcome: 'failed', reason: 'own_contract_required' });
     expect(attempt?.prepostagemId).toBeUndefined();
   });
@@ -83,9 +82,7 @@ describe('diagnose_label_issue by support code', () => {
     expect(supportCode).toMatch(/[a-f]/);
     for (const asked of [supportCode, supportCode.toUpperCase()]) {
       const found = await callTool(client, 'diagnose_label_issue', { supportCode: asked });
-      const attempts = (found.structuredContent as { attempts: unknown[] }).attempts.map((a) =>
-        AttemptSchema.parse(a),
-      );
+      const attempts = DiagnoseLabelIssueOutputSchema.parse(found.structuredContent).attempts;
       expect(attempts.map((a) => a.supportCode)).toEqual([supportCode]);
     }
   });

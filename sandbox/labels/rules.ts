@@ -1,36 +1,12 @@
 import { formatCep } from '../../shared/cep.ts';
 import type { GenerateLabelInput } from '../../shared/label.ts';
 import { ufOfCep } from '../carrier/geography.ts';
-
-/** A contract product the carrier issues labels for (Correios facts). */
-export interface LabelService {
-  serviceCode: string;
-  name: string;
-  maxWeightGrams: number;
-  /** Business days, for the tracking simulation. */
-  days: number;
-  trackingPrefix: string;
-}
-
-export const LABEL_SERVICES: Record<string, LabelService> = {
-  '03298': { serviceCode: '03298', name: 'PAC', maxWeightGrams: 30_000, days: 6, trackingPrefix: 'QB' },
-  '03220': { serviceCode: '03220', name: 'SEDEX', maxWeightGrams: 30_000, days: 2, trackingPrefix: 'SS' },
-  '03140': { serviceCode: '03140', name: 'SEDEX 12', maxWeightGrams: 10_000, days: 1, trackingPrefix: 'SZ' },
-  '03158': { serviceCode: '03158', name: 'SEDEX 10', maxWeightGrams: 10_000, days: 1, trackingPrefix: 'SX' },
-  '03204': {
-    serviceCode: '03204',
-    name: 'SEDEX Hoje',
-    maxWeightGrams: 10_000,
-    days: 1,
-    trackingPrefix: 'SH',
-  },
-  '04227': { serviceCode: '04227', name: 'Mini Envios', maxWeightGrams: 300, days: 8, trackingPrefix: 'NX' },
-};
+import { type CarrierService, carrierService } from '../carrier/services.ts';
 
 /** Names people and shops use for a service: never a contract product code (spec 2.2). */
 const PRESENTATION_NAME = /^(correios[\s_-]?)?(pac|sedex([\s_-]?(10|12|hoje))?|mini[\s_-]?envios)$/i;
 
-export type LabelCheck = { ok: true; service: LabelService } | { ok: false; status: string };
+export type LabelCheck = { ok: true; service: CarrierService } | { ok: false; status: string };
 
 const reject = (status: string): LabelCheck => ({ ok: false, status });
 
@@ -42,7 +18,7 @@ export function checkLabel(input: GenerateLabelInput): LabelCheck {
       `serviceCode "${code}" é um nome de apresentação, não um código de produto do contrato: use 03298 (PAC) ou 03220 (SEDEX).`,
     );
   }
-  const service = LABEL_SERVICES[code];
+  const service = carrierService(code);
   if (!service) return reject(`Código de serviço ${code} inexistente ou fora do contrato.`);
   if (input.weightGrams > service.maxWeightGrams) {
     return reject(

@@ -10,7 +10,8 @@ import { ErrorBodySchema } from '../../shared/errors.ts';
 import { LabelRecordSchema } from '../../shared/label.ts';
 import { GetShippingRatesOutputSchema } from '../../shared/quote.ts';
 import { TOOL_NAMES } from '../../shared/tools.ts';
-import { callTool, connectMcp, type RunningSandbox, SAMPLE_LABEL, startSandbox } from '../testing.ts';
+import { type RunningSandbox, SAMPLE_LABEL, startSandbox } from '../testing.ts';
+import { callTool, connectMcp } from './testing.ts';
 
 let local: RunningSandbox;
 let keyed: RunningSandbox;

@@ -1,15 +1,14 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { AttemptSchema } from '../../shared/diagnosis.ts';
+import { DiagnoseLabelIssueOutputSchema } from '../../shared/diagnosis.ts';
 import { LabelRecordSchema } from '../../shared/label.ts';
 import { GetShippingRatesOutputSchema } from '../../shared/quote.ts';
 import { TrackingResponseSchema } from '../../shared/tracking.ts';
 import { samplePartyAt as party, type RunningSandbox, SAMPLE_LABEL, startSandbox } from '../testing.ts';
+import { expectEach401, McpClients, postToolsList } from './testing.ts';
 
 let sandbox: RunningSandbox;
-const clients: Client[] = [];
+const clients = new McpClients();
 
 beforeAll(async () => {
   sandbox = await startSandbox({ labelPdfDelayMs: 20, labelPdfWaitMs: 1000 });
@@ -17,22 +16,15 @@ beforeAll(async () => {
 afterAll(() => sandbox.close());
 beforeEach(() => sandbox.control('reset'));
 afterEach(async () => {
-  await Promise.all(clients.splice(0).map((client) => client.close()));
+  await clients.closeAll();
 });
 
-async function connect(key: string): Promise<Client> {
-  const client = new Client({ name: 'sandbox-test', version: '1.0.0' });
-  const transport = new StreamableHTTPClientTransport(new URL(`${sandbox.url}/mcp`), {
-    requestInit: { headers: { authorization: `Bearer ${key}` } },
-  });
-  await client.connect(transport);
-  clients.push(client);
-  return client;
-}
-
-async function call(client: Client, name: string, args: Record<string, unknown>): Promise<CallToolResult> {
-  return (await client.callTool({ name, arguments: args })) as CallToolResult;
-}
+const connect = (key: string) => clients.connect(`${sandbox.url}/mcp`, key);
+const call = (client: Client, name: string, args: Record<string, unknown>) =>
+  clients.call(client, name, args);
+/** A diagnose_label_issue reply, parsed with the shared schema. */
+const diagnosis = (result: { structuredContent?: unknown }) =>
+  DiagnoseLabelIssueOutputSchema.parse(result.structuredContent);
 
 const LABEL = SAMPLE_LABEL;
 
@@ -74,34 +66,18 @@ describe('MCP catalog (spec 1 rule 4)', () => {
   });
 
   it('answers 401 with WWW-Authenticate without a key, with an unknown key and with a public key', async () => {
-    for (const authorization of [undefined, 'Bearer mk_test_nope', 'Bearer pk_test_demo']) {
-      const res = await fetch(`${sandbox.url}/mcp`, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-          ...(authorization ? { authorization } : {}),
-        },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
-      });
-      expect(res.status).toBe(401);
-      expect(res.headers.get('www-authenticate')).toMatch(/^Bearer /);
-      expect(JSON.stringify(await res.json())).not.toContain('mk_test_nope');
-    }
+    const bodies = await expectEach401(`${sandbox.url}/mcp`, [
+      undefined,
+      'Bearer mk_test_nope',
+      'Bearer pk_test_demo',
+    ]);
+    for (const body of bodies) expect(JSON.stringify(body)).not.toContain('mk_test_nope');
   });
 
   // The platform key gets the partner scope here (spec 4.4.6): see partners/partners.test.ts.
   it('answers 404 merchant_not_found to a removed store', async () => {
     for (const [key, status, code] of [['mk_test_removida', 404, 'merchant_not_found']] as const) {
-      const res = await fetch(`${sandbox.url}/mcp`, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-          authorization: `Bearer ${key}`,
-        },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
-      });
+      const res = await postToolsList(`${sandbox.url}/mcp`, `Bearer ${key}`);
       expect(res.status).toBe(status);
       expect(await res.json()).toMatchObject({ error: { code } });
     }
@@ -327,9 +303,7 @@ describe('diagnose_label_issue (spec 4.4.5)', () => {
     const rejected = await call(client, 'generate_label', { ...LABEL, serviceCode: 'PAC' });
     const supportCode = String(rejected.structuredContent?.supportCode);
     const found = await call(client, 'diagnose_label_issue', { supportCode });
-    const attempts = (found.structuredContent as { attempts: unknown[] }).attempts.map((a) =>
-      AttemptSchema.parse(a),
-    );
+    const { attempts } = diagnosis(found);
     expect(attempts).toHaveLength(1);
     expect(attempts[0]).toMatchObject({
       supportCode,
@@ -351,24 +325,16 @@ describe('diagnose_label_issue (spec 4.4.5)', () => {
   it('lists at most 10 recent attempts, most recent first, within 90 days and only from linked apps', async () => {
     const client = await connect('mk_test_demo');
     for (let i = 0; i < 11; i++) await call(client, 'generate_label', { ...LABEL, weightGrams: 40_000 + i });
-    const listed = (await call(client, 'diagnose_label_issue', {})).structuredContent as {
-      attempts: { createdAt: string }[];
-    };
+    const listed = diagnosis(await call(client, 'diagnose_label_issue', {}));
     expect(listed.attempts).toHaveLength(10);
     const times = listed.attempts.map((a) => a.createdAt);
     expect([...times].sort().reverse()).toEqual(times);
 
-    const apps = (await call(client, 'diagnose_label_issue', { source: 'nuvemshop' })).structuredContent as {
-      attempts: { orderId?: string }[];
-    };
+    const apps = diagnosis(await call(client, 'diagnose_label_issue', { source: 'nuvemshop' }));
     expect(apps.attempts).toMatchObject([{ orderId: '1001' }]);
-    const unlinked = (await call(client, 'diagnose_label_issue', { source: 'tray' })).structuredContent as {
-      attempts: unknown[];
-    };
+    const unlinked = diagnosis(await call(client, 'diagnose_label_issue', { source: 'tray' }));
     expect(unlinked.attempts).toHaveLength(0);
-    const byOrder = (await call(client, 'diagnose_label_issue', { orderId: '1001' })).structuredContent as {
-      attempts: unknown[];
-    };
+    const byOrder = diagnosis(await call(client, 'diagnose_label_issue', { orderId: '1001' }));
     expect(byOrder.attempts).toHaveLength(1);
   });
 
@@ -376,7 +342,7 @@ describe('diagnose_label_issue (spec 4.4.5)', () => {
     const result = await call(await connect('mk_test_sem_contrato'), 'diagnose_label_issue', {
       source: 'mcp',
     });
-    expect((result.structuredContent as { attempts: unknown[] }).attempts).toHaveLength(0);
+    expect(diagnosis(result).attempts).toHaveLength(0);
     expect(JSON.stringify(result.content)).toContain('does not prove');
   });
 

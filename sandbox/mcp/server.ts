@@ -2,6 +2,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Request, Response, Router } from 'express';
+import { reasonText } from '../../shared/agent-texts.ts';
 import { isApiError } from '../../shared/errors.ts';
 import { PARTNER_TOOLS, TOOLS, type ToolName } from '../../shared/tools.ts';
 import { applyFault } from '../faults/apply.ts';
@@ -50,7 +51,7 @@ function merchantNotFound(tool: ToolName, instanceId: string): CallToolResult {
 function labelsDisabled(state: SandboxState, tool: ToolName, access: MerchantAccess): CallToolResult {
   const actionUrl = state.registry.actionUrl(access.store, 'labels');
   return result(
-    `Label integration is off for this store.\nreason: label_integration_disabled\nactionUrl (for the merchant): ${actionUrl}`,
+    `Label integration is off for this store${reasonText({ reason: 'label_integration_disabled', actionUrl })}.`,
     { ...EMPTY_OUTPUT[tool], reason: 'label_integration_disabled', actionUrl },
   );
 }

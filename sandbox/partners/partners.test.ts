@@ -9,14 +9,8 @@ import {
 } from '../../shared/merchant.ts';
 import { RatesResponseSchema } from '../../shared/quote.ts';
 import { TrackingResponseSchema } from '../../shared/tracking.ts';
-import {
-  callTool,
-  connectMcp,
-  type RunningSandbox,
-  SAMPLE_LABEL,
-  samplePartyAt,
-  startSandbox,
-} from '../testing.ts';
+import { callTool, connectMcp } from '../mcp/testing.ts';
+import { type RunningSandbox, SAMPLE_LABEL, samplePartyAt, startSandbox } from '../testing.ts';
 import { MERCHANTS_PER_PARTNER } from './desk.ts';
 
 let sandbox: RunningSandbox;

@@ -1,5 +1,6 @@
 import { render } from 'preact';
 import { parseCutoff } from '../../shared/business-days.ts';
+import { MAX_ITEMS } from '../../shared/limits.ts';
 import type { QuoteItem } from '../../shared/quote.ts';
 import { adoptStyles, uid } from '../common/settings.ts';
 import { Calculator, type CalculatorPrefs } from './Calculator.tsx';
@@ -10,156 +11,162 @@ import { CALCULATOR_CSS } from './styles.ts';
 
 /**
  * `<shipping-calculator>`: quotes the platform's `POST /v1/rates` from the shopper's browser with the public key.
- * Settings come from the loading script's `data-api-url` / `data-public-key`, overridden by `api-url` /
- * `public-key` attributes on the element.
+ * Settings come from the loading script's `data-api-url` / `data-public-key` (given to `define`), overridden by
+ * `api-url` / `public-key` attributes on the element.
  */
-export function defineCalculator(settings: DOMStringMap): void {
-  class ShippingCalculator extends HTMLElement {
-    static observedAttributes = ['items', 'lang', 'handling-days', 'cutoff', 'free-shipping-from'];
-    private model: CalculatorModel | undefined;
-    private itemsValue: QuoteItem[] = [];
-    /** Items given before the first paint wait for it: validating them costs more than painting the form. */
-    private pendingItems: unknown;
-    private painted = false;
-    private readonly root: ShadowRoot;
-    private readonly elementId = uid('sc');
+export class ShippingCalculator extends HTMLElement {
+  /** The loading script's `data-*` settings, given once to `define`. */
+  static settings: DOMStringMap = {};
+  static observedAttributes = ['items', 'lang', 'handling-days', 'cutoff', 'free-shipping-from'];
+  private model: CalculatorModel | undefined;
+  private itemsValue: QuoteItem[] = [];
+  /** Items given before the first paint wait for it: validating them costs more than painting the form. */
+  private pendingItems: unknown;
+  private painted = false;
+  private readonly root: ShadowRoot;
+  private readonly elementId = uid('sc');
 
-    constructor() {
-      super();
-      this.root = this.attachShadow({ mode: 'open' });
-      adoptStyles(this.root, CALCULATOR_CSS);
+  constructor() {
+    super();
+    this.root = this.attachShadow({ mode: 'open' });
+    adoptStyles(this.root, CALCULATOR_CSS);
+  }
+
+  get items(): QuoteItem[] {
+    return this.itemsValue;
+  }
+
+  set items(value: unknown) {
+    this.receiveItems(value);
+  }
+
+  /** Items from the property (an array) or the attribute (JSON text), validated once the validators are loaded. */
+  private receiveItems(value: unknown): void {
+    void this.applyItems(value);
+  }
+
+  private async applyItems(value: unknown): Promise<void> {
+    if (!this.painted) {
+      this.pendingItems = value;
+      return;
     }
-
-    get items(): QuoteItem[] {
-      return this.itemsValue;
-    }
-
-    set items(value: unknown) {
-      this.receiveItems(value);
-    }
-
-    /** Items from the property (an array) or the attribute (JSON text), validated once the validators are loaded. */
-    private receiveItems(value: unknown): void {
-      void this.applyItems(value);
-    }
-
-    private async applyItems(value: unknown): Promise<void> {
-      if (!this.painted) {
-        this.pendingItems = value;
+    let parsedJson = value;
+    if (typeof value === 'string') {
+      try {
+        parsedJson = JSON.parse(value);
+      } catch {
+        console.warn('shipping-calculator: the items attribute is not valid JSON');
         return;
       }
-      let parsedJson = value;
-      if (typeof value === 'string') {
-        try {
-          parsedJson = JSON.parse(value);
-        } catch {
-          console.warn('shipping-calculator: the items attribute is not valid JSON');
-          return;
-        }
-      }
-      const items = (await loadValidation()).parseItems(parsedJson);
-      if (!items) {
-        console.warn(
-          'shipping-calculator: items must be 1 to 50 objects {name, quantity, unitPriceBRL, weightKg?}',
-        );
-        return;
-      }
-      this.itemsValue = items;
-      this.model?.setItems(items);
     }
-
-    connectedCallback(): void {
-      // A store may have set .items before this element was defined: take that value through the setter.
-      if (Object.hasOwn(this, 'items')) {
-        const early = (this as { items?: unknown }).items;
-        delete (this as { items?: unknown }).items;
-        this.items = early;
-      }
-      const apiUrl = this.getAttribute('api-url') ?? settings.apiUrl;
-      const publicKey = this.getAttribute('public-key') ?? settings.publicKey;
-      if (!apiUrl || !publicKey?.startsWith('pk_')) {
-        console.warn(
-          'shipping-calculator: set data-api-url and a public key (pk_…) on the script tag or the element',
-        );
-      }
-      const remember = (this.getAttribute('remember-cep') ?? settings.rememberCep) !== 'false';
-      this.model = createCalculatorModel({
-        client: createQuoteClient({ apiUrl: apiUrl ?? '', publicKey: publicKey ?? '' }),
-        storage: remember ? safeLocalStorage() : undefined,
-        events: {
-          rates: (detail) => this.emit('shipping-rates', detail),
-          select: (detail) => this.emit('shipping-select', detail),
-          error: (detail) => this.emit('shipping-error', detail),
-        },
-      });
-      this.renderView();
-      afterPaint(() => {
-        this.painted = true;
-        void loadValidation();
-        this.model?.restoreCep();
-        if (this.pendingItems !== undefined) {
-          const pending = this.pendingItems;
-          this.pendingItems = undefined;
-          this.receiveItems(pending);
-        } else if (this.itemsValue.length > 0) this.model?.setItems(this.itemsValue);
-      });
+    const items = (await loadValidation()).parseItems(parsedJson);
+    if (!items) {
+      console.warn(
+        `shipping-calculator: items must be 1 to ${MAX_ITEMS} objects {name, quantity, unitPriceBRL, weightKg?}`,
+      );
+      return;
     }
+    this.itemsValue = items;
+    this.model?.setItems(items);
+  }
 
-    disconnectedCallback(): void {
-      this.model?.dispose();
-      this.model = undefined;
-      render(null, this.root);
+  connectedCallback(): void {
+    // A store may have set .items before this element was defined: take that value through the setter.
+    if (Object.hasOwn(this, 'items')) {
+      const early = (this as { items?: unknown }).items;
+      delete (this as { items?: unknown }).items;
+      this.items = early;
     }
-
-    attributeChangedCallback(name: string, _old: string | null, value: string | null): void {
-      if (name !== 'items') {
-        this.renderView();
-        return;
-      }
-      if (value !== null) this.receiveItems(value);
-    }
-
-    private renderView(): void {
-      if (!this.model) return;
-      const lang = this.getAttribute('lang') ?? settings.lang;
-      const { t, locale } = messagesFor(lang);
-      render(
-        <Calculator model={this.model} t={t} locale={locale} id={this.elementId} prefs={this.prefs()} />,
-        this.root,
+    const apiUrl = this.getAttribute('api-url') ?? ShippingCalculator.settings.apiUrl;
+    const publicKey = this.getAttribute('public-key') ?? ShippingCalculator.settings.publicKey;
+    if (!apiUrl || !publicKey?.startsWith('pk_')) {
+      console.warn(
+        'shipping-calculator: set data-api-url and a public key (pk_…) on the script tag or the element',
       );
     }
-
-    /** `handling-days`, `cutoff` and `free-shipping-from`, on the element or as `data-*` on the script. */
-    private prefs(): CalculatorPrefs {
-      const read = (name: string, data: string | undefined) => this.getAttribute(name) ?? data ?? null;
-      const handling = Number(read('handling-days', settings.handlingDays) ?? 0);
-      const cutoffText = read('cutoff', settings.cutoff);
-      const cutoffMinutes = parseCutoff(cutoffText);
-      const freeText = read('free-shipping-from', settings.freeShippingFrom);
-      const freeFrom = freeText === null ? undefined : Number(freeText.replace(',', '.'));
-      if (!Number.isInteger(handling) || handling < 0 || handling > 60)
-        console.warn('shipping-calculator: handling-days must be a whole number of business days (0–60)');
-      if (cutoffText !== null && cutoffMinutes === undefined)
-        console.warn('shipping-calculator: cutoff must be an hour such as "14" or "14:30" (São Paulo time)');
-      if (freeText !== null && !(freeFrom !== undefined && freeFrom > 0))
-        console.warn(
-          'shipping-calculator: free-shipping-from must be an amount in BRL such as "299" or "299.90"',
-        );
-      return {
-        // a bad value is warned about and ignored (a fraction of a day is rounded up: a later date, never earlier)
-        handlingDays: Number.isFinite(handling) && handling > 0 ? Math.min(Math.ceil(handling), 60) : 0,
-        cutoffMinutes,
-        freeFrom: freeFrom !== undefined && freeFrom > 0 ? freeFrom : undefined,
-        now: Date.now,
-      };
-    }
-
-    private emit(type: string, detail: unknown): void {
-      this.dispatchEvent(new CustomEvent(type, { detail, bubbles: true, composed: true }));
-    }
+    const remember =
+      (this.getAttribute('remember-cep') ?? ShippingCalculator.settings.rememberCep) !== 'false';
+    this.model = createCalculatorModel({
+      client: createQuoteClient({ apiUrl: apiUrl ?? '', publicKey: publicKey ?? '' }),
+      storage: remember ? safeLocalStorage() : undefined,
+      events: {
+        rates: (detail) => this.emit('shipping-rates', detail),
+        select: (detail) => this.emit('shipping-select', detail),
+        error: (detail) => this.emit('shipping-error', detail),
+      },
+    });
+    this.renderView();
+    afterPaint(() => {
+      this.painted = true;
+      void loadValidation();
+      this.model?.restoreCep();
+      if (this.pendingItems !== undefined) {
+        const pending = this.pendingItems;
+        this.pendingItems = undefined;
+        this.receiveItems(pending);
+      } else if (this.itemsValue.length > 0) this.model?.setItems(this.itemsValue);
+    });
   }
-  if (!customElements.get('shipping-calculator'))
-    customElements.define('shipping-calculator', ShippingCalculator);
+
+  disconnectedCallback(): void {
+    this.model?.dispose();
+    this.model = undefined;
+    render(null, this.root);
+  }
+
+  attributeChangedCallback(name: string, _old: string | null, value: string | null): void {
+    if (name !== 'items') {
+      this.renderView();
+      return;
+    }
+    if (value !== null) this.receiveItems(value);
+  }
+
+  private renderView(): void {
+    if (!this.model) return;
+    const lang = this.getAttribute('lang') ?? ShippingCalculator.settings.lang;
+    const { t, locale } = messagesFor(lang);
+    render(
+      <Calculator model={this.model} t={t} locale={locale} id={this.elementId} prefs={this.prefs()} />,
+      this.root,
+    );
+  }
+
+  /** `handling-days`, `cutoff` and `free-shipping-from`, on the element or as `data-*` on the script. */
+  private prefs(): CalculatorPrefs {
+    const read = (name: string, data: string | undefined) => this.getAttribute(name) ?? data ?? null;
+    const handling = Number(read('handling-days', ShippingCalculator.settings.handlingDays) ?? 0);
+    const cutoffText = read('cutoff', ShippingCalculator.settings.cutoff);
+    const cutoffMinutes = parseCutoff(cutoffText);
+    const freeText = read('free-shipping-from', ShippingCalculator.settings.freeShippingFrom);
+    const freeFrom = freeText === null ? undefined : Number(freeText.replace(',', '.'));
+    if (!Number.isInteger(handling) || handling < 0 || handling > 60)
+      console.warn('shipping-calculator: handling-days must be a whole number of business days (0–60)');
+    if (cutoffText !== null && cutoffMinutes === undefined)
+      console.warn('shipping-calculator: cutoff must be an hour such as "14" or "14:30" (São Paulo time)');
+    if (freeText !== null && !(freeFrom !== undefined && freeFrom > 0))
+      console.warn(
+        'shipping-calculator: free-shipping-from must be an amount in BRL such as "299" or "299.90"',
+      );
+    return {
+      // a bad value is warned about and ignored (a fraction of a day is rounded up: a later date, never earlier)
+      handlingDays: Number.isFinite(handling) && handling > 0 ? Math.min(Math.ceil(handling), 60) : 0,
+      cutoffMinutes,
+      freeFrom: freeFrom !== undefined && freeFrom > 0 ? freeFrom : undefined,
+      now: Date.now,
+    };
+  }
+
+  private emit(type: string, detail: unknown): void {
+    this.dispatchEvent(new CustomEvent(type, { detail, bubbles: true, composed: true }));
+  }
+}
+
+/** Registers `<shipping-calculator>` with the loading script's settings (once: a second script tag changes nothing). */
+export function define(settings: DOMStringMap): void {
+  if (customElements.get('shipping-calculator')) return;
+  ShippingCalculator.settings = settings;
+  customElements.define('shipping-calculator', ShippingCalculator);
 }
 
 /** Runs `fn` once the current frame has been painted. */

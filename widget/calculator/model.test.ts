@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
-import { createCalculatorModel, maskCep, sortRates } from './model.ts';
+import { createCalculatorModel, maskCep, sortRates, viewOf } from './model.ts';
 import type { QuoteOutcome } from './quote-client.ts';
 
 const item = { name: 'x', quantity: 1, unitPriceBRL: 10, weightKg: 0.3 };
@@ -376,5 +376,59 @@ describe('shipping-select never disagrees with the screen (any sequence of answe
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe('viewOf', () => {
+  const pac = { code: 'PAC', serviceId: 'correios-pac', label: 'PAC', deliveryDays: 6, price: 30 };
+  const sedex = { code: 'SEDEX', serviceId: 'correios-sedex', label: 'SEDEX', deliveryDays: 2, price: 20 };
+
+  it('shows rates sorted by price, and tells nothing else', () => {
+    expect(viewOf({ kind: 'rates', response: { rates: [pac, sedex] } })).toEqual({
+      view: { kind: 'rates', rates: [sedex, pac] },
+    });
+  });
+
+  it('shows an empty list as no quote, never free shipping, and keeps the reason off the screen', () => {
+    expect(viewOf({ kind: 'rates', response: { rates: [], reason: 'no_coverage' } })).toEqual({
+      view: { kind: 'no-quote', reason: 'no_coverage' },
+    });
+    const merchant = viewOf({
+      kind: 'rates',
+      response: { rates: [], reason: 'subscription_required', actionUrl: 'https://app.example/billing' },
+    });
+    expect(merchant.view).toEqual({ kind: 'no-quote', reason: 'merchant' });
+    expect(merchant.warn).toEqual([
+      'shipping-calculator: no quote (subscription_required)',
+      'https://app.example/billing',
+    ]);
+    expect(viewOf({ kind: 'rates', response: { rates: [], reason: 'brand_new' } }).view).toEqual({
+      kind: 'no-quote',
+      reason: 'unknown',
+    });
+  });
+
+  it('maps each failure to its view and the code the page hears', () => {
+    expect(viewOf({ kind: 'invalid_cep' })).toEqual({ view: { kind: 'idle' } });
+    expect(viewOf({ kind: 'busy', code: 'rate_limited' })).toEqual({
+      view: { kind: 'busy' },
+      error: { code: 'rate_limited', message: 'busy' },
+    });
+    expect(viewOf({ kind: 'busy', code: 'quote_failed' })).toEqual({
+      view: { kind: 'carrier' },
+      error: { code: 'quote_failed', message: 'carrier' },
+    });
+    expect(viewOf({ kind: 'network' })).toEqual({
+      view: { kind: 'network' },
+      error: { code: 'network', message: 'network' },
+    });
+    expect(viewOf({ kind: 'unavailable', code: 'invalid_api_key' })).toMatchObject({
+      view: { kind: 'unavailable' },
+      error: { code: 'invalid_api_key', message: 'unavailable' },
+    });
+    expect(viewOf({ kind: 'malformed' })).toMatchObject({
+      view: { kind: 'unavailable' },
+      error: { code: 'malformed_response', message: 'malformed' },
+    });
   });
 });

@@ -2,7 +2,7 @@ import { batch, signal } from '@preact/signals';
 import { normalizeCep } from '../../shared/cep.ts';
 import type { QuoteItem, Rate } from '../../shared/quote.ts';
 import { MERCHANT_SIDE_REASONS } from '../../shared/reasons.ts';
-import type { QuoteClient } from './quote-client.ts';
+import type { QuoteClient, QuoteOutcome } from './quote-client.ts';
 
 /** What the results area shows. */
 export type View =
@@ -43,6 +43,59 @@ export function sortRates(rates: readonly Rate[]): Rate[] {
 export function maskCep(value: string): string {
   const digits = value.replace(/\D/g, '').slice(0, 8);
   return digits.length > 5 ? `${digits.slice(0, 5)}-${digits.slice(5)}` : digits;
+}
+
+/** What a quote's outcome shows, what the page hears (`shipping-error`) and what the console warns. */
+export interface OutcomeView {
+  view: View;
+  error?: { code: string; message: string };
+  /** Arguments of one `console.warn`, for the store's developer (never on the shopper's screen). */
+  warn?: unknown[];
+}
+
+/** The quote outcome → view mapping, pure: the model applies it (signals, events, storage). */
+export function viewOf(outcome: QuoteOutcome): OutcomeView {
+  switch (outcome.kind) {
+    case 'rates': {
+      const { rates, reason, actionUrl } = outcome.response;
+      if (rates.length > 0) return { view: { kind: 'rates', rates: sortRates(rates) } };
+      // spec 4.1 rule 1: the reason and actionUrl are for the merchant, never on the shopper's screen.
+      return {
+        view: { kind: 'no-quote', reason: noQuoteReason(reason) },
+        ...(reason && reason !== 'no_coverage'
+          ? { warn: [`shipping-calculator: no quote (${reason})`, actionUrl ?? ''] }
+          : {}),
+      };
+    }
+    case 'invalid_cep':
+      return { view: { kind: 'idle' } };
+    case 'unavailable':
+      return {
+        view: { kind: 'unavailable' },
+        error: { code: outcome.code, message: 'unavailable' },
+        warn: [
+          `shipping-calculator: the platform refused the quote (${outcome.code}); check the public key and the store's plan`,
+        ],
+      };
+    case 'busy': {
+      const view: View = outcome.code === 'rate_limited' ? { kind: 'busy' } : { kind: 'carrier' };
+      return { view, error: { code: outcome.code, message: view.kind } };
+    }
+    case 'network':
+      return { view: { kind: 'network' }, error: { code: 'network', message: 'network' } };
+    case 'malformed':
+      return {
+        view: { kind: 'unavailable' },
+        error: { code: 'malformed_response', message: 'malformed' },
+        warn: ['shipping-calculator: the platform answered a response that does not match the contract'],
+      };
+  }
+}
+
+/** Why an empty list: no coverage, something the merchant must fix, or a reason we do not know (still no quote). */
+function noQuoteReason(reason: string | undefined): 'no_coverage' | 'merchant' | 'unknown' {
+  if (reason === 'no_coverage') return 'no_coverage';
+  return reason && MERCHANT_SIDE_REASONS.includes(reason) ? 'merchant' : 'unknown';
 }
 
 /**
@@ -116,71 +169,29 @@ export function createCalculatorModel(options: CalculatorModelOptions) {
       fieldError.value = undefined;
       view.value = { kind: 'loading' };
     });
-    let outcome: Awaited<ReturnType<QuoteClient['quote']>>;
+    let outcome: QuoteOutcome;
     try {
       outcome = await client.quote({ destinationCep: digits, items: items.value }, current.signal);
     } catch {
       return; // replaced by a newer quote
     }
     if (controller !== current) return;
-    switch (outcome.kind) {
-      case 'rates': {
-        const { rates, reason, actionUrl } = outcome.response;
-        safeSet(storage, CEP_KEY, digits);
-        if (rates.length === 0) {
-          // spec 4.1 rule 1: the reason and actionUrl are for the merchant, never on the shopper's screen.
-          if (reason && reason !== 'no_coverage')
-            console.warn(`shipping-calculator: no quote (${reason})`, actionUrl ?? '');
-          view.value = {
-            kind: 'no-quote',
-            reason:
-              reason === 'no_coverage'
-                ? 'no_coverage'
-                : reason && MERCHANT_SIDE_REASONS.includes(reason)
-                  ? 'merchant'
-                  : 'unknown',
-          };
-          events.rates({ cep: digits, rates, ...(reason ? { reason } : {}) });
-          clearChoice();
-          return;
-        }
-        view.value = { kind: 'rates', rates: sortRates(rates) };
-        events.rates({ cep: digits, rates, ...(reason ? { reason } : {}) });
-        reconcile(digits, rates);
-        return;
-      }
-      case 'invalid_cep':
-        batch(() => {
-          fieldError.value = 'unknown';
-          view.value = { kind: 'idle' };
-        });
-        clearChoice();
-        return;
-      case 'unavailable':
-        console.warn(
-          `shipping-calculator: the platform refused the quote (${outcome.code}); check the public key and the store's plan`,
-        );
-        fail({ kind: 'unavailable' }, outcome.code);
-        return;
-      case 'busy':
-        fail(outcome.code === 'rate_limited' ? { kind: 'busy' } : { kind: 'carrier' }, outcome.code);
-        return;
-      case 'network':
-        fail({ kind: 'network' }, 'network');
-        return;
-      case 'malformed':
-        console.warn(
-          'shipping-calculator: the platform answered a response that does not match the contract',
-        );
-        fail({ kind: 'unavailable' }, 'malformed_response', 'malformed');
-        return;
+    const next = viewOf(outcome);
+    if (next.warn) console.warn(...next.warn);
+    if (outcome.kind === 'rates') safeSet(storage, CEP_KEY, digits);
+    batch(() => {
+      if (outcome.kind === 'invalid_cep') fieldError.value = 'unknown';
+      view.value = next.view;
+    });
+    // The view changed first; then the page hears the answer, then the choice that went with it.
+    if (outcome.kind === 'rates') {
+      const { rates, reason } = outcome.response;
+      events.rates({ cep: digits, rates, ...(reason ? { reason } : {}) });
+      if (rates.length > 0) reconcile(digits, rates);
+      else clearChoice();
+      return;
     }
-  }
-
-  /** An error replaces the options: the error is told, then the choice that went with them. */
-  function fail(next: View, code: string, message: string = next.kind): void {
-    view.value = next;
-    events.error({ code, message });
+    if (next.error) events.error(next.error);
     clearChoice();
   }
 

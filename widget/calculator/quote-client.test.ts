@@ -119,6 +119,29 @@ describe('createQuoteClient', () => {
     expect(calls).toHaveLength(2);
   });
 
+  it('never answers one calculator from the cache of another with a different key or URL', async () => {
+    const other = {
+      rates: [{ code: 'SEDEX', serviceId: 'correios-sedex', label: 'SEDEX', deliveryDays: 2, price: 40 }],
+    };
+    const first = scripted(json(200, ok));
+    const otherKey = scripted(json(200, other));
+    const otherUrl = scripted(json(200, other));
+    const a = createQuoteClient({ apiUrl: 'http://api', publicKey: 'pk_a', fetch: first.fetch });
+    const b = createQuoteClient({ apiUrl: 'http://api', publicKey: 'pk_b', fetch: otherKey.fetch });
+    const c = createQuoteClient({ apiUrl: 'http://other', publicKey: 'pk_a', fetch: otherUrl.fetch });
+    const signal = new AbortController().signal;
+    expect(await a.quote(request, signal)).toEqual({ kind: 'rates', response: ok });
+    expect(await b.quote(request, signal)).toEqual({ kind: 'rates', response: other });
+    expect(await c.quote(request, signal)).toEqual({ kind: 'rates', response: other });
+    expect(otherKey.calls).toHaveLength(1);
+    expect(otherUrl.calls).toHaveLength(1);
+    // The same URL, key and body is still one call, even from a second client on the page.
+    const again = scripted(json(200, other));
+    const twin = createQuoteClient({ apiUrl: 'http://api/', publicKey: 'pk_a', fetch: again.fetch });
+    expect(await twin.quote(request, signal)).toEqual({ kind: 'rates', response: ok });
+    expect(again.calls).toHaveLength(0);
+  });
+
   it('rejects when aborted by a newer quote', async () => {
     const controller = new AbortController();
     const fetch = ((_: unknown, init?: RequestInit) =>

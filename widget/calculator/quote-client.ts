@@ -34,7 +34,11 @@ export interface QuoteRequest {
 }
 
 const TRANSIENT = new Set([429, 502, 503, 504]);
-/** Identical quotes within a few minutes are answered from memory, so repeated clicks do not spend the limit. */
+/**
+ * Identical quotes within a few minutes are answered from memory, so repeated clicks do not spend the limit.
+ * Keyed by URL, public key and body: two calculators on one page with different stores or platforms never share
+ * an answer.
+ */
 const cache = new Map<string, { at: number; response: RatesResponse }>();
 
 export function clearQuoteCache(): void {
@@ -94,11 +98,12 @@ export function createQuoteClient(options: QuoteClientOptions) {
     /** Resolves with the outcome; rejects only when `signal` aborts (a newer quote replaced this one). */
     async quote(request: QuoteRequest, signal: AbortSignal): Promise<QuoteOutcome> {
       const body = JSON.stringify(request);
-      const hit = cache.get(body);
+      const key = JSON.stringify([url, publicKey, body]);
+      const hit = cache.get(key);
       if (hit && now() - hit.at < cacheTtlMs) return { kind: 'rates', response: hit.response };
       for (let n = 0; ; n++) {
         const outcome = await attempt(body, signal);
-        if (outcome.kind === 'rates') cache.set(body, { at: now(), response: outcome.response });
+        if (outcome.kind === 'rates') cache.set(key, { at: now(), response: outcome.response });
         if (outcome.kind !== 'retry') return outcome;
         if (n >= retries)
           return outcome.code === 'network' ? { kind: 'network' } : { kind: 'busy', code: outcome.code };

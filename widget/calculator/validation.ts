@@ -1,5 +1,6 @@
 import { config } from 'zod/mini';
 import { ErrorBodySchema } from '../../shared/errors.ts';
+import { MAX_ITEMS } from '../../shared/limits.ts';
 import {
   type QuoteItem,
   QuoteItemSchema,
@@ -30,7 +31,7 @@ export function parseItems(value: unknown): QuoteItem[] | undefined {
     if (!parsed.success) return undefined;
     items.push(parsed.data);
   }
-  return items.length > 0 && items.length <= 50 ? items : undefined;
+  return items.length > 0 && items.length <= MAX_ITEMS ? items : undefined;
 }
 
 /** A 200 body in the spec 4.1 shape, or undefined when it breaks the contract. */

@@ -1,6 +1,7 @@
 import type { TrackingEvent } from '../../shared/tracking.ts';
+import type { TrackingLookupResult } from '../../shared/tracking-lookup.ts';
 import type { TrackingMessages } from './messages.ts';
-import type { ShownResult, TrackingModel } from './model.ts';
+import type { TrackingModel } from './model.ts';
 import { formatCarrierTimestamp, parcelState } from './status.ts';
 
 export interface TrackingProps {
@@ -75,7 +76,7 @@ export function Tracking({ model, t, id }: TrackingProps) {
   );
 }
 
-function Card({ result, t }: { result: ShownResult; t: TrackingMessages }) {
+function Card({ result, t }: { result: TrackingLookupResult; t: TrackingMessages }) {
   const { status, event } = parcelState(result);
   const words = t.status[status];
   const where = status === 'awaiting-pickup' ? event?.origin : undefined;

@@ -1,18 +1,13 @@
 import { signal } from '@preact/signals';
-import * as z from 'zod/mini';
 import { ErrorBodySchema } from '../../shared/errors.ts';
+import { MAX_CODES } from '../../shared/limits.ts';
 import { cleanTrackingCode, isS10 } from '../../shared/s10.ts';
-import { TrackingResultSchema } from '../../shared/tracking.ts';
-
-const ResponseSchema = z.object({
-  results: z.array(z.extend(TrackingResultSchema, { stale: z.optional(z.boolean()) })),
-});
-export type ShownResult = z.infer<typeof ResponseSchema>['results'][number];
+import { TrackingLookupResponseSchema, type TrackingLookupResult } from '../../shared/tracking-lookup.ts';
 
 export type TrackingView =
   | { kind: 'idle' }
   | { kind: 'loading' }
-  | { kind: 'results'; results: ShownResult[] }
+  | { kind: 'results'; results: TrackingLookupResult[] }
   | { kind: 'error'; error: 'unavailable' | 'limited' };
 
 /** Splits what the visitor typed into codes, upper-cased. */
@@ -52,12 +47,12 @@ export function createTrackingModel(options: { bffUrl: string; fetch?: typeof fe
       const res = await doFetch(`${options.bffUrl.replace(/\/+$/, '')}/api/tracking`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ codes: [...new Set(codes)].slice(0, 50) }),
+        body: JSON.stringify({ codes: [...new Set(codes)].slice(0, MAX_CODES) }),
         signal: current.signal,
       });
       const json: unknown = await res.json().catch(() => undefined);
       if (controller !== current) return;
-      const parsed = ResponseSchema.safeParse(json);
+      const parsed = TrackingLookupResponseSchema.safeParse(json);
       if (res.ok && parsed.success) {
         view.value = { kind: 'results', results: parsed.data.results };
         return;

@@ -1,5 +1,12 @@
 import * as z from 'zod/mini';
-import { MAX_CODES, TrackingResultSchema } from '../../shared/tracking.ts';
+import { MAX_CODES } from './limits.ts';
+import { TrackingResultSchema } from './tracking.ts';
+
+/**
+ * The BFF's own tracking API (`POST /api/tracking`), not the platform's: one home for the route that validates the
+ * body, the service that serves results, the OpenAPI document and the `<shipping-tracking>` element that parses
+ * the answer.
+ */
 
 /** `POST /api/tracking` body: 1–50 codes (checked in the S10 form by the route), nothing else. */
 export const TrackingLookupRequestSchema = /* @__PURE__ */ z.strictObject({
@@ -11,6 +18,7 @@ export type TrackingLookupRequest = z.infer<typeof TrackingLookupRequestSchema>;
 export const TrackingLookupResultSchema = /* @__PURE__ */ z.extend(TrackingResultSchema, {
   stale: z.optional(z.literal(true)),
 });
+export type TrackingLookupResult = z.infer<typeof TrackingLookupResultSchema>;
 
 /** `POST /api/tracking` success body: one result per distinct code, in request order. */
 export const TrackingLookupResponseSchema = /* @__PURE__ */ z.strictObject({

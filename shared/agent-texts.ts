@@ -1,0 +1,124 @@
+import type { Attempt } from './diagnosis.ts';
+import { ATTEMPT_HISTORY_DAYS } from './limits.ts';
+import { formatBRL } from './money.ts';
+import type { McpRate } from './quote.ts';
+import type { TrackingResult } from './tracking.ts';
+
+/**
+ * What an AI agent reads in a tool result's text, for both MCP servers (the sandbox's, emulating the platform, and
+ * the BFF's): one wording per situation, built only from structured data (never a key, never upstream internals).
+ * Pure: the servers add the structured JSON and their own transport.
+ */
+
+type Reasoned = { reason?: string | undefined; actionUrl?: string | undefined };
+
+/** Singular or plural, for counts ("1 option", "2 options"). */
+export function plural(count: number, one: string, many = `${one}s`): string {
+  return `${count} ${count === 1 ? one : many}`;
+}
+
+/** The reason of a result: ` (reason: x; the merchant must act at actionUrl)`, or nothing. */
+export function reasonText(value: Reasoned): string {
+  if (!value.reason) return '';
+  return ` (reason: ${value.reason}${value.actionUrl ? '; the merchant must act at actionUrl' : ''})`;
+}
+
+/** One line per option: `PAC (PAC) R$ 21,50, up to 6 business days`. */
+export function rateLine(rate: McpRate): string {
+  return `${rate.label} (${rate.code}) ${rate.free === true ? 'free' : formatBRL(rate.price)}, up to ${plural(rate.deliveryDays, 'business day')}`;
+}
+
+/** A quote in one line: its options, or "no quote" (never free shipping: spec 2.2) with the reason. */
+export function ratesSummary(output: { rates: McpRate[] } & Reasoned): string {
+  if (output.rates.length === 0) return `No quote available; this is not free shipping${reasonText(output)}.`;
+  return `${plural(output.rates.length, 'option')}: ${output.rates.map(rateLine).join('; ')}.`;
+}
+
+/** A refusal that the merchant must fix (plan, key, store): no result, and the reason. */
+export function refusalSummary(what: 'quote' | 'tracking', value: Reasoned): string {
+  return `No ${what}: the platform refused the request${reasonText(value)}.`;
+}
+
+/** One line per tracking code: found or not, delivered or not, the last status. */
+export function trackingLine(result: TrackingResult): string {
+  if (!result.found) return `${result.code}: not found${result.message ? ` — ${result.message}` : ''}`;
+  const status = result.lastStatus;
+  if (!status) return `${result.code}: found, no events yet (not delivered)`;
+  return `${result.code}: ${result.delivered ? 'delivered' : 'not delivered'} — ${status.description}${status.timestamp ? ` (${status.timestamp})` : ''}`;
+}
+
+/** A tracking answer in one line: the counts (stale ones too). `trackingLine` gives the detail of each code. */
+export function trackingSummary(
+  results: readonly (TrackingResult & { stale?: boolean | undefined })[],
+): string {
+  const delivered = results.filter((r) => r.delivered).length;
+  const missing = results.filter((r) => !r.found).length;
+  const stale = results.filter((r) => r.stale).length;
+  return [
+    `${plural(results.length, 'code')}: ${delivered} delivered, ${results.length - delivered - missing} not delivered, ${missing} not found`,
+    stale > 0 ? `; ${stale} last known (could not refresh, marked stale)` : '',
+    '.',
+  ].join('');
+}
+
+/** What a `generate_label` record says: created (or returned again), PDF or how to get it, or nothing created. */
+export function labelSummary(
+  record: {
+    prepostagemId?: string | undefined;
+    trackingCode?: string | undefined;
+    status?: string | undefined;
+  } & {
+    labelPdfBase64?: string | undefined;
+  } & Reasoned,
+  replayed = false,
+): string {
+  if (!record.prepostagemId) {
+    return `No pre-posting was created${record.status ? ` (status: ${record.status})` : ''}${reasonText(record)}.`;
+  }
+  const head = `${replayed ? 'Already issued (returned again, nothing new was created)' : 'Pre-posting created'}: ${record.prepostagemId}, tracking code ${record.trackingCode}.`;
+  // spec 3.2: the PDF comes from get_label_pdf; never repeat generate_label to get it.
+  const pdf = record.labelPdfBase64
+    ? 'The label PDF is in labelPdfBase64.'
+    : `The PDF is not ready yet: call get_label_pdf with prepostagemId ${record.prepostagemId}. Do NOT call generate_label again for it: that would create another pre-posting.`;
+  return `${head} ${pdf}${reasonText(record)}`;
+}
+
+/** What `get_label_pdf` says: the PDF is attached, or why there is none. */
+export function labelPdfSummary(
+  prepostagemId: string,
+  output: { status?: string | undefined; labelPdfBase64?: string | undefined } & Reasoned,
+): string {
+  if (output.labelPdfBase64) return `Label PDF of ${prepostagemId} (application/pdf, 10 × 15 cm).`;
+  return `No PDF for ${prepostagemId}${output.status ? ` (status: ${output.status})` : ''}${reasonText(output)}.`;
+}
+
+/** The label PDF as an embedded MCP resource (spec 4.4.4), beside `labelPdfBase64`. */
+export function labelPdfResource(prepostagemId: string, blob: string) {
+  return {
+    type: 'resource' as const,
+    resource: { uri: `label:///${encodeURIComponent(prepostagemId)}.pdf`, mimeType: 'application/pdf', blob },
+  };
+}
+
+/** One line per attempt of `diagnose_label_issue`, with the action to take. */
+export function attemptLine(a: Attempt): string {
+  return (
+    `- ${a.createdAt} ${a.source}${a.orderId ? ` order ${a.orderId}` : ''}: ${a.outcome}${a.reason ? ` (reason: ${a.reason})` : ''}` +
+    `${a.prepostagemId ? ` pre-posting ${a.prepostagemId}` : ''} — supportCode ${a.supportCode}; action: ${a.action}`
+  );
+}
+
+/**
+ * A diagnosis in one line: how many attempts and what the latest one needs; none is not proof that no label exists
+ * (spec 4.4.5). `attemptLine` gives the detail of each.
+ */
+export function diagnosisSummary(attempts: readonly Attempt[], bySupportCode = false): string {
+  const latest = attempts[0];
+  if (!latest) {
+    return (
+      `${bySupportCode ? 'No attempt with that support code' : 'No label attempts'} in the last ${ATTEMPT_HISTORY_DAYS} days; ` +
+      'absence of a record does not prove that no label was created.'
+    );
+  }
+  return `${plural(attempts.length, 'attempt')}, most recent first; the latest (${latest.createdAt}) ${latest.outcome}${latest.reason ? ` (reason: ${latest.reason})` : ''}, supportCode ${latest.supportCode}: ${latest.action}`;
+}
