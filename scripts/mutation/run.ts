@@ -6,6 +6,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import type { LogLevel } from '@stryker-mutator/api/core';
 import { Stryker } from '@stryker-mutator/core';
 import { MODULES, type MutationModule } from './modules.ts';
 
@@ -74,8 +75,8 @@ async function runModule(
     ignorePatterns: ['bench/results', 'dist', '.data', 'test-results', 'e2e/artifacts', '.stryker-tmp'],
     cleanTempDir: true,
     incremental: false,
-    logLevel: 'warn',
-    fileLogLevel: 'off',
+    logLevel: 'warn' as LogLevel,
+    fileLogLevel: 'off' as LogLevel,
   });
   const results = await stryker.runMutationTest();
   const seconds = Math.round((performance.now() - started) / 1000);
