@@ -68,12 +68,15 @@ async function runModule(
     // TypeScript 7 has no JS API for Stryker's tsconfig rewrite; the sandbox is a plain copy, nothing to rewrite.
     tsconfigFile: 'scripts/mutation/no-tsconfig-rewrite.json',
     concurrency: run.concurrency,
-    timeoutMS: 15_000,
+    timeoutMS: 5_000,
     reporters: ['html', 'progress'],
     htmlReporter: { fileName: `bench/results/mutation/${slug}.html` },
     tempDirName: `.stryker-tmp/${slug}`,
     ignorePatterns: ['bench/results', 'dist', '.data', 'test-results', 'e2e/artifacts', '.stryker-tmp'],
     cleanTempDir: true,
+    // A static mutant (a module-level constant) is reached by every test, so Stryker runs them all for it: too slow
+    // for the 20-minute budget on 2 cores. They are reported as ignored, not counted (README.md).
+    ignoreStatic: true,
     incremental: false,
     logLevel: 'warn' as LogLevel,
     fileLogLevel: 'off' as LogLevel,

@@ -11,6 +11,8 @@ export default defineConfig({
   root: resolve(import.meta.dirname, '../..'),
   test: {
     include: tests.length > 0 ? tests : ['no-module-selected'],
+    // one fork per worker for all files: a fresh process per file costs more than most mutants' tests
+    isolate: false,
     testTimeout: 20_000,
     hookTimeout: 60_000,
   },
