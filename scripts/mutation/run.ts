@@ -139,21 +139,27 @@ const run: RunOptions = {
   coverage: values.coverage === 'all' ? 'all' : 'perTest',
   files: values.files?.split(','),
 };
-for (const module of selected) scores.push(await runModule(module, equivalents, run));
-
-const summaryPath = resolve(RESULTS, 'mutation.json');
-let previous: ModuleScore[] = [];
-try {
-  previous = JSON.parse(readFileSync(summaryPath, 'utf8')).modules;
-} catch {}
-const merged = [...previous.filter((p) => !scores.some((s) => s.module === p.module)), ...scores].sort(
-  (a, b) => MODULES.findIndex((m) => m.name === a.module) - MODULES.findIndex((m) => m.name === b.module),
-);
-if (!run.files)
+/** Writes the summary, this run's modules replacing their previous figures (a partial run keeps the others). */
+function writeSummary(): void {
+  const summaryPath = resolve(RESULTS, 'mutation.json');
+  let previous: ModuleScore[] = [];
+  try {
+    previous = JSON.parse(readFileSync(summaryPath, 'utf8')).modules;
+  } catch {}
+  const merged = [...previous.filter((p) => !scores.some((s) => s.module === p.module)), ...scores].sort(
+    (a, b) => MODULES.findIndex((m) => m.name === a.module) - MODULES.findIndex((m) => m.name === b.module),
+  );
   writeFileSync(
     summaryPath,
     `${JSON.stringify({ date: new Date().toISOString(), modules: merged }, null, 2)}\n`,
   );
+}
+
+// The summary is written after each module, so an interrupted run keeps the modules it finished.
+for (const module of selected) {
+  scores.push(await runModule(module, equivalents, run));
+  if (!run.files) writeSummary();
+}
 
 process.stdout.write(
   '\nmodule            score  killed+timeout / mutants (survived, no coverage, equivalent)   time\n',
