@@ -84,4 +84,15 @@ describe('TrackingCache', () => {
     expect(cache.get('A')).toBeDefined();
     expect(cache.size).toBe(2);
   });
+
+  it('counts a code stored again as recently used, so the untouched one goes first', () => {
+    const cache = new TrackingCache({ ttls, maxEntries: 2 });
+    cache.set('A', delivered);
+    cache.set('B', moving);
+    cache.set('A', delivered);
+    cache.set('C', missing);
+    expect(cache.get('B')).toBeUndefined();
+    expect(cache.get('A')?.result).toEqual(delivered);
+    expect(cache.get('C')?.result).toEqual(missing);
+  });
 });
