@@ -54,6 +54,23 @@ describe('Brazilian holidays 2025–2030', () => {
     expect(isHoliday(day('2024-11-20'))).toBe(true);
   });
 
+  it('finds Easter in years far from 2025–2030, at both ends of its range (22 March – 25 April)', () => {
+    const known: Record<number, string> = {
+      1818: '1818-03-22',
+      1900: '1900-04-15',
+      1943: '1943-04-25',
+      1961: '1961-04-02',
+      2000: '2000-04-23',
+      2008: '2008-03-23',
+      2011: '2011-04-24',
+      2019: '2019-04-21',
+      2024: '2024-03-31',
+      2038: '2038-04-25',
+      2285: '2285-03-22',
+    };
+    for (const [year, sunday] of Object.entries(known)) expect(iso(easter(Number(year))), year).toBe(sunday);
+  });
+
   it('keeps Ash Wednesday a business day', () => {
     expect(isBusinessDay(day('2026-02-18'))).toBe(true);
   });
@@ -108,6 +125,7 @@ describe('arrivalDate', () => {
     expect(arrival('2026-11-23T10:00:00-03:00', 1.2)).toBe('2026-11-25');
     expect(arrival('2026-11-23T10:00:00-03:00', -3)).toBe('2026-11-23');
     expect(arrival('2026-11-23T10:00:00-03:00', Number.NaN)).toBe('2026-11-23');
+    expect(arrival('2026-11-23T10:00:00-03:00', Number.POSITIVE_INFINITY)).toBe('2026-11-23');
   });
 
   it('gives the same date whatever the time zone of the machine (TZ switched under the running process)', () => {
@@ -157,13 +175,19 @@ describe('parseCutoff', () => {
     [' 9 ', 540],
     ['0', 0],
     ['24', 1440],
+    ['14 h', 840],
+    ['14 : 30', 870],
+    ['14H', 840],
   ])('reads %s as %i minutes', (text, minutes) => {
     expect(parseCutoff(text)).toBe(minutes);
   });
 
-  it.each(['', 'abc', '25', '14:60', '24:30', '-1', '14.5', null])('refuses %j', (text) => {
-    expect(parseCutoff(text)).toBeUndefined();
-  });
+  it.each(['', 'abc', '25', '14:60', '24:30', '-1', '14.5', null, '14xh', '14:3', '140', 'h14'])(
+    'refuses %j',
+    (text) => {
+      expect(parseCutoff(text)).toBeUndefined();
+    },
+  );
 });
 
 describe('arrivalDate properties (any instant 2025–2030, any deadline)', () => {

@@ -141,6 +141,90 @@ describe('the examples of the OpenAPI document', () => {
   });
 });
 
+describe('the contract the OpenAPI document states', () => {
+  type Operation = {
+    operationId: string;
+    security?: unknown[];
+    requestBody?: { required?: boolean; content: Record<string, MediaType> };
+    responses: Record<
+      string,
+      {
+        description: string;
+        headers?: Record<string, { schema: unknown }>;
+        content?: Record<string, MediaType>;
+      }
+    >;
+  };
+  const document = buildOpenApiDocument('https://api.example/v1') as {
+    servers: { url: string }[];
+    security: unknown[];
+    paths: Record<string, Record<string, Operation>>;
+    components: { securitySchemes: Record<string, { type: string; scheme: string }> };
+  };
+  const rates = document.paths['/v1/rates']?.post as Operation;
+  const tracking = document.paths['/v1/tracking']?.post as Operation;
+
+  it('requires a JSON body on both POST routes, each with an example that parses as its request', () => {
+    for (const [operation, schema] of [
+      [rates, RatesRequestSchema],
+      [tracking, TrackingRequestSchema],
+    ] as const) {
+      expect(operation.requestBody?.required, operation.operationId).toBe(true);
+      const example = operation.requestBody?.content['application/json']?.example;
+      expect(schema.safeParse(example).success, operation.operationId).toBe(true);
+    }
+  });
+
+  it('gives the 429 a Retry-After header of whole seconds, at least 1', () => {
+    for (const operation of [rates, tracking]) {
+      expect(operation.responses['429']?.headers?.['Retry-After']?.schema).toEqual({
+        type: 'integer',
+        minimum: 1,
+      });
+      expect(operation.responses['400']?.headers).toBeUndefined();
+    }
+  });
+
+  it('shows one example per error code under its status, with the actionUrl a 402 needs', () => {
+    const examplesAt = (operation: Operation, status: string) =>
+      operation.responses[status]?.content?.['application/json']?.examples ?? {};
+    expect(Object.keys(examplesAt(rates, '400')).sort()).toEqual(
+      ['invalid_body', 'invalid_destination_cep', 'invalid_json', 'too_many_items'].sort(),
+    );
+    expect(Object.keys(examplesAt(tracking, '400')).sort()).toEqual(
+      ['invalid_body', 'invalid_json', 'too_many_codes'].sort(),
+    );
+    expect(Object.keys(examplesAt(tracking, '403'))).toEqual(['wrong_key_scope', 'secret_key_required']);
+    expect(examplesAt(rates, '402').subscription_required?.value).toEqual({
+      error: {
+        code: 'subscription_required',
+        message: expect.any(String),
+        actionUrl: 'https://app.example/billing',
+      },
+    });
+    expect(rates.responses['502']?.description).toMatch(/\(quote_failed\)$/);
+  });
+
+  it('shows a quote, no coverage and no services enabled as the 200 examples of rates', () => {
+    const examples = rates.responses['200']?.content?.['application/json']?.examples ?? {};
+    expect(Object.keys(examples)).toEqual(['quote', 'noCoverage', 'noServices']);
+    expect(RatesResponseSchema.parse(examples.noCoverage?.value).reason).toBe('no_coverage');
+    expect(RatesResponseSchema.parse(examples.noServices?.value).actionUrl).toMatch(/^https:/);
+    const found = tracking.responses['200']?.content?.['application/json']?.example;
+    expect(TrackingResponseSchema.parse(found).results).toHaveLength(1);
+  });
+
+  it('serves at the given base URL (or "/"), with bearer auth everywhere but on the document itself', () => {
+    expect(document.servers).toEqual([{ url: 'https://api.example/v1', description: expect.any(String) }]);
+    expect((buildOpenApiDocument() as { servers: { url: string }[] }).servers[0]?.url).toBe('/');
+    expect(document.security).toEqual([{ bearerAuth: [] }]);
+    expect(document.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
+    expect(document.paths['/openapi.json']?.get?.security).toEqual([]);
+    expect(Object.keys(document.paths['/openapi.json']?.get?.responses ?? {})).toEqual(['200', '405']);
+    expect([rates.operationId, tracking.operationId]).toEqual(['getRates', 'trackShipments']);
+  });
+});
+
 describe('the example check above', () => {
   it('catches an example that does not parse with its schema, so it can fail', () => {
     const document = structuredClone(buildOpenApiDocument()) as {

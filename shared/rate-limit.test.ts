@@ -81,6 +81,16 @@ describe('RateLimiter', () => {
     expect(limiter.take('k')).toEqual({ ok: false, retryAfterSeconds: 4 });
   });
 
+  it('admits a limited key again after reset, and only that', () => {
+    const now = T0;
+    const limiter = new RateLimiter({ calls: 1, seconds: 60 }, () => now);
+    expect(limiter.take('k').ok).toBe(true);
+    expect(limiter.take('k').ok).toBe(false);
+    limiter.reset();
+    expect(limiter.take('k').ok).toBe(true);
+    expect(limiter.take('k').ok).toBe(false);
+  });
+
   it('forgets keys whose calls all left the window, so memory stays bounded', () => {
     let now = T0;
     const limiter = new RateLimiter({ calls: 1, seconds: 1 }, () => now);
@@ -117,5 +127,11 @@ describe('parseRateLimit', () => {
     expect(parseRateLimit('60/60')).toEqual({ calls: 60, seconds: 60 });
     expect(parseRateLimit('120/60')).toEqual({ calls: 120, seconds: 60 });
     for (const bad of ['60', '0/60', '60/0', 'a/b', '']) expect(parseRateLimit(bad)).toBeUndefined();
+  });
+
+  it('takes surrounding spaces but nothing else around the numbers', () => {
+    expect(parseRateLimit(' 60/60 ')).toEqual({ calls: 60, seconds: 60 });
+    for (const bad of ['x60/60', '60/60x', '60/60/60', '-60/60', '60 / 60'])
+      expect(parseRateLimit(bad)).toBeUndefined();
   });
 });

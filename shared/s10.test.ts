@@ -34,9 +34,26 @@ describe('S10 tracking codes', () => {
 
   it('rejects a serial that is not 8 digits', () => {
     expect(() => s10CheckDigit('123')).toThrow(RangeError);
+    // a 9-digit serial, or 8 digits with anything before or after, is not a serial
+    for (const bad of ['123456789', 'x12345678', '12345678x', '1234567 ']) {
+      expect(() => s10CheckDigit(bad)).toThrow(RangeError);
+    }
+  });
+
+  it('rejects a valid code with anything before or after it (the pattern is anchored)', () => {
+    for (const code of [
+      'XDG049186226BR',
+      'DG049186226BRX',
+      '1DG049186226BR',
+      'DG049186226BR1',
+      'DG049186226BR\n',
+    ]) {
+      expect(isS10(code)).toBe(false);
+    }
   });
 
   it('cleans spaces and case before a check', () => {
     expect(cleanTrackingCode(' dg 049186226 br ')).toBe('DG049186226BR');
+    expect(cleanTrackingCode('dg\t0491  86226\nbr')).toBe('DG049186226BR');
   });
 });

@@ -170,6 +170,21 @@ describe('labels under faults', () => {
     }
   }, 30_000);
 
+  it('a platform refusal is recorded rejected, never created: replayed for its key, sent again without one', async () => {
+    const input = GenerateLabelInputSchema.parse({ ...order(3010), serviceCode: 'SEDEX' });
+    const first = await bff.issuer.issue(input, 'refused-key');
+    expect(first).toMatchObject({ kind: 'rejected', replayed: false });
+    expect(await bff.issuer.issue(input, 'refused-key')).toMatchObject({ kind: 'rejected', replayed: true });
+    expect((await stats()).stores['loja-demo']?.['mcp:generate_label']).toBe(1);
+    // without a key, a refusal holds nothing back: it created nothing, so the request goes to the platform again
+    expect(await bff.issuer.issue(input)).toMatchObject({ kind: 'rejected', replayed: false });
+    expect((await stats()).stores['loja-demo']?.['mcp:generate_label']).toBe(2);
+    const mine = (await bff.ledger.list()).filter((a) => a.fingerprint === fp(input));
+    expect(mine.map((a) => a.state)).toEqual(['rejected', 'rejected']);
+    expect(mine.map((a) => a.prepostagemId ?? null)).toEqual([null, null]);
+    expect(await prepostings()).toHaveLength(0);
+  }, 30_000);
+
   it('concurrent identical requests without a key make one upstream call and get the same label', async () => {
     await sandbox.control('faults', {
       target: 'mcp:generate_label',

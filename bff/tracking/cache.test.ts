@@ -36,6 +36,44 @@ describe('TrackingCache', () => {
     expect(cache.get('A')?.result).toEqual(delivered);
   });
 
+  it('keeps the same freshness with a real clock far from 0 (ages are differences, not sums)', () => {
+    const T0 = 1_763_800_000_123;
+    let now = T0;
+    const cache = new TrackingCache({ now: () => now, ttls });
+    cache.set('B', moving);
+    expect(cache.get('B')?.freshness).toBe('fresh');
+    now = T0 + 99;
+    expect(cache.get('B')?.freshness).toBe('fresh');
+    now = T0 + 100;
+    expect(cache.get('B')?.freshness).toBe('revalidate');
+    now = T0 + 199;
+    expect(cache.get('B')?.freshness).toBe('revalidate');
+    now = T0 + 200;
+    expect(cache.get('B')?.freshness).toBe('expired');
+  });
+
+  it('restarts the age of a code stored again, with the TTL of its new state', () => {
+    let now = 1_763_800_000_000;
+    const cache = new TrackingCache({ now: () => now, ttls });
+    cache.set('B', moving);
+    now += 150;
+    cache.set('B', { ...moving, delivered: true });
+    now += 500;
+    expect(cache.get('B')?.freshness).toBe('fresh');
+    expect(cache.size).toBe(1);
+  });
+
+  it('uses the 24 h / 5 min / 2 min defaults and the wall clock when given nothing', () => {
+    const cache = new TrackingCache();
+    expect([cache.ttlFor(delivered), cache.ttlFor(moving), cache.ttlFor(missing)]).toEqual([
+      24 * 60 * 60_000,
+      5 * 60_000,
+      2 * 60_000,
+    ]);
+    cache.set('B', moving);
+    expect(cache.get('B')?.freshness).toBe('fresh');
+  });
+
   it('evicts the least recently used beyond its size', () => {
     const cache = new TrackingCache({ ttls, maxEntries: 2 });
     cache.set('A', delivered);
@@ -45,5 +83,16 @@ describe('TrackingCache', () => {
     expect(cache.get('B')).toBeUndefined();
     expect(cache.get('A')).toBeDefined();
     expect(cache.size).toBe(2);
+  });
+
+  it('counts a code stored again as recently used, so the untouched one goes first', () => {
+    const cache = new TrackingCache({ ttls, maxEntries: 2 });
+    cache.set('A', delivered);
+    cache.set('B', moving);
+    cache.set('A', delivered);
+    cache.set('C', missing);
+    expect(cache.get('B')).toBeUndefined();
+    expect(cache.get('A')?.result).toEqual(delivered);
+    expect(cache.get('C')?.result).toEqual(missing);
   });
 });

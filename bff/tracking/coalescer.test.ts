@@ -90,4 +90,60 @@ describe('Coalescer', () => {
     expect(await second).toBe('A');
     expect(calls).toHaveLength(2);
   });
+
+  it('forgets a loaded code once answered, so the next load asks upstream for a new value', async () => {
+    let version = 0;
+    const calls: string[][] = [];
+    const clock = manualSchedule();
+    const coalescer = new Coalescer<string>({
+      batch: async (keys) => {
+        calls.push(keys);
+        version += 1;
+        return new Map(keys.map((key) => [key, `${key}@${version}`]));
+      },
+      schedule: clock.schedule,
+    });
+    const first = coalescer.load('A');
+    clock.tick();
+    expect(await first).toBe('A@1');
+    const second = coalescer.load('A');
+    clock.tick();
+    expect(await second).toBe('A@2');
+    expect(calls).toEqual([['A'], ['A']]);
+  });
+
+  it('rejects a code the upstream answer leaves out, and still answers the others of its batch', async () => {
+    const clock = manualSchedule();
+    const coalescer = new Coalescer<string>({
+      batch: async (keys) => new Map(keys.filter((key) => key !== 'B').map((key) => [key, key])),
+      schedule: clock.schedule,
+    });
+    const loads = Promise.allSettled([coalescer.load('A'), coalescer.load('B'), coalescer.load('C')]);
+    clock.tick();
+    const settled = await loads;
+    expect(settled.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect((settled[1] as PromiseRejectedResult).reason).toBeInstanceOf(Error);
+    expect(String((settled[1] as PromiseRejectedResult).reason.message)).toContain('B');
+  });
+
+  it('waits its window on the real timer when no scheduler is given', async () => {
+    const { calls, batch } = recorder();
+    const coalescer = new Coalescer({ batch, windowMs: 30 });
+    const loads = Promise.all([coalescer.load('A'), coalescer.load('B')]);
+    await Promise.resolve();
+    expect(calls).toEqual([]);
+    expect(await loads).toEqual(['value:A', 'value:B']);
+    expect(calls).toEqual([['A', 'B']]);
+  });
+
+  it('asks for at most 50 codes per call by default, across many callers', async () => {
+    const { calls, batch } = recorder();
+    const clock = manualSchedule();
+    const coalescer = new Coalescer({ batch, schedule: clock.schedule });
+    const loads = Promise.all(Array.from({ length: 51 }, (_, i) => coalescer.load(`K${i}`)));
+    expect(calls.map((keys) => keys.length)).toEqual([50]);
+    clock.tick();
+    await loads;
+    expect(calls.map((keys) => keys.length)).toEqual([50, 1]);
+  });
 });

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createLogger } from '../logger.ts';
 import { MemoryBudget } from './budget.ts';
 import { UpstreamError } from './errors.ts';
@@ -162,5 +162,140 @@ describe('createRestClient', () => {
     await rest.tracking(['X']);
     await rest.tracking(['X']);
     expect(seen).toHaveLength(2);
+  });
+});
+
+describe('what the client sends upstream', () => {
+  it('posts the codes as {codes} JSON to /v1/tracking with the JSON headers', async () => {
+    const { fetch, seen } = scripted();
+    await client(fetch).rest.tracking(['DG049186226BR', 'SW371675211BR']);
+    const request = seen[0] as Request;
+    expect(request.method).toBe('POST');
+    expect(request.headers.get('content-type')).toBe('application/json');
+    expect(request.headers.get('accept')).toBe('application/json');
+    expect(await request.json()).toEqual({ codes: ['DG049186226BR', 'SW371675211BR'] });
+  });
+
+  it('posts the quote request unchanged to /v1/rates and returns the parsed rates', async () => {
+    const rates = {
+      rates: [{ code: 'PAC', serviceId: 'correios-pac', label: 'PAC', deliveryDays: 6, price: 24.9 }],
+    };
+    const { fetch, seen } = scripted(() => json(200, rates));
+    const request = {
+      destinationCep: '20040020',
+      items: [{ name: 'Camiseta', quantity: 2, unitPriceBRL: 79.9, weightKg: 0.3 }],
+    };
+    expect(await client(fetch).rest.rates(request)).toEqual(rates);
+    expect(seen[0]?.url).toBe('http://upstream.test/v1/rates');
+    expect(await seen[0]?.json()).toEqual(request);
+  });
+});
+
+describe('how the client fails and waits (fake clock)', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  /** A fetch answering from a script, noting the (fake) time of each attempt. */
+  function timed(answer: (n: number) => Response | Promise<Response>) {
+    const times: number[] = [];
+    const fetch = (async () => {
+      times.push(Date.now());
+      return answer(times.length);
+    }) as typeof globalThis.fetch;
+    return { fetch, times };
+  }
+
+  function fakeClient(fetch: typeof globalThis.fetch, extra: Record<string, unknown> = {}) {
+    return createRestClient({
+      apiUrl: 'http://upstream.test',
+      secretKey: 'mk_test_demo',
+      logger,
+      fetch,
+      random: () => 0.5,
+      baseDelayMs: 100,
+      maxDelayMs: 300,
+      ...extra,
+    });
+  }
+
+  it('waits full jitter × min(max, base × 2^(n-1)) before retry n: 50, 100, 150 ms at random 0.5', async () => {
+    vi.useFakeTimers({ now: 1_763_800_000_000 });
+    const { fetch, times } = timed(() => json(502, {}));
+    const call = fakeClient(fetch)
+      .tracking(['X'])
+      .catch((e: unknown) => e);
+    await vi.advanceTimersByTimeAsync(10_000);
+    const error = await call;
+    const start = times[0] as number;
+    expect(times.map((t) => t - start)).toEqual([0, 50, 150, 300]);
+    // a persistent 5xx is the platform being down, never the merchant's configuration
+    expect(error).toMatchObject({ failure: 'unavailable', status: 502 });
+  });
+
+  it('reports a 500 as unavailable without retrying it', async () => {
+    vi.useFakeTimers({ now: 1_763_800_000_000 });
+    const { fetch, times } = timed(() => json(500, { error: { code: 'quote_failed', message: 'm' } }));
+    const call = fakeClient(fetch)
+      .tracking(['X'])
+      .catch((e: unknown) => e);
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(await call).toMatchObject({ failure: 'unavailable', status: 500, code: 'quote_failed' });
+    expect(times).toHaveLength(1);
+  });
+
+  it('waits exactly the Retry-After of a 429 before the retry', async () => {
+    vi.useFakeTimers({ now: 1_763_800_000_000 });
+    const { fetch, times } = timed((n) =>
+      n === 1
+        ? json(429, { error: { code: 'rate_limited', message: 'm' } }, { 'retry-after': '2' })
+        : json(200, ok),
+    );
+    const call = fakeClient(fetch).tracking(['X']);
+    await vi.advanceTimersByTimeAsync(1_999);
+    expect(times).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(await call).toEqual(ok);
+    expect((times[1] as number) - (times[0] as number)).toBe(2_000);
+  });
+
+  it('waits at most maxRetryAfterMs on a 503 asking for longer, and uses jitter when Retry-After is not a number', async () => {
+    vi.useFakeTimers({ now: 1_763_800_000_000 });
+    const long = timed((n) => (n === 1 ? json(503, {}, { 'retry-after': '45' }) : json(200, ok)));
+    const first = fakeClient(long.fetch, { maxRetryAfterMs: 1_000 }).tracking(['X']);
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(await first).toEqual(ok);
+    expect((long.times[1] as number) - (long.times[0] as number)).toBe(1_000);
+
+    const odd = timed((n) => (n === 1 ? json(503, {}, { 'retry-after': 'soon' }) : json(200, ok)));
+    const second = fakeClient(odd.fetch).tracking(['X']);
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(await second).toEqual(ok);
+    expect((odd.times[1] as number) - (odd.times[0] as number)).toBe(50);
+  });
+
+  it('cuts an attempt with no answer at timeoutMs, retries it, and reports a timeout as unavailable', async () => {
+    vi.useFakeTimers({ now: 1_763_800_000_000 });
+    const { fetch, times } = timed(
+      () =>
+        new Promise<Response>(() => {
+          /* never answers; the client's abort ends the attempt */
+        }),
+    );
+    const hanging = ((input: RequestInfo | URL, init?: RequestInit) =>
+      new Promise<Response>((_resolve, reject) => {
+        void fetch(input, init);
+        init?.signal?.addEventListener('abort', () => reject(init.signal?.reason));
+      })) as typeof globalThis.fetch;
+    const call = fakeClient(hanging, { timeoutMs: 1_000, retries: 1 })
+      .tracking(['X'])
+      .catch((e: unknown) => e);
+    await vi.advanceTimersByTimeAsync(999);
+    expect(times).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(10_000);
+    const error = await call;
+    expect(error).toBeInstanceOf(UpstreamError);
+    expect(error).toMatchObject({ failure: 'unavailable', message: 'upstream timeout' });
+    expect(times.map((t) => t - (times[0] as number))).toEqual([0, 1_050]);
   });
 });

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { QuoteItemSchema } from '../../shared/quote.ts';
-import { HOUR_MS } from './clock.ts';
+import { CarrierClock, formatCarrierTime, HOUR_MS } from './clock.ts';
 import { ufOfCep, zoneBetween } from './geography.ts';
-import { priceService, SERVICES, totalWeightKg } from './prices.ts';
+import { priceService, SERVICES, subtotalBRL, totalWeightKg } from './prices.ts';
 import { deliveryPlan, TrackingBook } from './tracking.ts';
 
 describe('ufOfCep', () => {
@@ -46,6 +46,39 @@ describe('zones and prices', () => {
     expect(priceService(pac, 'SP', 'SP', 30.01)).toBeUndefined();
   });
 
+  it('charges the first kg, then each started kg, at the price of the zone, with its deadline', () => {
+    const pac = SERVICES['03298'];
+    const sedex = SERVICES['03220'];
+    // zone 1 (SP→SP): PAC 15.90 + 2.10 per further kg, 4 days
+    expect(priceService(pac, 'SP', 'SP', 0.3)).toEqual({
+      code: 'PAC',
+      serviceId: 'correios-pac',
+      label: 'Correios PAC',
+      deliveryDays: 4,
+      price: 15.9,
+    });
+    expect(priceService(pac, 'SP', 'SP', 1)?.price).toBe(15.9);
+    expect(priceService(pac, 'SP', 'SP', 1.01)?.price).toBe(18);
+    expect(priceService(pac, 'SP', 'SP', 3)?.price).toBe(20.1);
+    // zone 4 (RS→AM): SEDEX 58.90 + 13.90 per further kg, 5 days
+    expect(priceService(sedex, 'RS', 'AM', 2.5)).toMatchObject({
+      code: 'SEDEX',
+      price: 86.7,
+      deliveryDays: 5,
+    });
+    // zones 2 and 3
+    expect(priceService(pac, 'SP', 'RJ', 1)).toMatchObject({ price: 21.5, deliveryDays: 6 });
+    expect(priceService(sedex, 'SP', 'PR', 1)).toMatchObject({ price: 44.9, deliveryDays: 3 });
+  });
+
+  it('adds the subtotal as Σ quantity × unit price, in cents', () => {
+    const items = [
+      QuoteItemSchema.parse({ name: 'a', quantity: 3, unitPriceBRL: 0.1 }),
+      QuoteItemSchema.parse({ name: 'b', quantity: 2, unitPriceBRL: 79.9 }),
+    ];
+    expect(subtotalBRL(items)).toBe(160.1);
+  });
+
   it('weighs Σ quantity × weightKg with 0.3 kg by default', () => {
     const items = [
       QuoteItemSchema.parse({ name: 'a', quantity: 2, unitPriceBRL: 1 }),
@@ -79,5 +112,23 @@ describe('deliveryPlan', () => {
     expect(book.lookup('QB000000005BR', 0)).toMatchObject({ found: true, delivered: false, events: [] });
     const later = book.lookup('QB000000005BR', 240 * HOUR_MS);
     expect(later.delivered).toBe(true);
+  });
+});
+
+describe('the carrier clock', () => {
+  it('moves by the hours advanced on top of the injected clock, far from 0, and resets', () => {
+    const T0 = 1_763_800_000_000;
+    const clock = new CarrierClock(() => T0);
+    expect(clock.time()).toBe(T0);
+    clock.advance(2);
+    clock.advance(0.5);
+    expect(clock.time()).toBe(T0 + 2.5 * HOUR_MS);
+    clock.reset();
+    expect(clock.time()).toBe(T0);
+  });
+
+  it('writes Brasília time (UTC−3) without an offset', () => {
+    expect(formatCarrierTime(Date.parse('2026-11-10T17:32:05Z'))).toBe('2026-11-10T14:32:05');
+    expect(formatCarrierTime(Date.parse('2026-01-01T01:00:00Z'))).toBe('2025-12-31T22:00:00');
   });
 });

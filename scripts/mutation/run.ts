@@ -1,0 +1,175 @@
+/**
+ * `npm run mutation [-- --only shared,bff/labels]`: Stryker over the core modules, one module at a time, each with
+ * only the tests that exercise it (see modules.ts and README.md). Prints the score per module and writes
+ * bench/results/mutation.json (the summary) and bench/results/mutation/<module>.html (every mutant).
+ */
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import type { LogLevel } from '@stryker-mutator/api/core';
+import { Stryker } from '@stryker-mutator/core';
+import { MODULES, type MutationModule } from './modules.ts';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const RESULTS = resolve(ROOT, 'bench/results');
+
+interface Equivalent {
+  file: string;
+  line: number;
+  mutator: string;
+}
+
+/** Rows `| file:line | Mutator | reason |` of equivalent-mutants.md: survivors no test can kill, each with a reason. */
+export function readEquivalents(text: string): Equivalent[] {
+  const rows: Equivalent[] = [];
+  for (const line of text.split('\n')) {
+    const match = /^\|\s*`?([\w./-]+):(\d+)`?\s*\|\s*(\w+)\s*\|/.exec(line);
+    if (match?.[1] && match[2] && match[3])
+      rows.push({ file: match[1], line: Number(match[2]), mutator: match[3] });
+  }
+  return rows;
+}
+
+interface ModuleScore {
+  module: string;
+  mutants: number;
+  killed: number;
+  timeout: number;
+  survived: number;
+  noCoverage: number;
+  equivalent: number;
+  errors: number;
+  score: number;
+  seconds: number;
+  surviving: string[];
+}
+
+interface RunOptions {
+  concurrency: number;
+  coverage: 'perTest' | 'all';
+  files: string[] | undefined;
+}
+
+async function runModule(
+  module: MutationModule,
+  equivalents: Equivalent[],
+  run: RunOptions,
+): Promise<ModuleScore> {
+  const slug = module.name.replaceAll('/', '-');
+  process.env.MUTATION_TESTS = module.tests.join(',');
+  const started = performance.now();
+  const stryker = new Stryker({
+    mutate: run.files ?? module.mutate,
+    testRunner: 'vitest',
+    plugins: ['@stryker-mutator/vitest-runner'],
+    // forks, not threads: a worker thread cannot switch TZ, and the business-days test does
+    vitest: { configFile: 'scripts/mutation/vitest.config.ts', pool: 'forks' },
+    coverageAnalysis: run.coverage,
+    // TypeScript 7 has no JS API for Stryker's tsconfig rewrite; the sandbox is a plain copy, nothing to rewrite.
+    tsconfigFile: 'scripts/mutation/no-tsconfig-rewrite.json',
+    concurrency: run.concurrency,
+    timeoutMS: 5_000,
+    reporters: ['html', 'progress'],
+    htmlReporter: { fileName: `bench/results/mutation/${slug}.html` },
+    tempDirName: `.stryker-tmp/${slug}`,
+    ignorePatterns: ['bench/results', 'dist', '.data', 'test-results', 'e2e/artifacts', '.stryker-tmp'],
+    cleanTempDir: true,
+    // A static mutant (a module-level constant) is reached by every test, so Stryker runs them all for it: too slow
+    // for the 20-minute budget on 2 cores. They are reported as ignored, not counted (README.md).
+    ignoreStatic: run.coverage === 'perTest',
+    incremental: false,
+    logLevel: 'warn' as LogLevel,
+    fileLogLevel: 'off' as LogLevel,
+  });
+  const results = await stryker.runMutationTest();
+  const seconds = Math.round((performance.now() - started) / 1000);
+  const count = (status: string) => results.filter((r) => r.status === status).length;
+  const undetected = results.filter((r) => r.status === 'Survived' || r.status === 'NoCoverage');
+  const isEquivalent = (r: (typeof results)[number]) =>
+    equivalents.some(
+      (e) => r.fileName.endsWith(e.file) && e.line === r.location.start.line && e.mutator === r.mutatorName,
+    );
+  const equivalent = undetected.filter(isEquivalent).length;
+  const killed = count('Killed');
+  const timeout = count('Timeout');
+  const detected = killed + timeout;
+  const valid = detected + undetected.length - equivalent;
+  return {
+    module: module.name,
+    mutants: results.length,
+    killed,
+    timeout,
+    survived: count('Survived'),
+    noCoverage: count('NoCoverage'),
+    equivalent,
+    errors: count('CompileError') + count('RuntimeError'),
+    score: valid === 0 ? 100 : Math.round((detected / valid) * 1000) / 10,
+    seconds,
+    surviving: undetected
+      .filter((r) => !isEquivalent(r))
+      .map(
+        (r) =>
+          `${r.fileName.slice(ROOT.length + 1)}:${r.location.start.line} ${r.mutatorName} → ${r.replacement ?? ''}`,
+      ),
+  };
+}
+
+const { values } = parseArgs({
+  options: {
+    only: { type: 'string' },
+    concurrency: { type: 'string', default: '2' },
+    // `--coverage all` runs every selected test file for every mutant: the cross-check of per-test selection
+    coverage: { type: 'string', default: 'perTest' },
+    files: { type: 'string' },
+  },
+});
+const only = values.only?.split(',');
+const selected = only ? MODULES.filter((m) => only.includes(m.name)) : MODULES;
+if (selected.length === 0)
+  throw new Error(`no module named ${values.only}; modules: ${MODULES.map((m) => m.name)}`);
+const equivalents = readEquivalents(
+  readFileSync(resolve(import.meta.dirname, 'equivalent-mutants.md'), 'utf8'),
+);
+process.chdir(ROOT);
+mkdirSync(resolve(RESULTS, 'mutation'), { recursive: true });
+
+const scores: ModuleScore[] = [];
+const run: RunOptions = {
+  concurrency: Number(values.concurrency),
+  coverage: values.coverage === 'all' ? 'all' : 'perTest',
+  files: values.files?.split(','),
+};
+/** Writes the summary, this run's modules replacing their previous figures (a partial run keeps the others). */
+function writeSummary(): void {
+  const summaryPath = resolve(RESULTS, 'mutation.json');
+  let previous: ModuleScore[] = [];
+  try {
+    previous = JSON.parse(readFileSync(summaryPath, 'utf8')).modules;
+  } catch {}
+  const merged = [...previous.filter((p) => !scores.some((s) => s.module === p.module)), ...scores].sort(
+    (a, b) => MODULES.findIndex((m) => m.name === a.module) - MODULES.findIndex((m) => m.name === b.module),
+  );
+  writeFileSync(
+    summaryPath,
+    `${JSON.stringify({ date: new Date().toISOString(), modules: merged }, null, 2)}\n`,
+  );
+}
+
+// The summary is written after each module, so an interrupted run keeps the modules it finished.
+for (const module of selected) {
+  scores.push(await runModule(module, equivalents, run));
+  if (!run.files) writeSummary();
+}
+
+process.stdout.write(
+  '\nmodule            score  killed+timeout / mutants (survived, no coverage, equivalent)   time\n',
+);
+for (const s of scores) {
+  process.stdout.write(
+    `${s.module.padEnd(17)} ${`${s.score}%`.padStart(6)}  ${s.killed + s.timeout} / ${s.mutants} (${s.survived}, ${s.noCoverage}, ${s.equivalent})   ${s.seconds} s\n`,
+  );
+}
+for (const s of scores) {
+  if (s.surviving.length === 0) continue;
+  process.stdout.write(`\nsurviving in ${s.module}:\n${s.surviving.map((line) => `  ${line}`).join('\n')}\n`);
+}

@@ -1,0 +1,19 @@
+import { resolve } from 'node:path';
+import { defineConfig } from 'vitest/config';
+
+/**
+ * The vitest config Stryker runs for one module: only the test files that module lists in `modules.ts`
+ * (passed by `run.ts` in MUTATION_TESTS), so a mutant is judged by the tests that exercise its module.
+ */
+const tests = (process.env.MUTATION_TESTS ?? '').split(',').filter(Boolean);
+
+export default defineConfig({
+  root: resolve(import.meta.dirname, '../..'),
+  test: {
+    include: tests.length > 0 ? tests : ['no-module-selected'],
+    // one fork per worker for all files: a fresh process per file costs more than most mutants' tests
+    isolate: false,
+    testTimeout: 20_000,
+    hookTimeout: 60_000,
+  },
+});
