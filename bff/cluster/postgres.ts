@@ -55,3 +55,32 @@ export async function migrate(pool: pg.Pool, migrations: readonly Migration[]): 
   }
   return applied;
 }
+
+/** Whether PostgreSQL answers a trivial query now (readiness). */
+export async function answers(pool: pg.Pool): Promise<boolean> {
+  try {
+    await pool.query('SELECT 1');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Runs `work` in one transaction on one connection: committed when it returns, rolled back when it throws. */
+export async function inTransaction<T>(
+  pool: pg.Pool,
+  work: (client: pg.PoolClient) => Promise<T>,
+): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    const result = await work(client);
+    await client.query('COMMIT');
+    return result;
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  } finally {
+    client.release();
+  }
+}

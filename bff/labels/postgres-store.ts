@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { type Migration, migrate } from '../cluster/postgres.ts';
+import { answers, inTransaction, type Migration, migrate } from '../cluster/postgres.ts';
 import { attemptFromRow as toAttempt } from './attempt-row.ts';
 import {
   AlreadyCreatedError,
@@ -229,13 +229,8 @@ export class PostgresLedgerStore implements LedgerStore {
     return rows.map((row) => toAttempt(row) as LedgerAttempt);
   }
 
-  async healthy(): Promise<boolean> {
-    try {
-      await this.pool.query('SELECT 1');
-      return true;
-    } catch {
-      return false;
-    }
+  healthy(): Promise<boolean> {
+    return answers(this.pool);
   }
 
   /** The pool belongs to whoever opened it (it may serve other stores): closing the store does not end it. */
@@ -252,17 +247,7 @@ export class PostgresLedgerStore implements LedgerStore {
     return attempt;
   }
 
-  private async transaction(work: (client: pg.PoolClient) => Promise<void>): Promise<void> {
-    const client = await this.pool.connect();
-    try {
-      await client.query('BEGIN');
-      await work(client);
-      await client.query('COMMIT');
-    } catch (error) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw error;
-    } finally {
-      client.release();
-    }
+  private transaction(work: (client: pg.PoolClient) => Promise<void>): Promise<void> {
+    return inTransaction(this.pool, work);
   }
 }

@@ -7,7 +7,7 @@ import type {
   Spend,
   TokenRecord,
 } from '../../shared/oauth/store.ts';
-import { type Migration, migrate } from '../cluster/postgres.ts';
+import { answers, inTransaction, type Migration, migrate } from '../cluster/postgres.ts';
 import { GRANT_COLUMNS, toClient, toCode, toToken } from './rows.ts';
 
 /** The same tables as node:sqlite's `oauth.sqlite`, keyed by SHA-256 hashes only. */
@@ -93,20 +93,12 @@ export class PostgresOAuthStore implements OAuthStore {
   }
 
   async deleteClient(idHash: string): Promise<boolean> {
-    const client = await this.pool.connect();
-    try {
-      await client.query('BEGIN');
+    return inTransaction(this.pool, async (client) => {
       await client.query('DELETE FROM oauth_tokens WHERE client_id_hash = $1', [idHash]);
       await client.query('DELETE FROM oauth_codes WHERE client_id_hash = $1', [idHash]);
       const { rowCount } = await client.query('DELETE FROM oauth_clients WHERE id_hash = $1', [idHash]);
-      await client.query('COMMIT');
       return (rowCount ?? 0) > 0;
-    } catch (error) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw error;
-    } finally {
-      client.release();
-    }
+    });
   }
 
   async touchClient(idHash: string, at: number): Promise<void> {
@@ -222,12 +214,7 @@ export class PostgresOAuthStore implements OAuthStore {
     return [...new Set(rows.flatMap((row) => String(row.scopes).split(' ').filter(Boolean)))];
   }
 
-  async healthy(): Promise<boolean> {
-    try {
-      await this.pool.query('SELECT 1');
-      return true;
-    } catch {
-      return false;
-    }
+  healthy(): Promise<boolean> {
+    return answers(this.pool);
   }
 }
