@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import { type TrackingResult, TrackingResultSchema } from '../../shared/tracking.ts';
-import { DEFAULT_TTLS, type Freshness, type TrackingTtls } from '../tracking/cache.ts';
+import { DEFAULT_TTLS, type Freshness, freshnessOf, type TrackingTtls, ttlOf } from '../tracking/cache.ts';
 
 const DAY = 24 * 60 * 60_000;
 
@@ -22,11 +22,6 @@ export class RedisTrackingCache {
     this.ttls = options.ttls ?? DEFAULT_TTLS;
   }
 
-  ttlFor(result: TrackingResult): number {
-    if (!result.found) return this.ttls.notFound;
-    return result.delivered ? this.ttls.delivered : this.ttls.moving;
-  }
-
   async get(code: string): Promise<{ result: TrackingResult; freshness: Freshness } | undefined> {
     const text = await this.redis.get(`${this.prefix}:tc:${code}`);
     if (text === null) return undefined;
@@ -40,13 +35,11 @@ export class RedisTrackingCache {
     const parsed = TrackingResultSchema.safeParse(entry.result);
     if (!parsed.success || typeof entry.storedAt !== 'number' || typeof entry.ttl !== 'number')
       return undefined;
-    const age = this.now() - entry.storedAt;
-    const freshness: Freshness = age < entry.ttl ? 'fresh' : age < 2 * entry.ttl ? 'revalidate' : 'expired';
-    return { result: parsed.data, freshness };
+    return { result: parsed.data, freshness: freshnessOf(entry.storedAt, entry.ttl, this.now()) };
   }
 
   async set(code: string, result: TrackingResult): Promise<void> {
-    const ttl = this.ttlFor(result);
+    const ttl = ttlOf(result, this.ttls);
     const entry = JSON.stringify({ result, storedAt: this.now(), ttl });
     await this.redis.set(`${this.prefix}:tc:${code}`, entry, 'PX', 2 * ttl + DAY);
   }

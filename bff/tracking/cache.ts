@@ -17,6 +17,18 @@ export const DEFAULT_TTLS: TrackingTtls = {
 
 export type Freshness = 'fresh' | 'revalidate' | 'expired';
 
+/** How long a result stays fresh, by what it says (delivered objects do not change; moving ones do). */
+export function ttlOf(result: TrackingResult, ttls: TrackingTtls = DEFAULT_TTLS): number {
+  if (!result.found) return ttls.notFound;
+  return result.delivered ? ttls.delivered : ttls.moving;
+}
+
+/** Fresh within its TTL, served while revalidating within one more, expired after. */
+export function freshnessOf(storedAt: number, ttl: number, now: number): Freshness {
+  const age = now - storedAt;
+  return age < ttl ? 'fresh' : age < 2 * ttl ? 'revalidate' : 'expired';
+}
+
 interface Entry {
   result: TrackingResult;
   storedAt: number;
@@ -41,8 +53,7 @@ export class TrackingCache {
   }
 
   ttlFor(result: TrackingResult): number {
-    if (!result.found) return this.ttls.notFound;
-    return result.delivered ? this.ttls.delivered : this.ttls.moving;
+    return ttlOf(result, this.ttls);
   }
 
   get(code: string): { result: TrackingResult; freshness: Freshness } | undefined {
@@ -50,9 +61,7 @@ export class TrackingCache {
     if (!entry) return undefined;
     this.entries.delete(code);
     this.entries.set(code, entry);
-    const age = this.now() - entry.storedAt;
-    const freshness: Freshness = age < entry.ttl ? 'fresh' : age < 2 * entry.ttl ? 'revalidate' : 'expired';
-    return { result: entry.result, freshness };
+    return { result: entry.result, freshness: freshnessOf(entry.storedAt, entry.ttl, this.now()) };
   }
 
   set(code: string, result: TrackingResult): void {
