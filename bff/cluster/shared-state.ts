@@ -67,6 +67,21 @@ export class RedisConnection {
     return this.commands.status === 'ready';
   }
 
+  /**
+   * The shared answer while Redis answers; this instance's own when it is unreachable, or goes away (or stops
+   * answering: commands time out) between the check and the call.
+   */
+  async orLocal<T>(shared: () => Promise<T>, local: () => T | Promise<T>): Promise<T> {
+    if (this.ready) {
+      try {
+        return await shared();
+      } catch {
+        // fall through to this instance's own
+      }
+    }
+    return local();
+  }
+
   private report(error: Error): void {
     if (this.down) return;
     this.down = true;
@@ -112,14 +127,10 @@ export class SharedTrackingCache {
   }
 
   async get(code: string): Promise<Cached | undefined> {
-    if (this.connection.ready) {
-      try {
-        return (await this.redis.get(code)) ?? this.local.get(code);
-      } catch {
-        // Redis went away between the check and the call: this instance's memory answers.
-      }
-    }
-    return this.local.get(code);
+    return this.connection.orLocal(
+      async () => (await this.redis.get(code)) ?? this.local.get(code),
+      () => this.local.get(code),
+    );
   }
 
   async set(code: string, result: TrackingResult): Promise<void> {
@@ -209,25 +220,17 @@ export class SharedBudget implements UpstreamBudget {
   }
 
   async take(route: BudgetRoute): Promise<BudgetDecision> {
-    if (this.connection.ready) {
-      try {
-        return await this.redis.take(route);
-      } catch {
-        // fall through to this instance's own
-      }
-    }
-    return this.local.take(route);
+    return this.connection.orLocal(
+      () => this.redis.take(route),
+      () => this.local.take(route),
+    );
   }
 
   async canRetry(route: BudgetRoute): Promise<boolean> {
-    if (this.connection.ready) {
-      try {
-        return await this.redis.canRetry(route);
-      } catch {
-        // fall through
-      }
-    }
-    return this.local.canRetry(route);
+    return this.connection.orLocal(
+      () => this.redis.canRetry(route),
+      () => this.local.canRetry(route),
+    );
   }
 }
 
