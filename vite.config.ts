@@ -2,6 +2,7 @@ import preact from '@preact/preset-vite';
 import type { Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
 import { writeIntegrityManifest } from './bff/static/integrity.ts';
+import { TEST_TAGS } from './scripts/test-tags.ts';
 
 /** Each widget bundle is one classic script (IIFE): `vite build` for the calculator, `--mode tracking` for tracking. */
 const BUNDLES = {
@@ -37,6 +38,7 @@ export default defineConfig(({ mode }) => {
       reporters: ['default', './scripts/summary-reporter.ts'],
       testTimeout: 20_000,
       hookTimeout: 60_000,
+      tags: TEST_TAGS,
     },
   };
 });

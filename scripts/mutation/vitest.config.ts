@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { defineConfig } from 'vitest/config';
+import { TEST_TAGS } from '../test-tags.ts';
 
 /**
  * The vitest config Stryker runs for one module: only the test files that module lists in `modules.ts`
@@ -15,5 +16,8 @@ export default defineConfig({
     isolate: false,
     testTimeout: 20_000,
     hookTimeout: 60_000,
+    tags: TEST_TAGS,
+    // a test that waits on real time is left out: see scripts/test-tags.ts
+    tagsFilter: ['!slow'],
   },
 });
