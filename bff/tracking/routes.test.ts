@@ -3,6 +3,7 @@ import { type RunningSandbox, startSandbox } from '../../sandbox/testing.ts';
 import { ErrorBodySchema } from '../../shared/errors.ts';
 import { makeS10 } from '../../shared/s10.ts';
 import { type RunningBff, startBff } from '../testing.ts';
+import { parseCodes } from './routes.ts';
 
 let sandbox: RunningSandbox;
 let bff: RunningBff;
@@ -12,14 +13,18 @@ beforeAll(async () => {
   sandbox = await startSandbox({ rateLimit: { calls: 1000, seconds: 60 } });
 });
 afterAll(() => sandbox.close());
-beforeEach(async () => {
-  await sandbox.control('reset');
-  bff = await startBff(sandbox.url, { BFF_ALLOWED_ORIGINS: 'https://loja.example' });
-});
-afterEach(async () => {
-  await bff.stop();
-  responses.push(...bff.logs);
-});
+/** A BFF per test (most tests start their own with other settings) or, for the HTTP surface, one per describe. */
+function bffPer(hook: 'each' | 'all') {
+  const [before, after] = hook === 'each' ? [beforeEach, afterEach] : [beforeAll, afterAll];
+  before(async () => {
+    await sandbox.control('reset');
+    bff = await startBff(sandbox.url, { BFF_ALLOWED_ORIGINS: 'https://loja.example' });
+  });
+  after(async () => {
+    await bff.stop();
+    responses.push(...bff.logs);
+  });
+}
 
 async function track(codes: unknown, headers?: Record<string, string>) {
   const res = await bff.track(codes, headers);
@@ -41,6 +46,7 @@ async function upstreamCalls(): Promise<number> {
 }
 
 describe('POST /api/tracking', () => {
+  bffPer('each');
   it('answers results in request order in the spec 2.3 shape, folding duplicates', async () => {
     const { res, json } = await track(['sw371675211br', 'DG049186226BR', 'SW371675211BR', 'QB123456785BR']);
     expect(res.status).toBe(200);
@@ -165,8 +171,13 @@ describe('POST /api/tracking', () => {
     for (let i = 0; i < 4; i++) statuses.push((await track(['DG049186226BR'])).res.status);
     expect(statuses).toEqual([200, 200, 200, 429]);
     const limited = await track(['DG049186226BR']);
-    expect(ErrorBodySchema.parse(limited.json).error.code).toBe('rate_limited');
-    expect(Number(limited.res.headers.get('retry-after'))).toBeGreaterThan(0);
+    const retryAfter = Number(limited.res.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThan(0);
+    expect(retryAfter).toBeLessThanOrEqual(60);
+    expect(ErrorBodySchema.parse(limited.json).error).toEqual({
+      code: 'rate_limited',
+      message: `Too many lookups; retry in ${retryAfter} s.`,
+    });
   });
 
   it('takes visitor IPs from X-Forwarded-For only when trust proxy is on', async () => {
@@ -196,8 +207,95 @@ describe('POST /api/tracking', () => {
   });
 });
 
-describe('CORS on /api/tracking', () => {
-  it('allows a configured origin, preflight and response', async () => {
+describe('parseCodes', () => {
+  const codeOf = (fn: () => unknown) => {
+    try {
+      fn();
+    } catch (error) {
+      return (error as { code?: string }).code;
+    }
+    return 'accepted';
+  };
+
+  it('normalizes and folds duplicates, keeping the first-seen order', () => {
+    expect(parseCodes({ codes: [' sw371675211br', 'DG049186226BR', 'SW371675211BR'] })).toEqual([
+      'SW371675211BR',
+      'DG049186226BR',
+    ]);
+  });
+
+  it('answers too_many_codes for more than 50 codes, even when some are malformed too', () => {
+    const many = Array.from({ length: 51 }, (_, i) => makeS10('QB', i));
+    expect(codeOf(() => parseCodes({ codes: many }))).toBe('too_many_codes');
+    expect(codeOf(() => parseCodes({ codes: [...many.slice(0, 50), 'not-a-code'] }))).toBe('too_many_codes');
+  });
+
+  it('answers invalid_body for everything else that is wrong, never too_many_codes', () => {
+    for (const body of [
+      { codes: [] },
+      { codes: ['DG049186225BR'] },
+      { codes: ['DG049186226BRDG049186226BR'] },
+      { codes: 'DG049186226BR' },
+      { codes: ['DG049186226BR'], other: 'x'.repeat(100) },
+      {},
+      null,
+    ])
+      expect(
+        codeOf(() => parseCodes(body)),
+        JSON.stringify(body),
+      ).toBe('invalid_body');
+  });
+});
+
+describe('the HTTP surface of /api/tracking', () => {
+  bffPer('all');
+
+  it('answers with Cache-Control: no-store (a visitor’s tracking is never cached on the way)', async () => {
+    const { res } = await track(['DG049186226BR']);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('cache-control')).toBe('no-store');
+  });
+
+  it('refuses a body that is not sent as JSON with invalid_json, naming the content type to use', async () => {
+    const res = await fetch(`${bff.url}/api/tracking`, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain' },
+      body: JSON.stringify({ codes: ['DG049186226BR'] }),
+    });
+    expect(res.status).toBe(400);
+    expect(ErrorBodySchema.parse(await res.json()).error).toEqual({
+      code: 'invalid_json',
+      message: 'Send the body as JSON with Content-Type: application/json.',
+    });
+  });
+
+  it('answers other methods with 405 and Allow: POST', async () => {
+    for (const method of ['GET', 'PUT', 'DELETE']) {
+      const res = await fetch(`${bff.url}/api/tracking`, { method });
+      expect(res.status).toBe(405);
+      expect(res.headers.get('allow')).toBe('POST');
+      expect(ErrorBodySchema.parse(await res.json()).error.message).toBe(
+        `${method} is not allowed here; use POST.`,
+      );
+    }
+  });
+
+  it('keeps CORS and the JSON rule to /api/tracking: other paths are not touched', async () => {
+    const preflight = await fetch(`${bff.url}/api/other`, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://loja.example', 'access-control-request-method': 'POST' },
+    });
+    expect(preflight.headers.get('access-control-allow-origin')).toBeNull();
+    const post = await fetch(`${bff.url}/api/other`, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain', origin: 'https://loja.example' },
+      body: 'x',
+    });
+    expect(post.status).toBe(404);
+    expect(post.headers.get('access-control-allow-origin')).toBeNull();
+  });
+
+  it('allows a configured origin: preflight (POST, Content-Type, 10 minutes) and response (Retry-After readable)', async () => {
     const preflight = await fetch(`${bff.url}/api/tracking`, {
       method: 'OPTIONS',
       headers: {
@@ -208,8 +306,13 @@ describe('CORS on /api/tracking', () => {
     });
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get('access-control-allow-origin')).toBe('https://loja.example');
+    expect(preflight.headers.get('access-control-allow-methods')).toBe('POST');
+    expect(preflight.headers.get('access-control-allow-headers')).toBe('Content-Type');
+    expect(preflight.headers.get('access-control-max-age')).toBe('600');
+    expect(preflight.headers.get('vary')).toMatch(/Origin/);
     const { res } = await track(['DG049186226BR'], { origin: 'https://loja.example' });
     expect(res.headers.get('access-control-allow-origin')).toBe('https://loja.example');
+    expect(res.headers.get('access-control-expose-headers')).toBe('Retry-After');
   });
 
   it('sends no CORS headers to any other origin', async () => {
@@ -217,7 +320,9 @@ describe('CORS on /api/tracking', () => {
       method: 'OPTIONS',
       headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' },
     });
+    expect(preflight.status).toBe(204);
     expect(preflight.headers.get('access-control-allow-origin')).toBeNull();
+    expect(preflight.headers.get('access-control-allow-methods')).toBeNull();
     const { res } = await track(['DG049186226BR'], { origin: 'https://evil.example' });
     expect(res.headers.get('access-control-allow-origin')).toBeNull();
   });

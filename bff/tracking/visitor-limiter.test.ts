@@ -13,6 +13,16 @@ describe('MemoryVisitorLimiter', () => {
     expect(await limiter.take('b')).toEqual({ ok: true });
   });
 
+  it('tells a limited visitor to retry when the window ends, in whole seconds, never 0', async () => {
+    const limiter = new MemoryVisitorLimiter({ calls: 1, seconds: 60 });
+    await limiter.take('a');
+    const limited = await limiter.take('a');
+    expect(limited).toEqual({ ok: false, retryAfterSeconds: 60 });
+    const short = new MemoryVisitorLimiter({ calls: 1, seconds: 1 });
+    await short.take('a');
+    expect(await short.take('a')).toEqual({ ok: false, retryAfterSeconds: 1 });
+  });
+
   it('holds at most maxKeys keys after 20,000 distinct visitors; the flood shares one bucket', async () => {
     const limiter = new MemoryVisitorLimiter({ calls: 5, seconds: 60 }, { maxKeys: 1000 });
     const decisions = [];
@@ -23,13 +33,17 @@ describe('MemoryVisitorLimiter', () => {
     expect(await limiter.take(ipv4(3))).toEqual({ ok: true });
   });
 
-  it('forgets a visitor when its window ends, so memory follows the traffic', async () => {
+  // slow (2.5 s of real window): the expiry is the library's timer; the cap test above reads the same `size`
+  it('forgets a visitor when its window ends, so memory follows the traffic', {
+    tags: ['slow'],
+    timeout: 20_000,
+  }, async () => {
     const limiter = new MemoryVisitorLimiter({ calls: 1, seconds: 1 });
     for (let i = 0; i < 500; i++) await limiter.take(ipv4(i));
     expect(limiter.size).toBe(500);
     await new Promise((resolve) => setTimeout(resolve, 2500));
     expect(limiter.size).toBe(0);
-  }, 20_000);
+  });
 });
 
 describe('addressKey', () => {
@@ -43,5 +57,19 @@ describe('addressKey', () => {
     expect(addressKey('not-an-ip')).toBeUndefined();
     expect(addressKey('203.0.113.7, 10.0.0.1')).toBeUndefined();
     expect(addressKey('')).toBeUndefined();
+  });
+
+  it('unwraps only a whole IPv4-mapped address, in either case, with any octet widths', () => {
+    expect(addressKey('::FFFF:198.51.100.23')).toBe('198.51.100.23');
+    // an IPv6 address that merely ends in a dotted quad is a /64 like any other
+    expect(addressKey('2001:db8::ffff:203.0.113.7')).toBe('2001:db8:0:0::/64');
+    expect(addressKey('::ffff:203.0.113.7/24')).toBeUndefined();
+    expect(addressKey('::ffff:999.1.1.1')).toBeUndefined();
+  });
+
+  it('expands a compressed IPv6 address in the right place before taking its /64', () => {
+    expect(addressKey('2001::2:3:4:5:6:7')).toBe('2001:0:2:3::/64');
+    expect(addressKey('2001:db8:a::1')).toBe('2001:db8:a:0::/64');
+    expect(addressKey('2001:DB8:0001:0002::1')).toBe('2001:db8:1:2::/64');
   });
 });

@@ -112,6 +112,53 @@ describe('createRestClient', () => {
     await expect(client(fetch).rest.tracking(['X'])).rejects.toMatchObject({ failure: 'malformed' });
   });
 
+  it('says which route answered what: a body that is not JSON, and one that breaks the contract', async () => {
+    const notJson = scripted(() => new Response('<html>bad gateway</html>', { status: 200 }));
+    await expect(client(notJson.fetch).rest.tracking(['X'])).rejects.toMatchObject({
+      failure: 'malformed',
+      message: 'v1/tracking: the response is not JSON',
+    });
+    const offContract = scripted(() => json(200, { rates: 'nope' }));
+    await expect(
+      client(offContract.fetch).rest.rates({ destinationCep: '01001-000', items: [] } as never),
+    ).rejects.toMatchObject({
+      failure: 'malformed',
+      message: 'v1/rates: the response does not match the contract',
+    });
+  });
+
+  it('reports a refusal whose body is not the error envelope by its status alone, as a configuration error', async () => {
+    const { fetch, seen } = scripted(() => new Response('Forbidden', { status: 403 }));
+    const error = await client(fetch)
+      .rest.tracking(['X'])
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UpstreamError);
+    expect(error).toMatchObject({
+      failure: 'config',
+      status: 403,
+      code: undefined,
+      message: 'upstream refused the request (403)',
+    });
+    expect(seen).toHaveLength(1);
+  });
+
+  it('reports an answer that fails while its body is read as unavailable, naming the failure', async () => {
+    const broken = () =>
+      new Response(
+        new ReadableStream({
+          start(controller) {
+            controller.error(new RangeError('body cut short'));
+          },
+        }),
+        { status: 200 },
+      );
+    const { fetch } = scripted(broken);
+    await expect(client(fetch, { retries: 0 }).rest.tracking(['X'])).rejects.toMatchObject({
+      failure: 'unavailable',
+      message: 'RangeError: body cut short',
+    });
+  });
+
   it('does not retry when retries are off (the per-route instances keep the retry settings)', async () => {
     const { fetch, seen } = scripted(() => json(502, {}));
     await expect(client(fetch, { retries: 0 }).rest.tracking(['X'])).rejects.toMatchObject({
