@@ -41,5 +41,7 @@ describe('formatCep', () => {
   it('masks 8 digits as 00000-000 and leaves anything else alone', () => {
     expect(formatCep('01310100')).toBe('01310-100');
     expect(formatCep('0131')).toBe('0131');
+    expect(formatCep('013101000')).toBe('013101000');
+    expect(formatCep('x01310100')).toBe('x01310100');
   });
 });

@@ -22,6 +22,12 @@ describe('formatBRL', () => {
     }
   });
 
+  it('never shows a minus on an amount that rounds to zero (Intl would write -R$ 0,00)', () => {
+    expect(formatBRL(-0.004).replace(/\s/g, ' ')).toBe('R$ 0,00');
+    expect(formatBRL(-0, 'en-US')).toBe('R$0.00');
+    expect(formatBRL(-0.005).replace(/\s/g, ' ')).toBe('-R$ 0,01');
+  });
+
   it('rounds to centavos', () => {
     expect(roundCents(24.905)).toBe(24.91);
   });

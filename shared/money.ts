@@ -1,7 +1,8 @@
 /**
  * Formats an amount in BRL for display exactly as `Intl.NumberFormat(locale, {style: 'currency', currency: 'BRL'})`
  * does for pt-BR (the default) and English locales, without Intl: a browser's first Intl.NumberFormat costs 20–70 ms
- * of ICU set-up, a long task in the middle of showing the options (measured by `npm run bench`).
+ * of ICU set-up, a long task in the middle of showing the options (measured by `npm run bench`). One deliberate
+ * difference: an amount that rounds to zero is never signed (Intl writes `-R$ 0,00` for -0.004).
  * @example formatBRL(1234.5) // 'R$ 1.234,50' (with a non-breaking space)
  */
 export function formatBRL(amount: number, locale = 'pt-BR'): string {

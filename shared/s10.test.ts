@@ -33,7 +33,7 @@ describe('S10 tracking codes', () => {
   });
 
   it('rejects a serial that is not 8 digits', () => {
-    expect(() => s10CheckDigit('123')).toThrow(RangeError);
+    expect(() => s10CheckDigit('123')).toThrow(new RangeError('an S10 serial has exactly 8 digits'));
     // a 9-digit serial, or 8 digits with anything before or after, is not a serial
     for (const bad of ['123456789', 'x12345678', '12345678x', '1234567 ']) {
       expect(() => s10CheckDigit(bad)).toThrow(RangeError);

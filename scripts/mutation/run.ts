@@ -68,7 +68,8 @@ async function runModule(
     // TypeScript 7 has no JS API for Stryker's tsconfig rewrite; the sandbox is a plain copy, nothing to rewrite.
     tsconfigFile: 'scripts/mutation/no-tsconfig-rewrite.json',
     concurrency: run.concurrency,
-    timeoutMS: 5_000,
+    // longer than vitest's 4 s test timeout (vitest.config.ts): a hanging test fails there, without a runner restart
+    timeoutMS: 10_000,
     reporters: ['html', 'progress'],
     htmlReporter: { fileName: `bench/results/mutation/${slug}.html` },
     tempDirName: `.stryker-tmp/${slug}`,
