@@ -142,7 +142,7 @@ describe('createRestClient', () => {
     expect(seen).toHaveLength(1);
   });
 
-  it('reports an answer that fails while its body is read as unavailable, naming the failure', async () => {
+  it('reports an answer that fails while its body is read as unavailable, naming the failure, without retrying', async () => {
     const broken = () =>
       new Response(
         new ReadableStream({
@@ -152,11 +152,13 @@ describe('createRestClient', () => {
         }),
         { status: 200 },
       );
-    const { fetch } = scripted(broken);
-    await expect(client(fetch, { retries: 0 }).rest.tracking(['X'])).rejects.toMatchObject({
+    const { fetch, seen } = scripted(broken);
+    await expect(client(fetch).rest.tracking(['X'])).rejects.toMatchObject({
       failure: 'unavailable',
       message: 'RangeError: body cut short',
     });
+    // only network errors, timeouts and the retried statuses are tried again
+    expect(seen).toHaveLength(1);
   });
 
   it('does not retry when retries are off (the per-route instances keep the retry settings)', async () => {
