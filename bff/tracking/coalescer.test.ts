@@ -44,6 +44,22 @@ describe('Coalescer', () => {
     expect(calls).toEqual([['A', 'B', 'C']]);
   });
 
+  it('opens one window per batch, not one per load, and a load after a send waits a whole new window', async () => {
+    const { calls, batch } = recorder();
+    const clock = manualSchedule();
+    const coalescer = new Coalescer({ batch, schedule: clock.schedule });
+    const first = Promise.all(['A', 'B', 'C'].map((key) => coalescer.load(key)));
+    expect(clock.queue).toHaveLength(1);
+    clock.tick();
+    await first;
+    const late = coalescer.load('D');
+    expect(clock.queue).toHaveLength(1);
+    expect(calls).toEqual([['A', 'B', 'C']]);
+    clock.tick();
+    await late;
+    expect(calls).toEqual([['A', 'B', 'C'], ['D']]);
+  });
+
   it('splits 120 codes into 50 + 50 + 20', async () => {
     const { calls, batch } = recorder();
     const clock = manualSchedule();

@@ -215,6 +215,16 @@ describe('TrackingService.lookup', () => {
     expect(timers() - before).toBeLessThan(10);
   });
 
+  it('gathers the lookups of its whole coalescing window into one platform call', async () => {
+    const { service } = setUp({ extra: { windowMs: 300 } });
+    const first = service.lookup([DELIVERED]);
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    const second = service.lookup([MOVING]);
+    expect(codes(await first)).toEqual([DELIVERED]);
+    expect(codes(await second)).toEqual([MOVING]);
+    expect(await upstreamCalls()).toBe(1);
+  });
+
   it('waits for the coalescing window it is given before calling the platform', async () => {
     const pending: (() => void)[] = [];
     const { service } = setUp({ extra: { schedule: (send) => void pending.push(send) } });

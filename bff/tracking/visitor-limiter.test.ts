@@ -1,5 +1,6 @@
+import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import { describe, expect, it } from 'vitest';
-import { addressKey, MemoryVisitorLimiter } from './visitor-limiter.ts';
+import { addressKey, consume, MemoryVisitorLimiter } from './visitor-limiter.ts';
 
 const ipv4 = (i: number) => `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`;
 
@@ -43,6 +44,13 @@ describe('MemoryVisitorLimiter', () => {
     expect(limiter.size).toBe(500);
     await new Promise((resolve) => setTimeout(resolve, 2500));
     expect(limiter.size).toBe(0);
+  });
+});
+
+describe('consume', () => {
+  it('passes on a failure of the limiter’s store instead of reading it as a limit (a shared store may be down)', async () => {
+    const down = { consume: async () => Promise.reject(new Error('connect ECONNREFUSED 127.0.0.1:6379')) };
+    await expect(consume(down as unknown as RateLimiterAbstract, 'a')).rejects.toThrow('ECONNREFUSED');
   });
 });
 
