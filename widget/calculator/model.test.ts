@@ -29,6 +29,8 @@ describe('maskCep and sortRates', () => {
   it('masks digits as 00000-000 and drops anything else', () => {
     expect(maskCep('01310100')).toBe('01310-100');
     expect(maskCep('0131')).toBe('0131');
+    expect(maskCep('01310')).toBe('01310'); // no dangling dash before the sixth digit
+    expect(maskCep('013101')).toBe('01310-1');
     expect(maskCep('01a31-0100999')).toBe('01310-100');
   });
 
@@ -405,6 +407,11 @@ describe('viewOf', () => {
       'shipping-calculator: no quote (subscription_required)',
       'https://app.example/billing',
     ]);
+    // without an actionUrl the warning still has its two parts, the second empty (never "undefined")
+    expect(viewOf({ kind: 'rates', response: { rates: [], reason: 'no_services_enabled' } }).warn).toEqual([
+      'shipping-calculator: no quote (no_services_enabled)',
+      '',
+    ]);
     expect(viewOf({ kind: 'rates', response: { rates: [], reason: 'brand_new' } }).view).toEqual({
       kind: 'no-quote',
       reason: 'unknown',
@@ -425,13 +432,17 @@ describe('viewOf', () => {
       view: { kind: 'network' },
       error: { code: 'network', message: 'network' },
     });
-    expect(viewOf({ kind: 'unavailable', code: 'invalid_api_key' })).toMatchObject({
+    expect(viewOf({ kind: 'unavailable', code: 'invalid_api_key' })).toEqual({
       view: { kind: 'unavailable' },
       error: { code: 'invalid_api_key', message: 'unavailable' },
+      warn: [
+        "shipping-calculator: the platform refused the quote (invalid_api_key); check the public key and the store's plan",
+      ],
     });
-    expect(viewOf({ kind: 'malformed' })).toMatchObject({
+    expect(viewOf({ kind: 'malformed' })).toEqual({
       view: { kind: 'unavailable' },
       error: { code: 'malformed_response', message: 'malformed' },
+      warn: ['shipping-calculator: the platform answered a response that does not match the contract'],
     });
   });
 });
@@ -479,6 +490,7 @@ describe('what the calculator asks the platform, and when', () => {
     answer(ratesOf(rate('PAC', 20, 6)));
     await pending;
     expect(m.view.value).toEqual({ kind: 'rates', rates: [rate('PAC', 20, 6)] });
+    expect(m.fieldError.value).toBeUndefined();
   });
 
   it('asks nothing for an empty cart, and shows nothing', async () => {
@@ -593,6 +605,59 @@ describe('what the calculator asks the platform, and when', () => {
     m.setItems([shirt, mug]);
     await vi.advanceTimersByTimeAsync(1000);
     expect(quote).not.toHaveBeenCalled();
+    expect(m.fieldError.value).toBeUndefined(); // nor is the shopper told off while still typing
+  });
+
+  it('does not re-ask a CEP the platform did not know when the cart changes while the shopper retypes', async () => {
+    vi.useFakeTimers();
+    const { m, quote } = model({ kind: 'invalid_cep' });
+    m.setCep('99999-999');
+    await m.quote();
+    m.setCep('2004');
+    m.setItems([shirt, mug]);
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(quote).toHaveBeenCalledTimes(1);
+  });
+
+  it('a new calculator has nothing quoted and asks nothing before it has a cart', async () => {
+    const quote = vi.fn(async () => ratesOf(rate('PAC', 20, 6)));
+    const m = createCalculatorModel({
+      client: { quote },
+      events: { rates: vi.fn(), select: vi.fn(), error: vi.fn() },
+    });
+    expect(m.quotedCep.value).toBe('');
+    expect(m.quotedItems.value).toEqual([]);
+    expect(m.view.value).toEqual({ kind: 'idle' });
+    m.setCep('20040020');
+    await m.quote();
+    expect(quote).not.toHaveBeenCalled();
+  });
+
+  it('can be disposed before it ever quoted (an element removed at once)', () => {
+    const m = createCalculatorModel({
+      client: { quote: vi.fn() },
+      events: { rates: vi.fn(), select: vi.fn(), error: vi.fn() },
+    });
+    expect(() => m.dispose()).not.toThrow();
+  });
+
+  it('a quote cut short by dispose ends quietly: no view change, no event', async () => {
+    const quote = vi.fn(
+      (_r: unknown, signal: AbortSignal) =>
+        new Promise<QuoteOutcome>((_resolve, reject) =>
+          signal.addEventListener('abort', () => reject(signal.reason)),
+        ),
+    );
+    const events = { rates: vi.fn(), select: vi.fn(), error: vi.fn() };
+    const m = createCalculatorModel({ client: { quote }, events });
+    m.items.value = [shirt];
+    m.setCep('20040020');
+    const pending = m.quote();
+    m.dispose();
+    await expect(pending).resolves.toBeUndefined();
+    expect(m.view.value).toEqual({ kind: 'loading' });
+    expect(events.rates).not.toHaveBeenCalled();
+    expect(events.error).not.toHaveBeenCalled();
   });
 
   it('a click on Calcular cancels a pending cart re-quote: one call, not two', async () => {

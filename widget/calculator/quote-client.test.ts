@@ -286,6 +286,18 @@ describe('createQuoteClient', () => {
     expect(attempts).toBe(2);
   });
 
+  it('rejects, never resolves as a network failure, when aborted on its last try', async () => {
+    const controller = new AbortController();
+    const fetch = ((_: unknown, init?: RequestInit) =>
+      new Promise((_resolve, reject) =>
+        init?.signal?.addEventListener('abort', () => reject(init.signal?.reason)),
+      )) as typeof globalThis.fetch;
+    const client = createQuoteClient({ apiUrl: 'http://api', publicKey: 'pk', fetch, retries: 0 });
+    const pending = client.quote(request, controller.signal);
+    controller.abort(new Error('replaced'));
+    await expect(pending).rejects.toThrow('replaced');
+  });
+
   it('rejects at once when a newer quote aborts it during a backoff wait', async () => {
     const controller = new AbortController();
     let attempts = 0;

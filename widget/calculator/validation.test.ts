@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { config } from 'zod/mini';
 import { DEFAULT_WEIGHT_KG } from '../../shared/quote.ts';
 import { errorCodeOf, parseItems, parseRatesResponse } from './validation.ts';
 
@@ -68,5 +69,14 @@ describe("the platform's answers", () => {
     expect(errorCodeOf({ error: 'rate_limited' })).toBeUndefined();
     expect(errorCodeOf('<html>')).toBeUndefined();
     expect(errorCodeOf(undefined)).toBeUndefined();
+  });
+});
+
+describe('on a page whose CSP forbids eval', () => {
+  it('parses without compiling code: loading the validators switches zod to jitless', async () => {
+    config({ jitless: false });
+    vi.resetModules(); // load them afresh, as the widget does on first use
+    await import('./validation.ts');
+    expect(config().jitless).toBe(true);
   });
 });
