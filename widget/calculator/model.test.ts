@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createCalculatorModel, maskCep, sortRates, viewOf } from './model.ts';
 import type { QuoteOutcome } from './quote-client.ts';
 
@@ -29,6 +29,8 @@ describe('maskCep and sortRates', () => {
   it('masks digits as 00000-000 and drops anything else', () => {
     expect(maskCep('01310100')).toBe('01310-100');
     expect(maskCep('0131')).toBe('0131');
+    expect(maskCep('01310')).toBe('01310'); // no dangling dash before the sixth digit
+    expect(maskCep('013101')).toBe('01310-1');
     expect(maskCep('01a31-0100999')).toBe('01310-100');
   });
 
@@ -91,12 +93,15 @@ describe('createCalculatorModel', () => {
   });
 
   it('re-quotes when the items change and a CEP is set', async () => {
+    // (no cart change is quoted before a CEP is given: stated with a fake clock below, after the debounce)
     const { m, quote } = model({ kind: 'rates', response: { rates: [rate('PAC', 20, 6)] } });
-    m.setItems([item]);
-    expect(quote).not.toHaveBeenCalled();
     m.setCep('20040020');
     m.setItems([{ ...item, quantity: 2 }]);
     await vi.waitFor(() => expect(quote).toHaveBeenCalledTimes(1));
+    expect(quote).toHaveBeenCalledWith(
+      { destinationCep: '20040020', items: [{ ...item, quantity: 2 }] },
+      expect.any(AbortSignal),
+    );
   });
 
   it.each([
@@ -402,6 +407,11 @@ describe('viewOf', () => {
       'shipping-calculator: no quote (subscription_required)',
       'https://app.example/billing',
     ]);
+    // without an actionUrl the warning still has its two parts, the second empty (never "undefined")
+    expect(viewOf({ kind: 'rates', response: { rates: [], reason: 'no_services_enabled' } }).warn).toEqual([
+      'shipping-calculator: no quote (no_services_enabled)',
+      '',
+    ]);
     expect(viewOf({ kind: 'rates', response: { rates: [], reason: 'brand_new' } }).view).toEqual({
       kind: 'no-quote',
       reason: 'unknown',
@@ -422,13 +432,315 @@ describe('viewOf', () => {
       view: { kind: 'network' },
       error: { code: 'network', message: 'network' },
     });
-    expect(viewOf({ kind: 'unavailable', code: 'invalid_api_key' })).toMatchObject({
+    expect(viewOf({ kind: 'unavailable', code: 'invalid_api_key' })).toEqual({
       view: { kind: 'unavailable' },
       error: { code: 'invalid_api_key', message: 'unavailable' },
+      warn: [
+        "shipping-calculator: the platform refused the quote (invalid_api_key); check the public key and the store's plan",
+      ],
     });
-    expect(viewOf({ kind: 'malformed' })).toMatchObject({
+    expect(viewOf({ kind: 'malformed' })).toEqual({
       view: { kind: 'unavailable' },
       error: { code: 'malformed_response', message: 'malformed' },
+      warn: ['shipping-calculator: the platform answered a response that does not match the contract'],
     });
+  });
+});
+
+describe('what the calculator asks the platform, and when', () => {
+  const shirt = { name: 'Camiseta', quantity: 2, unitPriceBRL: 79.9, weightKg: 0.3 };
+  const mug = { name: 'Caneca', quantity: 1, unitPriceBRL: 35, weightKg: 0.4 };
+
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('asks for the 8 digits of the CEP in the field and the cart as set, whole', async () => {
+    const { m, quote } = model(ratesOf(rate('PAC', 20, 6)));
+    m.items.value = [shirt, mug];
+    m.setCep(' 20040-020');
+    await m.quote();
+    expect(quote).toHaveBeenCalledTimes(1);
+    expect(quote).toHaveBeenCalledWith(
+      { destinationCep: '20040020', items: [shirt, mug] },
+      expect.any(AbortSignal),
+    );
+    expect(m.quotedCep.value).toBe('20040020');
+    expect(m.quotedItems.value).toEqual([shirt, mug]);
+  });
+
+  it('shows loading while the platform answers, and clears an earlier field error', async () => {
+    let answer: (o: QuoteOutcome) => void = () => undefined;
+    const quote = vi.fn(
+      () =>
+        new Promise<QuoteOutcome>((resolve) => {
+          answer = resolve;
+        }),
+    );
+    const events = { rates: vi.fn(), select: vi.fn(), error: vi.fn() };
+    const m = createCalculatorModel({ client: { quote }, events });
+    m.items.value = [shirt];
+    m.setCep('2004');
+    await m.quote();
+    expect(m.fieldError.value).toBe('invalid');
+    m.cep.value = '20040-020'; // a value set without setCep: quoting itself clears the stale error
+    const pending = m.quote();
+    expect(m.view.value).toEqual({ kind: 'loading' });
+    expect(m.fieldError.value).toBeUndefined();
+    answer(ratesOf(rate('PAC', 20, 6)));
+    await pending;
+    expect(m.view.value).toEqual({ kind: 'rates', rates: [rate('PAC', 20, 6)] });
+    expect(m.fieldError.value).toBeUndefined();
+  });
+
+  it('asks nothing for an empty cart, and shows nothing', async () => {
+    const { m, quote, events } = model(ratesOf(rate('PAC', 20, 6)));
+    m.items.value = [];
+    m.setCep('20040020');
+    await m.quote();
+    expect(quote).not.toHaveBeenCalled();
+    expect(m.view.value).toEqual({ kind: 'idle' });
+    expect(m.fieldError.value).toBeUndefined();
+    expect(events.rates).not.toHaveBeenCalled();
+    expect(events.error).not.toHaveBeenCalled();
+  });
+
+  it('marks a CEP the platform does not know in the field, tells no error, remembers nothing', async () => {
+    const { m, events, store } = model({ kind: 'invalid_cep' });
+    m.setCep('99999-999');
+    await m.quote();
+    expect(m.fieldError.value).toBe('unknown');
+    expect(m.view.value).toEqual({ kind: 'idle' });
+    expect(events.error).not.toHaveBeenCalled();
+    expect(events.rates).not.toHaveBeenCalled();
+    expect(store.size).toBe(0);
+    m.setCep('99999-99'); // the shopper corrects the field: the error goes at once
+    expect(m.fieldError.value).toBeUndefined();
+  });
+
+  it('remembers the CEP only after a real answer, never after a failure', async () => {
+    const { m, store } = model({ kind: 'network' });
+    m.setCep('20040020');
+    await m.quote();
+    expect(store.size).toBe(0);
+  });
+
+  it('tells shipping-error with the code and the screen state', async () => {
+    const { m, events } = model({ kind: 'busy', code: 'rate_limited' });
+    m.setCep('20040020');
+    await m.quote();
+    expect(events.error).toHaveBeenCalledExactlyOnceWith({ code: 'rate_limited', message: 'busy' });
+  });
+
+  it('warns the store developer (console) about a merchant-side no quote, never about no coverage', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    try {
+      const merchant = model({
+        kind: 'rates',
+        response: { rates: [], reason: 'carrier_auth_failed', actionUrl: 'https://app.example/carriers' },
+      });
+      merchant.m.setCep('20040020');
+      await merchant.m.quote();
+      expect(warn).toHaveBeenCalledExactlyOnceWith(
+        'shipping-calculator: no quote (carrier_auth_failed)',
+        'https://app.example/carriers',
+      );
+      const outside = model({ kind: 'rates', response: { rates: [], reason: 'no_coverage' } });
+      outside.m.setCep('69900000');
+      await outside.m.quote();
+      expect(warn).toHaveBeenCalledTimes(1);
+    } finally {
+      warn.mockRestore();
+    }
+  });
+
+  it('ignores an older answer that arrives after a newer one, even from a client that does not abort', async () => {
+    const answers: ((o: QuoteOutcome) => void)[] = [];
+    // a client that never hears the abort: both answers arrive, the older one last
+    const quote = vi.fn(() => new Promise<QuoteOutcome>((resolve) => void answers.push(resolve)));
+    const events = { rates: vi.fn(), select: vi.fn(), error: vi.fn() };
+    const m = createCalculatorModel({ client: { quote }, events });
+    m.items.value = [shirt];
+    m.setCep('01001000');
+    const older = m.quote();
+    m.setCep('20040020');
+    const newer = m.quote();
+    answers[1]?.(ratesOf(rate('SEDEX', 30, 2)));
+    await newer;
+    answers[0]?.({ kind: 'network' });
+    await older;
+    expect(m.view.value).toEqual({ kind: 'rates', rates: [rate('SEDEX', 30, 2)] });
+    expect(events.rates).toHaveBeenCalledExactlyOnceWith({ cep: '20040020', rates: [rate('SEDEX', 30, 2)] });
+    expect(events.error).not.toHaveBeenCalled();
+    // the older quote's signal was aborted when the newer one started
+    const [, firstSignal] = quote.mock.calls[0] as unknown as [unknown, AbortSignal];
+    expect(firstSignal.aborted).toBe(true);
+  });
+
+  it('re-quotes a cart change once, 300 ms after the last change, with the last cart', async () => {
+    vi.useFakeTimers();
+    const quote = vi.fn(async () => ratesOf(rate('PAC', 20, 6)));
+    const events = { rates: vi.fn(), select: vi.fn(), error: vi.fn() };
+    const m = createCalculatorModel({ client: { quote }, events });
+    m.setCep('20040020');
+    m.setItems([shirt]);
+    await vi.advanceTimersByTimeAsync(200);
+    m.setItems([shirt, mug]);
+    await vi.advanceTimersByTimeAsync(299);
+    expect(quote).not.toHaveBeenCalled();
+    await vi.advanceTimersByTimeAsync(1);
+    expect(quote).toHaveBeenCalledExactlyOnceWith(
+      { destinationCep: '20040020', items: [shirt, mug] },
+      expect.any(AbortSignal),
+    );
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(quote).toHaveBeenCalledTimes(1);
+  });
+
+  it('does not quote a cart change before any CEP was given', async () => {
+    vi.useFakeTimers();
+    const { m, quote } = model(ratesOf(rate('PAC', 20, 6)));
+    m.setItems([shirt]);
+    m.setCep('2004'); // half-typed, and nothing on screen to re-price
+    m.setItems([shirt, mug]);
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(quote).not.toHaveBeenCalled();
+    expect(m.fieldError.value).toBeUndefined(); // nor is the shopper told off while still typing
+  });
+
+  it('does not re-ask a CEP the platform did not know when the cart changes while the shopper retypes', async () => {
+    vi.useFakeTimers();
+    const { m, quote } = model({ kind: 'invalid_cep' });
+    m.setCep('99999-999');
+    await m.quote();
+    m.setCep('2004');
+    m.setItems([shirt, mug]);
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(quote).toHaveBeenCalledTimes(1);
+  });
+
+  it('a new calculator has nothing quoted and asks nothing before it has a cart', async () => {
+    const quote = vi.fn(async () => ratesOf(rate('PAC', 20, 6)));
+    const m = createCalculatorModel({
+      client: { quote },
+      events: { rates: vi.fn(), select: vi.fn(), error: vi.fn() },
+    });
+    expect(m.quotedCep.value).toBe('');
+    expect(m.quotedItems.value).toEqual([]);
+    expect(m.view.value).toEqual({ kind: 'idle' });
+    m.setCep('20040020');
+    await m.quote();
+    expect(quote).not.toHaveBeenCalled();
+  });
+
+  it('can be disposed before it ever quoted (an element removed at once)', () => {
+    const m = createCalculatorModel({
+      client: { quote: vi.fn() },
+      events: { rates: vi.fn(), select: vi.fn(), error: vi.fn() },
+    });
+    expect(() => m.dispose()).not.toThrow();
+  });
+
+  it('a quote cut short by dispose ends quietly: no view change, no event', async () => {
+    const quote = vi.fn(
+      (_r: unknown, signal: AbortSignal) =>
+        new Promise<QuoteOutcome>((_resolve, reject) =>
+          signal.addEventListener('abort', () => reject(signal.reason)),
+        ),
+    );
+    const events = { rates: vi.fn(), select: vi.fn(), error: vi.fn() };
+    const m = createCalculatorModel({ client: { quote }, events });
+    m.items.value = [shirt];
+    m.setCep('20040020');
+    const pending = m.quote();
+    m.dispose();
+    await expect(pending).resolves.toBeUndefined();
+    expect(m.view.value).toEqual({ kind: 'loading' });
+    expect(events.rates).not.toHaveBeenCalled();
+    expect(events.error).not.toHaveBeenCalled();
+  });
+
+  it('a click on Calcular cancels a pending cart re-quote: one call, not two', async () => {
+    vi.useFakeTimers();
+    const quote = vi.fn(async () => ratesOf(rate('PAC', 20, 6)));
+    const events = { rates: vi.fn(), select: vi.fn(), error: vi.fn() };
+    const m = createCalculatorModel({ client: { quote }, events });
+    m.setCep('20040020');
+    m.setItems([shirt]);
+    await m.quote();
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(quote).toHaveBeenCalledTimes(1);
+  });
+
+  it('after dispose, a pending re-quote never fires and the quote in flight is aborted', async () => {
+    vi.useFakeTimers();
+    const signals: AbortSignal[] = [];
+    const quote = vi.fn(
+      (_r: unknown, signal: AbortSignal) => new Promise<QuoteOutcome>(() => void signals.push(signal)),
+    );
+    const events = { rates: vi.fn(), select: vi.fn(), error: vi.fn() };
+    const m = createCalculatorModel({ client: { quote }, events });
+    m.setCep('20040020');
+    m.setItems([shirt]);
+    void m.quote();
+    m.setItems([shirt, mug]);
+    m.dispose();
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(quote).toHaveBeenCalledTimes(1);
+    expect(signals[0]?.aborted).toBe(true);
+  });
+});
+
+describe('the remembered CEP', () => {
+  it('never overwrites what the shopper already typed', () => {
+    const m = createCalculatorModel({
+      client: { quote: vi.fn() },
+      events: { rates: vi.fn(), select: vi.fn(), error: vi.fn() },
+      storage: { getItem: () => '20040020', setItem: () => undefined },
+    });
+    m.setCep('0100');
+    m.restoreCep();
+    expect(m.cep.value).toBe('0100');
+  });
+
+  it('works, unremembered, when storage throws (private mode, full quota) or is absent', async () => {
+    const throwing = {
+      getItem: (): string | null => {
+        throw new Error('SecurityError');
+      },
+      setItem: (): void => {
+        throw new Error('QuotaExceededError');
+      },
+    };
+    for (const storage of [throwing, undefined]) {
+      const events = { rates: vi.fn(), select: vi.fn(), error: vi.fn() };
+      const m = createCalculatorModel({
+        client: { quote: async () => ratesOf(rate('PAC', 20, 6)) },
+        events,
+        storage,
+      });
+      m.restoreCep();
+      expect(m.cep.value).toBe('');
+      m.items.value = [item];
+      m.setCep('20040020');
+      await m.quote();
+      expect(m.view.value).toEqual({ kind: 'rates', rates: [rate('PAC', 20, 6)] });
+      expect(events.rates).toHaveBeenCalledTimes(1);
+    }
+  });
+});
+
+describe('shipping-select follows every change the checkout shows', () => {
+  it.each([
+    ['the label', { ...rate('PAC', 20, 6), label: 'PAC Mini' }],
+    ['the free flag', { ...rate('PAC', 20, 6), free: true }],
+  ])('tells the chosen rate again when only %s changes', async (_, changed) => {
+    const { m, events } = walk(ratesOf(rate('PAC', 20, 6)), ratesOf(changed));
+    m.setCep('01001000');
+    await m.quote();
+    m.select(rate('PAC', 20, 6));
+    await m.quote();
+    expect(events.select).toHaveBeenCalledTimes(2);
+    expect(held(events)).toEqual({ cep: '01001000', rate: changed });
   });
 });

@@ -1,5 +1,5 @@
-import { beforeEach, describe, expect, it } from 'vitest';
-import { clearQuoteCache, createQuoteClient } from './quote-client.ts';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { clearQuoteCache, createQuoteClient, loadValidation } from './quote-client.ts';
 
 const request = {
   destinationCep: '20040020',
@@ -14,30 +14,45 @@ const json = (status: number, body: unknown) =>
 /** A fetch that answers from a script and counts calls. */
 function scripted(...answers: (Response | Error)[]) {
   const calls: RequestInit[] = [];
-  const fetch = async (_url: RequestInfo | URL, init?: RequestInit) => {
+  const urls: string[] = [];
+  const fetch = async (url: RequestInfo | URL, init?: RequestInit) => {
+    urls.push(String(url));
     calls.push(init ?? {});
     const answer = answers.shift() ?? json(200, ok);
     if (answer instanceof Error) throw answer;
     return answer;
   };
-  return { fetch: fetch as typeof globalThis.fetch, calls };
+  return { fetch: fetch as typeof globalThis.fetch, calls, urls };
 }
 
 const fast = { baseDelayMs: 1, maxDelayMs: 2, random: () => 0.5 };
 
 beforeEach(() => clearQuoteCache());
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 describe('createQuoteClient', () => {
-  it('sends the public key as Bearer and JSON to /v1/rates', async () => {
-    const { fetch, calls } = scripted(json(200, ok));
-    const client = createQuoteClient({ apiUrl: 'http://api/', publicKey: 'pk_test_demo', fetch });
+  it('POSTs the request as JSON to <apiUrl>/v1/rates with the public key as Bearer', async () => {
+    const { fetch, calls, urls } = scripted(json(200, ok));
+    const client = createQuoteClient({ apiUrl: 'http://api//', publicKey: 'pk_test_demo', fetch });
     expect(await client.quote(request, new AbortController().signal)).toEqual({
       kind: 'rates',
       response: ok,
     });
-    expect((calls[0]?.headers as Record<string, string> | undefined)?.authorization).toBe(
-      'Bearer pk_test_demo',
-    );
+    expect(urls).toEqual(['http://api/v1/rates']);
+    const init = calls[0];
+    expect(init?.method).toBe('POST');
+    expect(new Headers(init?.headers).get('authorization')).toBe('Bearer pk_test_demo');
+    expect(new Headers(init?.headers).get('content-type')).toBe('application/json');
+    expect(JSON.parse(String(init?.body))).toEqual(request);
+  });
+
+  it('keeps a path prefix of the API URL (a platform behind a gateway path)', async () => {
+    const { fetch, urls } = scripted(json(200, ok));
+    const client = createQuoteClient({ apiUrl: 'https://gw.example/frete/', publicKey: 'pk', fetch });
+    await client.quote(request, new AbortController().signal);
+    expect(urls).toEqual(['https://gw.example/frete/v1/rates']);
   });
 
   it('retries 429 and 502 up to the cap, then reports busy', async () => {
@@ -101,8 +116,9 @@ describe('createQuoteClient', () => {
     }
   });
 
-  it('answers identical quotes from memory until the TTL passes', async () => {
-    let now = 0;
+  it('answers identical quotes from memory until the TTL passes, on a clock far from 0', async () => {
+    // A real clock reads ~1.8e12: a cache that only works when time starts at 0 would never hit in a browser.
+    let now = Date.parse('2026-11-23T15:00:00Z');
     const { fetch, calls } = scripted(json(200, ok), json(200, ok));
     const client = createQuoteClient({
       apiUrl: 'http://api',
@@ -111,11 +127,59 @@ describe('createQuoteClient', () => {
       now: () => now,
       cacheTtlMs: 1000,
     });
-    await client.quote(request, new AbortController().signal);
-    await client.quote(request, new AbortController().signal);
+    const signal = new AbortController().signal;
+    await client.quote(request, signal);
+    now += 999;
+    expect(await client.quote(request, signal)).toEqual({ kind: 'rates', response: ok });
     expect(calls).toHaveLength(1);
-    now = 1001;
-    await client.quote(request, new AbortController().signal);
+    now += 1; // exactly the TTL: stale
+    await client.quote(request, signal);
+    expect(calls).toHaveLength(2);
+  });
+
+  it('remembers an answer for 5 minutes by default', async () => {
+    let now = Date.parse('2026-11-23T15:00:00Z');
+    const { fetch, calls } = scripted(json(200, ok), json(200, ok));
+    const client = createQuoteClient({ apiUrl: 'http://api', publicKey: 'pk', fetch, now: () => now });
+    const signal = new AbortController().signal;
+    await client.quote(request, signal);
+    now += 5 * 60_000 - 1;
+    await client.quote(request, signal);
+    expect(calls).toHaveLength(1);
+    now += 1;
+    await client.quote(request, signal);
+    expect(calls).toHaveLength(2);
+  });
+
+  it('asks again for another CEP or another cart: the cache key is the whole request', async () => {
+    const { fetch, calls } = scripted();
+    const client = createQuoteClient({ apiUrl: 'http://api', publicKey: 'pk', fetch });
+    const signal = new AbortController().signal;
+    await client.quote(request, signal);
+    await client.quote({ ...request, destinationCep: '20040021' }, signal);
+    await client.quote(
+      { ...request, items: [{ ...request.items[0], quantity: 2 }] as typeof request.items },
+      signal,
+    );
+    expect(calls.map((init) => JSON.parse(String(init.body)))).toEqual([
+      request,
+      { ...request, destinationCep: '20040021' },
+      { ...request, items: [{ ...request.items[0], quantity: 2 }] },
+    ]);
+  });
+
+  it.each([
+    ['a 502 after the retries', json(502, { error: { code: 'quote_failed', message: 'm' } })],
+    ['a refused key', json(401, { error: { code: 'invalid_api_key', message: 'm' } })],
+    ['an unknown CEP', json(400, { error: { code: 'invalid_destination_cep', message: 'm' } })],
+    ['a malformed answer', json(200, { rates: 'none' })],
+    ['a network failure', new TypeError('down')],
+  ])('never remembers a failure: after %s the next identical quote asks the platform', async (_, failure) => {
+    const { fetch, calls } = scripted(failure, json(200, ok));
+    const client = createQuoteClient({ apiUrl: 'http://api', publicKey: 'pk', fetch, retries: 0 });
+    const signal = new AbortController().signal;
+    expect((await client.quote(request, signal)).kind).not.toBe('rates');
+    expect(await client.quote(request, signal)).toEqual({ kind: 'rates', response: ok });
     expect(calls).toHaveLength(2);
   });
 
@@ -140,6 +204,119 @@ describe('createQuoteClient', () => {
     const twin = createQuoteClient({ apiUrl: 'http://api/', publicKey: 'pk_a', fetch: again.fetch });
     expect(await twin.quote(request, signal)).toEqual({ kind: 'rates', response: ok });
     expect(again.calls).toHaveLength(0);
+  });
+
+  it.each([503, 504])('retries %i like 502 (the carrier did not answer)', async (status) => {
+    const { fetch, calls } = scripted(json(status, { error: { code: 'quote_failed', message: 'm' } }));
+    const client = createQuoteClient({ apiUrl: 'http://api', publicKey: 'pk', fetch, ...fast });
+    expect(await client.quote(request, new AbortController().signal)).toEqual({
+      kind: 'rates',
+      response: ok,
+    });
+    expect(calls).toHaveLength(2);
+  });
+
+  it("tells the platform's error code, or http_<status> when the body has none", async () => {
+    const { fetch, calls } = scripted(
+      json(402, { error: { code: 'subscription_required', message: 'm' } }),
+      new Response('<html>Internal error</html>', { status: 500 }),
+      new Response('Bad Gateway', { status: 502 }),
+    );
+    const client = createQuoteClient({ apiUrl: 'http://api', publicKey: 'pk', fetch, retries: 0 });
+    const signal = new AbortController().signal;
+    expect(await client.quote(request, signal)).toEqual({
+      kind: 'unavailable',
+      code: 'subscription_required',
+    });
+    // a 500 is the platform's bug, not a passing fault: not retried
+    expect(await client.quote(request, signal)).toEqual({ kind: 'unavailable', code: 'http_500' });
+    expect(await client.quote(request, signal)).toEqual({ kind: 'busy', code: 'http_502' });
+    expect(calls).toHaveLength(3);
+  });
+
+  it('treats a 200 whose body is not JSON as malformed', async () => {
+    const { fetch } = scripted(new Response('<html>ok</html>', { status: 200 }));
+    const client = createQuoteClient({ apiUrl: 'http://api', publicKey: 'pk', fetch });
+    expect(await client.quote(request, new AbortController().signal)).toEqual({ kind: 'malformed' });
+  });
+
+  it('waits a full-jitter backoff before each retry: 400 ms × 2^n, capped at 4 s (spec 7.3)', async () => {
+    await loadValidation(); // loaded once, so only the fake clock decides when each attempt starts
+    vi.useFakeTimers();
+    const failing = () => json(503, { error: { code: 'quote_failed', message: 'm' } });
+    const { fetch, calls } = scripted(failing(), failing(), failing(), failing(), failing(), failing());
+    // random just under 1: each wait is the whole window, floor(0.999 × window)
+    const client = createQuoteClient({
+      apiUrl: 'http://api',
+      publicKey: 'pk',
+      fetch,
+      random: () => 0.999,
+      retries: 5,
+    });
+    const outcome = client.quote(request, new AbortController().signal);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(calls).toHaveLength(1);
+    for (const wait of [399, 799, 1598, 3196, 3996]) {
+      const before = calls.length;
+      await vi.advanceTimersByTimeAsync(wait - 1);
+      expect(calls, `still waiting ${wait} ms`).toHaveLength(before);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(calls).toHaveLength(before + 1);
+    }
+    expect(await outcome).toEqual({ kind: 'busy', code: 'quote_failed' });
+  });
+
+  it('gives up on an attempt that hangs past the timeout, retries it, then reports network', async () => {
+    let attempts = 0;
+    const hanging = ((_: unknown, init?: RequestInit) => {
+      attempts++;
+      return new Promise((_resolve, reject) =>
+        init?.signal?.addEventListener('abort', () => reject(init.signal?.reason)),
+      );
+    }) as typeof globalThis.fetch;
+    const client = createQuoteClient({
+      apiUrl: 'http://api',
+      publicKey: 'pk',
+      fetch: hanging,
+      timeoutMs: 20,
+      retries: 1,
+      ...fast,
+    });
+    expect(await client.quote(request, new AbortController().signal)).toEqual({ kind: 'network' });
+    expect(attempts).toBe(2);
+  });
+
+  it('rejects, never resolves as a network failure, when aborted on its last try', async () => {
+    const controller = new AbortController();
+    const fetch = ((_: unknown, init?: RequestInit) =>
+      new Promise((_resolve, reject) =>
+        init?.signal?.addEventListener('abort', () => reject(init.signal?.reason)),
+      )) as typeof globalThis.fetch;
+    const client = createQuoteClient({ apiUrl: 'http://api', publicKey: 'pk', fetch, retries: 0 });
+    const pending = client.quote(request, controller.signal);
+    controller.abort(new Error('replaced'));
+    await expect(pending).rejects.toThrow('replaced');
+  });
+
+  it('rejects at once when a newer quote aborts it during a backoff wait', async () => {
+    const controller = new AbortController();
+    let attempts = 0;
+    const fetch = (async () => {
+      attempts++;
+      queueMicrotask(() => controller.abort(new Error('replaced')));
+      return json(502, { error: { code: 'quote_failed', message: 'm' } });
+    }) as typeof globalThis.fetch;
+    // a 60 s wait: if the abort were not heard, the test would time out
+    const client = createQuoteClient({
+      apiUrl: 'http://api',
+      publicKey: 'pk',
+      fetch,
+      baseDelayMs: 60_000,
+      maxDelayMs: 60_000,
+      random: () => 0.999,
+    });
+    await expect(client.quote(request, controller.signal)).rejects.toThrow('replaced');
+    expect(attempts).toBe(1);
   });
 
   it('rejects when aborted by a newer quote', async () => {

@@ -1,0 +1,82 @@
+import { describe, expect, it, vi } from 'vitest';
+import { config } from 'zod/mini';
+import { DEFAULT_WEIGHT_KG } from '../../shared/quote.ts';
+import { errorCodeOf, parseItems, parseRatesResponse } from './validation.ts';
+
+const shirt = { name: 'Camiseta', quantity: 2, unitPriceBRL: 79.9, weightKg: 0.3 };
+
+describe("parseItems: the store's cart as the platform takes it (spec 2.1)", () => {
+  it("keeps the four fields of each line and drops what the store's objects carry besides", () => {
+    expect(parseItems([{ ...shirt, sku: 'TS-01', image: '/a.png' }])).toEqual([shirt]);
+  });
+
+  it('fills the default weight when a line has none', () => {
+    expect(parseItems([{ name: 'Caneca', quantity: 1, unitPriceBRL: 35 }])).toEqual([
+      { name: 'Caneca', quantity: 1, unitPriceBRL: 35, weightKg: DEFAULT_WEIGHT_KG },
+    ]);
+  });
+
+  it('accepts 50 lines and refuses 51 or none (spec 8)', () => {
+    expect(parseItems(Array.from({ length: 50 }, () => shirt))).toHaveLength(50);
+    expect(parseItems(Array.from({ length: 51 }, () => shirt))).toBeUndefined();
+    expect(parseItems([])).toBeUndefined();
+  });
+
+  it.each([
+    ['not a list', { items: [shirt] }],
+    ['a string', '[{"name":"x"}]'],
+    ['null', null],
+    ['a null line', [shirt, null]],
+    ['a line without a name', [{ quantity: 1, unitPriceBRL: 10 }]],
+    ['a fractional quantity', [{ ...shirt, quantity: 1.5 }]],
+    ['a zero quantity', [{ ...shirt, quantity: 0 }]],
+    ['a negative price', [{ ...shirt, unitPriceBRL: -1 }]],
+    ['a price as text', [{ ...shirt, unitPriceBRL: '79.90' }]],
+    ['a zero weight', [{ ...shirt, weightKg: 0 }]],
+  ])('refuses %s as a whole (one bad line is a bad cart)', (_, value) => {
+    expect(parseItems(value)).toBeUndefined();
+  });
+});
+
+describe("the platform's answers", () => {
+  it('takes a 200 body in the spec 4.1 shape, keeping fields it does not know', () => {
+    const body = {
+      rates: [
+        { code: 'PAC', serviceId: 'correios-pac', label: 'PAC', deliveryDays: 6, price: 21.5, extra: 1 },
+      ],
+    };
+    expect(parseRatesResponse(body)).toEqual(body);
+    expect(parseRatesResponse({ rates: [], reason: 'no_coverage' })).toEqual({
+      rates: [],
+      reason: 'no_coverage',
+    });
+  });
+
+  it('refuses a body that breaks the contract', () => {
+    expect(parseRatesResponse({ rates: [{ code: 'PAC' }] })).toBeUndefined();
+    expect(
+      parseRatesResponse({
+        rates: [{ code: 'PAC', serviceId: 's', label: 'PAC', deliveryDays: 1.5, price: 1 }],
+      }),
+    ).toBeUndefined();
+    expect(parseRatesResponse(undefined)).toBeUndefined();
+  });
+
+  it('reads the spec 7.1 error code, or nothing from a body that is not an error envelope', () => {
+    expect(errorCodeOf({ error: { code: 'rate_limited', message: 'Too many requests' } })).toBe(
+      'rate_limited',
+    );
+    expect(errorCodeOf({ error: 'rate_limited' })).toBeUndefined();
+    expect(errorCodeOf('<html>')).toBeUndefined();
+    expect(errorCodeOf(undefined)).toBeUndefined();
+  });
+});
+
+describe('on a page whose CSP forbids eval', () => {
+  it('parses without compiling code: loading the validators switches zod to jitless', async () => {
+    config({ jitless: false });
+    vi.resetModules(); // load them afresh, as the widget does on first use
+    await import('./validation.ts');
+    expect(config().jitless).toBe(true);
+  });
+});
