@@ -1,14 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import {
+  attemptLine,
   diagnosisSummary,
   labelPdfResource,
   labelPdfSummary,
   labelSummary,
   plural,
   ratesSummary,
+  refusalSummary,
   trackingLine,
   trackingSummary,
 } from './agent-texts.ts';
+import type { Attempt } from './diagnosis.ts';
 
 const pac = { code: 'PAC', serviceId: 'correios-pac', label: 'PAC', deliveryDays: 1, price: 21.5 };
 
@@ -72,5 +75,100 @@ describe('agent texts', () => {
   it('says that no attempt is no proof that no label exists (spec 4.4.5)', () => {
     expect(diagnosisSummary([])).toContain('does not prove that no label was created');
     expect(diagnosisSummary([], true)).toMatch(/^No attempt with that support code in the last 90 days/);
+  });
+
+  it('tells a refusal the merchant must fix, with the reason and where to act', () => {
+    expect(refusalSummary('tracking', { reason: 'subscription_required', actionUrl: 'https://x' })).toBe(
+      'No tracking: the platform refused the request (reason: subscription_required; the merchant must act at actionUrl).',
+    );
+    expect(refusalSummary('quote', {})).toBe('No quote: the platform refused the request.');
+    expect(refusalSummary('quote', { reason: 'carrier_auth_failed' })).toBe(
+      'No quote: the platform refused the request (reason: carrier_auth_failed).',
+    );
+  });
+
+  it('writes one line per tracking code: not found (and why), delivered or not, the last status and its time', () => {
+    const lastStatus = {
+      code: 'BDE',
+      type: '01',
+      description: 'Objeto entregue',
+      timestamp: '2026-11-10T14:32:05',
+    };
+    expect(trackingLine({ code: 'A', found: false, delivered: false, events: [] })).toBe('A: not found');
+    expect(
+      trackingLine({
+        code: 'A',
+        found: false,
+        delivered: false,
+        events: [],
+        message: 'Objeto não encontrado',
+      }),
+    ).toBe('A: not found — Objeto não encontrado');
+    expect(trackingLine({ code: 'A', found: true, delivered: true, events: [lastStatus], lastStatus })).toBe(
+      'A: delivered — Objeto entregue (2026-11-10T14:32:05)',
+    );
+    const { timestamp: _, ...untimed } = lastStatus;
+    expect(
+      trackingLine({ code: 'A', found: true, delivered: false, events: [], lastStatus: untimed } as never),
+    ).toBe('A: not delivered — Objeto entregue');
+  });
+
+  it('counts codes in the singular, with no stale note when every result is fresh', () => {
+    expect(trackingSummary([{ code: 'A', found: true, delivered: false, events: [] }])).toBe(
+      '1 code: 0 delivered, 1 not delivered, 0 not found.',
+    );
+  });
+
+  it('says what a created label is, and its PDF when it came with it', () => {
+    expect(
+      labelSummary({ prepostagemId: 'PP1', trackingCode: 'AB123456785BR', labelPdfBase64: 'JVBERi0=' }),
+    ).toBe('Pre-posting created: PP1, tracking code AB123456785BR. The label PDF is in labelPdfBase64.');
+    expect(labelSummary({ prepostagemId: 'PP1', trackingCode: 'AB123456785BR' }, true)).toBe(
+      'Already issued (returned again, nothing new was created): PP1, tracking code AB123456785BR. ' +
+        'The PDF is not ready yet: call get_label_pdf with prepostagemId PP1. Do NOT call generate_label again for ' +
+        'it: that would create another pre-posting.',
+    );
+    expect(labelSummary({})).toBe('No pre-posting was created.');
+    expect(labelPdfSummary('PP1', { labelPdfBase64: 'JVBERi0=' })).toBe(
+      'Label PDF of PP1 (application/pdf, 10 × 15 cm).',
+    );
+    expect(labelPdfSummary('PP1', {})).toBe('No PDF for PP1.');
+  });
+
+  it('lists each attempt with its order, reason, pre-posting, support code and the action to take', () => {
+    const attempt: Attempt = {
+      supportCode: '7d1f0c1e-2a8b-4c55-9d1e-3f2a1b0c9d8e',
+      createdAt: '2026-11-20T10:00:00Z',
+      source: 'nuvemshop',
+      orderId: '1042',
+      outcome: 'rejected',
+      reason: 'invalid_recipient',
+      prepostagemId: 'PP9',
+      evidence: {},
+      action: 'fix the recipient CEP and try again',
+    };
+    expect(attemptLine(attempt)).toBe(
+      '- 2026-11-20T10:00:00Z nuvemshop order 1042: rejected (reason: invalid_recipient) pre-posting PP9 — ' +
+        'supportCode 7d1f0c1e-2a8b-4c55-9d1e-3f2a1b0c9d8e; action: fix the recipient CEP and try again',
+    );
+    const bare: Attempt = {
+      supportCode: 'S',
+      createdAt: 'T',
+      source: 'api',
+      outcome: 'failed',
+      evidence: {},
+      action: 'retry',
+    };
+    expect(attemptLine(bare)).toBe('- T api: failed — supportCode S; action: retry');
+    expect(diagnosisSummary([attempt, bare])).toBe(
+      '2 attempts, most recent first; the latest (2026-11-20T10:00:00Z) rejected (reason: invalid_recipient), ' +
+        'supportCode 7d1f0c1e-2a8b-4c55-9d1e-3f2a1b0c9d8e: fix the recipient CEP and try again',
+    );
+    expect(diagnosisSummary([bare])).toBe(
+      '1 attempt, most recent first; the latest (T) failed, supportCode S: retry',
+    );
+    expect(diagnosisSummary([])).toBe(
+      'No label attempts in the last 90 days; absence of a record does not prove that no label was created.',
+    );
   });
 });

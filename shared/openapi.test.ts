@@ -1,5 +1,5 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
-import { describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type * as z from 'zod/mini';
 import { ERROR_STATUS, ErrorBodySchema, type ErrorCode } from './errors.ts';
 import { buildOpenApiDocument } from './openapi.ts';
@@ -94,8 +94,11 @@ describe('buildOpenApiDocument', () => {
 });
 
 describe('the examples of the OpenAPI document', () => {
-  const document = buildOpenApiDocument() as { paths: Record<string, Record<string, unknown>> };
-  const examples = examplesOf(document);
+  // Built for each test (see below): a mutation run switches a mutant on only inside a test.
+  let examples: Example[];
+  beforeEach(() => {
+    examples = examplesOf(buildOpenApiDocument() as { paths: Record<string, Record<string, unknown>> });
+  });
 
   it('are many, each under a schema we know', () => {
     expect(examples.length).toBeGreaterThan(30);
@@ -155,14 +158,21 @@ describe('the contract the OpenAPI document states', () => {
       }
     >;
   };
-  const document = buildOpenApiDocument('https://api.example/v1') as {
+  type Document = {
     servers: { url: string }[];
     security: unknown[];
     paths: Record<string, Record<string, Operation>>;
     components: { securitySchemes: Record<string, { type: string; scheme: string }> };
   };
-  const rates = document.paths['/v1/rates']?.post as Operation;
-  const tracking = document.paths['/v1/tracking']?.post as Operation;
+  // Built for each test, not once when the file loads: a mutation run switches a mutant on only inside a test.
+  let document: Document;
+  let rates: Operation;
+  let tracking: Operation;
+  beforeEach(() => {
+    document = buildOpenApiDocument('https://api.example/v1') as Document;
+    rates = document.paths['/v1/rates']?.post as Operation;
+    tracking = document.paths['/v1/tracking']?.post as Operation;
+  });
 
   it('requires a JSON body on both POST routes, each with an example that parses as its request', () => {
     for (const [operation, schema] of [
@@ -203,6 +213,13 @@ describe('the contract the OpenAPI document states', () => {
       },
     });
     expect(rates.responses['502']?.description).toMatch(/\(quote_failed\)$/);
+    // only a 402 sends the merchant somewhere: no other error example carries an actionUrl
+    for (const operation of [rates, tracking])
+      for (const [status, response] of Object.entries(operation.responses)) {
+        if (status === '402' || status.startsWith('2')) continue;
+        for (const example of Object.values(response.content?.['application/json']?.examples ?? {}))
+          expect((example.value as { error: object }).error, status).not.toHaveProperty('actionUrl');
+      }
   });
 
   it('shows a quote, no coverage and no services enabled as the 200 examples of rates', () => {
