@@ -242,6 +242,25 @@ describe('the contract the OpenAPI document states', () => {
   });
 });
 
+describe('the prose of the OpenAPI document', () => {
+  it('gives every title, summary and description some words (a reader of the docs gets no empty heading)', () => {
+    const empty: string[] = [];
+    const walk = (node: unknown, path: string): void => {
+      if (Array.isArray(node)) node.forEach((item, i) => walk(item, `${path}[${i}]`));
+      else if (node && typeof node === 'object')
+        for (const [key, value] of Object.entries(node)) {
+          if (['title', 'summary', 'description'].includes(key) && typeof value === 'string') {
+            if (value.trim().split(/\s+/).length < 2) empty.push(`${path}.${key}`);
+          } else walk(value, `${path}.${key}`);
+        }
+    };
+    const document = buildOpenApiDocument();
+    walk(document, '$');
+    expect(empty).toEqual([]);
+    expect(JSON.stringify(document).match(/"(?:summary|description)":/g)?.length).toBeGreaterThan(30);
+  });
+});
+
 describe('the example check above', () => {
   it('catches an example that does not parse with its schema, so it can fail', () => {
     const document = structuredClone(buildOpenApiDocument()) as {
