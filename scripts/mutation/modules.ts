@@ -37,6 +37,7 @@ export const MODULES: MutationModule[] = [
       'bff/mcp/agent-auth.test.ts',
       'bff/mcp/tool-result.test.ts',
       'bff/mcp/rebinding.test.ts',
+      'bff/mcp/answers.test.ts',
       'bff/mcp/catalog.test.ts',
       'bff/mcp/track-shipment.test.ts',
       'bff/mcp/server.test.ts',
