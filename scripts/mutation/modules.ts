@@ -36,6 +36,8 @@ export const MODULES: MutationModule[] = [
     tests: [
       'bff/mcp/agent-auth.test.ts',
       'bff/mcp/tool-result.test.ts',
+      'bff/mcp/rebinding-guard.test.ts',
+      'bff/mcp/json-exchange.test.ts',
       'bff/mcp/rebinding.test.ts',
       'bff/mcp/answers.test.ts',
       'bff/mcp/catalog.test.ts',
