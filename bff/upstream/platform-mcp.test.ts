@@ -411,7 +411,7 @@ describe('PlatformMcp: whether label tools are offered', () => {
       .map((line) => JSON.parse(line))
       .find((line) => /catalog could not be read/.test(line.msg));
     expect(warning?.level).toBe(40);
-    expect(warning?.error).toContain('Service Unavailable');
+    expect(warning?.error).toMatch(/^platform MCP handshake failed: .*Service Unavailable/);
     expect(lines.join('\n')).not.toContain('mk_test_demo');
     // asked again on the next request: the platform is back
     expect(await mcp.labelAvailability()).toEqual({ available: true });
@@ -458,7 +458,7 @@ describe('PlatformMcp: calls', () => {
       .map((line) => JSON.parse(line))
       .find((line) => line.msg === 'platform MCP: retrying once');
     expect(retry).toMatchObject({ level: 40, tool: 'track_shipment' });
-    expect(retry?.error).toContain('track_shipment failed');
+    expect(retry?.error).toMatch(/^platform MCP track_shipment failed: /);
 
     await control('faults', { target: 'mcp:track_shipment', mode: 'error502', times: 2 });
     await expect(mcp.read('track_shipment', { codes: ['DG049186226BR'] })).rejects.toBeInstanceOf(
