@@ -68,6 +68,15 @@ describe('classifyCallFailure', () => {
   });
 });
 
+describe('isPlatformCallError', () => {
+  it('recognizes a PlatformCallError and no look-alike', () => {
+    expect(isPlatformCallError(new PlatformCallError('unknown', 'x'))).toBe(true);
+    expect(isPlatformCallError(new Error('platform MCP failed'))).toBe(false);
+    expect(isPlatformCallError({ name: 'PlatformCallError', failure: 'unknown' })).toBe(false);
+    expect(isPlatformCallError(undefined)).toBe(false);
+  });
+});
+
 describe('PlatformMcp against a real socket', () => {
   it('a server that accepts the connection and closes it without an answer makes the handshake not_sent', async () => {
     const server = createServer((req) => req.socket.destroy());
@@ -141,6 +150,14 @@ describe('classifyCallFailure: the edges', () => {
       cause: fetchFailed('ECONNREFUSED'),
     });
     expect(classifyCallFailure(numericOuter)).toBe('not_sent');
+  });
+
+  it('reads a cause chain five levels deep, no deeper', () => {
+    const wrap = (error: unknown, times: number): unknown =>
+      times === 0 ? error : wrap(new Error('wrapped', { cause: error }), times - 1);
+    const refused = Object.assign(new Error('connect'), { code: 'ECONNREFUSED' });
+    expect(classifyCallFailure(wrap(refused, 4))).toBe('not_sent');
+    expect(classifyCallFailure(wrap(refused, 5))).toBe('unknown');
   });
 
   it('stops at a cause chain that loops (a crafted error cannot hang the call)', () => {
@@ -432,7 +449,16 @@ describe('PlatformMcp: calls', () => {
       .catch((e: unknown) => e);
     expect(isPlatformCallError(error) && error.failure).toBe('not_sent');
     expect((error as Error).message).toMatch(/^platform MCP generate_label failed: /);
+    expect((error as Error).message).not.toContain('(undefined)');
     expect((error as Error).message).not.toContain('mk_test_demo');
+  });
+
+  it('gives up a call after its timeout and calls it unknown: the tool may have run', async () => {
+    await control('faults', { target: 'mcp:generate_label', mode: 'latency', latencyMs: 5_000 });
+    const error = await platformMcp()
+      .call('generate_label', {}, 300)
+      .catch((e: unknown) => e);
+    expect(isPlatformCallError(error) && error.failure).toBe('unknown');
   });
 
   it('names the socket code of a refused connection once in the message', async () => {
