@@ -98,6 +98,12 @@ describe('JsonExchange: answers', () => {
     expect(single.json).toEqual([{ jsonrpc: '2.0', id: 9, result: {} }]);
   });
 
+  it('answers a JSON-RPC error (an unknown method) as it answers a result', async () => {
+    const res = await post({ jsonrpc: '2.0', id: 3, method: 'no/such-method' });
+    expect(res.status).toBe(200);
+    expect(res.json).toMatchObject({ jsonrpc: '2.0', id: 3, error: { code: -32601 } });
+  });
+
   it('answers notifications alone with 202 and no body', async () => {
     const res = await post({ jsonrpc: '2.0', method: 'notifications/initialized' });
     expect(res).toMatchObject({ status: 202, text: '' });

@@ -137,6 +137,7 @@ describe('rebindingGuard: the Origin', () => {
     }
     for (const origin of [
       'ftp://localhost',
+      'xhttp://localhost',
       'file://localhost',
       'chrome-extension://localhost',
       'null',
