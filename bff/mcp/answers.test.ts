@@ -94,6 +94,10 @@ describe('quotes and lookups when the platform refuses or fails', () => {
     const result = await call(await connect(RATES, other), 'get_shipping_rates', QUOTE);
     expect(result.isError).not.toBe(true);
     expect(result.structuredContent).toEqual({ rates: [], reason: 'merchant_not_found' });
+    expect(textOf(result)).toMatch(/^No quote: the platform refused the request/);
+    const tracked = await call(await connect(ALL, other), 'track_shipment', { codes: ['DG049186226BR'] });
+    expect(tracked.structuredContent).toEqual({ results: [], reason: 'merchant_not_found' });
+    expect(textOf(tracked)).toMatch(/^No tracking: the platform refused the request/);
   });
 
   it('tells the agent to retry a quote later when the platform fails, without its words', async () => {
@@ -103,6 +107,13 @@ describe('quotes and lookups when the platform refuses or fails', () => {
     expect(textOf(result)).toMatch(
       /^Quoting is temporarily unavailable \(the platform did not answer\); try again in 10 seconds\./,
     );
+  });
+
+  it('tells the agent to retry a lookup later when the platform fails', async () => {
+    await fault('tracking', 'error502', 5);
+    const result = await call(await connect(ALL), 'track_shipment', { codes: ['DG049186226BR'] });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toMatch(/^Tracking is temporarily unavailable \(the platform did not answer\)/);
   });
 
   it('refuses a malformed tracking code as a tool error with the wire error, nothing looked up', async () => {
@@ -137,6 +148,21 @@ describe('generate_label beside the happy path', () => {
     });
     expect(longest.structuredContent).toMatchObject({ prepostagemId: expect.stringMatching(/^PP/) });
     expect(await stats()).toBe(1);
+  });
+
+  it('describes the idempotency key in the tool description, and says why a refused label was not created', async () => {
+    const client = await connect(ALL);
+    const generate = (await client.listTools()).tools.find((tool) => tool.name === 'generate_label');
+    expect(generate?.description).toContain(
+      'Optional idempotencyKey (an addition of this server): the same key returns the first result and never issues again.',
+    );
+    const rejected = await call(client, 'generate_label', {
+      ...SAMPLE_LABEL,
+      weightGrams: 703,
+      serviceCode: 'SEDEX',
+    });
+    expect(rejected.structuredContent).toMatchObject({ reason: 'prepostagem_rejected' });
+    expect(textOf(rejected)).toMatch(/^No pre-posting was created \(status: .*prepostagem_rejected/);
   });
 
   it('says not_sent when the platform refused the call before the tool ran: nothing created', async () => {
@@ -176,6 +202,7 @@ describe('generate_label beside the happy path', () => {
     expect(textOf(result)).toMatch(/^The label ledger is unavailable right now\. Resend the same input/);
     expect(textOf(result)).toContain('"error": "ledger_unavailable"');
     expect(textOf(result)).toContain('"retryAfterSeconds": 30');
+    expect(textOf(result)).toContain('"retryable": true');
     const logged = other.logs
       .map((line) => JSON.parse(line))
       .find((line) => /ledger could not be written/.test(line.msg));
@@ -229,7 +256,9 @@ describe('the /mcp door', () => {
     expect(res.status).toBe(401);
     expect(res.headers.get('www-authenticate')).toBe('Bearer realm="frete-kit-bff", error="invalid_token"');
     expect(res.headers.get('connection')).toBe('close');
-    expect(await res.json()).toMatchObject({ error: { code: 'invalid_api_key' } });
+    expect(await res.json()).toMatchObject({
+      error: { code: 'invalid_api_key', message: 'Send Authorization: Bearer <agent token>.' },
+    });
   });
 
   it('reads a body up to 1 MB from a known agent and refuses a larger one', async () => {
