@@ -28,6 +28,24 @@ export const MODULES: MutationModule[] = [
     ],
   },
   {
+    name: 'bff/mcp',
+    mutate: notTests('bff/mcp/*.ts'),
+    // inspector.test.ts and conformance.test.ts drive the in-process BFF from a CLI child process (the mutant is
+    // active, the client is not ours): seconds of process start per mutant for what server.test.ts and
+    // rebinding.test.ts state through the SDK's client
+    tests: [
+      'bff/mcp/agent-auth.test.ts',
+      'bff/mcp/tool-result.test.ts',
+      'bff/mcp/rebinding-guard.test.ts',
+      'bff/mcp/json-exchange.test.ts',
+      'bff/mcp/rebinding.test.ts',
+      'bff/mcp/answers.test.ts',
+      'bff/mcp/catalog.test.ts',
+      'bff/mcp/track-shipment.test.ts',
+      'bff/mcp/server.test.ts',
+    ],
+  },
+  {
     name: 'sandbox/labels',
     mutate: notTests('sandbox/labels/*.ts'),
     tests: ['sandbox/labels/*.test.ts', 'sandbox/mcp/server.test.ts'],
