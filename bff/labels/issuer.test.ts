@@ -809,3 +809,55 @@ describe('LabelIssuer: a crash mid-call, and a restart on the same data director
     await after.ledger.close();
   });
 });
+
+describe('LabelIssuer: two instances sharing one ledger', () => {
+  it("waits for the other instance's call in flight and tells its label, without sending again", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'issuer-two-'));
+    const a = await scripted({ dataDir, sharedLedger: true });
+    const b = await scripted({ dataDir, sharedLedger: true });
+    await Promise.all([a.issuer.start(), b.issuer.start()]);
+    let open = () => {};
+    a.platform.gate = new Promise<void>((resolve) => {
+      open = resolve;
+    });
+    const first = a.issuer.issue(input, 'order-two');
+    await expect.poll(() => a.platform.sent.length).toBe(1);
+    const second = b.issuer.issue(input, 'order-two');
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    open();
+    expect(await second).toMatchObject({
+      kind: 'created',
+      replayed: true,
+      record: { prepostagemId: 'PP1000001' },
+    });
+    expect(prepostagemOf(await first)).toBe('PP1000001');
+    expect(b.platform.sent).toHaveLength(0);
+    a.issuer.close();
+    b.issuer.close();
+    await Promise.all([a.ledger.close(), b.ledger.close()]);
+  });
+
+  it('answers in_progress, never a second send, when the other instance holds the request longer than any call lasts', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'issuer-two-'));
+    const a = await scripted({ dataDir, sharedLedger: true });
+    const b = await scripted({ dataDir, sharedLedger: true, timeoutMs: 1_000 });
+    await Promise.all([a.issuer.start(), b.issuer.start()]);
+    a.platform.gate = new Promise<void>(() => {});
+    void a.issuer.issue(input, 'order-held');
+    await expect.poll(() => a.platform.sent.length).toBe(1);
+    let answered = false;
+    const waiting = b.issuer.issue(input, 'order-held').finally(() => {
+      answered = true;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    // Not yet past the call's timeout and 5 s: still waiting.
+    b.clock.now += 6_000;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    expect(answered).toBe(false);
+    b.clock.now += 1;
+    expect(await waiting).toMatchObject({ kind: 'refused', why: 'in_progress' });
+    expect(b.platform.sent).toHaveLength(0);
+    a.issuer.close();
+    b.issuer.close();
+  });
+});
