@@ -199,6 +199,27 @@ describe('LabelDesk.generate: a real pre-posting for a store that may issue', ()
     const again = pdfText((await desk.generate(storeOf('loja-demo'), input)).labelPdfBase64 ?? '');
     expect(again.match(/Contrato \d{10}/)?.[0]).toBe(text.match(/Contrato \d{10}/)?.[0]);
   });
+  it('keeps every line inside the 10 cm label: a long name is cut, at most 3 items are listed', async () => {
+    const long = 'Maria '.repeat(40).trim();
+    const input = label({
+      recipient: { ...SAMPLE_LABEL.recipient, nome: long },
+      declaredItems: ['Camiseta', 'Boné', 'Meia', 'Luva'].map((conteudo) => ({
+        conteudo,
+        quantidade: 1,
+        valor: 10,
+      })),
+    });
+    const text = pdfText((await desk.generate(storeOf('loja-demo'), input)).labelPdfBase64 ?? '');
+    const drawnName = text.split('\n').find((line) => line.startsWith('Maria Maria'));
+    expect(drawnName?.length).toBeGreaterThan(20);
+    expect(drawnName?.length).toBeLessThan(100);
+    expect(long.startsWith(drawnName ?? '-')).toBe(true);
+    // Without a complement, the street line ends at the number.
+    expect(text.split('\n')).toContain('Rua A, 10');
+    expect(text).toContain('Declaração de conteúdo: 4 item(ns), valor R$ 40,00');
+    expect(text).toContain('1 × Meia');
+    expect(text).not.toContain('Luva');
+  });
 });
 
 describe('LabelDesk.generate: what is refused, and that nothing is created then', () => {
