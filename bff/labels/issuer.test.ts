@@ -11,7 +11,7 @@ import { MAX_LISTED_ATTEMPTS } from '../../shared/limits.ts';
 import { createLogger } from '../logger.ts';
 import { PlatformCallError, type PlatformMcp } from '../upstream/platform-mcp.ts';
 import { canonicalRequest, fingerprint } from './fingerprint.ts';
-import { type IssueOutcome, LabelIssuer, type LabelIssuerOptions } from './issuer.ts';
+import { type IssueOutcome, LabelIssuer, type LabelIssuerOptions, unknownAdvice } from './issuer.ts';
 import { SqliteLedgerStore } from './sqlite-store.ts';
 
 /**
@@ -184,6 +184,8 @@ class ScriptedPlatform {
   inFlight = 0;
   mostInFlight = 0;
   diagnosisDown = false;
+  /** Called with the count of diagnose_label_issue calls so far, before the platform answers. */
+  onDiagnose: ((count: number) => void) | undefined;
   /** get_label_pdf answers `label_not_printable` this many times before the PDF. */
   pdfNotReady = 0;
   private readonly now: () => number;
@@ -273,6 +275,7 @@ class ScriptedPlatform {
       read: async (name: string, args: Record<string, unknown>): Promise<CallToolResult> => {
         this.reads.push({ name, args });
         if (name === 'diagnose_label_issue') {
+          this.onDiagnose?.(this.reads.filter((r) => r.name === name).length);
           if (this.diagnosisDown) throw new PlatformCallError('unknown', 'diagnosis timed out');
           // The most recent first, at most 10 (spec 4.4.5); this platform lists app attempts too.
           const attempts = [...this.history]
@@ -859,5 +862,308 @@ describe('LabelIssuer: two instances sharing one ledger', () => {
     expect(b.platform.sent).toHaveLength(0);
     a.issuer.close();
     b.issuer.close();
+  });
+});
+
+describe('LabelIssuer: what is told, and kept, in the less common paths', () => {
+  it('tells an unknown request as unknown to a keyed resend too, and never sends it', async () => {
+    const { issuer, platform } = await scripted();
+    await issuer.start();
+    platform.answers({ kind: 'vanish' });
+    expect((await issuer.issue(input)).kind).toBe('unknown');
+    expect(await issuer.issue(input, 'order-k')).toMatchObject({ kind: 'unknown', why: 'no_match' });
+    expect(platform.sent).toHaveLength(1);
+    issuer.close();
+  });
+
+  it('gives the first label to identical unkeyed requests that waited for a send slot while it was created', async () => {
+    const { issuer, platform } = await scripted({ maxInFlight: 1 });
+    await issuer.start();
+    let open = () => {};
+    platform.gate = new Promise<void>((resolve) => {
+      open = resolve;
+    });
+    const other = issuer.issue(lookAlike('1'));
+    await expect.poll(() => platform.sent.length).toBe(1);
+    const both = [issuer.issue(input), issuer.issue(input)];
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    open();
+    const outcomes = await Promise.all(both);
+    await other;
+    expect(platform.sent).toHaveLength(2);
+    expect(new Set(outcomes.map(prepostagemOf)).size).toBe(1);
+    issuer.close();
+  });
+
+  it('frees its send slot after every call: one slot serves calls one after the other', async () => {
+    const { issuer, platform } = await scripted({ maxInFlight: 1 });
+    await issuer.start();
+    platform.answers({ kind: 'not_sent' }, { kind: 'reject' }, { kind: 'drop' }, { kind: 'create' });
+    for (const n of ['1', '2', '3', '4']) await issuer.issue(lookAlike(n));
+    expect(platform.sent).toHaveLength(4);
+    issuer.close();
+  });
+
+  it('replays an unkeyed request for 24 hours by default', async () => {
+    const { issuer, platform, clock } = await scripted();
+    await issuer.start();
+    await issuer.issue(input);
+    clock.now += 24 * HOUR;
+    expect(await issuer.issue(input)).toMatchObject({ kind: 'created', replayed: true });
+    clock.now += 1;
+    expect(await issuer.issue(input)).toMatchObject({ kind: 'created', replayed: false });
+    expect(platform.sent).toHaveLength(2);
+    issuer.close();
+  });
+
+  it('does not fetch the PDF again when the answer carries it', async () => {
+    const { issuer, platform } = await scripted();
+    await issuer.start();
+    const outcome = await issuer.issue(input, 'order-p');
+    expect(outcome.kind === 'created' && outcome.record.labelPdfBase64).toBe(PDF);
+    expect(platform.reads).toEqual([]);
+    issuer.close();
+  });
+
+  it('tries get_label_pdf again after it fails, and keeps the last carrier status it gave', async () => {
+    const { issuer, platform } = await scripted();
+    await issuer.start();
+    const read = platform.asPlatform().read;
+    let reads = 0;
+    const flaky = {
+      ...platform.asPlatform(),
+      read: async (name: string, args: Record<string, unknown>) => {
+        reads += 1;
+        if (reads === 1) throw new PlatformCallError('unknown', 'get_label_pdf timed out');
+        if (reads === 2)
+          return {
+            content: [],
+            structuredContent: { status: 'Etiqueta em processamento', reason: 'label_not_printable' },
+          };
+        if (reads === 3) return { content: [], structuredContent: { reason: 'label_not_printable' } };
+        return read(name, args);
+      },
+    } as unknown as PlatformMcp;
+    const ledger = new SqliteLedgerStore({ dataDir: ':memory:', now: () => T0 });
+    const late = new LabelIssuer({
+      ledger,
+      platform: flaky,
+      logger: createLogger({ level: 'silent' }),
+      now: () => T0,
+      retryReconcileMs: [],
+      pdfDelaysMs: [0, 0],
+    });
+    await late.start();
+    platform.answers({ kind: 'create', pdfLate: true });
+    const outcome = await late.issue(input, 'order-f');
+    // Three tries: a failure, a status, nothing new: the status stays with the label_pdf_timeout.
+    expect(outcome.kind === 'created' && outcome.record).toMatchObject({
+      reason: 'label_pdf_timeout',
+      status: 'Etiqueta em processamento',
+    });
+    expect(reads).toBe(3);
+    platform.answers({ kind: 'create', pdfLate: true });
+    const ok = await late.issue(lookAlike('9'), 'order-g');
+    expect(ok.kind === 'created' && ok.record.labelPdfBase64).toBe(PDF);
+    late.close();
+    issuer.close();
+  });
+
+  it('calls an answer that does not parse lost, and says so in the ledger note', async () => {
+    const { issuer, ledger } = await issuerFor({
+      content: [],
+      structuredContent: { prepostagemId: 12345, trackingCode: ['AB'] },
+    });
+    expect(await issuer.issue(input, 'order-np')).toMatchObject({ kind: 'unknown' });
+    expect((await ledger.list())[0]?.note).toMatch(/^no_match: /);
+    issuer.close();
+  });
+
+  it('answers an error when the platform answers a pre-posting other than the one the history bound meanwhile', async () => {
+    const now = T0;
+    const ledger = new SqliteLedgerStore({ dataDir: ':memory:', now: () => now });
+    const platform = {
+      call: async () => {
+        const [pending] = await ledger.list({ state: 'pending' });
+        if (pending) {
+          await ledger.settle(pending.id, { state: 'unknown', settledBy: 'restart' });
+          await ledger.settle(pending.id, {
+            state: 'created',
+            settledBy: 'diagnosis',
+            prepostagemId: 'PP-OTHER',
+          });
+        }
+        return { content: [], structuredContent: { prepostagemId: 'PP-ANSWERED', labelPdfBase64: PDF } };
+      },
+      read: async () => ({ content: [], structuredContent: { attempts: [] } }),
+    } as unknown as PlatformMcp;
+    const issuer = new LabelIssuer({
+      ledger,
+      platform,
+      logger: createLogger({ level: 'silent' }),
+      now: () => now,
+      retryReconcileMs: [],
+    });
+    await issuer.start();
+    await expect(issuer.issue(input, 'order-x')).rejects.toThrow();
+    expect((await ledger.list())[0]).toMatchObject({ state: 'created', prepostagemId: 'PP-OTHER' });
+    issuer.close();
+  });
+
+  it('tells a resend why it is still unknown now, not why it was before', async () => {
+    const { issuer, platform } = await scripted();
+    await issuer.start();
+    platform.diagnosisDown = true;
+    platform.answers({ kind: 'vanish' });
+    expect(await issuer.issue(input, 'order-w')).toMatchObject({ kind: 'unknown', why: 'diagnosis_failed' });
+    platform.diagnosisDown = false;
+    expect(await issuer.issue(input, 'order-w')).toMatchObject({ kind: 'unknown', why: 'no_match' });
+    issuer.close();
+  });
+
+  it('reads a diagnosis without structured content as an empty history, and one that does not parse as a failure', async () => {
+    for (const [structuredContent, why] of [
+      [undefined, 'no_match'],
+      [{ attempts: 'none' }, 'diagnosis_failed'],
+    ] as const) {
+      const ledger = new SqliteLedgerStore({ dataDir: ':memory:', now: () => T0 });
+      const platform = {
+        call: async () => {
+          throw new PlatformCallError('unknown', 'answer lost');
+        },
+        read: async () => ({ content: [], ...(structuredContent ? { structuredContent } : {}) }),
+      } as unknown as PlatformMcp;
+      const issuer = new LabelIssuer({
+        ledger,
+        platform,
+        logger: createLogger({ level: 'silent' }),
+        now: () => T0,
+        retryReconcileMs: [],
+      });
+      await issuer.start();
+      expect(await issuer.issue(input, 'order-e')).toMatchObject({ kind: 'unknown', why });
+      issuer.close();
+    }
+  });
+
+  it("settles by the platform's outcome, not by the presence of an id: a rejected entry naming a pre-posting stays rejected", async () => {
+    const { issuer, ledger, platform } = await scripted();
+    await issuer.start();
+    platform.record(asSent(input), { outcome: 'rejected', reason: 'prepostagem_rejected' });
+    platform.answers({ kind: 'vanish' });
+    expect(await issuer.issue(input, 'order-o')).toMatchObject({ kind: 'rejected', replayed: false });
+    expect((await ledger.list())[0]).toMatchObject({ state: 'rejected', settledBy: 'diagnosis' });
+    issuer.close();
+  });
+
+  it('counts a full list reaching back exactly to the attempt (skew included) as covering it', async () => {
+    const { issuer, platform } = await scripted();
+    await issuer.start();
+    platform.record(asSent(lookAlike('edge')), { offsetMs: -5_000 });
+    for (let i = 0; i < 9; i++) platform.record(asSent(lookAlike(`n${i}`)), { offsetMs: 1_000 + i });
+    platform.answers({ kind: 'vanish' });
+    expect(await issuer.issue(input, 'order-edge')).toMatchObject({ kind: 'unknown', why: 'no_match' });
+    issuer.close();
+  });
+
+  it('keeps trying in the background at each configured delay, never takes a later identical attempt for the lost one, and stops when closed', async () => {
+    const { issuer, ledger, platform } = await scripted({ retryReconcileMs: [5, 5, 5] });
+    await issuer.start();
+    platform.answers({ kind: 'vanish' });
+    // The answer's own reconciliation and the first background try find nothing; the platform then lists it.
+    platform.onDiagnose = (count) => {
+      if (count === 3) platform.record(asSent(input));
+    };
+    expect((await issuer.issue(input, 'order-bg2')).kind).toBe('unknown');
+    await expect.poll(async () => (await ledger.list())[0]?.state, { timeout: 2_000 }).toBe('created');
+
+    const later = await scripted({ retryReconcileMs: [5, 5] });
+    await later.issuer.start();
+    later.platform.answers({ kind: 'vanish' });
+    await later.issuer.issue(input, 'order-bg3');
+    // An hour on, an identical request from another client: not this attempt's, however alike.
+    later.clock.now += HOUR;
+    later.platform.record(asSent(input));
+    await expect.poll(() => later.platform.reads.length, { timeout: 2_000 }).toBe(3);
+    expect((await later.ledger.list())[0]?.state).toBe('unknown');
+    later.issuer.close();
+
+    const closing = await scripted({ retryReconcileMs: [30] });
+    await closing.issuer.start();
+    closing.platform.answers({ kind: 'vanish' });
+    await closing.issuer.issue(input, 'order-bg4');
+    closing.issuer.close();
+    closing.platform.record(asSent(input));
+    await new Promise((resolve) => setTimeout(resolve, 80));
+    expect(closing.platform.reads).toHaveLength(1);
+    issuer.close();
+  });
+
+  it('logs, and survives, a start-up reconciliation that fails (the ledger cannot be read)', async () => {
+    const lines: { msg: string; level: number }[] = [];
+    const ledger = new SqliteLedgerStore({ dataDir: ':memory:', now: () => T0 });
+    await ledger.close();
+    const issuer = new LabelIssuer({
+      ledger,
+      platform: new ScriptedPlatform(() => T0).asPlatform(),
+      logger: createLogger({
+        level: 'info',
+        destination: { write: (line: string) => void lines.push(JSON.parse(line)) },
+      }),
+      now: () => T0,
+      retryReconcileMs: [],
+    });
+    await issuer.start();
+    expect(lines.map((l) => l.msg)).toContain('labels: start-up reconciliation failed');
+    issuer.close();
+  });
+
+  it('logs the attempts a stop left pending, for the operator', async () => {
+    const lines: { msg: string; attempts?: string[] }[] = [];
+    const ledger = new SqliteLedgerStore({ dataDir: ':memory:', now: () => T0 });
+    const pending = await ledger.begin({ fingerprint: 'x', request: '{}' });
+    const issuer = new LabelIssuer({
+      ledger,
+      platform: new ScriptedPlatform(() => T0).asPlatform(),
+      logger: createLogger({
+        level: 'info',
+        destination: { write: (line: string) => void lines.push(JSON.parse(line)) },
+      }),
+      now: () => T0,
+      retryReconcileMs: [],
+    });
+    await issuer.start();
+    expect(
+      lines.find((l) => l.msg === 'labels: attempts left pending by a stop are unknown')?.attempts,
+    ).toEqual([pending.id]);
+    issuer.close();
+  });
+
+  it('stops its sweep for orphans when closed', async () => {
+    let now = T0;
+    const ledger = new SqliteLedgerStore({ dataDir: ':memory:', now: () => now });
+    const issuer = new LabelIssuer({
+      ledger,
+      platform: new ScriptedPlatform(() => now).asPlatform(),
+      logger: createLogger({ level: 'silent' }),
+      now: () => now,
+      retryReconcileMs: [],
+      timeoutMs: 1_000,
+      sweepEveryMs: 10,
+    });
+    await issuer.start();
+    issuer.close();
+    const stuck = await ledger.begin({ fingerprint: 'stuck', request: '{}' });
+    now += HOUR;
+    await new Promise((resolve) => setTimeout(resolve, 80));
+    expect((await ledger.get(stuck.id))?.state).toBe('pending');
+  });
+
+  it('has advice for every reason an outcome stays unknown', () => {
+    expect(unknownAdvice('no_match')).toMatch(/absence proves nothing/);
+    expect(unknownAdvice('ambiguous')).toMatch(/none can be chosen safely/);
+    expect(unknownAdvice('history_overflow')).toMatch(/no longer reaches back/);
+    expect(unknownAdvice('diagnosis_failed')).toMatch(/could not be read/);
+    expect(unknownAdvice('binding_conflict')).toMatch(/already binds/);
   });
 });
