@@ -4,6 +4,7 @@ import { GenerateLabelInputSchema } from '../../shared/label.ts';
 import { isS10 } from '../../shared/s10.ts';
 import { CarrierClock } from '../carrier/clock.ts';
 import { TrackingBook } from '../carrier/tracking.ts';
+import fixtures from '../stores/stores.json' with { type: 'json' };
 import type { Store } from '../stores/stores.ts';
 import { StoreRegistry } from '../stores/stores.ts';
 import { SAMPLE_LABEL } from '../testing.ts';
@@ -325,5 +326,81 @@ describe("LabelDesk.diagnose: the store's history (spec 4.4.5)", () => {
     expect(desk.list()).toEqual([]);
     expect(desk.diagnose(store, { source: 'mcp' })).toEqual([]);
     expect(desk.diagnose(store, {})).toMatchObject([{ source: 'nuvemshop', outcome: 'rejected' }]);
+  });
+});
+
+describe('LabelDesk: the edges of its timing, its seeded history and its contract numbers', () => {
+  it('serves the PDF in the answer when it is ready exactly as the wait ends', async () => {
+    desk.pdfDelayMs = 5;
+    desk.pdfWaitMs = 5;
+    const record = await desk.generate(storeOf('loja-demo'), label());
+    expect(record.reason).toBeUndefined();
+    expect(record.labelPdfBase64?.length).toBeGreaterThan(100);
+  });
+
+  it("records the carrier's refusal of the contract's credentials as the evidence", async () => {
+    const store = storeOf('contrato-invalido');
+    const record = await desk.generate(store, label());
+    const [attempt] = desk.diagnose(store, { supportCode: record.supportCode });
+    expect(attempt?.evidence).toMatchObject({
+      carrierAnswer: { status: 'Credenciais do contrato recusadas pelos Correios' },
+    });
+    expect(attempt?.action).toMatch(/nenhuma pré-postagem foi criada/);
+  });
+
+  it('seeds each store with app attempts (shown where linked) and one beyond the 90 days', async () => {
+    // loja-demo linked to both apps, and a store whose contract number is short enough to be padded.
+    const data = structuredClone(fixtures) as typeof fixtures;
+    const demo = data.stores.find((s) => s.id === 'loja-demo');
+    if (!demo) throw new Error('no loja-demo fixture');
+    demo.linkedApps = ['nuvemshop', 'tray'];
+    data.stores.push({
+      ...structuredClone(demo),
+      id: 'a',
+      keys: [{ key: 'mk_test_a', merchantPermission: true }],
+    });
+    const linked = new StoreRegistry(data);
+    const seeded = new LabelDesk({
+      registry: linked,
+      tracking: new TrackingBook(),
+      carrierClock: new CarrierClock(now),
+      pdfDelayMs: 0,
+      pdfWaitMs: 1_000,
+      now,
+    });
+    const store = linked.byId('loja-demo') as Store;
+    const evidence = {
+      request: { serviceCode: '03298', weightGrams: 32000 },
+      carrierAnswer: { status: 'Peso acima do limite' },
+    };
+    expect(seeded.diagnose(store, {})).toEqual([
+      {
+        supportCode: expect.any(String),
+        createdAt: new Date(clock - 2 * DAY).toISOString(),
+        source: 'nuvemshop',
+        orderId: '1001',
+        outcome: 'rejected',
+        reason: 'prepostagem_rejected',
+        evidence,
+        action: 'Corrija o peso e gere de novo.',
+      },
+      {
+        supportCode: expect.any(String),
+        createdAt: new Date(clock - 3 * DAY).toISOString(),
+        source: 'tray',
+        orderId: 'T-55',
+        outcome: 'rejected',
+        reason: 'prepostagem_rejected',
+        evidence,
+        action: 'Corrija o peso e gere de novo.',
+      },
+    ]);
+    // The one 120 days old is there, out of reach: 30 days back in time it is listed.
+    clock -= 30 * DAY;
+    expect(seeded.diagnose(store, { source: 'mcp' })).toHaveLength(1);
+    clock += 30 * DAY;
+    // The contract number is 10 digits, padded with 9s on the left (store "a": 97).
+    const record = await seeded.generate(linked.byId('a') as Store, label());
+    expect(pdfText(record.labelPdfBase64 ?? '')).toContain('Contrato 9999999997');
   });
 });

@@ -33,10 +33,10 @@ export const MODULES: MutationModule[] = [
   {
     name: 'sandbox/labels',
     mutate: notTests('sandbox/labels/*.ts'),
-    // desk.test.ts drives the label desk in process (no server), rules.test.ts the carrier's rules as tables;
-    // fidelity.test.ts and sandbox/mcp/server.test.ts state the same through MCP on a started sandbox (a second a
-    // mutant), so they run in `npm test` only.
-    tests: ['sandbox/labels/desk.test.ts', 'sandbox/labels/rules.test.ts'],
+    // desk.test.ts drives the label desk in process (no server), pdf.test.ts the label's layout, rules.test.ts the
+    // carrier's rules as tables; fidelity.test.ts and sandbox/mcp/server.test.ts state the same through MCP on a
+    // started sandbox (a second a mutant), so they run in `npm test` only.
+    tests: ['sandbox/labels/desk.test.ts', 'sandbox/labels/pdf.test.ts', 'sandbox/labels/rules.test.ts'],
   },
   {
     name: 'sandbox/carrier',
