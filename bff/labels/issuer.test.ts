@@ -1,10 +1,17 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { SAMPLE_LABEL } from '../../sandbox/testing.ts';
+import type { Attempt } from '../../shared/diagnosis.ts';
 import { GenerateLabelInputSchema } from '../../shared/label.ts';
+import { MAX_LISTED_ATTEMPTS } from '../../shared/limits.ts';
 import { createLogger } from '../logger.ts';
-import type { PlatformMcp } from '../upstream/platform-mcp.ts';
-import { LabelIssuer } from './issuer.ts';
+import { PlatformCallError, type PlatformMcp } from '../upstream/platform-mcp.ts';
+import { canonicalRequest, fingerprint } from './fingerprint.ts';
+import { type IssueOutcome, LabelIssuer, type LabelIssuerOptions, unknownAdvice } from './issuer.ts';
 import { SqliteLedgerStore } from './sqlite-store.ts';
 
 /**
@@ -34,6 +41,8 @@ async function issuerFor(answer: CallToolResult) {
     logger: createLogger({ level: 'silent' }),
     now: () => 1_763_800_000_000,
     retryReconcileMs: [],
+    // no PDF in these answers: one quick get_label_pdf try, not the production backoff
+    pdfDelaysMs: [0],
   });
   await issuer.start();
   return { issuer, ledger, calls };
@@ -136,11 +145,1025 @@ describe('LabelIssuer: an answer that arrives after the attempt was settled else
       logger: createLogger({ level: 'silent' }),
       now: () => now,
       retryReconcileMs: [],
+      pdfDelaysMs: [0],
     });
     await issuer.start();
     const outcome = await issuer.issue(input, 'order-4');
     expect(outcome.kind).toBe('created');
     expect(outcome.kind === 'created' && outcome.record.prepostagemId).toBe('PP9000000002');
     issuer.close();
+  });
+});
+
+/**
+ * A platform scripted call by call, keeping the history `diagnose_label_issue` lists as the platform does: every
+ * generate_label that reaches the tool leaves an attempt whose evidence is the request as received, whether or not
+ * its answer comes back. Not our code: the platform's side of the wire, with the faults a real one can have.
+ */
+type Step = {
+  /** `vanish`: the answer is lost and the platform has no record of it (yet): the history cannot tell. */
+  kind: 'create' | 'drop' | 'reject' | 'not_sent' | 'vanish';
+  /** Where the platform's clock dates the attempt, relative to the BFF's (skew, or a slow call). */
+  offsetMs?: number;
+  prepostagemId?: string;
+  supportCode?: string;
+  /** Answer `label_pdf_timeout` without the PDF (spec 3.2). */
+  pdfLate?: boolean;
+};
+const PDF = Buffer.from('%PDF-1.4 label').toString('base64');
+
+class ScriptedPlatform {
+  /** Every attempt the platform recorded, in the order it recorded them. */
+  readonly history: Attempt[] = [];
+  readonly sent: Record<string, unknown>[] = [];
+  readonly reads: { name: string; args: Record<string, unknown> }[] = [];
+  private readonly script: Step[] = [];
+  private serial = 0;
+  /** While set, every generate_label waits for it (a slow platform). */
+  gate: Promise<void> | undefined;
+  inFlight = 0;
+  mostInFlight = 0;
+  diagnosisDown = false;
+  /** Called with the count of diagnose_label_issue calls so far, before the platform answers. */
+  onDiagnose: ((count: number) => void) | undefined;
+  /** get_label_pdf answers `label_not_printable` this many times before the PDF. */
+  pdfNotReady = 0;
+  private readonly now: () => number;
+
+  constructor(now: () => number) {
+    this.now = now;
+  }
+
+  answers(...steps: Step[]): this {
+    this.script.push(...steps);
+    return this;
+  }
+
+  /** An attempt in the platform's history that this BFF never saw the answer of (another client, an app). */
+  record(request: Record<string, unknown>, over: Partial<Attempt> & { offsetMs?: number } = {}): Attempt {
+    const { offsetMs = 0, ...rest } = over;
+    const serial = ++this.serial;
+    const attempt: Attempt = {
+      supportCode: randomUUID(),
+      createdAt: new Date(this.now() + offsetMs).toISOString(),
+      source: 'mcp',
+      outcome: 'created',
+      prepostagemId: `PP${1_000_000 + serial}`,
+      trackingCode: `AB${String(serial).padStart(9, '0')}BR`,
+      evidence: { request },
+      action: 'Imprima a etiqueta.',
+      ...rest,
+    };
+    this.history.push(attempt);
+    return attempt;
+  }
+
+  asPlatform(): PlatformMcp {
+    return {
+      call: async (name: string, args: Record<string, unknown>): Promise<CallToolResult> => {
+        expect(name).toBe('generate_label');
+        const step = this.script.shift() ?? { kind: 'create' };
+        this.sent.push(args);
+        this.inFlight += 1;
+        this.mostInFlight = Math.max(this.mostInFlight, this.inFlight);
+        try {
+          if (this.gate) await this.gate;
+          if (step.kind === 'not_sent') throw new PlatformCallError('not_sent', 'connect ECONNREFUSED');
+          if (step.kind === 'vanish')
+            throw new PlatformCallError('unknown', 'timed out waiting for the answer');
+          const base = {
+            offsetMs: step.offsetMs ?? 0,
+            ...(step.supportCode ? { supportCode: step.supportCode } : {}),
+          };
+          if (step.kind === 'reject') {
+            const attempt = this.record(args, {
+              ...base,
+              outcome: 'rejected',
+              reason: 'prepostagem_rejected',
+              prepostagemId: undefined,
+              trackingCode: undefined,
+            });
+            return {
+              content: [],
+              structuredContent: {
+                status: 'Peso acima do limite',
+                reason: 'prepostagem_rejected',
+                supportCode: attempt.supportCode,
+              },
+            };
+          }
+          const attempt = this.record(args, {
+            ...base,
+            ...(step.prepostagemId ? { prepostagemId: step.prepostagemId } : {}),
+          });
+          if (step.kind === 'drop')
+            throw new PlatformCallError('unknown', 'socket hang up after the request');
+          return {
+            content: [],
+            structuredContent: {
+              prepostagemId: attempt.prepostagemId,
+              trackingCode: attempt.trackingCode,
+              status: 'Pré-postagem criada',
+              supportCode: attempt.supportCode,
+              ...(step.pdfLate ? { reason: 'label_pdf_timeout' } : { labelPdfBase64: PDF }),
+            },
+          };
+        } finally {
+          this.inFlight -= 1;
+        }
+      },
+      read: async (name: string, args: Record<string, unknown>): Promise<CallToolResult> => {
+        this.reads.push({ name, args });
+        if (name === 'diagnose_label_issue') {
+          this.onDiagnose?.(this.reads.filter((r) => r.name === name).length);
+          if (this.diagnosisDown) throw new PlatformCallError('unknown', 'diagnosis timed out');
+          // The most recent first, at most 10 (spec 4.4.5); this platform lists app attempts too.
+          const attempts = [...this.history]
+            .sort((a, b) => b.createdAt.localeCompare(a.createdAt))
+            .slice(0, MAX_LISTED_ATTEMPTS);
+          return { content: [], structuredContent: { attempts } };
+        }
+        expect(name).toBe('get_label_pdf');
+        if (this.pdfNotReady > 0) {
+          this.pdfNotReady -= 1;
+          return {
+            content: [],
+            structuredContent: { status: 'Etiqueta em processamento', reason: 'label_not_printable' },
+          };
+        }
+        return { content: [], structuredContent: { prepostagemId: args.prepostagemId, labelPdfBase64: PDF } };
+      },
+    } as unknown as PlatformMcp;
+  }
+}
+
+// Far from 0, so no rule can pass by comparing against an epoch that never moved.
+const T0 = 1_763_800_000_000;
+const HOUR = 3_600_000;
+
+/** The sample order with the recipient's street number changed: a look-alike that is another order. */
+const lookAlike = (numero: string) =>
+  GenerateLabelInputSchema.parse({
+    ...SAMPLE_LABEL,
+    recipient: { ...SAMPLE_LABEL.recipient, endereco: { ...SAMPLE_LABEL.recipient.endereco, numero } },
+  });
+/** The request as the platform received it (no instanceId). */
+const asSent = (order: ReturnType<typeof lookAlike>) => {
+  const { instanceId: _ignored, ...rest } = order;
+  return structuredClone(rest) as Record<string, unknown>;
+};
+
+async function scripted(options: Partial<LabelIssuerOptions> & { dataDir?: string } = {}) {
+  const clock = { now: T0 };
+  const now = () => clock.now;
+  const ledger = new SqliteLedgerStore({ dataDir: options.dataDir ?? ':memory:', now });
+  const platform = new ScriptedPlatform(now);
+  const issuer = new LabelIssuer({
+    ledger,
+    platform: platform.asPlatform(),
+    logger: createLogger({ level: 'silent' }),
+    now,
+    retryReconcileMs: [],
+    pdfDelaysMs: [0, 0],
+    ...options,
+  });
+  return { issuer, ledger, platform, clock };
+}
+
+const prepostagemOf = (outcome: IssueOutcome) =>
+  outcome.kind === 'created' ? outcome.record.prepostagemId : `(${outcome.kind})`;
+
+describe('LabelIssuer: one label per request, however often it is asked', () => {
+  it('sends an identical request without an idempotency key once while the first is in flight; all callers get its label', async () => {
+    const { issuer, platform } = await scripted();
+    await issuer.start();
+    let open = () => {};
+    platform.gate = new Promise<void>((resolve) => {
+      open = resolve;
+    });
+    const calls = Array.from({ length: 5 }, () => issuer.issue(input));
+    await expect.poll(() => platform.sent.length).toBe(1);
+    open();
+    const outcomes = await Promise.all(calls);
+    expect(platform.sent).toHaveLength(1);
+    expect(new Set(outcomes.map(prepostagemOf))).toEqual(new Set(['PP1000001']));
+    expect(outcomes.filter((o) => o.kind === 'created' && !o.replayed)).toHaveLength(1);
+    issuer.close();
+  });
+
+  it('sends look-alike orders (one digit of the street number apart) each once, side by side', async () => {
+    const { issuer, platform } = await scripted();
+    await issuer.start();
+    const outcomes = await Promise.all([issuer.issue(lookAlike('10')), issuer.issue(lookAlike('100'))]);
+    expect(platform.sent).toHaveLength(2);
+    expect(new Set(outcomes.map(prepostagemOf)).size).toBe(2);
+    issuer.close();
+  });
+
+  it('replays a created unkeyed request within the window without sending, and sends it again once the window is over', async () => {
+    const { issuer, platform, clock } = await scripted({ dedupeWindowMs: 24 * HOUR });
+    await issuer.start();
+    const first = await issuer.issue(input);
+    clock.now += 24 * HOUR - 1;
+    const again = await issuer.issue(input);
+    expect(again).toMatchObject({
+      kind: 'created',
+      replayed: true,
+      attemptId: first.kind === 'created' ? first.attemptId : '',
+    });
+    expect(platform.sent).toHaveLength(1);
+    clock.now += 2;
+    const later = await issuer.issue(input);
+    expect(later).toMatchObject({ kind: 'created', replayed: false });
+    expect(prepostagemOf(later)).not.toBe(prepostagemOf(first));
+    expect(platform.sent).toHaveLength(2);
+    issuer.close();
+  });
+
+  it('the race for one idempotency key: one upstream call, one label, told to every caller', async () => {
+    const { issuer, platform } = await scripted();
+    await issuer.start();
+    let open = () => {};
+    platform.gate = new Promise<void>((resolve) => {
+      open = resolve;
+    });
+    // The same key on look-alike bodies would be a conflict: here every caller sends the same order.
+    const calls = Array.from({ length: 6 }, () => issuer.issue(input, 'order-77'));
+    await expect.poll(() => platform.sent.length).toBe(1);
+    open();
+    const outcomes = await Promise.all(calls);
+    expect(platform.sent).toHaveLength(1);
+    expect(new Set(outcomes.map(prepostagemOf))).toEqual(new Set(['PP1000001']));
+    // Once created, the key replays even after the unkeyed window: the key is the merchant's word.
+    const replay = await issuer.issue(input, 'order-77');
+    expect(replay).toMatchObject({ kind: 'created', replayed: true });
+    expect(platform.sent).toHaveLength(1);
+    issuer.close();
+  });
+
+  it('refuses a key already used for another order, without sending it', async () => {
+    const { issuer, platform } = await scripted();
+    await issuer.start();
+    await issuer.issue(lookAlike('10'), 'order-8');
+    const other = await issuer.issue(lookAlike('11'), 'order-8');
+    expect(other).toMatchObject({ kind: 'refused', why: 'key_conflict' });
+    expect(platform.sent).toHaveLength(1);
+    issuer.close();
+  });
+
+  it('keeps at most maxInFlight generate_label calls in the air', async () => {
+    const { issuer, platform } = await scripted({ maxInFlight: 2 });
+    await issuer.start();
+    let open = () => {};
+    platform.gate = new Promise<void>((resolve) => {
+      open = resolve;
+    });
+    const calls = ['1', '2', '3', '4', '5'].map((n) => issuer.issue(lookAlike(n)));
+    await expect.poll(() => platform.sent.length).toBe(2);
+    open();
+    const outcomes = await Promise.all(calls);
+    expect(outcomes.every((o) => o.kind === 'created')).toBe(true);
+    expect(platform.sent).toHaveLength(5);
+    expect(platform.mostInFlight).toBe(2);
+    issuer.close();
+  });
+});
+
+describe('LabelIssuer: refusals and requests that never reached the tool', () => {
+  it('stores a refusal as rejected with its reason, never as created; replays it for its key; sends it again without one', async () => {
+    const { issuer, ledger, platform } = await scripted();
+    await issuer.start();
+    platform.answers({ kind: 'reject' });
+    const outcome = await issuer.issue(input, 'order-r');
+    expect(outcome).toMatchObject({
+      kind: 'rejected',
+      replayed: false,
+      record: { reason: 'prepostagem_rejected', status: 'Peso acima do limite' },
+    });
+    const [row] = await ledger.list();
+    expect(row).toMatchObject({
+      state: 'rejected',
+      prepostagemId: null,
+      reason: 'prepostagem_rejected',
+      status: 'Peso acima do limite',
+      supportCode: platform.history[0]?.supportCode,
+      settledBy: 'answer',
+    });
+    expect(await issuer.issue(input, 'order-r')).toMatchObject({ kind: 'rejected', replayed: true });
+    expect(platform.sent).toHaveLength(1);
+    // Without a key, a rejected request is no label to replay: the merchant fixed something, or tries again.
+    expect(await issuer.issue(input)).toMatchObject({ kind: 'created', replayed: false });
+    expect(platform.sent).toHaveLength(2);
+    issuer.close();
+  });
+
+  it('settles a refusal whose platform supportCode is already bound elsewhere, without copying the code', async () => {
+    const { issuer, ledger, platform } = await scripted();
+    await issuer.start();
+    const code = randomUUID();
+    platform.answers({ kind: 'create', supportCode: code }, { kind: 'reject', supportCode: code });
+    await issuer.issue(lookAlike('1'), 'a');
+    const second = await issuer.issue(lookAlike('2'), 'b');
+    expect(second.kind).toBe('rejected');
+    const rejected = (await ledger.list({ state: 'rejected' }))[0];
+    expect(rejected).toMatchObject({ reason: 'prepostagem_rejected', supportCode: null });
+    issuer.close();
+  });
+
+  it('calls a request that never reached the tool not_sent, and lets the same key go again', async () => {
+    const { issuer, ledger, platform } = await scripted();
+    await issuer.start();
+    platform.answers({ kind: 'not_sent' });
+    const first = await issuer.issue(input, 'order-ns');
+    expect(first).toMatchObject({ kind: 'not_sent', message: 'the request did not reach the platform' });
+    expect((await ledger.list())[0]?.state).toBe('not_sent');
+    // The ledger remembers why for the operator.
+    expect((await ledger.list())[0]?.note).toContain('ECONNREFUSED');
+    const second = await issuer.issue(input, 'order-ns');
+    expect(second).toMatchObject({ kind: 'created', replayed: false });
+    expect(platform.sent).toHaveLength(2);
+    issuer.close();
+  });
+
+  it('tells an answer with a pre-posting the ledger already binds to another attempt as unknown, for a person', async () => {
+    const { issuer, ledger, platform } = await scripted();
+    await issuer.start();
+    platform.answers({ kind: 'create', prepostagemId: 'PP42' }, { kind: 'create', prepostagemId: 'PP42' });
+    await issuer.issue(lookAlike('1'), 'a');
+    const second = await issuer.issue(lookAlike('2'), 'b');
+    expect(second).toMatchObject({ kind: 'unknown', why: 'binding_conflict' });
+    expect(await ledger.list({ state: 'created' })).toHaveLength(1);
+    expect((await ledger.list({ state: 'unknown' }))[0]?.note).toMatch(/^binding_conflict: .*PP42/);
+    issuer.close();
+  });
+
+  it('fetches the PDF with get_label_pdf after label_pdf_timeout, never with a second generate_label (spec 3.2)', async () => {
+    const { issuer, platform } = await scripted();
+    await issuer.start();
+    platform.answers({ kind: 'create', pdfLate: true });
+    platform.pdfNotReady = 1;
+    const outcome = await issuer.issue(input, 'order-pdf');
+    expect(outcome.kind === 'created' && outcome.record).toMatchObject({
+      prepostagemId: 'PP1000001',
+      labelPdfBase64: PDF,
+    });
+    expect(outcome.kind === 'created' && outcome.record.reason).toBeUndefined();
+    expect(platform.sent).toHaveLength(1);
+    expect(platform.reads.filter((r) => r.name === 'get_label_pdf')).toEqual([
+      { name: 'get_label_pdf', args: { prepostagemId: 'PP1000001' } },
+      { name: 'get_label_pdf', args: { prepostagemId: 'PP1000001' } },
+    ]);
+    issuer.close();
+  });
+
+  it('keeps label_pdf_timeout and the carrier status when the PDF never becomes ready', async () => {
+    const { issuer, platform } = await scripted();
+    await issuer.start();
+    platform.answers({ kind: 'create', pdfLate: true });
+    platform.pdfNotReady = 99;
+    const outcome = await issuer.issue(input, 'order-pdf2');
+    expect(outcome.kind === 'created' && outcome.record).toMatchObject({
+      prepostagemId: 'PP1000001',
+      reason: 'label_pdf_timeout',
+      status: 'Etiqueta em processamento',
+    });
+    expect(platform.reads.filter((r) => r.name === 'get_label_pdf')).toHaveLength(3);
+    expect(platform.sent).toHaveLength(1);
+    issuer.close();
+  });
+});
+
+describe('LabelIssuer: a lost answer is settled only by the platform attempt that is provably its own (spec 3.4)', () => {
+  it('settles a lost answer from the history entry carrying the whole request, and never sends it again', async () => {
+    const { issuer, ledger, platform } = await scripted();
+    await issuer.start();
+    platform.answers({ kind: 'drop' });
+    const outcome = await issuer.issue(input, 'order-lost');
+    expect(outcome).toMatchObject({
+      kind: 'created',
+      replayed: false,
+      record: { prepostagemId: 'PP1000001', labelPdfBase64: PDF },
+    });
+    expect(platform.reads[0]).toEqual({ name: 'diagnose_label_issue', args: { source: 'mcp' } });
+    expect((await ledger.list())[0]).toMatchObject({
+      state: 'created',
+      settledBy: 'diagnosis',
+      prepostagemId: 'PP1000001',
+      supportCode: platform.history[0]?.supportCode,
+    });
+    expect(await issuer.issue(input, 'order-lost')).toMatchObject({ kind: 'created', replayed: true });
+    expect(await issuer.issue(input)).toMatchObject({ kind: 'created', replayed: true });
+    expect(platform.sent).toHaveLength(1);
+    issuer.close();
+  });
+
+  it('does not claim a look-alike order (or an app attempt of the same order); stays unknown and never resends', async () => {
+    const { issuer, ledger, platform } = await scripted();
+    await issuer.start();
+    platform.record(asSent(lookAlike('100')));
+    platform.record(asSent(lookAlike('10')), { source: 'nuvemshop', orderId: '1001' });
+    platform.answers({ kind: 'vanish' });
+    const outcome = await issuer.issue(lookAlike('10'), 'order-la');
+    expect(outcome).toMatchObject({ kind: 'unknown', why: 'no_match', since: T0 });
+    expect((await ledger.list())[0]).toMatchObject({ state: 'unknown', prepostagemId: null });
+    expect((await ledger.list())[0]?.note).toMatch(/^no_match: /);
+    expect(await issuer.issue(lookAlike('10'), 'order-la')).toMatchObject({
+      kind: 'unknown',
+      why: 'no_match',
+    });
+    expect(await issuer.issue(lookAlike('10'))).toMatchObject({ kind: 'unknown' });
+    expect(platform.sent).toHaveLength(1);
+    issuer.close();
+  });
+
+  it("claims an entry only within the attempt's time, clock skew included: 5 s either side, not 1 ms more", async () => {
+    for (const [offsetMs, claimed] of [
+      [-5_001, false],
+      [-5_000, true],
+      [5_000, true],
+      [5_001, false],
+    ] as const) {
+      const { issuer, platform } = await scripted({ clockSkewMs: 5_000 });
+      await issuer.start();
+      platform.answers({ kind: 'drop', offsetMs });
+      const outcome = await issuer.issue(input, 'order-t');
+      expect(outcome.kind, `entry ${offsetMs} ms from the attempt`).toBe(claimed ? 'created' : 'unknown');
+      issuer.close();
+    }
+  });
+
+  it('claims only an entry nothing in the ledger holds: the earlier label of the same order stays its own', async () => {
+    const { issuer, ledger, platform } = await scripted();
+    await issuer.start();
+    // Two orders of the same customer and content, told apart only by their keys.
+    platform.answers({ kind: 'create' }, { kind: 'drop' });
+    const first = await issuer.issue(input, 'order-1');
+    const second = await issuer.issue(input, 'order-2');
+    expect(prepostagemOf(first)).toBe('PP1000001');
+    expect(prepostagemOf(second)).toBe('PP1000002');
+    const created = await ledger.list({ state: 'created' });
+    expect(new Set(created.map((a) => a.prepostagemId))).toEqual(new Set(['PP1000001', 'PP1000002']));
+    issuer.close();
+  });
+
+  it('stays unknown when two unclaimed entries carry the same request: no guess', async () => {
+    const { issuer, platform } = await scripted();
+    await issuer.start();
+    // Another client of the same store sent the identical request at the same moment.
+    platform.record(asSent(input));
+    platform.answers({ kind: 'drop' });
+    const outcome = await issuer.issue(input, 'order-amb');
+    expect(outcome).toMatchObject({ kind: 'unknown', why: 'ambiguous' });
+    expect(platform.sent).toHaveLength(1);
+    issuer.close();
+  });
+
+  it('settles a lost answer that the platform refused as rejected, never as created', async () => {
+    const { issuer, ledger, platform } = await scripted();
+    await issuer.start();
+    platform.record(asSent(input), {
+      outcome: 'rejected',
+      reason: 'prepostagem_rejected',
+      prepostagemId: undefined,
+      trackingCode: undefined,
+    });
+    platform.answers({ kind: 'vanish' });
+    const outcome = await issuer.issue(input, 'order-rej');
+    expect(outcome).toMatchObject({ kind: 'rejected', record: { reason: 'prepostagem_rejected' } });
+    expect((await ledger.list())[0]).toMatchObject({
+      state: 'rejected',
+      settledBy: 'diagnosis',
+      prepostagemId: null,
+      reason: 'prepostagem_rejected',
+    });
+    issuer.close();
+  });
+
+  it('settles as rejected a failed entry without a reason, and a "created" entry that names no pre-posting', async () => {
+    for (const entry of [
+      { outcome: 'failed' as const, reason: undefined, why: 'failed' },
+      { outcome: 'created' as const, reason: undefined, why: null },
+    ]) {
+      const { issuer, ledger, platform } = await scripted();
+      await issuer.start();
+      platform.record(asSent(input), {
+        outcome: entry.outcome,
+        prepostagemId: undefined,
+        trackingCode: undefined,
+      });
+      platform.answers({ kind: 'vanish' });
+      const outcome = await issuer.issue(input, 'order-f');
+      expect(outcome.kind).toBe('rejected');
+      expect((await ledger.list())[0]).toMatchObject({
+        state: 'rejected',
+        reason: entry.why,
+        prepostagemId: null,
+      });
+      issuer.close();
+    }
+  });
+
+  it("says the history no longer reaches back when 10 newer attempts fill the platform's list", async () => {
+    const run = async (newer: number, olderOne: boolean) => {
+      const { issuer, platform } = await scripted();
+      await issuer.start();
+      if (olderOne) platform.record(asSent(lookAlike('x')), { offsetMs: -HOUR });
+      for (let i = 0; i < newer; i++) platform.record(asSent(lookAlike(`n${i}`)), { offsetMs: 1_000 + i });
+      platform.answers({ kind: 'vanish' });
+      const outcome = await issuer.issue(input, 'order-h');
+      issuer.close();
+      return outcome.kind === 'unknown' ? outcome.why : outcome.kind;
+    };
+    expect(await run(10, false)).toBe('history_overflow');
+    expect(await run(9, false)).toBe('no_match');
+    // A full list that still reaches back past the attempt: the history covers it, and it is not there.
+    expect(await run(9, true)).toBe('no_match');
+  });
+
+  it('stays unknown, saying why, when the history cannot be read or answers only a reason', async () => {
+    const { issuer, ledger, platform } = await scripted();
+    await issuer.start();
+    platform.diagnosisDown = true;
+    platform.answers({ kind: 'drop' });
+    expect(await issuer.issue(input, 'order-d')).toMatchObject({ kind: 'unknown', why: 'diagnosis_failed' });
+    expect((await ledger.list())[0]?.note).toMatch(/^diagnosis_failed: .*diagnosis timed out/);
+    // Once the history can be read, asking again settles it from there, still without resending.
+    platform.diagnosisDown = false;
+    expect(await issuer.issue(input, 'order-d')).toMatchObject({ kind: 'created', replayed: true });
+    expect(platform.sent).toHaveLength(1);
+    issuer.close();
+  });
+
+  it('treats a diagnosis that answers only a reason as unreadable, not as an empty history', async () => {
+    const clock = { now: T0 };
+    const ledger = new SqliteLedgerStore({ dataDir: ':memory:', now: () => clock.now });
+    const platform = {
+      call: async () => {
+        throw new PlatformCallError('unknown', 'answer lost');
+      },
+      read: async () => ({
+        content: [],
+        structuredContent: { reason: 'subscription_required', actionUrl: 'https://x' },
+      }),
+    } as unknown as PlatformMcp;
+    const issuer = new LabelIssuer({
+      ledger,
+      platform,
+      logger: createLogger({ level: 'silent' }),
+      now: () => clock.now,
+      retryReconcileMs: [],
+    });
+    await issuer.start();
+    expect(await issuer.issue(input, 'order-s')).toMatchObject({ kind: 'unknown', why: 'diagnosis_failed' });
+    expect((await ledger.list())[0]?.note).toContain('subscription_required');
+    issuer.close();
+  });
+
+  it('tries an unsettled attempt again in the background, and settles it once the platform lists it', async () => {
+    const { issuer, ledger, platform } = await scripted({ retryReconcileMs: [5, 5] });
+    await issuer.start();
+    platform.answers({ kind: 'vanish' });
+    expect(await issuer.issue(input, 'order-bg')).toMatchObject({ kind: 'unknown', why: 'no_match' });
+    // The platform writes its record late.
+    platform.record(asSent(input));
+    await expect.poll(async () => (await ledger.list())[0]?.state, { timeout: 2_000 }).toBe('created');
+    issuer.close();
+  });
+});
+
+describe('LabelIssuer: a crash mid-call, and a restart on the same data directory', () => {
+  it('turns an attempt left pending by a crash into unknown at start, and settles it from the history before any new send', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'issuer-crash-'));
+    // The process that crashed: it wrote the attempt, the platform created the label, nobody settled it.
+    const crashed = new SqliteLedgerStore({ dataDir, now: () => T0 });
+    const pending = await crashed.begin({
+      fingerprint: fingerprint(input),
+      idempotencyKey: 'order-c',
+      request: canonicalRequest(input),
+    });
+    await crashed.close();
+    const { issuer, ledger, platform } = await scripted({ dataDir });
+    platform.record(asSent(input));
+    await issuer.start();
+    expect(await ledger.get(pending.id)).toMatchObject({
+      state: 'created',
+      settledBy: 'diagnosis',
+      prepostagemId: 'PP1000001',
+    });
+    expect(await issuer.issue(input, 'order-c')).toMatchObject({
+      kind: 'created',
+      replayed: true,
+      attemptId: pending.id,
+    });
+    expect(platform.sent).toHaveLength(0);
+    issuer.close();
+    await ledger.close();
+  });
+
+  it('leaves a crashed attempt unknown when the history does not show it, and never sends it again after the restart', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'issuer-crash-'));
+    const crashed = new SqliteLedgerStore({ dataDir, now: () => T0 });
+    const pending = await crashed.begin({
+      fingerprint: fingerprint(input),
+      request: canonicalRequest(input),
+    });
+    await crashed.close();
+    const { issuer, ledger, platform } = await scripted({ dataDir });
+    await issuer.start();
+    expect(await ledger.get(pending.id)).toMatchObject({ state: 'unknown', settledBy: 'restart' });
+    expect(await issuer.issue(input)).toMatchObject({
+      kind: 'unknown',
+      attemptId: pending.id,
+      why: 'no_match',
+    });
+    expect(platform.sent).toHaveLength(0);
+    issuer.close();
+    await ledger.close();
+  });
+
+  it("with a shared ledger, leaves at start a young pending attempt alone (another instance's call in flight)", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'issuer-shared-'));
+    const other = new SqliteLedgerStore({ dataDir, now: () => T0 });
+    const inFlight = await other.begin({ fingerprint: 'other-instance', request: '{}' });
+    const { issuer, ledger } = await scripted({ dataDir, sharedLedger: true, timeoutMs: 60_000 });
+    await issuer.start();
+    expect((await ledger.get(inFlight.id))?.state).toBe('pending');
+    issuer.close();
+    await Promise.all([ledger.close(), other.close()]);
+  });
+
+  it('replays a created label after a restart on the same data directory, without sending it again', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'issuer-restart-'));
+    const before = await scripted({ dataDir });
+    await before.issuer.start();
+    const first = await before.issuer.issue(input, 'order-rs');
+    before.issuer.close();
+    await before.ledger.close();
+    const after = await scripted({ dataDir });
+    await after.issuer.start();
+    expect(await after.issuer.issue(input, 'order-rs')).toMatchObject({
+      kind: 'created',
+      replayed: true,
+      record: { prepostagemId: prepostagemOf(first) },
+    });
+    expect(await after.issuer.issue(input)).toMatchObject({ kind: 'created', replayed: true });
+    expect(after.platform.sent).toHaveLength(0);
+    after.issuer.close();
+    await after.ledger.close();
+  });
+});
+
+describe('LabelIssuer: two instances sharing one ledger', () => {
+  it("waits for the other instance's call in flight and tells its label, without sending again", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'issuer-two-'));
+    const a = await scripted({ dataDir, sharedLedger: true });
+    const b = await scripted({ dataDir, sharedLedger: true });
+    await Promise.all([a.issuer.start(), b.issuer.start()]);
+    let open = () => {};
+    a.platform.gate = new Promise<void>((resolve) => {
+      open = resolve;
+    });
+    const first = a.issuer.issue(input, 'order-two');
+    await expect.poll(() => a.platform.sent.length).toBe(1);
+    const second = b.issuer.issue(input, 'order-two');
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    open();
+    expect(await second).toMatchObject({
+      kind: 'created',
+      replayed: true,
+      record: { prepostagemId: 'PP1000001' },
+    });
+    expect(prepostagemOf(await first)).toBe('PP1000001');
+    expect(b.platform.sent).toHaveLength(0);
+    a.issuer.close();
+    b.issuer.close();
+    await Promise.all([a.ledger.close(), b.ledger.close()]);
+  });
+
+  it('answers in_progress, never a second send, when the other instance holds the request longer than any call lasts', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'issuer-two-'));
+    const a = await scripted({ dataDir, sharedLedger: true });
+    const b = await scripted({ dataDir, sharedLedger: true, timeoutMs: 1_000 });
+    await Promise.all([a.issuer.start(), b.issuer.start()]);
+    a.platform.gate = new Promise<void>(() => {});
+    void a.issuer.issue(input, 'order-held');
+    await expect.poll(() => a.platform.sent.length).toBe(1);
+    let answered = false;
+    const waiting = b.issuer.issue(input, 'order-held').finally(() => {
+      answered = true;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    // Not yet past the call's timeout and 5 s: still waiting.
+    b.clock.now += 6_000;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    expect(answered).toBe(false);
+    b.clock.now += 1;
+    expect(await waiting).toMatchObject({ kind: 'refused', why: 'in_progress' });
+    expect(b.platform.sent).toHaveLength(0);
+    a.issuer.close();
+    b.issuer.close();
+  });
+});
+
+describe('LabelIssuer: what is told, and kept, in the less common paths', () => {
+  it('tells an unknown request as unknown to a keyed resend too, and never sends it', async () => {
+    const { issuer, platform } = await scripted();
+    await issuer.start();
+    platform.answers({ kind: 'vanish' });
+    expect((await issuer.issue(input)).kind).toBe('unknown');
+    expect(await issuer.issue(input, 'order-k')).toMatchObject({ kind: 'unknown', why: 'no_match' });
+    expect(platform.sent).toHaveLength(1);
+    issuer.close();
+  });
+
+  it('gives the first label to identical unkeyed requests that waited for a send slot while it was created', async () => {
+    const { issuer, platform } = await scripted({ maxInFlight: 1 });
+    await issuer.start();
+    let open = () => {};
+    platform.gate = new Promise<void>((resolve) => {
+      open = resolve;
+    });
+    const other = issuer.issue(lookAlike('1'));
+    await expect.poll(() => platform.sent.length).toBe(1);
+    const both = [issuer.issue(input), issuer.issue(input)];
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    open();
+    const outcomes = await Promise.all(both);
+    await other;
+    expect(platform.sent).toHaveLength(2);
+    expect(new Set(outcomes.map(prepostagemOf)).size).toBe(1);
+    issuer.close();
+  });
+
+  it('frees its send slot after every call: one slot serves calls one after the other', async () => {
+    const { issuer, platform } = await scripted({ maxInFlight: 1 });
+    await issuer.start();
+    platform.answers({ kind: 'not_sent' }, { kind: 'reject' }, { kind: 'drop' }, { kind: 'create' });
+    for (const n of ['1', '2', '3', '4']) await issuer.issue(lookAlike(n));
+    expect(platform.sent).toHaveLength(4);
+    issuer.close();
+  });
+
+  it('replays an unkeyed request for 24 hours by default', async () => {
+    const { issuer, platform, clock } = await scripted();
+    await issuer.start();
+    await issuer.issue(input);
+    clock.now += 24 * HOUR;
+    expect(await issuer.issue(input)).toMatchObject({ kind: 'created', replayed: true });
+    clock.now += 1;
+    expect(await issuer.issue(input)).toMatchObject({ kind: 'created', replayed: false });
+    expect(platform.sent).toHaveLength(2);
+    issuer.close();
+  });
+
+  it('does not fetch the PDF again when the answer carries it', async () => {
+    const { issuer, platform } = await scripted();
+    await issuer.start();
+    const outcome = await issuer.issue(input, 'order-p');
+    expect(outcome.kind === 'created' && outcome.record.labelPdfBase64).toBe(PDF);
+    expect(platform.reads).toEqual([]);
+    issuer.close();
+  });
+
+  it('tries get_label_pdf again after it fails, and keeps the last carrier status it gave', async () => {
+    const { issuer, platform } = await scripted();
+    await issuer.start();
+    const read = platform.asPlatform().read;
+    let reads = 0;
+    const flaky = {
+      ...platform.asPlatform(),
+      read: async (name: string, args: Record<string, unknown>) => {
+        reads += 1;
+        if (reads === 1) throw new PlatformCallError('unknown', 'get_label_pdf timed out');
+        if (reads === 2)
+          return {
+            content: [],
+            structuredContent: { status: 'Etiqueta em processamento', reason: 'label_not_printable' },
+          };
+        if (reads === 3) return { content: [], structuredContent: { reason: 'label_not_printable' } };
+        return read(name, args);
+      },
+    } as unknown as PlatformMcp;
+    const ledger = new SqliteLedgerStore({ dataDir: ':memory:', now: () => T0 });
+    const late = new LabelIssuer({
+      ledger,
+      platform: flaky,
+      logger: createLogger({ level: 'silent' }),
+      now: () => T0,
+      retryReconcileMs: [],
+      pdfDelaysMs: [0, 0],
+    });
+    await late.start();
+    platform.answers({ kind: 'create', pdfLate: true });
+    const outcome = await late.issue(input, 'order-f');
+    // Three tries: a failure, a status, nothing new: the status stays with the label_pdf_timeout.
+    expect(outcome.kind === 'created' && outcome.record).toMatchObject({
+      reason: 'label_pdf_timeout',
+      status: 'Etiqueta em processamento',
+    });
+    expect(reads).toBe(3);
+    platform.answers({ kind: 'create', pdfLate: true });
+    const ok = await late.issue(lookAlike('9'), 'order-g');
+    expect(ok.kind === 'created' && ok.record.labelPdfBase64).toBe(PDF);
+    late.close();
+    issuer.close();
+  });
+
+  it('calls an answer that does not parse lost, and says so in the ledger note', async () => {
+    const { issuer, ledger } = await issuerFor({
+      content: [],
+      structuredContent: { prepostagemId: 12345, trackingCode: ['AB'] },
+    });
+    expect(await issuer.issue(input, 'order-np')).toMatchObject({ kind: 'unknown' });
+    expect((await ledger.list())[0]?.note).toMatch(/^no_match: /);
+    issuer.close();
+  });
+
+  it('answers an error when the platform answers a pre-posting other than the one the history bound meanwhile', async () => {
+    const now = T0;
+    const ledger = new SqliteLedgerStore({ dataDir: ':memory:', now: () => now });
+    const platform = {
+      call: async () => {
+        const [pending] = await ledger.list({ state: 'pending' });
+        if (pending) {
+          await ledger.settle(pending.id, { state: 'unknown', settledBy: 'restart' });
+          await ledger.settle(pending.id, {
+            state: 'created',
+            settledBy: 'diagnosis',
+            prepostagemId: 'PP-OTHER',
+          });
+        }
+        return { content: [], structuredContent: { prepostagemId: 'PP-ANSWERED', labelPdfBase64: PDF } };
+      },
+      read: async () => ({ content: [], structuredContent: { attempts: [] } }),
+    } as unknown as PlatformMcp;
+    const issuer = new LabelIssuer({
+      ledger,
+      platform,
+      logger: createLogger({ level: 'silent' }),
+      now: () => now,
+      retryReconcileMs: [],
+    });
+    await issuer.start();
+    await expect(issuer.issue(input, 'order-x')).rejects.toThrow();
+    expect((await ledger.list())[0]).toMatchObject({ state: 'created', prepostagemId: 'PP-OTHER' });
+    issuer.close();
+  });
+
+  it('tells a resend why it is still unknown now, not why it was before', async () => {
+    const { issuer, platform } = await scripted();
+    await issuer.start();
+    platform.diagnosisDown = true;
+    platform.answers({ kind: 'vanish' });
+    expect(await issuer.issue(input, 'order-w')).toMatchObject({ kind: 'unknown', why: 'diagnosis_failed' });
+    platform.diagnosisDown = false;
+    expect(await issuer.issue(input, 'order-w')).toMatchObject({ kind: 'unknown', why: 'no_match' });
+    issuer.close();
+  });
+
+  it('reads a diagnosis without structured content as an empty history, and one that does not parse as a failure', async () => {
+    for (const [structuredContent, why] of [
+      [undefined, 'no_match'],
+      [{ attempts: 'none' }, 'diagnosis_failed'],
+    ] as const) {
+      const ledger = new SqliteLedgerStore({ dataDir: ':memory:', now: () => T0 });
+      const platform = {
+        call: async () => {
+          throw new PlatformCallError('unknown', 'answer lost');
+        },
+        read: async () => ({ content: [], ...(structuredContent ? { structuredContent } : {}) }),
+      } as unknown as PlatformMcp;
+      const issuer = new LabelIssuer({
+        ledger,
+        platform,
+        logger: createLogger({ level: 'silent' }),
+        now: () => T0,
+        retryReconcileMs: [],
+      });
+      await issuer.start();
+      expect(await issuer.issue(input, 'order-e')).toMatchObject({ kind: 'unknown', why });
+      issuer.close();
+    }
+  });
+
+  it("settles by the platform's outcome, not by the presence of an id: a rejected entry naming a pre-posting stays rejected", async () => {
+    const { issuer, ledger, platform } = await scripted();
+    await issuer.start();
+    platform.record(asSent(input), { outcome: 'rejected', reason: 'prepostagem_rejected' });
+    platform.answers({ kind: 'vanish' });
+    expect(await issuer.issue(input, 'order-o')).toMatchObject({ kind: 'rejected', replayed: false });
+    expect((await ledger.list())[0]).toMatchObject({ state: 'rejected', settledBy: 'diagnosis' });
+    issuer.close();
+  });
+
+  it('counts a full list reaching back exactly to the attempt (skew included) as covering it', async () => {
+    const { issuer, platform } = await scripted();
+    await issuer.start();
+    platform.record(asSent(lookAlike('edge')), { offsetMs: -5_000 });
+    for (let i = 0; i < 9; i++) platform.record(asSent(lookAlike(`n${i}`)), { offsetMs: 1_000 + i });
+    platform.answers({ kind: 'vanish' });
+    expect(await issuer.issue(input, 'order-edge')).toMatchObject({ kind: 'unknown', why: 'no_match' });
+    issuer.close();
+  });
+
+  it('keeps trying in the background at each configured delay, never takes a later identical attempt for the lost one, and stops when closed', async () => {
+    const { issuer, ledger, platform } = await scripted({ retryReconcileMs: [5, 5, 5] });
+    await issuer.start();
+    platform.answers({ kind: 'vanish' });
+    // The answer's own reconciliation and the first background try find nothing; the platform then lists it.
+    platform.onDiagnose = (count) => {
+      if (count === 3) platform.record(asSent(input));
+    };
+    expect((await issuer.issue(input, 'order-bg2')).kind).toBe('unknown');
+    await expect.poll(async () => (await ledger.list())[0]?.state, { timeout: 2_000 }).toBe('created');
+
+    const later = await scripted({ retryReconcileMs: [5, 5] });
+    await later.issuer.start();
+    later.platform.answers({ kind: 'vanish' });
+    await later.issuer.issue(input, 'order-bg3');
+    // An hour on, an identical request from another client: not this attempt's, however alike.
+    later.clock.now += HOUR;
+    later.platform.record(asSent(input));
+    await expect.poll(() => later.platform.reads.length, { timeout: 2_000 }).toBe(3);
+    expect((await later.ledger.list())[0]?.state).toBe('unknown');
+    later.issuer.close();
+
+    const closing = await scripted({ retryReconcileMs: [30] });
+    await closing.issuer.start();
+    closing.platform.answers({ kind: 'vanish' });
+    await closing.issuer.issue(input, 'order-bg4');
+    closing.issuer.close();
+    closing.platform.record(asSent(input));
+    await new Promise((resolve) => setTimeout(resolve, 80));
+    expect(closing.platform.reads).toHaveLength(1);
+    issuer.close();
+  });
+
+  it('logs, and survives, a start-up reconciliation that fails (the ledger cannot be read)', async () => {
+    const lines: { msg: string; level: number }[] = [];
+    const ledger = new SqliteLedgerStore({ dataDir: ':memory:', now: () => T0 });
+    await ledger.close();
+    const issuer = new LabelIssuer({
+      ledger,
+      platform: new ScriptedPlatform(() => T0).asPlatform(),
+      logger: createLogger({
+        level: 'info',
+        destination: { write: (line: string) => void lines.push(JSON.parse(line)) },
+      }),
+      now: () => T0,
+      retryReconcileMs: [],
+    });
+    await issuer.start();
+    expect(lines.map((l) => l.msg)).toContain('labels: start-up reconciliation failed');
+    issuer.close();
+  });
+
+  it('logs the attempts a stop left pending, for the operator', async () => {
+    const lines: { msg: string; attempts?: string[] }[] = [];
+    const ledger = new SqliteLedgerStore({ dataDir: ':memory:', now: () => T0 });
+    const pending = await ledger.begin({ fingerprint: 'x', request: '{}' });
+    const issuer = new LabelIssuer({
+      ledger,
+      platform: new ScriptedPlatform(() => T0).asPlatform(),
+      logger: createLogger({
+        level: 'info',
+        destination: { write: (line: string) => void lines.push(JSON.parse(line)) },
+      }),
+      now: () => T0,
+      retryReconcileMs: [],
+    });
+    await issuer.start();
+    expect(
+      lines.find((l) => l.msg === 'labels: attempts left pending by a stop are unknown')?.attempts,
+    ).toEqual([pending.id]);
+    issuer.close();
+  });
+
+  it('stops its sweep for orphans when closed', async () => {
+    let now = T0;
+    const ledger = new SqliteLedgerStore({ dataDir: ':memory:', now: () => now });
+    const issuer = new LabelIssuer({
+      ledger,
+      platform: new ScriptedPlatform(() => now).asPlatform(),
+      logger: createLogger({ level: 'silent' }),
+      now: () => now,
+      retryReconcileMs: [],
+      timeoutMs: 1_000,
+      sweepEveryMs: 10,
+    });
+    await issuer.start();
+    issuer.close();
+    const stuck = await ledger.begin({ fingerprint: 'stuck', request: '{}' });
+    now += HOUR;
+    await new Promise((resolve) => setTimeout(resolve, 80));
+    expect((await ledger.get(stuck.id))?.state).toBe('pending');
+  });
+
+  it('has advice for every reason an outcome stays unknown', () => {
+    expect(unknownAdvice('no_match')).toMatch(/absence proves nothing/);
+    expect(unknownAdvice('ambiguous')).toMatch(/none can be chosen safely/);
+    expect(unknownAdvice('history_overflow')).toMatch(/no longer reaches back/);
+    expect(unknownAdvice('diagnosis_failed')).toMatch(/could not be read/);
+    expect(unknownAdvice('binding_conflict')).toMatch(/already binds/);
   });
 });

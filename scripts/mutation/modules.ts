@@ -20,11 +20,14 @@ export const MODULES: MutationModule[] = [
     name: 'bff/labels',
     mutate: [...notTests('bff/labels/*.ts'), '!bff/labels/soak.ts', '!bff/labels/store-contract.ts'],
     // crash.test.ts kills a BFF child process: a mutant is switched on only inside the test worker, so a child
-    // never runs it, and the 5 s of the test would be spent on every mutant for nothing
+    // never runs it, and the 5 s of the test would be spent on every mutant for nothing. faults.test.ts drives the
+    // same behaviours through a BFF and a sandbox (seconds a test); issuer.test.ts states each of them in
+    // milliseconds against a scripted platform, so faults.test.ts runs in `npm test` only.
     tests: [
-      'bff/labels/faults.test.ts',
+      'bff/labels/issuer.test.ts',
       'bff/labels/sqlite-store.test.ts',
       'bff/labels/store-contract.test.ts',
+      'bff/labels/postgres-store.test.ts',
     ],
   },
   {
@@ -48,7 +51,10 @@ export const MODULES: MutationModule[] = [
   {
     name: 'sandbox/labels',
     mutate: notTests('sandbox/labels/*.ts'),
-    tests: ['sandbox/labels/*.test.ts', 'sandbox/mcp/server.test.ts'],
+    // desk.test.ts drives the label desk in process (no server), pdf.test.ts the label's layout, rules.test.ts the
+    // carrier's rules as tables; fidelity.test.ts and sandbox/mcp/server.test.ts state the same through MCP on a
+    // started sandbox (a second a mutant), so they run in `npm test` only.
+    tests: ['sandbox/labels/desk.test.ts', 'sandbox/labels/pdf.test.ts', 'sandbox/labels/rules.test.ts'],
   },
   {
     name: 'sandbox/carrier',
