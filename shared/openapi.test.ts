@@ -246,8 +246,9 @@ describe('the prose of the OpenAPI document', () => {
   it('gives every title, summary and description some words (a reader of the docs gets no empty heading)', () => {
     const empty: string[] = [];
     const walk = (node: unknown, path: string): void => {
-      if (Array.isArray(node)) node.forEach((item, i) => walk(item, `${path}[${i}]`));
-      else if (node && typeof node === 'object')
+      if (Array.isArray(node)) {
+        for (const [i, item] of node.entries()) walk(item, `${path}[${i}]`);
+      } else if (node && typeof node === 'object')
         for (const [key, value] of Object.entries(node)) {
           if (['title', 'summary', 'description'].includes(key) && typeof value === 'string') {
             if (value.trim().split(/\s+/).length < 2) empty.push(`${path}.${key}`);

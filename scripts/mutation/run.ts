@@ -48,6 +48,7 @@ interface RunOptions {
   concurrency: number;
   coverage: 'perTest' | 'all';
   files: string[] | undefined;
+  incremental: boolean;
 }
 
 type Result = MutantResult;
@@ -79,7 +80,10 @@ async function strykerRun(
     // A static mutant (a module-level constant) is reached by every test, so Stryker runs them all for it: too slow
     // for the 20-minute budget on 2 cores. They are reported as ignored, not counted (README.md).
     ignoreStatic,
-    incremental: false,
+    // --incremental: reuse the verdicts of bench/results/mutation-incremental/<module>.json for mutants whose code
+    // and tests did not change since (Stryker's incremental mode), and rewrite it; the static second pass is small
+    incremental: run.incremental && !report.endsWith('-static'),
+    incrementalFile: `bench/results/mutation-incremental/${report}.json`,
     logLevel: 'warn' as LogLevel,
     fileLogLevel: 'off' as LogLevel,
   });
@@ -163,6 +167,7 @@ const { values } = parseArgs({
     // `--coverage all` runs every selected test file for every mutant: the cross-check of per-test selection
     coverage: { type: 'string', default: 'perTest' },
     files: { type: 'string' },
+    incremental: { type: 'boolean', default: false },
   },
 });
 const only = values.only?.split(',');
@@ -180,6 +185,7 @@ const run: RunOptions = {
   concurrency: Number(values.concurrency),
   coverage: values.coverage === 'all' ? 'all' : 'perTest',
   files: values.files?.split(','),
+  incremental: values.incremental,
 };
 /** Writes the summary, this run's modules replacing their previous figures (a partial run keeps the others). */
 function writeSummary(): void {
@@ -197,9 +203,17 @@ function writeSummary(): void {
   );
 }
 
-// The summary is written after each module, so an interrupted run keeps the modules it finished.
+// The summary is written after each module, so an interrupted run keeps the modules it finished. A module whose
+// run fails (e.g. a test that fails before any mutant) is reported at the end; the others still run.
+const startedAll = performance.now();
+const failed: string[] = [];
 for (const module of selected) {
-  scores.push(await runModule(module, equivalents, run));
+  try {
+    scores.push(await runModule(module, equivalents, run));
+  } catch (error) {
+    failed.push(`${module.name}: ${error instanceof Error ? error.message : String(error)}`);
+    continue;
+  }
   if (!run.files) writeSummary();
 }
 
@@ -214,4 +228,9 @@ for (const s of scores) {
 for (const s of scores) {
   if (s.surviving.length === 0) continue;
   process.stdout.write(`\nsurviving in ${s.module}:\n${s.surviving.map((line) => `  ${line}`).join('\n')}\n`);
+}
+process.stdout.write(`\nwhole run: ${Math.round((performance.now() - startedAll) / 1000)} s\n`);
+if (failed.length > 0) {
+  process.stdout.write(`\nmodules that did not run:\n${failed.map((line) => `  ${line}`).join('\n')}\n`);
+  process.exitCode = 1;
 }
