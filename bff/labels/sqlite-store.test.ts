@@ -233,4 +233,79 @@ describe('the ledger state machine', () => {
     expect((await migrated.get('c'))?.state).toBe('unknown');
     await migrated.close();
   });
+
+  it('migrates every field of the first ledger, and keeps only the first open attempt of one request', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ledger-legacy-'));
+    const legacy = new DatabaseSync(join(dir, 'labels.sqlite'));
+    legacy.exec(`CREATE TABLE attempts (id TEXT PRIMARY KEY, fingerprint TEXT NOT NULL, idempotency_key TEXT UNIQUE,
+      state TEXT NOT NULL, prepostagem_id TEXT, tracking_code TEXT, reason TEXT, status TEXT, support_code TEXT,
+      created_at INTEGER NOT NULL, settled_at INTEGER, request TEXT NOT NULL)`);
+    const insert = legacy.prepare(
+      `INSERT INTO attempts (id, fingerprint, idempotency_key, state, prepostagem_id, tracking_code, reason, status,
+         support_code, created_at, settled_at, request) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    insert.run(
+      'a',
+      'fa',
+      'key-a',
+      'created',
+      'PP1',
+      'AB123456785BR',
+      null,
+      'criada',
+      'sc-a',
+      10,
+      20,
+      '{"o":1}',
+    );
+    insert.run(
+      'r',
+      'fr',
+      null,
+      'rejected',
+      null,
+      null,
+      'prepostagem_rejected',
+      'recusada',
+      'sc-r',
+      30,
+      40,
+      '{"o":2}',
+    );
+    insert.run('u1', 'fu', null, 'unknown', null, null, null, null, null, 50, null, '{"o":3}');
+    insert.run('u2', 'fu', null, 'pending', null, null, null, null, null, 60, null, '{"o":3}');
+    legacy.close();
+    const migrated = new SqliteLedgerStore({ dataDir: dir, now });
+    expect(await migrated.get('a')).toMatchObject({
+      fingerprint: 'fa',
+      idempotencyKey: 'key-a',
+      state: 'created',
+      prepostagemId: 'PP1',
+      trackingCode: 'AB123456785BR',
+      reason: null,
+      status: 'criada',
+      supportCode: 'sc-a',
+      settledBy: 'answer',
+      createdAt: 10,
+      settledAt: 20,
+      request: '{"o":1}',
+      note: null,
+    });
+    expect(await migrated.get('r')).toMatchObject({
+      state: 'rejected',
+      reason: 'prepostagem_rejected',
+      status: 'recusada',
+      supportCode: 'sc-r',
+      idempotencyKey: null,
+      settledAt: 40,
+    });
+    expect(await migrated.get('u1')).toMatchObject({ state: 'unknown', settledBy: null, settledAt: null });
+    // the second open attempt of the same request is not carried over: the first one keeps blocking it
+    expect(await migrated.get('u2')).toBeUndefined();
+    await migrated.close();
+    // the old table is gone: opening again migrates nothing twice
+    const again = new SqliteLedgerStore({ dataDir: dir, now });
+    expect(await again.get('a')).toMatchObject({ state: 'created', prepostagemId: 'PP1' });
+    await again.close();
+  });
 });

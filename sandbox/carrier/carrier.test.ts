@@ -3,6 +3,7 @@ import { QuoteItemSchema } from '../../shared/quote.ts';
 import { CarrierClock, formatCarrierTime, HOUR_MS } from './clock.ts';
 import { ufOfCep, zoneBetween } from './geography.ts';
 import { priceService, SERVICES, subtotalBRL, totalWeightKg } from './prices.ts';
+import { carrierService } from './services.ts';
 import { deliveryPlan, TrackingBook } from './tracking.ts';
 
 describe('ufOfCep', () => {
@@ -34,6 +35,9 @@ describe('zones and prices', () => {
     expect(zoneBetween('SP', 'SP')).toBe(1);
     expect(zoneBetween('SP', 'RJ')).toBe(2);
     expect(zoneBetween('SP', 'PR')).toBe(3);
+    // neighbours either way round
+    expect(zoneBetween('PR', 'SP')).toBe(3);
+    expect(zoneBetween('AM', 'BA')).toBe(3);
     expect(zoneBetween('RS', 'AM')).toBe(4);
   });
 
@@ -130,5 +134,15 @@ describe('the carrier clock', () => {
   it('writes Brasília time (UTC−3) without an offset', () => {
     expect(formatCarrierTime(Date.parse('2026-11-10T17:32:05Z'))).toBe('2026-11-10T14:32:05');
     expect(formatCarrierTime(Date.parse('2026-01-01T01:00:00Z'))).toBe('2025-12-31T22:00:00');
+  });
+});
+
+describe('carrierService', () => {
+  it('knows the contract product codes, and nothing else (not even an inherited property name)', () => {
+    expect(carrierService('03298')).toMatchObject({ serviceCode: '03298', name: 'PAC' });
+    expect(carrierService('04227')).toMatchObject({ name: 'Mini Envios', maxWeightGrams: 300 });
+    expect(carrierService('99999')).toBeUndefined();
+    expect(carrierService('toString')).toBeUndefined();
+    expect(carrierService('__proto__')).toBeUndefined();
   });
 });

@@ -213,7 +213,10 @@ describe('the fixture codes (sandbox/README.md)', () => {
     const moving = book.lookup(FIXTURE_CODES.inTransit, T0);
     expect(moving).toMatchObject({ found: true, delivered: false });
     expect(moving.events.length).toBeGreaterThan(0);
-    expect(JSON.stringify(deliveryPlanOf(book, FIXTURE_CODES.inTransit))).toContain('Salvador/BA');
+    const unitOf = (code: string) => deliveryPlanOf(book, code)[0]?.origin;
+    expect(unitOf(FIXTURE_CODES.inTransit)).toBe('Unidade de Distribuição - Salvador/BA');
+    expect(unitOf(FIXTURE_CODES.noEvents)).toBe('Unidade de Distribuição - Belo Horizonte/MG');
+    expect(unitOf(FIXTURE_CODES.returned)).toBe('Unidade de Distribuição - Curitiba/PR');
     expect(book.lookup(FIXTURE_CODES.noEvents, T0)).toMatchObject({ found: true, events: [] });
     const returned = book.lookup(FIXTURE_CODES.returned, T0);
     expect(returned.lastStatus).toMatchObject({ code: 'BDE', type: '23' });

@@ -24,6 +24,7 @@ export const MODULES: MutationModule[] = [
     // same behaviours through a BFF and a sandbox (seconds a test); issuer.test.ts states each of them in
     // milliseconds against a scripted platform, so faults.test.ts runs in `npm test` only.
     tests: [
+      'bff/labels/fingerprint.test.ts',
       'bff/labels/issuer.test.ts',
       'bff/labels/sqlite-store.test.ts',
       'bff/labels/store-contract.test.ts',
