@@ -30,6 +30,16 @@ afterEach(async () => {
 const begin = (fingerprint = 'fp-a', idempotencyKey?: string) =>
   store.begin({ fingerprint, idempotencyKey, request: `{"order":"${fingerprint}"}` });
 
+/** A data directory holding the first ledger's table (`attempts`, without the UNIQUE bindings), to migrate. */
+function legacyLedger() {
+  const dir = mkdtempSync(join(tmpdir(), 'ledger-legacy-'));
+  const legacy = new DatabaseSync(join(dir, 'labels.sqlite'));
+  legacy.exec(`CREATE TABLE attempts (id TEXT PRIMARY KEY, fingerprint TEXT NOT NULL, idempotency_key TEXT UNIQUE,
+    state TEXT NOT NULL, prepostagem_id TEXT, tracking_code TEXT, reason TEXT, status TEXT, support_code TEXT,
+    created_at INTEGER NOT NULL, settled_at INTEGER, request TEXT NOT NULL)`);
+  return { dir, legacy };
+}
+
 describe('the ledger state machine', () => {
   it('writes an attempt pending, with the clock time, before anything is sent', async () => {
     const attempt = await begin();
@@ -213,11 +223,7 @@ describe('the ledger state machine', () => {
   });
 
   it('migrates the first ledger, keeping a pre-posting bound to its first attempt only', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'ledger-legacy-'));
-    const legacy = new DatabaseSync(join(dir, 'labels.sqlite'));
-    legacy.exec(`CREATE TABLE attempts (id TEXT PRIMARY KEY, fingerprint TEXT NOT NULL, idempotency_key TEXT UNIQUE,
-      state TEXT NOT NULL, prepostagem_id TEXT, tracking_code TEXT, reason TEXT, status TEXT, support_code TEXT,
-      created_at INTEGER NOT NULL, settled_at INTEGER, request TEXT NOT NULL)`);
+    const { dir, legacy } = legacyLedger();
     const insert = legacy.prepare(
       `INSERT INTO attempts (id, fingerprint, state, prepostagem_id, support_code, created_at, settled_at, request)
        VALUES (?, ?, ?, ?, ?, ?, ?, '{}')`,
@@ -235,11 +241,7 @@ describe('the ledger state machine', () => {
   });
 
   it('migrates every field of the first ledger, and keeps only the first open attempt of one request', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'ledger-legacy-'));
-    const legacy = new DatabaseSync(join(dir, 'labels.sqlite'));
-    legacy.exec(`CREATE TABLE attempts (id TEXT PRIMARY KEY, fingerprint TEXT NOT NULL, idempotency_key TEXT UNIQUE,
-      state TEXT NOT NULL, prepostagem_id TEXT, tracking_code TEXT, reason TEXT, status TEXT, support_code TEXT,
-      created_at INTEGER NOT NULL, settled_at INTEGER, request TEXT NOT NULL)`);
+    const { dir, legacy } = legacyLedger();
     const insert = legacy.prepare(
       `INSERT INTO attempts (id, fingerprint, idempotency_key, state, prepostagem_id, tracking_code, reason, status,
          support_code, created_at, settled_at, request) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
