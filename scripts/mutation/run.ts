@@ -58,7 +58,7 @@ async function strykerRun(
   mutate: string[],
   report: string,
   run: RunOptions,
-  ignoreStatic: boolean,
+  pass: { ignoreStatic: boolean; incremental: boolean },
 ): Promise<Result[]> {
   const stryker = new Stryker({
     mutate,
@@ -77,12 +77,8 @@ async function strykerRun(
     tempDirName: `.stryker-tmp/${report}`,
     ignorePatterns: ['bench/results', 'dist', '.data', 'test-results', 'e2e/artifacts', '.stryker-tmp'],
     cleanTempDir: true,
-    // A static mutant (a module-level constant) is reached by every test, so Stryker runs them all for it: too slow
-    // for the 20-minute budget on 2 cores. They are reported as ignored, not counted (README.md).
-    ignoreStatic,
-    // --incremental: reuse the verdicts of bench/results/mutation-incremental/<module>.json for mutants whose code
-    // and tests did not change since (Stryker's incremental mode), and rewrite it; the static second pass is small
-    incremental: run.incremental && !report.endsWith('-static'),
+    ignoreStatic: pass.ignoreStatic,
+    incremental: pass.incremental,
     incrementalFile: `bench/results/mutation-incremental/${report}.json`,
     logLevel: 'warn' as LogLevel,
     fileLogLevel: 'off' as LogLevel,
@@ -111,7 +107,11 @@ async function rerunStaticSurvivors(first: Result[], slug: string, run: RunOptio
     ({ fileName, location: { start, end } }) =>
       `${fileName.slice(ROOT.length + 1)}:${start.line}:${start.column - 1}-${end.line}:${end.column - 1}`,
   );
-  const second = await strykerRun([...new Set(ranges)], `${slug}-static`, run, false);
+  // small: only the survivors, so never incremental
+  const second = await strykerRun([...new Set(ranges)], `${slug}-static`, run, {
+    ignoreStatic: false,
+    incremental: false,
+  });
   return first.map((r) => {
     if (!suspects.includes(r)) return r;
     return second.find((again) => sameMutant(again, r)) ?? r;
@@ -126,7 +126,14 @@ async function runModule(
   const slug = module.name.replaceAll('/', '-');
   process.env.MUTATION_TESTS = module.tests.join(',');
   const started = performance.now();
-  const first = await strykerRun(run.files ?? module.mutate, slug, run, run.coverage === 'perTest');
+  const first = await strykerRun(run.files ?? module.mutate, slug, run, {
+    // A static mutant (a module-level constant) is reached by every test, so Stryker runs them all for it: too slow
+    // for the 20-minute budget on 2 cores. They are reported as ignored, not counted (README.md).
+    ignoreStatic: run.coverage === 'perTest',
+    // --incremental: reuse the verdicts of bench/results/mutation-incremental/<module>.json for mutants whose code
+    // and tests did not change since (Stryker's incremental mode), and rewrite it
+    incremental: run.incremental,
+  });
   const results = run.coverage === 'perTest' ? await rerunStaticSurvivors(first, slug, run) : first;
   const seconds = Math.round((performance.now() - started) / 1000);
   const count = (status: string) => results.filter((r) => r.status === status).length;
