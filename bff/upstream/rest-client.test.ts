@@ -308,6 +308,24 @@ describe('how the client fails and waits (fake clock)', () => {
     expect((times[1] as number) - (times[0] as number)).toBe(2_000);
   });
 
+  it("does not start a retry whose wait would end at or after the call's deadline: one attempt, reported at once", async () => {
+    vi.useFakeTimers({ now: 1_763_800_000_000 });
+    // the platform asks for 2 s, exactly the time the call has left: the retry could not get an answer in time
+    const { fetch, times } = timed(() => json(503, {}, { 'retry-after': '2' }));
+    let settledAt: number | undefined;
+    const call = fakeClient(fetch, { totalTimeoutMs: 2_000 })
+      .tracking(['X'])
+      .catch((e: unknown) => e)
+      .finally(() => {
+        settledAt = Date.now();
+      });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(settledAt).toBe(times[0]);
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(await call).toMatchObject({ failure: 'unavailable', status: 503 });
+    expect(times).toHaveLength(1);
+  });
+
   it('waits at most maxRetryAfterMs on a 503 asking for longer, and uses jitter when Retry-After is not a number', async () => {
     vi.useFakeTimers({ now: 1_763_800_000_000 });
     const long = timed((n) => (n === 1 ? json(503, {}, { 'retry-after': '45' }) : json(200, ok)));
