@@ -49,6 +49,8 @@ interface RunOptions {
   coverage: 'perTest' | 'all';
   files: string[] | undefined;
   incremental: boolean;
+  /** `--fresh-forks`: a new test process for every mutant in the first pass too (the cross-check of reused-fork.ts) */
+  freshForks: boolean;
 }
 
 type Result = MutantResult;
@@ -60,6 +62,9 @@ async function strykerRun(
   run: RunOptions,
   pass: { ignoreStatic: boolean; incremental: boolean },
 ): Promise<Result[]> {
+  // A mutant switched on at run time can share a test process with the mutants before it; a static mutant needs its
+  // modules loaded again with it on, so a process of its own (reused-fork.ts).
+  process.env.MUTATION_REUSE_FORK = pass.ignoreStatic && !run.freshForks ? '1' : '0';
   const stryker = new Stryker({
     mutate,
     testRunner: 'vitest',
@@ -118,6 +123,17 @@ async function rerunStaticSurvivors(first: Result[], slug: string, run: RunOptio
   });
 }
 
+/** Every mutant's verdict, in .stryker-tmp/ (not kept), to compare two runs mutant by mutant (README.md). */
+function writeVerdicts(slug: string, results: Result[], run: RunOptions): void {
+  const lines = results.map(
+    (r) =>
+      `${r.fileName.slice(ROOT.length + 1)}:${r.location.start.line}:${r.location.start.column} ${r.mutatorName} ${JSON.stringify(r.replacement ?? '')} ${r.status}${r.status === 'Survived' ? '' : ` ${JSON.stringify((r.statusReason ?? '').slice(0, 300))}`}`,
+  );
+  const file = resolve(ROOT, '.stryker-tmp', `verdicts-${slug}${run.freshForks ? '-fresh' : ''}.txt`);
+  mkdirSync(resolve(ROOT, '.stryker-tmp'), { recursive: true });
+  writeFileSync(file, `${lines.sort().join('\n')}\n`);
+}
+
 async function runModule(
   module: MutationModule,
   equivalents: Equivalent[],
@@ -136,6 +152,7 @@ async function runModule(
   });
   const results = run.coverage === 'perTest' ? await rerunStaticSurvivors(first, slug, run) : first;
   const seconds = Math.round((performance.now() - started) / 1000);
+  writeVerdicts(slug, results, run);
   const count = (status: string) => results.filter((r) => r.status === status).length;
   const undetected = results.filter((r) => r.status === 'Survived' || r.status === 'NoCoverage');
   const isEquivalent = (r: (typeof results)[number]) =>
@@ -175,6 +192,7 @@ const { values } = parseArgs({
     coverage: { type: 'string', default: 'perTest' },
     files: { type: 'string' },
     incremental: { type: 'boolean', default: false },
+    'fresh-forks': { type: 'boolean', default: false },
   },
 });
 const only = values.only?.split(',');
@@ -193,6 +211,7 @@ const run: RunOptions = {
   coverage: values.coverage === 'all' ? 'all' : 'perTest',
   files: values.files?.split(','),
   incremental: values.incremental,
+  freshForks: values['fresh-forks'],
 };
 /** Writes the summary, this run's modules replacing their previous figures (a partial run keeps the others). */
 function writeSummary(): void {

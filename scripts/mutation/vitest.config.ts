@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { defineConfig } from 'vitest/config';
 import { TEST_TAGS } from '../test-tags.ts';
+import { reusedForkPool } from './reused-fork.ts';
 
 /**
  * The vitest config Stryker runs for one module: only the test files that module lists in `modules.ts`
@@ -11,8 +12,12 @@ const tests = (process.env.MUTATION_TESTS ?? '').split(',').filter(Boolean);
  * too, though its type lists it only among the command-line options. */
 const withoutSlowTests = { tagsFilter: ['!slow'] };
 
+const reuseFork = process.env.MUTATION_REUSE_FORK === '1';
+
 export default defineConfig({
   root: resolve(import.meta.dirname, '../..'),
+  // run.ts sets MUTATION_REUSE_FORK for the pass whose mutants are switched on at run time (reused-fork.ts)
+  plugins: reuseFork ? [reusedForkPool()] : [],
   test: {
     include: tests.length > 0 ? tests : ['no-module-selected'],
     // one fork per worker for all files: a fresh process per file costs more than most mutants' tests
@@ -21,6 +26,7 @@ export default defineConfig({
     // because reaching it costs a restart of the test runner. Tests that need longer are tagged slow (left out).
     testTimeout: 4_000,
     hookTimeout: 60_000,
+    setupFiles: reuseFork ? ['scripts/mutation/reused-fork-setup.ts'] : [],
     tags: TEST_TAGS,
     ...withoutSlowTests,
   },
