@@ -26,7 +26,10 @@ afterEach(async () => {
 });
 
 /** A vitest instance as Stryker's runner makes one (one fork, no isolation, no watch), with the reused fork. */
-async function start(recycleAfter?: number): Promise<{ run: (pattern?: RegExp) => Promise<Seen[]> }> {
+async function start(recycleAfter?: number): Promise<{
+  run: (pattern?: RegExp) => Promise<Seen[]>;
+  provide: (key: string, value: unknown) => void;
+}> {
   dir = mkdtempSync(join(tmpdir(), 'reused-fork-'));
   process.env.PROBE_DIR = dir;
   vitest = await createVitest(
@@ -35,7 +38,11 @@ async function start(recycleAfter?: number): Promise<{ run: (pattern?: RegExp) =
       config: false,
       root: ROOT,
       include: [PROBE],
-      setupFiles: [resolve(import.meta.dirname, 'reused-fork-setup.ts')],
+      // Stryker's runner puts its own setup file first
+      setupFiles: [
+        resolve(import.meta.dirname, 'fixtures/reused-fork/stryker-like.setup.ts'),
+        resolve(import.meta.dirname, 'reused-fork-setup.ts'),
+      ],
       pool: 'forks',
       maxWorkers: 1,
       isolate: false,
@@ -47,6 +54,7 @@ async function start(recycleAfter?: number): Promise<{ run: (pattern?: RegExp) =
   );
   const ctx = vitest;
   return {
+    provide: (key, value) => (ctx.provide as (key: string, value: unknown) => void)(key, value),
     async run(pattern) {
       // what the Stryker runner does before each mutant: forget the last run, set this run's filter
       ctx.state.filesMap.clear();
@@ -123,6 +131,30 @@ describe('the reused fork of the mutation runs', () => {
     expect(after.map((t) => t.state)).toEqual(['pass', 'pass']);
     expect(after[0]?.pid).not.toBe(before?.pid);
     expect(after[0]?.fileEvaluations).toBe(1);
+  });
+
+  it('does not reuse a process that spoke after its run ended: the next run gets a new one and does not wait', async () => {
+    const { run } = await start();
+    writeFileSync(join(dir ?? '', 'late'), '');
+    const [before] = await run();
+    rmSync(join(dir ?? '', 'late'));
+    await new Promise((resolve) => setTimeout(resolve, 200)); // the late line is sent while the process is parked
+    const after = await run();
+    expect(after.map((t) => t.state)).toEqual(['pass', 'pass']);
+    expect(after[0]?.pid).not.toBe(before?.pid);
+  });
+
+  it('keeps a static mutant switched on at import, and does not reuse the process that ran it', async () => {
+    const { run, provide } = await start();
+    provide('mode', 'mutant');
+    provide('mutantActivation', 'static');
+    provide('activeMutant', '9');
+    const [staticRun] = await run();
+    expect(staticRun?.mutantAtImport).toBe('9');
+    provide('mutantActivation', 'runtime');
+    const [next] = await run();
+    expect(next?.pid).not.toBe(staticRun?.pid);
+    expect(next?.mutantAtImport).toBeNull();
   });
 
   it('replaces a parked process that died between runs', async () => {

@@ -16,6 +16,10 @@ import { ForksPoolWorker, type PoolOptions, type PoolWorker, type WorkerRequest 
  *
  * The worker protocol: vitest sends "start" to a new process and "stop" before it ends it. For a parked process,
  * both are answered here, and the test name filter, which vitest sends only with "start", goes with each run.
+ *
+ * A process is not reused when it could make the next run differ from a fresh one: it died; it ran a static mutant
+ * (switched on when modules load); or it spoke after its run ended (a late console line or unhandled error from
+ * work a test left running: nobody answers it between runs, and the next run would wait for that answer forever).
  */
 export const REUSED_FORK_POOL = 'mutation-reused-fork';
 
@@ -25,12 +29,28 @@ const RECYCLE_AFTER = 200;
 interface Parked {
   worker: ForksPoolWorker;
   runs: number;
+  /** its run sent "testfileFinished": anything it sends from then on is left over from that run */
+  finished: boolean;
+  /** not to be reused (see above) */
+  spoiled: boolean;
+  /** while parked: notes that it spoke */
+  listener?: () => void;
 }
 
-/** Where one vitest instance's process waits between runs. */
+/** Where one vitest instance's processes wait between runs, one per project (a process has its project's config). */
 interface Parking {
-  parked: Parked | undefined;
+  parked: Map<unknown, Parked>;
   recycleAfter: number;
+}
+
+const isWorkerResponse = (message: unknown): message is { type: string } =>
+  typeof message === 'object' && message !== null && '__vitest_worker_response__' in message;
+
+/** Ends a process: awaited only while it runs (vitest's stop waits for an exit event a dead process already sent). */
+async function end(held: Parked): Promise<void> {
+  if (held.listener) held.worker.off('message', held.listener);
+  const stopping = held.worker.stop().catch(() => undefined);
+  if (isAlive(held.worker)) await stopping;
 }
 
 /** Whether the worker's child process still runs and listens (vitest keeps it in a private field). */
@@ -56,7 +76,12 @@ class ReusedForkWorker implements PoolWorker {
   #reused = false;
   #stopAsked = false;
   #testNamePattern: RegExp | undefined;
-  readonly #forward = (message: unknown) => this.#messages.emit('message', message);
+  readonly #forward = (message: unknown) => {
+    const held = this.#held;
+    if (held && isWorkerResponse(message) && message.type === 'testfileFinished') held.finished = true;
+    else if (held?.finished && !isWorkerResponse(message)) held.spoiled = true;
+    this.#messages.emit('message', message);
+  };
 
   constructor(options: PoolOptions, parking: Parking) {
     this.#options = options;
@@ -96,7 +121,11 @@ class ReusedForkWorker implements PoolWorker {
     } else if (message.type === 'run' || message.type === 'collect') {
       // the process keeps the config of the run that started it; a file's own pattern takes precedence over it
       for (const file of message.context.files) file.testNamePattern ??= this.#testNamePattern ?? EVERY_TEST;
-      if (this.#held) this.#held.runs += 1;
+      if (this.#held) {
+        this.#held.runs += 1;
+        this.#held.finished = false;
+        if (message.context.providedContext.mutantActivation === 'static') this.#held.spoiled = true;
+      }
     }
     this.#worker.send(message);
   }
@@ -106,16 +135,21 @@ class ReusedForkWorker implements PoolWorker {
   }
 
   async start(): Promise<void> {
-    const parked = this.#parking.parked;
-    this.#parking.parked = undefined;
-    if (parked && isAlive(parked.worker)) {
+    const key = this.#options.project;
+    const parked = this.#parking.parked.get(key);
+    this.#parking.parked.delete(key);
+    if (parked?.listener) parked.worker.off('message', parked.listener);
+    if (parked && !parked.spoiled && isAlive(parked.worker)) {
       this.#held = parked;
       this.#reused = true;
     } else {
-      // a parked process that died meanwhile is replaced (not awaited: vitest's stop waits for output streams
-      // that a dead process already closed)
-      if (parked) void parked.worker.stop().catch(() => undefined);
-      this.#held = { worker: new ForksPoolWorker(this.#options), runs: 0 };
+      if (parked) void end(parked);
+      this.#held = {
+        worker: new ForksPoolWorker(this.#options),
+        runs: 0,
+        finished: false,
+        spoiled: false,
+      };
       await this.#held.worker.start();
     }
     this.#worker.on('message', this.#forward);
@@ -126,31 +160,37 @@ class ReusedForkWorker implements PoolWorker {
     if (!held) return;
     this.#held = undefined;
     held.worker.off('message', this.#forward);
+    const key = this.#options.project;
     // a forced stop (a run that failed to start or crashed) sends no "stop" first: that process is not kept
     if (
       this.#stopAsked &&
+      !held.spoiled &&
       isAlive(held.worker) &&
       held.runs < this.#parking.recycleAfter &&
-      !this.#parking.parked
+      !this.#parking.parked.has(key)
     ) {
-      this.#parking.parked = held;
+      held.listener = () => {
+        held.spoiled = true;
+      };
+      held.worker.on('message', held.listener);
+      this.#parking.parked.set(key, held);
       return;
     }
-    await held.worker.stop();
+    await end(held);
   }
 }
 
 /** The vitest plugin that makes the project run its files in the reused fork. */
 export function reusedForkPool({ recycleAfter = RECYCLE_AFTER } = {}): Plugin {
-  const parking: Parking = { parked: undefined, recycleAfter };
+  const parking: Parking = { parked: new Map(), recycleAfter };
   return {
     name: 'mutation-reused-fork',
     configureVitest({ vitest, project }) {
       // vitest ends the processes of its own pools when it closes; the parked one is ours to end
       vitest.onClose(async () => {
-        const last = parking.parked;
-        parking.parked = undefined;
-        await last?.worker.stop();
+        const last = [...parking.parked.values()];
+        parking.parked.clear();
+        await Promise.all(last.map(end));
       });
       project.config.pool = REUSED_FORK_POOL;
       project.config.poolRunner = {
