@@ -33,8 +33,6 @@ interface Parked {
   finished: boolean;
   /** not to be reused (see above) */
   spoiled: boolean;
-  /** while parked: notes that it spoke */
-  listener?: () => void;
 }
 
 /** Where one vitest instance's processes wait between runs, one per project (a process has its project's config). */
@@ -46,9 +44,21 @@ interface Parking {
 const isWorkerResponse = (message: unknown): message is { type: string } =>
   typeof message === 'object' && message !== null && '__vitest_worker_response__' in message;
 
+/**
+ * A started process, watched for as long as it lives: whatever it sends after its run's "testfileFinished", while
+ * vitest stops the runner or while it is parked, nobody answers, so it spoils the process.
+ */
+function hold(worker: ForksPoolWorker): Parked {
+  const held: Parked = { worker, runs: 0, finished: false, spoiled: false };
+  worker.on('message', (message: unknown) => {
+    if (isWorkerResponse(message) && message.type === 'testfileFinished') held.finished = true;
+    else if (held.finished && !isWorkerResponse(message)) held.spoiled = true;
+  });
+  return held;
+}
+
 /** Ends a process: awaited only while it runs (vitest's stop waits for an exit event a dead process already sent). */
 async function end(held: Parked): Promise<void> {
-  if (held.listener) held.worker.off('message', held.listener);
   const stopping = held.worker.stop().catch(() => undefined);
   if (isAlive(held.worker)) await stopping;
 }
@@ -76,12 +86,7 @@ class ReusedForkWorker implements PoolWorker {
   #reused = false;
   #stopAsked = false;
   #testNamePattern: RegExp | undefined;
-  readonly #forward = (message: unknown) => {
-    const held = this.#held;
-    if (held && isWorkerResponse(message) && message.type === 'testfileFinished') held.finished = true;
-    else if (held?.finished && !isWorkerResponse(message)) held.spoiled = true;
-    this.#messages.emit('message', message);
-  };
+  readonly #forward = (message: unknown) => this.#messages.emit('message', message);
 
   constructor(options: PoolOptions, parking: Parking) {
     this.#options = options;
@@ -138,19 +143,14 @@ class ReusedForkWorker implements PoolWorker {
     const key = this.#options.project;
     const parked = this.#parking.parked.get(key);
     this.#parking.parked.delete(key);
-    if (parked?.listener) parked.worker.off('message', parked.listener);
     if (parked && !parked.spoiled && isAlive(parked.worker)) {
       this.#held = parked;
       this.#reused = true;
     } else {
       if (parked) void end(parked);
-      this.#held = {
-        worker: new ForksPoolWorker(this.#options),
-        runs: 0,
-        finished: false,
-        spoiled: false,
-      };
-      await this.#held.worker.start();
+      const worker = new ForksPoolWorker(this.#options);
+      await worker.start();
+      this.#held = hold(worker);
     }
     this.#worker.on('message', this.#forward);
   }
@@ -169,10 +169,6 @@ class ReusedForkWorker implements PoolWorker {
       held.runs < this.#parking.recycleAfter &&
       !this.#parking.parked.has(key)
     ) {
-      held.listener = () => {
-        held.spoiled = true;
-      };
-      held.worker.on('message', held.listener);
       this.#parking.parked.set(key, held);
       return;
     }
