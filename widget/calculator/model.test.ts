@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createCalculatorModel, maskCep, sortRates, viewOf } from './model.ts';
+import { type CalculatorModelOptions, createCalculatorModel, maskCep, sortRates, viewOf } from './model.ts';
 import type { QuoteOutcome } from './quote-client.ts';
 
 const item = { name: 'x', quantity: 1, unitPriceBRL: 10, weightKg: 0.3 };
@@ -12,15 +12,23 @@ const rate = (code: string, price: number, deliveryDays: number) => ({
   deliveryDays,
 });
 
+/** A model over this quote function, with spies for its events. */
+function calculator(
+  quote: CalculatorModelOptions['client']['quote'],
+  options: Omit<Partial<CalculatorModelOptions>, 'client' | 'events'> = {},
+) {
+  const events = { rates: vi.fn(), select: vi.fn(), error: vi.fn() };
+  return { m: createCalculatorModel({ client: { quote }, events, ...options }), events };
+}
+
 function model(outcome: QuoteOutcome) {
   const quote = vi.fn(async () => outcome);
-  const events = { rates: vi.fn(), select: vi.fn(), error: vi.fn() };
   const store = new Map<string, string>();
   const storage = {
     getItem: (k: string) => store.get(k) ?? null,
     setItem: (k: string, v: string) => void store.set(k, v),
   };
-  const m = createCalculatorModel({ client: { quote }, events, storage, debounceMs: 0 });
+  const { m, events } = calculator(quote, { storage, debounceMs: 0 });
   m.items.value = [item];
   return { m, quote, events, store };
 }
@@ -285,8 +293,7 @@ describe('shipping-select: a checkout that listens to it always holds the price 
         void next().then(resolve);
       });
     });
-    const events = { rates: vi.fn(), select: vi.fn(), error: vi.fn() };
-    const m = createCalculatorModel({ client: { quote }, events, debounceMs: 0 });
+    const { m, events } = calculator(quote, { debounceMs: 0 });
     m.items.value = [item];
     m.setCep('01001000');
     await m.quote();
@@ -350,11 +357,7 @@ describe('shipping-select never disagrees with the screen (any sequence of answe
     await fc.assert(
       fc.asyncProperty(fc.array(step, { maxLength: 25 }), async (steps) => {
         const queue: QuoteOutcome[] = [];
-        const events = { rates: vi.fn(), select: vi.fn(), error: vi.fn() };
-        const m = createCalculatorModel({
-          client: { quote: async () => queue.shift() as QuoteOutcome },
-          events,
-        });
+        const { m, events } = calculator(async () => queue.shift() as QuoteOutcome);
         m.items.value = [item];
         const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
         try {
@@ -477,8 +480,7 @@ describe('what the calculator asks the platform, and when', () => {
           answer = resolve;
         }),
     );
-    const events = { rates: vi.fn(), select: vi.fn(), error: vi.fn() };
-    const m = createCalculatorModel({ client: { quote }, events });
+    const { m } = calculator(quote);
     m.items.value = [shirt];
     m.setCep('2004');
     await m.quote();
@@ -558,8 +560,7 @@ describe('what the calculator asks the platform, and when', () => {
     const answers: ((o: QuoteOutcome) => void)[] = [];
     // a client that never hears the abort: both answers arrive, the older one last
     const quote = vi.fn(() => new Promise<QuoteOutcome>((resolve) => void answers.push(resolve)));
-    const events = { rates: vi.fn(), select: vi.fn(), error: vi.fn() };
-    const m = createCalculatorModel({ client: { quote }, events });
+    const { m, events } = calculator(quote);
     m.items.value = [shirt];
     m.setCep('01001000');
     const older = m.quote();
@@ -580,8 +581,7 @@ describe('what the calculator asks the platform, and when', () => {
   it('re-quotes a cart change once, 300 ms after the last change, with the last cart', async () => {
     vi.useFakeTimers();
     const quote = vi.fn(async () => ratesOf(rate('PAC', 20, 6)));
-    const events = { rates: vi.fn(), select: vi.fn(), error: vi.fn() };
-    const m = createCalculatorModel({ client: { quote }, events });
+    const { m } = calculator(quote);
     m.setCep('20040020');
     m.setItems([shirt]);
     await vi.advanceTimersByTimeAsync(200);
@@ -621,10 +621,7 @@ describe('what the calculator asks the platform, and when', () => {
 
   it('a new calculator has nothing quoted and asks nothing before it has a cart', async () => {
     const quote = vi.fn(async () => ratesOf(rate('PAC', 20, 6)));
-    const m = createCalculatorModel({
-      client: { quote },
-      events: { rates: vi.fn(), select: vi.fn(), error: vi.fn() },
-    });
+    const { m } = calculator(quote);
     expect(m.quotedCep.value).toBe('');
     expect(m.quotedItems.value).toEqual([]);
     expect(m.view.value).toEqual({ kind: 'idle' });
@@ -634,10 +631,7 @@ describe('what the calculator asks the platform, and when', () => {
   });
 
   it('can be disposed before it ever quoted (an element removed at once)', () => {
-    const m = createCalculatorModel({
-      client: { quote: vi.fn() },
-      events: { rates: vi.fn(), select: vi.fn(), error: vi.fn() },
-    });
+    const { m } = calculator(vi.fn());
     expect(() => m.dispose()).not.toThrow();
   });
 
@@ -648,8 +642,7 @@ describe('what the calculator asks the platform, and when', () => {
           signal.addEventListener('abort', () => reject(signal.reason)),
         ),
     );
-    const events = { rates: vi.fn(), select: vi.fn(), error: vi.fn() };
-    const m = createCalculatorModel({ client: { quote }, events });
+    const { m, events } = calculator(quote);
     m.items.value = [shirt];
     m.setCep('20040020');
     const pending = m.quote();
@@ -663,8 +656,7 @@ describe('what the calculator asks the platform, and when', () => {
   it('a click on Calcular cancels a pending cart re-quote: one call, not two', async () => {
     vi.useFakeTimers();
     const quote = vi.fn(async () => ratesOf(rate('PAC', 20, 6)));
-    const events = { rates: vi.fn(), select: vi.fn(), error: vi.fn() };
-    const m = createCalculatorModel({ client: { quote }, events });
+    const { m } = calculator(quote);
     m.setCep('20040020');
     m.setItems([shirt]);
     await m.quote();
@@ -678,8 +670,7 @@ describe('what the calculator asks the platform, and when', () => {
     const quote = vi.fn(
       (_r: unknown, signal: AbortSignal) => new Promise<QuoteOutcome>(() => void signals.push(signal)),
     );
-    const events = { rates: vi.fn(), select: vi.fn(), error: vi.fn() };
-    const m = createCalculatorModel({ client: { quote }, events });
+    const { m } = calculator(quote);
     m.setCep('20040020');
     m.setItems([shirt]);
     void m.quote();
@@ -693,11 +684,7 @@ describe('what the calculator asks the platform, and when', () => {
 
 describe('the remembered CEP', () => {
   it('never overwrites what the shopper already typed', () => {
-    const m = createCalculatorModel({
-      client: { quote: vi.fn() },
-      events: { rates: vi.fn(), select: vi.fn(), error: vi.fn() },
-      storage: { getItem: () => '20040020', setItem: () => undefined },
-    });
+    const { m } = calculator(vi.fn(), { storage: { getItem: () => '20040020', setItem: () => undefined } });
     m.setCep('0100');
     m.restoreCep();
     expect(m.cep.value).toBe('0100');
@@ -713,12 +700,7 @@ describe('the remembered CEP', () => {
       },
     };
     for (const storage of [throwing, undefined]) {
-      const events = { rates: vi.fn(), select: vi.fn(), error: vi.fn() };
-      const m = createCalculatorModel({
-        client: { quote: async () => ratesOf(rate('PAC', 20, 6)) },
-        events,
-        storage,
-      });
+      const { m, events } = calculator(async () => ratesOf(rate('PAC', 20, 6)), { storage });
       m.restoreCep();
       expect(m.cep.value).toBe('');
       m.items.value = [item];
