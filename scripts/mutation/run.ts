@@ -91,6 +91,9 @@ async function strykerRun(
   return stryker.runMutationTest();
 }
 
+/** A mutated file's path from the repository root, as reports and mutate ranges name it. */
+const repoPath = (fileName: string) => fileName.slice(ROOT.length + 1);
+
 const sameMutant = (a: Result, b: Result) =>
   a.fileName === b.fileName &&
   a.mutatorName === b.mutatorName &&
@@ -110,7 +113,7 @@ async function rerunStaticSurvivors(first: Result[], slug: string, run: RunOptio
   // report positions are 1-based; a mutate range takes 1-based lines and 0-based columns
   const ranges = suspects.map(
     ({ fileName, location: { start, end } }) =>
-      `${fileName.slice(ROOT.length + 1)}:${start.line}:${start.column - 1}-${end.line}:${end.column - 1}`,
+      `${repoPath(fileName)}:${start.line}:${start.column - 1}-${end.line}:${end.column - 1}`,
   );
   // small: only the survivors, so never incremental
   const second = await strykerRun([...new Set(ranges)], `${slug}-static`, run, {
@@ -125,10 +128,11 @@ async function rerunStaticSurvivors(first: Result[], slug: string, run: RunOptio
 
 /** Every mutant's verdict, in .stryker-tmp/ (not kept), to compare two runs mutant by mutant (README.md). */
 function writeVerdicts(slug: string, results: Result[], run: RunOptions): void {
-  const lines = results.map(
-    (r) =>
-      `${r.fileName.slice(ROOT.length + 1)}:${r.location.start.line}:${r.location.start.column} ${r.mutatorName} ${JSON.stringify(r.replacement ?? '')} ${r.status}${r.status === 'Survived' ? '' : ` ${JSON.stringify((r.statusReason ?? '').slice(0, 300))}`}`,
-  );
+  const lines = results.map((r) => {
+    const place = `${repoPath(r.fileName)}:${r.location.start.line}:${r.location.start.column}`;
+    const why = r.status === 'Survived' ? '' : ` ${JSON.stringify((r.statusReason ?? '').slice(0, 300))}`;
+    return `${place} ${r.mutatorName} ${JSON.stringify(r.replacement ?? '')} ${r.status}${why}`;
+  });
   const file = resolve(ROOT, '.stryker-tmp', `verdicts-${slug}${run.freshForks ? '-fresh' : ''}.txt`);
   mkdirSync(resolve(ROOT, '.stryker-tmp'), { recursive: true });
   writeFileSync(file, `${lines.sort().join('\n')}\n`);
@@ -178,8 +182,7 @@ async function runModule(
     surviving: undetected
       .filter((r) => !isEquivalent(r))
       .map(
-        (r) =>
-          `${r.fileName.slice(ROOT.length + 1)}:${r.location.start.line} ${r.mutatorName} → ${r.replacement ?? ''}`,
+        (r) => `${repoPath(r.fileName)}:${r.location.start.line} ${r.mutatorName} → ${r.replacement ?? ''}`,
       ),
   };
 }
