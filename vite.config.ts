@@ -34,7 +34,7 @@ export default defineConfig(({ mode }) => {
       lib: { entry: bundle.entry, formats: ['iife'], name: bundle.name, fileName: () => bundle.file },
     },
     test: {
-      include: ['{shared,sandbox,bff,widget,e2e,scripts}/**/*.test.{ts,tsx}'],
+      include: ['{shared,sandbox,bff,widget,e2e,scripts,testing}/**/*.test.{ts,tsx}'],
       reporters: ['default', './scripts/summary-reporter.ts'],
       testTimeout: 20_000,
       hookTimeout: 60_000,

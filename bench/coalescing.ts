@@ -1,5 +1,5 @@
-import { startPostgres, startRedis } from '../bff/cluster/test-servers.ts';
 import { makeS10 } from '../shared/s10.ts';
+import { startPostgres, startRedis } from '../testing/servers.ts';
 import { type Process, startBffProcess, startSandboxProcess } from './processes.ts';
 import type { Figure } from './stats.ts';
 

@@ -1,4 +1,4 @@
-import { connectAgent, judgeSoak, lookAlikeOrders, runSoak } from '../bff/labels/soak.ts';
+import { connectAgent, judgeSoak, lookAlikeOrders, runSoak } from '../bff/labels/testing/soak.ts';
 import { SAMPLE_LABEL } from '../sandbox/testing.ts';
 import { BENCH_AGENT_TOKEN, startBffProcess, startSandboxProcess } from './processes.ts';
 import { type Figure, round } from './stats.ts';

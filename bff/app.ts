@@ -1,22 +1,13 @@
 import express, { type Express } from 'express';
 import helmet from 'helmet';
 import { adminRoutes } from './admin/routes.ts';
-import {
-  RedisConnection,
-  RedisVisitorLimiter,
-  SharedBudget,
-  SharedCatalog,
-  SharedLoader,
-  SharedTrackingCache,
-} from './cluster/shared-state.ts';
-import type { SharedStores } from './cluster/stores.ts';
+import type { Backends } from './backends/backends.ts';
 import type { BffConfig } from './config.ts';
 import { demoRoutes } from './demo/routes.ts';
 import { errorHandler, notFound } from './http/errors.ts';
 import { healthRoutes, type ReadinessCheck, upstreamCheck } from './http/health.ts';
 import { LabelIssuer } from './labels/issuer.ts';
-import type { LedgerStore } from './labels/ledger.ts';
-import { SqliteLedgerStore } from './labels/sqlite-store.ts';
+import type { LedgerStore } from './labels/ledger-store.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { agentMcpRoutes } from './mcp/server.ts';
 import { BffOAuth } from './oauth/oauth.ts';
@@ -24,11 +15,9 @@ import { openApiRoutes } from './openapi/document.ts';
 import { pageRoutes } from './page/routes.ts';
 import { RatesService } from './rates/service.ts';
 import { widgetCheck, widgetRoutes } from './static/widget.ts';
-import { TrackingCache } from './tracking/cache.ts';
 import type { Schedule } from './tracking/coalescer.ts';
 import { trackingRoutes } from './tracking/routes.ts';
 import { TrackingService } from './tracking/service.ts';
-import { MemoryBudget } from './upstream/budget.ts';
 import { PlatformMcp } from './upstream/platform-mcp.ts';
 import { createRestClient, type RestClient } from './upstream/rest-client.ts';
 
@@ -62,8 +51,8 @@ export interface BffDeps {
   };
   /** Where the built widget files are (default `dist/widget/`), for tests. */
   widgetDir?: string;
-  /** The ledger and OAuth storage in PostgreSQL (`openSharedStores`, when `BFF_DATABASE_URL` is set). */
-  stores?: SharedStores | undefined;
+  /** Where state lives (`openBackends`): opened, migrated and closed by the caller. */
+  backends: Backends;
 }
 
 export interface Bff {
@@ -80,41 +69,25 @@ export interface Bff {
 
 /** Builds the merchant's server (Express 5). Does not listen. */
 export function createBff(deps: BffDeps): Bff {
-  const { config } = deps;
+  const { config, backends } = deps;
   const logger = deps.logger ?? createLogger();
   const now = deps.now ?? Date.now;
-  // Several instances (ARCHITECTURE.md): Redis shares limits, cache, coalescing, budget and catalog; PostgreSQL the
-  // ledger and OAuth. Without them, this process's memory and node:sqlite.
-  const redis = config.redisUrl
-    ? new RedisConnection({ url: config.redisUrl, secretKey: config.secretKey, logger })
-    : undefined;
-  const localBudget = new MemoryBudget(config.shippingRateLimit);
   const rest = createRestClient({
     apiUrl: config.apiUrl,
     secretKey: config.secretKey,
     logger,
     ...(deps.fetch ? { fetch: deps.fetch } : {}),
     ...(deps.random ? { random: deps.random } : {}),
-    budget: redis ? new SharedBudget(redis, config.shippingRateLimit, localBudget) : localBudget,
+    budget: backends.budget,
     ...deps.upstream,
   });
-  const localCache = new TrackingCache({ now });
-  let sharedLoader: SharedLoader | undefined;
-  const windowMs = deps.coalesceWindowMs ?? 50;
   const tracking = new TrackingService({
     client: rest,
-    cache: redis ? new SharedTrackingCache(redis, localCache, now) : localCache,
+    cache: backends.trackingCache,
     logger,
-    windowMs,
+    windowMs: deps.coalesceWindowMs ?? 50,
     ...(deps.schedule ? { schedule: deps.schedule } : {}),
-    ...(redis
-      ? {
-          shared: (batch, local) => {
-            sharedLoader = new SharedLoader({ connection: redis, batch, local, windowMs });
-            return sharedLoader;
-          },
-        }
-      : {}),
+    shared: backends.codeLoader,
   });
 
   const platform = new PlatformMcp({
@@ -122,16 +95,9 @@ export function createBff(deps: BffDeps): Bff {
     secretKey: config.secretKey,
     logger,
     now,
-    sharedCatalog: redis ? new SharedCatalog(redis) : undefined,
+    sharedCatalog: backends.catalog,
   });
-  const stores = deps.stores;
-  const ledger =
-    stores?.ledger ??
-    new SqliteLedgerStore({
-      dataDir: config.dataDir,
-      now,
-      keyWindowMs: config.idempotencyKeyDays * 86_400_000,
-    });
+  const ledger = backends.ledger;
   const issuer = new LabelIssuer({
     ledger,
     platform,
@@ -139,27 +105,15 @@ export function createBff(deps: BffDeps): Bff {
     now,
     ...deps.labels,
     // A shared ledger holds other instances' calls in flight: only attempts pending longer than any call are orphans.
-    sharedLedger: Boolean(stores),
+    sharedLedger: backends.sharedDatabase,
   });
   // Attempts a previous run left pending become unknown and are reconciled before new labels go out.
   void issuer.start();
-  const oauth = config.adminPassword
-    ? new BffOAuth({ config, now, ...deps.oauth, store: stores?.oauth })
-    : undefined;
+  const oauth =
+    config.adminPassword && backends.oauth
+      ? new BffOAuth({ config, now, ...deps.oauth, store: backends.oauth })
+      : undefined;
 
-  const ledgerCheck: ReadinessCheck = async () =>
-    (await ledger.healthy())
-      ? { name: 'ledger', ok: true, detail: stores ? 'PostgreSQL' : 'node:sqlite' }
-      : { name: 'ledger', ok: false, detail: 'the label ledger does not answer' };
-  // Redis down does not make the BFF unready: tracking and limits fall back to this instance; /readyz says so.
-  const redisCheck: ReadinessCheck = async () =>
-    (await redis?.ping())
-      ? { name: 'redis', ok: true, detail: 'shared across instances' }
-      : {
-          name: 'redis',
-          ok: true,
-          detail: 'unreachable: tracking, limits and the upstream budget fall back to this instance',
-        };
   // Label availability does not make the BFF unready; /readyz says why agents will not see label tools.
   const labelsCheck: ReadinessCheck = async () => {
     const labels = await platform.labelAvailability();
@@ -177,13 +131,7 @@ export function createBff(deps: BffDeps): Bff {
   app.use(widgetRoutes(deps.widgetDir));
   app.use(
     healthRoutes(
-      [
-        upstreamCheck(rest, now),
-        ledgerCheck,
-        labelsCheck,
-        widgetCheck(deps.widgetDir),
-        ...(redis ? [redisCheck] : []),
-      ],
+      [upstreamCheck(rest, now), ...backends.checks, labelsCheck, widgetCheck(deps.widgetDir)],
       logger,
     ),
   );
@@ -207,7 +155,7 @@ export function createBff(deps: BffDeps): Bff {
       config,
       service: tracking,
       logger,
-      ...(redis ? { limiter: new RedisVisitorLimiter(redis, config.visitorRateLimit) } : {}),
+      limiter: backends.visitorLimiter,
     }),
   );
   app.use(openApiRoutes(config.publicUrl));
@@ -225,13 +173,9 @@ export function createBff(deps: BffDeps): Bff {
     platform,
     oauth,
     close: async () => {
+      // The backends belong to whoever opened them (main.ts), which closes them after.
       issuer.close();
       await platform.close();
-      await sharedLoader?.close();
-      redis?.close();
-      // Shared stores belong to whoever opened them (main.ts), which closes them after.
-      if (!stores) await ledger.close();
-      oauth?.close();
     },
   };
 }

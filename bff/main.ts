@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
 import { type Bff, createBff } from './app.ts';
-import { openSharedStores, type SharedStores } from './cluster/stores.ts';
+import { type Backends, openBackends } from './backends/backends.ts';
 import { ConfigError, parseConfig } from './config.ts';
 import { createLogger } from './logger.ts';
 
@@ -14,14 +14,16 @@ try {
   process.exit(1);
 }
 
-// PostgreSQL first (BFF_DATABASE_URL): migrations run before the BFF takes a request; unreachable → exit 1.
-let stores: SharedStores | undefined;
+// Storage first: migrations run before the BFF takes a request; an unreachable PostgreSQL → exit 1.
+let backends: Backends;
 try {
-  stores = await openSharedStores(config);
+  backends = await openBackends(config, { logger });
 } catch (error) {
   logger.fatal(
     { error: error instanceof Error ? error.message : String(error) },
-    'BFF_DATABASE_URL: PostgreSQL cannot be reached or migrated',
+    config.databaseUrl
+      ? 'BFF_DATABASE_URL: PostgreSQL cannot be reached or migrated'
+      : 'BFF_DATA_DIR: the label ledger cannot be opened or migrated',
   );
   process.exit(1);
 }
@@ -36,7 +38,7 @@ server.on('listening', () => {
   const publicUrl =
     new URL(config.publicUrl).port === '0' ? `http://${config.host}:${port}` : config.publicUrl;
   try {
-    bff = createBff({ config: { ...config, publicUrl }, logger, stores });
+    bff = createBff({ config: { ...config, publicUrl }, logger, backends });
   } catch (error) {
     logger.fatal(error instanceof ConfigError ? error.message : 'the BFF could not start');
     process.exit(1);
@@ -56,7 +58,7 @@ server.on('error', (error: NodeJS.ErrnoException) => {
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {
     server.close(
-      () => void (bff?.close() ?? Promise.resolve()).then(() => stores?.close()).then(() => process.exit(0)),
+      () => void (bff?.close() ?? Promise.resolve()).then(() => backends.close()).then(() => process.exit(0)),
     );
     server.closeAllConnections();
   });

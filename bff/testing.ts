@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Bff, type BffDeps, createBff } from './app.ts';
-import { openSharedStores, type SharedStores } from './cluster/stores.ts';
+import { type Backends, openBackends } from './backends/backends.ts';
 import { parseConfig } from './config.ts';
 import { createLogger } from './logger.ts';
 
@@ -17,6 +17,8 @@ export const TEST_AGENTS = [
 
 export interface RunningBff extends Bff {
   url: string;
+  /** Where its state lives (a test may close the database under it). */
+  backends: Backends;
   /** Every log line written, as JSON text (after redaction). */
   logs: string[];
   stop(): Promise<void>;
@@ -27,7 +29,7 @@ export interface RunningBff extends Bff {
 export async function startBff(
   apiUrl: string,
   env: Record<string, string> = {},
-  deps: Omit<BffDeps, 'config' | 'logger'> = {},
+  deps: Omit<BffDeps, 'config' | 'logger' | 'backends'> = {},
 ): Promise<RunningBff> {
   const logs: string[] = [];
   const logger = createLogger({
@@ -43,7 +45,7 @@ export async function startBff(
   });
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   let bff: Bff;
-  let stores: SharedStores | undefined;
+  let backends: Backends | undefined;
   try {
     const config = parseConfig({
       BFF_PUBLIC_URL: url,
@@ -54,18 +56,20 @@ export async function startBff(
       BFF_AGENT_TOKENS: JSON.stringify(TEST_AGENTS),
       ...env,
     });
-    // BFF_DATABASE_URL in `env`: the shared stores, opened (and migrated) as main.ts does.
-    stores = deps.stores ?? (await openSharedStores(config));
-    bff = createBff({ config, logger, upstream: { baseDelayMs: 5, maxDelayMs: 20 }, ...deps, stores });
+    // Opened (and migrated) as main.ts does: BFF_DATABASE_URL / BFF_REDIS_URL in `env` share them.
+    backends = await openBackends(config, { logger, ...(deps.now ? { now: deps.now } : {}) });
+    bff = createBff({ config, logger, upstream: { baseDelayMs: 5, maxDelayMs: 20 }, ...deps, backends });
   } catch (error) {
     server.close();
-    await stores?.close();
+    await backends?.close();
     throw error;
   }
+  const opened = backends;
   server.on('request', bff.app);
   return {
     ...bff,
     url,
+    backends: opened,
     logs,
     stop: async () => {
       await new Promise<void>((resolve) => {
@@ -73,7 +77,7 @@ export async function startBff(
         server.closeAllConnections();
       });
       await bff.close();
-      if (!deps.stores) await stores?.close();
+      await opened.close();
     },
     track: (codes, headers = {}) =>
       fetch(`${url}/api/tracking`, {

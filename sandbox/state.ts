@@ -78,7 +78,7 @@ export class SandboxState {
     });
   }
 
-  reset(): void {
+  async reset(): Promise<void> {
     this.carrierClock.reset();
     this.tracking.clear();
     registerFixtures(this.tracking, this.carrierClock.time());
@@ -89,6 +89,6 @@ export class SandboxState {
     this.labels.pdfWaitMs = this.defaults.pdfWaitMs;
     this.partners.reset(); // before the labels: their history is seeded for the fixture stores only
     this.labels.reset();
-    this.oauth.reset();
+    await this.oauth.reset();
   }
 }

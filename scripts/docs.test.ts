@@ -13,7 +13,7 @@ import { dirname, join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
-import { SqliteLedgerStore } from '../bff/labels/sqlite-store.ts';
+import { sqliteLedger } from '../bff/labels/testing/ledgers.ts';
 
 /**
  * Runs the blocks of docs/deploy.md marked `<!-- tested: name -->` (the code block right after the marker), so a
@@ -71,7 +71,7 @@ describe('docs/deploy.md: ledger backup and restore', () => {
     const dataDir = join(root, 'lib');
     const backups = join(root, 'backups');
     mkdirSync(backups);
-    const ledger = new SqliteLedgerStore({ dataDir });
+    const ledger = sqliteLedger({ dataDir });
     const order = (orderId: string) => JSON.stringify({ orderId });
     for (let i = 0; i < 200; i++) {
       await ledger.begin({
@@ -114,7 +114,7 @@ describe('docs/deploy.md: ledger backup and restore', () => {
     const restoredDir = join(root, 'restored');
     mkdirSync(restoredDir);
     copyFileSync(backupFile, join(restoredDir, 'labels.sqlite'));
-    const restored = new SqliteLedgerStore({ dataDir: restoredDir });
+    const restored = sqliteLedger({ dataDir: restoredDir });
     try {
       const orders = (await restored.list()).map(
         (attempt) => OrderSchema.parse(JSON.parse(attempt.request)).orderId,
@@ -129,7 +129,7 @@ describe('docs/deploy.md: ledger backup and restore', () => {
 
   it.skipIf(!existsSync('/usr/bin/sqlite3'))('the sqlite3 alternative is an online backup too', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'ledger-sqlite3-'));
-    const ledger = new SqliteLedgerStore({ dataDir });
+    const ledger = sqliteLedger({ dataDir });
     await ledger.begin({
       fingerprint: 'fp',
       idempotencyKey: 'k',

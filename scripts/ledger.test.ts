@@ -4,16 +4,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPool } from '../bff/cluster/postgres.ts';
-import { type PostgresServer, startPostgres } from '../bff/cluster/test-servers.ts';
-import { PostgresLedgerStore } from '../bff/labels/postgres-store.ts';
-import { SqliteLedgerStore } from '../bff/labels/sqlite-store.ts';
+import { postgresLedger, sqliteLedger, type TestLedger } from '../bff/labels/testing/ledgers.ts';
+import { type PostgresServer, startPostgres } from '../testing/servers.ts';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const run = promisify(execFile);
 const dataDir = mkdtempSync(join(tmpdir(), 'ledger-cli-'));
 // Held open for the whole file, as a running BFF holds it.
-let bffStore: SqliteLedgerStore;
+let bffStore: TestLedger;
 const ids: Record<string, string> = {};
 
 async function ledger(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
@@ -33,7 +31,7 @@ const request = (nome: string, numero: string) =>
   JSON.stringify({ recipient: { nome, endereco: { cep: '20040020', numero } }, weightGrams: 800 });
 
 beforeAll(async () => {
-  bffStore = new SqliteLedgerStore({ dataDir });
+  bffStore = sqliteLedger({ dataDir });
   const created = await bffStore.begin({ fingerprint: 'f1', request: request('Ana Souza', '10') });
   await bffStore.settle(created.id, { state: 'created', settledBy: 'answer', prepostagemId: 'PP1000000001' });
   const unknown = await bffStore.begin({ fingerprint: 'f2', request: request('Ana Sousa', '11') });
@@ -131,9 +129,8 @@ describe('npm run ledger with BFF_DATABASE_URL (several instances)', () => {
     );
 
   it('reads and settles the PostgreSQL ledger the instances share, not the embedded one', async () => {
-    const pool = createPool(url);
+    const store = postgresLedger({ url });
     try {
-      const store = await PostgresLedgerStore.open({ pool });
       const attempt = await store.begin({ fingerprint: 'pg-1', request: request('Caio Prado', '7') });
       await store.settle(attempt.id, { state: 'unknown', settledBy: 'answer' });
       const listed = await cli('list', '--state', 'unknown');
@@ -145,7 +142,7 @@ describe('npm run ledger with BFF_DATABASE_URL (several instances)', () => {
       expect(resolved.code).toBe(0);
       expect(await store.get(attempt.id)).toMatchObject({ state: 'created', prepostagemId: 'PP2000000002' });
     } finally {
-      await pool.end();
+      await store.close();
     }
   });
 

@@ -11,7 +11,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import * as z from 'zod/mini';
-import { createPool } from '../bff/cluster/postgres.ts';
+import { ledgerDatabase } from '../bff/backends/backends.ts';
 import { parseDataDir } from '../bff/config.ts';
 import {
   ATTEMPT_STATES,
@@ -19,11 +19,9 @@ import {
   type AttemptState,
   BindingConflictError,
   type LedgerAttempt,
-  type LedgerStore,
   TransitionError,
 } from '../bff/labels/ledger.ts';
-import { PostgresLedgerStore } from '../bff/labels/postgres-store.ts';
-import { SqliteLedgerStore } from '../bff/labels/sqlite-store.ts';
+import { LedgerStore } from '../bff/labels/ledger-store.ts';
 
 /** Enough of a stored request to name its recipient (older ledgers kept only a summary: then '-'). */
 const RecipientSchema = z.object({
@@ -190,27 +188,27 @@ export async function runLedgerCli(args: string[], store: LedgerStore): Promise<
 
 /** The BFF's ledger: PostgreSQL when `BFF_DATABASE_URL` is set (several instances), else node:sqlite in `BFF_DATA_DIR`. */
 async function openLedger(): Promise<{ store: LedgerStore; close(): Promise<void> }> {
-  const databaseUrl = process.env.BFF_DATABASE_URL?.trim();
-  if (databaseUrl) {
-    const pool = createPool(databaseUrl);
-    try {
-      const store = await PostgresLedgerStore.open({ pool });
-      return { store, close: () => pool.end() };
-    } catch (error) {
-      await pool.end().catch(() => undefined);
-      throw new CliError(
-        `BFF_DATABASE_URL: PostgreSQL cannot be reached (${error instanceof Error ? error.message : String(error)})`,
-      );
-    }
-  }
+  const databaseUrl = process.env.BFF_DATABASE_URL?.trim() || undefined;
   const dataDir = parseDataDir();
-  if (!existsSync(join(dataDir, 'labels.sqlite'))) {
+  if (!databaseUrl && !existsSync(join(dataDir, 'labels.sqlite'))) {
     throw new CliError(
       `no label ledger at ${join(dataDir, 'labels.sqlite')} (set BFF_DATA_DIR to the BFF's)`,
     );
   }
-  const store = new SqliteLedgerStore({ dataDir });
-  return { store, close: () => store.close() };
+  const sql = ledgerDatabase({ databaseUrl, dataDir });
+  const store = new LedgerStore(sql);
+  try {
+    await store.ready;
+  } catch (error) {
+    await sql.close().catch(() => undefined);
+    const why = error instanceof Error ? error.message : String(error);
+    throw new CliError(
+      databaseUrl
+        ? `BFF_DATABASE_URL: PostgreSQL cannot be reached (${why})`
+        : `the label ledger cannot be opened (${why})`,
+    );
+  }
+  return { store, close: () => sql.close() };
 }
 
 if (import.meta.main) {

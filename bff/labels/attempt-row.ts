@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { ATTEMPT_STATES, type LedgerAttempt } from './ledger.ts';
+import { ATTEMPT_STATES, type LedgerAttempt, UNKNOWN_WHYS } from './ledger.ts';
 
 const text = z.nullable(z.string());
 /** Epoch milliseconds as a store returns them: a number (node:sqlite), a bigint, or a digit string (PostgreSQL BIGINT). */
@@ -23,6 +23,7 @@ const AttemptRowSchema = z.object({
   settled_at: z.nullable(epoch),
   request: z.string(),
   note: text,
+  unknown_why: z.optional(z.nullable(z.enum(UNKNOWN_WHYS))),
 });
 
 /** A stored row (node:sqlite or PostgreSQL) as a `LedgerAttempt`; undefined for no row. */
@@ -44,5 +45,6 @@ export function attemptFromRow(row: unknown): LedgerAttempt | undefined {
     settledAt: r.settled_at,
     request: r.request,
     note: r.note,
+    unknownWhy: r.unknown_why ?? null,
   };
 }

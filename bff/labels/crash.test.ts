@@ -9,8 +9,8 @@ import { type RunningSandbox, SAMPLE_LABEL, startSandbox } from '../../sandbox/t
 import { GenerateLabelInputSchema } from '../../shared/label.ts';
 import { TEST_AGENTS } from '../testing.ts';
 import { fingerprint } from './fingerprint.ts';
-import { connectAgent, judgeSoak, lookAlikeOrders, runSoak } from './soak.ts';
-import { SqliteLedgerStore } from './sqlite-store.ts';
+import { sqliteLedger } from './testing/ledgers.ts';
+import { connectAgent, judgeSoak, lookAlikeOrders, runSoak } from './testing/soak.ts';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
 const TOKEN = 'agent-all-scopes-0001';
@@ -103,7 +103,7 @@ describe('the BFF killed (SIGKILL) during a burst of labels', () => {
     // The platform finishes the calls it had already received (its latency ends after the kill).
     await sleep(700);
 
-    const ledger = new SqliteLedgerStore({ dataDir });
+    const ledger = sqliteLedger({ dataDir });
     const leftPending = await ledger.list({ state: 'pending' });
     expect(leftPending.length).toBeGreaterThan(0);
     // Send slots keep the attempts in the air few: all of them are among the platform's 10 most recent.

@@ -10,7 +10,7 @@ import { type RunningSandbox, SAMPLE_LABEL, startSandbox } from '../../sandbox/t
 import { GenerateLabelInputSchema, GenerateLabelOutputSchema } from '../../shared/label.ts';
 import { type RunningBff, startBff } from '../testing.ts';
 import { fingerprint } from './fingerprint.ts';
-import { connectAgent, judgeSoak, lookAlikeOrders, runSoak } from './soak.ts';
+import { connectAgent, judgeSoak, lookAlikeOrders, runSoak } from './testing/soak.ts';
 
 const TOKEN = 'agent-all-scopes-0001';
 let sandbox: RunningSandbox;
@@ -283,7 +283,7 @@ describe('labels under faults', () => {
       expect(JSON.stringify(answer.result.content)).toContain('more than one unclaimed platform attempt');
       const [attempt] = (await bff.ledger.list()).filter((a) => a.fingerprint === fp(input));
       expect(attempt).toMatchObject({ state: 'unknown', prepostagemId: null });
-      expect(attempt?.note).toMatch(/^ambiguous/);
+      expect(attempt?.unknownWhy).toBe('ambiguous');
     } finally {
       await other.close();
     }

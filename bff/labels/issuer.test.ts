@@ -9,16 +9,16 @@ import type { Attempt } from '../../shared/diagnosis.ts';
 import { GenerateLabelInputSchema } from '../../shared/label.ts';
 import { MAX_LISTED_ATTEMPTS } from '../../shared/limits.ts';
 import { createLogger } from '../logger.ts';
-import { PlatformCallError, type PlatformMcp } from '../upstream/platform-mcp.ts';
+import { PlatformCallError, type PlatformPort } from '../upstream/platform-mcp.ts';
 import { canonicalRequest, fingerprint } from './fingerprint.ts';
 import { type IssueOutcome, LabelIssuer, type LabelIssuerOptions, unknownAdvice } from './issuer.ts';
-import { SqliteLedgerStore } from './sqlite-store.ts';
+import { sqliteLedger } from './testing/ledgers.ts';
 
 /**
  * The platform's answers the sandbox never gives, scripted: what a real platform (or a gateway in front of it) could
  * answer. Only `call` (generate_label) and `read` (diagnose_label_issue: an empty history) are used by the issuer.
  */
-function platformAnswering(answer: CallToolResult): { platform: PlatformMcp; calls: () => number } {
+function platformAnswering(answer: CallToolResult): { platform: PlatformPort; calls: () => number } {
   let calls = 0;
   const platform = {
     call: async () => {
@@ -26,14 +26,14 @@ function platformAnswering(answer: CallToolResult): { platform: PlatformMcp; cal
       return answer;
     },
     read: async () => ({ content: [], structuredContent: { attempts: [] } }),
-  } as unknown as PlatformMcp;
+  } satisfies PlatformPort;
   return { platform, calls: () => calls };
 }
 
 const input = GenerateLabelInputSchema.parse(SAMPLE_LABEL);
 
 async function issuerFor(answer: CallToolResult) {
-  const ledger = new SqliteLedgerStore({ dataDir: ':memory:', now: () => 1_763_800_000_000 });
+  const ledger = sqliteLedger({ dataDir: ':memory:', now: () => 1_763_800_000_000 });
   const { platform, calls } = platformAnswering(answer);
   const issuer = new LabelIssuer({
     ledger,
@@ -90,7 +90,7 @@ describe('LabelIssuer: answers that do not say what happened', () => {
 describe('LabelIssuer: attempts left pending while it runs', () => {
   it('turns a pending attempt older than any call into unknown without a restart, and leaves a young one alone', async () => {
     let now = 1_763_800_000_000;
-    const ledger = new SqliteLedgerStore({ dataDir: ':memory:', now: () => now });
+    const ledger = sqliteLedger({ dataDir: ':memory:', now: () => now });
     const { platform } = platformAnswering({
       content: [],
       structuredContent: { reason: 'prepostagem_rejected' },
@@ -118,7 +118,7 @@ describe('LabelIssuer: attempts left pending while it runs', () => {
 describe('LabelIssuer: an answer that arrives after the attempt was settled elsewhere', () => {
   it('tells the created label when another instance already bound the same pre-posting from the history', async () => {
     const now = 1_763_800_000_000;
-    const ledger = new SqliteLedgerStore({ dataDir: ':memory:', now: () => now });
+    const ledger = sqliteLedger({ dataDir: ':memory:', now: () => now });
     const answer: CallToolResult = {
       content: [],
       structuredContent: { prepostagemId: 'PP9000000002', trackingCode: 'AB123456785BR' },
@@ -138,7 +138,7 @@ describe('LabelIssuer: an answer that arrives after the attempt was settled else
         return answer;
       },
       read: async () => ({ content: [], structuredContent: { attempts: [] } }),
-    } as unknown as PlatformMcp;
+    } satisfies PlatformPort;
     const issuer = new LabelIssuer({
       ledger,
       platform,
@@ -218,7 +218,7 @@ class ScriptedPlatform {
     return attempt;
   }
 
-  asPlatform(): PlatformMcp {
+  asPlatform(): PlatformPort {
     return {
       call: async (name: string, args: Record<string, unknown>): Promise<CallToolResult> => {
         expect(name).toBe('generate_label');
@@ -293,7 +293,7 @@ class ScriptedPlatform {
         }
         return { content: [], structuredContent: { prepostagemId: args.prepostagemId, labelPdfBase64: PDF } };
       },
-    } as unknown as PlatformMcp;
+    } satisfies PlatformPort;
   }
 }
 
@@ -316,7 +316,7 @@ const asSent = (order: ReturnType<typeof lookAlike>) => {
 async function scripted(options: Partial<LabelIssuerOptions> & { dataDir?: string } = {}) {
   const clock = { now: T0 };
   const now = () => clock.now;
-  const ledger = new SqliteLedgerStore({ dataDir: options.dataDir ?? ':memory:', now });
+  const ledger = sqliteLedger({ dataDir: options.dataDir ?? ':memory:', now });
   const platform = new ScriptedPlatform(now);
   const issuer = new LabelIssuer({
     ledger,
@@ -493,7 +493,10 @@ describe('LabelIssuer: refusals and requests that never reached the tool', () =>
     const second = await issuer.issue(lookAlike('2'), 'b');
     expect(second).toMatchObject({ kind: 'unknown', why: 'binding_conflict' });
     expect(await ledger.list({ state: 'created' })).toHaveLength(1);
-    expect((await ledger.list({ state: 'unknown' }))[0]?.note).toMatch(/^binding_conflict: .*PP42/);
+    expect((await ledger.list({ state: 'unknown' }))[0]).toMatchObject({
+      unknownWhy: 'binding_conflict',
+      note: expect.stringMatching(/PP42.*already binds/),
+    });
     issuer.close();
   });
 
@@ -566,7 +569,10 @@ describe('LabelIssuer: a lost answer is settled only by the platform attempt tha
     const outcome = await issuer.issue(lookAlike('10'), 'order-la');
     expect(outcome).toMatchObject({ kind: 'unknown', why: 'no_match', since: T0 });
     expect((await ledger.list())[0]).toMatchObject({ state: 'unknown', prepostagemId: null });
-    expect((await ledger.list())[0]?.note).toMatch(/^no_match: /);
+    expect((await ledger.list())[0]).toMatchObject({
+      unknownWhy: 'no_match',
+      note: expect.stringMatching(/^no platform attempt with this exact request/),
+    });
     expect(await issuer.issue(lookAlike('10'), 'order-la')).toMatchObject({
       kind: 'unknown',
       why: 'no_match',
@@ -686,7 +692,10 @@ describe('LabelIssuer: a lost answer is settled only by the platform attempt tha
     platform.diagnosisDown = true;
     platform.answers({ kind: 'drop' });
     expect(await issuer.issue(input, 'order-d')).toMatchObject({ kind: 'unknown', why: 'diagnosis_failed' });
-    expect((await ledger.list())[0]?.note).toMatch(/^diagnosis_failed: .*diagnosis timed out/);
+    expect((await ledger.list())[0]).toMatchObject({
+      unknownWhy: 'diagnosis_failed',
+      note: expect.stringMatching(/could not be read: .*diagnosis timed out/),
+    });
     // Once the history can be read, asking again settles it from there, still without resending.
     platform.diagnosisDown = false;
     expect(await issuer.issue(input, 'order-d')).toMatchObject({ kind: 'created', replayed: true });
@@ -696,7 +705,7 @@ describe('LabelIssuer: a lost answer is settled only by the platform attempt tha
 
   it('treats a diagnosis that answers only a reason as unreadable, not as an empty history', async () => {
     const clock = { now: T0 };
-    const ledger = new SqliteLedgerStore({ dataDir: ':memory:', now: () => clock.now });
+    const ledger = sqliteLedger({ dataDir: ':memory:', now: () => clock.now });
     const platform = {
       call: async () => {
         throw new PlatformCallError('unknown', 'answer lost');
@@ -705,7 +714,7 @@ describe('LabelIssuer: a lost answer is settled only by the platform attempt tha
         content: [],
         structuredContent: { reason: 'subscription_required', actionUrl: 'https://x' },
       }),
-    } as unknown as PlatformMcp;
+    } satisfies PlatformPort;
     const issuer = new LabelIssuer({
       ledger,
       platform,
@@ -735,7 +744,7 @@ describe('LabelIssuer: a crash mid-call, and a restart on the same data director
   it('turns an attempt left pending by a crash into unknown at start, and settles it from the history before any new send', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'issuer-crash-'));
     // The process that crashed: it wrote the attempt, the platform created the label, nobody settled it.
-    const crashed = new SqliteLedgerStore({ dataDir, now: () => T0 });
+    const crashed = sqliteLedger({ dataDir, now: () => T0 });
     const pending = await crashed.begin({
       fingerprint: fingerprint(input),
       idempotencyKey: 'order-c',
@@ -762,7 +771,7 @@ describe('LabelIssuer: a crash mid-call, and a restart on the same data director
 
   it('leaves a crashed attempt unknown when the history does not show it, and never sends it again after the restart', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'issuer-crash-'));
-    const crashed = new SqliteLedgerStore({ dataDir, now: () => T0 });
+    const crashed = sqliteLedger({ dataDir, now: () => T0 });
     const pending = await crashed.begin({
       fingerprint: fingerprint(input),
       request: canonicalRequest(input),
@@ -783,7 +792,7 @@ describe('LabelIssuer: a crash mid-call, and a restart on the same data director
 
   it("with a shared ledger, leaves at start a young pending attempt alone (another instance's call in flight)", async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'issuer-shared-'));
-    const other = new SqliteLedgerStore({ dataDir, now: () => T0 });
+    const other = sqliteLedger({ dataDir, now: () => T0 });
     const inFlight = await other.begin({ fingerprint: 'other-instance', request: '{}' });
     const { issuer, ledger } = await scripted({ dataDir, sharedLedger: true, timeoutMs: 60_000 });
     await issuer.start();
@@ -943,8 +952,8 @@ describe('LabelIssuer: what is told, and kept, in the less common paths', () => 
         if (reads === 3) return { content: [], structuredContent: { reason: 'label_not_printable' } };
         return read(name, args);
       },
-    } as unknown as PlatformMcp;
-    const ledger = new SqliteLedgerStore({ dataDir: ':memory:', now: () => T0 });
+    } satisfies PlatformPort;
+    const ledger = sqliteLedger({ dataDir: ':memory:', now: () => T0 });
     const late = new LabelIssuer({
       ledger,
       platform: flaky,
@@ -975,13 +984,16 @@ describe('LabelIssuer: what is told, and kept, in the less common paths', () => 
       structuredContent: { prepostagemId: 12345, trackingCode: ['AB'] },
     });
     expect(await issuer.issue(input, 'order-np')).toMatchObject({ kind: 'unknown' });
-    expect((await ledger.list())[0]?.note).toMatch(/^no_match: /);
+    expect((await ledger.list())[0]).toMatchObject({
+      unknownWhy: 'no_match',
+      note: expect.stringMatching(/^no platform attempt with this exact request/),
+    });
     issuer.close();
   });
 
   it('answers an error when the platform answers a pre-posting other than the one the history bound meanwhile', async () => {
     const now = T0;
-    const ledger = new SqliteLedgerStore({ dataDir: ':memory:', now: () => now });
+    const ledger = sqliteLedger({ dataDir: ':memory:', now: () => now });
     const platform = {
       call: async () => {
         const [pending] = await ledger.list({ state: 'pending' });
@@ -996,7 +1008,7 @@ describe('LabelIssuer: what is told, and kept, in the less common paths', () => 
         return { content: [], structuredContent: { prepostagemId: 'PP-ANSWERED', labelPdfBase64: PDF } };
       },
       read: async () => ({ content: [], structuredContent: { attempts: [] } }),
-    } as unknown as PlatformMcp;
+    } satisfies PlatformPort;
     const issuer = new LabelIssuer({
       ledger,
       platform,
@@ -1026,13 +1038,13 @@ describe('LabelIssuer: what is told, and kept, in the less common paths', () => 
       [undefined, 'no_match'],
       [{ attempts: 'none' }, 'diagnosis_failed'],
     ] as const) {
-      const ledger = new SqliteLedgerStore({ dataDir: ':memory:', now: () => T0 });
+      const ledger = sqliteLedger({ dataDir: ':memory:', now: () => T0 });
       const platform = {
         call: async () => {
           throw new PlatformCallError('unknown', 'answer lost');
         },
         read: async () => ({ content: [], ...(structuredContent ? { structuredContent } : {}) }),
-      } as unknown as PlatformMcp;
+      } satisfies PlatformPort;
       const issuer = new LabelIssuer({
         ledger,
         platform,
@@ -1101,7 +1113,7 @@ describe('LabelIssuer: what is told, and kept, in the less common paths', () => 
 
   it('logs, and survives, a start-up reconciliation that fails (the ledger cannot be read)', async () => {
     const lines: { msg: string; level: number }[] = [];
-    const ledger = new SqliteLedgerStore({ dataDir: ':memory:', now: () => T0 });
+    const ledger = sqliteLedger({ dataDir: ':memory:', now: () => T0 });
     await ledger.close();
     const issuer = new LabelIssuer({
       ledger,
@@ -1120,7 +1132,7 @@ describe('LabelIssuer: what is told, and kept, in the less common paths', () => 
 
   it('logs the attempts a stop left pending, for the operator', async () => {
     const lines: { msg: string; attempts?: string[] }[] = [];
-    const ledger = new SqliteLedgerStore({ dataDir: ':memory:', now: () => T0 });
+    const ledger = sqliteLedger({ dataDir: ':memory:', now: () => T0 });
     const pending = await ledger.begin({ fingerprint: 'x', request: '{}' });
     const issuer = new LabelIssuer({
       ledger,
@@ -1141,7 +1153,7 @@ describe('LabelIssuer: what is told, and kept, in the less common paths', () => 
 
   it('stops its sweep for orphans when closed', async () => {
     let now = T0;
-    const ledger = new SqliteLedgerStore({ dataDir: ':memory:', now: () => now });
+    const ledger = sqliteLedger({ dataDir: ':memory:', now: () => now });
     const issuer = new LabelIssuer({
       ledger,
       platform: new ScriptedPlatform(() => now).asPlatform(),

@@ -1,45 +1,22 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import {
-  type Attempt,
-  type DiagnoseLabelIssueInput,
-  type DiagnoseLabelIssueOutput,
-  DiagnoseLabelIssueOutputSchema,
-} from '../../shared/diagnosis.ts';
-import {
-  type GenerateLabelInput,
-  GenerateLabelInputSchema,
-  type GenerateLabelOutput,
-  GenerateLabelOutputSchema,
-  type GetLabelPdfOutput,
-  GetLabelPdfOutputSchema,
-} from '../../shared/label.ts';
-import { MAX_LISTED_ATTEMPTS } from '../../shared/limits.ts';
+import type { DiagnoseLabelIssueInput, DiagnoseLabelIssueOutput } from '../../shared/diagnosis.ts';
+import type { GenerateLabelInput, GenerateLabelOutput, GetLabelPdfOutput } from '../../shared/label.ts';
 import type { Logger } from '../logger.ts';
-import { isPlatformCallError, type PlatformMcp } from '../upstream/platform-mcp.ts';
+import type { PlatformPort } from '../upstream/platform-mcp.ts';
 import { canonicalRequest, fingerprint } from './fingerprint.ts';
 import {
   AlreadyCreatedError,
-  BindingConflictError,
   IdempotencyConflictError,
   type LedgerAttempt,
-  type LedgerStore,
   OpenAttemptConflictError,
-  TransitionError,
+  type UnknownWhy,
 } from './ledger.ts';
+import type { LedgerStore } from './ledger-store.ts';
+import { LabelPdfs } from './pdf.ts';
+import { Reconciler, whyOf } from './reconciler.ts';
+import { Sender } from './sender.ts';
 
-/** Why an unknown outcome could not be settled (yet). */
-export type UnknownWhy =
-  /** No platform attempt matching the whole request was found among the recent ones (it may still appear). */
-  | 'no_match'
-  /** More than one unclaimed platform attempt matches the whole request: no choice is safe. */
-  | 'ambiguous'
-  /** The recent history the platform lists no longer reaches back to this attempt. */
-  | 'history_overflow'
-  /** The platform's history could not be read. */
-  | 'diagnosis_failed'
-  /** The platform answered with a pre-posting already bound to another attempt (needs a person). */
-  | 'binding_conflict';
+export { unknownAdvice } from './reconciler.ts';
 
 /** What the agent is told. `record` follows spec 2.4 (plus the platform's `supportCode`). */
 export type IssueOutcome =
@@ -53,7 +30,7 @@ export type IssueOutcome =
 
 export interface LabelIssuerOptions {
   ledger: LedgerStore;
-  platform: PlatformMcp;
+  platform: PlatformPort;
   logger: Logger;
   now?: () => number;
   /** An identical request without an idempotency key within this window returns the first label. Default 24 h. */
@@ -62,10 +39,7 @@ export interface LabelIssuerOptions {
   pdfDelaysMs?: number[];
   /** How long generate_label may take upstream before its outcome is unknown. */
   timeoutMs?: number;
-  /**
-   * Most generate_label calls in flight at once. A crash or a lost answer can only be reconciled while the attempt is
-   * among the platform's 10 most recent (spec 4.4.5), so fewer in flight keeps every one of them reachable.
-   */
+  /** Most generate_label calls in flight at once (see `Sender`). Default 4. */
   maxInFlight?: number;
   /** Tolerated clock difference between the BFF and the platform when matching history entries. Default 5 s. */
   clockSkewMs?: number;
@@ -85,38 +59,42 @@ export interface LabelIssuerOptions {
   sweepEveryMs?: number;
 }
 
-type Options = Required<Omit<LabelIssuerOptions, 'now'>> & { now: () => number };
-
 /**
  * Labels that are never issued twice and never told to the wrong order: every attempt is written before the upstream
- * call and settled after; a lost answer is reconciled only against a platform attempt whose evidence is the whole
- * request and that nothing else holds; `label_pdf_timeout` is followed by `get_label_pdf`, never by another
- * `generate_label` (spec 3).
+ * call and settled after (`Sender`); a lost answer is reconciled only against a platform attempt whose evidence is the
+ * whole request and that nothing else holds (`Reconciler`); `label_pdf_timeout` is followed by `get_label_pdf`,
+ * never by another `generate_label` (`LabelPdfs`, spec 3). This class decides, for each intended label, whether to
+ * send, wait, replay or reconcile.
  */
 export class LabelIssuer {
-  private readonly options: Options;
+  private readonly ledger: LedgerStore;
+  private readonly logger: Logger;
+  private readonly now: () => number;
+  private readonly dedupeWindowMs: number;
+  private readonly sharedLedger: boolean;
+  private readonly orphanAfterMs: number;
+  private readonly sweepEveryMs: number;
+  private readonly sender: Sender;
+  private readonly reconciler: Reconciler;
+  private readonly pdfs: LabelPdfs;
   private readonly inFlight = new Map<string, Promise<IssueOutcome>>();
-  private reconciling: Promise<unknown> = Promise.resolve();
-  private sending = 0;
-  private readonly waiting: (() => void)[] = [];
   private readonly timers = new Set<NodeJS.Timeout>();
   private recovered: Promise<void> = Promise.resolve();
   private closed = false;
 
   constructor(options: LabelIssuerOptions) {
-    this.options = {
-      dedupeWindowMs: 24 * 3_600_000,
-      pdfDelaysMs: [250, 500, 1000, 2000, 2000],
-      timeoutMs: 60_000,
-      maxInFlight: 4,
-      clockSkewMs: 5_000,
-      retryReconcileMs: [2_000, 10_000, 60_000],
-      now: Date.now,
-      sharedLedger: false,
-      sweepEveryMs: 60_000,
-      ...options,
-      orphanAfterMs: options.orphanAfterMs ?? (options.timeoutMs ?? 60_000) + 30_000,
-    };
+    const { ledger, platform, logger } = options;
+    this.ledger = ledger;
+    this.logger = logger;
+    this.now = options.now ?? Date.now;
+    this.dedupeWindowMs = options.dedupeWindowMs ?? 24 * 3_600_000;
+    this.sharedLedger = options.sharedLedger ?? false;
+    this.sweepEveryMs = options.sweepEveryMs ?? 60_000;
+    // Each part takes its own options from the issuer's (the names are the same).
+    this.sender = new Sender(options);
+    this.orphanAfterMs = options.orphanAfterMs ?? this.sender.timeoutMs + 30_000;
+    this.reconciler = new Reconciler({ ...options, now: this.now });
+    this.pdfs = new LabelPdfs(options);
   }
 
   /**
@@ -126,43 +104,39 @@ export class LabelIssuer {
   start(): Promise<void> {
     // A call whose answer could not be written, or (shared ledger) an instance that died mid-call, is noticed here
     // while this process runs, not only at the next start.
-    const sweep = setInterval(
-      () => void this.recoverOrphans(this.options.orphanAfterMs),
-      this.options.sweepEveryMs,
-    );
+    const sweep = setInterval(() => void this.recoverOrphans(this.orphanAfterMs), this.sweepEveryMs);
     sweep.unref();
     this.timers.add(sweep);
     // One instance: every pending attempt at start is a previous run's. Shared: only the orphans.
-    this.recovered = this.recoverOrphans(this.options.sharedLedger ? this.options.orphanAfterMs : -1);
+    this.recovered = this.recoverOrphans(this.sharedLedger ? this.orphanAfterMs : -1);
     return this.recovered;
   }
 
   /** Pending attempts older than `olderThanMs` become unknown; then unknown attempts are reconciled. */
-  private recoverOrphans(olderThanMs: number): Promise<void> {
-    return (async () => {
-      const { ledger, logger, now } = this.options;
-      const recovered = await ledger.recoverPending(now() - olderThanMs);
+  private async recoverOrphans(olderThanMs: number): Promise<void> {
+    try {
+      const recovered = await this.ledger.recoverPending(this.now() - olderThanMs);
       if (recovered.length > 0) {
-        logger.warn(
+        this.logger.warn(
           { attempts: recovered.map((a) => a.id) },
           'labels: attempts left pending by a stop are unknown',
         );
       }
-      const unknown = await ledger.list({ state: 'unknown', limit: 50 });
-      if (unknown.length > 0) await this.reconcile(unknown);
-    })().catch((error: unknown) => {
-      this.options.logger.error(
+      const unknown = await this.ledger.list({ state: 'unknown', limit: 50 });
+      if (unknown.length > 0) await this.reconciler.reconcile(unknown);
+    } catch (error) {
+      this.logger.error(
         { error: error instanceof Error ? error.message : String(error) },
         'labels: start-up reconciliation failed',
       );
-    });
+    }
   }
 
   async issue(input: GenerateLabelInput, idempotencyKey?: string): Promise<IssueOutcome> {
     // Start-up reconciliation goes first while the crashed attempts are the platform's most recent; a platform that
     // does not answer holds new labels back at most 15 s.
     await Promise.race([this.recovered, sleep(15_000, undefined, { ref: false })]);
-    const { ledger, now, dedupeWindowMs } = this.options;
+    const { ledger, now, dedupeWindowMs } = this;
     const fp = fingerprint(input);
     for (let round = 0; round < 5; round++) {
       if (idempotencyKey) {
@@ -189,7 +163,7 @@ export class LabelIssuer {
       }
       // The row is written only once a send slot is held: at most `maxInFlight` attempts are ever pending, so a
       // crash leaves few enough for the platform's recent history to settle them all.
-      await this.acquire();
+      await this.sender.acquire();
       let attempt: LedgerAttempt;
       try {
         attempt = await ledger.begin({
@@ -199,7 +173,7 @@ export class LabelIssuer {
           createdSince: idempotencyKey ? undefined : now() - dedupeWindowMs,
         });
       } catch (error) {
-        this.release();
+        this.sender.release();
         // Another call took the key, opened the same request, or created it while this one waited for a slot:
         // look again (and wait for it, or replay it).
         if (
@@ -221,6 +195,38 @@ export class LabelIssuer {
     return { kind: 'refused', why: 'in_progress', message: 'An identical label request is in progress.' };
   }
 
+  /** Sends a written attempt (the caller holds a slot) and tells its outcome; a lost answer is reconciled at once. */
+  private async send(attempt: LedgerAttempt, input: GenerateLabelInput): Promise<IssueOutcome> {
+    const sent = await this.sender.send(attempt, input);
+    switch (sent.kind) {
+      case 'created':
+        return {
+          kind: 'created',
+          record: await this.pdfs.attach(sent.record),
+          attemptId: attempt.id,
+          replayed: false,
+        };
+      case 'rejected':
+        return { kind: 'rejected', record: sent.record, attemptId: attempt.id, replayed: false };
+      case 'not_sent':
+        return { kind: 'not_sent', attemptId: attempt.id, message: 'the request did not reach the platform' };
+      case 'binding_conflict':
+        return { kind: 'unknown', attemptId: attempt.id, since: attempt.createdAt, why: 'binding_conflict' };
+      case 'lost': {
+        // Right after the loss, so a dropped answer is usually told as created on the same call.
+        const [settled] = await this.reconciler.reconcile([sent.attempt]);
+        if (settled && settled.state !== 'unknown') return markFresh(await this.resume(settled));
+        this.reconciler.retryLater(attempt.id);
+        return {
+          kind: 'unknown',
+          attemptId: attempt.id,
+          since: attempt.createdAt,
+          why: whyOf(settled ?? sent.attempt),
+        };
+      }
+    }
+  }
+
   /** An attempt seen again: wait for it, replay it, or reconcile it. */
   private async resume(attempt: LedgerAttempt): Promise<IssueOutcome> {
     switch (attempt.state) {
@@ -237,7 +243,7 @@ export class LabelIssuer {
           message: attempt.note ?? 'the request did not reach the platform',
         };
       case 'unknown': {
-        const [settled] = await this.reconcile([attempt]);
+        const [settled] = await this.reconciler.reconcile([attempt]);
         if (settled && settled.state !== 'unknown') return markReplayed(await this.resume(settled));
         return {
           kind: 'unknown',
@@ -254,13 +260,13 @@ export class LabelIssuer {
    * is registered), otherwise until the ledger shows it settled, for as long as a call may take.
    */
   private async awaitPending(attempt: LedgerAttempt): Promise<IssueOutcome> {
-    const deadline = this.options.now() + this.options.timeoutMs + 5_000;
+    const deadline = this.now() + this.sender.timeoutMs + 5_000;
     for (let wait = 5; ; wait = Math.min(wait * 2, 200)) {
       const flight = this.inFlight.get(attempt.id);
       if (flight) return markReplayed(await flight);
-      const current = await this.options.ledger.get(attempt.id);
+      const current = await this.ledger.get(attempt.id);
       if (current && current.state !== 'pending') return markReplayed(await this.resume(current));
-      if (this.options.now() > deadline || this.closed) {
+      if (this.now() > deadline || this.closed) {
         return {
           kind: 'refused',
           why: 'in_progress',
@@ -271,328 +277,34 @@ export class LabelIssuer {
     }
   }
 
-  /** Sends one attempt; the caller holds a send slot, released here once the platform call ends. */
-  private async send(attempt: LedgerAttempt, input: GenerateLabelInput): Promise<IssueOutcome> {
-    let result: CallToolResult;
-    try {
-      const { instanceId: _ignored, ...args } = input;
-      result = await this.options.platform.call('generate_label', args, this.options.timeoutMs);
-    } catch (error) {
-      return this.lost(attempt, error);
-    } finally {
-      this.release();
-    }
-    const parsed = GenerateLabelOutputSchema.safeParse(result.structuredContent ?? {});
-    if (!parsed.success) {
-      // The tool ran and answered something we cannot read: as good as a lost answer.
-      return this.lost(attempt, new Error('generate_label answered a record that does not parse'));
-    }
-    const record = parsed.data;
-    if (!record.prepostagemId && !record.reason) {
-      // A tool error (or an answer) that says neither what was created nor why not: the tool may have created the
-      // pre-posting before failing, so this is a lost answer, reconciled — never a final "rejected" to resend on.
-      return this.lost(attempt, new Error('generate_label answered neither a pre-posting nor a reason'));
-    }
-    if (!record.prepostagemId) {
-      const reason = record.reason ?? 'platform_error';
-      const full: GenerateLabelOutput = { ...record, reason };
-      await this.settleAnswer(attempt, {
-        state: 'rejected',
-        reason,
-        status: record.status,
-        supportCode: record.supportCode,
-      });
-      return { kind: 'rejected', record: full, attemptId: attempt.id, replayed: false };
-    }
-    try {
-      await this.options.ledger.settle(attempt.id, {
-        state: 'created',
-        settledBy: 'answer',
-        prepostagemId: record.prepostagemId,
-        trackingCode: record.trackingCode,
-        reason: record.reason,
-        status: record.status,
-        supportCode: record.supportCode,
-      });
-    } catch (error) {
-      if (error instanceof TransitionError) {
-        // Settled meanwhile from the platform's history (a sweep took this slow call for a dead one): the same
-        // pre-posting is this answer's; anything else is an error for a person.
-        const current = await this.options.ledger.get(attempt.id);
-        if (current?.state === 'created' && current.prepostagemId === record.prepostagemId)
-          return {
-            kind: 'created',
-            record: await this.withPdf(record),
-            attemptId: attempt.id,
-            replayed: false,
-          };
-        throw error;
-      }
-      if (!(error instanceof BindingConflictError)) throw error;
-      // Only a person's earlier decision can hold this pre-posting: never tell it to two orders.
-      const note = `binding_conflict: the platform answered ${record.prepostagemId}, which the ledger already binds to another attempt`;
-      await this.options.ledger.settle(attempt.id, { state: 'unknown', settledBy: 'answer', note });
-      this.options.logger.error({ attemptId: attempt.id }, `labels: ${note}; a person must check`);
-      return { kind: 'unknown', attemptId: attempt.id, since: attempt.createdAt, why: 'binding_conflict' };
-    }
-    return { kind: 'created', record: await this.withPdf(record), attemptId: attempt.id, replayed: false };
-  }
-
-  /** A rejection settles; a supportCode held elsewhere is not copied (it is evidence, not a binding we need). */
-  private async settleAnswer(
-    attempt: LedgerAttempt,
-    settlement: {
-      state: 'rejected';
-      reason: string;
-      status?: string | undefined;
-      supportCode?: string | undefined;
-    },
-  ): Promise<void> {
-    try {
-      await this.options.ledger.settle(attempt.id, { ...settlement, settledBy: 'answer' });
-    } catch (error) {
-      if (!(error instanceof BindingConflictError)) throw error;
-      await this.options.ledger.settle(attempt.id, {
-        ...settlement,
-        supportCode: undefined,
-        settledBy: 'answer',
-      });
-    }
-  }
-
-  /** The call failed: `not_sent` when the tool cannot have run; otherwise unknown, reconciled at once. */
-  private async lost(attempt: LedgerAttempt, error: unknown): Promise<IssueOutcome> {
-    const { ledger, logger } = this.options;
-    const message = error instanceof Error ? error.message : String(error);
-    if (isPlatformCallError(error) && error.failure === 'not_sent') {
-      await ledger.settle(attempt.id, { state: 'not_sent', settledBy: 'answer', note: message });
-      logger.warn(
-        { attemptId: attempt.id, error: message },
-        'labels: generate_label did not reach the platform',
-      );
-      return { kind: 'not_sent', attemptId: attempt.id, message: 'the request did not reach the platform' };
-    }
-    const unknown = await ledger.settle(attempt.id, {
-      state: 'unknown',
-      settledBy: 'answer',
-      note: `answer lost: ${message}`,
-    });
-    logger.error(
-      { attemptId: attempt.id, error: message },
-      'labels: generate_label answer lost; reconciling with the platform history',
-    );
-    const [settled] = await this.reconcile([unknown]);
-    if (settled && settled.state !== 'unknown') return this.resume(settled).then(markFresh);
-    this.retryLater(attempt.id);
-    return {
-      kind: 'unknown',
-      attemptId: attempt.id,
-      since: attempt.createdAt,
-      why: whyOf(settled ?? unknown),
-    };
-  }
-
-  /** Tries an unsettled attempt again after the configured delays (in the background). */
-  private retryLater(id: string, step = 0): void {
-    const delay = this.options.retryReconcileMs[step];
-    if (delay === undefined || this.closed) return;
-    const timer = setTimeout(() => {
-      this.timers.delete(timer);
-      void (async () => {
-        const attempt = await this.options.ledger.get(id);
-        if (attempt?.state !== 'unknown') return;
-        const [settled] = await this.reconcile([attempt]);
-        if (settled?.state === 'unknown') this.retryLater(id, step + 1);
-      })().catch(() => undefined);
-    }, delay);
-    timer.unref();
-    this.timers.add(timer);
-  }
-
-  /**
-   * spec 3.4: settles unknown attempts from the platform's history, one reconciliation at a time. An attempt claims a
-   * history entry only when the entry's evidence is the whole request (same fingerprint), it falls within the
-   * attempt's time, nothing in the ledger holds it, and it is the only such entry; otherwise it stays unknown and
-   * the note says why. Storage UNIQUE constraints make the claim exclusive even across processes.
-   */
-  reconcile(attempts: LedgerAttempt[]): Promise<(LedgerAttempt | undefined)[]> {
-    const run = this.reconciling.then(() => this.reconcileNow(attempts));
-    this.reconciling = run.catch(() => undefined);
-    return run;
-  }
-
-  private async reconcileNow(attempts: LedgerAttempt[]): Promise<(LedgerAttempt | undefined)[]> {
-    const { ledger, logger, now, clockSkewMs } = this.options;
-    const current = await Promise.all(attempts.map((attempt) => ledger.get(attempt.id)));
-    const open = current.filter((attempt): attempt is LedgerAttempt => attempt?.state === 'unknown');
-    if (open.length === 0) return current;
-    let history: Attempt[];
-    try {
-      const diagnosis = await this.diagnose({ source: 'mcp' });
-      if (diagnosis.reason && diagnosis.attempts.length === 0) {
-        throw new Error(`diagnose_label_issue answered reason ${diagnosis.reason}`);
-      }
-      history = diagnosis.attempts;
-    } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      logger.warn({ error: message }, 'labels: diagnosis failed; attempts stay unknown');
-      for (const attempt of open) await ledger.note(attempt.id, `diagnosis_failed: ${message}`);
-      return Promise.all(attempts.map((attempt) => ledger.get(attempt.id)));
-    }
-    const entries = history
-      .filter((entry) => entry.source === 'mcp')
-      .map((entry) => ({ entry, at: Date.parse(entry.createdAt), fingerprint: evidenceFingerprint(entry) }));
-    const oldestListed = Math.min(...entries.map(({ at }) => at));
-    const full = history.length >= MAX_LISTED_ATTEMPTS;
-    const claimed = new Set<string>();
-    for (const attempt of open) {
-      const from = attempt.createdAt - clockSkewMs;
-      const to = (attempt.settledAt ?? now()) + clockSkewMs;
-      const matches: Attempt[] = [];
-      for (const { entry, at, fingerprint: fp } of entries) {
-        if (fp !== attempt.fingerprint || at < from || at > to || claimed.has(entry.supportCode)) continue;
-        if (await ledger.isBound({ supportCode: entry.supportCode, prepostagemId: entry.prepostagemId }))
-          continue;
-        matches.push(entry);
-      }
-      const [match] = matches;
-      if (matches.length !== 1 || !match) {
-        const why: UnknownWhy =
-          matches.length > 1 ? 'ambiguous' : full && oldestListed > from ? 'history_overflow' : 'no_match';
-        await ledger.note(attempt.id, `${why}: ${WHY_TEXT[why]}`);
-        continue;
-      }
-      try {
-        await ledger.settle(attempt.id, {
-          state: match.outcome === 'created' && match.prepostagemId ? 'created' : 'rejected',
-          settledBy: 'diagnosis',
-          prepostagemId: match.prepostagemId,
-          trackingCode: match.trackingCode,
-          reason: match.reason ?? (match.outcome === 'created' ? undefined : match.outcome),
-          supportCode: match.supportCode,
-        });
-        claimed.add(match.supportCode);
-        logger.info(
-          { attemptId: attempt.id, supportCode: match.supportCode, outcome: match.outcome },
-          'labels: unknown attempt settled by diagnosis (whole request matched)',
-        );
-      } catch (error) {
-        // Another process (the operator's tool, another instance) settled or bound it first: the storage decided.
-        if (error instanceof TransitionError) continue;
-        if (!(error instanceof BindingConflictError)) throw error;
-        await ledger.note(
-          attempt.id,
-          'no_match: the matching platform attempt is already bound to another attempt',
-        );
-      }
-    }
-    return Promise.all(attempts.map((attempt) => ledger.get(attempt.id)));
-  }
-
-  /** `diagnose_label_issue` on the platform, parsed with the shared schema. Throws when it cannot be read. */
-  async diagnose(input: Omit<DiagnoseLabelIssueInput, 'instanceId'>): Promise<DiagnoseLabelIssueOutput> {
-    const result = await this.options.platform.read('diagnose_label_issue', { ...input });
-    const structured = result.structuredContent ?? { attempts: [] };
-    // spec 2.7: when the query is not authorized or fails, the answer may carry only `reason` (and `actionUrl`).
-    const parsed = DiagnoseLabelIssueOutputSchema.safeParse(
-      'attempts' in structured ? structured : { ...structured, attempts: [] },
-    );
-    if (!parsed.success) throw new Error('diagnose_label_issue answered an output that does not parse');
-    return parsed.data;
-  }
-
-  /** `get_label_pdf` on the platform (read-only, tried twice), parsed with the shared schema. */
-  async labelPdf(prepostagemId: string): Promise<GetLabelPdfOutput> {
-    const result = await this.options.platform.read('get_label_pdf', { prepostagemId });
-    const parsed = GetLabelPdfOutputSchema.safeParse(result.structuredContent ?? {});
-    if (!parsed.success) throw new Error('get_label_pdf answered an output that does not parse');
-    return parsed.data;
-  }
-
-  /** spec 3.2: the PDF comes from get_label_pdf with this prepostagemId, never from a second generate_label. */
-  private async withPdf(record: GenerateLabelOutput, tries?: number): Promise<GenerateLabelOutput> {
-    if (record.labelPdfBase64 || !record.prepostagemId) return record;
-    const pdf = await this.fetchPdf(record.prepostagemId, tries);
-    if (pdf.labelPdfBase64) {
-      const { reason: _timeout, ...rest } = record;
-      return { ...rest, labelPdfBase64: pdf.labelPdfBase64 };
-    }
-    return pdf.status ? { ...record, status: pdf.status } : record;
-  }
-
   /** A created label asked for again: the same pre-posting, with its PDF when it can be had. */
   private async replay(attempt: LedgerAttempt): Promise<IssueOutcome> {
-    const record = await this.withPdf(stored(attempt), 1);
+    const record = await this.pdfs.attach(stored(attempt), 1);
     return { kind: 'created', record, attemptId: attempt.id, replayed: true };
   }
 
-  /** get_label_pdf with bounded backoff. */
-  private async fetchPdf(
-    prepostagemId: string,
-    tries = this.options.pdfDelaysMs.length + 1,
-  ): Promise<{ labelPdfBase64?: string; status?: string }> {
-    let status: string | undefined;
-    for (let i = 0; i < tries; i++) {
-      if (i > 0) await sleep(this.options.pdfDelaysMs[i - 1] ?? 2000);
-      try {
-        const out = await this.labelPdf(prepostagemId);
-        if (out.labelPdfBase64) return { labelPdfBase64: out.labelPdfBase64 };
-        if (out.status) status = out.status;
-      } catch (error) {
-        this.options.logger.warn(
-          { prepostagemId, error: error instanceof Error ? error.message : String(error) },
-          'labels: get_label_pdf failed',
-        );
-      }
-    }
-    return status ? { status } : {};
+  /** Settles what it can of unknown attempts from the platform's history (see `Reconciler`). */
+  reconcile(attempts: LedgerAttempt[]): Promise<(LedgerAttempt | undefined)[]> {
+    return this.reconciler.reconcile(attempts);
   }
 
-  private async acquire(): Promise<void> {
-    if (this.sending < this.options.maxInFlight) {
-      this.sending += 1;
-      return;
-    }
-    await new Promise<void>((resolve) => this.waiting.push(resolve));
+  /** `diagnose_label_issue` on the platform, parsed with the shared schema. */
+  diagnose(input: Omit<DiagnoseLabelIssueInput, 'instanceId'>): Promise<DiagnoseLabelIssueOutput> {
+    return this.reconciler.diagnose(input);
   }
 
-  private release(): void {
-    const next = this.waiting.shift();
-    if (next) next();
-    else this.sending -= 1;
+  /** `get_label_pdf` on the platform, parsed with the shared schema. */
+  labelPdf(prepostagemId: string): Promise<GetLabelPdfOutput> {
+    return this.pdfs.get(prepostagemId);
   }
 
   /** Stops background reconciliation (the ledger stays as it is; the next start picks up). */
   close(): void {
     this.closed = true;
+    this.reconciler.close();
     for (const timer of this.timers) clearTimeout(timer);
     this.timers.clear();
   }
-}
-
-const WHY_TEXT: Record<UnknownWhy, string> = {
-  no_match:
-    'no platform attempt with this exact request was found among the recent ones; it may appear later, and absence proves nothing',
-  ambiguous: 'more than one unclaimed platform attempt carries this exact request; none can be chosen safely',
-  history_overflow: "the platform's list of recent attempts no longer reaches back to this one",
-  diagnosis_failed: "the platform's history could not be read",
-  binding_conflict: 'the platform answered a pre-posting the ledger already binds to another attempt',
-};
-
-/** What an unknown outcome tells the agent, from the attempt's note. */
-export function unknownAdvice(why: UnknownWhy): string {
-  return WHY_TEXT[why];
-}
-
-function whyOf(attempt: LedgerAttempt): UnknownWhy {
-  const code = attempt.note?.split(':')[0];
-  return code && code in WHY_TEXT ? (code as UnknownWhy) : 'no_match';
-}
-
-/** The fingerprint of the request a history entry says was sent, or undefined when its evidence is not a request. */
-function evidenceFingerprint(entry: Attempt): string | undefined {
-  const parsed = GenerateLabelInputSchema.safeParse(entry.evidence.request);
-  return parsed.success ? fingerprint(parsed.data) : undefined;
 }
 
 function stored(attempt: LedgerAttempt): GenerateLabelOutput {

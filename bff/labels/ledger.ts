@@ -16,6 +16,21 @@ export const ATTEMPT_STATES: readonly AttemptState[] = [
   'not_sent',
 ];
 
+/** Why an unknown outcome could not be settled (yet): a column of its own, never parsed from the note. */
+export const UNKNOWN_WHYS = [
+  /** No platform attempt matching the whole request was found among the recent ones (it may still appear). */
+  'no_match',
+  /** More than one unclaimed platform attempt matches the whole request: no choice is safe. */
+  'ambiguous',
+  /** The recent history the platform lists no longer reaches back to this attempt. */
+  'history_overflow',
+  /** The platform's history could not be read. */
+  'diagnosis_failed',
+  /** The platform answered with a pre-posting already bound to another attempt (needs a person). */
+  'binding_conflict',
+] as const;
+export type UnknownWhy = (typeof UNKNOWN_WHYS)[number];
+
 /** Who settled an attempt. */
 export type SettledBy = 'answer' | 'diagnosis' | 'operator' | 'restart';
 
@@ -39,6 +54,8 @@ export interface LedgerAttempt {
   request: string;
   /** Why it stands as it does, for the operator (e.g. why diagnosis could not decide). */
   note: string | null;
+  /** For an `unknown` attempt: why diagnosis has not settled it (null until it was tried). */
+  unknownWhy: UnknownWhy | null;
 }
 
 export interface Settlement {
@@ -50,6 +67,8 @@ export interface Settlement {
   status?: string | undefined;
   supportCode?: string | undefined;
   note?: string | undefined;
+  /** With `state: 'unknown'`: why (e.g. `binding_conflict`). */
+  unknownWhy?: UnknownWhy | undefined;
 }
 
 /** The transitions the state machine allows: from each state, to which. */
@@ -100,47 +119,6 @@ export interface BeginInput {
 /** The same request was already created within the window: replay it instead of sending again. */
 export class AlreadyCreatedError extends Error {
   override readonly name = 'AlreadyCreatedError';
-}
-
-/**
- * The label ledger's storage. Its guarantees come from the storage itself (UNIQUE constraints, transactions), so
- * they hold across processes sharing it:
- *
- * - a `prepostagemId`, and a platform `supportCode`, is bound to at most one attempt;
- * - an `idempotencyKey` belongs to one attempt while it is remembered;
- * - one request (fingerprint) has at most one open (`pending` or `unknown`) attempt.
- *
- * Async so a PostgreSQL implementation fits behind it; `SqliteLedgerStore` (node:sqlite) is the embedded one.
- */
-export interface LedgerStore {
-  /**
-   * Writes a pending attempt. Throws `IdempotencyConflictError` when the key is remembered for another attempt,
-   * `OpenAttemptConflictError` when the same request has an open attempt. A key older than the window, or one
-   * whose attempt ended `not_sent`, is released to the new attempt in the same transaction.
-   */
-  begin(input: BeginInput): Promise<LedgerAttempt>;
-  /** Moves an attempt along `TRANSITIONS`; throws `TransitionError` or `BindingConflictError` and changes nothing. */
-  settle(id: string, settlement: Settlement): Promise<LedgerAttempt>;
-  /** Records why an open attempt stands as it does (for the operator); changes nothing else. */
-  note(id: string, note: string): Promise<void>;
-  get(id: string): Promise<LedgerAttempt | undefined>;
-  /** The attempt holding this key, if the key is still remembered (younger than the window). */
-  byKey(idempotencyKey: string): Promise<LedgerAttempt | undefined>;
-  /** The open (`pending` or `unknown`) attempt of this request, if any. */
-  openAttempt(fingerprint: string): Promise<LedgerAttempt | undefined>;
-  /** The most recent `created` attempt of this request since `since` (epoch ms). */
-  lastCreated(fingerprint: string, since: number): Promise<LedgerAttempt | undefined>;
-  /** Whether a `supportCode` or `prepostagemId` is already bound to an attempt. */
-  isBound(binding: {
-    supportCode?: string | undefined;
-    prepostagemId?: string | undefined;
-  }): Promise<boolean>;
-  /** Attempts, most recent first, optionally of one state. */
-  list(filter?: { state?: AttemptState; limit?: number }): Promise<LedgerAttempt[]>;
-  /** At start-up: every `pending` attempt older than `before` becomes `unknown` (its process died mid-call). */
-  recoverPending(before: number): Promise<LedgerAttempt[]>;
-  healthy(): Promise<boolean>;
-  close(): Promise<void>;
 }
 
 /** A new attempt id. */

@@ -196,7 +196,7 @@ describe('generate_label beside the happy path', () => {
   it('tells the agent to resend with the same key in 30 s when the ledger cannot be written, and logs it', async () => {
     const other = await bffWith({});
     const client = await connect(ALL, other);
-    await other.ledger.close();
+    await other.backends.sql.close();
     const result = await call(client, 'generate_label', { ...SAMPLE_LABEL, idempotencyKey: 'order-9' });
     expect(result.isError).toBe(true);
     expect(textOf(result)).toMatch(/^The label ledger is unavailable right now\. Resend the same input/);

@@ -13,7 +13,6 @@ import { bearerChallenge, OAuthProvider } from '../../shared/oauth/provider.ts';
 import type { OAuthStore } from '../../shared/oauth/store.ts';
 import { AGENT_SCOPES, type AgentScope, type BffConfig, ConfigError } from '../config.ts';
 import type { AgentTokenSource } from '../mcp/agent-auth.ts';
-import { SqliteOAuthStore } from './sqlite-store.ts';
 
 /** pt-BR names of the agent scopes on the consent page. */
 export const SCOPE_LABELS: Record<AgentScope, string> = {
@@ -36,8 +35,8 @@ export interface BffOAuthOptions {
   throttle?: LoginThrottle;
   /** The SDK's per-IP limits on /authorize, /token, /register, /revoke (default on; suites that register many clients turn them off). */
   rateLimits?: boolean;
-  /** Where clients and tokens live (default: node:sqlite `oauth.sqlite` in `BFF_DATA_DIR`). */
-  store?: OAuthStore | undefined;
+  /** Where clients and tokens live (`Backends.oauth`: `oauth.sqlite` in `BFF_DATA_DIR`, or PostgreSQL). */
+  store: OAuthStore;
 }
 
 /**
@@ -52,7 +51,6 @@ export class BffOAuth implements AgentTokenSource {
   readonly resourceMetadataUrl: string;
   private readonly config: BffConfig;
   private readonly rateLimits: boolean;
-  private readonly ownStore: SqliteOAuthStore | undefined;
 
   constructor(options: BffOAuthOptions) {
     const { config } = options;
@@ -69,9 +67,7 @@ export class BffOAuth implements AgentTokenSource {
     this.config = config;
     const resource = `${config.publicUrl}/mcp`;
     this.resourceMetadataUrl = getOAuthProtectedResourceMetadataUrl(new URL(resource));
-    // PostgreSQL when several instances share it (BFF_DATABASE_URL); node:sqlite in BFF_DATA_DIR otherwise.
-    this.ownStore = options.store ? undefined : new SqliteOAuthStore({ dataDir: config.dataDir });
-    this.store = options.store ?? (this.ownStore as SqliteOAuthStore);
+    this.store = options.store;
     this.throttle = options.throttle ?? new LoginThrottle(options.now ? { now: options.now } : {});
     let pages: AuthorizationPages | undefined;
     this.provider = new OAuthProvider({
@@ -161,10 +157,5 @@ export class BffOAuth implements AgentTokenSource {
     router.post('/oauth/login', form, this.pages.login);
     router.post('/oauth/consent', form, this.pages.consent);
     return router;
-  }
-
-  /** Closes the store it opened itself (a store passed in belongs to the caller). */
-  close(): void {
-    this.ownStore?.close();
   }
 }

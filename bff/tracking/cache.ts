@@ -17,6 +17,20 @@ export const DEFAULT_TTLS: TrackingTtls = {
 
 export type Freshness = 'fresh' | 'revalidate' | 'expired';
 
+/**
+ * Results per code with their freshness: `TrackingCache` in this process's memory, or `RedisTrackingCache`
+ * (redis-cache.ts) shared by every instance.
+ */
+export interface TrackingStore {
+  get(
+    code: string,
+  ):
+    | { result: TrackingResult; freshness: Freshness }
+    | undefined
+    | Promise<{ result: TrackingResult; freshness: Freshness } | undefined>;
+  set(code: string, result: TrackingResult): void | Promise<void>;
+}
+
 /** How long a result stays fresh, by what it says (delivered objects do not change; moving ones do). */
 export function ttlOf(result: TrackingResult, ttls: TrackingTtls = DEFAULT_TTLS): number {
   if (!result.found) return ttls.notFound;
@@ -40,7 +54,7 @@ interface Entry {
  * while a refresh runs. Older results are kept (up to `maxEntries`, least recently used first out) as the last known
  * answer for when the upstream fails.
  */
-export class TrackingCache {
+export class TrackingCache implements TrackingStore {
   private readonly entries = new Map<string, Entry>();
   private readonly now: () => number;
   private readonly ttls: TrackingTtls;

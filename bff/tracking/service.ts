@@ -4,23 +4,12 @@ import type { TrackingLookupResult } from '../../shared/tracking-lookup.ts';
 import type { Logger } from '../logger.ts';
 import { isUpstreamError, UpstreamError } from '../upstream/errors.ts';
 import type { RestClient } from '../upstream/rest-client.ts';
-import type { Freshness } from './cache.ts';
+import type { TrackingStore } from './cache.ts';
 import { Coalescer, type Schedule } from './coalescer.ts';
 import { normalizeCodes } from './codes.ts';
 
 /** Every lookup answers within this (stale or an error), whatever the platform does. */
 export const TRACKING_DEADLINE_MS = 8_000;
-
-/** Results per code with their freshness: `TrackingCache` in memory, or shared through Redis. */
-export interface TrackingStore {
-  get(
-    code: string,
-  ):
-    | { result: TrackingResult; freshness: Freshness }
-    | undefined
-    | Promise<{ result: TrackingResult; freshness: Freshness } | undefined>;
-  set(code: string, result: TrackingResult): void | Promise<void>;
-}
 
 /** One upstream call for up to 50 codes: an answer per code it got, written to the cache. */
 export type TrackingBatch = (codes: string[]) => Promise<Map<string, TrackingResult>>;
@@ -39,7 +28,9 @@ export interface TrackingServiceOptions {
   /** The answer deadline of one lookup (default `TRACKING_DEADLINE_MS`). */
   deadlineMs?: number;
   /** Several instances: builds the shared loader from the batch and this instance's coalescer (its fallback). */
-  shared?: (batch: TrackingBatch, local: Coalescer<TrackingResult>) => CodeLoader;
+  shared?:
+    | ((batch: TrackingBatch, local: Coalescer<TrackingResult>, windowMs?: number) => CodeLoader)
+    | undefined;
 }
 
 /** Tracking that spends the store's 60 calls a minute wisely: cache, stale-while-revalidate, coalescing. */
@@ -72,7 +63,7 @@ export class TrackingService {
       ...(options.windowMs === undefined ? {} : { windowMs: options.windowMs }),
       ...(options.schedule ? { schedule: options.schedule } : {}),
     });
-    this.coalescer = options.shared ? options.shared(batch, local) : local;
+    this.coalescer = options.shared ? options.shared(batch, local, options.windowMs) : local;
   }
 
   /**

@@ -1,57 +1,58 @@
 import { isIP } from 'node:net';
 import type { Request } from 'express';
-import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import { LRUCache } from 'lru-cache';
 import type { LimitDecision, RateLimit } from '../../shared/rate-limit.ts';
 
 /**
- * The per-visitor limit of the tracking API. One small interface, so a shared store (Redis, for several instances)
- * can replace the in-process one without touching the route.
+ * The per-visitor limit of the tracking API: `MemoryVisitorLimiter` in this process, or `RedisVisitorLimiter`
+ * (redis-visitor-limiter.ts) shared by every instance.
  */
 export interface VisitorLimiter {
   take(key: string): Promise<LimitDecision>;
 }
 
-/** Keys the in-process limiter holds at most; beyond it, new visitors share one bucket until keys expire. */
+/** Keys the in-process limiter holds at most; beyond it, the least recently seen visitor is forgotten. */
 export const DEFAULT_MAX_VISITOR_KEYS = 50_000;
-const OVERFLOW_KEY = 'overflow';
+
+interface Window {
+  count: number;
+  endsAt: number;
+}
 
 /**
- * rate-limiter-flexible's memory store: a fixed window per key that expires on its own, so memory follows the
- * visitors of the last window, and never more than `maxKeys` of them (a flood of distinct addresses lands in one
- * shared bucket instead of growing the process).
+ * A fixed window per visitor in a bounded LRU map (lru-cache): memory follows the visitors of the last window and
+ * never holds more than `maxKeys` of them. A flood of new addresses pushes out the least recently seen visitors —
+ * who start a fresh window if they come back — and never puts newcomers into one shared bucket, so no flood can
+ * lock a new shopper out.
  */
 export class MemoryVisitorLimiter implements VisitorLimiter {
-  private readonly limiter: RateLimiterMemory;
-  private readonly maxKeys: number;
+  private readonly windows: LRUCache<string, Window>;
+  private readonly limit: RateLimit;
+  private readonly now: () => number;
 
-  constructor(limit: RateLimit, options: { maxKeys?: number } = {}) {
-    this.limiter = new RateLimiterMemory({ points: limit.calls, duration: limit.seconds });
-    this.maxKeys = options.maxKeys ?? DEFAULT_MAX_VISITOR_KEYS;
+  constructor(limit: RateLimit, options: { maxKeys?: number; now?: () => number } = {}) {
+    this.limit = limit;
+    this.now = options.now ?? Date.now;
+    this.windows = new LRUCache({ max: options.maxKeys ?? DEFAULT_MAX_VISITOR_KEYS });
   }
 
-  /** Keys held right now (the store's own map: the figure the memory test watches). */
+  /** Visitors held right now. */
   get size(): number {
-    const storage = (this.limiter as unknown as { _memoryStorage?: { _storage?: Map<string, unknown> } })
-      ._memoryStorage?._storage;
-    if (!(storage instanceof Map)) throw new Error('rate-limiter-flexible: memory storage not found');
-    return storage.size;
+    return this.windows.size;
   }
 
   async take(key: string): Promise<LimitDecision> {
-    const known = (await this.limiter.get(key)) !== null;
-    const bucket = known || this.size < this.maxKeys ? key : OVERFLOW_KEY;
-    return consume(this.limiter, bucket);
-  }
-}
-
-/** One point of a rate-limiter-flexible limiter (any store), as our `LimitDecision`. */
-export async function consume(limiter: RateLimiterAbstract, key: string): Promise<LimitDecision> {
-  try {
-    await limiter.consume(key);
+    const now = this.now();
+    let window = this.windows.get(key);
+    if (!window || window.endsAt <= now) {
+      window = { count: 0, endsAt: now + this.limit.seconds * 1000 };
+      this.windows.set(key, window);
+    }
+    if (window.count >= this.limit.calls) {
+      return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil((window.endsAt - now) / 1000)) };
+    }
+    window.count += 1;
     return { ok: true };
-  } catch (rejection) {
-    if (!(rejection instanceof RateLimiterRes)) throw rejection;
-    return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil(rejection.msBeforeNext / 1000)) };
   }
 }
 

@@ -1,4 +1,3 @@
-import type { Redis } from 'ioredis';
 import type { RateLimit } from '../../shared/rate-limit.ts';
 
 /** The routes the platform limits separately (spec 8: per store and route). */
@@ -12,6 +11,7 @@ export type BudgetDecision = { ok: true } | { ok: false; retryAfterMs: number };
  * platform would answer with 429. A retry goes only while more than the reserve is left, so retries never eat the
  * calls that visitors' first lookups need.
  */
+/** `MemoryBudget` for one instance, or `RedisBudget` (redis-budget.ts) for all of them together. */
 export interface UpstreamBudget {
   /** Spends one call of the route's allowance, or says how long until one frees. */
   take(route: BudgetRoute): Promise<BudgetDecision>;
@@ -20,7 +20,7 @@ export interface UpstreamBudget {
 }
 
 /** The calls kept for first attempts: a quarter of the limit, unless said. */
-function reserveOf(limit: RateLimit, reserve: number | undefined): number {
+export function reserveOf(limit: RateLimit, reserve: number | undefined): number {
   return reserve ?? Math.ceil(limit.calls / 4);
 }
 
@@ -57,66 +57,5 @@ export class MemoryBudget implements UpstreamBudget {
 
   async canRetry(route: BudgetRoute): Promise<boolean> {
     return this.limit.calls - this.log(route, this.now()).length > this.reserve;
-  }
-}
-
-/**
- * One sliding window in Redis for every instance: the script trims the log, counts and records in one atomic step on
- * the Redis server's clock (the instances' clocks may differ). Each call is a unique member, so two calls in one
- * microsecond both count.
- */
-const TAKE = `
-local now = redis.call('TIME')
-local nowUs = tonumber(now[1]) * 1000000 + tonumber(now[2])
-local windowUs = tonumber(ARGV[1]) * 1000
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', nowUs - windowUs)
-if redis.call('ZCARD', KEYS[1]) < tonumber(ARGV[2]) then
-  redis.call('ZADD', KEYS[1], nowUs, ARGV[3])
-  redis.call('PEXPIRE', KEYS[1], ARGV[1])
-  return 0
-end
-local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
-return math.max(1, math.ceil((tonumber(oldest[2]) + windowUs - nowUs) / 1000))
-`;
-
-/** Calls sent in the current window. */
-const USED = `
-local now = redis.call('TIME')
-local nowUs = tonumber(now[1]) * 1000000 + tonumber(now[2])
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', nowUs - tonumber(ARGV[1]) * 1000)
-return redis.call('ZCARD', KEYS[1])
-`;
-
-let sequence = 0;
-
-export class RedisBudget implements UpstreamBudget {
-  private readonly redis: Redis;
-  private readonly limit: RateLimit;
-  private readonly reserve: number;
-  private readonly prefix: string;
-
-  /** `prefix` names the store (never the key itself), e.g. `frete:{<store hash>}`. */
-  constructor(options: { redis: Redis; limit: RateLimit; prefix: string; reserve?: number }) {
-    this.redis = options.redis;
-    this.limit = options.limit;
-    this.reserve = reserveOf(options.limit, options.reserve);
-    this.prefix = options.prefix;
-  }
-
-  async take(route: BudgetRoute): Promise<BudgetDecision> {
-    sequence = (sequence + 1) % Number.MAX_SAFE_INTEGER;
-    const member = `${process.pid}:${Date.now()}:${sequence}:${Math.random()}`;
-    const windowMs = this.limit.seconds * 1000;
-    const waitMs = Number(
-      await this.redis.eval(TAKE, 1, `${this.prefix}:budget:${route}`, windowMs, this.limit.calls, member),
-    );
-    return waitMs === 0 ? { ok: true } : { ok: false, retryAfterMs: waitMs };
-  }
-
-  async canRetry(route: BudgetRoute): Promise<boolean> {
-    const used = Number(
-      await this.redis.eval(USED, 1, `${this.prefix}:budget:${route}`, this.limit.seconds * 1000),
-    );
-    return this.limit.calls - used > this.reserve;
   }
 }

@@ -111,10 +111,21 @@ export interface SharedCatalogStore {
 }
 
 /**
+ * What the label capability needs of the platform's MCP server: a tool call, and a read-only one. `PlatformMcp` is
+ * the real one; tests script the platform's answers with a plain object of this shape.
+ */
+export interface PlatformPort {
+  /** Calls a tool once; throws `PlatformCallError` (`not_sent` or `unknown`) when no answer came back. */
+  call(name: string, args: Record<string, unknown>, timeoutMs?: number): Promise<CallToolResult>;
+  /** A read-only tool, called again once on any failure. */
+  read(name: string, args: Record<string, unknown>): Promise<CallToolResult>;
+}
+
+/**
  * The platform's MCP server through the SDK's client with Bearer `mk_`. One connection per call: a call opens its
  * own client, calls, and closes it, so a dropped answer on one call never fails, or marks unknown, any other call.
  */
-export class PlatformMcp {
+export class PlatformMcp implements PlatformPort {
   private catalog: { at: number; tools: string[] } | undefined;
   private looking: Promise<string[]> | undefined;
   private readonly open = new Set<Client>();

@@ -35,8 +35,8 @@ export function controlRoutes(state: SandboxState): Router {
   const router = strictRouter();
   router.use('/_sandbox', loopbackOnly);
 
-  router.post('/_sandbox/reset', (_req, res) => {
-    state.reset();
+  router.post('/_sandbox/reset', async (_req, res) => {
+    await state.reset();
     res.json({ ok: true });
   });
   router.post('/_sandbox/faults', async (req, res) => {

@@ -12,7 +12,8 @@ import { OAUTH_CSS } from '../../shared/oauth/html.ts';
 import { LoginThrottle } from '../../shared/oauth/login-throttle.ts';
 import { AuthorizationPages } from '../../shared/oauth/pages.ts';
 import { bearerChallenge, OAuthProvider } from '../../shared/oauth/provider.ts';
-import { MemoryOAuthStore } from '../../shared/oauth/store.ts';
+import { OAuthStore } from '../../shared/oauth/store.ts';
+import { SqliteSql } from '../../shared/sql/sqlite.ts';
 import type { MerchantAccess } from '../http/auth.ts';
 import type { StoreRegistry } from '../stores/stores.ts';
 
@@ -37,7 +38,8 @@ export class SandboxOAuth {
   readonly provider: OAuthProvider;
   readonly pages: AuthorizationPages;
   readonly resourceMetadataUrl: string;
-  private readonly store = new MemoryOAuthStore();
+  // The one OAuth store of both servers, on a node:sqlite database in memory: the sandbox keeps nothing on disk.
+  private readonly store = new OAuthStore(new SqliteSql({ dataDir: ':memory:', file: 'oauth.sqlite' }));
   private readonly registry: StoreRegistry;
   private readonly origin: string;
 
@@ -103,9 +105,9 @@ export class SandboxOAuth {
   }
 
   /** Forgets clients, codes, tokens, consent tickets and login failures (`/_sandbox/reset`). */
-  reset(): void {
-    this.store.clear();
+  async reset(): Promise<void> {
     this.pages.clear();
+    await this.store.clear();
   }
 
   routes(): Router {

@@ -1,4 +1,6 @@
 import type { OAuthClientInformationFull } from '@modelcontextprotocol/sdk/shared/auth.js';
+import { type Migration, migrate } from '../sql/migrate.ts';
+import type { Row, Sql } from '../sql/sql.ts';
 
 /** A registered client as stored: its metadata, without the client id (only its hash is kept). */
 export interface ClientRecord {
@@ -34,131 +36,265 @@ export interface TokenRecord extends GrantFields {
 /** What `useCode`/`useRefreshToken` found: the record when it was unused, `reused` when it had been spent. */
 export type Spend<T> = { state: 'fresh'; record: T } | { state: 'reused'; record: T } | { state: 'unknown' };
 
+export type SessionKind = 'consent' | 'admin';
+
+/** The OAuth tables, on node:sqlite and PostgreSQL alike (`IF NOT EXISTS`: earlier node:sqlite files had them unrecorded). */
+export const OAUTH_MIGRATIONS: readonly Migration[] = [
+  {
+    id: '101-oauth',
+    sql: `
+      CREATE TABLE IF NOT EXISTS oauth_clients (
+        id_hash TEXT PRIMARY KEY,
+        metadata TEXT NOT NULL,
+        created_at BIGINT NOT NULL,
+        last_used_at BIGINT
+      );
+      CREATE TABLE IF NOT EXISTS oauth_codes (
+        hash TEXT PRIMARY KEY,
+        client_id_hash TEXT NOT NULL,
+        grant_id TEXT NOT NULL,
+        subject TEXT NOT NULL,
+        scopes TEXT NOT NULL,
+        resource TEXT NOT NULL,
+        expires_at BIGINT NOT NULL,
+        code_challenge TEXT NOT NULL,
+        redirect_uri TEXT NOT NULL,
+        used INTEGER NOT NULL DEFAULT 0
+      );
+      CREATE TABLE IF NOT EXISTS oauth_tokens (
+        hash TEXT PRIMARY KEY,
+        kind TEXT NOT NULL,
+        client_id_hash TEXT NOT NULL,
+        grant_id TEXT NOT NULL,
+        subject TEXT NOT NULL,
+        scopes TEXT NOT NULL,
+        resource TEXT NOT NULL,
+        expires_at BIGINT NOT NULL,
+        used INTEGER NOT NULL DEFAULT 0
+      );
+      CREATE TABLE IF NOT EXISTS oauth_sessions (
+        hash TEXT PRIMARY KEY,
+        kind TEXT NOT NULL,
+        payload TEXT NOT NULL,
+        expires_at BIGINT NOT NULL
+      );
+      CREATE INDEX IF NOT EXISTS oauth_codes_grant ON oauth_codes (grant_id);
+      CREATE INDEX IF NOT EXISTS oauth_codes_client ON oauth_codes (client_id_hash);
+      CREATE INDEX IF NOT EXISTS oauth_tokens_grant ON oauth_tokens (grant_id);
+      CREATE INDEX IF NOT EXISTS oauth_tokens_client ON oauth_tokens (client_id_hash)
+    `,
+  },
+];
+
+/** The columns every code and token row shares (one approved consent). */
+const GRANT_COLUMNS = 'client_id_hash, grant_id, subject, scopes, resource, expires_at';
+
+function grant(row: Row): GrantFields {
+  return {
+    clientIdHash: String(row.client_id_hash),
+    grantId: String(row.grant_id),
+    subject: String(row.subject),
+    scopes: String(row.scopes).split(' ').filter(Boolean),
+    resource: String(row.resource),
+    expiresAt: Number(row.expires_at),
+  };
+}
+
+const grantValues = (record: GrantFields) =>
+  [
+    record.clientIdHash,
+    record.grantId,
+    record.subject,
+    record.scopes.join(' '),
+    record.resource,
+    record.expiresAt,
+  ] as const;
+
+const toClient = (row: Row): ClientRecord => ({
+  idHash: String(row.id_hash),
+  metadata: JSON.parse(String(row.metadata)),
+  createdAt: Number(row.created_at),
+  lastUsedAt: row.last_used_at === null ? null : Number(row.last_used_at),
+});
+
+const toCode = (row: Row): CodeRecord => ({
+  ...grant(row),
+  codeChallenge: String(row.code_challenge),
+  redirectUri: String(row.redirect_uri),
+});
+
+const toToken = (row: Row): TokenRecord & { used: boolean } => ({
+  ...grant(row),
+  kind: row.kind === 'refresh' ? 'refresh' : 'access',
+  used: Number(row.used) === 1,
+});
+
 /**
- * Storage of OAuth clients, codes and tokens, keyed by SHA-256 hashes (a leaked table holds no usable secret).
- * Async so a network database fits behind it; `spend*` must be atomic (single use under concurrency).
+ * Storage of OAuth clients, codes and tokens, keyed by SHA-256 hashes (a leaked table holds no usable secret), over
+ * the one SQL layer: node:sqlite (the BFF's `oauth.sqlite`; the sandbox in memory) or PostgreSQL (shared by every
+ * BFF instance). Single use comes from one conditional `UPDATE … RETURNING`: of two exchanges of one code at once,
+ * in one process or two instances, exactly one sees it fresh.
  */
-export interface OAuthStore {
-  putClient(client: ClientRecord): Promise<void>;
-  getClient(idHash: string): Promise<ClientRecord | undefined>;
-  listClients(): Promise<ClientRecord[]>;
+export class OAuthStore {
+  /** Settles once the tables are migrated; every call waits for it (await it at start to fail fast). */
+  readonly ready: Promise<void>;
+  private readonly sql: Sql;
+
+  constructor(sql: Sql) {
+    this.sql = sql;
+    this.ready = migrate(sql, OAUTH_MIGRATIONS).then(() => undefined);
+    this.ready.catch(() => undefined);
+  }
+
+  async putClient(client: ClientRecord): Promise<void> {
+    await this.run(
+      'INSERT INTO oauth_clients (id_hash, metadata, created_at, last_used_at) VALUES (?, ?, ?, ?)',
+      [client.idHash, JSON.stringify(client.metadata), client.createdAt, client.lastUsedAt],
+    );
+  }
+
+  async getClient(idHash: string): Promise<ClientRecord | undefined> {
+    const row = await this.one('SELECT * FROM oauth_clients WHERE id_hash = ?', [idHash]);
+    return row && toClient(row);
+  }
+
+  async listClients(): Promise<ClientRecord[]> {
+    return (await this.all('SELECT * FROM oauth_clients ORDER BY created_at')).map(toClient);
+  }
+
   /** Deletes the client and every code and token it holds. */
-  deleteClient(idHash: string): Promise<boolean>;
-  touchClient(idHash: string, at: number): Promise<void>;
-  putCode(hash: string, code: CodeRecord): Promise<void>;
-  getCode(hash: string): Promise<CodeRecord | undefined>;
+  async deleteClient(idHash: string): Promise<boolean> {
+    await this.ready;
+    return this.sql.transaction(async (tx) => {
+      await tx.run('DELETE FROM oauth_tokens WHERE client_id_hash = ?', [idHash]);
+      await tx.run('DELETE FROM oauth_codes WHERE client_id_hash = ?', [idHash]);
+      return (await tx.run('DELETE FROM oauth_clients WHERE id_hash = ?', [idHash])) > 0;
+    });
+  }
+
+  async touchClient(idHash: string, at: number): Promise<void> {
+    await this.run('UPDATE oauth_clients SET last_used_at = ? WHERE id_hash = ?', [at, idHash]);
+  }
+
+  async putCode(hash: string, code: CodeRecord): Promise<void> {
+    await this.run(
+      `INSERT INTO oauth_codes (hash, ${GRANT_COLUMNS}, code_challenge, redirect_uri) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      [hash, ...grantValues(code), code.codeChallenge, code.redirectUri],
+    );
+  }
+
+  async getCode(hash: string): Promise<CodeRecord | undefined> {
+    const row = await this.one('SELECT * FROM oauth_codes WHERE hash = ?', [hash]);
+    return row && toCode(row);
+  }
+
   /** Marks the code used; answers whether it was fresh, already used, or unknown. */
-  spendCode(hash: string): Promise<Spend<CodeRecord>>;
-  putToken(hash: string, token: TokenRecord): Promise<void>;
+  async spendCode(hash: string): Promise<Spend<CodeRecord>> {
+    const fresh = await this.one('UPDATE oauth_codes SET used = 1 WHERE hash = ? AND used = 0 RETURNING *', [
+      hash,
+    ]);
+    if (fresh) return { state: 'fresh', record: toCode(fresh) };
+    const record = await this.getCode(hash);
+    return record ? { state: 'reused', record } : { state: 'unknown' };
+  }
+
+  async putToken(hash: string, token: TokenRecord): Promise<void> {
+    await this.run(
+      `INSERT INTO oauth_tokens (hash, kind, ${GRANT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+      [hash, token.kind, ...grantValues(token)],
+    );
+  }
+
   /** The token, `used` once a refresh token was rotated. */
-  getToken(hash: string): Promise<(TokenRecord & { used: boolean }) | undefined>;
+  async getToken(hash: string): Promise<(TokenRecord & { used: boolean }) | undefined> {
+    const row = await this.one('SELECT * FROM oauth_tokens WHERE hash = ?', [hash]);
+    return row && toToken(row);
+  }
+
   /** Marks a refresh token used (rotation); answers whether it was fresh, already used, or unknown (or not one). */
-  spendToken(hash: string): Promise<Spend<TokenRecord>>;
+  async spendToken(hash: string): Promise<Spend<TokenRecord>> {
+    const fresh = await this.one(
+      "UPDATE oauth_tokens SET used = 1 WHERE hash = ? AND kind = 'refresh' AND used = 0 RETURNING *",
+      [hash],
+    );
+    const found = fresh ? toToken(fresh) : await this.getToken(hash);
+    if (found?.kind !== 'refresh') return { state: 'unknown' };
+    const { used: _used, ...record } = found;
+    return { state: fresh ? 'fresh' : 'reused', record };
+  }
+
   /** Deletes every code and token of a grant. */
-  deleteGrant(grantId: string): Promise<void>;
-  /** Deletes codes and tokens expired before `now`. */
-  purgeExpired(now: number): Promise<void>;
+  async deleteGrant(grantId: string): Promise<void> {
+    await this.run('DELETE FROM oauth_tokens WHERE grant_id = ?', [grantId]);
+    await this.run('DELETE FROM oauth_codes WHERE grant_id = ?', [grantId]);
+  }
+
+  /** Deletes codes, tokens and sessions expired before `now`. */
+  async purgeExpired(now: number): Promise<void> {
+    await this.run('DELETE FROM oauth_tokens WHERE expires_at < ?', [now]);
+    await this.run('DELETE FROM oauth_codes WHERE expires_at < ?', [now]);
+    await this.run('DELETE FROM oauth_sessions WHERE expires_at < ?', [now]);
+  }
+
   /** The scopes a client's live tokens hold (`/admin/agents`). */
-  activeScopes(idHash: string, now: number): Promise<string[]>;
+  async activeScopes(idHash: string, now: number): Promise<string[]> {
+    const rows = await this.all(
+      'SELECT scopes FROM oauth_tokens WHERE client_id_hash = ? AND used = 0 AND expires_at >= ?',
+      [idHash, now],
+    );
+    return [...new Set(rows.flatMap((row) => String(row.scopes).split(' ').filter(Boolean)))];
+  }
+
   /**
    * Short-lived records keyed by the hash of a secret the browser holds: consent tickets (`consent`) and `/admin`
    * sessions (`admin`). Stored here, not in process memory, so any instance can take the next step.
    */
-  putSession(hash: string, kind: SessionKind, payload: string, expiresAt: number): Promise<void>;
-  /** The payload, or undefined when unknown, of another kind, or expired at `now`. */
-  getSession(hash: string, kind: SessionKind, now: number): Promise<string | undefined>;
-  /** Deletes it; answers whether it existed (so of two concurrent uses, one wins). */
-  deleteSession(hash: string): Promise<boolean>;
-}
-
-export type SessionKind = 'consent' | 'admin';
-
-/** The in-memory store (the sandbox; tests of the BFF's provider logic). */
-export class MemoryOAuthStore implements OAuthStore {
-  private readonly clients = new Map<string, ClientRecord>();
-  private readonly codes = new Map<string, { record: CodeRecord; used: boolean }>();
-  private readonly tokens = new Map<string, { record: TokenRecord; used: boolean }>();
-  private readonly sessions = new Map<string, { kind: SessionKind; payload: string; expiresAt: number }>();
-
-  async putClient(client: ClientRecord): Promise<void> {
-    this.clients.set(client.idHash, structuredClone(client));
-  }
-  async getClient(idHash: string): Promise<ClientRecord | undefined> {
-    const client = this.clients.get(idHash);
-    return client && structuredClone(client);
-  }
-  async listClients(): Promise<ClientRecord[]> {
-    return [...this.clients.values()].map((client) => structuredClone(client));
-  }
-  async deleteClient(idHash: string): Promise<boolean> {
-    for (const [hash, { record }] of this.codes) if (record.clientIdHash === idHash) this.codes.delete(hash);
-    for (const [hash, { record }] of this.tokens)
-      if (record.clientIdHash === idHash) this.tokens.delete(hash);
-    return this.clients.delete(idHash);
-  }
-  async touchClient(idHash: string, at: number): Promise<void> {
-    const client = this.clients.get(idHash);
-    if (client) client.lastUsedAt = at;
-  }
-  async putCode(hash: string, code: CodeRecord): Promise<void> {
-    this.codes.set(hash, { record: structuredClone(code), used: false });
-  }
-  async getCode(hash: string): Promise<CodeRecord | undefined> {
-    const entry = this.codes.get(hash);
-    return entry && structuredClone(entry.record);
-  }
-  async spendCode(hash: string): Promise<Spend<CodeRecord>> {
-    return spend(this.codes.get(hash));
-  }
-  async putToken(hash: string, token: TokenRecord): Promise<void> {
-    this.tokens.set(hash, { record: structuredClone(token), used: false });
-  }
-  async getToken(hash: string): Promise<(TokenRecord & { used: boolean }) | undefined> {
-    const entry = this.tokens.get(hash);
-    return entry && { ...structuredClone(entry.record), used: entry.used };
-  }
-  async spendToken(hash: string): Promise<Spend<TokenRecord>> {
-    const entry = this.tokens.get(hash);
-    return entry?.record.kind === 'refresh' ? spend(entry) : { state: 'unknown' };
-  }
-  async deleteGrant(grantId: string): Promise<void> {
-    for (const [hash, { record }] of this.codes) if (record.grantId === grantId) this.codes.delete(hash);
-    for (const [hash, { record }] of this.tokens) if (record.grantId === grantId) this.tokens.delete(hash);
-  }
-  async purgeExpired(now: number): Promise<void> {
-    for (const [hash, { record }] of this.codes) if (record.expiresAt < now) this.codes.delete(hash);
-    for (const [hash, { record }] of this.tokens) if (record.expiresAt < now) this.tokens.delete(hash);
-    for (const [hash, session] of this.sessions) if (session.expiresAt < now) this.sessions.delete(hash);
-  }
   async putSession(hash: string, kind: SessionKind, payload: string, expiresAt: number): Promise<void> {
-    this.sessions.set(hash, { kind, payload, expiresAt });
+    await this.run('INSERT INTO oauth_sessions (hash, kind, payload, expires_at) VALUES (?, ?, ?, ?)', [
+      hash,
+      kind,
+      payload,
+      expiresAt,
+    ]);
   }
-  async getSession(hash: string, kind: SessionKind, now: number): Promise<string | undefined> {
-    const session = this.sessions.get(hash);
-    return session && session.kind === kind && session.expiresAt > now ? session.payload : undefined;
-  }
-  async deleteSession(hash: string): Promise<boolean> {
-    return this.sessions.delete(hash);
-  }
-  async activeScopes(idHash: string, now: number): Promise<string[]> {
-    const scopes = new Set<string>();
-    for (const { record, used } of this.tokens.values()) {
-      if (record.clientIdHash === idHash && !used && record.expiresAt >= now)
-        for (const s of record.scopes) scopes.add(s);
-    }
-    return [...scopes];
-  }
-  clear(): void {
-    this.clients.clear();
-    this.codes.clear();
-    this.tokens.clear();
-    this.sessions.clear();
-  }
-}
 
-function spend<T>(entry: { record: T; used: boolean } | undefined): Spend<T> {
-  if (!entry) return { state: 'unknown' };
-  if (entry.used) return { state: 'reused', record: structuredClone(entry.record) };
-  entry.used = true;
-  return { state: 'fresh', record: structuredClone(entry.record) };
+  /** The payload, or undefined when unknown, of another kind, or expired at `now`. */
+  async getSession(hash: string, kind: SessionKind, now: number): Promise<string | undefined> {
+    const row = await this.one(
+      'SELECT payload FROM oauth_sessions WHERE hash = ? AND kind = ? AND expires_at > ?',
+      [hash, kind, now],
+    );
+    return row ? String(row.payload) : undefined;
+  }
+
+  /** Deletes it; answers whether it existed (so of two concurrent uses, one wins). */
+  async deleteSession(hash: string): Promise<boolean> {
+    return (await this.run('DELETE FROM oauth_sessions WHERE hash = ?', [hash])) > 0;
+  }
+
+  /** Forgets everything (the sandbox's reset). */
+  async clear(): Promise<void> {
+    for (const table of ['oauth_tokens', 'oauth_codes', 'oauth_sessions', 'oauth_clients']) {
+      await this.run(`DELETE FROM ${table}`);
+    }
+  }
+
+  healthy(): Promise<boolean> {
+    return this.sql.healthy();
+  }
+
+  private async all(sql: string, params?: Parameters<Sql['all']>[1]): Promise<Row[]> {
+    await this.ready;
+    return this.sql.all(sql, params);
+  }
+
+  private async one(sql: string, params?: Parameters<Sql['one']>[1]): Promise<Row | undefined> {
+    await this.ready;
+    return this.sql.one(sql, params);
+  }
+
+  private async run(sql: string, params?: Parameters<Sql['run']>[1]): Promise<number> {
+    await this.ready;
+    return this.sql.run(sql, params);
+  }
 }

@@ -1,7 +1,7 @@
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type PostgresServer, type RedisServer, startPostgres, startRedis } from './test-servers.ts';
+import { type PostgresServer, type RedisServer, startPostgres, startRedis } from './servers.ts';
 
 describe('the real servers the multi-instance tests run on', () => {
   let redis: RedisServer;

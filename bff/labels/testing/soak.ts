@@ -6,8 +6,8 @@ import {
   type GenerateLabelInputRaw,
   GenerateLabelInputSchema,
   GenerateLabelOutputSchema,
-} from '../../shared/label.ts';
-import { fingerprint } from './fingerprint.ts';
+} from '../../../shared/label.ts';
+import { fingerprint } from '../fingerprint.ts';
 
 /**
  * The label fault soak, shared by the integration test (bff/labels/faults.test.ts) and `npm run bench`: agents send

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import type { Redis } from 'ioredis';
 import { MAX_CODES } from '../../shared/limits.ts';
 import type { TrackingResult } from '../../shared/tracking.ts';
-import type { TrackingBatch } from '../tracking/service.ts';
-import { UpstreamError, type UpstreamFailure } from '../upstream/errors.ts';
+import type { RedisCommands as Redis, RedisConnection } from '../backends/redis.ts';
+import { isUpstreamError, UpstreamError, type UpstreamFailure } from '../upstream/errors.ts';
+import type { Coalescer } from './coalescer.ts';
+import type { CodeLoader, TrackingBatch } from './service.ts';
 
 export interface ClusterCoalescerOptions {
   /** Commands (enqueue, claim, publish). */
@@ -262,5 +263,50 @@ export class ClusterCoalescer {
   async close(): Promise<void> {
     clearTimeout(this.timer);
     this.fail([...this.waiters.keys()], new Error('closed'));
+  }
+}
+
+/**
+ * Loads a code through the queue shared by every instance while Redis answers, and through this instance's own
+ * coalescer otherwise. An answer from the platform (or its refusal) is final; only a Redis failure falls back.
+ */
+export class RedisCodeLoader implements CodeLoader {
+  private readonly cluster: ClusterCoalescer;
+  private readonly local: Coalescer<TrackingResult>;
+  private readonly connection: RedisConnection;
+
+  constructor(options: {
+    connection: RedisConnection;
+    batch: TrackingBatch;
+    local: Coalescer<TrackingResult>;
+    windowMs?: number;
+  }) {
+    this.connection = options.connection;
+    this.local = options.local;
+    this.cluster = new ClusterCoalescer({
+      redis: options.connection.commands,
+      subscriber: options.connection.subscriber,
+      prefix: options.connection.prefix,
+      batch: options.batch,
+      waitMs: 7_000,
+      ...(options.windowMs === undefined ? {} : { windowMs: options.windowMs }),
+    });
+    void this.cluster.start().catch(() => undefined);
+  }
+
+  async load(code: string): Promise<TrackingResult> {
+    if (!this.connection.ready) return this.local.load(code);
+    try {
+      return await this.cluster.load(code);
+    } catch (error) {
+      if (isUpstreamError(error)) throw error;
+      // The shared queue is working but slow: sending the code again from here would only spend the budget twice.
+      if (error instanceof ClusterWaitTimeout) throw new UpstreamError('unavailable', error.message);
+      return this.local.load(code);
+    }
+  }
+
+  close(): Promise<void> {
+    return this.cluster.close();
   }
 }

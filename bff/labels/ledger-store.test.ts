@@ -11,17 +11,18 @@ import {
   TRANSITIONS,
   TransitionError,
 } from './ledger.ts';
-import { SqliteLedgerStore } from './sqlite-store.ts';
+import { sqliteLedger, type TestLedger } from './testing/ledgers.ts';
+import { describeLedgerStore } from './testing/store-contract.ts';
 
 const DAY = 86_400_000;
 // Far from 0, so no rule can pass by comparing against an epoch that never moved.
 let clock = 1.7e12;
 const now = () => clock;
-let store: SqliteLedgerStore;
+let store: TestLedger;
 
 beforeEach(() => {
   clock = 1.7e12;
-  store = new SqliteLedgerStore({ dataDir: ':memory:', now, keyWindowMs: 7 * DAY });
+  store = sqliteLedger({ dataDir: ':memory:', now, keyWindowMs: 7 * DAY });
 });
 afterEach(async () => {
   await store.close();
@@ -111,7 +112,7 @@ describe('the ledger state machine', () => {
 
   it('enforces the binding even against a writer that skips this code (a raw UPDATE on the same file)', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'ledger-raw-'));
-    const onDisk = new SqliteLedgerStore({ dataDir: dir, now });
+    const onDisk = sqliteLedger({ dataDir: dir, now });
     const a = await onDisk.begin({ fingerprint: 'x', request: '{}' });
     const b = await onDisk.begin({ fingerprint: 'y', request: '{}' });
     await onDisk.settle(a.id, { state: 'created', settledBy: 'answer', prepostagemId: 'PP7' });
@@ -205,7 +206,7 @@ describe('the ledger state machine', () => {
 
   it('keeps everything across a reopen of the same data directory', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'ledger-reopen-'));
-    const first = new SqliteLedgerStore({ dataDir: dir, now });
+    const first = sqliteLedger({ dataDir: dir, now });
     const a = await first.begin({ fingerprint: 'r', idempotencyKey: 'k', request: '{}' });
     await first.settle(a.id, {
       state: 'created',
@@ -214,7 +215,7 @@ describe('the ledger state machine', () => {
       supportCode: 's',
     });
     await first.close();
-    const second = new SqliteLedgerStore({ dataDir: dir, now });
+    const second = sqliteLedger({ dataDir: dir, now });
     expect(await second.byKey('k')).toMatchObject({ id: a.id, prepostagemId: 'PP9' });
     await expect(
       second.begin({ fingerprint: 'q', idempotencyKey: 'k', request: '{}' }),
@@ -232,7 +233,7 @@ describe('the ledger state machine', () => {
     insert.run('b', 'fb', 'created', 'PP1', 'sc1', 3, 4);
     insert.run('c', 'fc', 'unknown', null, null, 5, 6);
     legacy.close();
-    const migrated = new SqliteLedgerStore({ dataDir: dir, now });
+    const migrated = sqliteLedger({ dataDir: dir, now });
     expect(await migrated.get('a')).toMatchObject({ state: 'created', prepostagemId: 'PP1' });
     expect(await migrated.get('b')).toMatchObject({ state: 'unknown', prepostagemId: null });
     expect((await migrated.get('b'))?.note).toContain('also bound to an earlier attempt');
@@ -277,7 +278,7 @@ describe('the ledger state machine', () => {
     insert.run('u1', 'fu', null, 'unknown', null, null, null, null, null, 50, null, '{"o":3}');
     insert.run('u2', 'fu', null, 'pending', null, null, null, null, null, 60, null, '{"o":3}');
     legacy.close();
-    const migrated = new SqliteLedgerStore({ dataDir: dir, now });
+    const migrated = sqliteLedger({ dataDir: dir, now });
     expect(await migrated.get('a')).toMatchObject({
       fingerprint: 'fa',
       idempotencyKey: 'key-a',
@@ -306,8 +307,16 @@ describe('the ledger state machine', () => {
     expect(await migrated.get('u2')).toBeUndefined();
     await migrated.close();
     // the old table is gone: opening again migrates nothing twice
-    const again = new SqliteLedgerStore({ dataDir: dir, now });
+    const again = sqliteLedger({ dataDir: dir, now });
     expect(await again.get('a')).toMatchObject({ state: 'created', prepostagemId: 'PP1' });
     await again.close();
   });
+});
+
+// PostgreSQL runs the same contract in ledger-store.postgres.test.ts.
+describeLedgerStore('node:sqlite (two connections to one file)', async (now, keyWindowMs) => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'ledger-contract-'));
+  const a = sqliteLedger({ dataDir, now, keyWindowMs });
+  const b = sqliteLedger({ dataDir, now, keyWindowMs });
+  return { a, b, close: async () => void (await Promise.all([a.close(), b.close()])) };
 });

@@ -3,10 +3,10 @@ import {
   AlreadyCreatedError,
   BindingConflictError,
   IdempotencyConflictError,
-  type LedgerStore,
   OpenAttemptConflictError,
   TransitionError,
-} from './ledger.ts';
+} from '../ledger.ts';
+import type { LedgerStore } from '../ledger-store.ts';
 
 /** Two stores over one storage (two processes, or two BFF instances), on a clock the test moves. */
 export interface StorePair {
@@ -21,7 +21,7 @@ const DAY = 86_400_000;
 const request = (n: number) => JSON.stringify({ order: n });
 
 /**
- * The guarantees every `LedgerStore` gives, run against each implementation (node:sqlite and PostgreSQL): they come
+ * The guarantees the `LedgerStore` gives, run on each database it supports (node:sqlite and PostgreSQL): they come
  * from the storage, so they hold between two stores sharing it.
  */
 export function describeLedgerStore(name: string, open: OpenPair): void {
@@ -61,6 +61,7 @@ export function describeLedgerStore(name: string, open: OpenPair): void {
         settledAt: null,
         request: request(1),
         note: null,
+        unknownWhy: null,
       });
       expect(await b.openAttempt(fp)).toMatchObject({ id: attempt.id });
       expect(await b.byKey(`key-${fp}`)).toMatchObject({ id: attempt.id });

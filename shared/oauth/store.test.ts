@@ -2,16 +2,10 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  type CodeRecord,
-  MemoryOAuthStore,
-  type OAuthStore,
-  type TokenRecord,
-} from '../../shared/oauth/store.ts';
-import { createPool } from '../cluster/postgres.ts';
-import { type PostgresServer, startPostgres } from '../cluster/test-servers.ts';
-import { PostgresOAuthStore } from './postgres-store.ts';
-import { SqliteOAuthStore } from './sqlite-store.ts';
+import { type PostgresServer, startPostgres } from '../../testing/servers.ts';
+import { PostgresSql } from '../sql/postgres.ts';
+import { SqliteSql } from '../sql/sqlite.ts';
+import { type CodeRecord, OAuthStore, type TokenRecord } from './store.ts';
 
 /** Two handles on one storage (two BFF instances), or the same object twice where the store lives in memory. */
 type OpenPair = () => Promise<{ a: OAuthStore; b: OAuthStore; close(): Promise<void> }>;
@@ -152,23 +146,25 @@ function describeOAuthStore(name: string, open: OpenPair): void {
   });
 }
 
-describeOAuthStore('memory', async () => {
-  const store = new MemoryOAuthStore();
-  return { a: store, b: store, close: async () => {} };
+/** Two stores, each on its own connection (two processes, or two BFF instances), closed together. */
+function pair(open: () => SqliteSql | PostgresSql) {
+  const sqls = [open(), open()] as const;
+  return {
+    a: new OAuthStore(sqls[0]),
+    b: new OAuthStore(sqls[1]),
+    close: async () => void (await Promise.all(sqls.map((sql) => sql.close()))),
+  };
+}
+
+describeOAuthStore('node:sqlite in memory (the sandbox)', async () => {
+  const sql = new SqliteSql({ dataDir: ':memory:', file: 'oauth.sqlite' });
+  const store = new OAuthStore(sql);
+  return { a: store, b: store, close: () => sql.close() };
 });
 
 describeOAuthStore('node:sqlite (two connections to one file)', async () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'oauth-contract-'));
-  const a = new SqliteOAuthStore({ dataDir });
-  const b = new SqliteOAuthStore({ dataDir });
-  return {
-    a,
-    b,
-    close: async () => {
-      a.close();
-      b.close();
-    },
-  };
+  return pair(() => new SqliteSql({ dataDir, file: 'oauth.sqlite' }));
 });
 
 let postgres: PostgresServer;
@@ -181,12 +177,4 @@ afterAll(async () => {
   await postgres?.close();
 });
 
-describeOAuthStore('PostgreSQL (two pools, as two instances)', async () => {
-  const pools = [createPool(url), createPool(url)];
-  const [a, b] = await Promise.all(pools.map((pool) => PostgresOAuthStore.open(pool)));
-  return {
-    a: a as PostgresOAuthStore,
-    b: b as PostgresOAuthStore,
-    close: async () => void (await Promise.all(pools.map((pool) => pool.end()))),
-  };
-});
+describeOAuthStore('PostgreSQL (two pools, as two instances)', async () => pair(() => new PostgresSql(url)));

@@ -6,9 +6,9 @@ import * as z from 'zod/mini';
 import { type RunningSandbox, SAMPLE_LABEL, startSandbox } from '../../sandbox/testing.ts';
 import { GenerateLabelOutputSchema } from '../../shared/label.ts';
 import { makeS10 } from '../../shared/s10.ts';
-import { connectAgent, judgeSoak, lookAlikeOrders, runSoak } from '../labels/soak.ts';
+import { type PostgresServer, type RedisServer, startPostgres, startRedis } from '../../testing/servers.ts';
+import { connectAgent, judgeSoak, lookAlikeOrders, runSoak } from '../labels/testing/soak.ts';
 import { type RunningBff, startBff } from '../testing.ts';
-import { type PostgresServer, type RedisServer, startPostgres, startRedis } from './test-servers.ts';
 
 /**
  * ARCHITECTURE.md, "Several BFF instances": three BFFs on one Redis and one PostgreSQL behave as one, against a

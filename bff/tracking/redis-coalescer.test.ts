@@ -2,12 +2,12 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningSandbox, startSandbox } from '../../sandbox/testing.ts';
 import { makeS10 } from '../../shared/s10.ts';
+import { type RedisServer, startRedis } from '../../testing/servers.ts';
 import { createLogger } from '../logger.ts';
 import type { TrackingBatch } from '../tracking/service.ts';
 import { isUpstreamError } from '../upstream/errors.ts';
 import { createRestClient } from '../upstream/rest-client.ts';
-import { ClusterCoalescer } from './coalescer.ts';
-import { type RedisServer, startRedis } from './test-servers.ts';
+import { ClusterCoalescer } from './redis-coalescer.ts';
 
 describe('ClusterCoalescer (real redis-server, real sandbox)', () => {
   let redisServer: RedisServer;

@@ -1,0 +1,150 @@
+import { OAuthStore } from '../../shared/oauth/store.ts';
+import { PostgresSql } from '../../shared/sql/postgres.ts';
+import type { Sql } from '../../shared/sql/sql.ts';
+import { SqliteSql } from '../../shared/sql/sqlite.ts';
+import type { TrackingResult } from '../../shared/tracking.ts';
+import type { BffConfig } from '../config.ts';
+import type { ReadinessCheck } from '../http/health.ts';
+import { LedgerStore } from '../labels/ledger-store.ts';
+import type { Logger } from '../logger.ts';
+import { TrackingCache, type TrackingStore } from '../tracking/cache.ts';
+import type { Coalescer } from '../tracking/coalescer.ts';
+import { RedisTrackingCache } from '../tracking/redis-cache.ts';
+import { RedisCodeLoader } from '../tracking/redis-coalescer.ts';
+import { RedisVisitorLimiter } from '../tracking/redis-visitor-limiter.ts';
+import type { CodeLoader, TrackingBatch } from '../tracking/service.ts';
+import { MemoryVisitorLimiter, type VisitorLimiter } from '../tracking/visitor-limiter.ts';
+import { MemoryBudget, type UpstreamBudget } from '../upstream/budget.ts';
+import type { SharedCatalogStore } from '../upstream/platform-mcp.ts';
+import { RedisBudget } from '../upstream/redis-budget.ts';
+import { RedisCatalog } from '../upstream/redis-catalog.ts';
+import { RedisConnection } from './redis.ts';
+
+/**
+ * Where the BFF's state lives, chosen once from the configuration (ARCHITECTURE.md, "Several BFF instances"): every
+ * capability takes its store from here and never asks which kind it got.
+ *
+ * - Durable state (label ledger, OAuth, and what this round adds on top of the ledger's database): one SQL layer, on
+ *   node:sqlite files in `BFF_DATA_DIR`, or on the PostgreSQL of `BFF_DATABASE_URL` that every instance shares.
+ * - Fast shared state (visitor limit, tracking cache and coalescing, upstream budget, platform catalog): this
+ *   process's memory, or the Redis of `BFF_REDIS_URL` with this process's memory as its fallback.
+ */
+export interface Backends {
+  /** The database of the ledger and of the state built beside it. */
+  sql: Sql;
+  ledger: LedgerStore;
+  /** OAuth clients, codes, tokens and sessions; only with `BFF_ADMIN_PASSWORD` (OAuth and /admin are off without). */
+  oauth: OAuthStore | undefined;
+  /** Whether other instances may share the database (a `pending` attempt may be another live instance's call). */
+  sharedDatabase: boolean;
+  budget: UpstreamBudget;
+  trackingCache: TrackingStore;
+  visitorLimiter: VisitorLimiter;
+  /** With Redis: the queue of codes every instance shares, with this instance's coalescer as its fallback. */
+  codeLoader:
+    | ((batch: TrackingBatch, local: Coalescer<TrackingResult>, windowMs?: number) => CodeLoader)
+    | undefined;
+  catalog: SharedCatalogStore | undefined;
+  /** Readiness of the storage: the ledger's database, and Redis when configured. */
+  checks: ReadinessCheck[];
+  close(): Promise<void>;
+}
+
+/**
+ * The database of the ledger as the configuration names it: the PostgreSQL of `BFF_DATABASE_URL`, or
+ * `labels.sqlite` in `BFF_DATA_DIR`. Also what `npm run ledger` opens, so the operator reads what the BFF writes.
+ */
+export function ledgerDatabase(config: Pick<BffConfig, 'databaseUrl' | 'dataDir'>): Sql {
+  return config.databaseUrl
+    ? new PostgresSql(config.databaseUrl)
+    : new SqliteSql({ dataDir: config.dataDir, file: 'labels.sqlite' });
+}
+
+export interface BackendOptions {
+  logger: Logger;
+  now?: () => number;
+}
+
+/**
+ * Opens the storage the configuration names and migrates it (idempotent, under a lock, so instances starting together
+ * apply each step once). Throws when the database cannot be reached or migrated: the BFF does not start on a ledger
+ * it cannot write.
+ */
+export async function openBackends(config: BffConfig, options: BackendOptions): Promise<Backends> {
+  const now = options.now ?? Date.now;
+  const sql = ledgerDatabase(config);
+  // OAuth beside the ledger: in the same PostgreSQL, or a node:sqlite file of its own.
+  const oauthSql: Sql | undefined = config.adminPassword
+    ? sql.dialect === 'postgres'
+      ? sql
+      : new SqliteSql({ dataDir: config.dataDir, file: 'oauth.sqlite' })
+    : undefined;
+  const ledger = new LedgerStore(sql, { now, keyWindowMs: config.idempotencyKeyDays * 86_400_000 });
+  const oauth = oauthSql ? new OAuthStore(oauthSql) : undefined;
+  const closeSql = async () => {
+    await sql.close();
+    if (oauthSql && oauthSql !== sql) await oauthSql.close();
+  };
+  try {
+    await ledger.ready;
+    await oauth?.ready;
+  } catch (error) {
+    await closeSql().catch(() => undefined);
+    throw error;
+  }
+
+  const localBudget = new MemoryBudget(config.shippingRateLimit);
+  const localCache = new TrackingCache({ now });
+  const localLimiter = new MemoryVisitorLimiter(config.visitorRateLimit);
+  const redis = config.redisUrl
+    ? new RedisConnection({ url: config.redisUrl, secretKey: config.secretKey, logger: options.logger })
+    : undefined;
+  const loaders: RedisCodeLoader[] = [];
+
+  const ledgerCheck: ReadinessCheck = async () =>
+    (await ledger.healthy())
+      ? { name: 'ledger', ok: true, detail: sql.label }
+      : { name: 'ledger', ok: false, detail: 'the label ledger does not answer' };
+  // Redis down does not make the BFF unready: tracking and limits fall back to this instance; /readyz says so.
+  const redisCheck: ReadinessCheck = async () =>
+    (await redis?.ping())
+      ? { name: 'redis', ok: true, detail: 'shared across instances' }
+      : {
+          name: 'redis',
+          ok: true,
+          detail: 'unreachable: tracking, limits and the upstream budget fall back to this instance',
+        };
+
+  return {
+    sql,
+    ledger,
+    oauth,
+    sharedDatabase: sql.dialect === 'postgres',
+    budget: redis
+      ? new RedisBudget({ connection: redis, limit: config.shippingRateLimit, local: localBudget })
+      : localBudget,
+    trackingCache: redis ? new RedisTrackingCache({ connection: redis, local: localCache, now }) : localCache,
+    visitorLimiter: redis
+      ? new RedisVisitorLimiter(redis, config.visitorRateLimit, localLimiter)
+      : localLimiter,
+    codeLoader: redis
+      ? (batch, local, windowMs) => {
+          const loader = new RedisCodeLoader({
+            connection: redis,
+            batch,
+            local,
+            ...(windowMs === undefined ? {} : { windowMs }),
+          });
+          loaders.push(loader);
+          return loader;
+        }
+      : undefined,
+    catalog: redis ? new RedisCatalog(redis) : undefined,
+    checks: redis ? [ledgerCheck, redisCheck] : [ledgerCheck],
+    close: async () => {
+      await Promise.all(loaders.map((loader) => loader.close()));
+      redis?.close();
+      await closeSql();
+    },
+  };
+}

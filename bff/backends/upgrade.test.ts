@@ -1,0 +1,117 @@
+import { copyFileSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type PostgresServer, startPostgres } from '../../testing/servers.ts';
+import { parseConfig } from '../config.ts';
+import { createLogger } from '../logger.ts';
+import { type Backends, openBackends } from './backends.ts';
+
+/**
+ * Databases written by release 0.2.0's own code (commit e9442ef: its node:sqlite and PostgreSQL stores, before the one
+ * SQL layer), as fixtures/release-0.2.0/README.md says. The current code must open them in place and keep every row.
+ */
+const FIXTURES = new URL('./fixtures/release-0.2.0/', import.meta.url).pathname;
+const IDS = JSON.parse(readFileSync(join(FIXTURES, 'ids.json'), 'utf8')) as Record<
+  'sqlite' | 'postgres',
+  Record<'created' | 'rejected' | 'ambiguous' | 'notSent', string>
+>;
+const T0 = 1_763_800_000_000;
+
+function configFor(env: Record<string, string>) {
+  return parseConfig({
+    SHIPPING_SECRET_KEY: 'mk_test_demo',
+    BFF_ADMIN_PASSWORD: 'a merchant password',
+    ...env,
+  });
+}
+
+/** What every release-0.2.0 database holds, read and written through today's stores. */
+async function expectUpgraded(backends: Backends, ids: (typeof IDS)['sqlite']): Promise<void> {
+  const { ledger, oauth } = backends;
+  expect(await ledger.get(ids.created)).toMatchObject({
+    state: 'created',
+    prepostagemId: 'PP1000000001',
+    trackingCode: 'DG049186226BR',
+    idempotencyKey: 'order-1-label-1',
+    createdAt: T0,
+    unknownWhy: null,
+  });
+  expect(await ledger.get(ids.rejected)).toMatchObject({ state: 'rejected', reason: 'prepostagem_rejected' });
+  // Why it is unknown was only the first word of its note then; now it is a column of its own.
+  expect(await ledger.get(ids.ambiguous)).toMatchObject({ state: 'unknown', unknownWhy: 'ambiguous' });
+  expect(await ledger.list({ state: 'pending' })).toHaveLength(1);
+  // The guarantees hold on the old rows: the key is still held, the open attempt still blocks its request.
+  expect((await ledger.byKey('order-1-label-1'))?.id).toBe(ids.created);
+  await expect(ledger.begin({ fingerprint: 'fp-ambiguous', request: '{}' })).rejects.toThrow(/open attempt/);
+  await expect(
+    ledger.settle((await ledger.begin({ fingerprint: 'fp-new', request: '{}' })).id, {
+      state: 'created',
+      settledBy: 'answer',
+      prepostagemId: 'PP1000000001',
+    }),
+  ).rejects.toThrow(/already bound/);
+  // A key released by a not_sent attempt goes to the next one.
+  expect((await ledger.begin({ fingerprint: 'fp-retry', idempotencyKey: 'order-4-label-1', request: '{}' })).state).toBe(
+    'pending',
+  );
+  // OAuth: the connected client, its live tokens and the admin session survive.
+  const clients = (await oauth?.listClients()) ?? [];
+  expect(clients.map((client) => client.metadata.client_name)).toEqual(['Claude']);
+  expect((await oauth?.activeScopes('a'.repeat(64), T0))?.sort()).toEqual(['labels', 'rates']);
+  expect(await oauth?.spendToken('c'.repeat(64))).toMatchObject({ state: 'fresh' });
+  expect(await oauth?.getSession('d'.repeat(64), 'admin', T0)).toBe('{"csrf":"x"}');
+}
+
+describe('opening the databases of release 0.2.0', () => {
+  let postgres: PostgresServer;
+  beforeAll(async () => {
+    postgres = await startPostgres();
+  });
+  afterAll(async () => {
+    await postgres?.close();
+  });
+
+  it('migrates node:sqlite files in place (labels.sqlite and oauth.sqlite), twice without harm', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'upgrade-sqlite-'));
+    for (const file of ['labels.sqlite', 'oauth.sqlite']) copyFileSync(join(FIXTURES, file), join(dataDir, file));
+    const logger = createLogger({ level: 'silent' });
+    const backends = await openBackends(configFor({ BFF_DATA_DIR: dataDir }), { logger, now: () => T0 });
+    try {
+      await expectUpgraded(backends, IDS.sqlite);
+    } finally {
+      await backends.close();
+    }
+    const again = await openBackends(configFor({ BFF_DATA_DIR: dataDir }), { logger, now: () => T0 });
+    expect((await again.ledger.get(IDS.sqlite.created))?.state).toBe('created');
+    await again.close();
+  });
+
+  it('migrates a PostgreSQL database in place, keeping its migration ledger', async () => {
+    const url = await postgres.createDatabase('release_020');
+    const dump = readFileSync(join(FIXTURES, 'postgres.sql'), 'utf8')
+      .split('\n')
+      // pg_dump's psql meta-commands (\restrict) are for psql, not the server.
+      .filter((line) => !line.startsWith('\\'))
+      .join('\n');
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    await client.query(dump);
+    await client.end();
+    const logger = createLogger({ level: 'silent' });
+    const backends = await openBackends(configFor({ BFF_DATABASE_URL: url }), { logger, now: () => T0 });
+    try {
+      await expectUpgraded(backends, IDS.postgres);
+      const applied = await backends.sql.all('SELECT id FROM bff_migrations ORDER BY id');
+      expect(applied.map((row) => row.id)).toEqual([
+        '001-label-attempts',
+        '002-legacy-attempts-table',
+        '003-unknown-why',
+        '101-oauth',
+      ]);
+    } finally {
+      await backends.close();
+    }
+  });
+});

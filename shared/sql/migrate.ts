@@ -1,0 +1,53 @@
+import type { Dialect, Sql, SqlTransaction } from './sql.ts';
+
+/**
+ * One step of a schema, applied once, in order. Released steps are never edited: add a new one. `sql` is the text both
+ * databases take (or one per dialect); `run` is for a step that must look before it writes (a legacy table).
+ */
+export interface Migration {
+  id: string;
+  sql?: string | Record<Dialect, string>;
+  run?: (tx: SqlTransaction) => Promise<void>;
+  /** Only on this database (e.g. an old node:sqlite layout that PostgreSQL never had). */
+  only?: Dialect;
+}
+
+/** The ledger of applied steps. Named as the first PostgreSQL release named it, so its databases open as they are. */
+const TABLE: Record<Dialect, string> = {
+  sqlite: `CREATE TABLE IF NOT EXISTS bff_migrations (
+    id TEXT PRIMARY KEY, applied_at TEXT NOT NULL DEFAULT CURRENT_TIMESTAMP)`,
+  postgres: `CREATE TABLE IF NOT EXISTS bff_migrations (
+    id TEXT PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())`,
+};
+
+/** Runs every statement of a script (`;`-separated; our migrations hold no `;` inside a literal). */
+async function exec(tx: SqlTransaction, script: string): Promise<void> {
+  for (const statement of script.split(';')) {
+    if (statement.trim()) await tx.run(statement);
+  }
+}
+
+/**
+ * Applies the steps not yet applied, in one transaction under a lock, so that instances (or the BFF and
+ * `npm run ledger`) starting together apply each step exactly once, and a failing step leaves nothing half done.
+ * Idempotent: running it again applies nothing. Answers the ids it applied.
+ */
+export function migrate(sql: Sql, migrations: readonly Migration[]): Promise<string[]> {
+  return sql.transaction(async (tx) => {
+    await tx.lock('bff_migrations');
+    await tx.run(TABLE[sql.dialect]);
+    const done = new Set((await tx.all('SELECT id FROM bff_migrations')).map((row) => String(row.id)));
+    const applied: string[] = [];
+    for (const migration of migrations) {
+      if (done.has(migration.id)) continue;
+      if (!migration.only || migration.only === sql.dialect) {
+        const script = typeof migration.sql === 'string' ? migration.sql : migration.sql?.[sql.dialect];
+        if (script) await exec(tx, script);
+        await migration.run?.(tx);
+      }
+      await tx.run('INSERT INTO bff_migrations (id) VALUES (?)', [migration.id]);
+      applied.push(migration.id);
+    }
+    return applied;
+  });
+}

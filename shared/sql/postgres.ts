@@ -1,0 +1,131 @@
+import pg from 'pg';
+import {
+  type Row,
+  type Sql,
+  type SqlRunner,
+  type SqlTransaction,
+  type SqlValue,
+  UniqueViolation,
+} from './sql.ts';
+
+/** `?` placeholders (the text both databases share, see sql.ts) as PostgreSQL's `$1, $2, …`; cached per text. */
+const numbered = new Map<string, string>();
+function toNumbered(sql: string): string {
+  let text = numbered.get(sql);
+  if (text === undefined) {
+    let n = 0;
+    text = sql.replace(/\?/g, () => `$${++n}`);
+    numbered.set(sql, text);
+  }
+  return text;
+}
+
+/** Turns PostgreSQL's unique violation (23505) into `UniqueViolation`, naming the column from its detail. */
+function translate(error: unknown): never {
+  const { code, detail } = (error ?? {}) as { code?: string; detail?: string };
+  const column = code === '23505' ? /^Key \((\w+)/.exec(detail ?? '')?.[1] : undefined;
+  if (column) throw new UniqueViolation(column, { cause: error });
+  throw error;
+}
+
+/** BIGINT (epoch milliseconds, counts) as numbers, as node:sqlite returns them; safe below 2^53. */
+const types = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    oid === pg.types.builtins.INT8
+      ? (value: string) => Number(value)
+      : pg.types.getTypeParser(oid, format ?? 'text')) as typeof pg.types.getTypeParser,
+};
+
+function runner(client: pg.Pool | pg.PoolClient): SqlRunner {
+  const all = async (sql: string, params: readonly SqlValue[] = []): Promise<Row[]> => {
+    try {
+      return (await client.query(toNumbered(sql), [...params])).rows;
+    } catch (error) {
+      return translate(error);
+    }
+  };
+  return {
+    dialect: 'postgres',
+    all,
+    one: async (sql, params) => (await all(sql, params))[0],
+    run: async (sql, params = []) => {
+      try {
+        return (await client.query(toNumbered(sql), [...params])).rowCount ?? 0;
+      } catch (error) {
+        return translate(error);
+      }
+    },
+  };
+}
+
+/**
+ * PostgreSQL (`BFF_DATABASE_URL`) behind the `Sql` interface: one pool for every store of the BFF. A PostgreSQL that
+ * stops answering must not hold an agent's call: queries give up after 5 s (client and server).
+ */
+export class PostgresSql implements Sql {
+  readonly dialect = 'postgres';
+  readonly label = 'PostgreSQL';
+  private readonly pool: pg.Pool;
+  private readonly runner: SqlRunner;
+
+  constructor(url: string, options: { max?: number } = {}) {
+    this.pool = new pg.Pool({
+      connectionString: url,
+      max: options.max ?? 10,
+      connectionTimeoutMillis: 5_000,
+      query_timeout: 5_000,
+      statement_timeout: 5_000,
+      types,
+    });
+    // An idle client losing its connection must not crash the process: the next query reports it.
+    this.pool.on('error', () => {});
+    this.runner = runner(this.pool);
+  }
+
+  all(sql: string, params?: readonly SqlValue[]): Promise<Row[]> {
+    return this.runner.all(sql, params);
+  }
+
+  one(sql: string, params?: readonly SqlValue[]): Promise<Row | undefined> {
+    return this.runner.one(sql, params);
+  }
+
+  run(sql: string, params?: readonly SqlValue[]): Promise<number> {
+    return this.runner.run(sql, params);
+  }
+
+  async transaction<T>(work: (tx: SqlTransaction) => Promise<T>): Promise<T> {
+    const client = await this.pool.connect();
+    const tx: SqlTransaction = {
+      ...runner(client),
+      // A transaction-scoped advisory lock: released by COMMIT or ROLLBACK, whichever instance holds it.
+      lock: async (key) => {
+        await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [key]);
+      },
+    };
+    try {
+      await client.query('BEGIN');
+      const result = await work(tx);
+      await client.query('COMMIT');
+      return result;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+
+  async healthy(): Promise<boolean> {
+    try {
+      await this.pool.query('SELECT 1');
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  async close(): Promise<void> {
+    if (!this.pool.ended) await this.pool.end();
+  }
+}
