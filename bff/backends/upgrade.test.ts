@@ -38,7 +38,14 @@ async function expectUpgraded(backends: Backends, ids: (typeof IDS)['sqlite']): 
     createdAt: T0,
     unknownWhy: null,
   });
-  expect(await ledger.get(ids.rejected)).toMatchObject({ state: 'rejected', reason: 'prepostagem_rejected' });
+  expect(await ledger.get(ids.rejected)).toMatchObject({
+    state: 'rejected',
+    reason: 'prepostagem_rejected',
+    // The desk's columns, read from the request each attempt kept.
+    recipient: 'Bruno Lima',
+    serviceCode: '03298',
+    orderId: null,
+  });
   // Why it is unknown was only the first word of its note then; now it is a column of its own.
   expect(await ledger.get(ids.ambiguous)).toMatchObject({ state: 'unknown', unknownWhy: 'ambiguous' });
   expect(await ledger.list({ state: 'pending' })).toHaveLength(1);
@@ -53,9 +60,9 @@ async function expectUpgraded(backends: Backends, ids: (typeof IDS)['sqlite']): 
     }),
   ).rejects.toThrow(/already bound/);
   // A key released by a not_sent attempt goes to the next one.
-  expect((await ledger.begin({ fingerprint: 'fp-retry', idempotencyKey: 'order-4-label-1', request: '{}' })).state).toBe(
-    'pending',
-  );
+  expect(
+    (await ledger.begin({ fingerprint: 'fp-retry', idempotencyKey: 'order-4-label-1', request: '{}' })).state,
+  ).toBe('pending');
   // OAuth: the connected client, its live tokens and the admin session survive.
   const clients = (await oauth?.listClients()) ?? [];
   expect(clients.map((client) => client.metadata.client_name)).toEqual(['Claude']);
@@ -75,7 +82,8 @@ describe('opening the databases of release 0.2.0', () => {
 
   it('migrates node:sqlite files in place (labels.sqlite and oauth.sqlite), twice without harm', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'upgrade-sqlite-'));
-    for (const file of ['labels.sqlite', 'oauth.sqlite']) copyFileSync(join(FIXTURES, file), join(dataDir, file));
+    for (const file of ['labels.sqlite', 'oauth.sqlite'])
+      copyFileSync(join(FIXTURES, file), join(dataDir, file));
     const logger = createLogger({ level: 'silent' });
     const backends = await openBackends(configFor({ BFF_DATA_DIR: dataDir }), { logger, now: () => T0 });
     try {
@@ -108,6 +116,7 @@ describe('opening the databases of release 0.2.0', () => {
         '001-label-attempts',
         '002-legacy-attempts-table',
         '003-unknown-why',
+        '004-orders-volumes-leases',
         '101-oauth',
       ]);
     } finally {

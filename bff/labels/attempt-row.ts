@@ -2,11 +2,10 @@ import * as z from 'zod/mini';
 import { ATTEMPT_STATES, type LedgerAttempt, UNKNOWN_WHYS } from './ledger.ts';
 
 const text = z.nullable(z.string());
-/** Epoch milliseconds as a store returns them: a number (node:sqlite), a bigint, or a digit string (PostgreSQL BIGINT). */
-const epoch = z.pipe(
-  z.union([z.number(), z.bigint(), z.string().check(z.regex(/^\d+$/))]),
-  z.transform((value) => Number(value)),
-);
+/** Epoch milliseconds, and other whole numbers: the SQL layer returns BIGINT as a number on both databases. */
+const epoch = z.number();
+const optionalNumber = z.optional(z.nullable(z.number()));
+const optionalText = z.optional(text);
 /** A row as stored: validated on the way out, so a hand-edited row cannot slip an unknown state in. */
 const AttemptRowSchema = z.object({
   id: z.string(),
@@ -24,6 +23,13 @@ const AttemptRowSchema = z.object({
   request: z.string(),
   note: text,
   unknown_why: z.optional(z.nullable(z.enum(UNKNOWN_WHYS))),
+  order_id: optionalText,
+  volume: optionalNumber,
+  issued_by: optionalText,
+  recipient: optionalText,
+  service_code: optionalText,
+  declared_value_cents: optionalNumber,
+  lease_until: optionalNumber,
 });
 
 /** A stored row (node:sqlite or PostgreSQL) as a `LedgerAttempt`; undefined for no row. */
@@ -46,5 +52,12 @@ export function attemptFromRow(row: unknown): LedgerAttempt | undefined {
     request: r.request,
     note: r.note,
     unknownWhy: r.unknown_why ?? null,
+    orderId: r.order_id ?? null,
+    volume: r.volume ?? null,
+    issuedBy: r.issued_by ?? null,
+    recipient: r.recipient ?? null,
+    serviceCode: r.service_code ?? null,
+    declaredValueCents: r.declared_value_cents ?? null,
+    leaseUntil: r.lease_until ?? null,
   };
 }

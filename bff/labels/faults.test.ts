@@ -160,7 +160,8 @@ describe('labels under faults', () => {
       const directClient = await connectAgent(down.url, TOKEN);
       // The label tools are not offered while the platform does not answer; call the issuer the agent would reach.
       const input = GenerateLabelInputSchema.parse(order(3002));
-      for (let i = 0; i < 3; i++) expect((await down.issuer.issue(input, 'down-key')).kind).toBe('not_sent');
+      for (let i = 0; i < 3; i++)
+        expect((await down.issuer.issue(input, { idempotencyKey: 'down-key' })).kind).toBe('not_sent');
       expect((await down.issuer.issue(input)).kind).toBe('not_sent');
       const states = (await down.ledger.list()).map((a) => a.state);
       expect(states).toEqual(['not_sent', 'not_sent', 'not_sent', 'not_sent']);
@@ -172,9 +173,12 @@ describe('labels under faults', () => {
 
   it('a platform refusal is recorded rejected, never created: replayed for its key, sent again without one', async () => {
     const input = GenerateLabelInputSchema.parse({ ...order(3010), serviceCode: 'SEDEX' });
-    const first = await bff.issuer.issue(input, 'refused-key');
+    const first = await bff.issuer.issue(input, { idempotencyKey: 'refused-key' });
     expect(first).toMatchObject({ kind: 'rejected', replayed: false });
-    expect(await bff.issuer.issue(input, 'refused-key')).toMatchObject({ kind: 'rejected', replayed: true });
+    expect(await bff.issuer.issue(input, { idempotencyKey: 'refused-key' })).toMatchObject({
+      kind: 'rejected',
+      replayed: true,
+    });
     expect((await stats()).stores['loja-demo']?.['mcp:generate_label']).toBe(1);
     // without a key, a refusal holds nothing back: it created nothing, so the request goes to the platform again
     expect(await bff.issuer.issue(input)).toMatchObject({ kind: 'rejected', replayed: false });

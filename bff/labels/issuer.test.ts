@@ -3,7 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { SAMPLE_LABEL } from '../../sandbox/testing.ts';
 import type { Attempt } from '../../shared/diagnosis.ts';
 import { GenerateLabelInputSchema } from '../../shared/label.ts';
@@ -54,9 +54,9 @@ describe('LabelIssuer: answers that do not say what happened', () => {
       content: [{ type: 'text', text: 'Internal error while creating the pre-posting' }],
       isError: true,
     });
-    const first = await issuer.issue(input, 'order-1');
+    const first = await issuer.issue(input, { idempotencyKey: 'order-1' });
     expect(first.kind).toBe('unknown');
-    const again = await issuer.issue(input, 'order-1');
+    const again = await issuer.issue(input, { idempotencyKey: 'order-1' });
     expect(again.kind).toBe('unknown');
     expect(calls()).toBe(1);
     expect((await ledger.list())[0]?.state).toBe('unknown');
@@ -69,7 +69,7 @@ describe('LabelIssuer: answers that do not say what happened', () => {
       structuredContent: { prepostagemId: 'PP9000000001', trackingCode: 'AB123456785BR' },
       isError: true,
     });
-    const outcome = await issuer.issue(input, 'order-2');
+    const outcome = await issuer.issue(input, { idempotencyKey: 'order-2' });
     expect(outcome.kind).toBe('created');
     expect(outcome.kind === 'created' && outcome.record.prepostagemId).toBe('PP9000000001');
     expect(calls()).toBe(1);
@@ -81,7 +81,7 @@ describe('LabelIssuer: answers that do not say what happened', () => {
       content: [{ type: 'text', text: 'refused' }],
       structuredContent: { reason: 'prepostagem_rejected', status: 'CEP de destino inválido' },
     });
-    const outcome = await issuer.issue(input, 'order-3');
+    const outcome = await issuer.issue(input, { idempotencyKey: 'order-3' });
     expect(outcome.kind).toBe('rejected');
     issuer.close();
   });
@@ -148,7 +148,7 @@ describe('LabelIssuer: an answer that arrives after the attempt was settled else
       pdfDelaysMs: [0],
     });
     await issuer.start();
-    const outcome = await issuer.issue(input, 'order-4');
+    const outcome = await issuer.issue(input, { idempotencyKey: 'order-4' });
     expect(outcome.kind).toBe('created');
     expect(outcome.kind === 'created' && outcome.record.prepostagemId).toBe('PP9000000002');
     issuer.close();
@@ -181,6 +181,8 @@ class ScriptedPlatform {
   private serial = 0;
   /** While set, every generate_label waits for it (a slow platform). */
   gate: Promise<void> | undefined;
+  /** While set, every diagnose_label_issue waits for it (a slow history). */
+  diagnoseGate: Promise<void> | undefined;
   inFlight = 0;
   mostInFlight = 0;
   diagnosisDown = false;
@@ -276,6 +278,7 @@ class ScriptedPlatform {
         this.reads.push({ name, args });
         if (name === 'diagnose_label_issue') {
           this.onDiagnose?.(this.reads.filter((r) => r.name === name).length);
+          if (this.diagnoseGate) await this.diagnoseGate;
           if (this.diagnosisDown) throw new PlatformCallError('unknown', 'diagnosis timed out');
           // The most recent first, at most 10 (spec 4.4.5); this platform lists app attempts too.
           const attempts = [...this.history]
@@ -388,14 +391,14 @@ describe('LabelIssuer: one label per request, however often it is asked', () => 
       open = resolve;
     });
     // The same key on look-alike bodies would be a conflict: here every caller sends the same order.
-    const calls = Array.from({ length: 6 }, () => issuer.issue(input, 'order-77'));
+    const calls = Array.from({ length: 6 }, () => issuer.issue(input, { idempotencyKey: 'order-77' }));
     await expect.poll(() => platform.sent.length).toBe(1);
     open();
     const outcomes = await Promise.all(calls);
     expect(platform.sent).toHaveLength(1);
     expect(new Set(outcomes.map(prepostagemOf))).toEqual(new Set(['PP1000001']));
     // Once created, the key replays even after the unkeyed window: the key is the merchant's word.
-    const replay = await issuer.issue(input, 'order-77');
+    const replay = await issuer.issue(input, { idempotencyKey: 'order-77' });
     expect(replay).toMatchObject({ kind: 'created', replayed: true });
     expect(platform.sent).toHaveLength(1);
     issuer.close();
@@ -404,8 +407,8 @@ describe('LabelIssuer: one label per request, however often it is asked', () => 
   it('refuses a key already used for another order, without sending it', async () => {
     const { issuer, platform } = await scripted();
     await issuer.start();
-    await issuer.issue(lookAlike('10'), 'order-8');
-    const other = await issuer.issue(lookAlike('11'), 'order-8');
+    await issuer.issue(lookAlike('10'), { idempotencyKey: 'order-8' });
+    const other = await issuer.issue(lookAlike('11'), { idempotencyKey: 'order-8' });
     expect(other).toMatchObject({ kind: 'refused', why: 'key_conflict' });
     expect(platform.sent).toHaveLength(1);
     issuer.close();
@@ -434,7 +437,7 @@ describe('LabelIssuer: refusals and requests that never reached the tool', () =>
     const { issuer, ledger, platform } = await scripted();
     await issuer.start();
     platform.answers({ kind: 'reject' });
-    const outcome = await issuer.issue(input, 'order-r');
+    const outcome = await issuer.issue(input, { idempotencyKey: 'order-r' });
     expect(outcome).toMatchObject({
       kind: 'rejected',
       replayed: false,
@@ -449,7 +452,10 @@ describe('LabelIssuer: refusals and requests that never reached the tool', () =>
       supportCode: platform.history[0]?.supportCode,
       settledBy: 'answer',
     });
-    expect(await issuer.issue(input, 'order-r')).toMatchObject({ kind: 'rejected', replayed: true });
+    expect(await issuer.issue(input, { idempotencyKey: 'order-r' })).toMatchObject({
+      kind: 'rejected',
+      replayed: true,
+    });
     expect(platform.sent).toHaveLength(1);
     // Without a key, a rejected request is no label to replay: the merchant fixed something, or tries again.
     expect(await issuer.issue(input)).toMatchObject({ kind: 'created', replayed: false });
@@ -462,8 +468,8 @@ describe('LabelIssuer: refusals and requests that never reached the tool', () =>
     await issuer.start();
     const code = randomUUID();
     platform.answers({ kind: 'create', supportCode: code }, { kind: 'reject', supportCode: code });
-    await issuer.issue(lookAlike('1'), 'a');
-    const second = await issuer.issue(lookAlike('2'), 'b');
+    await issuer.issue(lookAlike('1'), { idempotencyKey: 'a' });
+    const second = await issuer.issue(lookAlike('2'), { idempotencyKey: 'b' });
     expect(second.kind).toBe('rejected');
     const rejected = (await ledger.list({ state: 'rejected' }))[0];
     expect(rejected).toMatchObject({ reason: 'prepostagem_rejected', supportCode: null });
@@ -474,12 +480,12 @@ describe('LabelIssuer: refusals and requests that never reached the tool', () =>
     const { issuer, ledger, platform } = await scripted();
     await issuer.start();
     platform.answers({ kind: 'not_sent' });
-    const first = await issuer.issue(input, 'order-ns');
+    const first = await issuer.issue(input, { idempotencyKey: 'order-ns' });
     expect(first).toMatchObject({ kind: 'not_sent', message: 'the request did not reach the platform' });
     expect((await ledger.list())[0]?.state).toBe('not_sent');
     // The ledger remembers why for the operator.
     expect((await ledger.list())[0]?.note).toContain('ECONNREFUSED');
-    const second = await issuer.issue(input, 'order-ns');
+    const second = await issuer.issue(input, { idempotencyKey: 'order-ns' });
     expect(second).toMatchObject({ kind: 'created', replayed: false });
     expect(platform.sent).toHaveLength(2);
     issuer.close();
@@ -489,8 +495,8 @@ describe('LabelIssuer: refusals and requests that never reached the tool', () =>
     const { issuer, ledger, platform } = await scripted();
     await issuer.start();
     platform.answers({ kind: 'create', prepostagemId: 'PP42' }, { kind: 'create', prepostagemId: 'PP42' });
-    await issuer.issue(lookAlike('1'), 'a');
-    const second = await issuer.issue(lookAlike('2'), 'b');
+    await issuer.issue(lookAlike('1'), { idempotencyKey: 'a' });
+    const second = await issuer.issue(lookAlike('2'), { idempotencyKey: 'b' });
     expect(second).toMatchObject({ kind: 'unknown', why: 'binding_conflict' });
     expect(await ledger.list({ state: 'created' })).toHaveLength(1);
     expect((await ledger.list({ state: 'unknown' }))[0]).toMatchObject({
@@ -505,7 +511,7 @@ describe('LabelIssuer: refusals and requests that never reached the tool', () =>
     await issuer.start();
     platform.answers({ kind: 'create', pdfLate: true });
     platform.pdfNotReady = 1;
-    const outcome = await issuer.issue(input, 'order-pdf');
+    const outcome = await issuer.issue(input, { idempotencyKey: 'order-pdf' });
     expect(outcome.kind === 'created' && outcome.record).toMatchObject({
       prepostagemId: 'PP1000001',
       labelPdfBase64: PDF,
@@ -524,7 +530,7 @@ describe('LabelIssuer: refusals and requests that never reached the tool', () =>
     await issuer.start();
     platform.answers({ kind: 'create', pdfLate: true });
     platform.pdfNotReady = 99;
-    const outcome = await issuer.issue(input, 'order-pdf2');
+    const outcome = await issuer.issue(input, { idempotencyKey: 'order-pdf2' });
     expect(outcome.kind === 'created' && outcome.record).toMatchObject({
       prepostagemId: 'PP1000001',
       reason: 'label_pdf_timeout',
@@ -541,7 +547,7 @@ describe('LabelIssuer: a lost answer is settled only by the platform attempt tha
     const { issuer, ledger, platform } = await scripted();
     await issuer.start();
     platform.answers({ kind: 'drop' });
-    const outcome = await issuer.issue(input, 'order-lost');
+    const outcome = await issuer.issue(input, { idempotencyKey: 'order-lost' });
     expect(outcome).toMatchObject({
       kind: 'created',
       replayed: false,
@@ -554,7 +560,10 @@ describe('LabelIssuer: a lost answer is settled only by the platform attempt tha
       prepostagemId: 'PP1000001',
       supportCode: platform.history[0]?.supportCode,
     });
-    expect(await issuer.issue(input, 'order-lost')).toMatchObject({ kind: 'created', replayed: true });
+    expect(await issuer.issue(input, { idempotencyKey: 'order-lost' })).toMatchObject({
+      kind: 'created',
+      replayed: true,
+    });
     expect(await issuer.issue(input)).toMatchObject({ kind: 'created', replayed: true });
     expect(platform.sent).toHaveLength(1);
     issuer.close();
@@ -566,14 +575,14 @@ describe('LabelIssuer: a lost answer is settled only by the platform attempt tha
     platform.record(asSent(lookAlike('100')));
     platform.record(asSent(lookAlike('10')), { source: 'nuvemshop', orderId: '1001' });
     platform.answers({ kind: 'vanish' });
-    const outcome = await issuer.issue(lookAlike('10'), 'order-la');
+    const outcome = await issuer.issue(lookAlike('10'), { idempotencyKey: 'order-la' });
     expect(outcome).toMatchObject({ kind: 'unknown', why: 'no_match', since: T0 });
     expect((await ledger.list())[0]).toMatchObject({ state: 'unknown', prepostagemId: null });
     expect((await ledger.list())[0]).toMatchObject({
       unknownWhy: 'no_match',
       note: expect.stringMatching(/^no platform attempt with this exact request/),
     });
-    expect(await issuer.issue(lookAlike('10'), 'order-la')).toMatchObject({
+    expect(await issuer.issue(lookAlike('10'), { idempotencyKey: 'order-la' })).toMatchObject({
       kind: 'unknown',
       why: 'no_match',
     });
@@ -592,7 +601,7 @@ describe('LabelIssuer: a lost answer is settled only by the platform attempt tha
       const { issuer, platform } = await scripted({ clockSkewMs: 5_000 });
       await issuer.start();
       platform.answers({ kind: 'drop', offsetMs });
-      const outcome = await issuer.issue(input, 'order-t');
+      const outcome = await issuer.issue(input, { idempotencyKey: 'order-t' });
       expect(outcome.kind, `entry ${offsetMs} ms from the attempt`).toBe(claimed ? 'created' : 'unknown');
       issuer.close();
     }
@@ -603,8 +612,8 @@ describe('LabelIssuer: a lost answer is settled only by the platform attempt tha
     await issuer.start();
     // Two orders of the same customer and content, told apart only by their keys.
     platform.answers({ kind: 'create' }, { kind: 'drop' });
-    const first = await issuer.issue(input, 'order-1');
-    const second = await issuer.issue(input, 'order-2');
+    const first = await issuer.issue(input, { idempotencyKey: 'order-1' });
+    const second = await issuer.issue(input, { idempotencyKey: 'order-2' });
     expect(prepostagemOf(first)).toBe('PP1000001');
     expect(prepostagemOf(second)).toBe('PP1000002');
     const created = await ledger.list({ state: 'created' });
@@ -618,7 +627,7 @@ describe('LabelIssuer: a lost answer is settled only by the platform attempt tha
     // Another client of the same store sent the identical request at the same moment.
     platform.record(asSent(input));
     platform.answers({ kind: 'drop' });
-    const outcome = await issuer.issue(input, 'order-amb');
+    const outcome = await issuer.issue(input, { idempotencyKey: 'order-amb' });
     expect(outcome).toMatchObject({ kind: 'unknown', why: 'ambiguous' });
     expect(platform.sent).toHaveLength(1);
     issuer.close();
@@ -634,7 +643,7 @@ describe('LabelIssuer: a lost answer is settled only by the platform attempt tha
       trackingCode: undefined,
     });
     platform.answers({ kind: 'vanish' });
-    const outcome = await issuer.issue(input, 'order-rej');
+    const outcome = await issuer.issue(input, { idempotencyKey: 'order-rej' });
     expect(outcome).toMatchObject({ kind: 'rejected', record: { reason: 'prepostagem_rejected' } });
     expect((await ledger.list())[0]).toMatchObject({
       state: 'rejected',
@@ -658,7 +667,7 @@ describe('LabelIssuer: a lost answer is settled only by the platform attempt tha
         trackingCode: undefined,
       });
       platform.answers({ kind: 'vanish' });
-      const outcome = await issuer.issue(input, 'order-f');
+      const outcome = await issuer.issue(input, { idempotencyKey: 'order-f' });
       expect(outcome.kind).toBe('rejected');
       expect((await ledger.list())[0]).toMatchObject({
         state: 'rejected',
@@ -676,7 +685,7 @@ describe('LabelIssuer: a lost answer is settled only by the platform attempt tha
       if (olderOne) platform.record(asSent(lookAlike('x')), { offsetMs: -HOUR });
       for (let i = 0; i < newer; i++) platform.record(asSent(lookAlike(`n${i}`)), { offsetMs: 1_000 + i });
       platform.answers({ kind: 'vanish' });
-      const outcome = await issuer.issue(input, 'order-h');
+      const outcome = await issuer.issue(input, { idempotencyKey: 'order-h' });
       issuer.close();
       return outcome.kind === 'unknown' ? outcome.why : outcome.kind;
     };
@@ -691,14 +700,20 @@ describe('LabelIssuer: a lost answer is settled only by the platform attempt tha
     await issuer.start();
     platform.diagnosisDown = true;
     platform.answers({ kind: 'drop' });
-    expect(await issuer.issue(input, 'order-d')).toMatchObject({ kind: 'unknown', why: 'diagnosis_failed' });
+    expect(await issuer.issue(input, { idempotencyKey: 'order-d' })).toMatchObject({
+      kind: 'unknown',
+      why: 'diagnosis_failed',
+    });
     expect((await ledger.list())[0]).toMatchObject({
       unknownWhy: 'diagnosis_failed',
       note: expect.stringMatching(/could not be read: .*diagnosis timed out/),
     });
     // Once the history can be read, asking again settles it from there, still without resending.
     platform.diagnosisDown = false;
-    expect(await issuer.issue(input, 'order-d')).toMatchObject({ kind: 'created', replayed: true });
+    expect(await issuer.issue(input, { idempotencyKey: 'order-d' })).toMatchObject({
+      kind: 'created',
+      replayed: true,
+    });
     expect(platform.sent).toHaveLength(1);
     issuer.close();
   });
@@ -723,7 +738,10 @@ describe('LabelIssuer: a lost answer is settled only by the platform attempt tha
       retryReconcileMs: [],
     });
     await issuer.start();
-    expect(await issuer.issue(input, 'order-s')).toMatchObject({ kind: 'unknown', why: 'diagnosis_failed' });
+    expect(await issuer.issue(input, { idempotencyKey: 'order-s' })).toMatchObject({
+      kind: 'unknown',
+      why: 'diagnosis_failed',
+    });
     expect((await ledger.list())[0]?.note).toContain('subscription_required');
     issuer.close();
   });
@@ -732,7 +750,10 @@ describe('LabelIssuer: a lost answer is settled only by the platform attempt tha
     const { issuer, ledger, platform } = await scripted({ retryReconcileMs: [5, 5] });
     await issuer.start();
     platform.answers({ kind: 'vanish' });
-    expect(await issuer.issue(input, 'order-bg')).toMatchObject({ kind: 'unknown', why: 'no_match' });
+    expect(await issuer.issue(input, { idempotencyKey: 'order-bg' })).toMatchObject({
+      kind: 'unknown',
+      why: 'no_match',
+    });
     // The platform writes its record late.
     platform.record(asSent(input));
     await expect.poll(async () => (await ledger.list())[0]?.state, { timeout: 2_000 }).toBe('created');
@@ -759,7 +780,7 @@ describe('LabelIssuer: a crash mid-call, and a restart on the same data director
       settledBy: 'diagnosis',
       prepostagemId: 'PP1000001',
     });
-    expect(await issuer.issue(input, 'order-c')).toMatchObject({
+    expect(await issuer.issue(input, { idempotencyKey: 'order-c' })).toMatchObject({
       kind: 'created',
       replayed: true,
       attemptId: pending.id,
@@ -805,12 +826,12 @@ describe('LabelIssuer: a crash mid-call, and a restart on the same data director
     const dataDir = mkdtempSync(join(tmpdir(), 'issuer-restart-'));
     const before = await scripted({ dataDir });
     await before.issuer.start();
-    const first = await before.issuer.issue(input, 'order-rs');
+    const first = await before.issuer.issue(input, { idempotencyKey: 'order-rs' });
     before.issuer.close();
     await before.ledger.close();
     const after = await scripted({ dataDir });
     await after.issuer.start();
-    expect(await after.issuer.issue(input, 'order-rs')).toMatchObject({
+    expect(await after.issuer.issue(input, { idempotencyKey: 'order-rs' })).toMatchObject({
       kind: 'created',
       replayed: true,
       record: { prepostagemId: prepostagemOf(first) },
@@ -832,9 +853,9 @@ describe('LabelIssuer: two instances sharing one ledger', () => {
     a.platform.gate = new Promise<void>((resolve) => {
       open = resolve;
     });
-    const first = a.issuer.issue(input, 'order-two');
+    const first = a.issuer.issue(input, { idempotencyKey: 'order-two' });
     await expect.poll(() => a.platform.sent.length).toBe(1);
-    const second = b.issuer.issue(input, 'order-two');
+    const second = b.issuer.issue(input, { idempotencyKey: 'order-two' });
     await new Promise((resolve) => setTimeout(resolve, 30));
     open();
     expect(await second).toMatchObject({
@@ -855,10 +876,10 @@ describe('LabelIssuer: two instances sharing one ledger', () => {
     const b = await scripted({ dataDir, sharedLedger: true, timeoutMs: 1_000 });
     await Promise.all([a.issuer.start(), b.issuer.start()]);
     a.platform.gate = new Promise<void>(() => {});
-    void a.issuer.issue(input, 'order-held');
+    void a.issuer.issue(input, { idempotencyKey: 'order-held' });
     await expect.poll(() => a.platform.sent.length).toBe(1);
     let answered = false;
-    const waiting = b.issuer.issue(input, 'order-held').finally(() => {
+    const waiting = b.issuer.issue(input, { idempotencyKey: 'order-held' }).finally(() => {
       answered = true;
     });
     await new Promise((resolve) => setTimeout(resolve, 30));
@@ -880,7 +901,10 @@ describe('LabelIssuer: what is told, and kept, in the less common paths', () => 
     await issuer.start();
     platform.answers({ kind: 'vanish' });
     expect((await issuer.issue(input)).kind).toBe('unknown');
-    expect(await issuer.issue(input, 'order-k')).toMatchObject({ kind: 'unknown', why: 'no_match' });
+    expect(await issuer.issue(input, { idempotencyKey: 'order-k' })).toMatchObject({
+      kind: 'unknown',
+      why: 'no_match',
+    });
     expect(platform.sent).toHaveLength(1);
     issuer.close();
   });
@@ -928,7 +952,7 @@ describe('LabelIssuer: what is told, and kept, in the less common paths', () => 
   it('does not fetch the PDF again when the answer carries it', async () => {
     const { issuer, platform } = await scripted();
     await issuer.start();
-    const outcome = await issuer.issue(input, 'order-p');
+    const outcome = await issuer.issue(input, { idempotencyKey: 'order-p' });
     expect(outcome.kind === 'created' && outcome.record.labelPdfBase64).toBe(PDF);
     expect(platform.reads).toEqual([]);
     issuer.close();
@@ -964,7 +988,7 @@ describe('LabelIssuer: what is told, and kept, in the less common paths', () => 
     });
     await late.start();
     platform.answers({ kind: 'create', pdfLate: true });
-    const outcome = await late.issue(input, 'order-f');
+    const outcome = await late.issue(input, { idempotencyKey: 'order-f' });
     // Three tries: a failure, a status, nothing new: the status stays with the label_pdf_timeout.
     expect(outcome.kind === 'created' && outcome.record).toMatchObject({
       reason: 'label_pdf_timeout',
@@ -972,7 +996,7 @@ describe('LabelIssuer: what is told, and kept, in the less common paths', () => 
     });
     expect(reads).toBe(3);
     platform.answers({ kind: 'create', pdfLate: true });
-    const ok = await late.issue(lookAlike('9'), 'order-g');
+    const ok = await late.issue(lookAlike('9'), { idempotencyKey: 'order-g' });
     expect(ok.kind === 'created' && ok.record.labelPdfBase64).toBe(PDF);
     late.close();
     issuer.close();
@@ -983,7 +1007,7 @@ describe('LabelIssuer: what is told, and kept, in the less common paths', () => 
       content: [],
       structuredContent: { prepostagemId: 12345, trackingCode: ['AB'] },
     });
-    expect(await issuer.issue(input, 'order-np')).toMatchObject({ kind: 'unknown' });
+    expect(await issuer.issue(input, { idempotencyKey: 'order-np' })).toMatchObject({ kind: 'unknown' });
     expect((await ledger.list())[0]).toMatchObject({
       unknownWhy: 'no_match',
       note: expect.stringMatching(/^no platform attempt with this exact request/),
@@ -1017,7 +1041,7 @@ describe('LabelIssuer: what is told, and kept, in the less common paths', () => 
       retryReconcileMs: [],
     });
     await issuer.start();
-    await expect(issuer.issue(input, 'order-x')).rejects.toThrow();
+    await expect(issuer.issue(input, { idempotencyKey: 'order-x' })).rejects.toThrow();
     expect((await ledger.list())[0]).toMatchObject({ state: 'created', prepostagemId: 'PP-OTHER' });
     issuer.close();
   });
@@ -1027,9 +1051,15 @@ describe('LabelIssuer: what is told, and kept, in the less common paths', () => 
     await issuer.start();
     platform.diagnosisDown = true;
     platform.answers({ kind: 'vanish' });
-    expect(await issuer.issue(input, 'order-w')).toMatchObject({ kind: 'unknown', why: 'diagnosis_failed' });
+    expect(await issuer.issue(input, { idempotencyKey: 'order-w' })).toMatchObject({
+      kind: 'unknown',
+      why: 'diagnosis_failed',
+    });
     platform.diagnosisDown = false;
-    expect(await issuer.issue(input, 'order-w')).toMatchObject({ kind: 'unknown', why: 'no_match' });
+    expect(await issuer.issue(input, { idempotencyKey: 'order-w' })).toMatchObject({
+      kind: 'unknown',
+      why: 'no_match',
+    });
     issuer.close();
   });
 
@@ -1053,7 +1083,10 @@ describe('LabelIssuer: what is told, and kept, in the less common paths', () => 
         retryReconcileMs: [],
       });
       await issuer.start();
-      expect(await issuer.issue(input, 'order-e')).toMatchObject({ kind: 'unknown', why });
+      expect(await issuer.issue(input, { idempotencyKey: 'order-e' })).toMatchObject({
+        kind: 'unknown',
+        why,
+      });
       issuer.close();
     }
   });
@@ -1063,7 +1096,10 @@ describe('LabelIssuer: what is told, and kept, in the less common paths', () => 
     await issuer.start();
     platform.record(asSent(input), { outcome: 'rejected', reason: 'prepostagem_rejected' });
     platform.answers({ kind: 'vanish' });
-    expect(await issuer.issue(input, 'order-o')).toMatchObject({ kind: 'rejected', replayed: false });
+    expect(await issuer.issue(input, { idempotencyKey: 'order-o' })).toMatchObject({
+      kind: 'rejected',
+      replayed: false,
+    });
     expect((await ledger.list())[0]).toMatchObject({ state: 'rejected', settledBy: 'diagnosis' });
     issuer.close();
   });
@@ -1074,7 +1110,10 @@ describe('LabelIssuer: what is told, and kept, in the less common paths', () => 
     platform.record(asSent(lookAlike('edge')), { offsetMs: -5_000 });
     for (let i = 0; i < 9; i++) platform.record(asSent(lookAlike(`n${i}`)), { offsetMs: 1_000 + i });
     platform.answers({ kind: 'vanish' });
-    expect(await issuer.issue(input, 'order-edge')).toMatchObject({ kind: 'unknown', why: 'no_match' });
+    expect(await issuer.issue(input, { idempotencyKey: 'order-edge' })).toMatchObject({
+      kind: 'unknown',
+      why: 'no_match',
+    });
     issuer.close();
   });
 
@@ -1086,13 +1125,13 @@ describe('LabelIssuer: what is told, and kept, in the less common paths', () => 
     platform.onDiagnose = (count) => {
       if (count === 3) platform.record(asSent(input));
     };
-    expect((await issuer.issue(input, 'order-bg2')).kind).toBe('unknown');
+    expect((await issuer.issue(input, { idempotencyKey: 'order-bg2' })).kind).toBe('unknown');
     await expect.poll(async () => (await ledger.list())[0]?.state, { timeout: 2_000 }).toBe('created');
 
     const later = await scripted({ retryReconcileMs: [5, 5] });
     await later.issuer.start();
     later.platform.answers({ kind: 'vanish' });
-    await later.issuer.issue(input, 'order-bg3');
+    await later.issuer.issue(input, { idempotencyKey: 'order-bg3' });
     // An hour on, an identical request from another client: not this attempt's, however alike.
     later.clock.now += HOUR;
     later.platform.record(asSent(input));
@@ -1103,7 +1142,7 @@ describe('LabelIssuer: what is told, and kept, in the less common paths', () => 
     const closing = await scripted({ retryReconcileMs: [30] });
     await closing.issuer.start();
     closing.platform.answers({ kind: 'vanish' });
-    await closing.issuer.issue(input, 'order-bg4');
+    await closing.issuer.issue(input, { idempotencyKey: 'order-bg4' });
     closing.issuer.close();
     closing.platform.record(asSent(input));
     await new Promise((resolve) => setTimeout(resolve, 80));
@@ -1126,7 +1165,12 @@ describe('LabelIssuer: what is told, and kept, in the less common paths', () => 
       retryReconcileMs: [],
     });
     await issuer.start();
-    expect(lines.map((l) => l.msg)).toContain('labels: start-up reconciliation failed');
+    expect(lines.map((l) => l.msg)).toEqual(
+      expect.arrayContaining([
+        'labels: recovering orphaned attempts failed',
+        'labels: reconciliation of unknown attempts failed',
+      ]),
+    );
     issuer.close();
   });
 
@@ -1146,7 +1190,10 @@ describe('LabelIssuer: what is told, and kept, in the less common paths', () => 
     });
     await issuer.start();
     expect(
-      lines.find((l) => l.msg === 'labels: attempts left pending by a stop are unknown')?.attempts,
+      lines.find(
+        (l) =>
+          l.msg === 'labels: attempts left pending by a stopped call or instance are unknown; reconciling',
+      )?.attempts,
     ).toEqual([pending.id]);
     issuer.close();
   });
@@ -1177,5 +1224,192 @@ describe('LabelIssuer: what is told, and kept, in the less common paths', () => 
     expect(unknownAdvice('history_overflow')).toMatch(/no longer reaches back/);
     expect(unknownAdvice('diagnosis_failed')).toMatch(/could not be read/);
     expect(unknownAdvice('binding_conflict')).toMatch(/already binds/);
+  });
+});
+
+describe('LabelIssuer: orders and volumes (ARCHITECTURE.md, "Orders, volumes and the label desk")', () => {
+  it('issues two labels for two identical boxes of one order, and replays each volume when asked again', async () => {
+    const { issuer, platform } = await scripted();
+    await issuer.start();
+    const first = await issuer.issue(input, { orderId: 'PED-1', volume: 1 });
+    const second = await issuer.issue(input, { orderId: 'PED-1', volume: 2 });
+    expect(first).toMatchObject({ kind: 'created', replayed: false });
+    expect(second).toMatchObject({ kind: 'created', replayed: false });
+    const ids = [first, second].map((o) => (o.kind === 'created' ? o.record.prepostagemId : undefined));
+    expect(new Set(ids).size).toBe(2);
+    expect(platform.sent).toHaveLength(2);
+    expect(await issuer.issue(input, { orderId: 'PED-1', volume: 1 })).toMatchObject({
+      kind: 'created',
+      replayed: true,
+      record: { prepostagemId: ids[0] },
+    });
+    // Volume defaults to 1.
+    expect(await issuer.issue(input, { orderId: 'PED-1' })).toMatchObject({
+      record: { prepostagemId: ids[0] },
+    });
+    expect(platform.sent).toHaveLength(2);
+    issuer.close();
+  });
+
+  it('sends identical boxes of one order one after the other, so a lost answer is never told to the other box', async () => {
+    const { issuer, platform, ledger } = await scripted();
+    await issuer.start();
+    let open: () => void = () => {};
+    platform.gate = new Promise<void>((resolve) => {
+      open = resolve;
+    });
+    const first = issuer.issue(input, { orderId: 'PED-2', volume: 1 });
+    const second = issuer.issue(input, { orderId: 'PED-2', volume: 2 });
+    await vi.waitFor(() => expect(platform.inFlight).toBe(1));
+    // The second box waits for the first (same request in the air), whatever the timing.
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect(platform.sent).toHaveLength(1);
+    open();
+    platform.gate = undefined;
+    const outcomes = await Promise.all([first, second]);
+    expect(outcomes.map((o) => o.kind)).toEqual(['created', 'created']);
+    expect(platform.mostInFlight).toBe(1);
+    expect((await ledger.byOrder('PED-2')).map((a) => [a.volume, a.state])).toEqual([
+      [1, 'created'],
+      [2, 'created'],
+    ]);
+    issuer.close();
+  });
+
+  it('refuses the same volume with a different request, sending nothing, and names what holds it', async () => {
+    const { issuer, platform } = await scripted();
+    await issuer.start();
+    await issuer.issue(lookAlike('10'), { orderId: 'PED-3', volume: 1 });
+    const conflict = await issuer.issue(lookAlike('11'), { orderId: 'PED-3', volume: 1 });
+    expect(conflict).toMatchObject({ kind: 'refused', why: 'order_volume_conflict' });
+    expect(conflict.kind === 'refused' && conflict.message).toMatch(
+      /Volume 1 of order PED-3 already has a label \(PP/,
+    );
+    expect(platform.sent).toHaveLength(1);
+    issuer.close();
+  });
+
+  it('lets a rejected volume be sent again with a corrected request', async () => {
+    const { issuer, platform } = await scripted();
+    await issuer.start();
+    platform.answers({ kind: 'reject' });
+    expect(await issuer.issue(lookAlike('10'), { orderId: 'PED-4' })).toMatchObject({ kind: 'rejected' });
+    expect(await issuer.issue(lookAlike('12'), { orderId: 'PED-4' })).toMatchObject({ kind: 'created' });
+    expect(platform.sent).toHaveLength(2);
+    issuer.close();
+  });
+
+  it('does not merge an order with another order that sent the identical request: each gets its own label', async () => {
+    const { issuer, platform } = await scripted();
+    await issuer.start();
+    const a = await issuer.issue(input, { orderId: 'PED-5' });
+    const b = await issuer.issue(input, { orderId: 'PED-6' });
+    expect(
+      a.kind === 'created' && b.kind === 'created' && a.record.prepostagemId !== b.record.prepostagemId,
+    ).toBe(true);
+    expect(platform.sent).toHaveLength(2);
+    issuer.close();
+  });
+
+  it('holds an identical box of another order while the first one is unknown, and sends nothing', async () => {
+    const { issuer, platform } = await scripted();
+    await issuer.start();
+    platform.answers({ kind: 'vanish' });
+    expect(await issuer.issue(input, { orderId: 'PED-7' })).toMatchObject({ kind: 'unknown' });
+    const held = await issuer.issue(input, { orderId: 'PED-8' });
+    expect(held).toMatchObject({ kind: 'refused', why: 'identical_request_unknown' });
+    expect(platform.sent).toHaveLength(1);
+    issuer.close();
+  });
+});
+
+describe('LabelIssuer: limits and the send window', () => {
+  it("refuses past an issuer's daily limit with when it resets, sending nothing", async () => {
+    const { issuer, platform } = await scripted();
+    await issuer.start();
+    const limits = { issuedBy: 'robo', dayStart: T0 - HOUR, dayEnd: T0 + HOUR, maxLabels: 2 };
+    for (const n of ['1', '2']) {
+      expect(await issuer.issue(lookAlike(n), { issuedBy: 'robo', limits })).toMatchObject({
+        kind: 'created',
+      });
+    }
+    const refused = await issuer.issue(lookAlike('3'), { issuedBy: 'robo', limits });
+    expect(refused).toMatchObject({
+      kind: 'refused',
+      why: 'agent_limit_reached',
+      limit: 'maxLabelsPerDay',
+      resetsAt: T0 + HOUR,
+    });
+    expect(platform.sent).toHaveLength(2);
+    // What was already issued is still replayed (it counts once).
+    expect(await issuer.issue(lookAlike('1'), { issuedBy: 'robo', limits })).toMatchObject({
+      replayed: true,
+    });
+    issuer.close();
+  });
+
+  it('keeps a lost answer within the platform’s recent history: new labels wait until it is reconciled', async () => {
+    const { issuer, platform } = await scripted({ recentReach: 4, windowWaitMs: 5_000 });
+    await issuer.start();
+    // The lost answer's diagnosis is slow: while it runs, at most 3 more attempts may be written after it (so it
+    // stays among the 4 most recent, all this platform is said to list).
+    let diagnose: () => void = () => {};
+    platform.diagnoseGate = new Promise<void>((resolve) => {
+      diagnose = resolve;
+    });
+    platform.answers({ kind: 'drop' });
+    const lost = issuer.issue(lookAlike('100'), { idempotencyKey: 'lost' });
+    await vi.waitFor(() => expect(platform.reads.some((r) => r.name === 'diagnose_label_issue')).toBe(true));
+    const others = ['101', '102', '103', '104'].map((n) => issuer.issue(lookAlike(n), { idempotencyKey: n }));
+    await vi.waitFor(() => expect(platform.sent).toHaveLength(4));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    // Three attempts after the lost one: a fourth would push it out of the 4 most recent.
+    expect(platform.sent).toHaveLength(4);
+    diagnose();
+    platform.diagnoseGate = undefined;
+    expect(await lost).toMatchObject({ kind: 'created', replayed: false });
+    expect((await Promise.all(others)).map((o) => o.kind)).toEqual([
+      'created',
+      'created',
+      'created',
+      'created',
+    ]);
+    issuer.close();
+  });
+
+  it('refuses as in progress, sending nothing, when the window stays full longer than it waits', async () => {
+    const { issuer, platform } = await scripted({ recentReach: 1, windowWaitMs: 100 });
+    await issuer.start();
+    platform.diagnoseGate = new Promise<void>(() => {});
+    platform.answers({ kind: 'drop' });
+    void issuer.issue(lookAlike('200'), { idempotencyKey: 'stuck' });
+    await vi.waitFor(() => expect(platform.reads.some((r) => r.name === 'diagnose_label_issue')).toBe(true));
+    const busy = await issuer.issue(lookAlike('201'), { idempotencyKey: 'waits' });
+    expect(busy).toMatchObject({ kind: 'refused', why: 'in_progress' });
+    expect(platform.sent).toHaveLength(1);
+    issuer.close();
+  });
+
+  it('notices within seconds that another instance died mid-call (its lease ran out) and settles its attempt', async () => {
+    const { issuer, ledger, platform, clock } = await scripted({
+      sharedLedger: true,
+      sweepEveryMs: 20,
+      leaseMs: 1_000,
+    });
+    // Another instance wrote this attempt, sent it (the platform recorded it), then died: its lease is not renewed.
+    const dead = await ledger.begin({
+      fingerprint: fingerprint(input),
+      request: canonicalRequest(input),
+      leaseUntil: T0 + 1_000,
+    });
+    platform.record(asSent(input));
+    await issuer.start();
+    expect((await ledger.get(dead.id))?.state).toBe('pending');
+    clock.now = T0 + 1_001;
+    await vi.waitFor(() =>
+      expect(ledger.get(dead.id)).resolves.toMatchObject({ state: 'created', settledBy: 'diagnosis' }),
+    );
+    expect((await ledger.get(dead.id))?.leaseUntil).toBeNull();
+    issuer.close();
   });
 });

@@ -4,11 +4,16 @@ import type { GenerateLabelInput, GenerateLabelOutput, GetLabelPdfOutput } from 
 import type { Logger } from '../logger.ts';
 import type { PlatformPort } from '../upstream/platform-mcp.ts';
 import { canonicalRequest, fingerprint } from './fingerprint.ts';
+import type { BeginInput } from './ledger.ts';
 import {
+  AgentLimitError,
   AlreadyCreatedError,
+  type DailyLimits,
   IdempotencyConflictError,
   type LedgerAttempt,
   OpenAttemptConflictError,
+  OrderVolumeConflictError,
+  SendWindowError,
   type UnknownWhy,
 } from './ledger.ts';
 import type { LedgerStore } from './ledger-store.ts';
@@ -26,7 +31,42 @@ export type IssueOutcome =
   | { kind: 'unknown'; attemptId: string; since: number; why: UnknownWhy }
   /** Never reached the platform's tool: nothing was created; the same request may be sent again. */
   | { kind: 'not_sent'; attemptId: string; message: string }
-  | { kind: 'refused'; why: 'key_conflict' | 'in_progress'; message: string };
+  | {
+      kind: 'refused';
+      why: RefusalWhy;
+      message: string;
+      limit?: AgentLimitError['limit'];
+      resetsAt?: number;
+    };
+
+/** Why the issuer sent nothing. */
+export type RefusalWhy =
+  /** The idempotency key was used for another request. */
+  | 'key_conflict'
+  /** The identical request is in the air elsewhere, or the store's send window stayed full. */
+  | 'in_progress'
+  /** The order's volume already has a label (or one in the air) for a different request. */
+  | 'order_volume_conflict'
+  /** The issuer is over its daily limits. */
+  | 'agent_limit_reached'
+  /** An identical request of another order or volume has an outcome nobody knows yet: a person settles it first. */
+  | 'identical_request_unknown';
+
+/**
+ * Which label this is, and who asks. With `orderId`, the intended label is (`orderId`, `volume`); with an
+ * `idempotencyKey`, the key; with neither, the request itself (an identical request within the dedupe window returns
+ * the first label).
+ */
+export interface LabelIntent {
+  idempotencyKey?: string | undefined;
+  orderId?: string | undefined;
+  /** 1-based; default 1 with an `orderId`. */
+  volume?: number | undefined;
+  /** A static agent token's name, an OAuth client's name, or `desk`. */
+  issuedBy?: string | undefined;
+  /** The issuer's limits for today, counted in the ledger in the same transaction as the new attempt. */
+  limits?: DailyLimits | undefined;
+}
 
 export interface LabelIssuerOptions {
   ledger: LedgerStore;
@@ -55,8 +95,22 @@ export interface LabelIssuerOptions {
    * — its process died, or its answer could not be written — and becomes `unknown`, swept every minute.
    */
   orphanAfterMs?: number;
-  /** How often orphans are looked for (default every minute). */
+  /** How often pending attempts whose lease ran out are looked for (default every 2 s). */
   sweepEveryMs?: number;
+  /** How often every unknown attempt is tried against the history again (default every minute). */
+  reconcileEveryMs?: number;
+  /**
+   * How long an attempt's lease lasts without renewal (default 10 s): the instance holding it renews it every third
+   * of that while its call is in flight, so an instance that dies is noticed within seconds by another one.
+   */
+  leaseMs?: number;
+  /**
+   * How many of the platform's recent attempts an unsettled attempt of ours may have after it (default 8: the
+   * platform lists 10, less a margin for attempts made elsewhere for the store); see `SendWindow`.
+   */
+  recentReach?: number;
+  /** How long a label waits for room in the store's send window before it is refused as in progress (30 s). */
+  windowWaitMs?: number;
 }
 
 /**
@@ -74,6 +128,11 @@ export class LabelIssuer {
   private readonly sharedLedger: boolean;
   private readonly orphanAfterMs: number;
   private readonly sweepEveryMs: number;
+  private readonly reconcileEveryMs: number;
+  private readonly leaseMs: number;
+  private readonly recentReach: number;
+  private readonly windowWaitMs: number;
+  private readonly maxInFlight: number;
   private readonly sender: Sender;
   private readonly reconciler: Reconciler;
   private readonly pdfs: LabelPdfs;
@@ -89,9 +148,14 @@ export class LabelIssuer {
     this.now = options.now ?? Date.now;
     this.dedupeWindowMs = options.dedupeWindowMs ?? 24 * 3_600_000;
     this.sharedLedger = options.sharedLedger ?? false;
-    this.sweepEveryMs = options.sweepEveryMs ?? 60_000;
+    this.sweepEveryMs = options.sweepEveryMs ?? 2_000;
+    this.reconcileEveryMs = options.reconcileEveryMs ?? 60_000;
+    this.leaseMs = options.leaseMs ?? 10_000;
+    this.recentReach = options.recentReach ?? 8;
+    this.windowWaitMs = options.windowWaitMs ?? 30_000;
+    this.maxInFlight = options.maxInFlight ?? 4;
     // Each part takes its own options from the issuer's (the names are the same).
-    this.sender = new Sender(options);
+    this.sender = new Sender({ ...options, onLease: (id) => this.holdLease(id) });
     this.orphanAfterMs = options.orphanAfterMs ?? this.sender.timeoutMs + 30_000;
     this.reconciler = new Reconciler({ ...options, now: this.now });
     this.pdfs = new LabelPdfs(options);
@@ -99,100 +163,217 @@ export class LabelIssuer {
 
   /**
    * At start-up: attempts left `pending` by a process that died mid-call become `unknown` and are reconciled in the
-   * background, before any new label is sent (so they are still among the platform's recent attempts).
+   * background, before any new label is sent (so they are still among the platform's recent attempts). Then, while
+   * this process runs: every `sweepEveryMs`, pending attempts whose lease ran out (another instance died) are taken
+   * and reconciled at once; every `reconcileEveryMs`, every unknown attempt is tried against the history again.
    */
   start(): Promise<void> {
-    // A call whose answer could not be written, or (shared ledger) an instance that died mid-call, is noticed here
-    // while this process runs, not only at the next start.
-    const sweep = setInterval(() => void this.recoverOrphans(this.orphanAfterMs), this.sweepEveryMs);
-    sweep.unref();
-    this.timers.add(sweep);
+    const sweep = setInterval(() => void this.recoverOrphans(false), this.sweepEveryMs);
+    const reconcile = setInterval(() => void this.reconcileUnknown(), this.reconcileEveryMs);
+    for (const timer of [sweep, reconcile]) {
+      timer.unref();
+      this.timers.add(timer);
+    }
     // One instance: every pending attempt at start is a previous run's. Shared: only the orphans.
-    this.recovered = this.recoverOrphans(this.sharedLedger ? this.orphanAfterMs : -1);
+    this.recovered = this.recoverOrphans(!this.sharedLedger).then(() => this.reconcileUnknown());
     return this.recovered;
   }
 
-  /** Pending attempts older than `olderThanMs` become unknown; then unknown attempts are reconciled. */
-  private async recoverOrphans(olderThanMs: number): Promise<void> {
+  /** Orphaned pending attempts become unknown and are reconciled while they hold the send window. */
+  private async recoverOrphans(all: boolean): Promise<void> {
     try {
-      const recovered = await this.ledger.recoverPending(this.now() - olderThanMs);
-      if (recovered.length > 0) {
-        this.logger.warn(
-          { attempts: recovered.map((a) => a.id) },
-          'labels: attempts left pending by a stop are unknown',
-        );
-      }
+      const now = this.now();
+      const before = all ? now + 1 : now - this.orphanAfterMs;
+      const recovered = await this.ledger.recoverPending(before, now + 3 * this.leaseMs);
+      if (recovered.length === 0) return;
+      this.logger.warn(
+        { attempts: recovered.map((a) => a.id) },
+        'labels: attempts left pending by a stopped call or instance are unknown; reconciling',
+      );
+      await this.reconciler.reconcile(recovered);
+      await Promise.all(recovered.map((attempt) => this.ledger.lease(attempt.id, null)));
+    } catch (error) {
+      this.logger.error(
+        { error: error instanceof Error ? error.message : String(error) },
+        'labels: recovering orphaned attempts failed',
+      );
+    }
+  }
+
+  /** Every unknown attempt (the 50 most recent) tried against the platform's history again. */
+  private async reconcileUnknown(): Promise<void> {
+    try {
       const unknown = await this.ledger.list({ state: 'unknown', limit: 50 });
       if (unknown.length > 0) await this.reconciler.reconcile(unknown);
     } catch (error) {
       this.logger.error(
         { error: error instanceof Error ? error.message : String(error) },
-        'labels: start-up reconciliation failed',
+        'labels: reconciliation of unknown attempts failed',
       );
     }
   }
 
-  async issue(input: GenerateLabelInput, idempotencyKey?: string): Promise<IssueOutcome> {
+  /**
+   * Keeps an attempt's lease alive (renewed every third of `leaseMs`) until the returned function is called; then
+   * the lease ends. A renewal that finds the attempt settled stops on its own.
+   */
+  private holdLease(id: string): () => Promise<void> {
+    const timer = setInterval(() => {
+      void this.ledger.lease(id, this.now() + this.leaseMs).then(
+        (open) => {
+          if (!open) clearInterval(timer);
+        },
+        () => undefined,
+      );
+    }, this.leaseMs / 3);
+    timer.unref();
+    this.timers.add(timer);
+    return async () => {
+      clearInterval(timer);
+      this.timers.delete(timer);
+      await this.ledger.lease(id, null).catch(() => false);
+    };
+  }
+
+  /** Issues the intended label once, whatever the concurrency, resends and crashes (see the class comment). */
+  async issue(input: GenerateLabelInput, intent: LabelIntent = {}): Promise<IssueOutcome> {
     // Start-up reconciliation goes first while the crashed attempts are the platform's most recent; a platform that
     // does not answer holds new labels back at most 15 s.
     await Promise.race([this.recovered, sleep(15_000, undefined, { ref: false })]);
-    const { ledger, now, dedupeWindowMs } = this;
     const fp = fingerprint(input);
     for (let round = 0; round < 5; round++) {
-      if (idempotencyKey) {
-        const existing = await ledger.byKey(idempotencyKey);
-        if (existing && existing.fingerprint !== fp) {
-          return {
-            kind: 'refused',
-            why: 'key_conflict',
-            message: 'This idempotencyKey was used for a different label request.',
-          };
-        }
-        if (existing && existing.state !== 'not_sent') return this.resume(existing);
-      }
-      const open = await ledger.openAttempt(fp);
-      if (open) {
-        // The same request is in the air or its outcome is unknown: never send it again on top.
-        const outcome = await this.resume(open);
-        if (!idempotencyKey || outcome.kind === 'unknown' || outcome.kind === 'refused') return outcome;
-        continue;
-      }
-      if (!idempotencyKey) {
-        const last = await ledger.lastCreated(fp, now() - dedupeWindowMs);
-        if (last) return this.replay(last);
-      }
-      // The row is written only once a send slot is held: at most `maxInFlight` attempts are ever pending, so a
-      // crash leaves few enough for the platform's recent history to settle them all.
-      await this.sender.acquire();
-      let attempt: LedgerAttempt;
-      try {
-        attempt = await ledger.begin({
-          fingerprint: fp,
-          idempotencyKey,
-          request: canonicalRequest(input),
-          createdSince: idempotencyKey ? undefined : now() - dedupeWindowMs,
-        });
-      } catch (error) {
-        this.sender.release();
-        // Another call took the key, opened the same request, or created it while this one waited for a slot:
-        // look again (and wait for it, or replay it).
-        if (
-          error instanceof IdempotencyConflictError ||
-          error instanceof OpenAttemptConflictError ||
-          error instanceof AlreadyCreatedError
-        )
-          continue;
-        throw error;
-      }
-      const flight = this.send(attempt, input);
-      this.inFlight.set(attempt.id, flight);
-      try {
-        return await flight;
-      } finally {
-        this.inFlight.delete(attempt.id);
-      }
+      const known = await this.known(fp, intent);
+      if (known) return known;
+      const outcome = await this.begin(input, fp, intent);
+      if (outcome !== 'again') return outcome;
     }
     return { kind: 'refused', why: 'in_progress', message: 'An identical label request is in progress.' };
+  }
+
+  /**
+   * What the ledger already knows of this intended label: its attempt (replayed, awaited or reconciled), a conflict,
+   * or undefined when it may be sent. An identical request held by another intent is waited for, never told.
+   */
+  private async known(fp: string, intent: LabelIntent): Promise<IssueOutcome | undefined> {
+    const { ledger } = this;
+    const { idempotencyKey, orderId } = intent;
+    if (orderId !== undefined) {
+      const held = await ledger.byOrderVolume(orderId, intent.volume ?? 1);
+      if (held && held.fingerprint !== fp) return orderConflict(orderId, intent.volume ?? 1, held);
+      if (held) return this.resume(held);
+    }
+    if (idempotencyKey) {
+      const existing = await ledger.byKey(idempotencyKey);
+      if (existing && existing.fingerprint !== fp) {
+        return {
+          kind: 'refused',
+          why: 'key_conflict',
+          message: 'This idempotencyKey was used for a different label request.',
+        };
+      }
+      if (existing && existing.state !== 'not_sent') return this.resume(existing);
+    }
+    const open = await ledger.openAttempt(fp);
+    if (open) {
+      // The same request is in the air or its outcome is unknown: never send it again on top.
+      if (orderId === undefined) {
+        const outcome = await this.resume(open);
+        if (!idempotencyKey || outcome.kind === 'unknown' || outcome.kind === 'refused') return outcome;
+        return undefined;
+      }
+      // Another order's (or volume's) identical box: wait for it, then send this one; never tell its outcome here.
+      const settled = await this.resume(open);
+      if (settled.kind === 'unknown') {
+        return {
+          kind: 'refused',
+          why: 'identical_request_unknown',
+          message: `An identical request for another label (attempt ${open.id}) has an unknown outcome; it must be settled (in the desk) before this one is sent, or the platform's history could not tell them apart.`,
+        };
+      }
+      if (settled.kind === 'refused') return settled;
+      return undefined;
+    }
+    if (!idempotencyKey && orderId === undefined) {
+      const last = await ledger.lastCreated(fp, this.now() - this.dedupeWindowMs);
+      if (last) return this.replay(last);
+    }
+    return undefined;
+  }
+
+  /**
+   * Writes the attempt (holding a send slot, inside the store's send window) and sends it; 'again' when another call
+   * got there first (look again), a refusal when the issuer is over its limits or the window stayed full.
+   */
+  private async begin(
+    input: GenerateLabelInput,
+    fp: string,
+    intent: LabelIntent,
+  ): Promise<IssueOutcome | 'again'> {
+    const { orderId } = intent;
+    // The row is written only once a send slot is held: at most `maxInFlight` attempts are ever pending here, and
+    // the window (in the ledger) holds every instance sharing it to the same.
+    await this.sender.acquire();
+    let attempt: LedgerAttempt;
+    try {
+      attempt = await this.beginInWindow({
+        fingerprint: fp,
+        idempotencyKey: intent.idempotencyKey,
+        request: canonicalRequest(input),
+        orderId,
+        volume: orderId === undefined ? undefined : (intent.volume ?? 1),
+        issuedBy: intent.issuedBy,
+        recipient: input.recipient.nome,
+        serviceCode: input.serviceCode,
+        declaredValueCents: declaredValueCents(input),
+        limits: intent.limits,
+        createdSince:
+          intent.idempotencyKey || orderId !== undefined ? undefined : this.now() - this.dedupeWindowMs,
+      });
+    } catch (error) {
+      this.sender.release();
+      // Another call took the key, the volume or the request, or created it while this one waited: look again.
+      if (
+        error instanceof IdempotencyConflictError ||
+        error instanceof OpenAttemptConflictError ||
+        error instanceof AlreadyCreatedError ||
+        error instanceof OrderVolumeConflictError
+      )
+        return 'again';
+      if (error instanceof AgentLimitError) return limitReached(error);
+      if (error instanceof SendWindowError) {
+        return {
+          kind: 'refused',
+          why: 'in_progress',
+          message: `The store's labels are busy (${error.message}); nothing was sent. Ask again in a minute with the same input.`,
+        };
+      }
+      throw error;
+    }
+    const flight = this.send(attempt, input);
+    this.inFlight.set(attempt.id, flight);
+    try {
+      return await flight;
+    } finally {
+      this.inFlight.delete(attempt.id);
+    }
+  }
+
+  /** `ledger.begin` inside the send window, waiting (with backoff, up to `windowWaitMs`) while it is full. */
+  private async beginInWindow(fields: Omit<BeginInput, 'window' | 'leaseUntil'>): Promise<LedgerAttempt> {
+    const deadline = this.now() + this.windowWaitMs;
+    for (let wait = 20; ; wait = Math.min(wait * 2, 1_000)) {
+      const now = this.now();
+      try {
+        return await this.ledger.begin({
+          ...fields,
+          window: { maxInFlight: this.maxInFlight, recentReach: this.recentReach, now },
+          leaseUntil: now + this.leaseMs,
+        });
+      } catch (error) {
+        if (!(error instanceof SendWindowError) || this.now() + wait > deadline || this.closed) throw error;
+      }
+      await sleep(wait);
+    }
   }
 
   /** Sends a written attempt (the caller holds a slot) and tells its outcome; a lost answer is reconciled at once. */
@@ -213,8 +394,9 @@ export class LabelIssuer {
       case 'binding_conflict':
         return { kind: 'unknown', attemptId: attempt.id, since: attempt.createdAt, why: 'binding_conflict' };
       case 'lost': {
-        // Right after the loss, so a dropped answer is usually told as created on the same call.
-        const [settled] = await this.reconciler.reconcile([sent.attempt]);
+        // Right after the loss, so a dropped answer is usually told as created on the same call; the attempt keeps
+        // its lease (and its place in the send window) until this first reconciliation ends.
+        const [settled] = await this.reconciler.reconcile([sent.attempt]).finally(sent.release);
         if (settled && settled.state !== 'unknown') return markFresh(await this.resume(settled));
         this.reconciler.retryLater(attempt.id);
         return {
@@ -305,6 +487,36 @@ export class LabelIssuer {
     for (const timer of this.timers) clearTimeout(timer);
     this.timers.clear();
   }
+}
+
+/** The content declaration's total in centavos (Σ quantidade × valor), for the issuer's daily limits. */
+export function declaredValueCents(input: GenerateLabelInput): number {
+  return Math.round(input.declaredItems.reduce((sum, item) => sum + item.quantidade * item.valor, 0) * 100);
+}
+
+function orderConflict(orderId: string, volume: number, held: LedgerAttempt): IssueOutcome {
+  const what =
+    held.state === 'created'
+      ? `already has a label (${held.prepostagemId ?? 'pre-posting'}${held.trackingCode ? `, ${held.trackingCode}` : ''})`
+      : held.state === 'pending'
+        ? 'has a label being issued right now'
+        : 'has a label whose outcome is unknown';
+  return {
+    kind: 'refused',
+    why: 'order_volume_conflict',
+    message: `Volume ${volume} of order ${orderId} ${what} for a different request; nothing was sent. Use another volume number for another box, or the same input to get that label again.`,
+  };
+}
+
+function limitReached(error: AgentLimitError): IssueOutcome {
+  const what = error.limit === 'maxLabelsPerDay' ? 'labels per day' : 'declared value per day';
+  return {
+    kind: 'refused',
+    why: 'agent_limit_reached',
+    limit: error.limit,
+    resetsAt: error.resetsAt,
+    message: `This agent reached its limit of ${what} (${error.limit}); nothing was sent. It resets at ${new Date(error.resetsAt).toISOString()} (midnight in São Paulo).`,
+  };
 }
 
 function stored(attempt: LedgerAttempt): GenerateLabelOutput {

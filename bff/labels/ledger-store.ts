@@ -1,16 +1,27 @@
 import { migrate } from '../../shared/sql/migrate.ts';
-import { isUniqueViolation, type Sql, type SqlRunner, type SqlValue } from '../../shared/sql/sql.ts';
+import {
+  isUniqueViolation,
+  type Sql,
+  type SqlRunner,
+  type SqlTransaction,
+  type SqlValue,
+} from '../../shared/sql/sql.ts';
 import { attemptFromRow as toAttempt } from './attempt-row.ts';
 import {
+  AgentLimitError,
   AlreadyCreatedError,
   AttemptNotFoundError,
   type AttemptState,
   type BeginInput,
   BindingConflictError,
+  type DailyLimits,
   IdempotencyConflictError,
   type LedgerAttempt,
   newAttemptId,
   OpenAttemptConflictError,
+  OrderVolumeConflictError,
+  type SendWindow,
+  SendWindowError,
   type Settlement,
   TRANSITIONS,
   TransitionError,
@@ -19,6 +30,16 @@ import {
 import { LEDGER_MIGRATIONS } from './migrations.ts';
 
 const DAY_MS = 86_400_000;
+
+/** What `list` selects. */
+export interface AttemptFilter {
+  state?: AttemptState | undefined;
+  /** Matches the order, the tracking code or the recipient's name (a part of it, any case). */
+  q?: string | undefined;
+  /** The last attempt of the previous page. */
+  before?: { createdAt: number; id: string } | undefined;
+  limit?: number | undefined;
+}
 
 export interface LedgerStoreOptions {
   now?: () => number;
@@ -63,18 +84,25 @@ export class LedgerStore {
   }
 
   /**
-   * Writes a pending attempt. Throws `IdempotencyConflictError` when the key is remembered for another attempt,
-   * `OpenAttemptConflictError` when the same request has an open attempt, `AlreadyCreatedError` when `createdSince`
-   * is given and the request was created since. A key older than the window, or one whose attempt ended `not_sent`,
-   * is released to the new attempt in the same transaction.
+   * Writes a pending attempt, in one transaction with every check that decides whether it may be written:
+   *
+   * - `IdempotencyConflictError`: the key is remembered for another attempt (a key older than the window, or one
+   *   whose attempt ended `not_sent`, is released to the new attempt here);
+   * - `OpenAttemptConflictError`: the same request has an open attempt;
+   * - `OrderVolumeConflictError`: the order's volume is held by an open or created attempt;
+   * - `AlreadyCreatedError`: `createdSince` is given and the request was created since;
+   * - `AgentLimitError`: `limits` are given and the issuer is over them for the day;
+   * - `SendWindowError`: `window` is given and the store's send window is full.
    */
   async begin(input: BeginInput): Promise<LedgerAttempt> {
     const id = newAttemptId();
     const now = this.now();
     await (await this.sql()).transaction(async (tx) => {
+      // Locks in one order (window, issuer, request) in every transaction that takes more than one: no deadlock.
+      if (input.window) await this.checkWindow(tx, input.window);
+      if (input.limits) await this.checkLimits(tx, input.limits, input.declaredValueCents ?? 0);
       await tx.lock(input.fingerprint);
       if (input.idempotencyKey) {
-        // A key is forgotten after the window, and released by an attempt that never reached the platform.
         await tx.run(
           `UPDATE label_attempts SET idempotency_key = NULL
            WHERE idempotency_key = ? AND (created_at < ? OR state = 'not_sent')`,
@@ -90,19 +118,122 @@ export class LedgerStore {
       }
       try {
         await tx.run(
-          `INSERT INTO label_attempts (id, fingerprint, idempotency_key, state, created_at, request)
-           VALUES (?, ?, ?, 'pending', ?, ?)`,
-          [id, input.fingerprint, input.idempotencyKey ?? null, now, input.request],
+          `INSERT INTO label_attempts (id, fingerprint, idempotency_key, state, created_at, request, order_id, volume,
+             issued_by, recipient, service_code, declared_value_cents, lease_until)
+           VALUES (?, ?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+          [
+            id,
+            input.fingerprint,
+            input.idempotencyKey ?? null,
+            now,
+            input.request,
+            input.orderId ?? null,
+            input.orderId === undefined ? null : (input.volume ?? 1),
+            input.issuedBy ?? null,
+            input.recipient ?? null,
+            input.serviceCode ?? null,
+            input.declaredValueCents ?? null,
+            input.leaseUntil ?? null,
+          ],
         );
       } catch (error) {
         if (isUniqueViolation(error, 'idempotency_key'))
           throw new IdempotencyConflictError('idempotency key already used');
         if (isUniqueViolation(error, 'fingerprint'))
           throw new OpenAttemptConflictError('the same request has an open attempt');
+        if (isUniqueViolation(error, 'order_id'))
+          throw new OrderVolumeConflictError('this volume of the order already has a label');
         throw error;
       }
     });
     return this.mustGet(id);
+  }
+
+  /**
+   * The send window (see `SendWindow`): attempts in the air, and those whose lost answer is still being reconciled
+   * (a live lease), are "unsettled"; a new attempt may begin while fewer than `maxInFlight` are, and while the oldest
+   * of them has fewer than `recentReach` attempts after it.
+   */
+  private async checkWindow(tx: SqlTransaction, window: SendWindow): Promise<void> {
+    await tx.lock('label_send_window');
+    const unsettled = await tx.one(
+      `SELECT count(*) AS n, min(created_at) AS oldest FROM label_attempts
+       WHERE state = 'pending' OR (state = 'unknown' AND lease_until > ?)`,
+      [window.now],
+    );
+    const inFlight = Number(unsettled?.n ?? 0);
+    if (inFlight >= window.maxInFlight) throw new SendWindowError(`${inFlight} label calls in flight`);
+    if (inFlight === 0 || unsettled?.oldest === null || unsettled?.oldest === undefined) return;
+    // Attempts written in the same millisecond as the oldest count as after it (one of them is it): the safe side.
+    const after = await tx.one('SELECT count(*) - 1 AS n FROM label_attempts WHERE created_at >= ?', [
+      Number(unsettled.oldest),
+    ]);
+    if (Number(after?.n ?? 0) + 1 >= window.recentReach) {
+      throw new SendWindowError('an unsettled attempt would fall out of the platform history');
+    }
+  }
+
+  /** The issuer's labels and declared value today (open or created), against its limits. */
+  private async checkLimits(
+    tx: SqlTransaction,
+    limits: DailyLimits,
+    declaredValueCents: number,
+  ): Promise<void> {
+    await tx.lock(`label_issuer:${limits.issuedBy}`);
+    const today = await tx.one(
+      `SELECT count(*) AS n, CAST(coalesce(sum(declared_value_cents), 0) AS BIGINT) AS cents FROM label_attempts
+       WHERE issued_by = ? AND created_at >= ? AND created_at < ? AND state IN ('pending', 'unknown', 'created')`,
+      [limits.issuedBy, limits.dayStart, limits.dayEnd],
+    );
+    if (limits.maxLabels !== undefined && Number(today?.n ?? 0) + 1 > limits.maxLabels) {
+      throw new AgentLimitError('maxLabelsPerDay', limits.dayEnd);
+    }
+    if (
+      limits.maxDeclaredValueCents !== undefined &&
+      Number(today?.cents ?? 0) + declaredValueCents > limits.maxDeclaredValueCents
+    ) {
+      throw new AgentLimitError('maxDeclaredValuePerDay', limits.dayEnd);
+    }
+  }
+
+  /** What an issuer has spent of its day (open or created labels), for `preview_label`'s "limits left". */
+  async spentToday(
+    issuedBy: string,
+    dayStart: number,
+    dayEnd: number,
+  ): Promise<{ labels: number; cents: number }> {
+    const row = await (await this.sql()).one(
+      `SELECT count(*) AS n, CAST(coalesce(sum(declared_value_cents), 0) AS BIGINT) AS cents FROM label_attempts
+       WHERE issued_by = ? AND created_at >= ? AND created_at < ? AND state IN ('pending', 'unknown', 'created')`,
+      [issuedBy, dayStart, dayEnd],
+    );
+    return { labels: Number(row?.n ?? 0), cents: Number(row?.cents ?? 0) };
+  }
+
+  /** Extends (or, with null, ends) the lease of an attempt still open; false when it is no longer open. */
+  async lease(id: string, until: number | null): Promise<boolean> {
+    const changed = await (await this.sql()).run(
+      `UPDATE label_attempts SET lease_until = ? WHERE id = ? AND state IN ('pending', 'unknown')`,
+      [until, id],
+    );
+    return changed === 1;
+  }
+
+  /** The attempt that holds this order's volume (open or created), if any. */
+  byOrderVolume(orderId: string, volume: number): Promise<LedgerAttempt | undefined> {
+    return this.first(
+      `SELECT * FROM label_attempts WHERE order_id = ? AND volume = ? AND state IN ('pending', 'unknown', 'created')`,
+      [orderId, volume],
+    );
+  }
+
+  /** Every attempt of an order, volume by volume (the latest attempt of each first). */
+  async byOrder(orderId: string): Promise<LedgerAttempt[]> {
+    const rows = await (await this.sql()).all(
+      'SELECT * FROM label_attempts WHERE order_id = ? ORDER BY volume, created_at DESC',
+      [orderId],
+    );
+    return rows.flatMap((row) => toAttempt(row) ?? []);
   }
 
   /** Moves an attempt along `TRANSITIONS`; throws `TransitionError` or `BindingConflictError` and changes nothing. */
@@ -119,7 +250,7 @@ export class LedgerStore {
       try {
         const changed = await tx.run(
           `UPDATE label_attempts SET state = ?, prepostagem_id = ?, tracking_code = ?, reason = ?, status = ?,
-             support_code = ?, settled_by = ?, settled_at = ?, note = ?, unknown_why = ?
+             support_code = ?, settled_by = ?, settled_at = ?, note = ?, unknown_why = ?, lease_until = ?
            WHERE id = ? AND state = ?`,
           [
             settlement.state,
@@ -132,6 +263,8 @@ export class LedgerStore {
             this.now(),
             settlement.note ?? null,
             settlement.state === 'unknown' ? (settlement.unknownWhy ?? null) : null,
+            // A lost answer keeps its lease while it is first reconciled; a settled attempt holds nothing.
+            settlement.state === 'unknown' ? current.leaseUntil : null,
             id,
             current.state,
           ],
@@ -202,29 +335,52 @@ export class LedgerStore {
     return row !== undefined;
   }
 
-  /** Attempts, most recent first, optionally of one state. */
-  async list(filter: { state?: AttemptState; limit?: number } = {}): Promise<LedgerAttempt[]> {
-    const where = filter.state ? 'WHERE state = ?' : '';
+  /**
+   * Attempts, most recent first: of one state, matching a text (order, tracking code or recipient, case-insensitive),
+   * older than a cursor (the last one of the previous page), at most `limit`.
+   */
+  async list(filter: AttemptFilter = {}): Promise<LedgerAttempt[]> {
+    const where: string[] = [];
+    const params: SqlValue[] = [];
+    if (filter.state) {
+      where.push('state = ?');
+      params.push(filter.state);
+    }
+    const q = filter.q?.trim().toLowerCase();
+    if (q) {
+      const like = `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      where.push(
+        "(lower(order_id) LIKE ? ESCAPE '\\' OR lower(tracking_code) LIKE ? ESCAPE '\\' OR lower(recipient) LIKE ? ESCAPE '\\')",
+      );
+      params.push(like, like, like);
+    }
+    if (filter.before) {
+      where.push('(created_at < ? OR (created_at = ? AND id > ?))');
+      params.push(filter.before.createdAt, filter.before.createdAt, filter.before.id);
+    }
     const limit = filter.limit === undefined ? '' : 'LIMIT ?';
-    const params = [
-      ...(filter.state ? [filter.state] : []),
-      ...(filter.limit === undefined ? [] : [filter.limit]),
-    ];
+    if (filter.limit !== undefined) params.push(filter.limit);
     const rows = await (await this.sql()).all(
-      `SELECT * FROM label_attempts ${where} ORDER BY created_at DESC, id ${limit}`,
+      `SELECT * FROM label_attempts ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
+       ORDER BY created_at DESC, id ${limit}`,
       params,
     );
     return rows.flatMap((row) => toAttempt(row) ?? []);
   }
 
-  /** Every `pending` attempt older than `before` becomes `unknown` (its process died mid-call). */
-  async recoverPending(before: number): Promise<LedgerAttempt[]> {
+  /**
+   * Pending attempts whose process died mid-call become `unknown`: those written before `before`, and those whose
+   * lease ran out. Each gets `reconcileLease` (epoch ms), so the send window keeps it within the platform's reach
+   * while it is reconciled.
+   */
+  async recoverPending(before: number, reconcileLease: number | null = null): Promise<LedgerAttempt[]> {
+    const now = this.now();
     const rows = await (await this.sql()).all(
-      `UPDATE label_attempts SET state = 'unknown', settled_by = 'restart', settled_at = ?,
+      `UPDATE label_attempts SET state = 'unknown', settled_by = 'restart', settled_at = ?, lease_until = ?,
          note = 'the BFF stopped during the call; outcome unknown until diagnosis or the operator settles it'
-       WHERE state = 'pending' AND created_at < ?
+       WHERE state = 'pending' AND (created_at < ? OR lease_until < ?)
        RETURNING *`,
-      [this.now(), before],
+      [now, reconcileLease, before, now],
     );
     return rows.flatMap((row) => toAttempt(row) ?? []);
   }

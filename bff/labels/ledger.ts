@@ -56,6 +56,28 @@ export interface LedgerAttempt {
   note: string | null;
   /** For an `unknown` attempt: why diagnosis has not settled it (null until it was tried). */
   unknownWhy: UnknownWhy | null;
+  /** The merchant's order this label is for, and which of its boxes (1-based); null for a label sent without one. */
+  orderId: string | null;
+  volume: number | null;
+  /** Who asked for it: a static agent token's name, an OAuth client's name, or `desk`; null before release 0.3. */
+  issuedBy: string | null;
+  /** The recipient's name and the contract service, copied from the request for the desk's list and search. */
+  recipient: string | null;
+  serviceCode: string | null;
+  /** The content declaration's total (Σ quantidade × valor) in centavos, for the agents' daily limits. */
+  declaredValueCents: number | null;
+  /**
+   * Until when (epoch ms) the instance that wrote it still holds it: renewed while its call is in flight and while its
+   * lost answer is first reconciled. A pending attempt whose lease ran out belongs to a stopped instance.
+   */
+  leaseUntil: number | null;
+}
+
+/** What the desk and the ledger CLI see of who asked, and for which order. */
+export interface AttemptIntent {
+  orderId?: string | undefined;
+  volume?: number | undefined;
+  issuedBy?: string | undefined;
 }
 
 export interface Settlement {
@@ -105,15 +127,69 @@ export class AttemptNotFoundError extends Error {
   override readonly name = 'AttemptNotFoundError';
 }
 
-export interface BeginInput {
+export interface BeginInput extends AttemptIntent {
   fingerprint: string;
   idempotencyKey?: string | undefined;
   request: string;
+  recipient?: string | undefined;
+  serviceCode?: string | undefined;
+  declaredValueCents?: number | undefined;
   /**
    * Refuse (`AlreadyCreatedError`) when the same request was created since this time (epoch ms): an unkeyed
    * identical request returns the first label, checked in the same transaction as the insert.
    */
   createdSince?: number | undefined;
+  /** Refuse (`AgentLimitError`) when the issuer is over its daily limits, counted in the same transaction. */
+  limits?: DailyLimits | undefined;
+  /** Refuse (`SendWindowError`) unless the send window has room (see `SendWindow`), checked in the same transaction. */
+  window?: SendWindow | undefined;
+  /** The lease the new attempt starts with (epoch ms). */
+  leaseUntil?: number | undefined;
+}
+
+/** An issuer's limits for one day (São Paulo calendar day), counted from the ledger. */
+export interface DailyLimits {
+  issuedBy: string;
+  /** The day's start and the next day's start (epoch ms). */
+  dayStart: number;
+  dayEnd: number;
+  maxLabels?: number | undefined;
+  maxDeclaredValueCents?: number | undefined;
+}
+
+/**
+ * How many attempts may be in the air at once for the whole store, across every instance sharing the ledger, and how
+ * far the platform's list of recent attempts reaches: an attempt is begun only while every unsettled one (pending,
+ * or unknown and still being reconciled) stays among the `recentReach` most recent, so a lost answer can always be
+ * found in the history (spec 4.4.5: the 10 most recent are listed).
+ */
+export interface SendWindow {
+  maxInFlight: number;
+  recentReach: number;
+  now: number;
+}
+
+/** The limit an issuer reached, and when it resets. */
+export class AgentLimitError extends Error {
+  override readonly name = 'AgentLimitError';
+  readonly limit: 'maxLabelsPerDay' | 'maxDeclaredValuePerDay';
+  readonly resetsAt: number;
+
+  constructor(limit: AgentLimitError['limit'], resetsAt: number) {
+    super(`${limit} reached`);
+    this.limit = limit;
+    this.resetsAt = resetsAt;
+  }
+}
+
+/** The store's send window is full (too many in flight, or an unsettled attempt would fall out of reach). */
+export class SendWindowError extends Error {
+  override readonly name = 'SendWindowError';
+}
+
+/** This order's volume is held by another request (a different label). */
+export class OrderVolumeConflictError extends Error {
+  override readonly name = 'OrderVolumeConflictError';
 }
 
 /** The same request was already created within the window: replay it instead of sending again. */

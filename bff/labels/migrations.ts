@@ -38,7 +38,47 @@ export const LEDGER_MIGRATIONS: readonly Migration[] = [
     sql: 'ALTER TABLE label_attempts ADD COLUMN unknown_why TEXT',
     run: unknownWhyFromNotes,
   },
+  {
+    // Orders and volumes (the intended label is the pair), who asked, the desk's columns, and leases.
+    id: '004-orders-volumes-leases',
+    sql: `
+      ALTER TABLE label_attempts ADD COLUMN order_id TEXT;
+      ALTER TABLE label_attempts ADD COLUMN volume INTEGER;
+      ALTER TABLE label_attempts ADD COLUMN issued_by TEXT;
+      ALTER TABLE label_attempts ADD COLUMN recipient TEXT;
+      ALTER TABLE label_attempts ADD COLUMN service_code TEXT;
+      ALTER TABLE label_attempts ADD COLUMN declared_value_cents BIGINT;
+      ALTER TABLE label_attempts ADD COLUMN lease_until BIGINT;
+      CREATE UNIQUE INDEX label_attempts_one_per_volume ON label_attempts (order_id, volume)
+        WHERE order_id IS NOT NULL AND state IN ('pending', 'unknown', 'created');
+      CREATE INDEX label_attempts_by_order ON label_attempts (order_id, volume);
+      CREATE INDEX label_attempts_by_issuer ON label_attempts (issued_by, created_at);
+      CREATE INDEX label_attempts_by_time ON label_attempts (created_at)
+    `,
+    run: deskColumnsFromRequests,
+  },
 ];
+
+/** The desk's columns of attempts written before they existed, read from the request each one kept. */
+async function deskColumnsFromRequests(tx: SqlTransaction): Promise<void> {
+  const rows = await tx.all('SELECT id, request FROM label_attempts');
+  for (const row of rows) {
+    let request: { recipient?: { nome?: unknown }; serviceCode?: unknown };
+    try {
+      request = JSON.parse(String(row.request));
+    } catch {
+      continue;
+    }
+    const recipient = typeof request.recipient?.nome === 'string' ? request.recipient.nome : null;
+    const serviceCode = typeof request.serviceCode === 'string' ? request.serviceCode : null;
+    if (recipient === null && serviceCode === null) continue;
+    await tx.run('UPDATE label_attempts SET recipient = ?, service_code = ? WHERE id = ?', [
+      recipient,
+      serviceCode,
+      String(row.id),
+    ]);
+  }
+}
 
 /**
  * The first ledger (node:sqlite table `attempts`) had no UNIQUE on prepostagem_id and support_code. Its rows move to

@@ -15,8 +15,11 @@ export type SendResult =
   | { kind: 'rejected'; record: GenerateLabelOutput }
   /** Never reached the tool: nothing was created; the same request may go again. */
   | { kind: 'not_sent' }
-  /** Sent, answer lost (or unreadable): the attempt is `unknown`, to reconcile. */
-  | { kind: 'lost'; attempt: LedgerAttempt }
+  /**
+   * Sent, answer lost (or unreadable): the attempt is `unknown`, to reconcile. It still holds its lease, so the send
+   * window keeps it within the platform's reach; `release` ends the lease once the first reconciliation is done.
+   */
+  | { kind: 'lost'; attempt: LedgerAttempt; release: () => Promise<void> }
   /** The platform answered a pre-posting the ledger binds to another attempt: `unknown`, for a person. */
   | { kind: 'binding_conflict' };
 
@@ -31,6 +34,8 @@ export interface SenderOptions {
    * among the platform's 10 most recent (spec 4.4.5), so fewer in flight keeps every one of them reachable.
    */
   maxInFlight?: number;
+  /** Keeps an attempt's lease alive while its call is in flight; the returned function ends it. */
+  onLease?: (attemptId: string) => () => Promise<void>;
 }
 
 /**
@@ -44,6 +49,7 @@ export class Sender {
   private readonly platform: PlatformPort;
   private readonly logger: Logger;
   private readonly maxInFlight: number;
+  private readonly onLease: (attemptId: string) => () => Promise<void>;
   private sending = 0;
   private readonly waiting: (() => void)[] = [];
 
@@ -53,6 +59,7 @@ export class Sender {
     this.logger = options.logger;
     this.timeoutMs = options.timeoutMs ?? 60_000;
     this.maxInFlight = options.maxInFlight ?? 4;
+    this.onLease = options.onLease ?? (() => async () => undefined);
   }
 
   /** Waits for a send slot. The attempt is written only once one is held, so at most `maxInFlight` are pending. */
@@ -73,6 +80,20 @@ export class Sender {
 
   /** Sends one pending attempt; the caller holds a send slot, released here once the platform call ends. */
   async send(attempt: LedgerAttempt, input: GenerateLabelInput): Promise<SendResult> {
+    const release = this.onLease(attempt.id);
+    const result = await this.call(attempt, input).catch(async (error: unknown) => {
+      await release();
+      throw error;
+    });
+    if (result.kind === 'lost') return { ...result, release };
+    await release();
+    return result;
+  }
+
+  private async call(
+    attempt: LedgerAttempt,
+    input: GenerateLabelInput,
+  ): Promise<Exclude<SendResult, { kind: 'lost' }> | { kind: 'lost'; attempt: LedgerAttempt }> {
     let result: CallToolResult;
     try {
       const { instanceId: _ignored, ...args } = input;
@@ -97,7 +118,10 @@ export class Sender {
     return this.created(attempt, record);
   }
 
-  private async rejected(attempt: LedgerAttempt, record: GenerateLabelOutput): Promise<SendResult> {
+  private async rejected(
+    attempt: LedgerAttempt,
+    record: GenerateLabelOutput,
+  ): Promise<Exclude<SendResult, { kind: 'lost' }>> {
     const reason = record.reason ?? 'platform_error';
     const settlement = {
       state: 'rejected' as const,
@@ -116,7 +140,10 @@ export class Sender {
     return { kind: 'rejected', record: { ...record, reason } };
   }
 
-  private async created(attempt: LedgerAttempt, record: GenerateLabelOutput): Promise<SendResult> {
+  private async created(
+    attempt: LedgerAttempt,
+    record: GenerateLabelOutput,
+  ): Promise<Exclude<SendResult, { kind: 'lost' }>> {
     try {
       await this.ledger.settle(attempt.id, {
         state: 'created',
@@ -152,7 +179,10 @@ export class Sender {
   }
 
   /** The call failed: `not_sent` when the tool cannot have run; otherwise `unknown`, for the issuer to reconcile. */
-  private async failed(attempt: LedgerAttempt, error: unknown): Promise<SendResult> {
+  private async failed(
+    attempt: LedgerAttempt,
+    error: unknown,
+  ): Promise<Exclude<SendResult, { kind: 'lost' }> | { kind: 'lost'; attempt: LedgerAttempt }> {
     const message = error instanceof Error ? error.message : String(error);
     if (isPlatformCallError(error) && error.failure === 'not_sent') {
       await this.ledger.settle(attempt.id, { state: 'not_sent', settledBy: 'answer', note: message });

@@ -148,7 +148,7 @@ function buildServer(deps: AgentMcpDeps, tools: ToolName[], why: string | undefi
         const { idempotencyKey, ...label } = input;
         let outcome: Awaited<ReturnType<LabelIssuer['issue']>>;
         try {
-          outcome = await deps.issuer.issue(label, idempotencyKey);
+          outcome = await deps.issuer.issue(label, { idempotencyKey });
         } catch (error) {
           // The ledger (PostgreSQL, node:sqlite) did not answer. Before the call, nothing was sent; after it, the
           // attempt stays pending and is settled from the platform's history once the ledger is back.

@@ -1,9 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
+  AgentLimitError,
   AlreadyCreatedError,
   BindingConflictError,
   IdempotencyConflictError,
   OpenAttemptConflictError,
+  OrderVolumeConflictError,
+  SendWindowError,
   TransitionError,
 } from '../ledger.ts';
 import type { LedgerStore } from '../ledger-store.ts';
@@ -62,6 +65,13 @@ export function describeLedgerStore(name: string, open: OpenPair): void {
         request: request(1),
         note: null,
         unknownWhy: null,
+        orderId: null,
+        volume: null,
+        issuedBy: null,
+        recipient: null,
+        serviceCode: null,
+        declaredValueCents: null,
+        leaseUntil: null,
       });
       expect(await b.openAttempt(fp)).toMatchObject({ id: attempt.id });
       expect(await b.byKey(`key-${fp}`)).toMatchObject({ id: attempt.id });
@@ -233,6 +243,219 @@ export function describeLedgerStore(name: string, open: OpenPair): void {
       await a.note(older.id, 'checked by the operator');
       expect((await b.get(older.id))?.note).toBe('checked by the operator');
       expect(await a.healthy()).toBe(true);
+    });
+
+    it('binds an order volume to one open or created attempt; a rejected or unsent one frees it', async () => {
+      const order = `order-${fingerprint()}`;
+      const first = await a.begin({
+        fingerprint: fingerprint(),
+        request: request(1),
+        orderId: order,
+        volume: 1,
+      });
+      expect(first).toMatchObject({ orderId: order, volume: 1 });
+      // Another request for the same volume, from either store, is refused while the first is open…
+      await expect(
+        b.begin({ fingerprint: fingerprint(), request: request(2), orderId: order, volume: 1 }),
+      ).rejects.toBeInstanceOf(OrderVolumeConflictError);
+      // …while the order's second volume is its own label, even with the identical box.
+      const second = await b.begin({
+        fingerprint: fingerprint(),
+        request: request(1),
+        orderId: order,
+        volume: 2,
+      });
+      expect((await a.byOrderVolume(order, 2))?.id).toBe(second.id);
+      await a.settle(first.id, { state: 'rejected', settledBy: 'answer', reason: 'prepostagem_rejected' });
+      const again = await b.begin({
+        fingerprint: fingerprint(),
+        request: request(3),
+        orderId: order,
+        volume: 1,
+      });
+      expect((await a.byOrderVolume(order, 1))?.id).toBe(again.id);
+      await b.settle(again.id, { state: 'created', settledBy: 'answer', prepostagemId: `PP-${again.id}` });
+      await expect(
+        a.begin({ fingerprint: fingerprint(), request: request(4), orderId: order, volume: 1 }),
+      ).rejects.toBeInstanceOf(OrderVolumeConflictError);
+      expect((await b.byOrder(order)).map((attempt) => attempt.volume)).toEqual([1, 1, 2]);
+    });
+
+    it("lets exactly an issuer's daily label limit through when two instances race, and counts declared value", async () => {
+      const issuedBy = `agent-${fingerprint()}`;
+      const limits = { issuedBy, dayStart: now - 1000, dayEnd: now + 1000, maxLabels: 3 };
+      const outcomes = await Promise.allSettled(
+        Array.from({ length: 10 }, (_, i) =>
+          (i % 2 ? a : b).begin({ fingerprint: fingerprint(), request: request(i), issuedBy, limits }),
+        ),
+      );
+      expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(3);
+      for (const outcome of outcomes.filter((o) => o.status === 'rejected')) {
+        expect(outcome.reason).toBeInstanceOf(AgentLimitError);
+        expect(outcome.reason).toMatchObject({ limit: 'maxLabelsPerDay', resetsAt: now + 1000 });
+      }
+      // Another issuer, or the next day, has its own count.
+      await a.begin({
+        fingerprint: fingerprint(),
+        request: request(1),
+        issuedBy: 'someone-else',
+        limits: { ...limits, issuedBy: 'someone-else' },
+      });
+      expect(await b.spentToday(issuedBy, now - 1000, now + 1000)).toEqual({ labels: 3, cents: 0 });
+      const money = {
+        issuedBy: `${issuedBy}-v`,
+        dayStart: now - 1000,
+        dayEnd: now + 1000,
+        maxDeclaredValueCents: 10_000,
+      };
+      await a.begin({
+        fingerprint: fingerprint(),
+        request: request(1),
+        issuedBy: money.issuedBy,
+        limits: money,
+        declaredValueCents: 6_000,
+      });
+      await expect(
+        b.begin({
+          fingerprint: fingerprint(),
+          request: request(2),
+          issuedBy: money.issuedBy,
+          limits: money,
+          declaredValueCents: 4_001,
+        }),
+      ).rejects.toMatchObject({ limit: 'maxDeclaredValuePerDay' });
+      await b.begin({
+        fingerprint: fingerprint(),
+        request: request(2),
+        issuedBy: money.issuedBy,
+        limits: money,
+        declaredValueCents: 4_000,
+      });
+    });
+
+    it('keeps at most maxInFlight attempts in the air across both stores, and never lets an unsettled one fall out of reach', async () => {
+      // A clean slate of attempts for this test: everything earlier is settled.
+      for (const attempt of await a.list({ state: 'pending' }))
+        await a.settle(attempt.id, { state: 'not_sent', settledBy: 'answer' });
+      for (const attempt of await a.list({ state: 'unknown' })) await a.lease(attempt.id, null);
+      const window = { maxInFlight: 3, recentReach: 5, now };
+      const outcomes = await Promise.allSettled(
+        Array.from({ length: 8 }, (_, i) =>
+          (i % 2 ? a : b).begin({
+            fingerprint: fingerprint(),
+            request: request(i),
+            window,
+            leaseUntil: now + 10_000,
+          }),
+        ),
+      );
+      const begun = outcomes.flatMap((o) => (o.status === 'fulfilled' ? [o.value] : []));
+      expect(begun).toHaveLength(3);
+      for (const outcome of outcomes.filter((o) => o.status === 'rejected'))
+        expect(outcome.reason).toBeInstanceOf(SendWindowError);
+      // The oldest stays unsettled (its answer lost, being reconciled: a live lease); the others settle.
+      const [oldest, ...rest] = begun.sort((x, y) => x.createdAt - y.createdAt || (x.id < y.id ? -1 : 1));
+      now += 1;
+      await a.settle(oldest?.id ?? '', { state: 'unknown', settledBy: 'answer' });
+      for (const attempt of rest)
+        await b.settle(attempt.id, {
+          state: 'created',
+          settledBy: 'answer',
+          prepostagemId: `PP-${attempt.id}`,
+        });
+      // Newer attempts may go only while the oldest unsettled one keeps fewer than recentReach attempts after it.
+      let sent = 0;
+      for (let i = 0; i < 6; i++) {
+        now += 1;
+        const attempt = await a
+          .begin({ fingerprint: fingerprint(), request: request(i), window: { ...window, now } })
+          .catch((error: unknown) => error);
+        if (attempt instanceof SendWindowError) break;
+        sent += 1;
+        await a.settle((attempt as { id: string }).id, { state: 'not_sent', settledBy: 'answer' });
+      }
+      expect(sent).toBe(window.recentReach - 1 - rest.length);
+      // Once its reconciliation lets go (lease ended), the window moves on.
+      await b.lease(oldest?.id ?? '', null);
+      expect(
+        (await a.begin({ fingerprint: fingerprint(), request: request(9), window: { ...window, now } }))
+          .state,
+      ).toBe('pending');
+    });
+
+    it('takes a pending attempt for an orphan when its lease ran out, and gives it a reconciliation lease', async () => {
+      const live = await a.begin({
+        fingerprint: fingerprint(),
+        request: request(1),
+        leaseUntil: now + 5_000,
+      });
+      const dead = await a.begin({
+        fingerprint: fingerprint(),
+        request: request(2),
+        leaseUntil: now + 1_000,
+      });
+      expect(await b.lease(live.id, now + 10_000)).toBe(true);
+      now += 2_000;
+      const recovered = (await b.recoverPending(now - 90_000, now + 30_000)).map((attempt) => attempt.id);
+      expect(recovered).toContain(dead.id);
+      expect(recovered).not.toContain(live.id);
+      expect(await a.get(dead.id)).toMatchObject({
+        state: 'unknown',
+        settledBy: 'restart',
+        leaseUntil: now + 30_000,
+      });
+      expect((await a.get(live.id))?.state).toBe('pending');
+      await a.settle(live.id, { state: 'created', settledBy: 'answer', prepostagemId: `PP-${live.id}` });
+      expect(await b.lease(live.id, now + 10_000)).toBe(false);
+    });
+
+    it('finds attempts by order, tracking code or recipient, any case, page by page', async () => {
+      const tag = fingerprint().replace(/\W/g, '');
+      const ids: string[] = [];
+      for (let i = 0; i < 5; i++) {
+        now += 1;
+        const attempt = await a.begin({
+          fingerprint: fingerprint(),
+          request: request(i),
+          orderId: `PED-${tag}-${i}`,
+          recipient: i === 3 ? `Conceição ${tag}` : 'Ana',
+        });
+        ids.push(attempt.id);
+      }
+      await a.settle(ids[1] ?? '', {
+        state: 'created',
+        settledBy: 'answer',
+        prepostagemId: `PP-${tag}`,
+        trackingCode: `DG${tag}BR`,
+      });
+      expect((await b.list({ q: `ped-${tag}` })).map((x) => x.id)).toEqual([...ids].reverse());
+      expect((await b.list({ q: `dg${tag}` })).map((x) => x.id)).toEqual([ids[1]]);
+      expect((await b.list({ q: `conceição ${tag}`.toUpperCase().toLowerCase() })).map((x) => x.id)).toEqual([
+        ids[3],
+      ]);
+      // A literal % or _ is not a wildcard.
+      expect(await b.list({ q: '%' })).toEqual([]);
+      const page1 = await b.list({ q: tag, limit: 2 });
+      const last = page1.at(-1);
+      const page2 = await b.list({
+        q: tag,
+        limit: 2,
+        before: last && { createdAt: last.createdAt, id: last.id },
+      });
+      expect([...page1, ...page2].map((x) => x.id)).toEqual([ids[4], ids[3], ids[2], ids[1]]);
+    });
+
+    it('keeps why an attempt is unknown as a column, cleared when it is settled', async () => {
+      const attempt = await a.begin({ fingerprint: fingerprint(), request: request(1) });
+      await a.settle(attempt.id, { state: 'unknown', settledBy: 'answer', unknownWhy: 'binding_conflict' });
+      expect((await b.get(attempt.id))?.unknownWhy).toBe('binding_conflict');
+      await b.explain(attempt.id, 'ambiguous', 'two platform attempts match');
+      expect(await a.get(attempt.id)).toMatchObject({
+        unknownWhy: 'ambiguous',
+        note: 'two platform attempts match',
+      });
+      await a.settle(attempt.id, { state: 'not_sent', settledBy: 'operator' });
+      expect((await b.get(attempt.id))?.unknownWhy).toBeNull();
     });
   });
 }
