@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import * as z from 'zod/mini';
+import { AgentPolicySchema } from './policies/policy.ts';
 import { ConfigError, parseEnv } from '../shared/env.ts';
 import { RATE_LIMIT_TEXT } from '../shared/limits.ts';
 import { parseRateLimit, type RateLimit } from '../shared/rate-limit.ts';
@@ -10,12 +11,14 @@ export const AGENT_SCOPES = ['rates', 'tracking', 'labels'] as const;
 export type AgentScope = (typeof AGENT_SCOPES)[number];
 
 const AgentTokensSchema = z.array(
-  z.strictObject({
+  z.extend(AgentPolicySchema, {
     token: z.string().check(z.minLength(16, 'each token must have at least 16 characters')),
     scopes: z.array(z.enum(AGENT_SCOPES)).check(z.minLength(1)),
+    /** How the ledger and the desk name this agent (default `agent-<n>`, its place in the list). */
+    name: z.optional(z.string().check(z.minLength(1), z.maxLength(60))),
   }),
 );
-export type AgentToken = z.infer<typeof AgentTokensSchema>[number];
+export type AgentToken = z.infer<typeof AgentTokensSchema>[number] & { name: string };
 
 /** Where the embedded label ledger lives (`BFF_DATA_DIR`), for tools that need nothing else (`npm run ledger`). */
 export function parseDataDir(env: Record<string, string | undefined> = process.env): string {
@@ -126,6 +129,31 @@ function agentTokens(value: string | undefined): AgentToken[] {
   }
   if (parsed.data.some(({ token }) => /^(mk|pk|pl)_/.test(token)))
     throw new Invalid(': a platform key (mk_…, pk_…, pl_…) is never an agent token');
+  const named = parsed.data.map((entry, i) => ({ ...entry, name: entry.name ?? `agent-${i + 1}` }));
+  const names = named.map((entry) => entry.name);
+  const twice = names.find((name, i) => names.indexOf(name) !== i);
+  if (twice) throw new Invalid(`: the name "${twice}" is given to two tokens`);
+  if (names.includes('desk')) throw new Invalid(': "desk" names the merchant\'s own labels; choose another name');
+  return named;
+}
+
+/** `{"<serviceId>":"<serviceCode>"}`: the platform's presentation ids of services (spec 2.2) and the contract codes. */
+function serviceCodes(value: string | undefined): Record<string, string> {
+  if (!value) return {};
+  let json: unknown;
+  try {
+    json = JSON.parse(value);
+  } catch {
+    throw new Invalid('must be JSON: {"correios-pac":"03298","correios-sedex":"03220"}');
+  }
+  const parsed = z
+    .record(z.string().check(z.minLength(1), z.maxLength(60)), z.string().check(z.regex(/^\d{5}$/)))
+    .safeParse(json);
+  if (!parsed.success) {
+    throw new Invalid(
+      'must map each serviceId to a 5-digit contract code, e.g. {"correios-pac":"03298","correios-sedex":"03220"}',
+    );
+  }
   return parsed.data;
 }
 
@@ -188,6 +216,7 @@ export const EnvSchema = z.object({
   SHIPPING_MCP_URL: variable(optionalHttpUrl),
   BFF_ALLOWED_ORIGINS: variable(allowedOrigins),
   BFF_AGENT_TOKENS: variable(agentTokens),
+  BFF_SERVICE_CODES: variable(serviceCodes),
   BFF_VISITOR_RATE_LIMIT: variable(rateLimit('120/60')),
   BFF_TRUST_PROXY: variable(trustProxy),
   SHIPPING_RATE_LIMIT: variable(rateLimit(RATE_LIMIT_TEXT)),
@@ -219,6 +248,8 @@ function toConfig(env: BffEnv) {
     publicKey: env.SHIPPING_PUBLIC_KEY,
     allowedOrigins: env.BFF_ALLOWED_ORIGINS,
     agentTokens: env.BFF_AGENT_TOKENS,
+    /** `serviceId` → contract `serviceCode` (`BFF_SERVICE_CODES`), so a quote's service becomes a label's. */
+    serviceCodes: env.BFF_SERVICE_CODES,
     dataDir: env.BFF_DATA_DIR,
     /** How long an `idempotencyKey` of `generate_label` is remembered (`BFF_IDEMPOTENCY_KEY_DAYS`, default 7). */
     idempotencyKeyDays: env.BFF_IDEMPOTENCY_KEY_DAYS,

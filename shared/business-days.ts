@@ -91,6 +91,13 @@ export function addBusinessDays(n: number, count: number): number {
  */
 export const MAX_ARRIVAL_BUSINESS_DAYS = 260;
 
+/** The São Paulo calendar day of an instant: its day number, and when it starts and ends (epoch ms). */
+export function saoPauloDay(instant: number): { day: number; start: number; end: number } {
+  const day = Math.floor((instant + SAO_PAULO_OFFSET_MS) / DAY);
+  const start = day * DAY - SAO_PAULO_OFFSET_MS;
+  return { day, start, end: start + DAY };
+}
+
 export interface ArrivalOptions {
   /** The instant of the quote (ms since the epoch); the date is worked out in São Paulo time whatever the zone. */
   now: number;

@@ -1,0 +1,215 @@
+import { randomUUID } from 'node:crypto';
+import * as z from 'zod/mini';
+import { type Migration, migrate } from '../../shared/sql/migrate.ts';
+import { isUniqueViolation, type Row, type Sql } from '../../shared/sql/sql.ts';
+
+export const APPROVAL_STATES = ['pending', 'approved', 'rejected', 'expired'] as const;
+export type ApprovalState = (typeof APPROVAL_STATES)[number];
+
+/** A label an agent asked for that waits for (or got) the merchant's decision. */
+export interface Approval {
+  id: string;
+  state: ApprovalState;
+  /**
+   * Which intended label it is for, as the ledger knows it: `key:<idempotencyKey>`, `order:<orderId>#<volume>`, or
+   * `request:<fingerprint>` (neither given).
+   */
+  intent: string;
+  /** The agent's request as it would be sent (JSON: the platform's fields, mapped service) with its intent fields. */
+  request: string;
+  issuedBy: string;
+  /** The platform's price for this package and destination when asked, in centavos. */
+  quotedPriceCents: number | null;
+  declaredValueCents: number;
+  createdAt: number;
+  expiresAt: number;
+  decidedAt: number | null;
+  /** The ledger attempt the approved label was issued as. */
+  attemptId: string | null;
+  /** Whether the agent was already told it expired (the next call asks the merchant again). */
+  expiryReported: boolean;
+}
+
+export const APPROVAL_MIGRATIONS: readonly Migration[] = [
+  {
+    id: '201-label-approvals',
+    sql: `
+      CREATE TABLE label_approvals (
+        id TEXT PRIMARY KEY,
+        state TEXT NOT NULL,
+        intent TEXT NOT NULL,
+        request TEXT NOT NULL,
+        issued_by TEXT NOT NULL,
+        quoted_price_cents BIGINT,
+        declared_value_cents BIGINT NOT NULL,
+        created_at BIGINT NOT NULL,
+        expires_at BIGINT NOT NULL,
+        decided_at BIGINT,
+        attempt_id TEXT,
+        expiry_reported INTEGER NOT NULL DEFAULT 0
+      );
+      CREATE UNIQUE INDEX label_approvals_one_pending ON label_approvals (intent) WHERE state = 'pending';
+      CREATE INDEX label_approvals_by_intent ON label_approvals (intent, created_at);
+      CREATE INDEX label_approvals_by_state ON label_approvals (state, created_at)
+    `,
+  },
+];
+
+const RowSchema = z.object({
+  id: z.string(),
+  state: z.enum(APPROVAL_STATES),
+  intent: z.string(),
+  request: z.string(),
+  issued_by: z.string(),
+  quoted_price_cents: z.nullable(z.number()),
+  declared_value_cents: z.number(),
+  created_at: z.number(),
+  expires_at: z.number(),
+  decided_at: z.nullable(z.number()),
+  attempt_id: z.nullable(z.string()),
+  expiry_reported: z.number(),
+});
+
+function toApproval(row: Row | undefined): Approval | undefined {
+  if (!row) return undefined;
+  const r = RowSchema.parse(row);
+  return {
+    id: r.id,
+    state: r.state,
+    intent: r.intent,
+    request: r.request,
+    issuedBy: r.issued_by,
+    quotedPriceCents: r.quoted_price_cents,
+    declaredValueCents: r.declared_value_cents,
+    createdAt: r.created_at,
+    expiresAt: r.expires_at,
+    decidedAt: r.decided_at,
+    attemptId: r.attempt_id,
+    expiryReported: r.expiry_reported === 1,
+  };
+}
+
+/**
+ * The merchant's approvals of labels, in the ledger's database (node:sqlite or PostgreSQL, shared by every
+ * instance): at most one pending approval per intended label (a partial unique index), and a decision taken once —
+ * of two approvals of one request, from one instance or two, exactly one changes it.
+ */
+export class ApprovalStore {
+  readonly ready: Promise<void>;
+  private readonly db: Sql;
+  private readonly now: () => number;
+
+  constructor(sql: Sql, options: { now?: () => number } = {}) {
+    this.db = sql;
+    this.now = options.now ?? Date.now;
+    this.ready = migrate(sql, APPROVAL_MIGRATIONS).then(() => undefined);
+    this.ready.catch(() => undefined);
+  }
+
+  private async sql(): Promise<Sql> {
+    await this.ready;
+    return this.db;
+  }
+
+  /**
+   * Asks the merchant: a new pending approval for the intended label, or the pending one it already has (the same
+   * agent asking again, or two instances at once).
+   */
+  async request(fields: {
+    intent: string;
+    request: string;
+    issuedBy: string;
+    quotedPriceCents?: number | undefined;
+    declaredValueCents: number;
+    ttlMs: number;
+  }): Promise<Approval> {
+    const sql = await this.sql();
+    const now = this.now();
+    await this.expire();
+    const id = randomUUID();
+    try {
+      await sql.run(
+        `INSERT INTO label_approvals (id, state, intent, request, issued_by, quoted_price_cents, declared_value_cents,
+           created_at, expires_at) VALUES (?, 'pending', ?, ?, ?, ?, ?, ?, ?)`,
+        [
+          id,
+          fields.intent,
+          fields.request,
+          fields.issuedBy,
+          fields.quotedPriceCents ?? null,
+          fields.declaredValueCents,
+          now,
+          now + fields.ttlMs,
+        ],
+      );
+    } catch (error) {
+      if (!isUniqueViolation(error, 'intent')) throw error;
+      const pending = await this.latest(fields.intent);
+      if (pending) return pending;
+      throw error;
+    }
+    return (await this.get(id)) as Approval;
+  }
+
+  /** The most recent approval of an intended label (expired ones marked so first). */
+  async latest(intent: string): Promise<Approval | undefined> {
+    await this.expire();
+    return toApproval(
+      await (await this.sql()).one(
+        'SELECT * FROM label_approvals WHERE intent = ? ORDER BY created_at DESC, id LIMIT 1',
+        [intent],
+      ),
+    );
+  }
+
+  async get(id: string): Promise<Approval | undefined> {
+    await this.expire();
+    return toApproval(await (await this.sql()).one('SELECT * FROM label_approvals WHERE id = ?', [id]));
+  }
+
+  /**
+   * The merchant's decision on a pending approval: `decided` is true for the one call that changed it (so only that
+   * call issues the label); otherwise the approval as it stands (already decided, or expired).
+   */
+  async decide(
+    id: string,
+    state: 'approved' | 'rejected',
+  ): Promise<{ decided: boolean; approval: Approval | undefined }> {
+    await this.expire();
+    const changed = await (await this.sql()).run(
+      `UPDATE label_approvals SET state = ?, decided_at = ? WHERE id = ? AND state = 'pending'`,
+      [state, this.now(), id],
+    );
+    return { decided: changed === 1, approval: await this.get(id) };
+  }
+
+  /** Records the ledger attempt an approved label was issued as. */
+  async issued(id: string, attemptId: string): Promise<void> {
+    await (await this.sql()).run('UPDATE label_approvals SET attempt_id = ? WHERE id = ? AND attempt_id IS NULL', [
+      attemptId,
+      id,
+    ]);
+  }
+
+  /** Notes that the agent was told the approval expired. */
+  async expiryTold(id: string): Promise<void> {
+    await (await this.sql()).run('UPDATE label_approvals SET expiry_reported = 1 WHERE id = ?', [id]);
+  }
+
+  /** Approvals, most recent first, optionally of one state. */
+  async list(filter: { state?: ApprovalState; limit?: number } = {}): Promise<Approval[]> {
+    await this.expire();
+    const rows = await (await this.sql()).all(
+      `SELECT * FROM label_approvals ${filter.state ? 'WHERE state = ?' : ''} ORDER BY created_at DESC, id LIMIT ?`,
+      [...(filter.state ? [filter.state] : []), filter.limit ?? 200],
+    );
+    return rows.flatMap((row) => toApproval(row) ?? []);
+  }
+
+  /** Pending approvals past their time become `expired` (nobody answered). */
+  private async expire(): Promise<void> {
+    await (await this.sql()).run(`UPDATE label_approvals SET state = 'expired' WHERE state = 'pending' AND expires_at <= ?`, [
+      this.now(),
+    ]);
+  }
+}
