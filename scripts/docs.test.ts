@@ -16,6 +16,7 @@ import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
 import { SqliteLedgerStore } from '../bff/labels/sqlite-store.ts';
 import { DEPLOY_DOC, deployBlock } from './deploy-doc.ts';
+import { brokenLinks, headingAnchors, markdownLinks } from './doc-links.ts';
 
 // Runs the blocks of docs/deploy.md marked `<!-- tested: name -->` (scripts/deploy-doc.ts), so a command the docs
 // show cannot rot unnoticed.
@@ -201,5 +202,73 @@ describe('docs/deploy.md: ledger backup and restore', () => {
     const copy = new DatabaseSync(join(dataDir, 'copy.sqlite'), { readOnly: true });
     expect(copy.prepare('SELECT count(*) AS n FROM label_attempts').get()).toEqual({ n: 1 });
     copy.close();
+  });
+});
+
+describe('every document link resolves to a file of the repository', () => {
+  const ROOT = new URL('..', import.meta.url).pathname;
+  const tracked = new Set(
+    spawnSync('git', ['ls-files', '-z'], { cwd: ROOT, encoding: 'utf8' }).stdout.split('\0').filter(Boolean),
+  );
+  const read = (file: string) => readFileSync(join(ROOT, file), 'utf8');
+
+  it('in every tracked markdown file: relative links name tracked files, anchors name headings', () => {
+    const markdown = [...tracked].filter((file) => file.endsWith('.md'));
+    expect(markdown).toContain('docs/architecture.md');
+    expect(markdown.flatMap((file) => markdownLinks(read(file))).length).toBeGreaterThan(30);
+    expect(brokenLinks(tracked, read)).toEqual([]);
+  });
+
+  it('no document refers to the files handed to the team outside the repository', () => {
+    for (const file of [...tracked].filter((name) => name.endsWith('.md'))) {
+      expect(read(file), file).not.toMatch(/ARCHITECTURE\.md|shipping-platform-spec|\.\.\/shared\//);
+    }
+  });
+
+  it('tells each kind of broken link, so the check above can fail', () => {
+    const files: Record<string, string> = {
+      'README.md': [
+        '# Title',
+        '## Two words',
+        '[ok](docs/a.md) [ok too](docs/a.md#a-heading) [here](#two-words) [folder](docs/) [web](https://x.example)',
+        '[outside](../shared/ARCHITECTURE.md) [absolute](/work/shared/spec.md) [file](file:///etc/passwd)',
+        '[missing](docs/b.md) [untracked](.env) [no heading](docs/a.md#nowhere) [no anchor here](#three)',
+        '`[in code](nowhere.md)`',
+        '```',
+        '[in a block](nowhere.md)',
+        '```',
+        '![picture](docs/missing.png) <img src="docs/a.png">',
+        '[ref]: docs/gone.md',
+      ].join('\n'),
+      'docs/a.md': '# A heading\n[back up](../README.md) [too far](../../x.md)',
+      'docs/a.png': '',
+    };
+    const problems = brokenLinks(new Set(Object.keys(files)), (file) => files[file] ?? '');
+    expect(problems).toEqual([
+      'README.md:4: ../shared/ARCHITECTURE.md points outside the repository',
+      'README.md:4: /work/shared/spec.md is not a relative link to a file of the repository',
+      'README.md:4: file:///etc/passwd is not a relative link to a file of the repository',
+      'README.md:5: docs/b.md names no file of the repository',
+      'README.md:5: .env names no file of the repository',
+      'README.md:5: docs/a.md#nowhere names no heading of docs/a.md',
+      'README.md:5: #three names no heading of README.md',
+      'README.md:10: docs/missing.png names no file of the repository',
+      'README.md:11: docs/gone.md names no file of the repository',
+      'docs/a.md:2: ../../x.md points outside the repository',
+    ]);
+  });
+
+  it('anchors headings as GitHub does', () => {
+    expect([
+      ...headingAnchors(
+        '## 8. What one instance holds\n### `<shipping-tracking>` on your own site\n### Events (bubbling, composed)\n## Notes\n## Notes',
+      ),
+    ]).toEqual([
+      '8-what-one-instance-holds',
+      'shipping-tracking-on-your-own-site',
+      'events-bubbling-composed',
+      'notes',
+      'notes-1',
+    ]);
   });
 });
