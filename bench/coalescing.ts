@@ -53,8 +53,8 @@ async function burst(
 
 /**
  * Figure 4: a burst of visitors looking up distinct codes against a sandbox with the spec's limit (60 calls per
- * 60 s), through one BFF and through three BFF processes sharing one Redis and one PostgreSQL (ARCHITECTURE.md,
- * "Several BFF instances"), side by side; upstream calls counted at the sandbox.
+ * 60 s), through one BFF and through three BFF processes sharing one Redis and one PostgreSQL (docs/architecture.md,
+ * "Several instances"), side by side; upstream calls counted at the sandbox.
  */
 export async function measureCoalescing(codes = 1500, concurrency = 100): Promise<Figure> {
   const [redis, postgres] = await Promise.all([startRedis(), startPostgres()]);

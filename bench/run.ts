@@ -1,6 +1,7 @@
 /**
  * `npm run bench`: every figure is the median of several repetitions, every comparison measured side by side in
- * this run; all traffic on 127.0.0.1. Prints a table and writes bench/results/latest.json.
+ * this run; all traffic on 127.0.0.1. Prints a table and writes bench/results/latest.json (not tracked: the figures
+ * the README cites are kept in a dated bench/results/<date>.md).
  * `npm run bench -- --only <step>` (e.g. `labels`) measures one step and keeps the other figures of latest.json.
  */
 

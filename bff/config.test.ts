@@ -4,7 +4,7 @@ import { ConfigError, EnvSchema, parseConfig } from './config.ts';
 const base = { SHIPPING_SECRET_KEY: 'mk_test_demo' };
 
 describe('parseConfig', () => {
-  it('uses the defaults of ARCHITECTURE.md', () => {
+  it('uses the defaults the README documents', () => {
     expect(parseConfig(base)).toMatchObject({
       port: 4000,
       apiUrl: 'http://127.0.0.1:4010',
@@ -24,7 +24,7 @@ describe('parseConfig', () => {
     });
   });
 
-  it('derives the public URL from the port and reads the additions of ARCHITECTURE.md', () => {
+  it('derives the public URL from the port and reads the additions the README documents', () => {
     expect(parseConfig({ ...base, BFF_PORT: '4100' }).publicUrl).toBe('http://127.0.0.1:4100');
     const config = parseConfig({
       ...base,

@@ -206,7 +206,7 @@ function adminPassword(value: string | undefined): string | undefined {
 }
 
 /**
- * The BFF's environment (ARCHITECTURE.md, Configuration): every variable, its default and its rule. The first
+ * The BFF's environment (README.md, "Configuration"): every variable, its default and its rule. The first
  * wrong variable in this order is the one the error names.
  */
 export const EnvSchema = z.object({
@@ -276,7 +276,7 @@ function toConfig(env: BffEnv) {
 }
 
 /**
- * Parses the BFF's environment once (ARCHITECTURE.md, Configuration). A missing `SHIPPING_SECRET_KEY`, or a public
+ * Parses the BFF's environment once (README.md, "Configuration"). A missing `SHIPPING_SECRET_KEY`, or a public
  * key given as the secret, is an error that names the variable.
  */
 export function parseConfig(env: Record<string, string | undefined> = process.env): BffConfig {

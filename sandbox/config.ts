@@ -8,7 +8,7 @@ export interface SandboxConfig {
   rateLimit: RateLimit;
   labelPdfDelayMs: number;
   labelPdfWaitMs: number;
-  /** `keys`: credentials as the spec says; `off`: the local unauthenticated MCP mode (ARCHITECTURE.md). */
+  /** `keys`: credentials as the spec says; `off`: the local unauthenticated MCP mode (sandbox/README.md). */
   auth: 'keys' | 'off';
   /** The sandbox's {base_url} and {app_url}, no trailing slash; {mcp_url} is this plus `/mcp`. */
   publicUrl: string;

@@ -1,21 +1,39 @@
 /**
  * `npm run test:deploy`: installs the BFF as docs/deploy.md says, into a temporary directory (the tracked files,
- * `npm install --omit=dev`, the built `dist/widget/` copied in) and checks that it starts on Node 24 from `.env`
- * with only runtime dependencies, serves the widget and the tracking API against a sandbox, and that an older Node
- * gets the clear message. Not part of `npm test`: `npm install` talks to the npm registry (about 15 s with a warm
- * cache; `--prefer-offline` uses the cache when it can).
+ * `npm install --omit=dev`, the built `dist/widget/` copied in), then starts it with the exact commands of the
+ * page's "Without systemd" block and its production lines as `bff.env`, and checks that it runs on Node 24 with
+ * only runtime dependencies, reads the env file's quoted value, serves the widget and the tracking API against a
+ * sandbox, and that an older Node gets the clear message. Not part of `npm test`: `npm install` talks to the npm
+ * registry (about 15 s with a warm cache; `--prefer-offline` uses the cache when it can).
  */
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { startSandbox } from '../sandbox/testing.ts';
+import { deployBlock } from './deploy-doc.ts';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const OLD_NODE = process.env.OLD_NODE ?? '/usr/bin/node';
 const log = (line: string) => process.stdout.write(`deploy-check: ${line}\n`);
+/** The page's production lines with this machine's values for the key, the platform and the data directory. */
+function bffEnv(sandboxUrl: string, dataDir: string): string {
+  const ours: Record<string, string> = {
+    SHIPPING_SECRET_KEY: 'mk_test_demo',
+    SHIPPING_API_URL: sandboxUrl,
+    BFF_DATA_DIR: dataDir,
+  };
+  const lines = deployBlock('bff-env')
+    .split('\n')
+    .map((line) => {
+      const name = /^([A-Z_]+)=/.exec(line)?.[1];
+      return name && ours[name] !== undefined ? `${name}=${ours[name]}` : line;
+    });
+  for (const name of Object.keys(ours)) assert.ok(lines.includes(`${name}=${ours[name]}`), `no ${name} line`);
+  return `${lines.join('\n')}\nBFF_PORT=0\n`;
+}
 
 assert.ok(existsSync(join(ROOT, 'dist/widget/shipping-widget.js')), 'run npm run build first');
 const dir = mkdtempSync(join(tmpdir(), 'frete-kit-deploy-'));
@@ -27,6 +45,7 @@ for (const file of files.filter(Boolean)) {
 }
 log(`copied ${files.length - 1} tracked files to ${dir}`);
 
+const lockBefore = readFileSync(join(dir, 'package-lock.json'), 'utf8');
 const started = Date.now();
 const install = spawnSync(
   'npm',
@@ -41,17 +60,28 @@ for (const devOnly of ['vite', 'vitest', 'typescript', 'node', '@biomejs/biome',
     `${devOnly} must not be installed with --omit=dev`,
   );
 }
+assert.equal(
+  readFileSync(join(dir, 'package-lock.json'), 'utf8'),
+  lockBefore,
+  'npm install --omit=dev rewrote package-lock.json',
+);
 cpSync(join(ROOT, 'dist/widget'), join(dir, 'dist/widget'), { recursive: true });
 
+// docs/deploy.md, "Without systemd": its commands as written, with this machine's paths and no sudo.
 const sandbox = await startSandbox();
-writeFileSync(
-  join(dir, '.env'),
-  `SHIPPING_SECRET_KEY=mk_test_demo\nSHIPPING_API_URL=${sandbox.url}\nBFF_PORT=0\nBFF_TRUST_PROXY=1\n`,
-);
-const bff = spawn(process.execPath, ['bff/start.js'], {
-  cwd: dir,
-  env: { PATH: process.env.PATH ?? '' },
+const envFile = join(dir, 'etc-frete-kit', 'bff.env');
+mkdirSync(dirname(envFile));
+writeFileSync(envFile, bffEnv(sandbox.url, join(dir, 'var-lib-frete-kit')), { mode: 0o640 });
+const commands = deployBlock('without-systemd')
+  .replaceAll('/srv/frete-kit', dir)
+  .replaceAll('/etc/frete-kit/bff.env', envFile)
+  .replaceAll('sudo -u frete ', '');
+assert.match(commands, /^node --env-file=\S+ bff\/start\.js$/m);
+// Node 24 first in the PATH, as the page asks; a process group of its own, so the BFF stops with the shell.
+const bff = spawn('bash', ['-c', commands], {
+  env: { PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ''}` },
   stdio: ['ignore', 'pipe', 'pipe'],
+  detached: true,
 });
 try {
   const url = await new Promise<string>((resolve, reject) => {
@@ -67,9 +97,14 @@ try {
     }
     bff.on('exit', (code) => reject(new Error(`the BFF exited with ${code}`)));
   });
-  log(`BFF (Node ${process.versions.node}, runtime dependencies only) listening on ${url}`);
+  log(`BFF (Node ${process.versions.node}, runtime dependencies only, bff.env) listening on ${url}`);
   const ready = await fetch(`${url}/readyz`);
   assert.equal(ready.status, 200, await ready.text());
+  // The store name of bff.env, spaces, quotes and all, as the page shows it (HTML-escaped).
+  const storeName = /^BFF_STORE_NAME='([^']+)'$/m.exec(deployBlock('bff-env'))?.[1];
+  assert.ok(storeName, 'the bff-env block sets BFF_STORE_NAME in single quotes');
+  const escaped = storeName.replace(/[&"'<>]/g, (c) => `&#${c.charCodeAt(0)};`);
+  assert.ok((await (await fetch(`${url}/track`)).text()).includes(escaped), `/track shows ${storeName}`);
   for (const path of [
     '/widget/v1/shipping-widget.js',
     '/widget/v1/integrity.json',
@@ -85,9 +120,11 @@ try {
     body: JSON.stringify({ codes: ['DG049186226BR'] }),
   });
   assert.equal(tracked.status, 200);
-  log('/readyz 200; widget, integrity.json, /track, /openapi.json and POST /api/tracking answer');
+  log(
+    `/readyz 200; /track shows ${storeName}; widget, integrity.json, /openapi.json and POST /api/tracking answer`,
+  );
 } finally {
-  bff.kill('SIGTERM');
+  if (bff.pid !== undefined) process.kill(-bff.pid, 'SIGTERM');
   await sandbox.close();
 }
 

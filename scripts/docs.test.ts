@@ -11,21 +11,15 @@ import {
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
+import { parseEnv } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
 import { sqliteLedger } from '../bff/labels/testing/ledgers.ts';
+import { DEPLOY_DOC, deployBlock } from './deploy-doc.ts';
+import { brokenLinks, headingAnchors, markdownLinks } from './doc-links.ts';
 
-/**
- * Runs the blocks of docs/deploy.md marked `<!-- tested: name -->` (the code block right after the marker), so a
- * command the docs show cannot rot unnoticed.
- */
-const DEPLOY = readFileSync(new URL('../docs/deploy.md', import.meta.url), 'utf8');
-
-function block(name: string): string {
-  const match = new RegExp(`<!-- tested: ${name} -->\\n\`\`\`\\w*\\n([\\s\\S]*?)\\n\`\`\``).exec(DEPLOY);
-  if (!match?.[1]) throw new Error(`docs/deploy.md has no block marked "tested: ${name}"`);
-  return match[1];
-}
+// Runs the blocks of docs/deploy.md marked `<!-- tested: name -->` (scripts/deploy-doc.ts), so a command the docs
+// show cannot rot unnoticed.
 
 /** Runs a shell line with Node 24 (this process's node) first in PATH, as the server's `node` must be. */
 function sh(line: string): Promise<{ status: number | null; stdout: string; stderr: string }> {
@@ -47,20 +41,86 @@ function sh(line: string): Promise<{ status: number | null; stdout: string; stde
 
 const OrderSchema = z.object({ orderId: z.string() });
 
+/**
+ * The env file format docs/deploy.md states ("Configure"): `NAME=value` with no spaces around `=`, comments on lines
+ * of their own, and a value that holds a space, a quote, `#`, `$`, `\`, or a backtick in single quotes. Node, systemd
+ * and a shell then read the same values.
+ */
+const ENV_LINE = /^[A-Z][A-Z0-9_]*=('[^'\n]*'|[^\s'"#$\\`]*)$/;
+
+/** The values a shell gets from sourcing `text` (`set -a; . file`), for the names given. */
+function sourced(text: string, names: string[]): Record<string, string> {
+  const file = join(mkdtempSync(join(tmpdir(), 'env-')), 'bff.env');
+  writeFileSync(file, text);
+  const run = spawnSync('env', ['-i', 'sh', '-c', 'set -a; . "$1"; set +a; env -0', 'sh', file], {
+    encoding: 'utf8',
+  });
+  expect(run.stderr).toBe('');
+  const all = new Map(
+    run.stdout
+      .split('\0')
+      .filter(Boolean)
+      .map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]),
+  );
+  return Object.fromEntries(names.map((name) => [name, all.get(name) ?? '(unset)']));
+}
+
+/** Assignment lines of an env file, with `# NAME=…` examples uncommented (they are what a reader turns on). */
+function assignments(text: string): string[] {
+  return text
+    .split('\n')
+    .map((line) => line.replace(/^# (?=[A-Z][A-Z0-9_]*=)/, ''))
+    .filter((line) => /^[A-Z][A-Z0-9_]*=/.test(line));
+}
+
+describe('env files: the format Node, systemd and a shell read alike', () => {
+  const files = {
+    '.env.example': readFileSync(new URL('../.env.example', import.meta.url), 'utf8'),
+    "docs/deploy.md's production lines": deployBlock('bff-env'),
+  };
+
+  it.each(Object.entries(files))(
+    '%s keeps to the format, and Node and a shell read the same values',
+    (_, text) => {
+      const lines = assignments(text);
+      expect(lines.length).toBeGreaterThan(5);
+      for (const line of lines) expect(line).toMatch(ENV_LINE);
+      const node = parseEnv(lines.join('\n'));
+      expect(sourced(lines.join('\n'), Object.keys(node))).toEqual(node);
+    },
+  );
+
+  it("reads the production lines' store name with its spaces and quotes", () => {
+    expect(parseEnv(deployBlock('bff-env')).BFF_STORE_NAME).toBe('Calçados "Dona Ana" & Filhos');
+  });
+
+  it('tells a line that breaks the format, so the checks above can fail', () => {
+    const broken = [
+      'BFF_STORE_NAME=Loja da Ana',
+      'BFF_AGENT_TOKENS=[{"token":"abc","scopes":["rates"]}]',
+      'BFF_ADMIN_PASSWORD=abc#def',
+      'BFF_PORT=4000 # the port',
+    ];
+    for (const line of broken) expect(line).not.toMatch(ENV_LINE);
+    const node = parseEnv(broken.slice(1).join('\n'));
+    expect(sourced(broken.slice(1).join('\n'), Object.keys(node))).not.toEqual(node);
+  });
+});
+
 const hasSystemd = spawnSync('systemd-analyze', ['--version']).status === 0;
 
 describe('docs/deploy.md: the systemd unit', () => {
   it.skipIf(!hasSystemd)('passes systemd-analyze verify with no warning', () => {
     const dir = mkdtempSync(join(tmpdir(), 'unit-'));
     const unit = join(dir, 'frete-kit.service');
-    writeFileSync(unit, block('systemd-unit'));
-    expect(block('systemd-unit')).toContain('ExecStart=/usr/bin/node bff/start.js');
+    writeFileSync(unit, deployBlock('systemd-unit'));
+    expect(deployBlock('systemd-unit')).toContain('ExecStart=/usr/bin/node bff/start.js');
     const run = spawnSync('systemd-analyze', ['verify', unit], { encoding: 'utf8' });
     expect(run.stderr).toBe('');
     expect(run.status).toBe(0);
 
     // The instrument: a wrong value is reported, so the check above can fail.
-    writeFileSync(unit, block('systemd-unit').replace('Type=simple', 'Type=bogus'));
+    writeFileSync(unit, deployBlock('systemd-unit').replace('Type=simple', 'Type=bogus'));
     expect(spawnSync('systemd-analyze', ['verify', unit], { encoding: 'utf8' }).stderr).toMatch(/bogus/);
   });
 });
@@ -87,7 +147,7 @@ describe('docs/deploy.md: ledger backup and restore', () => {
       more++;
     }, 2);
 
-    const line = block('ledger-backup')
+    const line = deployBlock('ledger-backup')
       .split('\n')
       .find((command) => command.includes('node -e'));
     expect(line).toBeDefined();
@@ -110,7 +170,7 @@ describe('docs/deploy.md: ledger backup and restore', () => {
     check.close();
 
     // Restore, as the docs do: a fresh data directory holding the copy as labels.sqlite.
-    expect(block('ledger-restore')).toContain('/var/lib/frete-kit/labels.sqlite');
+    expect(deployBlock('ledger-restore')).toContain('/var/lib/frete-kit/labels.sqlite');
     const restoredDir = join(root, 'restored');
     mkdirSync(restoredDir);
     copyFileSync(backupFile, join(restoredDir, 'labels.sqlite'));
@@ -138,9 +198,77 @@ describe('docs/deploy.md: ledger backup and restore', () => {
     const run = await sh(`sqlite3 ${dataDir}/labels.sqlite ".backup ${dataDir}/copy.sqlite"`);
     await ledger.close();
     expect(run.status).toBe(0);
-    expect(DEPLOY).toContain('sqlite3 /var/lib/frete-kit/labels.sqlite ".backup /var/backups/frete-kit/');
+    expect(DEPLOY_DOC).toContain('sqlite3 /var/lib/frete-kit/labels.sqlite ".backup /var/backups/frete-kit/');
     const copy = new DatabaseSync(join(dataDir, 'copy.sqlite'), { readOnly: true });
     expect(copy.prepare('SELECT count(*) AS n FROM label_attempts').get()).toEqual({ n: 1 });
     copy.close();
+  });
+});
+
+describe('every document link resolves to a file of the repository', () => {
+  const ROOT = new URL('..', import.meta.url).pathname;
+  const tracked = new Set(
+    spawnSync('git', ['ls-files', '-z'], { cwd: ROOT, encoding: 'utf8' }).stdout.split('\0').filter(Boolean),
+  );
+  const read = (file: string) => readFileSync(join(ROOT, file), 'utf8');
+
+  it('in every tracked markdown file: relative links name tracked files, anchors name headings', () => {
+    const markdown = [...tracked].filter((file) => file.endsWith('.md'));
+    expect(markdown).toContain('docs/architecture.md');
+    expect(markdown.flatMap((file) => markdownLinks(read(file))).length).toBeGreaterThan(30);
+    expect(brokenLinks(tracked, read)).toEqual([]);
+  });
+
+  it('no document refers to the files handed to the team outside the repository', () => {
+    for (const file of [...tracked].filter((name) => name.endsWith('.md'))) {
+      expect(read(file), file).not.toMatch(/ARCHITECTURE\.md|shipping-platform-spec|\.\.\/shared\//);
+    }
+  });
+
+  it('tells each kind of broken link, so the check above can fail', () => {
+    const files: Record<string, string> = {
+      'README.md': [
+        '# Title',
+        '## Two words',
+        '[ok](docs/a.md) [ok too](docs/a.md#a-heading) [here](#two-words) [folder](docs/) [web](https://x.example)',
+        '[outside](../shared/ARCHITECTURE.md) [absolute](/work/shared/spec.md) [file](file:///etc/passwd)',
+        '[missing](docs/b.md) [untracked](.env) [no heading](docs/a.md#nowhere) [no anchor here](#three)',
+        '`[in code](nowhere.md)`',
+        '```',
+        '[in a block](nowhere.md)',
+        '```',
+        '![picture](docs/missing.png) <img src="docs/a.png">',
+        '[ref]: docs/gone.md',
+      ].join('\n'),
+      'docs/a.md': '# A heading\n[back up](../README.md) [too far](../../x.md)',
+      'docs/a.png': '',
+    };
+    const problems = brokenLinks(new Set(Object.keys(files)), (file) => files[file] ?? '');
+    expect(problems).toEqual([
+      'README.md:4: ../shared/ARCHITECTURE.md points outside the repository',
+      'README.md:4: /work/shared/spec.md is not a relative link to a file of the repository',
+      'README.md:4: file:///etc/passwd is not a relative link to a file of the repository',
+      'README.md:5: docs/b.md names no file of the repository',
+      'README.md:5: .env names no file of the repository',
+      'README.md:5: docs/a.md#nowhere names no heading of docs/a.md',
+      'README.md:5: #three names no heading of README.md',
+      'README.md:10: docs/missing.png names no file of the repository',
+      'README.md:11: docs/gone.md names no file of the repository',
+      'docs/a.md:2: ../../x.md points outside the repository',
+    ]);
+  });
+
+  it('anchors headings as GitHub does', () => {
+    expect([
+      ...headingAnchors(
+        '## 8. What one instance holds\n### `<shipping-tracking>` on your own site\n### Events (bubbling, composed)\n## Notes\n## Notes',
+      ),
+    ]).toEqual([
+      '8-what-one-instance-holds',
+      'shipping-tracking-on-your-own-site',
+      'events-bubbling-composed',
+      'notes',
+      'notes-1',
+    ]);
   });
 });

@@ -59,6 +59,9 @@ describe('npm start', () => {
     );
     expect(pages).toHaveLength(4);
     for (const url of new Set(pages)) expect((await fetch(url)).status, url).toBe(200);
+    // The demo store's name on /track, as in the README's picture of the tracking page.
+    const track = pages.find((url) => url.includes('/track?'));
+    expect(await (await fetch(String(track))).text()).toContain('<span class="store-name">Loja Demo</span>');
     const token = /Agent token\s+(\S+)/.exec(output())?.[1];
     const mcp = /MCP for agents\s+(\S+)/.exec(output())?.[1];
     const sandbox = /Sandbox\s+(\S+)/.exec(output())?.[1];

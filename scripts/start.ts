@@ -117,8 +117,17 @@ if (
 const agentToken = env.DEMO_AGENT_TOKEN ?? `demo-agent-${randomBytes(12).toString('hex')}`;
 // The merchant's password for the OAuth consent page and /admin: generated per run unless given.
 const adminPassword = env.BFF_ADMIN_PASSWORD ?? `demo-${randomBytes(12).toString('base64url')}`;
+// The demo store's branding on /track (the README's picture of it): its name, the icon as logo, a link back to the
+// demo storefront. The link and the logo need the BFF's own origin, known beforehand unless BFF_PORT is 0.
+const demoOrigin = bffPort === 0 ? undefined : `http://127.0.0.1:${bffPort}`;
+const branding: Record<string, string> = { BFF_STORE_NAME: env.BFF_STORE_NAME ?? 'Loja Demo' };
+if (demoOrigin) {
+  branding.BFF_STORE_URL = env.BFF_STORE_URL ?? `${demoOrigin}/demo/`;
+  branding.BFF_STORE_LOGO_URL = env.BFF_STORE_LOGO_URL ?? `${demoOrigin}/favicon.svg`;
+}
 const sandboxUrl = await startChild('sandbox', 'sandbox/main.ts', { SANDBOX_PORT: String(sandboxPort) });
 const bffUrl = await startChild('bff', 'bff/main.ts', {
+  ...branding,
   BFF_PORT: String(bffPort),
   SHIPPING_API_URL: sandboxUrl,
   SHIPPING_SECRET_KEY: 'mk_test_demo',

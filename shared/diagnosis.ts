@@ -39,7 +39,7 @@ export const DiagnoseLabelIssueInputSchema = /* @__PURE__ */ z.strictObject({
 });
 export type DiagnoseLabelIssueInput = z.infer<typeof DiagnoseLabelIssueInputSchema>;
 
-/** One issuance attempt (spec 2.7, pinned in ARCHITECTURE.md). */
+/** One issuance attempt (spec 2.7; its fields are not shown there: pinned here, see docs/architecture.md). */
 export const AttemptSchema = /* @__PURE__ */ z.looseObject({
   supportCode: z.string(),
   createdAt: z.string(),

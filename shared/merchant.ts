@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { ReasonSchema } from './reason-schema.ts';
 
 /**
- * Partner provisioning (spec 4.4.6; fields "not shown" upstream, pinned in ARCHITECTURE.md "Partner provisioning").
+ * Partner provisioning (spec 4.4.6; fields "not shown" upstream, pinned here: sandbox/README.md "Partner provisioning").
  * A partner's platform key (`pl_…`) creates merchants and follows their onboarding; it never acts as a store.
  */
 

@@ -101,7 +101,7 @@ export type ToolName = keyof typeof TOOLS;
 export const TOOL_NAMES = Object.keys(TOOLS) as ToolName[];
 export const LABEL_TOOL_NAMES = TOOL_NAMES.filter((name) => TOOLS[name].labels);
 
-/** The structured output schema of diagnose_label_issue, pinned in ARCHITECTURE.md though undeclared upstream. */
+/** The structured output schema of diagnose_label_issue, pinned in diagnosis.ts though undeclared upstream. */
 export { DiagnoseLabelIssueOutputSchema };
 
 /**

@@ -47,7 +47,7 @@ export function parseCodes(body: unknown): string[] {
   return [...new Set(codes)];
 }
 
-/** `POST /api/tracking` `{codes}` → `{results}` in request order (ARCHITECTURE.md, BFF surface). */
+/** `POST /api/tracking` `{codes}` → `{results}` in request order (README.md, "Routes"). */
 export function trackingRoutes(deps: {
   config: BffConfig;
   service: TrackingService;

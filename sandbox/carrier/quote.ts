@@ -4,7 +4,7 @@ import type { Store, StoreRegistry } from '../stores/stores.ts';
 import { ufOfCep } from './geography.ts';
 import { priceService, SERVICES, subtotalBRL, totalWeightKg } from './prices.ts';
 
-/** Destination CEPs that make the sandbox fail on purpose, for any store (ARCHITECTURE.md). */
+/** Destination CEPs that make the sandbox fail on purpose, for any store (sandbox/README.md, "Magic values"). */
 export const MAGIC_CEPS = { quoteFailed: '00000502', rateLimited: '00000429' } as const;
 
 /** Reason for an empty quote when every service is over its weight limit (an open-set reason of ours). */

@@ -30,7 +30,7 @@ async function parseBody<T>(req: Parameters<RequestHandler>[0], schema: z.ZodMin
   return parsed.data;
 }
 
-/** `/_sandbox/*` (ARCHITECTURE.md): reset, faults, simulated time, call counts, pre-postings, label timing. */
+/** `/_sandbox/*` (sandbox/README.md, "Control API"): reset, faults, simulated time, call counts, pre-postings, label timing. */
 export function controlRoutes(state: SandboxState): Router {
   const router = strictRouter();
   router.use('/_sandbox', loopbackOnly);

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { TOOL_NAMES } from '../../shared/tools.ts';
 
-/** `POST /_sandbox/faults` (ARCHITECTURE.md). */
+/** `POST /_sandbox/faults` (sandbox/README.md, "Control API"). */
 export const FaultSchema = z.strictObject({
   target: z.enum(['rates', 'tracking', ...TOOL_NAMES.map((name) => `mcp:${name}` as const)]),
   mode: z.enum(['error502', 'latency', 'reset', 'drop_after_commit']),

@@ -73,7 +73,7 @@ export type McpCaller =
   | { kind: 'local' };
 
 /**
- * The mode switch of `/mcp` (ARCHITECTURE.md "Partner provisioning", "Local unauthenticated MCP"). A platform key
+ * The mode switch of `/mcp` (sandbox/README.md "Partner provisioning", "Local unauthenticated MCP"). A platform key
  * gets the partner scope (spec 4.4.6); under `SANDBOX_AUTH=off` a request *without* an Authorization header is
  * the local caller whose `instanceId` picks the store, while one with a header is authenticated as always.
  */

@@ -26,7 +26,7 @@ export function allowedOrigins(publicUrl: string | undefined, req: IncomingMessa
 }
 
 /**
- * DNS-rebinding protection (MCP security best practices; ARCHITECTURE.md "Local unauthenticated MCP"), in every
+ * DNS-rebinding protection (MCP security best practices; sandbox/README.md "Local unauthenticated MCP"), in every
  * auth mode: a `Host` that is not ours, or an `Origin` that is present and not allowed, is refused with 403
  * before anything else runs. The answer is a JSON-RPC error, as the MCP SDK's own protection answers.
  */

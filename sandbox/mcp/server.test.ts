@@ -190,7 +190,7 @@ describe('generate_label and get_label_pdf (spec 3, 4.4.3, 4.4.4, 7.2)', () => {
       prepostings: unknown[];
     };
     expect(list.prepostings).toHaveLength(1);
-    // ARCHITECTURE.md: each pre-posting carries the generate_label input as received, so tests can tell whose it is.
+    // sandbox/README.md, "Control API": each pre-posting carries the generate_label input as received, so tests can tell whose it is.
     expect(list.prepostings[0]).toMatchObject({
       prepostagemId: record.prepostagemId,
       trackingCode: expect.any(String),

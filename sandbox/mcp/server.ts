@@ -16,7 +16,7 @@ import { result, SandboxTools } from './tools.ts';
 
 const MCP_BODY_LIMIT = 1_000_000;
 
-/** The store the local mode picks when `instanceId` is omitted (ARCHITECTURE.md "Local unauthenticated MCP"). */
+/** The store the local mode picks when `instanceId` is omitted (sandbox/README.md "Local unauthenticated MCP"). */
 export const LOCAL_DEFAULT_STORE = 'loja-demo';
 
 /** Spec 1 rule 4: label tools only where the store has label integration and the key merchant permission. */
