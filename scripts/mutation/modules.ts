@@ -18,7 +18,7 @@ export const MODULES: MutationModule[] = [
   { name: 'bff/upstream', mutate: notTests('bff/upstream/*.ts'), tests: ['bff/upstream/*.test.ts'] },
   {
     name: 'bff/labels',
-    mutate: [...notTests('bff/labels/*.ts'), '!bff/labels/soak.ts', '!bff/labels/store-contract.ts'],
+    mutate: notTests('bff/labels/*.ts'),
     // crash.test.ts kills a BFF child process: a mutant is switched on only inside the test worker, so a child
     // never runs it, and the 5 s of the test would be spent on every mutant for nothing. faults.test.ts drives the
     // same behaviours through a BFF and a sandbox (seconds a test); issuer.test.ts states each of them in
@@ -26,9 +26,8 @@ export const MODULES: MutationModule[] = [
     tests: [
       'bff/labels/fingerprint.test.ts',
       'bff/labels/issuer.test.ts',
-      'bff/labels/sqlite-store.test.ts',
-      'bff/labels/store-contract.test.ts',
-      'bff/labels/postgres-store.test.ts',
+      'bff/labels/ledger-store.test.ts',
+      'bff/labels/ledger-store.postgres.test.ts',
     ],
   },
   {
