@@ -1,8 +1,8 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import express, { type Request, type Response, Router } from 'express';
 import { type Html, html, page, readCookie } from '../../shared/oauth/html.ts';
+import { randomToken, sameSecret, sha256Hex } from '../../shared/security/hash.ts';
 import type { BffConfig } from '../config.ts';
-import { type BffOAuth, passwordMatches, SCOPE_LABELS } from '../oauth/oauth.ts';
+import { type BffOAuth, SCOPE_LABELS } from '../oauth/oauth.ts';
 
 const SESSION_COOKIE = 'admin_session';
 const CSRF_COOKIE = 'admin_csrf';
@@ -19,11 +19,6 @@ export interface AdminDeps {
 interface Session {
   csrf: string;
 }
-
-const secret = () => randomBytes(32).toString('base64url');
-const hash = (value: string) => createHash('sha256').update(value).digest('hex');
-const same = (a: string, b: string) =>
-  timingSafeEqual(createHash('sha256').update(a).digest(), createHash('sha256').update(b).digest());
 
 function strict(res: Response): void {
   res.setHeader(
@@ -53,7 +48,7 @@ export function adminRoutes(deps: AdminDeps): Router {
 
   const session = async (req: Request): Promise<Session | undefined> => {
     const id = readCookie(req.headers.cookie, SESSION_COOKIE);
-    const found = id ? await store.getSession(hash(id), 'admin', now()) : undefined;
+    const found = id ? await store.getSession(sha256Hex(id), 'admin', now()) : undefined;
     return found === undefined ? undefined : (JSON.parse(found) as Session);
   };
 
@@ -66,7 +61,7 @@ export function adminRoutes(deps: AdminDeps): Router {
   };
 
   const loginPage = (res: Response, status: number, error?: string) => {
-    const csrf = secret();
+    const csrf = randomToken();
     res.cookie(CSRF_COOKIE, csrf, { httpOnly: true, sameSite: 'strict', path: '/admin', secure });
     send(
       res,
@@ -144,7 +139,7 @@ ${
   router.post('/admin/login', form, async (req, res) => {
     const cookie = readCookie(req.headers.cookie, CSRF_COOKIE);
     const sent = typeof req.body?.csrf === 'string' ? req.body.csrf : '';
-    if (!cookie || !sent || !same(cookie, sent))
+    if (!cookie || !sent || !sameSecret(cookie, sent))
       return loginPage(res, 403, 'O formulário expirou. Tente de novo.');
     const address = req.ip ?? 'unknown';
     const wait = oauth.throttle.waitMs(address);
@@ -153,15 +148,15 @@ ${
       return loginPage(res, 429, `Muitas tentativas. Aguarde ${Math.ceil(wait / 1000)} s e tente de novo.`);
     }
     const presented = typeof req.body?.password === 'string' ? req.body.password : '';
-    if (!passwordMatches(password, presented)) {
+    if (!sameSecret(password, presented)) {
       oauth.throttle.fail(address);
       return loginPage(res, 401, 'Senha incorreta.');
     }
     oauth.throttle.succeed(address);
     await store.purgeExpired(now());
-    const id = secret();
-    const created: Session = { csrf: secret() };
-    await store.putSession(hash(id), 'admin', JSON.stringify(created), now() + SESSION_TTL_MS);
+    const id = randomToken();
+    const created: Session = { csrf: randomToken() };
+    await store.putSession(sha256Hex(id), 'admin', JSON.stringify(created), now() + SESSION_TTL_MS);
     res.cookie(SESSION_COOKIE, id, {
       httpOnly: true,
       sameSite: 'strict',
@@ -175,7 +170,7 @@ ${
   const withSession = async (req: Request, res: Response): Promise<Session | undefined> => {
     const current = await session(req);
     const sent = typeof req.body?.csrf === 'string' ? req.body.csrf : '';
-    if (current && sent && same(current.csrf, sent)) return current;
+    if (current && sent && sameSecret(current.csrf, sent)) return current;
     strict(res);
     res
       .status(403)
@@ -201,7 +196,7 @@ ${
   router.post('/admin/logout', form, async (req, res) => {
     if (!(await withSession(req, res))) return;
     const id = readCookie(req.headers.cookie, SESSION_COOKIE);
-    if (id) await store.deleteSession(hash(id));
+    if (id) await store.deleteSession(sha256Hex(id));
     res.clearCookie(SESSION_COOKIE, { path: '/admin' });
     res.redirect(303, '/admin/agents');
   });

@@ -13,6 +13,8 @@ import {
 } from '../../shared/agent-texts.ts';
 import { ApiError, isApiError } from '../../shared/errors.ts';
 import { GenerateLabelInputSchema } from '../../shared/label.ts';
+import { isLoopbackHostname } from '../../shared/security/loopback.ts';
+import { rebindingGuard } from '../../shared/security/rebinding.ts';
 import { TOOLS, type ToolName } from '../../shared/tools.ts';
 import type { AgentScope, BffConfig } from '../config.ts';
 import { methodNotAllowed } from '../http/errors.ts';
@@ -24,7 +26,6 @@ import { isUpstreamError } from '../upstream/errors.ts';
 import type { PlatformMcp } from '../upstream/platform-mcp.ts';
 import { type AgentAuth, type AgentTokenSource, anyOf, staticTokenAuth } from './agent-auth.ts';
 import { JsonExchange } from './json-exchange.ts';
-import { rebindingGuard } from './rebinding.ts';
 import { answer, failure, transientFailure } from './tool-result.ts';
 
 const SCOPE_OF: Record<ToolName, AgentScope> = {
@@ -250,10 +251,11 @@ export function agentMcpRoutes(deps: AgentMcpDeps): Router {
       staticTokenAuth(deps.config.agentTokens),
       ...(oauth ? [(authorization: string | undefined) => oauth.scopes(authorization)] : []),
     );
+  // Bound to loopback, local tools and pages on any port may call (the MCP Inspector, a dev server).
   const guard = rebindingGuard({
     publicUrl: deps.config.publicUrl,
     allowedOrigins: deps.config.allowedOrigins,
-    bindHost: deps.config.host,
+    loopback: isLoopbackHostname(deps.config.host) ? 'any-port' : 'none',
   });
   router.use('/mcp', guard);
   router.post('/mcp', async (req: Request, res: Response, next) => {

@@ -1,4 +1,3 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
 import { metadataHandler } from '@modelcontextprotocol/sdk/server/auth/handlers/metadata.js';
 import {
   createOAuthMetadata,
@@ -11,6 +10,8 @@ import { LoginThrottle } from '../../shared/oauth/login-throttle.ts';
 import { AuthorizationPages } from '../../shared/oauth/pages.ts';
 import { bearerChallenge, OAuthProvider } from '../../shared/oauth/provider.ts';
 import type { OAuthStore } from '../../shared/oauth/store.ts';
+import { sameSecret } from '../../shared/security/hash.ts';
+import { isLoopbackHostname } from '../../shared/security/loopback.ts';
 import { AGENT_SCOPES, type AgentScope, type BffConfig, ConfigError } from '../config.ts';
 import type { AgentTokenSource } from '../mcp/agent-auth.ts';
 import { SqliteOAuthStore } from './sqlite-store.ts';
@@ -21,13 +22,6 @@ export const SCOPE_LABELS: Record<AgentScope, string> = {
   tracking: 'Rastrear encomendas (tracking)',
   labels: 'Emitir etiquetas — cobradas — (labels)',
 };
-
-const digest = (value: string) => createHash('sha256').update(value).digest();
-
-/** The merchant's password, compared in constant time. */
-export function passwordMatches(expected: string, presented: string): boolean {
-  return timingSafeEqual(digest(expected), digest(presented));
-}
 
 export interface BffOAuthOptions {
   config: BffConfig;
@@ -60,10 +54,10 @@ export class BffOAuth implements AgentTokenSource {
     const password = config.adminPassword;
     if (!password) throw new Error('BffOAuth needs BFF_ADMIN_PASSWORD');
     const origin = new URL(config.publicUrl);
-    if (origin.protocol !== 'https:' && !['127.0.0.1', 'localhost'].includes(origin.hostname)) {
+    if (origin.protocol !== 'https:' && !isLoopbackHostname(origin.hostname)) {
       // RFC 8414 / OAuth 2.1: an issuer is https; plain http only on this machine.
       throw new ConfigError(
-        'BFF_PUBLIC_URL must be https:// for OAuth (http only on 127.0.0.1 or localhost)',
+        'BFF_PUBLIC_URL must be https:// for OAuth (http only on a loopback address: 127.0.0.1, localhost, [::1])',
       );
     }
     this.config = config;
@@ -84,7 +78,7 @@ export class BffOAuth implements AgentTokenSource {
     pages = new AuthorizationPages({
       provider: this.provider,
       login: 'password',
-      verifyLogin: (_email, presented) => (passwordMatches(password, presented) ? 'merchant' : undefined),
+      verifyLogin: (_email, presented) => (sameSecret(password, presented) ? 'merchant' : undefined),
       storeName: () => config.store.name ?? new URL(config.publicUrl).host,
       scopeLabels: SCOPE_LABELS,
       pickScopes: true,

@@ -1,4 +1,3 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { metadataHandler } from '@modelcontextprotocol/sdk/server/auth/handlers/metadata.js';
 import {
@@ -13,13 +12,12 @@ import { LoginThrottle } from '../../shared/oauth/login-throttle.ts';
 import { AuthorizationPages } from '../../shared/oauth/pages.ts';
 import { bearerChallenge, OAuthProvider } from '../../shared/oauth/provider.ts';
 import { MemoryOAuthStore } from '../../shared/oauth/store.ts';
+import { sameSecret } from '../../shared/security/hash.ts';
 import type { MerchantAccess } from '../http/auth.ts';
 import type { StoreRegistry } from '../stores/stores.ts';
 
 /** The one scope of the platform's OAuth: the merchant's own permission on `/mcp`. */
 export const SANDBOX_SCOPES = ['mcp'] as const;
-
-const digest = (value: string) => createHash('sha256').update(value).digest();
 
 export interface SandboxOAuthOptions {
   registry: StoreRegistry;
@@ -74,11 +72,10 @@ export class SandboxOAuth {
   /** A fixture merchant's store id for its e-mail and password; every login is compared, in constant time. */
   private verifyLogin(email: string, password: string): string | undefined {
     let found: string | undefined;
-    const presented = digest(`${email}\n${password}`);
     for (const store of this.registry.stores) {
       if (!store.login) continue;
-      const expected = digest(`${store.login.email.toLowerCase()}\n${store.login.password}`);
-      if (timingSafeEqual(presented, expected)) found = store.id;
+      const expected = `${store.login.email.toLowerCase()}\n${store.login.password}`;
+      if (sameSecret(expected, `${email}\n${password}`)) found = store.id;
     }
     return found;
   }

@@ -1,19 +1,13 @@
 import type { AuthorizationParams } from '@modelcontextprotocol/sdk/server/auth/provider.js';
 import type { OAuthClientInformationFull } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { NextFunction, Request, Response } from 'express';
+import { randomToken, sha256Hex } from '../security/hash.ts';
+import { isLoopbackHostname } from '../security/loopback.ts';
 import { type Html, html, page, readCookie } from './html.ts';
 import type { LoginThrottle } from './login-throttle.ts';
-import {
-  formActionSource,
-  type OAuthProvider,
-  type PendingAuthorization,
-  randomSecret,
-  redirectHost,
-  sha256,
-} from './provider.ts';
+import { formActionSource, type OAuthProvider, type PendingAuthorization, redirectHost } from './provider.ts';
 
 const CSRF_COOKIE = 'oauth_csrf';
-const isLoopbackHost = (host: string) => ['127.0.0.1', 'localhost', '[::1]'].includes(host);
 const TICKET_TTL_MS = 10 * 60_000;
 const MAX_FIELD = 2000;
 
@@ -149,7 +143,7 @@ export class AuthorizationPages {
     const target = new URL(typeof redirectUri === 'string' ? redirectUri : (client.redirect_uris[0] ?? ''));
     // RFC 9700 §4.11.2: registration is open, so a web redirect URI may be a phisher's; a request bound to fail
     // (here, or in the SDK's scope and resource checks) gets a page rather than bouncing the browser there.
-    if (/^https?:$/.test(target.protocol) && !isLoopbackHost(target.hostname)) {
+    if (/^https?:$/.test(target.protocol) && !isLoopbackHostname(target.hostname)) {
       const failure = problem ?? this.scopeOrResourceProblem(params);
       if (failure) {
         return this.errorPage(
@@ -201,7 +195,7 @@ export class AuthorizationPages {
       state: params.state,
       scopes: params.scopes ?? [],
     };
-    const csrf = randomSecret();
+    const csrf = randomToken();
     res.cookie(CSRF_COOKIE, csrf, {
       httpOnly: true,
       sameSite: 'strict',
@@ -314,11 +308,11 @@ ${
       return this.sendLogin(res, 401, client, pending, csrf, message);
     }
     this.options.throttle.succeed(address);
-    const ticketText = randomSecret();
+    const ticketText = randomToken();
     const { clientId, ...rest } = pending;
-    const ticket: Ticket = { pending: { ...rest, clientIdHash: await sha256(clientId) }, subject };
+    const ticket: Ticket = { pending: { ...rest, clientIdHash: sha256Hex(clientId) }, subject };
     await this.options.provider.store.putSession(
-      await sha256(ticketText),
+      sha256Hex(ticketText),
       'consent',
       JSON.stringify(ticket),
       this.now() + TICKET_TTL_MS,
@@ -386,12 +380,12 @@ ${scopes}
         'O formulário expirou. Volte ao aplicativo e tente de novo.',
       );
     }
-    const hash = await sha256(ticketText);
+    const hash = sha256Hex(ticketText);
     const store = this.options.provider.store;
     const saved = await store.getSession(hash, 'consent', this.now());
     const ticket = saved === undefined ? undefined : (JSON.parse(saved) as Ticket);
     const clientId = field(req.body, 'client_id') ?? '';
-    if (!ticket || (await sha256(clientId)) !== ticket.pending.clientIdHash) {
+    if (!ticket || sha256Hex(clientId) !== ticket.pending.clientIdHash) {
       return this.errorPage(
         res,
         400,
