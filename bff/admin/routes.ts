@@ -1,11 +1,13 @@
 import express, { type Request, type Response, Router } from 'express';
-import { type Html, html, page, readCookie } from '../../shared/oauth/html.ts';
+import { type Html, html, page } from '../../shared/html.ts';
+import { readCookie } from '../../shared/security/cookie.ts';
+import { CsrfGuard, type CsrfRefusal } from '../../shared/security/csrf.ts';
 import { randomToken, sameSecret, sha256Hex } from '../../shared/security/hash.ts';
+import { pageHeaders } from '../../shared/security/page-headers.ts';
 import type { BffConfig } from '../config.ts';
 import { type BffOAuth, SCOPE_LABELS } from '../oauth/oauth.ts';
 
 const SESSION_COOKIE = 'admin_session';
-const CSRF_COOKIE = 'admin_csrf';
 const SESSION_TTL_MS = 8 * 3_600_000;
 const CSS = '/oauth/style.css';
 
@@ -20,13 +22,11 @@ interface Session {
   csrf: string;
 }
 
-function strict(res: Response): void {
-  res.setHeader(
-    'Content-Security-Policy',
-    "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
-  );
-  res.setHeader('Cache-Control', 'no-store');
-}
+/** What the merchant reads when a form post is refused: sent from another site's page, or with a stale token. */
+const REFUSED: Record<CsrfRefusal, string> = {
+  foreign_origin: 'O pedido veio de outra página, não desta administração; nada foi feito.',
+  bad_token: 'O formulário expirou. Tente de novo.',
+};
 
 function when(ms: number | null): string {
   return ms === null ? 'nunca' : `${new Date(ms).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
@@ -35,7 +35,9 @@ function when(ms: number | null): string {
 /**
  * `/admin/agents` behind the merchant's password (`BFF_ADMIN_PASSWORD`): the OAuth clients connected to `/mcp` with
  * their scopes and last use, and a revoke button per client (its tokens stop at once). Sessions (8 h) live hashed
- * in the OAuth store, so any instance serves them; forms carry a CSRF token bound to the session.
+ * in the OAuth store, so any instance serves them. Every post must come from the BFF's own page (its `Origin`, or
+ * `Sec-Fetch-Site` without one) and carry a CSRF token: the login form a double-submit one, the others the session's
+ * (ARCHITECTURE.md, "Fair shares and bounded state").
  */
 export function adminRoutes(deps: AdminDeps): Router {
   const { oauth, config } = deps;
@@ -45,6 +47,12 @@ export function adminRoutes(deps: AdminDeps): Router {
   const secure = config.publicUrl.startsWith('https:');
   const router = Router();
   const form = express.urlencoded({ extended: false, limit: '4kb' });
+  const csrf = new CsrfGuard({
+    cookie: 'admin_csrf',
+    path: '/admin',
+    secure,
+    origins: { publicUrl: config.publicUrl, loopback: 'this-port' },
+  });
 
   const session = async (req: Request): Promise<Session | undefined> => {
     const id = readCookie(req.headers.cookie, SESSION_COOKIE);
@@ -53,7 +61,7 @@ export function adminRoutes(deps: AdminDeps): Router {
   };
 
   const send = (res: Response, status: number, title: string, body: Html) => {
-    strict(res);
+    res.set(pageHeaders());
     res
       .status(status)
       .type('html')
@@ -61,8 +69,7 @@ export function adminRoutes(deps: AdminDeps): Router {
   };
 
   const loginPage = (res: Response, status: number, error?: string) => {
-    const csrf = randomToken();
-    res.cookie(CSRF_COOKIE, csrf, { httpOnly: true, sameSite: 'strict', path: '/admin', secure });
+    const token = csrf.issue(res);
     send(
       res,
       status,
@@ -70,7 +77,7 @@ export function adminRoutes(deps: AdminDeps): Router {
       html`<h1>Administração — frete-kit</h1>
 ${error ? html`<p class="error" role="alert" id="login-error">${error}</p>` : ''}
 <form method="post" action="/admin/login">
-<input type="hidden" name="csrf" value="${csrf}">
+<input type="hidden" name="csrf" value="${token}">
 <label for="password">Senha do lojista</label>
 <input id="password" name="password" type="password" autocomplete="current-password" required${
         error ? html` aria-describedby="login-error"` : ''
@@ -137,10 +144,8 @@ ${
   });
 
   router.post('/admin/login', form, async (req, res) => {
-    const cookie = readCookie(req.headers.cookie, CSRF_COOKIE);
-    const sent = typeof req.body?.csrf === 'string' ? req.body.csrf : '';
-    if (!cookie || !sent || !sameSecret(cookie, sent))
-      return loginPage(res, 403, 'O formulário expirou. Tente de novo.');
+    const refused = csrf.checkDoubleSubmit(req, req.body?.csrf);
+    if (refused) return loginPage(res, 403, REFUSED[refused]);
     const address = req.ip ?? 'unknown';
     const wait = oauth.throttle.waitMs(address);
     if (wait > 0) {
@@ -169,20 +174,16 @@ ${
 
   const withSession = async (req: Request, res: Response): Promise<Session | undefined> => {
     const current = await session(req);
-    const sent = typeof req.body?.csrf === 'string' ? req.body.csrf : '';
-    if (current && sent && sameSecret(current.csrf, sent)) return current;
-    strict(res);
-    res
-      .status(403)
-      .type('html')
-      .send(
-        page(
-          'Sessão inválida',
-          html`<h1>Sessão inválida</h1>
-<p class="error" role="alert">Entre de novo em <a href="/admin/agents">/admin/agents</a>.</p>`,
-          CSS,
-        ),
-      );
+    const refused = csrf.checkSession(req, current?.csrf, req.body?.csrf);
+    if (current && !refused) return current;
+    const why = refused === 'foreign_origin' ? REFUSED.foreign_origin : 'A sessão expirou.';
+    send(
+      res,
+      403,
+      'Sessão inválida',
+      html`<h1>Sessão inválida</h1>
+<p class="error" role="alert">${why} Entre de novo em <a href="/admin/agents">/admin/agents</a>.</p>`,
+    );
     return undefined;
   };
 

@@ -5,11 +5,11 @@ import {
   mcpAuthRouter,
 } from '@modelcontextprotocol/sdk/server/auth/router.js';
 import express, { Router } from 'express';
-import { OAUTH_CSS } from '../../shared/oauth/html.ts';
 import { LoginThrottle } from '../../shared/oauth/login-throttle.ts';
 import { AuthorizationPages } from '../../shared/oauth/pages.ts';
 import { bearerChallenge, OAuthProvider } from '../../shared/oauth/provider.ts';
 import type { OAuthStore } from '../../shared/oauth/store.ts';
+import { OAUTH_CSS } from '../../shared/oauth/style.ts';
 import { sameSecret } from '../../shared/security/hash.ts';
 import { isLoopbackHostname } from '../../shared/security/loopback.ts';
 import { AGENT_SCOPES, type AgentScope, type BffConfig, ConfigError } from '../config.ts';
@@ -86,6 +86,7 @@ export class BffOAuth implements AgentTokenSource {
       cssHref: '/oauth/style.css',
       throttle: this.throttle,
       secureCookies: config.publicUrl.startsWith('https:'),
+      formOrigins: { publicUrl: config.publicUrl, loopback: 'this-port' },
       ...(options.now ? { now: options.now } : {}),
     });
     this.pages = pages;

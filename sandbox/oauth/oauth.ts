@@ -7,11 +7,11 @@ import {
 } from '@modelcontextprotocol/sdk/server/auth/router.js';
 import express, { Router } from 'express';
 import { ApiError } from '../../shared/errors.ts';
-import { OAUTH_CSS } from '../../shared/oauth/html.ts';
 import { LoginThrottle } from '../../shared/oauth/login-throttle.ts';
 import { AuthorizationPages } from '../../shared/oauth/pages.ts';
 import { bearerChallenge, OAuthProvider } from '../../shared/oauth/provider.ts';
 import { MemoryOAuthStore } from '../../shared/oauth/store.ts';
+import { OAUTH_CSS } from '../../shared/oauth/style.ts';
 import { sameSecret } from '../../shared/security/hash.ts';
 import type { MerchantAccess } from '../http/auth.ts';
 import type { StoreRegistry } from '../stores/stores.ts';
@@ -64,6 +64,7 @@ export class SandboxOAuth {
       cssHref: '/oauth/style.css',
       throttle: new LoginThrottle(now),
       secureCookies: this.origin.startsWith('https:'),
+      formOrigins: { publicUrl: this.origin, loopback: 'this-port' },
       ...now,
     });
     this.pages = pages;

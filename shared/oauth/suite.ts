@@ -302,6 +302,39 @@ export function oauthServerSuite(server: OAuthServerUnderTest): void {
     expect(tampered.headers.get('location')).toBeNull();
   });
 
+  it("refuses the login and consent forms posted from another site's page, even with a valid CSRF token", async () => {
+    const clientId = await registerClient(origin());
+    const { challenge } = await pkce();
+    const query = {
+      client_id: clientId,
+      redirect_uri: TEST_REDIRECT,
+      response_type: 'code',
+      code_challenge: challenge,
+      code_challenge_method: 'S256',
+    };
+    for (const headers of [
+      { origin: 'https://evil.example' },
+      { origin: 'null' },
+      { 'sec-fetch-site': 'cross-site' },
+    ]) {
+      const foreign = await loginByForm(origin(), query, server.credentials, headers);
+      expect(foreign.login.status).toBe(403);
+      expect(foreign.loginPage).not.toContain('name="ticket"');
+    }
+    const own = await loginByForm(origin(), query, server.credentials, { origin: new URL(origin()).origin });
+    expect(own.login.status).toBe(200);
+    const forged = await consentByForm(origin(), own, 'approve', server.consentScopes, {
+      origin: 'https://evil.example',
+    });
+    expect(forged.status).toBe(403);
+    expect(forged.headers.get('location')).toBeNull();
+    const approved = await consentByForm(origin(), own, 'approve', server.consentScopes, {
+      origin: new URL(origin()).origin,
+    });
+    expect(approved.status).toBe(303);
+    expect(new URL(approved.headers.get('location') ?? '').searchParams.get('code')).toBeTruthy();
+  });
+
   it('refuses a login form whose scope field was changed to an unknown scope: a 400 page, never a 500 or a code', async () => {
     const clientId = await registerClient(origin());
     const { challenge } = await pkce();

@@ -124,13 +124,14 @@ export async function consentByForm(
   flow: FormFlow,
   decision: 'approve' | 'deny',
   scopes: string[] = [],
+  headers: Record<string, string> = {},
 ): Promise<Response> {
   const body = new URLSearchParams({ ...formFields(flow.loginPage), decision });
   for (const scope of scopes) body.append('scopes', scope);
   return fetch(`${origin}/oauth/consent`, {
     method: 'POST',
     redirect: 'manual',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: flow.cookie },
+    headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: flow.cookie, ...headers },
     body,
   });
 }
