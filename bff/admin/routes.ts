@@ -1,5 +1,6 @@
 import express, { type Request, type Response, Router } from 'express';
 import { type Html, html, page } from '../../shared/html.ts';
+import { OAUTH_CSS_PATH } from '../../shared/oauth/server.ts';
 import { readCookie } from '../../shared/security/cookie.ts';
 import { CsrfGuard, type CsrfRefusal } from '../../shared/security/csrf.ts';
 import { randomToken, sameSecret, sha256Hex } from '../../shared/security/hash.ts';
@@ -9,7 +10,6 @@ import { type BffOAuth, SCOPE_LABELS } from '../oauth/oauth.ts';
 
 const SESSION_COOKIE = 'admin_session';
 const SESSION_TTL_MS = 8 * 3_600_000;
-const CSS = '/oauth/style.css';
 
 export interface AdminDeps {
   oauth: BffOAuth;
@@ -65,7 +65,7 @@ export function adminRoutes(deps: AdminDeps): Router {
     res
       .status(status)
       .type('html')
-      .send(page(title, body, CSS));
+      .send(page(title, body, OAUTH_CSS_PATH));
   };
 
   const loginPage = (res: Response, status: number, error?: string) => {

@@ -1,15 +1,9 @@
-import { metadataHandler } from '@modelcontextprotocol/sdk/server/auth/handlers/metadata.js';
-import {
-  createOAuthMetadata,
-  getOAuthProtectedResourceMetadataUrl,
-  mcpAuthRouter,
-} from '@modelcontextprotocol/sdk/server/auth/router.js';
-import express, { Router } from 'express';
+import type { Router } from 'express';
 import { LoginThrottle } from '../../shared/oauth/login-throttle.ts';
-import { AuthorizationPages } from '../../shared/oauth/pages.ts';
-import { bearerChallenge, OAuthProvider } from '../../shared/oauth/provider.ts';
+import type { AuthorizationPages } from '../../shared/oauth/pages.ts';
+import type { OAuthProvider } from '../../shared/oauth/provider.ts';
+import { AuthorizationServer } from '../../shared/oauth/server.ts';
 import type { OAuthStore } from '../../shared/oauth/store.ts';
-import { OAUTH_CSS } from '../../shared/oauth/style.ts';
 import { sameSecret } from '../../shared/security/hash.ts';
 import { isLoopbackHostname } from '../../shared/security/loopback.ts';
 import { AGENT_SCOPES, type AgentScope, type BffConfig, ConfigError } from '../config.ts';
@@ -44,13 +38,11 @@ export class BffOAuth implements AgentTokenSource {
   readonly store: OAuthStore;
   readonly throttle: LoginThrottle;
   readonly resourceMetadataUrl: string;
-  private readonly config: BffConfig;
-  private readonly rateLimits: boolean;
+  private readonly server: AuthorizationServer;
   private readonly ownStore: SqliteOAuthStore | undefined;
 
   constructor(options: BffOAuthOptions) {
     const { config } = options;
-    this.rateLimits = options.rateLimits ?? true;
     const password = config.adminPassword;
     if (!password) throw new Error('BffOAuth needs BFF_ADMIN_PASSWORD');
     const origin = new URL(config.publicUrl);
@@ -60,36 +52,30 @@ export class BffOAuth implements AgentTokenSource {
         'BFF_PUBLIC_URL must be https:// for OAuth (http only on a loopback address: 127.0.0.1, localhost, [::1])',
       );
     }
-    this.config = config;
-    const resource = `${config.publicUrl}/mcp`;
-    this.resourceMetadataUrl = getOAuthProtectedResourceMetadataUrl(new URL(resource));
     // PostgreSQL when several instances share it (BFF_DATABASE_URL); node:sqlite in BFF_DATA_DIR otherwise.
     this.ownStore = options.store ? undefined : new SqliteOAuthStore({ dataDir: config.dataDir });
     this.store = options.store ?? (this.ownStore as SqliteOAuthStore);
     this.throttle = options.throttle ?? new LoginThrottle(options.now ? { now: options.now } : {});
-    let pages: AuthorizationPages | undefined;
-    this.provider = new OAuthProvider({
+    this.server = new AuthorizationServer({
       store: this.store,
-      resource,
+      issuer: config.publicUrl,
       scopes: AGENT_SCOPES,
-      renderLogin: (client, params, res) => pages?.renderLogin(client, params, res),
+      resourceName: 'frete-kit MCP',
+      rateLimits: options.rateLimits ?? true,
+      pages: {
+        login: 'password',
+        verifyLogin: (_email, presented) => (sameSecret(password, presented) ? 'merchant' : undefined),
+        storeName: () => config.store.name ?? new URL(config.publicUrl).host,
+        scopeLabels: SCOPE_LABELS,
+        pickScopes: true,
+        serverName: 'frete-kit',
+        throttle: this.throttle,
+      },
       ...(options.now ? { now: options.now } : {}),
     });
-    pages = new AuthorizationPages({
-      provider: this.provider,
-      login: 'password',
-      verifyLogin: (_email, presented) => (sameSecret(password, presented) ? 'merchant' : undefined),
-      storeName: () => config.store.name ?? new URL(config.publicUrl).host,
-      scopeLabels: SCOPE_LABELS,
-      pickScopes: true,
-      serverName: 'frete-kit',
-      cssHref: '/oauth/style.css',
-      throttle: this.throttle,
-      secureCookies: config.publicUrl.startsWith('https:'),
-      formOrigins: { publicUrl: config.publicUrl, loopback: 'this-port' },
-      ...(options.now ? { now: options.now } : {}),
-    });
-    this.pages = pages;
+    this.provider = this.server.provider;
+    this.pages = this.server.pages;
+    this.resourceMetadataUrl = this.server.resourceMetadataUrl;
   }
 
   /** Scopes of an OAuth access token for this resource, or undefined (`agentScopes` consults this second). */
@@ -101,61 +87,12 @@ export class BffOAuth implements AgentTokenSource {
 
   /** The `WWW-Authenticate` of a 401 from `/mcp`. */
   challenge(authorization: string | undefined): string {
-    return bearerChallenge(this.resourceMetadataUrl, Boolean(authorization?.trim()));
+    return this.server.challenge(authorization);
   }
 
-  /** Discovery, registration, authorize/token/revoke (the SDK's handlers) and our login and consent pages. */
+  /** Discovery, registration, authorize/token/revoke and the login and consent pages (shared/oauth/server.ts). */
   routes(): Router {
-    const origin = this.config.publicUrl;
-    const router = Router();
-    const metadata = {
-      ...createOAuthMetadata({
-        provider: this.provider,
-        issuerUrl: new URL(origin),
-        scopesSupported: [...AGENT_SCOPES],
-      }),
-      // The issuer as configured (no trailing slash), identical to `authorization_servers` below (RFC 8414 §3.3).
-      issuer: origin,
-      token_endpoint_auth_methods_supported: ['none'],
-      revocation_endpoint_auth_methods_supported: ['none'],
-    };
-    router.use('/.well-known/oauth-authorization-server', metadataHandler(metadata));
-    router.use(
-      '/.well-known/oauth-protected-resource/mcp',
-      metadataHandler({
-        resource: this.provider.resource,
-        authorization_servers: [origin],
-        scopes_supported: [...AGENT_SCOPES],
-        bearer_methods_supported: ['header'],
-        resource_name: 'frete-kit MCP',
-      }),
-    );
-    router.get('/oauth/style.css', (_req, res) => {
-      res.setHeader('Cache-Control', 'public, max-age=3600');
-      res.type('css').send(OAUTH_CSS);
-    });
-    router.use('/authorize', express.urlencoded({ extended: false, limit: '16kb' }), this.pages.precheck);
-    router.use(
-      mcpAuthRouter({
-        provider: this.provider,
-        issuerUrl: new URL(origin),
-        resourceServerUrl: new URL(this.provider.resource),
-        scopesSupported: [...AGENT_SCOPES],
-        resourceName: 'frete-kit MCP',
-        ...(this.rateLimits
-          ? {}
-          : {
-              authorizationOptions: { rateLimit: false },
-              clientRegistrationOptions: { rateLimit: false },
-              tokenOptions: { rateLimit: false },
-              revocationOptions: { rateLimit: false },
-            }),
-      }),
-    );
-    const form = express.urlencoded({ extended: false, limit: '16kb' });
-    router.post('/oauth/login', form, this.pages.login);
-    router.post('/oauth/consent', form, this.pages.consent);
-    return router;
+    return this.server.routes();
   }
 
   /** Closes the store it opened itself (a store passed in belongs to the caller). */
