@@ -17,7 +17,7 @@ import {
 } from '../../shared/agent-texts.ts';
 import { isApiError } from '../../shared/errors.ts';
 import { GenerateLabelInputSchema } from '../../shared/label.ts';
-import { TOOLS, type ToolAnnotations } from '../../shared/tools.ts';
+import { TOOLS, type ToolDefinition } from '../../shared/tools.ts';
 import type { AgentScope } from '../config.ts';
 import { type LabelIssuer, unknownAdvice } from '../labels/issuer.ts';
 import type { Logger } from '../logger.ts';
@@ -34,15 +34,6 @@ export interface AgentToolDeps {
   logger: Logger;
 }
 
-/** How an agent sees a tool (the shared definitions of `shared/tools.ts`, or this server's extension of one). */
-interface ToolConfig<Input extends z.ZodMiniType> {
-  title: string;
-  description: string;
-  inputSchema: Input;
-  outputSchema?: z.ZodMiniType;
-  annotations: ToolAnnotations;
-}
-
 /** One tool of the BFF's MCP server: its name, the scope a token needs for it, and how it is registered. */
 export interface AgentTool {
   readonly name: string;
@@ -50,11 +41,11 @@ export interface AgentTool {
   register(server: McpServer, deps: AgentToolDeps): void;
 }
 
-/** A table entry: the handler gets the input as the SDK validated it against `config.inputSchema`. */
+/** A table entry: how agents see the tool (`shared/tools.ts`), and a handler of the input the SDK validated. */
 function agentTool<Input extends z.ZodMiniType>(
   name: string,
   scope: AgentScope,
-  config: ToolConfig<Input>,
+  config: ToolDefinition<Input>,
   handle: (input: SchemaOutput<Input>, deps: AgentToolDeps) => Promise<CallToolResult>,
 ): AgentTool {
   return {

@@ -1,13 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { createRequire } from 'node:module';
 import type { Plugin } from 'vite';
-import {
-  ForksPoolWorker,
-  type PoolOptions,
-  type PoolWorker,
-  version as vitestVersion,
-  type WorkerRequest,
-} from 'vitest/node';
+import { ForksPoolWorker, type PoolOptions, type PoolWorker, type WorkerRequest } from 'vitest/node';
 
 /**
  * A vitest pool whose one child process outlives a test run: Stryker starts a vitest run per mutant, and vitest's
@@ -36,30 +30,24 @@ import {
 export const REUSED_FORK_POOL = 'mutation-reused-fork';
 
 /** The versions this pool was checked against; package.json pins the same (reused-fork.test.ts checks both). */
-export const PINNED = {
+export const PINNED: Readonly<Record<string, string>> = {
   vitest: '5.1.1',
   '@stryker-mutator/core': '10.1.1',
   '@stryker-mutator/vitest-runner': '10.1.1',
-} as const;
+};
 
 /** The installed versions of the pinned packages. */
-export function installedVersions(): Record<keyof typeof PINNED, string> {
+export function installedVersions(): Record<string, string> {
   const require = createRequire(import.meta.url);
   const versionOf = (name: string) => (require(`${name}/package.json`) as { version: string }).version;
-  return {
-    vitest: vitestVersion,
-    '@stryker-mutator/core': versionOf('@stryker-mutator/core'),
-    '@stryker-mutator/vitest-runner': versionOf('@stryker-mutator/vitest-runner'),
-  };
+  return Object.fromEntries(Object.keys(PINNED).map((name) => [name, versionOf(name)]));
 }
 
 /** Throws, naming each difference and what to do, unless the installed versions are the pinned ones. */
-export function checkPinned(installed: Record<keyof typeof PINNED, string> = installedVersions()): void {
-  const wrong = (Object.keys(PINNED) as (keyof typeof PINNED)[]).filter(
-    (name) => installed[name] !== PINNED[name],
-  );
+export function checkPinned(installed: Record<string, string> = installedVersions()): void {
+  const wrong = Object.entries(PINNED).filter(([name, version]) => installed[name] !== version);
   if (wrong.length === 0) return;
-  const found = wrong.map((name) => `${name} ${installed[name]} (pinned: ${PINNED[name]})`).join(', ');
+  const found = wrong.map(([name, version]) => `${name} ${installed[name]} (pinned: ${version})`).join(', ');
   throw new Error(
     `scripts/mutation/reused-fork.ts relies on vitest's experimental pool protocol and Stryker's vitest runner as of the pinned versions; installed: ${found}. ` +
       'Check the pool against the new versions (reused-fork.test.ts), then update PINNED and package.json; or run `npm run mutation -- --fresh-forks`.',

@@ -29,12 +29,6 @@ export interface Arrival {
   socket: { localAddress?: string | undefined; localPort?: number | undefined };
 }
 
-/** `localhost:80` → `80`; `[::1]` → `80`: the port a parsed http(s) URL stands for. */
-function portOf(url: URL): number {
-  if (url.port) return Number(url.port);
-  return url.protocol === 'https:' ? 443 : 80;
-}
-
 /** Whether a loopback name on `url` is allowed by the policy for a request that arrived on `arrival`. */
 function loopbackAllowed(policy: OriginPolicy, arrival: Arrival, url: URL): boolean {
   if (!isLoopbackHostname(url.hostname)) return false;
@@ -44,7 +38,7 @@ function loopbackAllowed(policy: OriginPolicy, arrival: Arrival, url: URL): bool
   return (
     url.protocol === 'http:' &&
     isLoopbackAddress(arrival.socket.localAddress) &&
-    portOf(url) === arrival.socket.localPort
+    Number(url.port || 80) === arrival.socket.localPort
   );
 }
 
@@ -54,13 +48,8 @@ export function hostAllowed(policy: OriginPolicy, arrival: Arrival): boolean {
   // A bare host[:port]: no user info, path, query or fragment for URL parsing to drop.
   if (!host || /[/@?#\\\s]/.test(host)) return false;
   if (policy.publicUrl && host === new URL(policy.publicUrl).host.toLowerCase()) return true;
-  let url: URL;
-  try {
-    url = new URL(`http://${host}`);
-  } catch {
-    return false;
-  }
-  return loopbackAllowed(policy, arrival, url);
+  const url = URL.parse(`http://${host}`);
+  return url !== null && loopbackAllowed(policy, arrival, url);
 }
 
 /** Whether a page of `origin` may call this server (`null`, or anything not a bare origin, never may). */
@@ -71,11 +60,6 @@ export function originAllowed(policy: OriginPolicy, arrival: Arrival, origin: st
     ...(policy.allowedOrigins ?? []),
   ];
   if (exact.some((allowed) => allowed.toLowerCase() === claimed)) return true;
-  let url: URL;
-  try {
-    url = new URL(claimed);
-  } catch {
-    return false;
-  }
-  return url.origin === claimed && loopbackAllowed(policy, arrival, url);
+  const url = URL.parse(claimed);
+  return url !== null && url.origin === claimed && loopbackAllowed(policy, arrival, url);
 }
