@@ -64,6 +64,12 @@ describe('rebindingRefusal: the Host', () => {
     const options = bff({ publicUrl: 'https://frete.loja.example', loopback: 'none' });
     for (const host of ['localhost', '127.0.0.1', '[::1]:4000'])
       expect(passes(options, { host })).toBe(false);
+    // Not even this server's own loopback address and port, nor its loopback origin.
+    const socket = { localAddress: '127.0.0.1', localPort: 4000 };
+    expect(passes(options, { host: '127.0.0.1:4000' }, socket)).toBe(false);
+    expect(passes(options, { host: 'frete.loja.example', origin: 'http://127.0.0.1:4000' }, socket)).toBe(
+      false,
+    );
   });
 
   it('this-port (the sandbox) serves the loopback names only on the port the request arrived on, over loopback', () => {
