@@ -1,15 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import {
+  agentInstructions,
   attemptLine,
   diagnosisSummary,
   labelPdfResource,
   labelPdfSummary,
   labelSummary,
+  ledgerUnavailableText,
+  notSentStatus,
+  outcomeUnknownStatus,
   plural,
   ratesSummary,
   refusalSummary,
   trackingLine,
   trackingSummary,
+  unsettledLabelSummary,
 } from './agent-texts.ts';
 import type { Attempt } from './diagnosis.ts';
 
@@ -170,5 +175,65 @@ describe('agent texts', () => {
     expect(diagnosisSummary([])).toBe(
       'No label attempts in the last 90 days; absence of a record does not prove that no label was created.',
     );
+  });
+
+  it('says when an unknown outcome was sent, why it is still unknown, and how the merchant settles it', () => {
+    const status = outcomeUnknownStatus({
+      sentAt: Date.UTC(2026, 10, 20, 10, 0, 0),
+      because: 'the platform history shows no matching attempt yet',
+      attemptId: 'att_1',
+    });
+    expect(status).toBe(
+      'The answer to this request was lost after it was sent (at 2026-11-20T10:00:00.000Z): the pre-posting may or may ' +
+        'not exist. Do not resend with a new key. Calling generate_label again with the same input checks the platform ' +
+        'history first and never creates a second label while the outcome is unknown. Still unknown because the ' +
+        "platform history shows no matching attempt yet. If it stays unknown, the merchant checks the carrier's panel " +
+        'and settles it with `npm run ledger -- resolve att_1`.',
+    );
+    expect(unsettledLabelSummary({ reason: 'outcome_unknown', status })).toBe(
+      `Outcome UNKNOWN (reason: outcome_unknown). ${status}`,
+    );
+  });
+
+  it('says the same thing about not_sent in the answer and in the instructions: nothing created, send it again', () => {
+    expect(notSentStatus()).toBe(
+      'The request did not reach the platform (connection refused, DNS, TLS, or an error answered before the tool ' +
+        'ran): no pre-posting was created. Send the same request again once the platform answers.',
+    );
+    expect(unsettledLabelSummary({ reason: 'not_sent', status: notSentStatus() })).toMatch(
+      /^Not sent \(reason: not_sent\)\. The request did not reach the platform/,
+    );
+    const instruction = agentInstructions(['generate_label']).split('\n').at(-1);
+    expect(instruction).toBe(
+      'A result with reason not_sent never reached the platform: nothing was created; send the same request again once the platform answers.',
+    );
+    expect(notSentStatus().toLowerCase()).toContain(instruction?.split('; ')[1]?.replace(/\.$/, ''));
+  });
+
+  it('tells the agent to resend the same input with the same key once the ledger is back', () => {
+    expect(ledgerUnavailableText(30)).toBe(
+      'The label ledger is unavailable right now. Resend the same input with the same idempotencyKey in 30 seconds: ' +
+        'this server never issues a label twice, and checks the platform history for a request that was already in the air.',
+    );
+  });
+
+  it('instructs only about the tools offered, and says why label tools are withheld', () => {
+    const all = agentInstructions([
+      'get_shipping_rates',
+      'track_shipment',
+      'generate_label',
+      'get_label_pdf',
+      'diagnose_label_issue',
+    ]).split('\n');
+    expect(all).toHaveLength(7);
+    expect(all[0]).toBe(
+      'Shipping tools of this store: get_shipping_rates, track_shipment, generate_label, get_label_pdf, diagnose_label_issue. Every result ends with its structured JSON.',
+    );
+    expect(all[3]).toBe('An empty rates list is "no quote available", never free shipping.');
+    const none = agentInstructions([], 'label integration is off').split('\n');
+    expect(none[0]).toBe('Shipping tools of this store: none. Every result ends with its structured JSON.');
+    expect(none.at(-1)).toBe('Label tools are not offered: label integration is off.');
+    expect(none.join('\n')).not.toMatch(/idempotencyKey|empty rates/);
+    expect(agentInstructions(['track_shipment']).split('\n')).toHaveLength(3);
   });
 });

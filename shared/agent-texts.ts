@@ -122,3 +122,65 @@ export function diagnosisSummary(attempts: readonly Attempt[], bySupportCode = f
   }
   return `${plural(attempts.length, 'attempt')}, most recent first; the latest (${latest.createdAt}) ${latest.outcome}${latest.reason ? ` (reason: ${latest.reason})` : ''}, supportCode ${latest.supportCode}: ${latest.action}`;
 }
+
+/** What an agent does after `not_sent`: one wording, in the instructions and in the answer. */
+const RESEND_WHEN_NOT_SENT = 'send the same request again once the platform answers';
+
+/**
+ * The `status` of a `generate_label` whose answer was lost after it was sent (`reason: outcome_unknown`): when it was
+ * sent, why it is still unknown (`because`, from the ledger), what the agent does and how the merchant settles it.
+ */
+export function outcomeUnknownStatus(unknown: {
+  sentAt: number;
+  because: string;
+  attemptId: string;
+}): string {
+  return (
+    `The answer to this request was lost after it was sent (at ${new Date(unknown.sentAt).toISOString()}): the pre-posting may or may not exist. ` +
+    'Do not resend with a new key. Calling generate_label again with the same input checks the platform history first and never creates a second label while the outcome is unknown. ' +
+    `Still unknown because ${unknown.because}. If it stays unknown, the merchant checks the carrier's panel and settles it with \`npm run ledger -- resolve ${unknown.attemptId}\`.`
+  );
+}
+
+/** The `status` of a `generate_label` that never reached the platform (`reason: not_sent`): nothing was created. */
+export function notSentStatus(): string {
+  const resend = `${RESEND_WHEN_NOT_SENT.charAt(0).toUpperCase()}${RESEND_WHEN_NOT_SENT.slice(1)}`;
+  return `The request did not reach the platform (connection refused, DNS, TLS, or an error answered before the tool ran): no pre-posting was created. ${resend}.`;
+}
+
+/** The one-line summary of an unsettled label answer: `Outcome UNKNOWN (reason: outcome_unknown). <status>`. */
+export function unsettledLabelSummary(answer: {
+  reason: 'outcome_unknown' | 'not_sent';
+  status: string;
+}): string {
+  const head = answer.reason === 'outcome_unknown' ? 'Outcome UNKNOWN' : 'Not sent';
+  return `${head} (reason: ${answer.reason}). ${answer.status}`;
+}
+
+/** The label ledger could not be written (nothing was sent, or the attempt stays pending): resend the same later. */
+export function ledgerUnavailableText(retryAfterSeconds: number): string {
+  return `The label ledger is unavailable right now. Resend the same input with the same idempotencyKey in ${retryAfterSeconds} seconds: this server never issues a label twice, and checks the platform history for a request that was already in the air.`;
+}
+
+/**
+ * The BFF's instructions to an agent: only about the tools its token gets (`tools`, in catalog order), and why the
+ * label tools are absent when the platform does not offer them (`labelsWithheld`). Our words, never upstream text.
+ */
+export function agentInstructions(tools: readonly string[], labelsWithheld?: string): string {
+  const lines = [
+    `Shipping tools of this store: ${tools.join(', ') || 'none'}. Every result ends with its structured JSON.`,
+    'A result with reason and actionUrl is a configuration problem for the merchant (show them actionUrl); calling again will not help.',
+    'An error that says "try again in N seconds" is transient: wait that long before calling again.',
+  ];
+  if (tools.includes('get_shipping_rates'))
+    lines.push('An empty rates list is "no quote available", never free shipping.');
+  if (tools.includes('generate_label')) {
+    lines.push(
+      'generate_label creates a REAL, billable pre-posting. Pass an idempotencyKey (one per intended label) and reuse it when you retry.',
+      'If a result says the outcome is unknown, do not resend with another key: call generate_label again with the same input, and the server checks the platform history first.',
+      `A result with reason not_sent never reached the platform: nothing was created; ${RESEND_WHEN_NOT_SENT}.`,
+    );
+  }
+  if (labelsWithheld) lines.push(`Label tools are not offered: ${labelsWithheld}.`);
+  return lines.join('\n');
+}

@@ -23,10 +23,10 @@ export interface ToolAnnotations {
   openWorldHint: boolean;
 }
 
-export interface ToolDefinition {
+export interface ToolDefinition<Input extends z.ZodMiniType = z.ZodMiniType> {
   title: string;
   description: string;
-  inputSchema: z.ZodMiniType;
+  inputSchema: Input;
   /** Absent where the spec says the server declares none (diagnose_label_issue, spec 2.7). */
   outputSchema?: z.ZodMiniType;
   annotations: ToolAnnotations;

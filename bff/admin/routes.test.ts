@@ -29,19 +29,23 @@ const server: OAuthServerUnderTest = {
   },
 };
 
-const form = (body: Record<string, string>, cookie: string) => ({
+/** A form post as a browser sends it; `headers` adds what a browser says of the page (Origin, Sec-Fetch-Site). */
+const form = (body: Record<string, string>, cookie: string, headers: Record<string, string> = {}) => ({
   method: 'POST',
   redirect: 'manual' as const,
-  headers: { 'content-type': 'application/x-www-form-urlencoded', cookie },
+  headers: { 'content-type': 'application/x-www-form-urlencoded', cookie, ...headers },
   body: new URLSearchParams(body),
 });
 
 /** Opens the admin login page and posts a password; the response and the cookies it leaves. */
-async function adminLogin(password: string): Promise<{ response: Response; cookie: string }> {
+async function adminLogin(
+  password: string,
+  headers: Record<string, string> = {},
+): Promise<{ response: Response; cookie: string }> {
   const page = await fetch(`${bff.url}/admin/agents`);
   const csrfCookie = (page.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
   const csrf = /name="csrf" value="([^"]+)"/.exec(await page.text())?.[1] ?? '';
-  const response = await fetch(`${bff.url}/admin/login`, form({ csrf, password }, csrfCookie));
+  const response = await fetch(`${bff.url}/admin/login`, form({ csrf, password }, csrfCookie, headers));
   const session = (response.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
   return { response, cookie: [csrfCookie, session].filter(Boolean).join('; ') };
 }
@@ -119,6 +123,43 @@ describe('/admin/agents', () => {
     expect(await (await fetch(`${bff.url}/admin/agents`, { headers: { cookie } })).text()).not.toContain(
       client,
     );
+  });
+
+  it('refuses every post from another page even with a valid token: a foreign or null Origin, or a cross-site Sec-Fetch-Site without one', async () => {
+    const tokens = await approvedTokens(server);
+    const evil = { origin: 'https://evil.example' };
+    const foreignLogin = await adminLogin(PASSWORD, evil);
+    expect(foreignLogin.response.status).toBe(403);
+    expect(await foreignLogin.response.text()).toContain('O pedido veio de outra página');
+    expect(foreignLogin.cookie).not.toContain('admin_session');
+    // A look-alike of our own origin, and a page of ours on another port, are other pages too.
+    expect((await adminLogin(PASSWORD, { origin: `${bff.url}.evil.example` })).response.status).toBe(403);
+    expect((await adminLogin(PASSWORD, { origin: 'http://127.0.0.1:1' })).response.status).toBe(403);
+
+    const { cookie } = await adminLogin(PASSWORD, { origin: bff.url, 'sec-fetch-site': 'same-origin' });
+    const list = await (await fetch(`${bff.url}/admin/agents`, { headers: { cookie } })).text();
+    const csrf = /name="csrf" value="([^"]+)"/.exec(list)?.[1] ?? '';
+    const client = /name="client" value="([0-9a-f]{64})"/.exec(list)?.[1] ?? '';
+    expect(client).not.toBe('');
+    for (const headers of [
+      evil,
+      { origin: 'null' },
+      { 'sec-fetch-site': 'cross-site' },
+      { 'sec-fetch-site': 'same-site' },
+    ]) {
+      const forged = await fetch(`${bff.url}/admin/agents/revoke`, form({ client, csrf }, cookie, headers));
+      expect(forged.status).toBe(403);
+      expect(await mcpStatus(tokens.access)).toBe(200);
+      expect((await fetch(`${bff.url}/admin/logout`, form({ csrf }, cookie, headers))).status).toBe(403);
+    }
+    // The session survived every refused logout; our own page (or a client that sends no Origin) goes through.
+    const own = await fetch(
+      `${bff.url}/admin/agents/revoke`,
+      form({ client, csrf }, cookie, { origin: bff.url }),
+    );
+    expect(own.status).toBe(303);
+    expect(await mcpStatus(tokens.access)).toBe(401);
+    expect((await fetch(`${bff.url}/admin/logout`, form({ csrf }, cookie))).status).toBe(303);
   });
 
   it('ends the session on logout', async () => {

@@ -1,13 +1,15 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import express, { type Request, type Response, Router } from 'express';
-import { type Html, html, page, readCookie } from '../../shared/oauth/html.ts';
+import { type Html, html, page } from '../../shared/html.ts';
+import { OAUTH_CSS_PATH } from '../../shared/oauth/server.ts';
+import { readCookie } from '../../shared/security/cookie.ts';
+import { CsrfGuard, type CsrfRefusal } from '../../shared/security/csrf.ts';
+import { randomToken, sameSecret, sha256Hex } from '../../shared/security/hash.ts';
+import { pageHeaders } from '../../shared/security/page-headers.ts';
 import type { BffConfig } from '../config.ts';
-import { type BffOAuth, passwordMatches, SCOPE_LABELS } from '../oauth/oauth.ts';
+import { type BffOAuth, SCOPE_LABELS } from '../oauth/oauth.ts';
 
 const SESSION_COOKIE = 'admin_session';
-const CSRF_COOKIE = 'admin_csrf';
 const SESSION_TTL_MS = 8 * 3_600_000;
-const CSS = '/oauth/style.css';
 
 export interface AdminDeps {
   oauth: BffOAuth;
@@ -20,18 +22,11 @@ interface Session {
   csrf: string;
 }
 
-const secret = () => randomBytes(32).toString('base64url');
-const hash = (value: string) => createHash('sha256').update(value).digest('hex');
-const same = (a: string, b: string) =>
-  timingSafeEqual(createHash('sha256').update(a).digest(), createHash('sha256').update(b).digest());
-
-function strict(res: Response): void {
-  res.setHeader(
-    'Content-Security-Policy',
-    "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
-  );
-  res.setHeader('Cache-Control', 'no-store');
-}
+/** What the merchant reads when a form post is refused: sent from another site's page, or with a stale token. */
+const REFUSED: Record<CsrfRefusal, string> = {
+  foreign_origin: 'O pedido veio de outra página, não desta administração; nada foi feito.',
+  bad_token: 'O formulário expirou. Tente de novo.',
+};
 
 function when(ms: number | null): string {
   return ms === null ? 'nunca' : `${new Date(ms).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
@@ -40,7 +35,9 @@ function when(ms: number | null): string {
 /**
  * `/admin/agents` behind the merchant's password (`BFF_ADMIN_PASSWORD`): the OAuth clients connected to `/mcp` with
  * their scopes and last use, and a revoke button per client (its tokens stop at once). Sessions (8 h) live hashed
- * in the OAuth store, so any instance serves them; forms carry a CSRF token bound to the session.
+ * in the OAuth store, so any instance serves them. Every post must come from the BFF's own page (its `Origin`, or
+ * `Sec-Fetch-Site` without one) and carry a CSRF token: the login form a double-submit one, the others the session's
+ * (ARCHITECTURE.md, "Fair shares and bounded state").
  */
 export function adminRoutes(deps: AdminDeps): Router {
   const { oauth, config } = deps;
@@ -50,24 +47,29 @@ export function adminRoutes(deps: AdminDeps): Router {
   const secure = config.publicUrl.startsWith('https:');
   const router = Router();
   const form = express.urlencoded({ extended: false, limit: '4kb' });
+  const csrf = new CsrfGuard({
+    cookie: 'admin_csrf',
+    path: '/admin',
+    secure,
+    origins: { publicUrl: config.publicUrl, loopback: 'this-port' },
+  });
 
   const session = async (req: Request): Promise<Session | undefined> => {
     const id = readCookie(req.headers.cookie, SESSION_COOKIE);
-    const found = id ? await store.getSession(hash(id), 'admin', now()) : undefined;
+    const found = id ? await store.getSession(sha256Hex(id), 'admin', now()) : undefined;
     return found === undefined ? undefined : (JSON.parse(found) as Session);
   };
 
   const send = (res: Response, status: number, title: string, body: Html) => {
-    strict(res);
+    res.set(pageHeaders());
     res
       .status(status)
       .type('html')
-      .send(page(title, body, CSS));
+      .send(page(title, body, OAUTH_CSS_PATH));
   };
 
   const loginPage = (res: Response, status: number, error?: string) => {
-    const csrf = secret();
-    res.cookie(CSRF_COOKIE, csrf, { httpOnly: true, sameSite: 'strict', path: '/admin', secure });
+    const token = csrf.issue(res);
     send(
       res,
       status,
@@ -75,7 +77,7 @@ export function adminRoutes(deps: AdminDeps): Router {
       html`<h1>Administração — frete-kit</h1>
 ${error ? html`<p class="error" role="alert" id="login-error">${error}</p>` : ''}
 <form method="post" action="/admin/login">
-<input type="hidden" name="csrf" value="${csrf}">
+<input type="hidden" name="csrf" value="${token}">
 <label for="password">Senha do lojista</label>
 <input id="password" name="password" type="password" autocomplete="current-password" required${
         error ? html` aria-describedby="login-error"` : ''
@@ -142,10 +144,8 @@ ${
   });
 
   router.post('/admin/login', form, async (req, res) => {
-    const cookie = readCookie(req.headers.cookie, CSRF_COOKIE);
-    const sent = typeof req.body?.csrf === 'string' ? req.body.csrf : '';
-    if (!cookie || !sent || !same(cookie, sent))
-      return loginPage(res, 403, 'O formulário expirou. Tente de novo.');
+    const refused = csrf.checkDoubleSubmit(req, req.body?.csrf);
+    if (refused) return loginPage(res, 403, REFUSED[refused]);
     const address = req.ip ?? 'unknown';
     const wait = oauth.throttle.waitMs(address);
     if (wait > 0) {
@@ -153,15 +153,15 @@ ${
       return loginPage(res, 429, `Muitas tentativas. Aguarde ${Math.ceil(wait / 1000)} s e tente de novo.`);
     }
     const presented = typeof req.body?.password === 'string' ? req.body.password : '';
-    if (!passwordMatches(password, presented)) {
+    if (!sameSecret(password, presented)) {
       oauth.throttle.fail(address);
       return loginPage(res, 401, 'Senha incorreta.');
     }
     oauth.throttle.succeed(address);
     await store.purgeExpired(now());
-    const id = secret();
-    const created: Session = { csrf: secret() };
-    await store.putSession(hash(id), 'admin', JSON.stringify(created), now() + SESSION_TTL_MS);
+    const id = randomToken();
+    const created: Session = { csrf: randomToken() };
+    await store.putSession(sha256Hex(id), 'admin', JSON.stringify(created), now() + SESSION_TTL_MS);
     res.cookie(SESSION_COOKIE, id, {
       httpOnly: true,
       sameSite: 'strict',
@@ -174,20 +174,16 @@ ${
 
   const withSession = async (req: Request, res: Response): Promise<Session | undefined> => {
     const current = await session(req);
-    const sent = typeof req.body?.csrf === 'string' ? req.body.csrf : '';
-    if (current && sent && same(current.csrf, sent)) return current;
-    strict(res);
-    res
-      .status(403)
-      .type('html')
-      .send(
-        page(
-          'Sessão inválida',
-          html`<h1>Sessão inválida</h1>
-<p class="error" role="alert">Entre de novo em <a href="/admin/agents">/admin/agents</a>.</p>`,
-          CSS,
-        ),
-      );
+    const refused = csrf.checkSession(req, current?.csrf, req.body?.csrf);
+    if (current && !refused) return current;
+    const why = refused === 'foreign_origin' ? REFUSED.foreign_origin : 'A sessão expirou.';
+    send(
+      res,
+      403,
+      'Sessão inválida',
+      html`<h1>Sessão inválida</h1>
+<p class="error" role="alert">${why} Entre de novo em <a href="/admin/agents">/admin/agents</a>.</p>`,
+    );
     return undefined;
   };
 
@@ -201,7 +197,7 @@ ${
   router.post('/admin/logout', form, async (req, res) => {
     if (!(await withSession(req, res))) return;
     const id = readCookie(req.headers.cookie, SESSION_COOKIE);
-    if (id) await store.deleteSession(hash(id));
+    if (id) await store.deleteSession(sha256Hex(id));
     res.clearCookie(SESSION_COOKIE, { path: '/admin' });
     res.redirect(303, '/admin/agents');
   });

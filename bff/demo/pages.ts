@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { extname, join, normalize } from 'node:path';
+import { escapeHtml } from '../../shared/html.ts';
 
 export const DEMO_DIR = new URL('../../demo/', import.meta.url).pathname;
 
@@ -32,12 +33,11 @@ export async function readDemoFile(
     return undefined;
   }
   if (type.startsWith('text/html')) {
-    const attr = (value: string) => value.replace(/[&"<>]/g, (c) => `&#${c.charCodeAt(0)};`);
     body = body
-      .replaceAll('{{API_URL}}', attr(settings.apiUrl))
-      .replaceAll('{{PUBLIC_KEY}}', attr(settings.publicKey))
-      .replaceAll('{{WIDGET_URL}}', attr(settings.widgetUrl))
-      .replaceAll('{{TRACKING_URL}}', attr(settings.trackingUrl));
+      .replaceAll('{{API_URL}}', escapeHtml(settings.apiUrl))
+      .replaceAll('{{PUBLIC_KEY}}', escapeHtml(settings.publicKey))
+      .replaceAll('{{WIDGET_URL}}', escapeHtml(settings.widgetUrl))
+      .replaceAll('{{TRACKING_URL}}', escapeHtml(settings.trackingUrl));
   }
   return { body, type };
 }

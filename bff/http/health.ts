@@ -1,4 +1,5 @@
 import { type Request, Router } from 'express';
+import { isLoopbackAddress } from '../../shared/security/loopback.ts';
 import type { Logger } from '../logger.ts';
 import { isUpstreamError } from '../upstream/errors.ts';
 import type { RestClient } from '../upstream/rest-client.ts';
@@ -40,9 +41,11 @@ export function upstreamCheck(
  * not through a proxy (no forwarding header), so a reverse proxy on the same host does not open the details to all.
  */
 export function isLocalOperator(req: Request): boolean {
-  const address = req.socket.remoteAddress ?? '';
-  const local = address === '127.0.0.1' || address === '::1' || address === '::ffff:127.0.0.1';
-  return local && req.headers['x-forwarded-for'] === undefined && req.headers.forwarded === undefined;
+  return (
+    isLoopbackAddress(req.socket.remoteAddress) &&
+    req.headers['x-forwarded-for'] === undefined &&
+    req.headers.forwarded === undefined
+  );
 }
 
 /**

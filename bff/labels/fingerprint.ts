@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
 import type { GenerateLabelInput } from '../../shared/label.ts';
+import { sha256Hex } from '../../shared/security/hash.ts';
 
 /** JSON with sorted keys, so the same request always reads the same. */
 export function canonical(value: unknown): string {
@@ -24,5 +24,5 @@ export function canonicalRequest(input: GenerateLabelInput): string {
  * recipient's name or street number have different fingerprints; diagnosis evidence is matched by this same hash.
  */
 export function fingerprint(input: GenerateLabelInput): string {
-  return createHash('sha256').update(canonicalRequest(input)).digest('hex');
+  return sha256Hex(canonicalRequest(input));
 }

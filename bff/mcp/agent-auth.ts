@@ -1,7 +1,5 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { sameSecret } from '../../shared/security/hash.ts';
 import type { AgentScope, AgentToken } from '../config.ts';
-
-const digest = (value: string) => createHash('sha256').update(value).digest();
 
 /**
  * The scopes of an agent's Bearer token, compared in constant time against every configured token; a platform key
@@ -14,11 +12,10 @@ export function agentScopes(
   const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
   const presented = match?.[1];
   if (!presented || /^(mk|pk|pl)_/.test(presented)) return undefined;
-  const presentedDigest = digest(presented);
   let scopes: AgentScope[] | undefined;
   for (const token of tokens) {
     // Every token is compared, so the time taken does not say which one (or how much of one) matched.
-    if (timingSafeEqual(presentedDigest, digest(token.token))) scopes = [...token.scopes];
+    if (sameSecret(token.token, presented)) scopes = [...token.scopes];
   }
   return scopes;
 }

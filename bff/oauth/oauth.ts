@@ -1,16 +1,11 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
-import { metadataHandler } from '@modelcontextprotocol/sdk/server/auth/handlers/metadata.js';
-import {
-  createOAuthMetadata,
-  getOAuthProtectedResourceMetadataUrl,
-  mcpAuthRouter,
-} from '@modelcontextprotocol/sdk/server/auth/router.js';
-import express, { Router } from 'express';
-import { OAUTH_CSS } from '../../shared/oauth/html.ts';
+import type { Router } from 'express';
 import { LoginThrottle } from '../../shared/oauth/login-throttle.ts';
-import { AuthorizationPages } from '../../shared/oauth/pages.ts';
-import { bearerChallenge, OAuthProvider } from '../../shared/oauth/provider.ts';
+import type { AuthorizationPages } from '../../shared/oauth/pages.ts';
+import type { OAuthProvider } from '../../shared/oauth/provider.ts';
+import { AuthorizationServer } from '../../shared/oauth/server.ts';
 import type { OAuthStore } from '../../shared/oauth/store.ts';
+import { sameSecret } from '../../shared/security/hash.ts';
+import { isLoopbackHostname } from '../../shared/security/loopback.ts';
 import { AGENT_SCOPES, type AgentScope, type BffConfig, ConfigError } from '../config.ts';
 import type { AgentTokenSource } from '../mcp/agent-auth.ts';
 
@@ -20,13 +15,6 @@ export const SCOPE_LABELS: Record<AgentScope, string> = {
   tracking: 'Rastrear encomendas (tracking)',
   labels: 'Emitir etiquetas — cobradas — (labels)',
 };
-
-const digest = (value: string) => createHash('sha256').update(value).digest();
-
-/** The merchant's password, compared in constant time. */
-export function passwordMatches(expected: string, presented: string): boolean {
-  return timingSafeEqual(digest(expected), digest(presented));
-}
 
 export interface BffOAuthOptions {
   config: BffConfig;
@@ -49,48 +37,41 @@ export class BffOAuth implements AgentTokenSource {
   readonly store: OAuthStore;
   readonly throttle: LoginThrottle;
   readonly resourceMetadataUrl: string;
-  private readonly config: BffConfig;
-  private readonly rateLimits: boolean;
+  private readonly server: AuthorizationServer;
 
   constructor(options: BffOAuthOptions) {
     const { config } = options;
-    this.rateLimits = options.rateLimits ?? true;
     const password = config.adminPassword;
     if (!password) throw new Error('BffOAuth needs BFF_ADMIN_PASSWORD');
     const origin = new URL(config.publicUrl);
-    if (origin.protocol !== 'https:' && !['127.0.0.1', 'localhost'].includes(origin.hostname)) {
+    if (origin.protocol !== 'https:' && !isLoopbackHostname(origin.hostname)) {
       // RFC 8414 / OAuth 2.1: an issuer is https; plain http only on this machine.
       throw new ConfigError(
-        'BFF_PUBLIC_URL must be https:// for OAuth (http only on 127.0.0.1 or localhost)',
+        'BFF_PUBLIC_URL must be https:// for OAuth (http only on a loopback address: 127.0.0.1, localhost, [::1])',
       );
     }
-    this.config = config;
-    const resource = `${config.publicUrl}/mcp`;
-    this.resourceMetadataUrl = getOAuthProtectedResourceMetadataUrl(new URL(resource));
     this.store = options.store;
     this.throttle = options.throttle ?? new LoginThrottle(options.now ? { now: options.now } : {});
-    let pages: AuthorizationPages | undefined;
-    this.provider = new OAuthProvider({
+    this.server = new AuthorizationServer({
       store: this.store,
-      resource,
+      issuer: config.publicUrl,
       scopes: AGENT_SCOPES,
-      renderLogin: (client, params, res) => pages?.renderLogin(client, params, res),
+      resourceName: 'frete-kit MCP',
+      rateLimits: options.rateLimits ?? true,
+      pages: {
+        login: 'password',
+        verifyLogin: (_email, presented) => (sameSecret(password, presented) ? 'merchant' : undefined),
+        storeName: () => config.store.name ?? new URL(config.publicUrl).host,
+        scopeLabels: SCOPE_LABELS,
+        pickScopes: true,
+        serverName: 'frete-kit',
+        throttle: this.throttle,
+      },
       ...(options.now ? { now: options.now } : {}),
     });
-    pages = new AuthorizationPages({
-      provider: this.provider,
-      login: 'password',
-      verifyLogin: (_email, presented) => (passwordMatches(password, presented) ? 'merchant' : undefined),
-      storeName: () => config.store.name ?? new URL(config.publicUrl).host,
-      scopeLabels: SCOPE_LABELS,
-      pickScopes: true,
-      serverName: 'frete-kit',
-      cssHref: '/oauth/style.css',
-      throttle: this.throttle,
-      secureCookies: config.publicUrl.startsWith('https:'),
-      ...(options.now ? { now: options.now } : {}),
-    });
-    this.pages = pages;
+    this.provider = this.server.provider;
+    this.pages = this.server.pages;
+    this.resourceMetadataUrl = this.server.resourceMetadataUrl;
   }
 
   /** Scopes of an OAuth access token for this resource, or undefined (`agentScopes` consults this second). */
@@ -102,60 +83,11 @@ export class BffOAuth implements AgentTokenSource {
 
   /** The `WWW-Authenticate` of a 401 from `/mcp`. */
   challenge(authorization: string | undefined): string {
-    return bearerChallenge(this.resourceMetadataUrl, Boolean(authorization?.trim()));
+    return this.server.challenge(authorization);
   }
 
-  /** Discovery, registration, authorize/token/revoke (the SDK's handlers) and our login and consent pages. */
+  /** Discovery, registration, authorize/token/revoke and the login and consent pages (shared/oauth/server.ts). */
   routes(): Router {
-    const origin = this.config.publicUrl;
-    const router = Router();
-    const metadata = {
-      ...createOAuthMetadata({
-        provider: this.provider,
-        issuerUrl: new URL(origin),
-        scopesSupported: [...AGENT_SCOPES],
-      }),
-      // The issuer as configured (no trailing slash), identical to `authorization_servers` below (RFC 8414 §3.3).
-      issuer: origin,
-      token_endpoint_auth_methods_supported: ['none'],
-      revocation_endpoint_auth_methods_supported: ['none'],
-    };
-    router.use('/.well-known/oauth-authorization-server', metadataHandler(metadata));
-    router.use(
-      '/.well-known/oauth-protected-resource/mcp',
-      metadataHandler({
-        resource: this.provider.resource,
-        authorization_servers: [origin],
-        scopes_supported: [...AGENT_SCOPES],
-        bearer_methods_supported: ['header'],
-        resource_name: 'frete-kit MCP',
-      }),
-    );
-    router.get('/oauth/style.css', (_req, res) => {
-      res.setHeader('Cache-Control', 'public, max-age=3600');
-      res.type('css').send(OAUTH_CSS);
-    });
-    router.use('/authorize', express.urlencoded({ extended: false, limit: '16kb' }), this.pages.precheck);
-    router.use(
-      mcpAuthRouter({
-        provider: this.provider,
-        issuerUrl: new URL(origin),
-        resourceServerUrl: new URL(this.provider.resource),
-        scopesSupported: [...AGENT_SCOPES],
-        resourceName: 'frete-kit MCP',
-        ...(this.rateLimits
-          ? {}
-          : {
-              authorizationOptions: { rateLimit: false },
-              clientRegistrationOptions: { rateLimit: false },
-              tokenOptions: { rateLimit: false },
-              revocationOptions: { rateLimit: false },
-            }),
-      }),
-    );
-    const form = express.urlencoded({ extended: false, limit: '16kb' });
-    router.post('/oauth/login', form, this.pages.login);
-    router.post('/oauth/consent', form, this.pages.consent);
-    return router;
+    return this.server.routes();
   }
 }

@@ -1,14 +1,10 @@
 import { readFileSync } from 'node:fs';
+import { escapeHtml } from '../../shared/html.ts';
 import type { BffConfig } from '../config.ts';
 
 const TEMPLATE = readFileSync(new URL('./track.html', import.meta.url), 'utf8');
 
 export type StoreBranding = BffConfig['store'];
-
-/** Text and attribute values are escaped: the store's name comes from configuration, never trusted as HTML. */
-function escapeHtml(value: string): string {
-  return value.replace(/[&"'<>]/g, (c) => `&#${c.charCodeAt(0)};`);
-}
 
 /**
  * The tracking page with the store's name, logo and a link back to the store (`BFF_STORE_NAME`, `BFF_STORE_LOGO_URL`,

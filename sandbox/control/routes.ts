@@ -2,6 +2,7 @@ import type { RequestHandler, Router } from 'express';
 import * as z from 'zod/mini';
 import { ApiError } from '../../shared/errors.ts';
 import { describeIssues } from '../../shared/issues.ts';
+import { isLoopbackAddress } from '../../shared/security/loopback.ts';
 import { FaultSchema } from '../faults/faults.ts';
 import { readJsonBody } from '../http/body.ts';
 import { strictRouter } from '../http/router.ts';
@@ -13,13 +14,9 @@ const LabelTimingSchema = z.strictObject({
   pdfWaitMs: z.optional(z.int().check(z.gte(0), z.lte(600_000))),
 });
 
-export function isLoopback(address: string | undefined): boolean {
-  return !!address && (address === '::1' || address.startsWith('127.') || address.startsWith('::ffff:127.'));
-}
-
 /** The control API answers only on loopback; elsewhere it does not exist. */
 const loopbackOnly: RequestHandler = (req, res, next) => {
-  if (isLoopback(req.socket.remoteAddress)) return next();
+  if (isLoopbackAddress(req.socket.remoteAddress)) return next();
   const error = new ApiError('not_found');
   res.status(error.status).json(error.toBody());
 };

@@ -4,12 +4,12 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Request, Response, Router } from 'express';
 import { reasonText } from '../../shared/agent-texts.ts';
 import { isApiError } from '../../shared/errors.ts';
+import { rebindingGuard } from '../../shared/security/rebinding.ts';
 import { PARTNER_TOOLS, TOOLS, type ToolName } from '../../shared/tools.ts';
 import { applyFault } from '../faults/apply.ts';
 import { authenticateMcp, type McpCaller, type MerchantAccess } from '../http/auth.ts';
 import { readJsonBody } from '../http/body.ts';
 import { methodNotAllowed } from '../http/errors.ts';
-import { hostCheck } from '../http/host-check.ts';
 import { strictRouter } from '../http/router.ts';
 import type { SandboxState } from '../state.ts';
 import { result, SandboxTools } from './tools.ts';
@@ -207,7 +207,8 @@ function countedStore(state: SandboxState, caller: McpCaller, instanceId: unknow
 export function mcpRoutes(state: SandboxState): Router {
   const router = strictRouter();
 
-  router.all('/mcp', hostCheck(state.publicUrl));
+  // This server's own loopback address, or its public URL: the platform has no other page that calls /mcp.
+  router.all('/mcp', rebindingGuard({ publicUrl: state.publicUrl, loopback: 'this-port' }));
   router.post('/mcp', async (req: Request, res: Response) => {
     let caller: McpCaller;
     try {

@@ -1,26 +1,18 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { metadataHandler } from '@modelcontextprotocol/sdk/server/auth/handlers/metadata.js';
-import {
-  createOAuthMetadata,
-  getOAuthProtectedResourceMetadataUrl,
-  mcpAuthRouter,
-} from '@modelcontextprotocol/sdk/server/auth/router.js';
-import express, { Router } from 'express';
+import type { Router } from 'express';
 import { ApiError } from '../../shared/errors.ts';
-import { OAUTH_CSS } from '../../shared/oauth/html.ts';
 import { LoginThrottle } from '../../shared/oauth/login-throttle.ts';
-import { AuthorizationPages } from '../../shared/oauth/pages.ts';
-import { bearerChallenge, OAuthProvider } from '../../shared/oauth/provider.ts';
+import type { AuthorizationPages } from '../../shared/oauth/pages.ts';
+import type { OAuthProvider } from '../../shared/oauth/provider.ts';
+import { AuthorizationServer } from '../../shared/oauth/server.ts';
 import { OAuthStore } from '../../shared/oauth/store.ts';
+import { sameSecret } from '../../shared/security/hash.ts';
 import { SqliteSql } from '../../shared/sql/sqlite.ts';
 import type { MerchantAccess } from '../http/auth.ts';
 import type { StoreRegistry } from '../stores/stores.ts';
 
 /** The one scope of the platform's OAuth: the merchant's own permission on `/mcp`. */
 export const SANDBOX_SCOPES = ['mcp'] as const;
-
-const digest = (value: string) => createHash('sha256').update(value).digest();
 
 export interface SandboxOAuthOptions {
   registry: StoreRegistry;
@@ -41,46 +33,41 @@ export class SandboxOAuth {
   // The one OAuth store of both servers, on a node:sqlite database in memory: the sandbox keeps nothing on disk.
   private readonly store = new OAuthStore(new SqliteSql({ dataDir: ':memory:', file: 'oauth.sqlite' }));
   private readonly registry: StoreRegistry;
-  private readonly origin: string;
+  private readonly server: AuthorizationServer;
 
   constructor(options: SandboxOAuthOptions) {
     this.registry = options.registry;
-    this.origin = options.publicUrl.replace(/\/+$/, '');
-    const resource = `${this.origin}/mcp`;
-    this.resourceMetadataUrl = getOAuthProtectedResourceMetadataUrl(new URL(resource));
     const now = options.now ? { now: options.now } : {};
-    let pages: AuthorizationPages | undefined;
-    this.provider = new OAuthProvider({
+    this.server = new AuthorizationServer({
       store: this.store,
-      resource,
+      issuer: options.publicUrl.replace(/\/+$/, ''),
       scopes: SANDBOX_SCOPES,
-      renderLogin: (client, params, res) => pages?.renderLogin(client, params, res),
+      resourceName: 'Shipping platform MCP (sandbox)',
+      // An emulator serves test suites that register many clients: no SDK rate limits here.
+      rateLimits: false,
+      pages: {
+        login: 'email',
+        verifyLogin: (email, password) => this.verifyLogin(email, password),
+        storeName: (subject) => this.registry.stores.find((store) => store.id === subject)?.name ?? subject,
+        scopeLabels: { mcp: 'Permissão de lojista no MCP: cotar, rastrear e emitir etiquetas (mcp)' },
+        pickScopes: false,
+        serverName: 'Sandbox da plataforma de frete',
+        throttle: new LoginThrottle(now),
+      },
       ...now,
     });
-    pages = new AuthorizationPages({
-      provider: this.provider,
-      login: 'email',
-      verifyLogin: (email, password) => this.verifyLogin(email, password),
-      storeName: (subject) => this.registry.stores.find((store) => store.id === subject)?.name ?? subject,
-      scopeLabels: { mcp: 'Permissão de lojista no MCP: cotar, rastrear e emitir etiquetas (mcp)' },
-      pickScopes: false,
-      serverName: 'Sandbox da plataforma de frete',
-      cssHref: '/oauth/style.css',
-      throttle: new LoginThrottle(now),
-      secureCookies: this.origin.startsWith('https:'),
-      ...now,
-    });
-    this.pages = pages;
+    this.provider = this.server.provider;
+    this.pages = this.server.pages;
+    this.resourceMetadataUrl = this.server.resourceMetadataUrl;
   }
 
   /** A fixture merchant's store id for its e-mail and password; every login is compared, in constant time. */
   private verifyLogin(email: string, password: string): string | undefined {
     let found: string | undefined;
-    const presented = digest(`${email}\n${password}`);
     for (const store of this.registry.stores) {
       if (!store.login) continue;
-      const expected = digest(`${store.login.email.toLowerCase()}\n${store.login.password}`);
-      if (timingSafeEqual(presented, expected)) found = store.id;
+      const expected = `${store.login.email.toLowerCase()}\n${store.login.password}`;
+      if (sameSecret(expected, `${email}\n${password}`)) found = store.id;
     }
     return found;
   }
@@ -101,7 +88,7 @@ export class SandboxOAuth {
 
   /** The `WWW-Authenticate` of a 401 from `/mcp`. */
   challenge(req: IncomingMessage): string {
-    return bearerChallenge(this.resourceMetadataUrl, Boolean(req.headers.authorization?.trim()));
+    return this.server.challenge(req.headers.authorization);
   }
 
   /** Forgets clients, codes, tokens, consent tickets and login failures (`/_sandbox/reset`). */
@@ -110,52 +97,8 @@ export class SandboxOAuth {
     await this.store.clear();
   }
 
+  /** Discovery, registration, authorize/token/revoke and the login and consent pages (shared/oauth/server.ts). */
   routes(): Router {
-    const origin = this.origin;
-    const router = Router();
-    const metadata = {
-      ...createOAuthMetadata({
-        provider: this.provider,
-        issuerUrl: new URL(origin),
-        scopesSupported: [...SANDBOX_SCOPES],
-      }),
-      issuer: origin,
-      token_endpoint_auth_methods_supported: ['none'],
-      revocation_endpoint_auth_methods_supported: ['none'],
-    };
-    router.use('/.well-known/oauth-authorization-server', metadataHandler(metadata));
-    router.use(
-      '/.well-known/oauth-protected-resource/mcp',
-      metadataHandler({
-        resource: this.provider.resource,
-        authorization_servers: [origin],
-        scopes_supported: [...SANDBOX_SCOPES],
-        bearer_methods_supported: ['header'],
-        resource_name: 'Shipping platform MCP (sandbox)',
-      }),
-    );
-    router.get('/oauth/style.css', (_req, res) => {
-      res.setHeader('Cache-Control', 'public, max-age=3600');
-      res.type('css').send(OAUTH_CSS);
-    });
-    router.use('/authorize', express.urlencoded({ extended: false, limit: '16kb' }), this.pages.precheck);
-    router.use(
-      mcpAuthRouter({
-        provider: this.provider,
-        issuerUrl: new URL(origin),
-        resourceServerUrl: new URL(this.provider.resource),
-        scopesSupported: [...SANDBOX_SCOPES],
-        resourceName: 'Shipping platform MCP (sandbox)',
-        // An emulator serves test suites that register many clients: no SDK rate limits here.
-        authorizationOptions: { rateLimit: false },
-        clientRegistrationOptions: { rateLimit: false },
-        tokenOptions: { rateLimit: false },
-        revocationOptions: { rateLimit: false },
-      }),
-    );
-    const form = express.urlencoded({ extended: false, limit: '16kb' });
-    router.post('/oauth/login', form, this.pages.login);
-    router.post('/oauth/consent', form, this.pages.consent);
-    return router;
+    return this.server.routes();
   }
 }

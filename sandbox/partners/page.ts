@@ -1,15 +1,6 @@
+import { escapeHtml, Html, page } from '../../shared/html.ts';
 import type { NewStoreKeys } from './desk.ts';
 import { type FieldErrors, FORM_SERVICES, type OnboardingFields } from './form.ts';
-
-/** HTML-escapes text for element content and quoted attributes. */
-export function escapeHtml(value: string): string {
-  return value
-    .replaceAll('&', '&amp;')
-    .replaceAll('<', '&lt;')
-    .replaceAll('>', '&gt;')
-    .replaceAll('"', '&quot;')
-    .replaceAll("'", '&#39;');
-}
 
 /** The stylesheet of the onboarding pages (served as a file: the pages carry no inline script or style). */
 export const ONBOARDING_CSS = `
@@ -34,23 +25,9 @@ dt { font-weight: 600; margin-top: .75rem; }
 .warning { border-left: 4px solid #8a5a00; padding: .25rem .75rem; background: #fff8e6; }
 `;
 
+/** A page in the shared shell (shared/html.ts); the body is built here with `escapeHtml` on every value. */
 function layout(title: string, body: string): string {
-  return `<!doctype html>
-<html lang="pt-BR">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
-<title>${escapeHtml(title)} · Plataforma de fretes (sandbox)</title>
-<link rel="stylesheet" href="/onboarding.css">
-</head>
-<body>
-<main>
-${body}
-</main>
-</body>
-</html>
-`;
+  return page(`${title} · Plataforma de fretes (sandbox)`, new Html(body), '/onboarding.css');
 }
 
 function errorText(errors: FieldErrors, field: keyof OnboardingFields): string {

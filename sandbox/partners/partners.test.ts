@@ -190,7 +190,7 @@ describe('the onboarding page', () => {
     const html = await res.text();
     expect(html).toContain('<html lang="pt-BR">');
     expect(html).not.toMatch(/<script|<style|\son\w+=|style="/i);
-    expect(html).toContain('&lt;script&gt;alert(1)&lt;/script&gt; &amp; Cia');
+    expect(html).toContain('&#60;script&#62;alert(1)&#60;/script&#62; &#38; Cia');
     const css = await fetch(`${sandbox.url}/onboarding.css`);
     expect(css.headers.get('content-type')).toMatch(/^text\/css/);
   });

@@ -1,26 +1,20 @@
 import express, { type RequestHandler, type Response, type Router } from 'express';
+import { pageHeaders } from '../../shared/security/page-headers.ts';
 import { methodNotAllowed } from '../http/errors.ts';
 import { strictRouter } from '../http/router.ts';
 import type { MerchantDesk } from './desk.ts';
 import { readFields, validateForm } from './form.ts';
 import { donePage, formPage, keysPage, notFoundPage, ONBOARDING_CSS } from './page.ts';
 
-/** No script at all, styles from our own file, posts only to ourselves, never framed. */
-const CSP =
-  "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
-
+/**
+ * No script at all, styles from our own file, posts only to ourselves, never framed, never kept by a browser or a
+ * proxy (the keys page). The form needs no CSRF token: it acts on no cookie or session, only on the secret token in
+ * its own URL, which another site's page does not know.
+ */
 function html(res: Response, status: number, body: string): void {
   res
     .status(status)
-    .set({
-      'Content-Type': 'text/html; charset=utf-8',
-      'Content-Security-Policy': CSP,
-      // The keys page must never be kept by a browser or a proxy; the form is per merchant anyway.
-      'Cache-Control': 'no-store',
-      'Referrer-Policy': 'no-referrer',
-      'X-Content-Type-Options': 'nosniff',
-      'X-Frame-Options': 'DENY',
-    })
+    .set({ 'Content-Type': 'text/html; charset=utf-8', ...pageHeaders() })
     .send(body);
 }
 

@@ -11,6 +11,11 @@ const notTests = (glob: string): string[] => [glob, `!${glob.replace(/\.ts$/, '.
 export const MODULES: MutationModule[] = [
   { name: 'shared', mutate: notTests('shared/*.ts'), tests: ['shared/*.test.ts'] },
   {
+    name: 'shared/security',
+    mutate: notTests('shared/security/*.ts'),
+    tests: ['shared/security/*.test.ts'],
+  },
+  {
     name: 'bff/tracking',
     mutate: notTests('bff/tracking/*.ts'),
     tests: ['bff/tracking/*.test.ts'],
@@ -39,7 +44,6 @@ export const MODULES: MutationModule[] = [
     tests: [
       'bff/mcp/agent-auth.test.ts',
       'bff/mcp/tool-result.test.ts',
-      'bff/mcp/rebinding-guard.test.ts',
       'bff/mcp/json-exchange.test.ts',
       'bff/mcp/rebinding.test.ts',
       'bff/mcp/answers.test.ts',

@@ -1,9 +1,9 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createVitest, type Vitest } from 'vitest/node';
-import { reusedForkPool } from './reused-fork.ts';
+import { checkPinned, installedVersions, PINNED, reusedForkPool } from './reused-fork.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const PROBE = resolve(import.meta.dirname, 'fixtures/reused-fork/probe.fixture.ts');
@@ -175,5 +175,26 @@ describe('the reused fork of the mutation runs', () => {
     await vitest?.close();
     vitest = undefined;
     await expect.poll(() => alive(pid), { timeout: 5_000 }).toBe(false);
+  });
+
+  it('is pinned in package.json to exactly the versions it was checked against, and those are installed', () => {
+    const manifest = JSON.parse(readFileSync(resolve(ROOT, 'package.json'), 'utf8')) as {
+      devDependencies: Record<string, string>;
+    };
+    for (const [name, version] of Object.entries(PINNED))
+      expect(manifest.devDependencies[name]).toBe(version);
+    expect(installedVersions()).toEqual(PINNED);
+    expect(() => checkPinned()).not.toThrow();
+  });
+
+  it('refuses to start on another version of what it relies on, naming it and what to do', () => {
+    const other = { ...PINNED, vitest: '5.2.0' };
+    expect(() => checkPinned(other)).toThrow(
+      /installed: vitest 5\.2\.0 \(pinned: 5\.1\.1\)\. Check the pool/,
+    );
+    expect(() => checkPinned(other)).toThrow(/--fresh-forks/);
+    expect(() => checkPinned({ ...PINNED, '@stryker-mutator/vitest-runner': '11.0.0' })).toThrow(
+      /@stryker-mutator\/vitest-runner 11\.0\.0 \(pinned: 10\.1\.1\)/,
+    );
   });
 });

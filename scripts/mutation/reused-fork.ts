@@ -1,4 +1,5 @@
 import { EventEmitter } from 'node:events';
+import { createRequire } from 'node:module';
 import type { Plugin } from 'vite';
 import { ForksPoolWorker, type PoolOptions, type PoolWorker, type WorkerRequest } from 'vitest/node';
 
@@ -20,8 +21,38 @@ import { ForksPoolWorker, type PoolOptions, type PoolWorker, type WorkerRequest 
  * A process is not reused when it could make the next run differ from a fresh one: it died; it ran a static mutant
  * (switched on when modules load); or it spoke after its run ended (a late console line or unhandled error from
  * work a test left running: nobody answers it between runs, and the next run would wait for that answer forever).
+ *
+ * It reads no private field; it does rely on what no semver promise covers: vitest's pool-worker protocol (marked
+ * experimental: the messages, answering "start"/"stop" for a parked process, `testNamePattern` going with "start")
+ * and Stryker's vitest runner (the `mutantActivation` it provides; `__stryker__` in reused-fork-setup.ts). Hence
+ * `PINNED`: package.json pins these exact versions, and the pool refuses to start on any other.
  */
 export const REUSED_FORK_POOL = 'mutation-reused-fork';
+
+/** The versions this pool was checked against; package.json pins the same (reused-fork.test.ts checks both). */
+export const PINNED: Readonly<Record<string, string>> = {
+  vitest: '5.1.1',
+  '@stryker-mutator/core': '10.1.1',
+  '@stryker-mutator/vitest-runner': '10.1.1',
+};
+
+/** The installed versions of the pinned packages. */
+export function installedVersions(): Record<string, string> {
+  const require = createRequire(import.meta.url);
+  const versionOf = (name: string) => (require(`${name}/package.json`) as { version: string }).version;
+  return Object.fromEntries(Object.keys(PINNED).map((name) => [name, versionOf(name)]));
+}
+
+/** Throws, naming each difference and what to do, unless the installed versions are the pinned ones. */
+export function checkPinned(installed: Record<string, string> = installedVersions()): void {
+  const wrong = Object.entries(PINNED).filter(([name, version]) => installed[name] !== version);
+  if (wrong.length === 0) return;
+  const found = wrong.map(([name, version]) => `${name} ${installed[name]} (pinned: ${version})`).join(', ');
+  throw new Error(
+    `scripts/mutation/reused-fork.ts relies on vitest's experimental pool protocol and Stryker's vitest runner as of the pinned versions; installed: ${found}. ` +
+      'Check the pool against the new versions (reused-fork.test.ts), then update PINNED and package.json; or run `npm run mutation -- --fresh-forks`.',
+  );
+}
 
 /** Runs a process serves before it is replaced (see above). */
 const RECYCLE_AFTER = 200;
@@ -33,6 +64,8 @@ interface Parked {
   finished: boolean;
   /** not to be reused (see above) */
   spoiled: boolean;
+  /** its child process has not exited or closed its channel */
+  alive: boolean;
 }
 
 /** Where one vitest instance's processes wait between runs, one per project (a process has its project's config). */
@@ -46,31 +79,27 @@ const isWorkerResponse = (message: unknown): message is { type: string } =>
 
 /**
  * A started process, watched for as long as it lives: whatever it sends after its run's "testfileFinished", while
- * vitest stops the runner or while it is parked, nobody answers, so it spoils the process.
+ * vitest stops the runner or while it is parked, nobody answers, so it spoils the process. Its end is seen through the
+ * worker's public events (its child process's `exit` and `disconnect`; vitest's own pool runner listens to `exit`).
  */
 function hold(worker: ForksPoolWorker): Parked {
-  const held: Parked = { worker, runs: 0, finished: false, spoiled: false };
+  const held: Parked = { worker, runs: 0, finished: false, spoiled: false, alive: true };
   worker.on('message', (message: unknown) => {
     if (isWorkerResponse(message) && message.type === 'testfileFinished') held.finished = true;
     else if (held.finished && !isWorkerResponse(message)) held.spoiled = true;
   });
+  const ended = () => {
+    held.alive = false;
+  };
+  worker.on('exit', ended);
+  worker.on('disconnect', ended);
   return held;
 }
 
 /** Ends a process: awaited only while it runs (vitest's stop waits for an exit event a dead process already sent). */
 async function end(held: Parked): Promise<void> {
   const stopping = held.worker.stop().catch(() => undefined);
-  if (isAlive(held.worker)) await stopping;
-}
-
-/** Whether the worker's child process still runs and listens (vitest keeps it in a private field). */
-function isAlive(worker: ForksPoolWorker): boolean {
-  const fork = (
-    worker as unknown as {
-      _fork?: { exitCode: number | null; signalCode: string | null; connected: boolean };
-    }
-  )._fork;
-  return fork !== undefined && fork.exitCode === null && fork.signalCode === null && fork.connected;
+  if (held.alive) await stopping;
 }
 
 /** Matches every test name: a run with no filter must not keep the previous run's one (see `send`). */
@@ -143,7 +172,7 @@ class ReusedForkWorker implements PoolWorker {
     const key = this.#options.project;
     const parked = this.#parking.parked.get(key);
     this.#parking.parked.delete(key);
-    if (parked && !parked.spoiled && isAlive(parked.worker)) {
+    if (parked && !parked.spoiled && parked.alive) {
       this.#held = parked;
       this.#reused = true;
     } else {
@@ -165,7 +194,7 @@ class ReusedForkWorker implements PoolWorker {
     if (
       this.#stopAsked &&
       !held.spoiled &&
-      isAlive(held.worker) &&
+      held.alive &&
       held.runs < this.#parking.recycleAfter &&
       !this.#parking.parked.has(key)
     ) {
@@ -178,6 +207,7 @@ class ReusedForkWorker implements PoolWorker {
 
 /** The vitest plugin that makes the project run its files in the reused fork. */
 export function reusedForkPool({ recycleAfter = RECYCLE_AFTER } = {}): Plugin {
+  checkPinned();
   const parking: Parking = { parked: new Map(), recycleAfter };
   return {
     name: 'mutation-reused-fork',

@@ -1,19 +1,15 @@
 import type { AuthorizationParams } from '@modelcontextprotocol/sdk/server/auth/provider.js';
 import type { OAuthClientInformationFull } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { NextFunction, Request, Response } from 'express';
-import { type Html, html, page, readCookie } from './html.ts';
+import { type Html, html, page } from '../html.ts';
+import { CsrfGuard } from '../security/csrf.ts';
+import { randomToken, sha256Hex } from '../security/hash.ts';
+import { isLoopbackHostname } from '../security/loopback.ts';
+import type { OriginPolicy } from '../security/origin-policy.ts';
+import { pageHeaders } from '../security/page-headers.ts';
 import type { LoginThrottle } from './login-throttle.ts';
-import {
-  formActionSource,
-  type OAuthProvider,
-  type PendingAuthorization,
-  randomSecret,
-  redirectHost,
-  sha256,
-} from './provider.ts';
+import { formActionSource, type OAuthProvider, type PendingAuthorization, redirectHost } from './provider.ts';
 
-const CSRF_COOKIE = 'oauth_csrf';
-const isLoopbackHost = (host: string) => ['127.0.0.1', 'localhost', '[::1]'].includes(host);
 const TICKET_TTL_MS = 10 * 60_000;
 const MAX_FIELD = 2000;
 
@@ -34,6 +30,8 @@ export interface AuthorizationPagesOptions {
   throttle: LoginThrottle;
   /** Whether cookies get `Secure` (an https origin). */
   secureCookies: boolean;
+  /** Whose pages may post the forms (the CSRF Origin check): this server's public origin and loopback address. */
+  formOrigins: OriginPolicy;
   now?: () => number;
 }
 
@@ -46,15 +44,9 @@ interface Ticket {
   subject: string;
 }
 
-/** The strict CSP of these pages: nothing inline, forms post here (and, on consent, redirect to the client). */
-function csp(res: Response, redirectUri?: string): void {
-  const formAction = ["'self'", ...(redirectUri ? [formActionSource(redirectUri)] : [])].join(' ');
-  res.setHeader(
-    'Content-Security-Policy',
-    `default-src 'none'; style-src 'self'; img-src 'self'; form-action ${formAction}; frame-ancestors 'none'; base-uri 'none'`,
-  );
-  res.setHeader('Cache-Control', 'no-store');
-  res.setHeader('X-Frame-Options', 'DENY');
+/** The strict headers of these pages: nothing inline, forms post here (and, on consent, redirect to the client). */
+function strictHeaders(res: Response, redirectUri?: string): void {
+  res.set(pageHeaders(redirectUri ? [formActionSource(redirectUri)] : []));
 }
 
 function field(body: unknown, name: string): string | undefined {
@@ -74,15 +66,23 @@ ${pending.state === undefined ? '' : html`<input type="hidden" name="state" valu
  * The authorization server's pages, the same on both servers: `/authorize` renders a login form; `POST /oauth/login`
  * checks the credentials (slowed down after failures, no hint which part was wrong) and renders the consent;
  * `POST /oauth/consent` approves (redirect with `code` and `state`) or denies (`error=access_denied`). Forms carry a
- * double-submit CSRF token; the consent also carries a single-use ticket that only a successful login hands out.
+ * double-submit CSRF token and must come from this server's own page (`CsrfGuard`); the consent also carries a
+ * single-use ticket that only a successful login hands out.
  */
 export class AuthorizationPages {
   private readonly options: AuthorizationPagesOptions;
   private readonly now: () => number;
+  private readonly csrf: CsrfGuard;
 
   constructor(options: AuthorizationPagesOptions) {
     this.options = options;
     this.now = options.now ?? Date.now;
+    this.csrf = new CsrfGuard({
+      cookie: 'oauth_csrf',
+      path: '/oauth',
+      secure: options.secureCookies,
+      origins: options.formOrigins,
+    });
   }
 
   clear(): void {
@@ -91,7 +91,7 @@ export class AuthorizationPages {
 
   /** An HTML error page: never a redirect (the redirect URI may be the attacker's). */
   errorPage(res: Response, status: number, title: string, message: string): void {
-    csp(res);
+    strictHeaders(res);
     res
       .status(status)
       .type('html')
@@ -149,7 +149,7 @@ export class AuthorizationPages {
     const target = new URL(typeof redirectUri === 'string' ? redirectUri : (client.redirect_uris[0] ?? ''));
     // RFC 9700 §4.11.2: registration is open, so a web redirect URI may be a phisher's; a request bound to fail
     // (here, or in the SDK's scope and resource checks) gets a page rather than bouncing the browser there.
-    if (/^https?:$/.test(target.protocol) && !isLoopbackHost(target.hostname)) {
+    if (/^https?:$/.test(target.protocol) && !isLoopbackHostname(target.hostname)) {
       const failure = problem ?? this.scopeOrResourceProblem(params);
       if (failure) {
         return this.errorPage(
@@ -201,14 +201,7 @@ export class AuthorizationPages {
       state: params.state,
       scopes: params.scopes ?? [],
     };
-    const csrf = randomSecret();
-    res.cookie(CSRF_COOKIE, csrf, {
-      httpOnly: true,
-      sameSite: 'strict',
-      path: '/oauth',
-      secure: this.options.secureCookies,
-    });
-    this.sendLogin(res, 200, client, pending, csrf);
+    this.sendLogin(res, 200, client, pending, this.csrf.issue(res));
   };
 
   private sendLogin(
@@ -239,17 +232,17 @@ ${
     }>
 <div class="actions"><button class="primary" type="submit">Entrar</button></div>
 </form>`;
-    csp(res);
+    strictHeaders(res);
     res
       .status(status)
       .type('html')
       .send(page('Entrar', body, this.options.cssHref));
   }
 
+  /** The form's CSRF token when the post may proceed (see `CsrfGuard`), else undefined. */
   private csrfOk(req: Request): string | undefined {
-    const cookie = readCookie(req.headers.cookie, CSRF_COOKIE);
     const sent = field(req.body, 'csrf');
-    return cookie && sent && cookie.length >= 43 && cookie === sent ? sent : undefined;
+    return this.csrf.checkDoubleSubmit(req, sent) === undefined ? sent : undefined;
   }
 
   private async readPending(
@@ -314,11 +307,11 @@ ${
       return this.sendLogin(res, 401, client, pending, csrf, message);
     }
     this.options.throttle.succeed(address);
-    const ticketText = randomSecret();
+    const ticketText = randomToken();
     const { clientId, ...rest } = pending;
-    const ticket: Ticket = { pending: { ...rest, clientIdHash: await sha256(clientId) }, subject };
+    const ticket: Ticket = { pending: { ...rest, clientIdHash: sha256Hex(clientId) }, subject };
     await this.options.provider.store.putSession(
-      await sha256(ticketText),
+      sha256Hex(ticketText),
       'consent',
       JSON.stringify(ticket),
       this.now() + TICKET_TTL_MS,
@@ -367,7 +360,7 @@ ${scopes}
 <button class="secondary" type="submit" name="decision" value="deny">Negar</button>
 </div>
 </form>`;
-    csp(res, pending.redirectUri);
+    strictHeaders(res, pending.redirectUri);
     res
       .status(status)
       .type('html')
@@ -386,12 +379,12 @@ ${scopes}
         'O formulário expirou. Volte ao aplicativo e tente de novo.',
       );
     }
-    const hash = await sha256(ticketText);
+    const hash = sha256Hex(ticketText);
     const store = this.options.provider.store;
     const saved = await store.getSession(hash, 'consent', this.now());
     const ticket = saved === undefined ? undefined : (JSON.parse(saved) as Ticket);
     const clientId = field(req.body, 'client_id') ?? '';
-    if (!ticket || (await sha256(clientId)) !== ticket.pending.clientIdHash) {
+    if (!ticket || sha256Hex(clientId) !== ticket.pending.clientIdHash) {
       return this.errorPage(
         res,
         400,

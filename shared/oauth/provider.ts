@@ -18,6 +18,8 @@ import type {
   OAuthTokens,
 } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { Response } from 'express';
+import { randomToken, sha256Hex } from '../security/hash.ts';
+import { isLoopbackHostname } from '../security/loopback.ts';
 import type { ClientRecord, OAuthStore, TokenRecord } from './store.ts';
 
 /** Lifetimes (ms). Codes are spent within seconds by a real client; an access token lasts an hour (contract). */
@@ -27,23 +29,7 @@ const MAX_REDIRECT_URIS = 10;
 const TOUCH_EVERY_MS = 60_000;
 const MAX_URI_LENGTH = 2000;
 const MAX_NAME_LENGTH = 100;
-const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
 const FORBIDDEN_SCHEMES = new Set(['javascript:', 'data:', 'file:', 'vbscript:', 'blob:', 'about:']);
-
-/** SHA-256 of a secret, hex: the only form in which ids, codes and tokens are stored. */
-export async function sha256(value: string): Promise<string> {
-  const bytes = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(value)));
-  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
-}
-
-/** 256 random bits, base64url. */
-export function randomSecret(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(32));
-  return btoa(String.fromCharCode(...bytes))
-    .replace(/\+/g, '-')
-    .replace(/\//g, '_')
-    .replace(/=+$/, '');
-}
 
 /**
  * RFC 6749 §3.1.2 / OAuth 2.1 §2.3.1: https, http on a loopback host (native apps), or a private-use scheme; never a
@@ -59,7 +45,7 @@ export function redirectUriProblem(uri: string): string | undefined {
   }
   if (url.hash || uri.includes('#')) return 'redirect_uri must not have a fragment';
   if (FORBIDDEN_SCHEMES.has(url.protocol)) return `redirect_uri scheme ${url.protocol} is not allowed`;
-  if (url.protocol === 'http:' && !LOOPBACK.has(url.hostname))
+  if (url.protocol === 'http:' && !isLoopbackHostname(url.hostname))
     return 'http redirect_uri must be a loopback address';
   return undefined;
 }
@@ -136,7 +122,7 @@ export class OAuthProvider implements OAuthServerProvider {
 
   async getClient(clientId: string): Promise<OAuthClientInformationFull | undefined> {
     if (clientId.length > 200) return undefined;
-    const record = await this.store.getClient(await sha256(clientId));
+    const record = await this.store.getClient(sha256Hex(clientId));
     return record && { ...record.metadata, client_id: clientId };
   }
 
@@ -175,7 +161,7 @@ export class OAuthProvider implements OAuthServerProvider {
       client_id_issued_at: client.client_id_issued_at ?? Math.floor(this.now() / 1000),
     };
     await this.store.putClient({
-      idHash: await sha256(clientId),
+      idHash: sha256Hex(clientId),
       metadata,
       createdAt: this.now(),
       lastUsedAt: null,
@@ -216,7 +202,7 @@ export class OAuthProvider implements OAuthServerProvider {
         const a = new URL(uri);
         const b = new URL(registered);
         return (
-          LOOPBACK.has(a.hostname) &&
+          isLoopbackHostname(a.hostname) &&
           a.protocol === 'http:' &&
           a.protocol === b.protocol &&
           a.hostname === b.hostname &&
@@ -247,9 +233,9 @@ export class OAuthProvider implements OAuthServerProvider {
   async issueCode(pending: PendingAuthorization, subject: string, scopes: string[]): Promise<string> {
     this.checkScopes(scopes);
     await this.store.purgeExpired(this.now());
-    const code = randomSecret();
-    await this.store.putCode(await sha256(code), {
-      clientIdHash: await sha256(pending.clientId),
+    const code = randomToken();
+    await this.store.putCode(sha256Hex(code), {
+      clientIdHash: sha256Hex(pending.clientId),
       grantId: crypto.randomUUID(),
       subject,
       scopes,
@@ -262,8 +248,8 @@ export class OAuthProvider implements OAuthServerProvider {
   }
 
   async challengeForAuthorizationCode(client: OAuthClientInformationFull, code: string): Promise<string> {
-    const record = await this.store.getCode(await sha256(code));
-    if (!record || record.clientIdHash !== (await sha256(client.client_id))) {
+    const record = await this.store.getCode(sha256Hex(code));
+    if (!record || record.clientIdHash !== sha256Hex(client.client_id)) {
       throw new InvalidGrantError('the authorization code is not valid');
     }
     return record.codeChallenge;
@@ -276,7 +262,7 @@ export class OAuthProvider implements OAuthServerProvider {
     redirectUri?: string,
     resource?: URL,
   ): Promise<OAuthTokens> {
-    const spent = await this.store.spendCode(await sha256(code));
+    const spent = await this.store.spendCode(sha256Hex(code));
     if (spent.state === 'unknown') throw new InvalidGrantError('the authorization code is not valid');
     const record = spent.record;
     if (spent.state === 'reused') {
@@ -284,7 +270,7 @@ export class OAuthProvider implements OAuthServerProvider {
       await this.store.deleteGrant(record.grantId);
       throw new InvalidGrantError('the authorization code was already used');
     }
-    if (record.clientIdHash !== (await sha256(client.client_id))) {
+    if (record.clientIdHash !== sha256Hex(client.client_id)) {
       throw new InvalidGrantError('the authorization code is not valid');
     }
     if (record.expiresAt < this.now()) throw new InvalidGrantError('the authorization code has expired');
@@ -301,9 +287,9 @@ export class OAuthProvider implements OAuthServerProvider {
     scopes?: string[],
     resource?: URL,
   ): Promise<OAuthTokens> {
-    const hash = await sha256(refreshToken);
+    const hash = sha256Hex(refreshToken);
     const record = await this.store.getToken(hash);
-    if (record?.kind !== 'refresh' || record.clientIdHash !== (await sha256(client.client_id))) {
+    if (record?.kind !== 'refresh' || record.clientIdHash !== sha256Hex(client.client_id)) {
       throw new InvalidGrantError('the refresh token is not valid');
     }
     if (record.used) {
@@ -327,8 +313,8 @@ export class OAuthProvider implements OAuthServerProvider {
   }
 
   private async issueTokens(grant: Omit<TokenRecord, 'kind' | 'expiresAt'>): Promise<OAuthTokens> {
-    const access = randomSecret();
-    const refresh = randomSecret();
+    const access = randomToken();
+    const refresh = randomToken();
     const base = {
       clientIdHash: grant.clientIdHash,
       grantId: grant.grantId,
@@ -336,12 +322,12 @@ export class OAuthProvider implements OAuthServerProvider {
       scopes: grant.scopes,
       resource: grant.resource,
     };
-    await this.store.putToken(await sha256(access), {
+    await this.store.putToken(sha256Hex(access), {
       ...base,
       kind: 'access',
       expiresAt: this.now() + OAUTH_TTL.accessMs,
     });
-    await this.store.putToken(await sha256(refresh), {
+    await this.store.putToken(sha256Hex(refresh), {
       ...base,
       kind: 'refresh',
       expiresAt: this.now() + OAUTH_TTL.refreshMs,
@@ -356,7 +342,7 @@ export class OAuthProvider implements OAuthServerProvider {
   }
 
   async verifyAccessToken(token: string): Promise<AuthInfo> {
-    const record = await this.store.getToken(await sha256(token));
+    const record = await this.store.getToken(sha256Hex(token));
     if (record?.kind !== 'access') throw new InvalidTokenError('the access token is not valid');
     if (record.expiresAt <= this.now()) throw new InvalidTokenError('the access token has expired');
     await this.touch(record.clientIdHash);
@@ -386,8 +372,8 @@ export class OAuthProvider implements OAuthServerProvider {
 
   /** RFC 7009: revoking either token of a grant ends the grant; an unknown or foreign token is ignored. */
   async revokeToken(client: OAuthClientInformationFull, request: OAuthTokenRevocationRequest): Promise<void> {
-    const record = await this.store.getToken(await sha256(request.token));
-    if (record && record.clientIdHash === (await sha256(client.client_id))) {
+    const record = await this.store.getToken(sha256Hex(request.token));
+    if (record && record.clientIdHash === sha256Hex(client.client_id)) {
       await this.store.deleteGrant(record.grantId);
     }
   }

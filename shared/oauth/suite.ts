@@ -1,5 +1,13 @@
 import { expect, it } from 'vitest';
-import { consentByForm, loginByForm, pkce, registerClient, TEST_REDIRECT, tokenRequest } from './testing.ts';
+import {
+  authorizationRequest,
+  consentByForm,
+  loginByForm,
+  pkce,
+  registerClient,
+  TEST_REDIRECT,
+  tokenRequest,
+} from './testing.ts';
 
 /** A running OAuth server under test and how to log in to it. */
 export interface OAuthServerUnderTest {
@@ -271,15 +279,7 @@ export function oauthServerSuite(server: OAuthServerUnderTest): void {
     expect(fine.status).toBe(200);
   });
   it('refuses a login form without its CSRF cookie, and one whose redirect URI was changed in the page', async () => {
-    const clientId = await registerClient(origin());
-    const { challenge } = await pkce();
-    const query = {
-      client_id: clientId,
-      redirect_uri: TEST_REDIRECT,
-      response_type: 'code',
-      code_challenge: challenge,
-      code_challenge_method: 'S256',
-    };
+    const { clientId, challenge, query } = await authorizationRequest(origin());
     const noCookie = await loginByForm(origin(), query, server.credentials, { cookie: '' });
     expect(noCookie.login.status).toBe(403);
     const page = await fetch(`${origin()}/authorize?${new URLSearchParams(query)}`);
@@ -302,20 +302,34 @@ export function oauthServerSuite(server: OAuthServerUnderTest): void {
     expect(tampered.headers.get('location')).toBeNull();
   });
 
+  it("refuses the login and consent forms posted from another site's page, even with a valid CSRF token", async () => {
+    const { query } = await authorizationRequest(origin());
+    for (const headers of [
+      { origin: 'https://evil.example' },
+      { origin: 'null' },
+      { 'sec-fetch-site': 'cross-site' },
+    ]) {
+      const foreign = await loginByForm(origin(), query, server.credentials, headers);
+      expect(foreign.login.status).toBe(403);
+      expect(foreign.loginPage).not.toContain('name="ticket"');
+    }
+    const own = await loginByForm(origin(), query, server.credentials, { origin: new URL(origin()).origin });
+    expect(own.login.status).toBe(200);
+    const forged = await consentByForm(origin(), own, 'approve', server.consentScopes, {
+      origin: 'https://evil.example',
+    });
+    expect(forged.status).toBe(403);
+    expect(forged.headers.get('location')).toBeNull();
+    const approved = await consentByForm(origin(), own, 'approve', server.consentScopes, {
+      origin: new URL(origin()).origin,
+    });
+    expect(approved.status).toBe(303);
+    expect(new URL(approved.headers.get('location') ?? '').searchParams.get('code')).toBeTruthy();
+  });
+
   it('refuses a login form whose scope field was changed to an unknown scope: a 400 page, never a 500 or a code', async () => {
-    const clientId = await registerClient(origin());
-    const { challenge } = await pkce();
-    const flow = await loginByForm(
-      origin(),
-      {
-        client_id: clientId,
-        redirect_uri: TEST_REDIRECT,
-        response_type: 'code',
-        code_challenge: challenge,
-        code_challenge_method: 'S256',
-      },
-      { ...server.credentials, scope: 'admin' },
-    );
+    const { query } = await authorizationRequest(origin());
+    const flow = await loginByForm(origin(), query, { ...server.credentials, scope: 'admin' });
     expect(flow.login.status).toBe(400);
     expect(flow.login.headers.get('content-type')).toMatch(/text\/html/);
     expect(flow.loginPage).toContain('invalid_request');
@@ -323,15 +337,7 @@ export function oauthServerSuite(server: OAuthServerUnderTest): void {
   });
 
   it('answers a wrong login with no hint, then slows repeated failures down (429 with Retry-After) even for the right password', async () => {
-    const clientId = await registerClient(origin());
-    const { challenge } = await pkce();
-    const query = {
-      client_id: clientId,
-      redirect_uri: TEST_REDIRECT,
-      response_type: 'code',
-      code_challenge: challenge,
-      code_challenge_method: 'S256',
-    };
+    const { query } = await authorizationRequest(origin());
     const wrong = await loginByForm(origin(), query, server.wrongCredentials);
     expect(wrong.login.status).toBe(401);
     expect(wrong.loginPage).toMatch(/E-mail ou senha incorretos\.|Senha incorreta\./);
@@ -352,17 +358,9 @@ export function oauthServerSuite(server: OAuthServerUnderTest): void {
   });
 
   it('serves its pages under a strict CSP with nothing inline, and carries a hostile state through intact', async () => {
-    const clientId = await registerClient(origin());
-    const { challenge } = await pkce();
+    const request = await authorizationRequest(origin());
     const state = '"><img src=x onerror=alert(1)>&amp; ç';
-    const query = {
-      client_id: clientId,
-      redirect_uri: TEST_REDIRECT,
-      response_type: 'code',
-      code_challenge: challenge,
-      code_challenge_method: 'S256',
-      state,
-    };
+    const query = { ...request.query, state };
     const login = await fetch(`${origin()}/authorize?${new URLSearchParams({ ...query, state: 'plain' })}`);
     const csp = String(login.headers.get('content-security-policy'));
     expect(csp).toContain("default-src 'none'");
@@ -391,19 +389,8 @@ export function oauthServerSuite(server: OAuthServerUnderTest): void {
   });
 
   it('issues a code only once: a consent ticket cannot be replayed', async () => {
-    const clientId = await registerClient(origin());
-    const { challenge } = await pkce();
-    const flow = await loginByForm(
-      origin(),
-      {
-        client_id: clientId,
-        redirect_uri: TEST_REDIRECT,
-        response_type: 'code',
-        code_challenge: challenge,
-        code_challenge_method: 'S256',
-      },
-      server.credentials,
-    );
+    const { query } = await authorizationRequest(origin());
+    const flow = await loginByForm(origin(), query, server.credentials);
     expect((await consentByForm(origin(), flow, 'approve', server.consentScopes)).status).toBe(303);
     const replay = await consentByForm(origin(), flow, 'approve', server.consentScopes);
     expect(replay.status).toBe(400);
@@ -411,19 +398,8 @@ export function oauthServerSuite(server: OAuthServerUnderTest): void {
   });
 
   it('gives exactly one of 5 concurrent approvals with one consent ticket a code', async () => {
-    const clientId = await registerClient(origin());
-    const { challenge } = await pkce();
-    const flow = await loginByForm(
-      origin(),
-      {
-        client_id: clientId,
-        redirect_uri: TEST_REDIRECT,
-        response_type: 'code',
-        code_challenge: challenge,
-        code_challenge_method: 'S256',
-      },
-      server.credentials,
-    );
+    const { query } = await authorizationRequest(origin());
+    const flow = await loginByForm(origin(), query, server.credentials);
     const answers = await Promise.all(
       Array.from({ length: 5 }, () => consentByForm(origin(), flow, 'approve', server.consentScopes)),
     );

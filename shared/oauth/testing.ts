@@ -65,6 +65,25 @@ export async function pkce(): Promise<{ verifier: string; challenge: string }> {
   return { verifier, challenge: base64url(digest) };
 }
 
+/** A new client (`registerClient`) and a valid authorization request for it: PKCE S256, the test redirect URI. */
+export async function authorizationRequest(origin: string): Promise<{
+  clientId: string;
+  challenge: string;
+  verifier: string;
+  query: Record<string, string>;
+}> {
+  const clientId = await registerClient(origin);
+  const { challenge, verifier } = await pkce();
+  const query = {
+    client_id: clientId,
+    redirect_uri: TEST_REDIRECT,
+    response_type: 'code',
+    code_challenge: challenge,
+    code_challenge_method: 'S256',
+  };
+  return { clientId, challenge, verifier, query };
+}
+
 /** Registers a public client by hand (RFC 7591); its `client_id`. */
 export async function registerClient(origin: string, redirect = TEST_REDIRECT): Promise<string> {
   const response = await fetch(`${origin}/register`, {
@@ -124,13 +143,14 @@ export async function consentByForm(
   flow: FormFlow,
   decision: 'approve' | 'deny',
   scopes: string[] = [],
+  headers: Record<string, string> = {},
 ): Promise<Response> {
   const body = new URLSearchParams({ ...formFields(flow.loginPage), decision });
   for (const scope of scopes) body.append('scopes', scope);
   return fetch(`${origin}/oauth/consent`, {
     method: 'POST',
     redirect: 'manual',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: flow.cookie },
+    headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: flow.cookie, ...headers },
     body,
   });
 }

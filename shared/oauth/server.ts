@@ -1,0 +1,129 @@
+import { metadataHandler } from '@modelcontextprotocol/sdk/server/auth/handlers/metadata.js';
+import {
+  createOAuthMetadata,
+  getOAuthProtectedResourceMetadataUrl,
+  mcpAuthRouter,
+} from '@modelcontextprotocol/sdk/server/auth/router.js';
+import express, { type Router } from 'express';
+import { AuthorizationPages, type AuthorizationPagesOptions } from './pages.ts';
+import { bearerChallenge, OAuthProvider } from './provider.ts';
+import type { OAuthStore } from './store.ts';
+import { OAUTH_CSS } from './style.ts';
+
+/** Where each server serves the pages' stylesheet (CSP `style-src 'self'`; `/admin` links it too). */
+export const OAUTH_CSS_PATH = '/oauth/style.css';
+
+export interface AuthorizationServerOptions {
+  store: OAuthStore;
+  /** The public origin as configured (no trailing slash): the issuer; `<issuer>/mcp` is the protected resource. */
+  issuer: string;
+  /** The scopes a client may ask for. */
+  scopes: readonly string[];
+  /** The resource's name in its metadata (RFC 9728 `resource_name`). */
+  resourceName: string;
+  /** The SDK's per-address limits on /authorize, /token, /register and /revoke (default on). */
+  rateLimits?: boolean;
+  /** How the login and consent pages read (what differs between the servers: who logs in, the scope labels). */
+  pages: Omit<AuthorizationPagesOptions, 'provider' | 'cssHref' | 'secureCookies' | 'formOrigins' | 'now'>;
+  now?: () => number;
+}
+
+/**
+ * The OAuth 2.1 authorization server of an MCP host, the same on both servers (ARCHITECTURE.md, "OAuth for MCP"):
+ * the provider (clients, codes, tokens, all hashed), the login and consent pages, and `routes()` — discovery
+ * (RFC 8414 and RFC 9728), the SDK's register/authorize/token/revoke handlers, the pages and their stylesheet. The
+ * sandbox (fixture merchants, one scope, in memory) and the BFF (the merchant's password, picked scopes, stored) differ
+ * only in these options. Express at run time, as the SDK's router is: the only such import in `shared/`.
+ */
+export class AuthorizationServer {
+  readonly provider: OAuthProvider;
+  readonly pages: AuthorizationPages;
+  readonly resourceMetadataUrl: string;
+  readonly #options: AuthorizationServerOptions;
+
+  constructor(options: AuthorizationServerOptions) {
+    this.#options = options;
+    const { issuer } = options;
+    const resource = `${issuer}/mcp`;
+    this.resourceMetadataUrl = getOAuthProtectedResourceMetadataUrl(new URL(resource));
+    const now = options.now ? { now: options.now } : {};
+    let pages: AuthorizationPages | undefined;
+    this.provider = new OAuthProvider({
+      store: options.store,
+      resource,
+      scopes: options.scopes,
+      renderLogin: (client, params, res) => pages?.renderLogin(client, params, res),
+      ...now,
+    });
+    pages = new AuthorizationPages({
+      ...options.pages,
+      provider: this.provider,
+      cssHref: OAUTH_CSS_PATH,
+      secureCookies: issuer.startsWith('https:'),
+      // Forms post from this server's own pages: its public origin, or the loopback address it was reached on.
+      formOrigins: { publicUrl: issuer, loopback: 'this-port' },
+      ...now,
+    });
+    this.pages = pages;
+  }
+
+  /** The `WWW-Authenticate` of a 401 from `/mcp` (no `error` when no credentials were sent, RFC 6750 §3.1). */
+  challenge(authorization: string | undefined): string {
+    return bearerChallenge(this.resourceMetadataUrl, Boolean(authorization?.trim()));
+  }
+
+  /** Discovery, registration, authorize/token/revoke (the SDK's handlers) and our login and consent pages. */
+  routes(): Router {
+    const { issuer, scopes, resourceName } = this.#options;
+    const router = express.Router();
+    const metadata = {
+      ...createOAuthMetadata({
+        provider: this.provider,
+        issuerUrl: new URL(issuer),
+        scopesSupported: [...scopes],
+      }),
+      // The issuer as configured (no trailing slash), identical to `authorization_servers` below (RFC 8414 §3.3).
+      issuer,
+      token_endpoint_auth_methods_supported: ['none'],
+      revocation_endpoint_auth_methods_supported: ['none'],
+    };
+    router.use('/.well-known/oauth-authorization-server', metadataHandler(metadata));
+    router.use(
+      '/.well-known/oauth-protected-resource/mcp',
+      metadataHandler({
+        resource: this.provider.resource,
+        authorization_servers: [issuer],
+        scopes_supported: [...scopes],
+        bearer_methods_supported: ['header'],
+        resource_name: resourceName,
+      }),
+    );
+    router.get(OAUTH_CSS_PATH, (_req, res) => {
+      res.setHeader('Cache-Control', 'public, max-age=3600');
+      res.type('css').send(OAUTH_CSS);
+    });
+    const form = express.urlencoded({ extended: false, limit: '16kb' });
+    router.use('/authorize', form, this.pages.precheck);
+    const unlimited = { rateLimit: false } as const;
+    router.use(
+      mcpAuthRouter({
+        provider: this.provider,
+        issuerUrl: new URL(issuer),
+        resourceServerUrl: new URL(this.provider.resource),
+        scopesSupported: [...scopes],
+        resourceName,
+        ...(this.#options.rateLimits === false
+          ? {
+              authorizationOptions: unlimited,
+              clientRegistrationOptions: unlimited,
+              tokenOptions: unlimited,
+              revocationOptions: unlimited,
+            }
+          : {}),
+      }),
+    );
+    router.post('/oauth/login', form, this.pages.login);
+    router.post('/oauth/consent', form, this.pages.consent);
+    return router;
+  }
+}
