@@ -7,6 +7,8 @@ import { demoRoutes } from './demo/routes.ts';
 import { errorHandler, notFound } from './http/errors.ts';
 import { healthRoutes, type ReadinessCheck, upstreamCheck } from './http/health.ts';
 import { LabelIssuer } from './labels/issuer.ts';
+import { LabelService } from './labels/service.ts';
+import { ServiceCodes } from './labels/service-codes.ts';
 import type { LedgerStore } from './labels/ledger-store.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { agentMcpRoutes } from './mcp/server.ts';
@@ -57,6 +59,7 @@ export interface BffDeps {
 
 export interface Bff {
   app: Express;
+  labels: LabelService;
   rest: RestClient;
   tracking: TrackingService;
   ledger: LedgerStore;
@@ -109,6 +112,17 @@ export function createBff(deps: BffDeps): Bff {
   });
   // Attempts a previous run left pending become unknown and are reconciled before new labels go out.
   void issuer.start();
+  const rates = new RatesService({ client: rest, now });
+  const serviceCodes = new ServiceCodes(config.serviceCodes);
+  const labels = new LabelService({
+    issuer,
+    ledger,
+    approvals: backends.approvals,
+    serviceCodes,
+    rates,
+    logger,
+    now,
+  });
   const oauth =
     config.adminPassword && backends.oauth
       ? new BffOAuth({ config, now, ...deps.oauth, store: backends.oauth })
@@ -138,7 +152,9 @@ export function createBff(deps: BffDeps): Bff {
   app.use(
     agentMcpRoutes({
       config,
-      rates: new RatesService({ client: rest, now }),
+      rates,
+      labels,
+      serviceCodes,
       tracking,
       platform,
       issuer,
@@ -166,6 +182,7 @@ export function createBff(deps: BffDeps): Bff {
   app.use(errorHandler(logger));
   return {
     app,
+    labels,
     rest,
     tracking,
     ledger,

@@ -17,6 +17,11 @@ export function plural(count: number, one: string, many = `${one}s`): string {
   return `${count} ${count === 1 ? one : many}`;
 }
 
+/** Words of the carrier or the platform, quoted as theirs (they are in Portuguese; ours are English). */
+export function carrierWords(text: string): string {
+  return `the carrier says, in Portuguese: "${text}"`;
+}
+
 /** The reason of a result: ` (reason: x; the merchant must act at actionUrl)`, or nothing. */
 export function reasonText(value: Reasoned): string {
   if (!value.reason) return '';
@@ -73,7 +78,7 @@ export function labelSummary(
   replayed = false,
 ): string {
   if (!record.prepostagemId) {
-    return `No pre-posting was created${record.status ? ` (status: ${record.status})` : ''}${reasonText(record)}.`;
+    return `No pre-posting was created${record.status ? ` (${carrierWords(record.status)})` : ''}${reasonText(record)}.`;
   }
   const head = `${replayed ? 'Already issued (returned again, nothing new was created)' : 'Pre-posting created'}: ${record.prepostagemId}, tracking code ${record.trackingCode}.`;
   // spec 3.2: the PDF comes from get_label_pdf; never repeat generate_label to get it.
@@ -89,7 +94,7 @@ export function labelPdfSummary(
   output: { status?: string | undefined; labelPdfBase64?: string | undefined } & Reasoned,
 ): string {
   if (output.labelPdfBase64) return `Label PDF of ${prepostagemId} (application/pdf, 10 × 15 cm).`;
-  return `No PDF for ${prepostagemId}${output.status ? ` (status: ${output.status})` : ''}${reasonText(output)}.`;
+  return `No PDF for ${prepostagemId}${output.status ? ` (${carrierWords(output.status)})` : ''}${reasonText(output)}.`;
 }
 
 /** The label PDF as an embedded MCP resource (spec 4.4.4), beside `labelPdfBase64`. */
@@ -138,7 +143,7 @@ export function outcomeUnknownStatus(unknown: {
   return (
     `The answer to this request was lost after it was sent (at ${new Date(unknown.sentAt).toISOString()}): the pre-posting may or may not exist. ` +
     'Do not resend with a new key. Calling generate_label again with the same input checks the platform history first and never creates a second label while the outcome is unknown. ' +
-    `Still unknown because ${unknown.because}. If it stays unknown, the merchant checks the carrier's panel and settles it with \`npm run ledger -- resolve ${unknown.attemptId}\`.`
+    `Still unknown because ${unknown.because}. If it stays unknown, ask the merchant to settle attempt ${unknown.attemptId} in the label desk (/admin/labels), after checking the carrier's panel.`
   );
 }
 
@@ -176,11 +181,96 @@ export function agentInstructions(tools: readonly string[], labelsWithheld?: str
     lines.push('An empty rates list is "no quote available", never free shipping.');
   if (tools.includes('generate_label')) {
     lines.push(
-      'generate_label creates a REAL, billable pre-posting. Pass an idempotencyKey (one per intended label) and reuse it when you retry.',
+      'generate_label creates a REAL, billable pre-posting. Pass the orderId (and volume, 1, 2, … for each box of the order), or an idempotencyKey (one per intended label), and reuse them when you retry.',
       'If a result says the outcome is unknown, do not resend with another key: call generate_label again with the same input, and the server checks the platform history first.',
       `A result with reason not_sent never reached the platform: nothing was created; ${RESEND_WHEN_NOT_SENT}.`,
+      'A result with reason approval_pending waits for the merchant: nothing was sent; call again later with the same input.',
     );
+  }
+  if (tools.includes('get_shipping_rates') && tools.includes('generate_label')) {
+    lines.push("From a quote to a label: give generate_label the option's serviceId (or its serviceCode), never its display code.");
+  }
+  if (tools.includes('preview_label')) {
+    lines.push('preview_label shows the price, the policy and what would be printed, and creates nothing: use it before generate_label.');
   }
   if (labelsWithheld) lines.push(`Label tools are not offered: ${labelsWithheld}.`);
   return lines.join('\n');
+}
+
+/** Most characters the text of a BFF tool answer carries (the structured result has everything; ARCHITECTURE.md). */
+export const MAX_ANSWER_TEXT = 1000;
+
+/**
+ * The text of a BFF tool answer: the summary, then the structured result as compact JSON when both fit in
+ * `MAX_ANSWER_TEXT` characters; otherwise the summary alone (cut to fit), saying where the rest is. A label's PDF is
+ * never in the text: it travels once, in `labelPdfBase64` of the structured result.
+ */
+export function leanText(summary: string, structured: Record<string, unknown>): string {
+  const { labelPdfBase64, ...rest } = structured;
+  const note =
+    labelPdfBase64 === undefined ? '' : ' (labelPdfBase64 omitted here: it is in the structured result)';
+  const full = `${summary}\n${JSON.stringify(rest)}${note}`;
+  if (full.length <= MAX_ANSWER_TEXT) return full;
+  const tail = '\nThe whole result is in structuredContent.';
+  const room = MAX_ANSWER_TEXT - tail.length;
+  return `${summary.length > room ? `${summary.slice(0, room - 1)}…` : summary}${tail}`;
+}
+
+/** A label request refused before anything was sent: which rule, which field, and what to do. */
+export function labelRefusalSummary(refusal: {
+  reason: string;
+  message: string;
+  field?: string | undefined;
+}): string {
+  return `Nothing was sent (reason: ${refusal.reason}${refusal.field ? `, field: ${refusal.field}` : ''}). ${refusal.message}`;
+}
+
+/** A label waiting for (or refused by) the merchant. */
+export function approvalSummary(answer: { reason: string; approvalId: string; message: string }): string {
+  return `${answer.reason === 'approval_pending' ? 'Waiting for the merchant' : 'Not issued'} (reason: ${answer.reason}, approvalId ${answer.approvalId}). ${answer.message}`;
+}
+
+/** What preview_label found: would it be sent, at what price, under which policy. */
+export function previewSummary(preview: {
+  wouldSend: boolean;
+  serviceCode?: string | undefined;
+  quotedPrice?: number | undefined;
+  approvalRequired: boolean;
+  reason?: string | undefined;
+  message?: string | undefined;
+  limitsLeft: { labels?: number | undefined; declaredValue?: number | undefined };
+}): string {
+  const price =
+    preview.quotedPrice === undefined
+      ? 'no quote for this service'
+      : `quoted ${formatBRL(preview.quotedPrice)}`;
+  const limits = [
+    preview.limitsLeft.labels === undefined ? '' : `${plural(preview.limitsLeft.labels, 'label')} left today`,
+    preview.limitsLeft.declaredValue === undefined
+      ? ''
+      : `${formatBRL(preview.limitsLeft.declaredValue)} of declared value left today`,
+  ].filter(Boolean);
+  const verdict = preview.wouldSend
+    ? 'generate_label with this input would send it now'
+    : preview.approvalRequired
+      ? "generate_label would wait for the merchant's approval"
+      : `generate_label would not send it${preview.reason ? ` (reason: ${preview.reason})` : ''}${preview.message ? `: ${preview.message}` : ''}`;
+  return `Preview only, nothing was created: ${verdict}; service ${preview.serviceCode ?? '?'}, ${price}${limits.length ? `; ${limits.join(', ')}` : ''}.`;
+}
+
+/** What plan_shipment found: the boxes, or the item that fits none. */
+export function planSummary(
+  plan:
+    | { volumes: readonly { box: string; weightGrams: number; items: readonly { quantity: number }[] }[] }
+    | { reason: string; message?: string | undefined },
+): string {
+  if (!('volumes' in plan)) return `No plan (reason: ${plan.reason}). ${plan.message ?? ''}`.trim();
+  const boxes = plan.volumes.map(
+    (v, i) =>
+      `volume ${i + 1}: box ${v.box}, ${plural(
+        v.items.reduce((n, item) => n + item.quantity, 0),
+        'item',
+      )}, ${v.weightGrams} g`,
+  );
+  return `${plural(plan.volumes.length, 'volume')} (one label each, volume 1 to ${plan.volumes.length}): ${boxes.join('; ')}.`;
 }

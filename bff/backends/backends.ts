@@ -7,6 +7,7 @@ import type { BffConfig } from '../config.ts';
 import type { ReadinessCheck } from '../http/health.ts';
 import { LedgerStore } from '../labels/ledger-store.ts';
 import type { Logger } from '../logger.ts';
+import { ApprovalStore } from '../policies/approval-store.ts';
 import { TrackingCache, type TrackingStore } from '../tracking/cache.ts';
 import type { Coalescer } from '../tracking/coalescer.ts';
 import { RedisTrackingCache } from '../tracking/redis-cache.ts';
@@ -33,6 +34,8 @@ export interface Backends {
   /** The database of the ledger and of the state built beside it. */
   sql: Sql;
   ledger: LedgerStore;
+  /** The merchant's approvals of agents' labels, beside the ledger. */
+  approvals: ApprovalStore;
   /** OAuth clients, codes, tokens and sessions; only with `BFF_ADMIN_PASSWORD` (OAuth and /admin are off without). */
   oauth: OAuthStore | undefined;
   /** Whether other instances may share the database (a `pending` attempt may be another live instance's call). */
@@ -80,6 +83,7 @@ export async function openBackends(config: BffConfig, options: BackendOptions): 
       : new SqliteSql({ dataDir: config.dataDir, file: 'oauth.sqlite' })
     : undefined;
   const ledger = new LedgerStore(sql, { now, keyWindowMs: config.idempotencyKeyDays * 86_400_000 });
+  const approvals = new ApprovalStore(sql, { now });
   const oauth = oauthSql ? new OAuthStore(oauthSql) : undefined;
   const closeSql = async () => {
     await sql.close();
@@ -87,6 +91,7 @@ export async function openBackends(config: BffConfig, options: BackendOptions): 
   };
   try {
     await ledger.ready;
+    await approvals.ready;
     await oauth?.ready;
   } catch (error) {
     await closeSql().catch(() => undefined);
@@ -118,6 +123,7 @@ export async function openBackends(config: BffConfig, options: BackendOptions): 
   return {
     sql,
     ledger,
+    approvals,
     oauth,
     sharedDatabase: sql.dialect === 'postgres',
     budget: redis

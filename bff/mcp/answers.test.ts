@@ -59,13 +59,16 @@ describe('the instructions an agent gets', () => {
     expect(client.getServerVersion()).toEqual({ name: 'frete-kit-bff', version: '1.0.0' });
     const lines = (client.getInstructions() ?? '').split('\n');
     expect(lines).toEqual([
-      'Shipping tools of this store: get_shipping_rates, track_shipment, generate_label, get_label_pdf, diagnose_label_issue. Every result ends with its structured JSON.',
+      'Shipping tools of this store: get_shipping_rates, track_shipment, generate_label, preview_label, get_label_pdf, diagnose_label_issue. Every result ends with its structured JSON.',
       'A result with reason and actionUrl is a configuration problem for the merchant (show them actionUrl); calling again will not help.',
       'An error that says "try again in N seconds" is transient: wait that long before calling again.',
       'An empty rates list is "no quote available", never free shipping.',
-      'generate_label creates a REAL, billable pre-posting. Pass an idempotencyKey (one per intended label) and reuse it when you retry.',
+      'generate_label creates a REAL, billable pre-posting. Pass the orderId (and volume, 1, 2, … for each box of the order), or an idempotencyKey (one per intended label), and reuse them when you retry.',
       'If a result says the outcome is unknown, do not resend with another key: call generate_label again with the same input, and the server checks the platform history first.',
       'A result with reason not_sent never reached the platform: nothing was created; send the same request again once the platform answers.',
+      'A result with reason approval_pending waits for the merchant: nothing was sent; call again later with the same input.',
+      "From a quote to a label: give generate_label the option's serviceId (or its serviceCode), never its display code.",
+      'preview_label shows the price, the policy and what would be printed, and creates nothing: use it before generate_label.',
     ]);
   });
 
@@ -128,6 +131,14 @@ describe('quotes and lookups when the platform refuses or fails', () => {
   });
 });
 
+/** generate_label calls the platform received for the demo store. */
+const stats = async () =>
+  (
+    (await (await sandbox.control('stats', undefined, 'GET')).json()) as {
+      stores: Record<string, Record<string, number>>;
+    }
+  ).stores['loja-demo']?.['mcp:generate_label'] ?? 0;
+
 describe('generate_label beside the happy path', () => {
   it('accepts an idempotency key of 1 to 200 characters and refuses an empty or longer one, sending nothing', async () => {
     const client = await connect(ALL);
@@ -135,12 +146,6 @@ describe('generate_label beside the happy path', () => {
       const result = await call(client, 'generate_label', { ...SAMPLE_LABEL, idempotencyKey });
       expect(result.isError).toBe(true);
     }
-    const stats = async () =>
-      (
-        (await (await sandbox.control('stats', undefined, 'GET')).json()) as {
-          stores: Record<string, Record<string, number>>;
-        }
-      ).stores['loja-demo']?.['mcp:generate_label'] ?? 0;
     expect(await stats()).toBe(0);
     const longest = await call(client, 'generate_label', {
       ...SAMPLE_LABEL,
@@ -154,15 +159,32 @@ describe('generate_label beside the happy path', () => {
     const client = await connect(ALL);
     const generate = (await client.listTools()).tools.find((tool) => tool.name === 'generate_label');
     expect(generate?.description).toContain(
-      'Optional idempotencyKey (an addition of this server): the same key returns the first result and never issues again.',
+      'Without orderId or idempotencyKey, an identical request within 24 hours returns the first label (it is not sent again).',
     );
-    const rejected = await call(client, 'generate_label', {
+    // A presentation name is refused by the BFF, before anything reaches the platform.
+    const before = await stats();
+    const refusedByBff = await call(client, 'generate_label', {
       ...SAMPLE_LABEL,
       weightGrams: 703,
       serviceCode: 'SEDEX',
     });
+    expect(refusedByBff.isError).toBe(true);
+    expect(refusedByBff.structuredContent).toMatchObject({ reason: 'unknown_service', field: 'serviceCode' });
+    expect(textOf(refusedByBff)).toMatch(
+      /^Nothing was sent \(reason: unknown_service, field: serviceCode\)\. "SEDEX" is not a contract product code/,
+    );
+    expect(await stats()).toBe(before);
+    // A refusal of the carrier quotes its words as such.
+    const rejected = await call(client, 'generate_label', {
+      ...SAMPLE_LABEL,
+      weightGrams: 703,
+      serviceCode: '03140',
+      recipient: { ...SAMPLE_LABEL.recipient, endereco: { ...SAMPLE_LABEL.recipient.endereco, uf: 'SP' } },
+    });
     expect(rejected.structuredContent).toMatchObject({ reason: 'prepostagem_rejected' });
-    expect(textOf(rejected)).toMatch(/^No pre-posting was created \(status: .*prepostagem_rejected/);
+    expect(textOf(rejected)).toMatch(
+      /^No pre-posting was created \(the carrier says, in Portuguese: ".*"\) \(reason: prepostagem_rejected\)/,
+    );
   });
 
   it('says not_sent when the platform refused the call before the tool ran: nothing created', async () => {
@@ -172,11 +194,12 @@ describe('generate_label beside the happy path', () => {
     expect(result.structuredContent).toEqual({
       reason: 'not_sent',
       status: expect.stringContaining('did not reach the platform'),
+      attemptId: expect.any(String),
     });
     expect(textOf(result)).toMatch(/^Not sent \(reason: not_sent\)\. The request did not reach the platform/);
   });
 
-  it('says how an unknown outcome is settled: when it was sent, the attempt, the ledger command', async () => {
+  it('says how an unknown outcome is settled: when it was sent, the attempt, the desk', async () => {
     await fault('mcp:generate_label', 'reset');
     const before = Date.now();
     const result = await call(await connect(ALL), 'generate_label', { ...SAMPLE_LABEL, weightGrams: 702 });
@@ -184,7 +207,7 @@ describe('generate_label beside the happy path', () => {
     expect(structured.reason).toBe('outcome_unknown');
     const attempt = (await bff.ledger.list()).find((entry) => entry.id === structured.attemptId);
     expect(attempt?.state).toBe('unknown');
-    expect(structured.status).toContain(`npm run ledger -- resolve ${attempt?.id}`);
+    expect(structured.status).toContain(`settle attempt ${attempt?.id} in the label desk (/admin/labels)`);
     const since = /at (\d{4}-\d\d-\d\dT[\d:.]+Z)/.exec(structured.status)?.[1];
     expect(Date.parse(since ?? '')).toBeGreaterThanOrEqual(before - 1000);
     expect(Date.parse(since ?? '')).toBeLessThanOrEqual(Date.now());

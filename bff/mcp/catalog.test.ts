@@ -40,7 +40,7 @@ afterAll(async () => {
 describe('the tool catalog an agent sees on the BFF', () => {
   it('describes every input property of every tool, idempotencyKey included', async () => {
     const { tools } = await client.listTools();
-    expect(tools).toHaveLength(5);
+    expect(tools).toHaveLength(6);
     for (const tool of tools) {
       expect({ tool: tool.name, missing: undescribed(tool.inputSchema as JsonSchema) }).toEqual({
         tool: tool.name,
@@ -52,6 +52,9 @@ describe('the tool catalog an agent sees on the BFF', () => {
       description: expect.stringContaining('same key'),
     });
     expect(JSON.stringify(generate?.inputSchema.properties?.objectFormat)).toContain('envelope');
+    for (const property of ['orderId', 'volume', 'serviceId']) {
+      expect(generate?.inputSchema.properties?.[property]).toMatchObject({ description: expect.any(String) });
+    }
   });
 
   it('declares supportCode in the generate_label output schema, and annotates read-only tools as such', async () => {

@@ -46,13 +46,14 @@ const stats = async () =>
 const label = (weightGrams = 800) => ({ ...SAMPLE_LABEL, weightGrams });
 
 describe('agent authentication and scopes', () => {
-  it('offers the five tools to a token with every scope, with the spec annotations', async () => {
+  it('offers the six tools to a token with every scope, with the spec annotations', async () => {
     const { tools } = await (await connect(ALL)).listTools();
     expect(tools.map((t) => t.name).sort()).toEqual([
       'diagnose_label_issue',
       'generate_label',
       'get_label_pdf',
       'get_shipping_rates',
+      'preview_label',
       'track_shipment',
     ]);
     const generate = tools.find((t) => t.name === 'generate_label');
@@ -149,7 +150,7 @@ describe('quotes and tracking through the REST client', () => {
 });
 
 describe('generate_label: never issued twice', () => {
-  it('creates a pre-posting with its PDF, and get_label_pdf returns it as an embedded resource', async () => {
+  it('creates a pre-posting with its PDF, and get_label_pdf returns it, the PDF once in each answer', async () => {
     const client = await connect(ALL);
     const result = await call(client, 'generate_label', label());
     const record = labelOf(result);
@@ -159,9 +160,14 @@ describe('generate_label: never issued twice', () => {
         .toString(),
     ).toBe('%PDF');
     const pdf = await call(client, 'get_label_pdf', { prepostagemId: record.prepostagemId });
-    expect(pdf.content.find((part) => part.type === 'resource')).toMatchObject({
-      resource: { mimeType: 'application/pdf' },
-    });
+    expect(pdf.structuredContent).toMatchObject({ labelPdfBase64: record.labelPdfBase64 });
+    // The PDF travels once: in the structured result, neither in the text nor as another resource.
+    for (const answer of [result, pdf]) {
+      const all = JSON.stringify(answer);
+      expect(all.split(record.labelPdfBase64 ?? '').length - 1).toBe(1);
+      expect(answer.content).toHaveLength(1);
+      expect((answer.content[0] as { text: string }).text.length).toBeLessThanOrEqual(1000);
+    }
     expect(await prepostings()).toHaveLength(1);
     expect(await bff.ledger.list()).toMatchObject([
       { state: 'created', prepostagemId: record.prepostagemId },
@@ -264,12 +270,14 @@ describe('generate_label: never issued twice', () => {
     expect((await stats())['mcp:generate_label']).toBe(1);
   });
 
-  it('passes the platform refusals through: presentation name, own contract', async () => {
+  it('refuses a presentation name itself, sending nothing, and passes the platform refusals through', async () => {
+    const before = (await stats())['mcp:generate_label'] ?? 0;
     const rejected = await call(await connect(ALL), 'generate_label', { ...label(), serviceCode: 'SEDEX' });
     expect(rejected.structuredContent).toMatchObject({
-      reason: 'prepostagem_rejected',
-      status: expect.stringContaining('nome de apresentação'),
+      reason: 'unknown_service',
+      status: expect.stringContaining('presentation name'),
     });
+    expect((await stats())['mcp:generate_label'] ?? 0).toBe(before);
     const other = await startBff(sandbox.url, { SHIPPING_SECRET_KEY: 'mk_test_sem_contrato' });
     try {
       const result = await call(await connect(ALL, other), 'generate_label', label());

@@ -7,8 +7,15 @@ import { isLoopbackHostname } from '../../shared/security/loopback.ts';
 import { rebindingGuard } from '../../shared/security/rebinding.ts';
 import type { AgentScope, BffConfig } from '../config.ts';
 import { methodNotAllowed } from '../http/errors.ts';
+import type { Caller } from '../policies/policy.ts';
 import type { PlatformMcp } from '../upstream/platform-mcp.ts';
-import { type AgentAuth, type AgentTokenSource, anyOf, staticTokenAuth } from './agent-auth.ts';
+import {
+  type AgentAuth,
+  type AgentIdentity,
+  type AgentTokenSource,
+  anyOf,
+  staticTokenAuth,
+} from './agent-auth.ts';
 import { JsonExchange } from './json-exchange.ts';
 import { AGENT_TOOLS, type AgentToolDeps } from './tools.ts';
 
@@ -44,12 +51,17 @@ export async function offeredTools(
 const SCHEMA_VALIDATOR = new AjvJsonSchemaValidator();
 
 /** A server for one request, with the tools this token gets, registered from the table (tools.ts). */
-function buildServer(deps: AgentMcpDeps, tools: readonly string[], why: string | undefined): McpServer {
+function buildServer(
+  deps: AgentMcpDeps,
+  tools: readonly string[],
+  why: string | undefined,
+  caller: Caller,
+): McpServer {
   const server = new McpServer(
     { name: 'frete-kit-bff', version: '1.0.0' },
     { instructions: agentInstructions(tools, why), jsonSchemaValidator: SCHEMA_VALIDATOR },
   );
-  for (const tool of AGENT_TOOLS) if (tools.includes(tool.name)) tool.register(server, deps);
+  for (const tool of AGENT_TOOLS) if (tools.includes(tool.name)) tool.register(server, deps, caller);
   return server;
 }
 
@@ -65,7 +77,7 @@ export function agentMcpRoutes(deps: AgentMcpDeps): Router {
     deps.auth ??
     anyOf(
       staticTokenAuth(deps.config.agentTokens),
-      ...(oauth ? [(authorization: string | undefined) => oauth.scopes(authorization)] : []),
+      ...(oauth ? [(authorization: string | undefined) => oauth.identity(authorization)] : []),
     );
   // Bound to loopback, local tools and pages on any port may call (the MCP Inspector, a dev server).
   const guard = rebindingGuard({
@@ -75,11 +87,14 @@ export function agentMcpRoutes(deps: AgentMcpDeps): Router {
   });
   router.use('/mcp', guard);
   router.post('/mcp', async (req: Request, res: Response, next) => {
-    const scopes = await auth(req.headers.authorization);
-    if (!scopes) {
+    const identity = await auth(req.headers.authorization);
+    if (!identity) {
+      // RFC 6750 §3.1: no error code when the request carried no credentials at all.
+      const sent = Boolean(req.headers.authorization?.trim());
       res.setHeader(
         'WWW-Authenticate',
-        oauth?.challenge(req.headers.authorization) ?? 'Bearer realm="frete-kit-bff", error="invalid_token"',
+        oauth?.challenge(req.headers.authorization) ??
+          (sent ? 'Bearer realm="frete-kit-bff", error="invalid_token"' : 'Bearer realm="frete-kit-bff"'),
       );
       // Connection: close, so a body we did not read is not drained on a kept-alive connection.
       res.setHeader('Connection', 'close');
@@ -87,13 +102,13 @@ export function agentMcpRoutes(deps: AgentMcpDeps): Router {
       res.status(error.status).json(error.toBody());
       return;
     }
-    res.locals.scopes = scopes;
+    res.locals.identity = identity;
     next();
   });
   router.post('/mcp', express.json({ limit: '1mb' }), async (req: Request, res: Response) => {
-    const scopes = res.locals.scopes as AgentScope[];
+    const { scopes, caller } = res.locals.identity as AgentIdentity;
     const { tools, why } = await offeredTools(deps, scopes);
-    const server = buildServer(deps, tools, why);
+    const server = buildServer(deps, tools, why, caller);
     const exchange = new JsonExchange();
     res.on('close', () => {
       void server.close();

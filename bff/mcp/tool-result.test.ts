@@ -13,19 +13,20 @@ describe('answer: what an agent reads', () => {
     expect(result.isError).toBeUndefined();
     expect(result.content).toHaveLength(1);
     expect(result.content[0]?.type).toBe('text');
-    expect(textOf(result)).toBe(
-      `No quote available (reason: no_coverage).\n${JSON.stringify(structured, null, 2)}`,
-    );
+    expect(textOf(result)).toBe(`No quote available (reason: no_coverage).\n${JSON.stringify(structured)}`);
   });
 
-  it('appends extra content (a PDF resource) after the text', () => {
-    const pdf = {
-      type: 'resource' as const,
-      resource: { uri: 'label://1', blob: 'JVBER', mimeType: 'application/pdf' },
-    };
-    const result = answer('Label ready.', { prepostagemId: 'PP1' }, [pdf]);
-    expect(result.content).toHaveLength(2);
-    expect(result.content[1]).toBe(pdf);
+  it('keeps the text within 1,000 characters and the PDF out of it: the structured result has it, once', () => {
+    const pdf = 'JVBER'.repeat(2000);
+    const result = answer('Label ready.', { prepostagemId: 'PP1', labelPdfBase64: pdf });
+    expect(result.content).toHaveLength(1);
+    expect(textOf(result).length).toBeLessThanOrEqual(1000);
+    expect(textOf(result)).not.toContain('JVBER');
+    expect(textOf(result)).toContain('"prepostagemId":"PP1"');
+    expect(result.structuredContent?.labelPdfBase64).toBe(pdf);
+    const long = answer('x'.repeat(5000), { a: 1 });
+    expect(textOf(long).length).toBeLessThanOrEqual(1000);
+    expect(textOf(long)).toMatch(/structuredContent\.$/);
   });
 
   it('never shows a secret key, wherever it hides', () => {

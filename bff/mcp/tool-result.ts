@@ -1,4 +1,5 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { leanText } from '../../shared/agent-texts.ts';
 import { scrubSecrets } from '../logger.ts';
 import { isUpstreamError } from '../upstream/errors.ts';
 
@@ -10,19 +11,21 @@ function json(value: unknown): string {
 }
 
 /**
- * A tool answer for an agent: a one-line summary, then the structured result as JSON, so a host that forwards only
- * `content` still shows the model every field (the `prepostagemId`, the PDF, `reason`, `actionUrl`). Built by us from
- * structured data: no key, no upstream internals.
+ * A tool answer for an agent: a one-line summary, then the structured result as compact JSON when both fit in 1,000
+ * characters (`leanText`), so a host that forwards only `content` still shows the model the fields that matter
+ * (`prepostagemId`, `reason`, `actionUrl`), without the PDF: a label's PDF travels once, in the structured result.
+ * Built by us from structured data: no key, no upstream internals.
  */
-export function answer(
-  summary: string,
-  structured: Record<string, unknown>,
-  extra: CallToolResult['content'] = [],
-): CallToolResult {
+export function answer(summary: string, structured: Record<string, unknown>): CallToolResult {
   return {
-    content: [{ type: 'text', text: scrubSecrets(`${summary}\n${json(structured)}`) }, ...extra],
+    content: [{ type: 'text', text: scrubSecrets(leanText(summary, structured)) }],
     structuredContent: structured,
   };
+}
+
+/** A refusal: nothing was done; `isError` with the structured reason (ARCHITECTURE.md), so an agent can act on it. */
+export function refused(summary: string, structured: Record<string, unknown>): CallToolResult {
+  return { ...answer(summary, structured), isError: true };
 }
 
 /** A tool error the agent can act on: what went wrong and, as JSON, what to do. */

@@ -3,34 +3,48 @@ import type { SchemaOutput } from '@modelcontextprotocol/sdk/server/zod-compat.j
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod/mini';
 import {
+  AgentLabelInputSchema,
+  type AgentLabelOutput,
+  AgentLabelOutputSchema,
+  PreviewLabelOutputSchema,
+} from '../../shared/agent-label.ts';
+import {
+  approvalSummary,
   diagnosisSummary,
-  labelPdfResource,
   labelPdfSummary,
+  labelRefusalSummary,
   labelSummary,
   ledgerUnavailableText,
   notSentStatus,
   outcomeUnknownStatus,
+  previewSummary,
   ratesSummary,
   refusalSummary,
   trackingSummary,
   unsettledLabelSummary,
 } from '../../shared/agent-texts.ts';
+import { DiagnoseLabelIssueOutputSchema } from '../../shared/diagnosis.ts';
 import { isApiError } from '../../shared/errors.ts';
-import { GenerateLabelInputSchema } from '../../shared/label.ts';
+import { GetShippingRatesOutputSchema, McpRateSchema } from '../../shared/quote.ts';
 import { TOOLS, type ToolDefinition } from '../../shared/tools.ts';
 import type { AgentScope } from '../config.ts';
 import { type LabelIssuer, unknownAdvice } from '../labels/issuer.ts';
+import type { LabelAnswer, LabelService } from '../labels/service.ts';
+import type { ServiceCodes } from '../labels/service-codes.ts';
 import type { Logger } from '../logger.ts';
+import type { Caller } from '../policies/policy.ts';
 import type { RatesService } from '../rates/service.ts';
 import type { TrackingService } from '../tracking/service.ts';
 import { isUpstreamError } from '../upstream/errors.ts';
-import { answer, failure, transientFailure } from './tool-result.ts';
+import { answer, failure, refused, transientFailure } from './tool-result.ts';
 
 /** What the tools act through: the BFF's services, never the transport. */
 export interface AgentToolDeps {
   rates: RatesService;
   tracking: TrackingService;
   issuer: LabelIssuer;
+  labels: LabelService;
+  serviceCodes: ServiceCodes;
   logger: Logger;
 }
 
@@ -38,7 +52,8 @@ export interface AgentToolDeps {
 export interface AgentTool {
   readonly name: string;
   readonly scope: AgentScope;
-  register(server: McpServer, deps: AgentToolDeps): void;
+  /** Registers it on a server for one request of one agent (`caller`: who asks, with its policy). */
+  register(server: McpServer, deps: AgentToolDeps, caller: Caller): void;
 }
 
 /** A table entry: how agents see the tool (`shared/tools.ts`), and a handler of the input the SDK validated. */
@@ -46,15 +61,15 @@ function agentTool<Input extends z.ZodMiniType>(
   name: string,
   scope: AgentScope,
   config: ToolDefinition<Input>,
-  handle: (input: SchemaOutput<Input>, deps: AgentToolDeps) => Promise<CallToolResult>,
+  handle: (input: SchemaOutput<Input>, deps: AgentToolDeps, caller: Caller) => Promise<CallToolResult>,
 ): AgentTool {
   return {
     name,
     scope,
-    register(server, deps) {
+    register(server, deps, caller) {
       // The SDK's callback type is a conditional over the schema, which TypeScript leaves unresolved for a generic
       // `Input`; for each concrete entry below it is exactly `(input: SchemaOutput<Input>) => …`.
-      const callback = ((input: SchemaOutput<Input>) => handle(input, deps)) as ToolCallback<Input>;
+      const callback = ((input: SchemaOutput<Input>) => handle(input, deps, caller)) as ToolCallback<Input>;
       server.registerTool(name, config, callback);
     },
   };
@@ -63,20 +78,116 @@ function agentTool<Input extends z.ZodMiniType>(
 /** How long the agent waits before resending when the label ledger cannot be written. */
 const LEDGER_RETRY_SECONDS = 30;
 
-/** generate_label with one addition beyond the spec: an optional idempotency key. */
-export const AgentGenerateLabelInputSchema = z.extend(GenerateLabelInputSchema, {
-  idempotencyKey: z.optional(
-    z
-      .string()
-      .check(
-        z.minLength(1),
-        z.maxLength(200),
-        z.describe(
-          'Your own key for this one intended label (e.g. "order-1234-label-1"); calling again with the same key returns the first result and never issues a second label.',
-        ),
+/** A quote's options with the contract code of each service the store's map knows (`BFF_SERVICE_CODES`). */
+const AgentRatesOutputSchema = z.extend(GetShippingRatesOutputSchema, {
+  rates: z.array(
+    z.extend(McpRateSchema, {
+      serviceCode: z.optional(
+        z
+          .string()
+          .check(
+            z.describe('The contract code to give generate_label for this option (serviceId works too).'),
+          ),
       ),
+    }),
   ),
 });
+
+const LABEL_TOOL_ADDITIONS =
+  ' This server adds: orderId and volume (the intended label is the pair: the same pair again returns that label; ' +
+  'another box of the order is another volume), serviceId from get_shipping_rates instead of serviceCode, and ' +
+  'idempotencyKey. Without orderId or idempotencyKey, an identical request within 24 hours returns the first label ' +
+  '(it is not sent again). Refusals (implausible input, an agent limit, a conflict) send nothing; a label may wait ' +
+  'for the merchant (reason approval_pending: call again later with the same input). Use preview_label first to see ' +
+  'the price and whether it would be sent.';
+
+/** The structured answer (and its text) of a label request, for generate_label. */
+function labelAnswer(result: LabelAnswer): CallToolResult {
+  if (result.kind === 'refused') {
+    const { reason, message, field, limit, resetsAt } = result.refusal;
+    const structured: AgentLabelOutput = {
+      reason,
+      status: message,
+      ...(field ? { field } : {}),
+      ...(limit ? { limit } : {}),
+      ...(resetsAt === undefined ? {} : { resetsAt: new Date(resetsAt).toISOString() }),
+    };
+    return refused(labelRefusalSummary({ reason, message, field }), structured);
+  }
+  if (result.kind === 'approval') {
+    const structured: AgentLabelOutput = {
+      reason: result.reason,
+      approvalId: result.approvalId,
+      status: result.message,
+    };
+    return result.reason === 'approval_pending'
+      ? answer(approvalSummary(result), structured)
+      : refused(approvalSummary(result), structured);
+  }
+  const { outcome } = result;
+  const order = result.orderId === undefined ? {} : { orderId: result.orderId, volume: result.volume ?? 1 };
+  switch (outcome.kind) {
+    case 'created':
+      return answer(labelSummary(outcome.record, outcome.replayed), {
+        ...outcome.record,
+        attemptId: outcome.attemptId,
+        ...order,
+      });
+    case 'rejected':
+      return answer(labelSummary({ ...outcome.record, prepostagemId: undefined }), {
+        ...outcome.record,
+        attemptId: outcome.attemptId,
+        ...order,
+      });
+    case 'unknown': {
+      const status = outcomeUnknownStatus({
+        sentAt: outcome.since,
+        because: unknownAdvice(outcome.why),
+        attemptId: outcome.attemptId,
+      });
+      const structured = {
+        reason: 'outcome_unknown' as const,
+        status,
+        attemptId: outcome.attemptId,
+        ...order,
+      };
+      return answer(unsettledLabelSummary(structured), structured);
+    }
+    case 'not_sent': {
+      const structured = {
+        reason: 'not_sent' as const,
+        status: notSentStatus(),
+        attemptId: outcome.attemptId,
+        ...order,
+      };
+      return answer(unsettledLabelSummary(structured), structured);
+    }
+    case 'refused': {
+      const refusal = {
+        reason: outcome.why,
+        message: outcome.message,
+        limit: outcome.limit,
+        resetsAt: outcome.resetsAt,
+      };
+      return labelAnswer({ kind: 'refused', refusal });
+    }
+  }
+}
+
+/** The label ledger did not answer: nothing was sent (or the attempt stays pending); resend the same later. */
+function ledgerDown(deps: AgentToolDeps, error: unknown): CallToolResult {
+  // The ledger (PostgreSQL, node:sqlite) did not answer. Before the call, nothing was sent; after it, the attempt
+  // stays pending and is settled from the platform's history once the ledger is back.
+  deps.logger.error(
+    { error: error instanceof Error ? error.message : String(error) },
+    'labels: the label ledger could not be written',
+  );
+  return failure(ledgerUnavailableText(LEDGER_RETRY_SECONDS), {
+    error: 'ledger_unavailable',
+    retryable: true,
+    retryAfterSeconds: LEDGER_RETRY_SECONDS,
+  });
+}
 
 /**
  * A configuration refusal of the platform (spec 4.4, 7.3.1: 401/402/403/404, e.g. `subscription_required`): not
@@ -92,19 +203,35 @@ function configRefusal(error: unknown): { reason: string; actionUrl?: string } |
  * does). `tools/list` and the instructions follow this order; adding a tool is adding an entry.
  */
 export const AGENT_TOOLS: readonly AgentTool[] = [
-  agentTool('get_shipping_rates', 'rates', TOOLS.get_shipping_rates, async (input, deps) => {
-    try {
-      const output = await deps.rates.quote(input);
-      return answer(ratesSummary(output), output);
-    } catch (error) {
-      const refusal = configRefusal(error);
-      if (refusal) {
-        const structured = { rates: [], ...refusal };
-        return answer(refusalSummary('quote', structured), structured);
+  agentTool(
+    'get_shipping_rates',
+    'rates',
+    {
+      ...TOOLS.get_shipping_rates,
+      outputSchema: AgentRatesOutputSchema,
+      description: `${TOOLS.get_shipping_rates.description} Each option carries the serviceCode to label it with, where this store maps its serviceId.`,
+    },
+    async (input, deps) => {
+      try {
+        const quoted = await deps.rates.quote(input);
+        const output = {
+          ...quoted,
+          rates: quoted.rates.map((rate) => {
+            const serviceCode = deps.serviceCodes.codeOf(rate.serviceId);
+            return serviceCode ? { ...rate, serviceCode } : rate;
+          }),
+        };
+        return answer(ratesSummary(output), output);
+      } catch (error) {
+        const refusal = configRefusal(error);
+        if (refusal) {
+          const structured = { rates: [], ...refusal };
+          return answer(refusalSummary('quote', structured), structured);
+        }
+        return transientFailure('Quoting', error);
       }
-      return transientFailure('Quoting', error);
-    }
-  }),
+    },
+  ),
 
   agentTool('track_shipment', 'tracking', TOOLS.track_shipment, async (input, deps) => {
     try {
@@ -127,69 +254,75 @@ export const AGENT_TOOLS: readonly AgentTool[] = [
     'labels',
     {
       ...TOOLS.generate_label,
-      inputSchema: AgentGenerateLabelInputSchema,
-      description: `${TOOLS.generate_label.description} Optional idempotencyKey (an addition of this server): the same key returns the first result and never issues again.`,
+      inputSchema: AgentLabelInputSchema,
+      outputSchema: AgentLabelOutputSchema,
+      description: `${TOOLS.generate_label.description}${LABEL_TOOL_ADDITIONS}`,
     },
-    async (input, deps) => {
-      const { idempotencyKey, ...label } = input;
-      let outcome: Awaited<ReturnType<LabelIssuer['issue']>>;
+    async (input, deps, caller) => {
       try {
-        outcome = await deps.issuer.issue(label, { idempotencyKey });
+        return labelAnswer(await deps.labels.generate(input, caller));
       } catch (error) {
-        // The ledger (PostgreSQL, node:sqlite) did not answer. Before the call, nothing was sent; after it, the
-        // attempt stays pending and is settled from the platform's history once the ledger is back.
-        deps.logger.error(
-          { error: error instanceof Error ? error.message : String(error) },
-          'labels: the label ledger could not be written',
-        );
-        return failure(ledgerUnavailableText(LEDGER_RETRY_SECONDS), {
-          error: 'ledger_unavailable',
-          retryable: true,
-          retryAfterSeconds: LEDGER_RETRY_SECONDS,
-        });
-      }
-      switch (outcome.kind) {
-        case 'created':
-          return answer(labelSummary(outcome.record, outcome.replayed), outcome.record);
-        case 'rejected':
-          return answer(labelSummary({ ...outcome.record, prepostagemId: undefined }), outcome.record);
-        case 'unknown': {
-          const status = outcomeUnknownStatus({
-            sentAt: outcome.since,
-            because: unknownAdvice(outcome.why),
-            attemptId: outcome.attemptId,
-          });
-          const structured = { reason: 'outcome_unknown' as const, status, attemptId: outcome.attemptId };
-          return answer(unsettledLabelSummary(structured), structured);
-        }
-        case 'not_sent': {
-          const structured = { reason: 'not_sent' as const, status: notSentStatus() };
-          return answer(unsettledLabelSummary(structured), structured);
-        }
-        case 'refused':
-          return failure(outcome.message);
+        return ledgerDown(deps, error);
       }
     },
   ),
 
-  agentTool('get_label_pdf', 'labels', TOOLS.get_label_pdf, async (input, deps) => {
-    try {
-      const structured = await deps.issuer.labelPdf(input.prepostagemId);
-      const pdf = structured.labelPdfBase64;
-      const summary = labelPdfSummary(input.prepostagemId, structured);
-      return answer(summary, structured, pdf ? [labelPdfResource(input.prepostagemId, pdf)] : []);
-    } catch (error) {
-      return transientFailure('The label service', error);
-    }
-  }),
+  agentTool(
+    'preview_label',
+    'labels',
+    {
+      title: 'Preview a shipping label',
+      description:
+        'A dry run of generate_label with the same input: checks it, maps the service, quotes the price for this ' +
+        'package and destination, and says which policy applies (approval needed? labels and declared value left ' +
+        'today?) and what would be printed. Creates nothing, sends nothing billable.',
+      inputSchema: AgentLabelInputSchema,
+      outputSchema: PreviewLabelOutputSchema,
+      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+      labels: true,
+    },
+    async (input, deps, caller) => {
+      try {
+        const preview = await deps.labels.preview(input, caller);
+        return answer(previewSummary(preview), preview);
+      } catch (error) {
+        return ledgerDown(deps, error);
+      }
+    },
+  ),
 
-  agentTool('diagnose_label_issue', 'labels', TOOLS.diagnose_label_issue, async (input, deps) => {
-    try {
-      const { instanceId: _ignored, ...args } = input;
-      const structured = await deps.issuer.diagnose(args);
-      return answer(diagnosisSummary(structured.attempts, args.supportCode !== undefined), structured);
-    } catch (error) {
-      return transientFailure('The label service', error);
-    }
-  }),
+  agentTool(
+    'get_label_pdf',
+    'labels',
+    {
+      ...TOOLS.get_label_pdf,
+      description:
+        'Returns the label PDF of a pre-posting in labelPdfBase64 (once: not repeated in the text), or status and ' +
+        'reason when it is not printable yet.',
+    },
+    async (input, deps) => {
+      try {
+        const structured = await deps.issuer.labelPdf(input.prepostagemId);
+        return answer(labelPdfSummary(input.prepostagemId, structured), structured);
+      } catch (error) {
+        return transientFailure('The label service', error);
+      }
+    },
+  ),
+
+  agentTool(
+    'diagnose_label_issue',
+    'labels',
+    // The platform declares no output schema for it (spec 2.7); the BFF declares the shape it answers.
+    { ...TOOLS.diagnose_label_issue, outputSchema: DiagnoseLabelIssueOutputSchema },
+    async (input, deps) => {
+      try {
+        const { instanceId: _ignored, ...args } = input;
+        const structured = await deps.issuer.diagnose(args);
+        return answer(diagnosisSummary(structured.attempts, args.supportCode !== undefined), structured);
+      } catch (error) {
+        return transientFailure('The label service', error);
+      }
+    },
+  ),
 ];

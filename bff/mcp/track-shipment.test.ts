@@ -58,11 +58,15 @@ describe('track_shipment through the BFF', () => {
     expect(await upstreamCalls()).toBe(1);
   });
 
-  it('puts a one-line summary and then the structured result as JSON in the text', async () => {
-    const result = await track(await connect(TRACKING), ['DG049186226BR']);
+  it('puts a one-line summary and then the structured result as JSON in the text, within 1,000 characters', async () => {
+    const result = await track(await connect(TRACKING), ['QB123456785BR']);
     const [summary, ...json] = textOf(result).split('\n');
-    expect(summary).toBe('1 code: 1 delivered, 0 not delivered, 0 not found.');
+    expect(summary).toBe('1 code: 0 delivered, 1 not delivered, 0 not found.');
     expect(JSON.parse(json.join('\n'))).toEqual(result.structuredContent);
+    // A longer history does not fit: the summary stays, and says where the rest is.
+    const long = await track(await connect(TRACKING), ['DG049186226BR', 'SW371675211BR']);
+    expect(textOf(long).length).toBeLessThanOrEqual(1000);
+    expect(textOf(long)).toMatch(/^2 codes: .*\nThe whole result is in structuredContent\.$/);
   });
 
   it('refuses a code that is not S10 as a tool error naming it, and sends nothing upstream', async () => {

@@ -3,11 +3,12 @@ import { LoginThrottle } from '../../shared/oauth/login-throttle.ts';
 import type { AuthorizationPages } from '../../shared/oauth/pages.ts';
 import type { OAuthProvider } from '../../shared/oauth/provider.ts';
 import { AuthorizationServer } from '../../shared/oauth/server.ts';
-import type { OAuthStore } from '../../shared/oauth/store.ts';
+import type { ClientRecord, OAuthStore } from '../../shared/oauth/store.ts';
 import { sameSecret } from '../../shared/security/hash.ts';
 import { isLoopbackHostname } from '../../shared/security/loopback.ts';
 import { AGENT_SCOPES, type AgentScope, type BffConfig, ConfigError } from '../config.ts';
-import type { AgentTokenSource } from '../mcp/agent-auth.ts';
+import type { AgentIdentity, AgentTokenSource } from '../mcp/agent-auth.ts';
+import { type AgentPolicy, AgentPolicySchema } from '../policies/policy.ts';
 
 /** pt-BR names of the agent scopes on the consent page. */
 export const SCOPE_LABELS: Record<AgentScope, string> = {
@@ -74,11 +75,19 @@ export class BffOAuth implements AgentTokenSource {
     this.resourceMetadataUrl = this.server.resourceMetadataUrl;
   }
 
-  /** Scopes of an OAuth access token for this resource, or undefined (`agentScopes` consults this second). */
-  async scopes(authorization: string | undefined): Promise<AgentScope[] | undefined> {
+  /**
+   * The identity of an OAuth access token for this resource (its scopes, and its client as the ledger names it, with
+   * the policy set on /admin/agents), or undefined (`agentIdentity` consults the static tokens first).
+   */
+  async identity(authorization: string | undefined): Promise<AgentIdentity | undefined> {
     const check = await this.provider.checkBearer(authorization);
     if (check.kind !== 'valid') return undefined;
-    return AGENT_SCOPES.filter((scope) => check.scopes.includes(scope));
+    const client = await this.store.getClient(check.clientIdHash);
+    if (!client) return undefined;
+    return {
+      scopes: AGENT_SCOPES.filter((scope) => check.scopes.includes(scope)),
+      caller: { issuedBy: clientName(client), policy: clientPolicy(client) },
+    };
   }
 
   /** The `WWW-Authenticate` of a 401 from `/mcp`. */
@@ -90,4 +99,16 @@ export class BffOAuth implements AgentTokenSource {
   routes(): Router {
     return this.server.routes();
   }
+}
+
+/** How the ledger and the desk name an OAuth client: its name and the start of its id's hash (names may repeat). */
+export function clientName(client: ClientRecord): string {
+  return `${client.metadata.client_name?.trim() || 'OAuth client'} #${client.idHash.slice(0, 6)}`;
+}
+
+/** The policy the merchant set for a client on /admin/agents (none: no limits). */
+export function clientPolicy(client: ClientRecord): AgentPolicy | undefined {
+  if (!client.policy) return undefined;
+  const parsed = AgentPolicySchema.safeParse(JSON.parse(client.policy));
+  return parsed.success ? parsed.data : undefined;
 }

@@ -90,7 +90,7 @@ export interface PendingAuthorization {
 export type BearerCheck =
   | { kind: 'none' }
   | { kind: 'invalid' }
-  | { kind: 'valid'; auth: AuthInfo; subject: string; scopes: string[] };
+  | { kind: 'valid'; auth: AuthInfo; subject: string; scopes: string[]; clientIdHash: string };
 
 /**
  * Our OAuth 2.1 authorization server behind the SDK's `mcpAuthRouter`: public clients registered dynamically, codes
@@ -233,6 +233,8 @@ export class OAuthProvider implements OAuthServerProvider {
   async issueCode(pending: PendingAuthorization, subject: string, scopes: string[]): Promise<string> {
     this.checkScopes(scopes);
     await this.store.purgeExpired(this.now());
+    // The merchant consented: the client is kept (unconsented ones are purged after a day).
+    await this.store.markConsented(sha256Hex(pending.clientId), this.now());
     const code = randomToken();
     await this.store.putCode(sha256Hex(code), {
       clientIdHash: sha256Hex(pending.clientId),
@@ -386,7 +388,13 @@ export class OAuthProvider implements OAuthServerProvider {
     try {
       const auth = await this.verifyAccessToken(token);
       if (String(auth.resource).replace(/\/$/, '') !== this.resource) return { kind: 'invalid' };
-      return { kind: 'valid', auth, subject: String(auth.extra?.subject), scopes: auth.scopes };
+      return {
+        kind: 'valid',
+        auth,
+        subject: String(auth.extra?.subject),
+        scopes: auth.scopes,
+        clientIdHash: auth.clientId,
+      };
     } catch {
       return { kind: 'invalid' };
     }

@@ -10,6 +10,10 @@ export interface ClientRecord {
   createdAt: number;
   /** Epoch ms of the last `/mcp` call with one of its tokens, or null. */
   lastUsedAt: number | null;
+  /** Epoch ms of the first consent the merchant gave it, or null: a client never consented to is purged after a day. */
+  consentedAt?: number | null;
+  /** What the server keeps about it beyond OAuth (the BFF: the agent's policy, JSON), or null. */
+  policy?: string | null;
 }
 
 /** What a grant (one approved consent) binds: who approved, for what, for which resource. */
@@ -84,6 +88,17 @@ export const OAUTH_MIGRATIONS: readonly Migration[] = [
       CREATE INDEX IF NOT EXISTS oauth_tokens_client ON oauth_tokens (client_id_hash)
     `,
   },
+  {
+    // When the merchant first consented (clients never consented to are purged), and the agent's policy (BFF).
+    id: '102-client-consent-policy',
+    sql: `
+      ALTER TABLE oauth_clients ADD COLUMN consented_at BIGINT;
+      ALTER TABLE oauth_clients ADD COLUMN policy TEXT;
+      UPDATE oauth_clients SET consented_at = coalesce(last_used_at, created_at)
+        WHERE last_used_at IS NOT NULL OR id_hash IN (SELECT client_id_hash FROM oauth_tokens);
+      CREATE INDEX oauth_clients_unconsented ON oauth_clients (created_at) WHERE consented_at IS NULL
+    `,
+  },
 ];
 
 /** The columns every code and token row shares (one approved consent). */
@@ -115,6 +130,8 @@ const toClient = (row: Row): ClientRecord => ({
   metadata: JSON.parse(String(row.metadata)),
   createdAt: Number(row.created_at),
   lastUsedAt: row.last_used_at === null ? null : Number(row.last_used_at),
+  consentedAt: row.consented_at === null || row.consented_at === undefined ? null : Number(row.consented_at),
+  policy: typeof row.policy === 'string' ? row.policy : null,
 });
 
 const toCode = (row: Row): CodeRecord => ({
@@ -174,6 +191,19 @@ export class OAuthStore {
 
   async touchClient(idHash: string, at: number): Promise<void> {
     await this.run('UPDATE oauth_clients SET last_used_at = ? WHERE id_hash = ?', [at, idHash]);
+  }
+
+  /** Records the merchant's first consent to a client (a later one keeps the first time). */
+  async markConsented(idHash: string, at: number): Promise<void> {
+    await this.run('UPDATE oauth_clients SET consented_at = ? WHERE id_hash = ? AND consented_at IS NULL', [
+      at,
+      idHash,
+    ]);
+  }
+
+  /** Sets (or, with null, clears) what the server keeps about a client beyond OAuth: the BFF's agent policy. */
+  async setPolicy(idHash: string, policy: string | null): Promise<boolean> {
+    return (await this.run('UPDATE oauth_clients SET policy = ? WHERE id_hash = ?', [policy, idHash])) === 1;
   }
 
   async putCode(hash: string, code: CodeRecord): Promise<void> {
