@@ -1,9 +1,9 @@
 import { isIP } from 'node:net';
 import * as z from 'zod/mini';
-import { AgentPolicySchema } from './policies/policy.ts';
 import { ConfigError, parseEnv } from '../shared/env.ts';
 import { RATE_LIMIT_TEXT } from '../shared/limits.ts';
 import { parseRateLimit, type RateLimit } from '../shared/rate-limit.ts';
+import { AgentPolicySchema } from './policies/policy.ts';
 
 export { ConfigError };
 
@@ -133,7 +133,8 @@ function agentTokens(value: string | undefined): AgentToken[] {
   const names = named.map((entry) => entry.name);
   const twice = names.find((name, i) => names.indexOf(name) !== i);
   if (twice) throw new Invalid(`: the name "${twice}" is given to two tokens`);
-  if (names.includes('desk')) throw new Invalid(': "desk" names the merchant\'s own labels; choose another name');
+  if (names.includes('desk'))
+    throw new Invalid(': "desk" names the merchant\'s own labels; choose another name');
   return named;
 }
 

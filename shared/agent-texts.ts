@@ -188,10 +188,14 @@ export function agentInstructions(tools: readonly string[], labelsWithheld?: str
     );
   }
   if (tools.includes('get_shipping_rates') && tools.includes('generate_label')) {
-    lines.push("From a quote to a label: give generate_label the option's serviceId (or its serviceCode), never its display code.");
+    lines.push(
+      "From a quote to a label: give generate_label the option's serviceId (or its serviceCode), never its display code.",
+    );
   }
   if (tools.includes('preview_label')) {
-    lines.push('preview_label shows the price, the policy and what would be printed, and creates nothing: use it before generate_label.');
+    lines.push(
+      'preview_label shows the price, the policy and what would be printed, and creates nothing: use it before generate_label.',
+    );
   }
   if (labelsWithheld) lines.push(`Label tools are not offered: ${labelsWithheld}.`);
   return lines.join('\n');

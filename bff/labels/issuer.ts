@@ -142,7 +142,7 @@ export class LabelIssuer {
   private closed = false;
 
   constructor(options: LabelIssuerOptions) {
-    const { ledger, platform, logger } = options;
+    const { ledger, logger } = options;
     this.ledger = ledger;
     this.logger = logger;
     this.now = options.now ?? Date.now;

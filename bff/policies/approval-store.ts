@@ -185,10 +185,10 @@ export class ApprovalStore {
 
   /** Records the ledger attempt an approved label was issued as. */
   async issued(id: string, attemptId: string): Promise<void> {
-    await (await this.sql()).run('UPDATE label_approvals SET attempt_id = ? WHERE id = ? AND attempt_id IS NULL', [
-      attemptId,
-      id,
-    ]);
+    await (await this.sql()).run(
+      'UPDATE label_approvals SET attempt_id = ? WHERE id = ? AND attempt_id IS NULL',
+      [attemptId, id],
+    );
   }
 
   /** Notes that the agent was told the approval expired. */
@@ -208,8 +208,9 @@ export class ApprovalStore {
 
   /** Pending approvals past their time become `expired` (nobody answered). */
   private async expire(): Promise<void> {
-    await (await this.sql()).run(`UPDATE label_approvals SET state = 'expired' WHERE state = 'pending' AND expires_at <= ?`, [
-      this.now(),
-    ]);
+    await (await this.sql()).run(
+      `UPDATE label_approvals SET state = 'expired' WHERE state = 'pending' AND expires_at <= ?`,
+      [this.now()],
+    );
   }
 }

@@ -39,7 +39,9 @@ export function dailyLimits(caller: Caller, now: number): DailyLimits | undefine
     dayEnd: end,
     maxLabels: policy.maxLabelsPerDay,
     maxDeclaredValueCents:
-      policy.maxDeclaredValuePerDay === undefined ? undefined : Math.round(policy.maxDeclaredValuePerDay * 100),
+      policy.maxDeclaredValuePerDay === undefined
+        ? undefined
+        : Math.round(policy.maxDeclaredValuePerDay * 100),
   };
 }
 
