@@ -186,6 +186,8 @@ describe('plausibilityOf: each dimension within the limits of its object format'
     ['2', 40, 100.5, 10, 'dimensions.largura'],
     ['2', 40, 15, 100.5, 'dimensions.altura'],
     ['2', 100, 60, 40.5, 'dimensions'],
+    ['2', 99.9, 60.2, 39.9, undefined],
+    ['2', 99.9, 60.2, 39.91, 'dimensions'],
     ['2', 14.9, 10, 1, 'dimensions.comprimento'],
     ['2', 15, 9.9, 1, 'dimensions.largura'],
     ['2', 15, 10, 0.9, 'dimensions.altura'],
@@ -207,6 +209,8 @@ describe('plausibilityOf: each dimension within the limits of its object format'
     ['3', 30, 4.9, 1, 'dimensions.largura'],
     ['3', 18, 91.1, 1, 'dimensions.largura'],
     ['3', 21, 90, 1, 'dimensions'],
+    ['3', 18.2, 90.9, 1, undefined],
+    ['3', 18.3, 90.9, 1, 'dimensions'],
   ] as const)('format %s, %f × %f × %f cm → %s', (format, c, l, a, field) => {
     const refusal = plausibilityOf(box(c, l, a, format));
     if (field === undefined) return expect(refusal).toBeUndefined();

@@ -154,7 +154,7 @@ function dimensionsIssue(
     if (!within(comprimento, roll.comprimento))
       return { rule: 'roll_length_out_of_limits', value: comprimento };
     if (!within(largura, roll.diametro)) return { rule: 'roll_diameter_out_of_limits', value: largura };
-    const sum = comprimento + 2 * largura;
+    const sum = thousandths(comprimento + 2 * largura);
     if (sum > roll.maxLengthPlusDiameters) return { rule: 'roll_sum_over', sum };
     return undefined;
   }
@@ -163,7 +163,7 @@ function dimensionsIssue(
   for (const side of BOX_SIDES) {
     if (sides[side] > box[side].max) return { rule: 'box_side_over', side, value: sides[side] };
   }
-  const sum = comprimento + largura + altura;
+  const sum = thousandths(comprimento + largura + altura);
   if (sum > box.maxSum) return { rule: 'box_sum_over', sum };
   for (const side of BOX_SIDES) {
     if (sides[side] < box[side].min) return { rule: 'box_side_under', side, value: sides[side] };
@@ -172,6 +172,9 @@ function dimensionsIssue(
 }
 
 const BOX_SIDES: readonly BoxSide[] = ['comprimento', 'largura', 'altura'];
+
+/** A sum of sides without binary noise: 99.9 + 60.2 + 39.9 is 200 cm, not 200.00000000000003. */
+const thousandths = (cm: number) => Math.round(cm * 1000) / 1000;
 
 const within = (value: number, range: { min: number; max: number }) =>
   value >= range.min && value <= range.max;
