@@ -44,6 +44,11 @@ export const DeclaredItemSchema = /* @__PURE__ */ z.strictObject({
     .string()
     .check(z.minLength(1), z.describe('What the item is (content declaration), e.g. "Camiseta".')),
   quantidade: z.int().check(z.gt(0), z.describe('Number of units (integer, at least 1).')),
-  valor: z.number().check(z.gte(0), z.describe('Total declared value of this line in BRL.')),
+  valor: z
+    .number()
+    .check(
+      z.gte(0),
+      z.describe('Declared unit value in BRL (spec 2.6): the line is worth quantidade × valor.'),
+    ),
 });
 export type DeclaredItem = z.infer<typeof DeclaredItemSchema>;

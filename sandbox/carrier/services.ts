@@ -1,7 +1,10 @@
+import { CONTRACT_SERVICES, type ContractService } from '../../shared/carrier-limits.ts';
+
 /**
  * The one catalog of the carrier's services in the sandbox (Correios facts): every contract product a label can be
  * issued for, and, for the two the calculator quotes, their price table. Labels (`labels/rules.ts`) and quotes
- * (`prices.ts`) both read it.
+ * (`prices.ts`) both read it. The carrier's limits (weight, declared value) are the shared ones
+ * (`shared/carrier-limits.ts`), the same the BFF checks; what is the sandbox's own is here.
  */
 
 /** By zone 1–4: price of the first kg, price of each further kg, business days (spec 2.2 rates). */
@@ -15,11 +18,8 @@ export interface PriceTable {
   days: readonly [number, number, number, number];
 }
 
-/** A contract product: its code, limits, tracking prefix and, when quoted, its price table. */
-export interface CarrierService {
-  serviceCode: string;
-  name: string;
-  maxWeightGrams: number;
+/** A contract product: its code and limits (shared), tracking prefix and, when quoted, its price table. */
+export interface CarrierService extends ContractService {
   /** Business days, for the tracking simulation of a label. */
   days: number;
   trackingPrefix: string;
@@ -28,9 +28,7 @@ export interface CarrierService {
 
 export const CARRIER_SERVICES = {
   '03298': {
-    serviceCode: '03298',
-    name: 'PAC',
-    maxWeightGrams: 30_000,
+    ...CONTRACT_SERVICES['03298'],
     days: 6,
     trackingPrefix: 'QB',
     prices: {
@@ -43,9 +41,7 @@ export const CARRIER_SERVICES = {
     },
   },
   '03220': {
-    serviceCode: '03220',
-    name: 'SEDEX',
-    maxWeightGrams: 30_000,
+    ...CONTRACT_SERVICES['03220'],
     days: 2,
     trackingPrefix: 'SS',
     prices: {
@@ -57,17 +53,11 @@ export const CARRIER_SERVICES = {
       days: [1, 2, 3, 5],
     },
   },
-  '03140': { serviceCode: '03140', name: 'SEDEX 12', maxWeightGrams: 10_000, days: 1, trackingPrefix: 'SZ' },
-  '03158': { serviceCode: '03158', name: 'SEDEX 10', maxWeightGrams: 10_000, days: 1, trackingPrefix: 'SX' },
-  '03204': {
-    serviceCode: '03204',
-    name: 'SEDEX Hoje',
-    maxWeightGrams: 10_000,
-    days: 1,
-    trackingPrefix: 'SH',
-  },
-  '04227': { serviceCode: '04227', name: 'Mini Envios', maxWeightGrams: 300, days: 8, trackingPrefix: 'NX' },
-} as const satisfies Record<string, CarrierService>;
+  '03140': { ...CONTRACT_SERVICES['03140'], days: 1, trackingPrefix: 'SZ' },
+  '03158': { ...CONTRACT_SERVICES['03158'], days: 1, trackingPrefix: 'SX' },
+  '03204': { ...CONTRACT_SERVICES['03204'], days: 1, trackingPrefix: 'SH' },
+  '04227': { ...CONTRACT_SERVICES['04227'], days: 8, trackingPrefix: 'NX' },
+} as const satisfies Record<keyof typeof CONTRACT_SERVICES, CarrierService>;
 
 /** The service of a contract product code, or `undefined` for a code outside the contract. */
 export function carrierService(serviceCode: string): CarrierService | undefined {

@@ -1,5 +1,6 @@
 import { inflateSync } from 'node:zlib';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { PRINTED_FIELD_MAX } from '../../shared/carrier-limits.ts';
 import { GenerateLabelInputSchema } from '../../shared/label.ts';
 import { isS10 } from '../../shared/s10.ts';
 import { CarrierClock } from '../carrier/clock.ts';
@@ -201,7 +202,9 @@ describe('LabelDesk.generate: a real pre-posting for a store that may issue', ()
     expect(again.match(/Contrato \d{10}/)?.[0]).toBe(text.match(/Contrato \d{10}/)?.[0]);
   });
   it('keeps every line inside the 10 cm label: a long name is cut, at most 3 items are listed', async () => {
-    const long = 'Maria '.repeat(40).trim();
+    // 50 characters, the most the carrier takes (shared/carrier-limits.ts), and in capitals still wider than the label.
+    const long = 'WANDERLÉIA MARQUES DE ALBUQUERQUE WANDERLEY MOURÃO';
+    expect(long).toHaveLength(PRINTED_FIELD_MAX.nome);
     const input = label({
       recipient: { ...SAMPLE_LABEL.recipient, nome: long },
       declaredItems: ['Camiseta', 'Boné', 'Meia', 'Luva'].map((conteudo) => ({
@@ -211,9 +214,9 @@ describe('LabelDesk.generate: a real pre-posting for a store that may issue', ()
       })),
     });
     const text = pdfText((await desk.generate(storeOf('loja-demo'), input)).labelPdfBase64 ?? '');
-    const drawnName = text.split('\n').find((line) => line.startsWith('Maria Maria'));
+    const drawnName = text.split('\n').find((line) => line.startsWith('WANDERLÉIA'));
     expect(drawnName?.length).toBeGreaterThan(20);
-    expect(drawnName?.length).toBeLessThan(100);
+    expect(drawnName?.length).toBeLessThan(long.length);
     expect(long.startsWith(drawnName ?? '-')).toBe(true);
     // Without a complement, the street line ends at the number.
     expect(text.split('\n')).toContain('Rua A, 10');

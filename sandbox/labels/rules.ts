@@ -1,67 +1,156 @@
+import {
+  EMAIL_MAX_LENGTH,
+  FORMAT_LIMITS,
+  MAX_DECLARED_ITEMS,
+  MAX_DECLARED_QUANTITY,
+  MIN_WEIGHT_GRAMS,
+} from '../../shared/carrier-limits.ts';
 import { formatCep } from '../../shared/cep.ts';
 import type { GenerateLabelInput } from '../../shared/label.ts';
+import {
+  codePointName,
+  type PartyRole,
+  type PartyTextField,
+  type PlausibilityIssue,
+  plausibilityIssue,
+  type Refusal,
+  refusalOf,
+  type TextProblem,
+} from '../../shared/label-plausibility.ts';
+import { formatBRL } from '../../shared/money.ts';
 import { ufOfCep } from '../carrier/geography.ts';
 import { type CarrierService, carrierService } from '../carrier/services.ts';
 
-/** Names people and shops use for a service: never a contract product code (spec 2.2). */
-const PRESENTATION_NAME = /^(correios[\s_-]?)?(pac|sedex([\s_-]?(10|12|hoje))?|mini[\s_-]?envios)$/i;
+/**
+ * A pre-posting the carrier takes (and the service it is issued under), or its refusal: the carrier's Portuguese
+ * `status` and, when the rule is one of the shared plausibility rules, the refusal the BFF would have answered
+ * (so a test can tell a plausibility refusal from a coverage one).
+ */
+export type LabelCheck =
+  | { ok: true; service: CarrierService }
+  | { ok: false; status: string; refusal?: Refusal };
 
-export type LabelCheck = { ok: true; service: CarrierService } | { ok: false; status: string };
-
-const reject = (status: string): LabelCheck => ({ ok: false, status });
-
-/** What the carrier refuses at pre-posting: wrong product code, weight, dimensions, coverage (spec 7.2). */
+/**
+ * What the carrier refuses at pre-posting (spec 7.2): first the plausibility rules the BFF also checks
+ * (`shared/label-plausibility.ts`: weight, product code, dimensions, content declaration, party fields, CPF/CNPJ,
+ * e-mail), in their order and worded as the carrier words them; then what only the carrier knows, the coverage of
+ * both CEPs and the state of each.
+ */
 export function checkLabel(input: GenerateLabelInput): LabelCheck {
-  const code = input.serviceCode.trim();
-  if (PRESENTATION_NAME.test(code)) {
-    return reject(
-      `serviceCode "${code}" é um nome de apresentação, não um código de produto do contrato: use 03298 (PAC) ou 03220 (SEDEX).`,
-    );
-  }
-  const service = carrierService(code);
-  if (!service) return reject(`Código de serviço ${code} inexistente ou fora do contrato.`);
-  if (input.weightGrams > service.maxWeightGrams) {
-    return reject(
-      `Peso de ${input.weightGrams} g acima do limite de ${service.maxWeightGrams} g do serviço ${code} (${service.name}).`,
-    );
-  }
-  const dimensions = checkDimensions(input);
-  if (dimensions) return reject(dimensions);
+  const issue = plausibilityIssue(input);
+  if (issue) return { ok: false, status: carrierStatus(issue), refusal: refusalOf(issue) };
+  const service = carrierService(input.serviceCode.trim());
+  // plausibilityIssue refuses any code outside the contract, so this is only the type's way of saying so.
+  if (!service) return { ok: false, status: `Código de serviço ${input.serviceCode.trim()} inexistente.` };
   for (const [role, party] of [
     ['remetente', input.sender],
     ['destinatário', input.recipient],
   ] as const) {
     const uf = ufOfCep(party.endereco.cep);
-    if (!uf) return reject(`CEP do ${role} ${formatCep(party.endereco.cep)} sem cobertura de entrega.`);
+    if (!uf)
+      return {
+        ok: false,
+        status: `CEP do ${role} ${formatCep(party.endereco.cep)} sem cobertura de entrega.`,
+      };
     if (party.endereco.uf.toUpperCase() !== uf) {
-      return reject(
-        `UF do ${role} (${party.endereco.uf}) não corresponde ao CEP ${formatCep(party.endereco.cep)} (${uf}).`,
-      );
+      return {
+        ok: false,
+        status: `UF do ${role} (${party.endereco.uf}) não corresponde ao CEP ${formatCep(party.endereco.cep)} (${uf}).`,
+      };
     }
   }
   return { ok: true, service };
 }
 
-/** Correios limits per object format, in cm; `largura` is the diameter of a roll. */
-function checkDimensions(input: GenerateLabelInput): string | undefined {
-  const { comprimento, largura, altura } = input.dimensions;
-  switch (input.objectFormat) {
-    case '1':
-      if (comprimento < 16 || comprimento > 60 || largura < 11 || largura > 60) {
-        return 'Envelope fora dos limites: comprimento de 16 a 60 cm e largura de 11 a 60 cm.';
-      }
-      return undefined;
-    case '3':
-      if (comprimento < 18 || comprimento > 100) return 'Rolo fora dos limites: comprimento de 18 a 100 cm.';
-      if (largura < 5 || largura > 91) return 'Rolo fora dos limites: diâmetro (largura) de 5 a 91 cm.';
-      if (comprimento + 2 * largura > 200)
-        return 'Rolo fora dos limites: comprimento + 2 × diâmetro até 200 cm.';
-      return undefined;
-    default:
-      if (comprimento > 100 || largura > 100 || altura > 100)
-        return 'Caixa fora dos limites: cada lado até 100 cm.';
-      if (comprimento + largura + altura > 200) return 'Caixa fora dos limites: soma dos lados até 200 cm.';
-      if (comprimento < 15 || largura < 10 || altura < 1) return 'Caixa abaixo do mínimo de 15 × 10 × 1 cm.';
-      return undefined;
+/** `0,8`: a number as the carrier writes it. */
+const ptNumber = (value: number) => String(value).replace('.', ',');
+
+const ROLE: Record<PartyRole, string> = { sender: 'remetente', recipient: 'destinatário' };
+
+const FIELD: Record<PartyTextField, string> = {
+  nome: 'Nome',
+  'endereco.logradouro': 'Logradouro',
+  'endereco.numero': 'Número',
+  'endereco.complemento': 'Complemento',
+  'endereco.bairro': 'Bairro',
+  'endereco.cidade': 'Cidade',
+  'endereco.uf': 'UF',
+  telefone: 'Telefone',
+};
+
+/** The carrier's Portuguese status for a broken plausibility rule, built from the shared figures. */
+export function carrierStatus(issue: PlausibilityIssue): string {
+  switch (issue.rule) {
+    case 'weight_below_minimum':
+      return `Peso de ${ptNumber(issue.weightGrams)} g abaixo do mínimo de ${MIN_WEIGHT_GRAMS} g: o peso é informado em gramas.`;
+    case 'weight_not_whole':
+      return `Peso de ${ptNumber(issue.weightGrams)} g inválido: informe o peso em gramas inteiros.`;
+    case 'unknown_service':
+      return issue.presentationName
+        ? `serviceCode "${issue.serviceCode}" é um nome de apresentação, não um código de produto do contrato: use 03298 (PAC) ou 03220 (SEDEX).`
+        : `Código de serviço ${issue.serviceCode} inexistente ou fora do contrato.`;
+    case 'weight_over_limit': {
+      const { service } = issue;
+      return `Peso de ${issue.weightGrams} g acima do limite de ${service.maxWeightGrams} g do serviço ${service.serviceCode} (${service.name}).`;
+    }
+    case 'envelope_out_of_limits': {
+      const { comprimento, largura } = FORMAT_LIMITS.envelope;
+      return `Envelope fora dos limites: comprimento de ${comprimento.min} a ${comprimento.max} cm e largura de ${largura.min} a ${largura.max} cm.`;
+    }
+    case 'box_side_over':
+      return `Caixa fora dos limites: cada lado até ${FORMAT_LIMITS.box.comprimento.max} cm.`;
+    case 'box_sum_over':
+      return `Caixa fora dos limites: soma dos lados até ${FORMAT_LIMITS.box.maxSum} cm.`;
+    case 'box_side_under': {
+      const { comprimento, largura, altura } = FORMAT_LIMITS.box;
+      return `Caixa abaixo do mínimo de ${comprimento.min} × ${largura.min} × ${altura.min} cm.`;
+    }
+    case 'roll_length_out_of_limits': {
+      const { comprimento } = FORMAT_LIMITS.roll;
+      return `Rolo fora dos limites: comprimento de ${comprimento.min} a ${comprimento.max} cm.`;
+    }
+    case 'roll_diameter_out_of_limits': {
+      const { diametro } = FORMAT_LIMITS.roll;
+      return `Rolo fora dos limites: diâmetro (largura) de ${diametro.min} a ${diametro.max} cm.`;
+    }
+    case 'roll_sum_over':
+      return `Rolo fora dos limites: comprimento + 2 × diâmetro até ${FORMAT_LIMITS.roll.maxLengthPlusDiameters} cm.`;
+    case 'too_many_declared_items':
+      return `Declaração de conteúdo com ${issue.count} itens: o máximo é ${MAX_DECLARED_ITEMS}.`;
+    case 'declared_content_text':
+      return `Conteúdo do item ${issue.index + 1} da declaração de conteúdo ${textProblemPt(issue.problem)}`;
+    case 'declared_quantity':
+      return `Quantidade do item ${issue.index + 1} da declaração de conteúdo inválida: informe um número inteiro de 1 a ${MAX_DECLARED_QUANTITY}.`;
+    case 'declared_unit_value':
+      return `Valor do item ${issue.index + 1} da declaração de conteúdo inválido: informe o valor unitário, de ${formatBRL(0)} em diante.`;
+    case 'declared_total_over': {
+      const { service } = issue;
+      return `Valor declarado de ${formatBRL(issue.totalCents / 100)} acima do máximo de ${formatBRL(service.maxDeclaredValueBRL)} do serviço ${service.serviceCode} (${service.name}).`;
+    }
+    case 'party_text':
+      return `${FIELD[issue.path]} do ${ROLE[issue.party]} ${textProblemPt(issue.problem)}`;
+    case 'cpf_cnpj':
+      return `CPF/CNPJ do ${ROLE[issue.party]} inválido: ${CPF_CNPJ_PROBLEM[issue.problem]}.`;
+    case 'email':
+      return issue.problem === 'format'
+        ? `E-mail do ${ROLE[issue.party]} inválido.`
+        : `E-mail do ${ROLE[issue.party]} com ${issue.length} caracteres: o máximo é ${EMAIL_MAX_LENGTH}.`;
+  }
+}
+
+const CPF_CNPJ_PROBLEM = {
+  shape: 'informe 11 dígitos (CPF) ou 14 (CNPJ), sem pontuação',
+  repeated: 'dígitos todos iguais',
+  check_digits: 'dígitos verificadores não conferem',
+} as const;
+
+function textProblemPt(problem: TextProblem): string {
+  switch (problem.kind) {
+    case 'control':
+      return `contém caractere de controle ou de formatação invisível (${codePointName(problem.codePoint)}).`;
+    case 'blank':
+      return 'em branco.';
+    case 'too_long':
+      return `com ${problem.length} caracteres: o máximo impresso é ${problem.max}.`;
   }
 }

@@ -204,6 +204,27 @@ describe('generate_label and get_label_pdf (spec 3, 4.4.3, 4.4.4, 7.2)', () => {
     ['another presentation name', { serviceCode: 'correios-sedex' }, 'nome de apresentação'],
     ['an unknown product code', { serviceCode: '99999' }, 'inexistente'],
     ['a weight over 30,000 g', { weightGrams: 30_001 }, 'Peso'],
+    ['a weight in kilograms (0.8 for 800 g)', { weightGrams: 0.8 }, 'abaixo do mínimo de 10 g'],
+    [
+      'a declared value of R$ 1,000,000,000,000 (measured: it was issued)',
+      { declaredItems: [{ conteudo: 'Camiseta', quantidade: 1, valor: 1_000_000_000_000 }] },
+      'Valor declarado de R$\u00a01.000.000.000.000,00 acima do máximo de R$\u00a03.000,00 do serviço 03298 (PAC)',
+    ],
+    [
+      'a recipient name longer than the carrier prints',
+      { recipient: { ...LABEL.recipient, nome: 'Maria '.repeat(10) } },
+      'Nome do destinatário com 60 caracteres: o máximo impresso é 50.',
+    ],
+    [
+      'a right-to-left override in the recipient street',
+      {
+        recipient: {
+          ...LABEL.recipient,
+          endereco: { ...LABEL.recipient.endereco, logradouro: 'Rua A \u202Eotnemagap' },
+        },
+      },
+      'Logradouro do destinatário contém caractere de controle ou de formatação invisível (U+202E).',
+    ],
     ['a side over 100 cm', { dimensions: { comprimento: 101, largura: 20, altura: 10 } }, 'Caixa'],
     ['sides adding to over 200 cm', { dimensions: { comprimento: 90, largura: 90, altura: 30 } }, 'soma'],
     ['a box under the minimum', { dimensions: { comprimento: 10, largura: 5, altura: 1 } }, 'mínimo'],

@@ -1,0 +1,491 @@
+import { isValidCnpj, isValidCpf } from '@brazilian-utils/brazilian-utils';
+import * as z from 'zod/mini';
+import {
+  CONTRACT_SERVICES,
+  type ContractService,
+  contractService,
+  EMAIL_MAX_LENGTH,
+  FORMAT_LIMITS,
+  isPresentationName,
+  MAX_DECLARED_ITEMS,
+  MAX_DECLARED_QUANTITY,
+  MIN_WEIGHT_GRAMS,
+  PRINTED_FIELD_MAX,
+  type PrintedField,
+} from './carrier-limits.ts';
+import type { GenerateLabelInput } from './label.ts';
+import { formatBRL } from './money.ts';
+import type { DeclaredItem, Party } from './party.ts';
+
+/**
+ * The plausibility rules of a `generate_label` input (ARCHITECTURE.md, "Agent policies and approvals"): what the
+ * BFF checks before anything reaches the platform, and what the sandbox's carrier refuses the same way. Pure.
+ *
+ * Checked in this order, the first broken rule answers:
+ * 1. `weightGrams` at least 10 and a whole number of grams (`implausible_weight`): a kilogram figure sent as grams
+ *    is the costliest mistake, and it does not depend on the service;
+ * 2. `serviceCode` a contract product code (`unknown_service`): the limits below are the service's;
+ * 3. `weightGrams` within the service's maximum (`weight_over_limit`);
+ * 4. each dimension within the limits of the object format (`dimensions_out_of_limits`);
+ * 5. `declaredItems`: at most 50 lines (`too_many_declared_items`); each line's `conteudo` plain text and not
+ *    blank, `quantidade` a whole number from 1 to 9,999, `valor` (the unit value) 0 or more
+ *    (`invalid_declared_item`); Σ quantidade × valor within the service's maximum declared value
+ *    (`declared_value_over_limit`);
+ * 6. the party text fields, sender then recipient (`invalid_party_field`): no control, invisible formatting or
+ *    bidirectional override characters, not blank, within the lengths the carrier prints;
+ * 7. `cpfCnpj` when present, sender then recipient (`invalid_cpf_cnpj`);
+ * 8. `email` when present, sender then recipient (`invalid_email`).
+ */
+
+/** The reasons of a plausibility refusal: a closed set, listed in `reason-schema.ts` with the platform's. */
+export const PLAUSIBILITY_REASONS = [
+  'implausible_weight',
+  'unknown_service',
+  'weight_over_limit',
+  'dimensions_out_of_limits',
+  'too_many_declared_items',
+  'invalid_declared_item',
+  'declared_value_over_limit',
+  'invalid_party_field',
+  'invalid_cpf_cnpj',
+  'invalid_email',
+] as const;
+
+/** Why a label was refused before it reached the platform: the reason, the field (a path) and a sentence. */
+export const RefusalSchema = /* @__PURE__ */ z.strictObject({
+  reason: z.enum(PLAUSIBILITY_REASONS),
+  field: z
+    .string()
+    .check(
+      z.describe(
+        'The input field at fault, as a path: "weightGrams", "recipient.nome", "declaredItems[3].valor".',
+      ),
+    ),
+  message: z.string().check(z.describe('What is wrong and how to fix it, in English.')),
+});
+export type Refusal = z.infer<typeof RefusalSchema>;
+export type RefusalReason = Refusal['reason'];
+
+export type PartyRole = 'sender' | 'recipient';
+
+/** The party text fields checked for plain text: the printed ones, the state and the phone. */
+export type PartyTextField = PrintedField | 'endereco.uf' | 'telefone';
+
+type BoxSide = 'comprimento' | 'largura' | 'altura';
+
+/** What is wrong with a text: the first forbidden code point, blankness, or its length over the most allowed. */
+export type TextProblem =
+  | { kind: 'control'; codePoint: number }
+  | { kind: 'blank' }
+  | { kind: 'too_long'; length: number; max: number };
+
+/**
+ * A broken rule with the data its messages are built from: the English refusal here (`refusalOf`), the carrier's
+ * Portuguese status in the sandbox. Never carries a party's text, only numbers and field names.
+ */
+export type PlausibilityIssue =
+  | { rule: 'weight_below_minimum'; weightGrams: number }
+  | { rule: 'weight_not_whole'; weightGrams: number }
+  | { rule: 'unknown_service'; serviceCode: string; presentationName: boolean }
+  | { rule: 'weight_over_limit'; weightGrams: number; service: ContractService }
+  | { rule: 'envelope_out_of_limits'; side: 'comprimento' | 'largura'; value: number }
+  | { rule: 'box_side_over'; side: BoxSide; value: number }
+  | { rule: 'box_sum_over'; sum: number }
+  | { rule: 'box_side_under'; side: BoxSide; value: number }
+  | { rule: 'roll_length_out_of_limits'; value: number }
+  | { rule: 'roll_diameter_out_of_limits'; value: number }
+  | { rule: 'roll_sum_over'; sum: number }
+  | { rule: 'too_many_declared_items'; count: number }
+  | { rule: 'declared_content_text'; index: number; problem: TextProblem }
+  | { rule: 'declared_quantity'; index: number; quantidade: number }
+  | { rule: 'declared_unit_value'; index: number; valor: number }
+  | { rule: 'declared_total_over'; totalCents: number; service: ContractService }
+  | { rule: 'party_text'; party: PartyRole; path: PartyTextField; problem: TextProblem }
+  | { rule: 'cpf_cnpj'; party: PartyRole; problem: 'shape' | 'repeated' | 'check_digits' }
+  | { rule: 'email'; party: PartyRole; problem: 'format' | 'too_long'; length: number };
+
+/** The refusal of an implausible label, or `undefined` when every rule holds. */
+export function plausibilityOf(input: GenerateLabelInput): Refusal | undefined {
+  const issue = plausibilityIssue(input);
+  return issue ? refusalOf(issue) : undefined;
+}
+
+/** The first broken rule, in the order of the module comment, or `undefined`. */
+export function plausibilityIssue(input: GenerateLabelInput): PlausibilityIssue | undefined {
+  const floor = weightFloorIssue(input.weightGrams);
+  if (floor) return floor;
+  const serviceCode = input.serviceCode.trim();
+  const service = contractService(serviceCode);
+  if (!service)
+    return { rule: 'unknown_service', serviceCode, presentationName: isPresentationName(serviceCode) };
+  if (input.weightGrams > service.maxWeightGrams) {
+    return { rule: 'weight_over_limit', weightGrams: input.weightGrams, service };
+  }
+  return (
+    dimensionsIssue(input.objectFormat, input.dimensions) ??
+    declaredItemsIssue(input.declaredItems, service) ??
+    partiesIssue(input.sender, input.recipient)
+  );
+}
+
+function weightFloorIssue(weightGrams: number): PlausibilityIssue | undefined {
+  if (weightGrams < MIN_WEIGHT_GRAMS) return { rule: 'weight_below_minimum', weightGrams };
+  if (!Number.isInteger(weightGrams)) return { rule: 'weight_not_whole', weightGrams };
+  return undefined;
+}
+
+/** Box sides are checked against their maximum, then the sum, then the minimum, as the carrier's table lists them. */
+function dimensionsIssue(
+  objectFormat: GenerateLabelInput['objectFormat'],
+  { comprimento, largura, altura }: GenerateLabelInput['dimensions'],
+): PlausibilityIssue | undefined {
+  if (objectFormat === '1') {
+    const { envelope } = FORMAT_LIMITS;
+    if (!within(comprimento, envelope.comprimento)) {
+      return { rule: 'envelope_out_of_limits', side: 'comprimento', value: comprimento };
+    }
+    if (!within(largura, envelope.largura)) {
+      return { rule: 'envelope_out_of_limits', side: 'largura', value: largura };
+    }
+    return undefined;
+  }
+  if (objectFormat === '3') {
+    const { roll } = FORMAT_LIMITS;
+    if (!within(comprimento, roll.comprimento))
+      return { rule: 'roll_length_out_of_limits', value: comprimento };
+    if (!within(largura, roll.diametro)) return { rule: 'roll_diameter_out_of_limits', value: largura };
+    const sum = thousandths(comprimento + 2 * largura);
+    if (sum > roll.maxLengthPlusDiameters) return { rule: 'roll_sum_over', sum };
+    return undefined;
+  }
+  const { box } = FORMAT_LIMITS;
+  const sides = { comprimento, largura, altura };
+  for (const side of BOX_SIDES) {
+    if (sides[side] > box[side].max) return { rule: 'box_side_over', side, value: sides[side] };
+  }
+  const sum = thousandths(comprimento + largura + altura);
+  if (sum > box.maxSum) return { rule: 'box_sum_over', sum };
+  for (const side of BOX_SIDES) {
+    if (sides[side] < box[side].min) return { rule: 'box_side_under', side, value: sides[side] };
+  }
+  return undefined;
+}
+
+const BOX_SIDES: readonly BoxSide[] = ['comprimento', 'largura', 'altura'];
+
+/** A sum of sides without binary noise: 99.9 + 60.2 + 39.9 is 200 cm, not 200.00000000000003. */
+const thousandths = (cm: number) => Math.round(cm * 1000) / 1000;
+
+const within = (value: number, range: { min: number; max: number }) =>
+  value >= range.min && value <= range.max;
+
+/**
+ * The total is summed in whole centavos, each unit value rounded to the centavo first (our choice: the carrier
+ * takes declared values with two decimals), so R$ 3.000,00 is PAC's maximum and R$ 3.000,01 is over it.
+ */
+function declaredItemsIssue(
+  items: readonly DeclaredItem[],
+  service: ContractService,
+): PlausibilityIssue | undefined {
+  if (items.length > MAX_DECLARED_ITEMS) return { rule: 'too_many_declared_items', count: items.length };
+  let totalCents = 0;
+  for (const [index, item] of items.entries()) {
+    const problem = textProblem(item.conteudo);
+    if (problem) return { rule: 'declared_content_text', index, problem };
+    const { quantidade, valor } = item;
+    if (!Number.isInteger(quantidade) || quantidade < 1 || quantidade > MAX_DECLARED_QUANTITY) {
+      return { rule: 'declared_quantity', index, quantidade };
+    }
+    if (!(valor >= 0) || !Number.isFinite(valor)) return { rule: 'declared_unit_value', index, valor };
+    totalCents += quantidade * Math.round(valor * 100);
+  }
+  if (totalCents > Math.round(service.maxDeclaredValueBRL * 100)) {
+    return { rule: 'declared_total_over', totalCents, service };
+  }
+  return undefined;
+}
+
+/** The party text fields in the order checked, whether each must be filled, and the most the carrier prints. */
+const PARTY_TEXT_FIELDS: readonly { path: PartyTextField; required: boolean; max?: number }[] = [
+  { path: 'nome', required: true, max: PRINTED_FIELD_MAX.nome },
+  { path: 'endereco.logradouro', required: true, max: PRINTED_FIELD_MAX['endereco.logradouro'] },
+  { path: 'endereco.numero', required: true, max: PRINTED_FIELD_MAX['endereco.numero'] },
+  { path: 'endereco.complemento', required: false, max: PRINTED_FIELD_MAX['endereco.complemento'] },
+  { path: 'endereco.bairro', required: true, max: PRINTED_FIELD_MAX['endereco.bairro'] },
+  { path: 'endereco.cidade', required: true, max: PRINTED_FIELD_MAX['endereco.cidade'] },
+  { path: 'endereco.uf', required: true },
+  { path: 'telefone', required: false },
+];
+
+/** A party's text field by its path. */
+function partyText(party: Party, path: PartyTextField): string | undefined {
+  if (path === 'nome' || path === 'telefone') return party[path];
+  const key = path.slice('endereco.'.length) as keyof Party['endereco'];
+  return party.endereco[key];
+}
+
+function partiesIssue(sender: Party, recipient: Party): PlausibilityIssue | undefined {
+  const parties = [
+    ['sender', sender],
+    ['recipient', recipient],
+  ] as const;
+  for (const [role, party] of parties) {
+    for (const { path, required, max } of PARTY_TEXT_FIELDS) {
+      const text = partyText(party, path);
+      // An optional field sent empty is a field not sent: nothing is printed for it.
+      if (text === undefined || (!required && text === '')) continue;
+      const problem = textProblem(text, max);
+      if (problem) return { rule: 'party_text', party: role, path, problem };
+    }
+  }
+  for (const [role, party] of parties) {
+    const problem = party.cpfCnpj === undefined ? undefined : cpfCnpjProblem(party.cpfCnpj);
+    if (problem) return { rule: 'cpf_cnpj', party: role, problem };
+  }
+  for (const [role, party] of parties) {
+    const { email } = party;
+    if (email === undefined || email === '') continue;
+    if (!EmailSchema.safeParse(email).success) {
+      return { rule: 'email', party: role, problem: 'format', length: email.length };
+    }
+    if (email.length > EMAIL_MAX_LENGTH)
+      return { rule: 'email', party: role, problem: 'too_long', length: email.length };
+  }
+  return undefined;
+}
+
+/**
+ * Characters a label must not carry: controls (C0, DEL, C1: tabs and line breaks included), format characters
+ * (bidirectional marks, embeddings, overrides and isolates U+061C, U+200E–U+200F, U+202A–U+202E, U+2066–U+2069;
+ * zero-width characters; the soft hyphen; the byte order mark; tag characters that can smuggle hidden text to a
+ * model), line and paragraph separators, and lone surrogates. Each can reorder, hide or break what is printed.
+ */
+const FORBIDDEN_CHARACTER = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/u;
+
+/** What is wrong with a text field, or `undefined`. Lengths count code points of the NFC form. */
+export function textProblem(text: string, max?: number): TextProblem | undefined {
+  const forbidden = FORBIDDEN_CHARACTER.exec(text)?.[0];
+  if (forbidden !== undefined) return { kind: 'control', codePoint: forbidden.codePointAt(0) ?? 0 };
+  if (text.trim() === '') return { kind: 'blank' };
+  if (max === undefined) return undefined;
+  const length = [...text.normalize('NFC')].length;
+  return length > max ? { kind: 'too_long', length, max } : undefined;
+}
+
+/**
+ * A CPF is 11 digits; a CNPJ 14 characters, the 12 first digits or (IN RFB nº 2.229/2024, assigned from July 2026)
+ * capital letters, the 2 last digits. The check digits come from @brazilian-utils/brazilian-utils (its
+ * `version: 2` CNPJ rule is the Receita Federal's: each character counts as its ASCII code − 48). Spec 2.5 still
+ * says "digits only", so `PartySchema` refuses letters before this runs; opening it is one edit there.
+ */
+export function cpfCnpjProblem(value: string): 'shape' | 'repeated' | 'check_digits' | undefined {
+  const cpf = /^\d{11}$/.test(value);
+  if (!cpf && !/^[0-9A-Z]{12}\d{2}$/.test(value)) return 'shape';
+  if (/^(\d)\1*$/.test(value)) return 'repeated';
+  const valid = cpf ? isValidCpf(value) : isValidCnpj(value, { version: 2 });
+  return valid ? undefined : 'check_digits';
+}
+
+/** zod's e-mail rule (`z.email()`, its default pattern): a well-kept one rather than a regular expression of ours. */
+const EmailSchema = /* @__PURE__ */ z.email();
+
+/** The field a broken rule names, as a path into the `generate_label` input. */
+export function fieldOf(issue: PlausibilityIssue): string {
+  switch (issue.rule) {
+    case 'weight_below_minimum':
+    case 'weight_not_whole':
+    case 'weight_over_limit':
+      return 'weightGrams';
+    case 'unknown_service':
+      return 'serviceCode';
+    case 'envelope_out_of_limits':
+    case 'box_side_over':
+    case 'box_side_under':
+      return `dimensions.${issue.side}`;
+    case 'roll_length_out_of_limits':
+      return 'dimensions.comprimento';
+    case 'roll_diameter_out_of_limits':
+      return 'dimensions.largura';
+    case 'box_sum_over':
+    case 'roll_sum_over':
+      return 'dimensions';
+    case 'too_many_declared_items':
+    case 'declared_total_over':
+      return 'declaredItems';
+    case 'declared_content_text':
+      return `declaredItems[${issue.index}].conteudo`;
+    case 'declared_quantity':
+      return `declaredItems[${issue.index}].quantidade`;
+    case 'declared_unit_value':
+      return `declaredItems[${issue.index}].valor`;
+    case 'party_text':
+      return `${issue.party}.${issue.path}`;
+    case 'cpf_cnpj':
+      return `${issue.party}.cpfCnpj`;
+    case 'email':
+      return `${issue.party}.email`;
+  }
+}
+
+/** The refusal reason of a broken rule. */
+export function reasonOf(issue: PlausibilityIssue): RefusalReason {
+  switch (issue.rule) {
+    case 'weight_below_minimum':
+    case 'weight_not_whole':
+      return 'implausible_weight';
+    case 'unknown_service':
+      return 'unknown_service';
+    case 'weight_over_limit':
+      return 'weight_over_limit';
+    case 'envelope_out_of_limits':
+    case 'box_side_over':
+    case 'box_sum_over':
+    case 'box_side_under':
+    case 'roll_length_out_of_limits':
+    case 'roll_diameter_out_of_limits':
+    case 'roll_sum_over':
+      return 'dimensions_out_of_limits';
+    case 'too_many_declared_items':
+      return 'too_many_declared_items';
+    case 'declared_content_text':
+    case 'declared_quantity':
+    case 'declared_unit_value':
+      return 'invalid_declared_item';
+    case 'declared_total_over':
+      return 'declared_value_over_limit';
+    case 'party_text':
+      return 'invalid_party_field';
+    case 'cpf_cnpj':
+      return 'invalid_cpf_cnpj';
+    case 'email':
+      return 'invalid_email';
+  }
+}
+
+/** The refusal an agent reads: reason, field and an English sentence built from the issue's data. */
+export function refusalOf(issue: PlausibilityIssue): Refusal {
+  return { reason: reasonOf(issue), field: fieldOf(issue), message: plausibilityMessage(issue) };
+}
+
+const CM = 'Dimensions are in centimetres.';
+
+/** The contract codes as an agent reads them: `03220 (SEDEX), 03298 (PAC), …`. */
+export const CONTRACT_CODES_TEXT = Object.values(CONTRACT_SERVICES)
+  .map((service) => `${service.serviceCode} (${service.name})`)
+  .join(', ');
+
+/** The English sentence of a broken rule: what is wrong, in the input's own field names, and how to fix it. */
+export function plausibilityMessage(issue: PlausibilityIssue): string {
+  const field = fieldOf(issue);
+  switch (issue.rule) {
+    case 'weight_below_minimum':
+      return weightBelowMinimumText(issue.weightGrams);
+    case 'weight_not_whole': {
+      const grams = Math.round(issue.weightGrams);
+      const kilograms = Math.round(issue.weightGrams * 1000);
+      const asKilograms =
+        kilograms <= MAX_CONTRACT_WEIGHT_GRAMS
+          ? `, or ${kilograms} if ${issue.weightGrams} is kilograms`
+          : '';
+      return `weightGrams is a whole number of grams: ${issue.weightGrams} is not. Send ${grams}${asKilograms}.`;
+    }
+    case 'unknown_service':
+      return unknownServiceText(issue.serviceCode, issue.presentationName);
+    case 'weight_over_limit': {
+      const { service } = issue;
+      return `weightGrams ${issue.weightGrams} g is over the ${service.maxWeightGrams} g (${service.maxWeightGrams / 1000} kg) limit of ${service.name} (${service.serviceCode}).`;
+    }
+    case 'envelope_out_of_limits': {
+      const { comprimento, largura } = FORMAT_LIMITS.envelope;
+      return `An envelope (objectFormat "1") is ${comprimento.min} to ${comprimento.max} cm long (dimensions.comprimento) and ${largura.min} to ${largura.max} cm wide (dimensions.largura); ${field} is ${issue.value} cm. ${CM}`;
+    }
+    case 'box_side_over':
+      return `A box (objectFormat "2") takes at most ${FORMAT_LIMITS.box[issue.side].max} cm a side; ${field} is ${issue.value} cm. ${CM}`;
+    case 'box_sum_over':
+      return `A box's sides add up to at most ${FORMAT_LIMITS.box.maxSum} cm; comprimento + largura + altura is ${issue.sum} cm.`;
+    case 'box_side_under': {
+      const { comprimento, largura, altura } = FORMAT_LIMITS.box;
+      return `A box (objectFormat "2") is at least ${comprimento.min} × ${largura.min} × ${altura.min} cm (comprimento × largura × altura); ${field} is ${issue.value} cm. ${CM}`;
+    }
+    case 'roll_length_out_of_limits': {
+      const { comprimento } = FORMAT_LIMITS.roll;
+      return `A roll (objectFormat "3") is ${comprimento.min} to ${comprimento.max} cm long; dimensions.comprimento is ${issue.value} cm. ${CM}`;
+    }
+    case 'roll_diameter_out_of_limits': {
+      const { diametro } = FORMAT_LIMITS.roll;
+      return `A roll's diameter (dimensions.largura) is ${diametro.min} to ${diametro.max} cm; it is ${issue.value} cm. ${CM}`;
+    }
+    case 'roll_sum_over':
+      return `A roll's length + 2 × diameter is at most ${FORMAT_LIMITS.roll.maxLengthPlusDiameters} cm; it is ${issue.sum} cm.`;
+    case 'too_many_declared_items':
+      return `declaredItems has ${issue.count} lines; a content declaration takes at most ${MAX_DECLARED_ITEMS}.`;
+    case 'declared_content_text':
+      return textProblemText(field, issue.problem);
+    case 'declared_quantity':
+      return `${field} is a whole number of units from 1 to ${MAX_DECLARED_QUANTITY.toLocaleString('en-US')}; ${issue.quantidade} is not.`;
+    case 'declared_unit_value':
+      return `${field} is the unit value in BRL, 0 or more; ${issue.valor} is not.`;
+    case 'declared_total_over': {
+      const { service } = issue;
+      return `The declared total (Σ quantidade × valor, valor being each line's unit value) is ${formatBRL(issue.totalCents / 100, 'en')}, over the ${formatBRL(service.maxDeclaredValueBRL, 'en')} maximum declared value of ${service.name} (${service.serviceCode}).`;
+    }
+    case 'party_text':
+      return textProblemText(field, issue.problem);
+    case 'cpf_cnpj':
+      return cpfCnpjText(field, issue.problem);
+    case 'email':
+      return issue.problem === 'format'
+        ? `${field} is not a valid e-mail address.`
+        : `${field} has ${issue.length} characters; the carrier takes at most ${EMAIL_MAX_LENGTH}.`;
+  }
+}
+
+const MAX_CONTRACT_WEIGHT_GRAMS = Math.max(...Object.values(CONTRACT_SERVICES).map((s) => s.maxWeightGrams));
+
+/** "weightGrams is in grams: 0.8 looks like kilograms — 800 g?", when the kilogram reading is a weight at all. */
+function weightBelowMinimumText(weightGrams: number): string {
+  const grams = Math.round(weightGrams * 1000);
+  const floor = `The least a packed object weighs is ${MIN_WEIGHT_GRAMS} g.`;
+  if (grams < MIN_WEIGHT_GRAMS || grams > MAX_CONTRACT_WEIGHT_GRAMS) {
+    return `weightGrams is in grams and ${weightGrams} is below the minimum. ${floor}`;
+  }
+  return `weightGrams is in grams: ${weightGrams} looks like kilograms — ${grams} g? ${floor}`;
+}
+
+/** A service code echoed only when it is short and plain: a refusal never repeats text an agent cannot trust. */
+const ECHOABLE_CODE = /^[A-Za-z0-9 _-]{1,24}$/;
+
+function unknownServiceText(serviceCode: string, presentationName: boolean): string {
+  const quoted = ECHOABLE_CODE.test(serviceCode) ? `"${serviceCode}"` : 'given';
+  if (presentationName) {
+    return `serviceCode ${quoted} is a presentation name, not a contract product code: use 03298 (PAC) or 03220 (SEDEX). The contract codes are ${CONTRACT_CODES_TEXT}.`;
+  }
+  return `serviceCode ${quoted} is not a contract product code. The contract codes are ${CONTRACT_CODES_TEXT}.`;
+}
+
+/** U+202E, as a code point is named. */
+export function codePointName(codePoint: number): string {
+  return `U+${codePoint.toString(16).toUpperCase().padStart(4, '0')}`;
+}
+
+function textProblemText(field: string, problem: TextProblem): string {
+  switch (problem.kind) {
+    case 'control':
+      return `${field} contains ${codePointName(problem.codePoint)}, a control or invisible formatting character (such as a line break or a bidirectional override); send plain text.`;
+    case 'blank':
+      return `${field} is blank; the carrier prints it on the label.`;
+    case 'too_long':
+      return `${field} has ${problem.length} characters; the carrier prints at most ${problem.max}.`;
+  }
+}
+
+function cpfCnpjText(field: string, problem: 'shape' | 'repeated' | 'check_digits'): string {
+  switch (problem) {
+    case 'shape':
+      return `${field} is a CPF (11 digits) or a CNPJ (14 digits), without dots, dashes or slashes.`;
+    case 'repeated':
+      return `${field} repeats a single digit: no CPF or CNPJ is issued like that.`;
+    case 'check_digits':
+      return `${field} has wrong check digits: it is not a valid CPF or CNPJ.`;
+  }
+}
