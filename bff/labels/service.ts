@@ -1,6 +1,7 @@
 import type { AgentLabelInput, PreviewLabelOutput } from '../../shared/agent-label.ts';
 import { formatCep } from '../../shared/cep.ts';
 import { type GenerateLabelInput, GenerateLabelInputSchema } from '../../shared/label.ts';
+import { plausibilityOf } from '../../shared/label-plausibility.ts';
 import type { Logger } from '../logger.ts';
 import type { ApprovalStore } from '../policies/approval-store.ts';
 import { type Caller, dailyLimits, needsApproval, serviceAllowed } from '../policies/policy.ts';
@@ -43,6 +44,7 @@ export interface LabelServiceOptions {
   serviceCodes: ServiceCodes;
   rates: Pick<RatesService, 'quote'>;
   logger: Logger;
+  /** The carrier's plausibility rules (default shared/label-plausibility.ts). */
   plausibility?: Plausibility;
   now?: () => number;
   /** How long the merchant has to answer an approval (default 24 h). */
@@ -68,12 +70,10 @@ const DAY_MS = 86_400_000;
  * reaches the platform. The MCP tools and the desk's API are transports over this.
  */
 export class LabelService {
-  private readonly options: Required<Omit<LabelServiceOptions, 'plausibility'>> & {
-    plausibility?: Plausibility;
-  };
+  private readonly options: Required<LabelServiceOptions>;
 
   constructor(options: LabelServiceOptions) {
-    this.options = { now: Date.now, approvalTtlMs: DAY_MS, ...options };
+    this.options = { now: Date.now, approvalTtlMs: DAY_MS, plausibility: plausibilityOf, ...options };
   }
 
   /** `generate_label`: issues the intended label once, or says why not (nothing sent). */
@@ -212,7 +212,7 @@ export class LabelService {
       return { refusal: { reason: 'unknown_service', message: service.message, field: 'serviceCode' } };
     const { serviceId: _id, orderId, volume, idempotencyKey, ...platformFields } = request;
     const input = GenerateLabelInputSchema.parse({ ...platformFields, serviceCode: service.serviceCode });
-    const refusal = plausibility?.(input);
+    const refusal = plausibility(input);
     if (refusal) return { refusal };
     if (!serviceAllowed(caller.policy, service)) {
       return {

@@ -1,0 +1,294 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { McpClients } from '../../sandbox/mcp/testing.ts';
+import { type RunningSandbox, SAMPLE_LABEL, startSandbox } from '../../sandbox/testing.ts';
+import { AgentLabelOutputSchema, PreviewLabelOutputSchema } from '../../shared/agent-label.ts';
+import { type RunningBff, startBff } from '../testing.ts';
+
+/**
+ * Label requests as agents make them, through the SDK's client, a real BFF and the sandbox: every refusal of issues
+ * 25 and 26 leaves the platform untouched (its call counts unchanged), and what is sent is sent once.
+ */
+const TOKENS = [
+  { token: 'agent-all-scopes-0001', scopes: ['rates', 'tracking', 'labels'], name: 'shipper' },
+  { token: 'agent-limited-000002', scopes: ['rates', 'labels'], name: 'robo', maxLabelsPerDay: 2 },
+  { token: 'agent-approval-00003', scopes: ['labels'], name: 'careful', approval: 'always' },
+  { token: 'agent-above-1000-004', scopes: ['labels'], name: 'big-spender', approval: 1000 },
+  { token: 'agent-pac-only-00005', scopes: ['labels'], name: 'pac-only', services: ['correios-pac'] },
+  { token: 'agent-declared-00006', scopes: ['labels'], name: 'valuer', maxDeclaredValuePerDay: 300 },
+];
+const ENV = {
+  BFF_AGENT_TOKENS: JSON.stringify(TOKENS),
+  BFF_SERVICE_CODES: JSON.stringify({ 'correios-pac': '03298', 'correios-sedex': '03220' }),
+};
+
+let sandbox: RunningSandbox;
+let bff: RunningBff;
+const clients = new McpClients();
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ labelPdfDelayMs: 0 });
+});
+afterAll(() => sandbox.close());
+beforeEach(async () => {
+  await sandbox.control('reset');
+  bff = await startBff(sandbox.url, ENV, { labels: { pdfDelaysMs: [20, 40] } });
+});
+afterEach(async () => {
+  await clients.closeAll();
+  await bff.stop();
+});
+
+const connect = (token: string) => clients.connect(`${bff.url}/mcp`, token);
+const call = (client: Client, name: string, args: Record<string, unknown>) =>
+  clients.call(client, name, args, 30_000);
+const labelOf = (result: CallToolResult) => AgentLabelOutputSchema.parse(result.structuredContent);
+/** generate_label calls the platform received for the demo store. */
+const sent = async () =>
+  (
+    (await (await sandbox.control('stats', undefined, 'GET')).json()) as {
+      stores: Record<string, Record<string, number>>;
+    }
+  ).stores['loja-demo']?.['mcp:generate_label'] ?? 0;
+const { serviceCode: _code, ...withoutService } = SAMPLE_LABEL;
+/** The sample label with its recipient's street number changed: another parcel. */
+const parcel = (numero: string, extra: Record<string, unknown> = {}) => ({
+  ...SAMPLE_LABEL,
+  recipient: { ...SAMPLE_LABEL.recipient, endereco: { ...SAMPLE_LABEL.recipient.endereco, numero } },
+  ...extra,
+});
+
+describe('plausibility before money (issue 26)', () => {
+  it('refuses a weight in kilograms given as grams, naming both, and sends nothing', async () => {
+    const result = await call(
+      await connect(TOKENS[0]?.token ?? ''),
+      'generate_label',
+      parcel('1', { weightGrams: 0.8 }),
+    );
+    expect(result.isError).toBe(true);
+    expect(labelOf(result)).toMatchObject({ reason: 'implausible_weight', field: 'weightGrams' });
+    expect(labelOf(result).status).toMatch(/0\.8 looks like kilograms — 800 g\?/);
+    expect(await sent()).toBe(0);
+  });
+
+  it('refuses a declared value of R$ 1,000,000,000,000 and an over-long name, sending nothing', async () => {
+    const client = await connect(TOKENS[0]?.token ?? '');
+    const declared = await call(client, 'generate_label', {
+      ...parcel('2'),
+      declaredItems: [{ conteudo: 'Ouro', quantidade: 1, valor: 1_000_000_000_000 }],
+    });
+    expect(labelOf(declared)).toMatchObject({ reason: 'declared_value_over_limit', field: 'declaredItems' });
+    const name = await call(client, 'generate_label', {
+      ...parcel('3'),
+      recipient: { ...SAMPLE_LABEL.recipient, nome: 'A'.repeat(80) },
+    });
+    expect(labelOf(name)).toMatchObject({ reason: 'invalid_party_field', field: 'recipient.nome' });
+    expect(await sent()).toBe(0);
+  });
+});
+
+describe('from quote to label (issue 25)', () => {
+  it('carries the contract code on each quoted option, and labels with the option’s serviceId', async () => {
+    const client = await connect(TOKENS[0]?.token ?? '');
+    const quote = await call(client, 'get_shipping_rates', {
+      destinationCep: '20040-020',
+      items: [{ name: 'Camiseta', quantity: 1, unitPriceBRL: 79.9, weightKg: 0.3 }],
+    });
+    const rates = (quote.structuredContent as { rates: { serviceId: string; serviceCode?: string }[] }).rates;
+    expect(rates.find((rate) => rate.serviceId === 'correios-pac')?.serviceCode).toBe('03298');
+    const label = await call(client, 'generate_label', { ...withoutService, serviceId: 'correios-pac' });
+    expect(labelOf(label)).toMatchObject({ prepostagemId: expect.stringMatching(/^PP/) });
+    const [prepostagem] = (
+      (await (await sandbox.control('prepostings', undefined, 'GET')).json()) as {
+        prepostings: { serviceCode: string }[];
+      }
+    ).prepostings;
+    expect(prepostagem?.serviceCode).toBe('03298');
+  });
+
+  it('refuses a presentation code, an unmapped serviceId and a contradicting pair, listing the mapped services', async () => {
+    const client = await connect(TOKENS[0]?.token ?? '');
+    for (const service of [
+      { serviceCode: 'PAC' },
+      { serviceId: 'jadlog-package' },
+      { serviceId: 'correios-pac', serviceCode: '03220' },
+    ]) {
+      const result = await call(client, 'generate_label', { ...withoutService, ...service });
+      expect(result.isError).toBe(true);
+      expect(labelOf(result)).toMatchObject({ reason: 'unknown_service' });
+      expect(labelOf(result).status).toContain('correios-pac → 03298, correios-sedex → 03220');
+    }
+    expect(await sent()).toBe(0);
+  });
+});
+
+describe('orders and volumes (issue 25)', () => {
+  it('issues two labels for two identical boxes, replays a volume, and refuses another request for it', async () => {
+    const client = await connect(TOKENS[0]?.token ?? '');
+    const box = { ...parcel('10'), orderId: 'PED-100' };
+    const one = labelOf(await call(client, 'generate_label', { ...box, volume: 1 }));
+    const two = labelOf(await call(client, 'generate_label', { ...box, volume: 2 }));
+    expect(one.prepostagemId).not.toBe(two.prepostagemId);
+    expect([one.orderId, one.volume, two.volume]).toEqual(['PED-100', 1, 2]);
+    expect(await sent()).toBe(2);
+    const again = await call(client, 'generate_label', { ...box, volume: 1 });
+    expect(labelOf(again)).toMatchObject({ prepostagemId: one.prepostagemId });
+    const conflict = await call(client, 'generate_label', { ...parcel('11'), orderId: 'PED-100', volume: 1 });
+    expect(conflict.isError).toBe(true);
+    expect(labelOf(conflict)).toMatchObject({ reason: 'order_volume_conflict' });
+    expect(await sent()).toBe(2);
+    expect((await bff.ledger.byOrder('PED-100')).map((a) => [a.volume, a.issuedBy])).toEqual([
+      [1, 'shipper'],
+      [2, 'shipper'],
+    ]);
+  });
+});
+
+describe('agent policies (issue 26)', () => {
+  it('refuses the third label of a day with which limit it is and when it resets, sending nothing', async () => {
+    const client = await connect(TOKENS[1]?.token ?? '');
+    for (const n of ['20', '21']) {
+      expect(labelOf(await call(client, 'generate_label', parcel(n))).prepostagemId).toMatch(/^PP/);
+    }
+    const third = await call(client, 'generate_label', parcel('22'));
+    expect(third.isError).toBe(true);
+    expect(labelOf(third)).toMatchObject({
+      reason: 'agent_limit_reached',
+      limit: 'maxLabelsPerDay',
+      resetsAt: expect.stringMatching(/T03:00:00\.000Z$/),
+    });
+    expect(await sent()).toBe(2);
+    // Another agent has its own day.
+    expect(
+      labelOf(await call(await connect(TOKENS[0]?.token ?? ''), 'generate_label', parcel('22')))
+        .prepostagemId,
+    ).toMatch(/^PP/);
+  });
+
+  it('counts declared value per day, and keeps an agent to its services', async () => {
+    const valuer = await connect(TOKENS[5]?.token ?? '');
+    const item = (valor: number) => ({ declaredItems: [{ conteudo: 'Livro', quantidade: 1, valor }] });
+    expect(labelOf(await call(valuer, 'generate_label', parcel('30', item(200)))).prepostagemId).toMatch(
+      /^PP/,
+    );
+    expect(labelOf(await call(valuer, 'generate_label', parcel('31', item(150))))).toMatchObject({
+      reason: 'agent_limit_reached',
+      limit: 'maxDeclaredValuePerDay',
+    });
+    const pacOnly = await connect(TOKENS[4]?.token ?? '');
+    expect(
+      labelOf(await call(pacOnly, 'generate_label', { ...parcel('32'), serviceCode: '03220' })),
+    ).toMatchObject({
+      reason: 'agent_limit_reached',
+      limit: 'services',
+    });
+    expect(await sent()).toBe(1);
+  });
+
+  it('previews price, policy and what would be printed, and creates nothing', async () => {
+    const client = await connect(TOKENS[1]?.token ?? '');
+    const preview = PreviewLabelOutputSchema.parse(
+      (await call(client, 'preview_label', { ...parcel('40'), orderId: 'PED-400' })).structuredContent,
+    );
+    expect(preview).toMatchObject({
+      serviceCode: '03298',
+      serviceId: 'correios-pac',
+      approvalRequired: false,
+      wouldSend: true,
+      limitsLeft: { labels: 2 },
+      label: { recipient: SAMPLE_LABEL.recipient.nome, orderId: 'PED-400', volume: 1, weightGrams: 800 },
+    });
+    expect(preview.quotedPrice).toBeGreaterThan(0);
+    const implausible = PreviewLabelOutputSchema.parse(
+      (await call(client, 'preview_label', parcel('41', { weightGrams: 0.8 }))).structuredContent,
+    );
+    expect(implausible).toMatchObject({
+      wouldSend: false,
+      reason: 'implausible_weight',
+      field: 'weightGrams',
+    });
+    expect(await sent()).toBe(0);
+    expect(await bff.ledger.list()).toEqual([]);
+  });
+});
+
+describe('approval by the merchant (issue 26)', () => {
+  it('waits for the merchant, sends nothing, and answers the label on the next call once approved', async () => {
+    const client = await connect(TOKENS[2]?.token ?? '');
+    const input = { ...parcel('50'), idempotencyKey: 'needs-ok-1' };
+    const pending = await call(client, 'generate_label', input);
+    expect(pending.isError).not.toBe(true);
+    const { approvalId } = labelOf(pending);
+    expect(labelOf(pending)).toMatchObject({ reason: 'approval_pending', approvalId: expect.any(String) });
+    expect(labelOf(await call(client, 'generate_label', input))).toMatchObject({ approvalId });
+    expect(await sent()).toBe(0);
+    const approvals = await bff.backends.approvals.list();
+    expect(approvals).toMatchObject([{ id: approvalId, state: 'pending', issuedBy: 'careful' }]);
+    expect(approvals[0]?.quotedPriceCents).toBeGreaterThan(0);
+    // Approved twice at once: issued once.
+    const [first, second] = await Promise.all([
+      bff.labels.approve(approvalId ?? ''),
+      bff.labels.approve(approvalId ?? ''),
+    ]);
+    expect([first, second].every((r) => 'answer' in r && r.answer.kind === 'issued')).toBe(true);
+    expect(await sent()).toBe(1);
+    const label = labelOf(await call(client, 'generate_label', input));
+    expect(label.prepostagemId).toMatch(/^PP/);
+    expect(await sent()).toBe(1);
+    expect((await bff.ledger.list())[0]?.issuedBy).toBe('careful');
+  });
+
+  it('answers approval_rejected after the merchant rejects, and sends nothing', async () => {
+    const client = await connect(TOKENS[2]?.token ?? '');
+    const input = { ...parcel('51'), orderId: 'PED-510' };
+    const { approvalId } = labelOf(await call(client, 'generate_label', input));
+    expect(await bff.labels.reject(approvalId ?? '')).toEqual({ rejected: true });
+    expect(await bff.labels.approve(approvalId ?? '')).toEqual({ notPending: 'rejected' });
+    const rejected = await call(client, 'generate_label', input);
+    expect(rejected.isError).toBe(true);
+    expect(labelOf(rejected)).toMatchObject({ reason: 'approval_rejected', approvalId });
+    expect(await sent()).toBe(0);
+  });
+
+  it('asks only above the agent’s declared-value threshold', async () => {
+    const client = await connect(TOKENS[3]?.token ?? '');
+    const cheap = await call(client, 'generate_label', parcel('52'));
+    expect(labelOf(cheap).prepostagemId).toMatch(/^PP/);
+    const dear = await call(client, 'generate_label', {
+      ...parcel('53'),
+      declaredItems: [{ conteudo: 'Notebook', quantidade: 1, valor: 2500 }],
+      serviceCode: '03220',
+    });
+    expect(labelOf(dear)).toMatchObject({ reason: 'approval_pending' });
+    expect(await sent()).toBe(1);
+  });
+});
+
+describe('an approval nobody answers', () => {
+  it('expires after 24 hours: the agent is told once, and its next call asks the merchant again', async () => {
+    let now = Date.now();
+    const clocked = await startBff(sandbox.url, ENV, { now: () => now, labels: { pdfDelaysMs: [20] } });
+    try {
+      const client = await clients.connect(`${clocked.url}/mcp`, TOKENS[2]?.token ?? '');
+      const input = { ...parcel('60'), idempotencyKey: 'nobody-answers' };
+      const first = labelOf(await call(client, 'generate_label', input));
+      now += 24 * 3_600_000 - 1;
+      expect(labelOf(await call(client, 'generate_label', input))).toMatchObject({
+        reason: 'approval_pending',
+        approvalId: first.approvalId,
+      });
+      now += 1;
+      const expired = await call(client, 'generate_label', input);
+      expect(expired.isError).toBe(true);
+      expect(labelOf(expired)).toMatchObject({ reason: 'approval_expired', approvalId: first.approvalId });
+      expect(await clocked.labels.approve(first.approvalId ?? '')).toEqual({ notPending: 'expired' });
+      const asked = labelOf(await call(client, 'generate_label', input));
+      expect(asked).toMatchObject({ reason: 'approval_pending' });
+      expect(asked.approvalId).not.toBe(first.approvalId);
+      expect(await sent()).toBe(0);
+    } finally {
+      await clocked.stop();
+    }
+  });
+});
