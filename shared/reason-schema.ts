@@ -12,6 +12,7 @@ import * as z from 'zod/mini';
  * - The BFF's label ledger adds `outcome_unknown` (the answer was lost after sending), `not_sent` (it never
  *   reached the platform), `platform_error` and `no_prepostagem` (the platform answered without a pre-posting).
  * - Partners (spec 4.4.6): `merchant_limit_reached`.
+ * - Packing (the BFF's `plan_shipment`, `shared/packing/plan.ts`): `item_does_not_fit`, `no_boxes_configured`.
  *
  * Which quote reasons ask the merchant rather than the shopper to act: `MERCHANT_SIDE_REASONS` in `reasons.ts`.
  */
