@@ -43,7 +43,7 @@ describe('PlanShipmentInputSchema', () => {
   });
 
   it('converts to a JSON Schema that describes every field and keeps the bounds', () => {
-    const json = z.toJSONSchema(PlanShipmentInputSchema, { io: 'input' }) as {
+    const json = z.toJSONSchema(PlanShipmentInputSchema, { io: 'input' }) as unknown as {
       additionalProperties?: boolean;
       properties: {
         items: {
