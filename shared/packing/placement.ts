@@ -83,21 +83,31 @@ export class BoxLoad {
   readonly blocks: Block[] = [];
   contentGrams = 0;
   #spaces: Space[];
+  #shortest: number;
 
-  constructor(type: BoxType) {
+  /**
+   * `shortest`: the shortest side of any unit that may come (1 when unknown). A free space thinner than it can take
+   * nothing, so it is forgotten instead of being looked at for every block (measured: a third of the time of the
+   * largest orders).
+   */
+  constructor(type: BoxType, shortest = 1) {
     this.type = type;
+    this.#shortest = shortest;
     this.#spaces = [{ at: [0, 0, 0], size: type.inner }];
   }
 
   /** Places up to `wanted` units of a line (as many as size and weight allow); returns how many it placed. */
   add(unit: UnitType, wanted: number): number {
     let left = Math.min(wanted, Math.floor((this.type.contentGrams - this.contentGrams) / unit.grams));
+    if (left <= 0) return 0;
     let placed = 0;
+    const turns = orientations(unit.sides);
     while (left > 0) {
-      const fit = this.#bestFit(unit.sides, left);
+      const fit = this.#bestFit(turns, left);
       if (!fit) break;
       const block: Block = { item: unit.item, at: fit.space.at, unit: fit.unit, grid: fit.grid };
-      this.#spaces.splice(fit.index, 1, ...split(fit.space, block));
+      const pieces = split(fit.space, block).filter((piece) => Math.min(...piece.size) >= this.#shortest);
+      this.#spaces.splice(fit.index, 1, ...pieces);
       this.blocks.push(block);
       const n = count(fit.grid);
       placed += n;
@@ -111,24 +121,30 @@ export class BoxLoad {
    * The space and orientation that take the most of `left` units; among equals the smallest space (keeping large
    * spaces for large units), then the earliest. Deterministic: no ties left to chance.
    */
-  #bestFit(sides: Vec, left: number) {
-    let best: { index: number; space: Space; unit: Vec; grid: Vec; take: number; room: number } | undefined;
-    const units = orientations(sides);
-    for (const [index, space] of this.#spaces.entries()) {
-      const room = volumeOf(space.size);
-      for (const unit of units) {
-        const across: Vec = [
-          Math.floor(space.size[0] / unit[0]),
-          Math.floor(space.size[1] / unit[1]),
-          Math.floor(space.size[2] / unit[2]),
-        ];
-        const take = Math.min(count(across), left);
+  #bestFit(turns: readonly Vec[], left: number) {
+    let best: { index: number; unit: Vec; across: Vec; take: number; room: number } | undefined;
+    for (let index = 0; index < this.#spaces.length; index++) {
+      const [x, y, z] = (this.#spaces[index] as Space).size;
+      const room = x * y * z;
+      for (const unit of turns) {
+        const take = Math.min(
+          Math.floor(x / unit[0]) * Math.floor(y / unit[1]) * Math.floor(z / unit[2]),
+          left,
+        );
         if (take === 0) continue;
         if (best && (take < best.take || (take === best.take && room >= best.room))) continue;
-        best = { index, space, unit, grid: gridFor(across, take), take, room };
+        best = {
+          index,
+          unit,
+          across: [Math.floor(x / unit[0]), Math.floor(y / unit[1]), Math.floor(z / unit[2])],
+          take,
+          room,
+        };
       }
     }
-    return best;
+    if (!best) return undefined;
+    const space = this.#spaces[best.index] as Space;
+    return { index: best.index, space, unit: best.unit, grid: gridFor(best.across, best.take) };
   }
 }
 

@@ -113,6 +113,19 @@ describe('planShipment, examples', () => {
     }
   });
 
+  it('ships a large heavy line in as few boxes as the weight allows, the rest in the smallest box that holds it', () => {
+    // 999 cubes of 10 cm and 2 kg: at most 14 a box by weight (29.6–29.9 kg of contents); G is the smallest box
+    // that takes 14 of them (M holds 12), and M takes the last 5.
+    const volumes = plan([item('peso', [10, 10, 10], 999, 2_000)]);
+    expect(volumes).toHaveLength(Math.ceil(999 / 14));
+    expect(volumes.slice(0, -1).every((v) => v.box === 'G' && v.items[0]?.quantity === 14)).toBe(true);
+    expect(volumes.at(-1)).toMatchObject({
+      box: 'M',
+      items: [{ id: 'peso', quantity: 5 }],
+      weightGrams: 10_200,
+    });
+  });
+
   it('refuses an item that fits no box, naming it', () => {
     const result = planShipment(
       { items: [item('anel', [5, 5, 3]), item('esqui', [170, 12, 4]), item('prancha', [180, 50, 8])] },

@@ -103,7 +103,11 @@ function packingOrder(units: readonly UnitType[]): UnitType[] {
 
 /** One box of `type` filled with as much of `wanted` (units per line) as fits, in `order`. */
 export function fill(type: BoxType, order: readonly UnitType[], wanted: readonly number[]): BoxLoad {
-  const load = new BoxLoad(type);
+  let shortest = Number.POSITIVE_INFINITY;
+  for (const unit of order)
+    if ((wanted[unit.item] ?? 0) > 0)
+      shortest = Math.min(shortest, unit.sides[0], unit.sides[1], unit.sides[2]);
+  const load = new BoxLoad(type, Number.isFinite(shortest) ? shortest : 1);
   for (const unit of order) {
     const n = wanted[unit.item] ?? 0;
     if (n > 0) load.add(unit, n);
@@ -128,6 +132,10 @@ const holdsAll = (load: BoxLoad, wanted: readonly number[]): boolean =>
 /**
  * The volumes for `quantities` units of each line. Every step places at least one unit: each unit fits some box
  * alone (checked before), and a box that is tried empty takes the first unit of the order it can hold.
+ *
+ * A volume chosen for taking the most is used again while what is left still holds all its contents: the same
+ * box would most likely be chosen again, and an order of 49,950 heavy units (3,568 boxes) is planned in one pass
+ * of trials instead of 3,568 (measured: 1.3 s before, with 8 box sizes).
  */
 function packAll(
   units: readonly UnitType[],
@@ -140,10 +148,18 @@ function packAll(
   while (left.some((n) => n > 0)) {
     const trials = types.map((type) => fill(type, order, left));
     const chosen = trials.find((trial) => holdsAll(trial, left)) ?? mostPacked(trials);
-    for (const [i, n] of contents(chosen, left.length).entries()) left[i] = (left[i] ?? 0) - n;
-    loads.push(chosen);
+    const taken = contents(chosen, left.length);
+    do {
+      for (const [i, n] of taken.entries()) left[i] = (left[i] ?? 0) - n;
+      loads.push(chosen);
+    } while (taken.every((n, i) => n <= (left[i] ?? 0)));
   }
-  return loads.map((load) => smallestBoxFor(load, order, types));
+  const smallest = new Map<BoxLoad, BoxLoad>();
+  return loads.map((load) => {
+    const moved = smallest.get(load) ?? smallestBoxFor(load, order, types);
+    smallest.set(load, moved);
+    return moved;
+  });
 }
 
 /** The trial that packed the most volume (the smaller box among equals: trials come smallest first). */
