@@ -150,6 +150,10 @@ describe('planShipment, examples', () => {
     });
   });
 
+  it('throws instead of looping when packOrder is called for a unit that fits no box', () => {
+    expect(() => packOrder([item('esqui', [170, 12, 4])], CATALOGUE)).toThrow(/fits no box/);
+  });
+
   it('refuses when no boxes are configured', () => {
     expect(planShipment({ items: [item('anel', [5, 5, 3])] }, [])).toMatchObject({
       reason: 'no_boxes_configured',

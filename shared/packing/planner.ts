@@ -24,8 +24,8 @@ import type {
  * gives the same plan.
  *
  * Each volume is chosen by filling every box with what is left (largest units first, in blocks) and keeping the
- * box that takes everything (the smallest such), else the one that takes the most; each volume is then moved to the
- * smallest box that holds its contents. A heuristic (bin packing is NP-hard): README "Packing (cubagem)" has its
+ * box that takes everything (the smallest such), else the one that takes the most (used again while what is left
+ * holds all it took); each volume is then moved to the smallest box that holds its contents. A heuristic (bin packing is NP-hard): README "Packing (cubagem)" has its
  * figures against a first-fit-decreasing baseline and a library.
  *
  * `boxes` are `BoxesSchema` output (within the carrier's size limits, unique ids).
@@ -148,6 +148,9 @@ function packAll(
   while (left.some((n) => n > 0)) {
     const trials = types.map((type) => fill(type, order, left));
     const chosen = trials.find((trial) => holdsAll(trial, left)) ?? mostPacked(trials);
+    // Only when the caller skipped the refusal check: no box takes any unit left, and the loop would never end.
+    if (chosen.blocks.length === 0)
+      throw new Error('packOrder: a unit fits no box (planShipment refuses this)');
     const taken = contents(chosen, left.length);
     do {
       for (const [i, n] of taken.entries()) left[i] = (left[i] ?? 0) - n;
