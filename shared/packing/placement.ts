@@ -3,9 +3,9 @@
  * identical units (a grid of `grid[0] × grid[1] × grid[2]` units in one orientation). Lengths are integers in tenths
  * of a millimetre, so "fits" is exact arithmetic, never a floating-point near miss.
  *
- * Why blocks: an order line may hold 999 units; placing them one at a time costs a scan of every placed unit each
- * (measured with a unit-by-unit library: 1,000 small units took 20 s in one box). A block places a whole layer or
- * row at once, and free spaces are disjoint by construction, so no overlap check is needed.
+ * Why blocks: an order may hold 49,950 units; placing them one at a time costs a scan of every placed unit each
+ * (bench figure 8: binpackingjs, unit by unit, took 6–31 s for one order of 558 units; this 0.2 ms). A block places
+ * a whole layer or row at once, and free spaces are disjoint by construction, so no overlap check is needed.
  */
 
 /** x, y, z: comprimento, largura, altura of the box as configured. */
