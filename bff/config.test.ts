@@ -21,6 +21,7 @@ describe('parseConfig', () => {
       databaseUrl: undefined,
       shippingRateLimit: { calls: 60, seconds: 60 },
       store: { name: undefined, url: undefined, logoUrl: undefined },
+      boxes: [],
     });
   });
 
@@ -95,6 +96,7 @@ describe('parseConfig', () => {
     [{ SHIPPING_RATE_LIMIT: '60' }, 'SHIPPING_RATE_LIMIT'],
     [{ BFF_STORE_URL: 'not a url' }, 'BFF_STORE_URL'],
     [{ BFF_STORE_LOGO_URL: 'javascript:alert(1)' }, 'BFF_STORE_LOGO_URL'],
+    [{ BFF_BOXES: '{"id":"M"}' }, 'BFF_BOXES'],
   ])('names the variable that is wrong: %j', (env, name) => {
     expect(() => parseConfig({ ...base, ...env })).toThrow(name);
   });
@@ -109,6 +111,26 @@ describe('parseConfig', () => {
     expect(config.allowedOrigins).toEqual(['https://loja.example', 'http://localhost:3000']);
     expect(config.agentTokens).toEqual([{ token: 'agent-token-0123456789', scopes: ['rates', 'labels'] }]);
     expect(config.trustProxy).toBe(1);
+  });
+
+  it('reads BFF_BOXES and names the box and the rule it breaks', () => {
+    const M = { id: 'M', comprimento: 30, largura: 20, altura: 20, tareGrams: 200, maxWeightGrams: 30_000 };
+    expect(parseConfig({ ...base, BFF_BOXES: JSON.stringify([M]) }).boxes).toEqual([M]);
+    expect(parseConfig({ ...base, BFF_BOXES: ' ' }).boxes).toEqual([]);
+    const refused = (boxes: unknown) => () => parseConfig({ ...base, BFF_BOXES: JSON.stringify(boxes) });
+    expect(() => parseConfig({ ...base, BFF_BOXES: '[{id:"M"}]' })).toThrow(
+      /^BFF_BOXES must be JSON: \[\{"id":"M"/,
+    );
+    expect(refused(M)).toThrow(/^BFF_BOXES must be a JSON array of boxes: /);
+    expect(refused([M, { ...M, comprimento: 120 }])).toThrow(
+      'BFF_BOXES: 1: box "M" has a side of 120 cm; the carrier takes at most 100 cm a side',
+    );
+    expect(refused([{ ...M, id: 'G' }, M, M])).toThrow('BFF_BOXES: 2: box id "M" is given twice');
+    expect(refused([{ ...M, tareGrams: -1 }])).toThrow('BFF_BOXES: 0.tareGrams: must be ≥ 0');
+    expect(refused([{ ...M, peso: 1 }])).toThrow('BFF_BOXES: 0: unknown property peso');
+    expect(refused(Array.from({ length: 21 }, (_, i) => ({ ...M, id: `b${i}` })))).toThrow(
+      'BFF_BOXES must list at most 20 boxes',
+    );
   });
 
   it('refuses BFF_TRUST_PROXY=true (any visitor could pick their IP) and reads hops or proxy addresses', () => {

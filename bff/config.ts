@@ -1,7 +1,9 @@
 import { isIP } from 'node:net';
 import * as z from 'zod/mini';
 import { ConfigError, parseEnv } from '../shared/env.ts';
+import { describeIssues } from '../shared/issues.ts';
 import { RATE_LIMIT_TEXT } from '../shared/limits.ts';
+import { type Box, BoxesSchema } from '../shared/packing/box.ts';
 import { parseRateLimit, type RateLimit } from '../shared/rate-limit.ts';
 import { AgentPolicySchema } from './policies/policy.ts';
 
@@ -158,6 +160,27 @@ function serviceCodes(value: string | undefined): Record<string, string> {
   return parsed.data;
 }
 
+const BOXES_EXAMPLE =
+  '[{"id":"M","comprimento":30,"largura":20,"altura":20,"tareGrams":200,"maxWeightGrams":30000}]';
+
+/** `BFF_BOXES`: the merchant's boxes for `plan_shipment` (shared/packing/box.ts says what each field means). */
+function boxes(value: string | undefined): Box[] {
+  if (!value) return [];
+  let json: unknown;
+  try {
+    json = JSON.parse(value);
+  } catch {
+    throw new Invalid(`must be JSON: ${BOXES_EXAMPLE}`);
+  }
+  const parsed = BoxesSchema.safeParse(json);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  if (issue && issue.path.length > 0) throw new Invalid(`: ${describeIssues(parsed.error.issues, 1)}`);
+  throw new Invalid(
+    issue?.code === 'too_big' ? issue.message : `must be a JSON array of boxes: ${BOXES_EXAMPLE}`,
+  );
+}
+
 const PROXY_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
 
 function isProxyAddress(entry: string): boolean {
@@ -233,6 +256,7 @@ export const EnvSchema = z.object({
   BFF_STORE_NAME: variable((value) => value),
   BFF_STORE_URL: variable(optionalHttpUrl),
   BFF_STORE_LOGO_URL: variable(optionalHttpUrl),
+  BFF_BOXES: variable(boxes),
 });
 export type BffEnv = z.output<typeof EnvSchema>;
 
@@ -273,6 +297,8 @@ function toConfig(env: BffEnv) {
     shippingRateLimit: env.SHIPPING_RATE_LIMIT,
     /** Branding of the tracking page. */
     store: { name: env.BFF_STORE_NAME, url: env.BFF_STORE_URL, logoUrl: env.BFF_STORE_LOGO_URL },
+    /** The merchant's boxes for `plan_shipment` (`BFF_BOXES`); none by default, and then it plans nothing. */
+    boxes: env.BFF_BOXES,
   };
 }
 
