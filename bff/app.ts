@@ -155,6 +155,7 @@ export function createBff(deps: BffDeps): Bff {
       rates,
       labels,
       serviceCodes,
+      boxes: config.boxes,
       tracking,
       platform,
       issuer,

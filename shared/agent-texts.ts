@@ -192,6 +192,11 @@ export function agentInstructions(tools: readonly string[], labelsWithheld?: str
       "From a quote to a label: give generate_label the option's serviceId (or its serviceCode), never its display code.",
     );
   }
+  if (tools.includes('plan_shipment')) {
+    lines.push(
+      "plan_shipment packs an order into the merchant's boxes: issue one label per volume it answers (volume 1, 2, …).",
+    );
+  }
   if (tools.includes('preview_label')) {
     lines.push(
       'preview_label shows the price, the policy and what would be printed, and creates nothing: use it before generate_label.',

@@ -292,3 +292,48 @@ describe('an approval nobody answers', () => {
     }
   });
 });
+
+describe('plan_shipment: an order in the merchant’s boxes, then one label per volume (issue 25)', () => {
+  it('plans two volumes for two boxes’ worth of items and issues a label for each', async () => {
+    const boxes = [
+      { id: 'P', comprimento: 20, largura: 15, altura: 10, tareGrams: 100, maxWeightGrams: 5000 },
+      { id: 'M', comprimento: 30, largura: 20, altura: 15, tareGrams: 180, maxWeightGrams: 10000 },
+    ];
+    const planner = await startBff(sandbox.url, { ...ENV, BFF_BOXES: JSON.stringify(boxes) });
+    try {
+      const client = await clients.connect(`${planner.url}/mcp`, TOKENS[0]?.token ?? '');
+      const plan = await call(client, 'plan_shipment', {
+        items: [{ id: 'bota', comprimento: 30, largura: 20, altura: 15, weightGrams: 1200, quantity: 2 }],
+      });
+      const { volumes } = plan.structuredContent as {
+        volumes: {
+          box: string;
+          weightGrams: number;
+          dimensions: { comprimento: number; largura: number; altura: number };
+        }[];
+      };
+      expect(volumes.map((v) => [v.box, v.weightGrams])).toEqual([
+        ['M', 1380],
+        ['M', 1380],
+      ]);
+      for (const [i, volume] of volumes.entries()) {
+        const label = await call(client, 'generate_label', {
+          ...parcel('70'),
+          orderId: 'PED-700',
+          volume: i + 1,
+          weightGrams: volume.weightGrams,
+          dimensions: volume.dimensions,
+        });
+        expect(labelOf(label).prepostagemId).toMatch(/^PP/);
+      }
+      expect(await sent()).toBe(2);
+      const none = await call(client, 'plan_shipment', {
+        items: [{ id: 'sofa', comprimento: 180, largura: 90, altura: 80, weightGrams: 40000, quantity: 1 }],
+      });
+      expect(none.isError).toBe(true);
+      expect(none.structuredContent).toMatchObject({ reason: 'item_does_not_fit', itemId: 'sofa' });
+    } finally {
+      await planner.stop();
+    }
+  });
+});

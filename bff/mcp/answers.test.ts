@@ -59,7 +59,7 @@ describe('the instructions an agent gets', () => {
     expect(client.getServerVersion()).toEqual({ name: 'frete-kit-bff', version: '1.0.0' });
     const lines = (client.getInstructions() ?? '').split('\n');
     expect(lines).toEqual([
-      'Shipping tools of this store: get_shipping_rates, track_shipment, generate_label, preview_label, get_label_pdf, diagnose_label_issue. Every result ends with its structured JSON.',
+      'Shipping tools of this store: get_shipping_rates, track_shipment, generate_label, preview_label, plan_shipment, get_label_pdf, diagnose_label_issue. Every result ends with its structured JSON.',
       'A result with reason and actionUrl is a configuration problem for the merchant (show them actionUrl); calling again will not help.',
       'An error that says "try again in N seconds" is transient: wait that long before calling again.',
       'An empty rates list is "no quote available", never free shipping.',
@@ -68,6 +68,7 @@ describe('the instructions an agent gets', () => {
       'A result with reason not_sent never reached the platform: nothing was created; send the same request again once the platform answers.',
       'A result with reason approval_pending waits for the merchant: nothing was sent; call again later with the same input.',
       "From a quote to a label: give generate_label the option's serviceId (or its serviceCode), never its display code.",
+      "plan_shipment packs an order into the merchant's boxes: issue one label per volume it answers (volume 1, 2, …).",
       'preview_label shows the price, the policy and what would be printed, and creates nothing: use it before generate_label.',
     ]);
   });

@@ -17,6 +17,7 @@ import {
   ledgerUnavailableText,
   notSentStatus,
   outcomeUnknownStatus,
+  planSummary,
   previewSummary,
   ratesSummary,
   refusalSummary,
@@ -25,6 +26,13 @@ import {
 } from '../../shared/agent-texts.ts';
 import { DiagnoseLabelIssueOutputSchema } from '../../shared/diagnosis.ts';
 import { isApiError } from '../../shared/errors.ts';
+import type { Box } from '../../shared/packing/box.ts';
+import {
+  isPlanRefusal,
+  PlanShipmentInputSchema,
+  PlanShipmentOutputSchema,
+} from '../../shared/packing/plan.ts';
+import { planShipment } from '../../shared/packing/planner.ts';
 import { GetShippingRatesOutputSchema, McpRateSchema } from '../../shared/quote.ts';
 import { TOOLS, type ToolDefinition } from '../../shared/tools.ts';
 import type { AgentScope } from '../config.ts';
@@ -45,6 +53,8 @@ export interface AgentToolDeps {
   issuer: LabelIssuer;
   labels: LabelService;
   serviceCodes: ServiceCodes;
+  /** The merchant's boxes (`BFF_BOXES`) for plan_shipment. */
+  boxes: readonly Box[];
   logger: Logger;
 }
 
@@ -288,6 +298,27 @@ export const AGENT_TOOLS: readonly AgentTool[] = [
       } catch (error) {
         return ledgerDown(deps, error);
       }
+    },
+  ),
+
+  agentTool(
+    'plan_shipment',
+    'labels',
+    {
+      title: 'Plan the boxes of an order',
+      description:
+        "Packs an order's items (dimensions in cm, weight in grams, quantity) into the merchant's boxes: fewest " +
+        'boxes first, each within its box and the carrier limits (30 kg, 100 cm a side, 200 cm in all). Answers one ' +
+        'volume per box (its box, items, weight with the tare, dimensions): issue one label per volume with ' +
+        'generate_label, orderId and volume 1, 2, … . Creates nothing.',
+      inputSchema: PlanShipmentInputSchema,
+      outputSchema: PlanShipmentOutputSchema,
+      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+      labels: true,
+    },
+    async (input, deps) => {
+      const plan = planShipment(input, deps.boxes);
+      return isPlanRefusal(plan) ? refused(planSummary(plan), plan) : answer(planSummary(plan), plan);
     },
   ),
 

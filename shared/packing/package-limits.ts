@@ -1,17 +1,23 @@
+import { CONTRACT_SERVICES, FORMAT_LIMITS } from '../carrier-limits.ts';
+
+const { box } = FORMAT_LIMITS;
+
 /**
- * The carrier's limits for one package (PAC and SEDEX, object format "2" box), as `correios-facts.md` ("Limits")
- * gives them. Defined here for the planner and `BFF_BOXES`; the label's plausibility rules need the same figures
- * (one home for both is pending: whoever merges keeps one copy).
+ * The carrier's limits for one package (PAC and SEDEX, object format "2" box), from the carrier's figures
+ * (shared/carrier-limits.ts, the one home the label plausibility rules also read).
  */
 export const PACKAGE_LIMITS = {
-  /** Up to 30 kg, the box's tare included (SEDEX 10/12/Hoje: 10 kg, not offered for planning). */
-  maxWeightGrams: 30_000,
+  /** Up to 30 kg, the box's tare included (SEDEX 10/12/Hoje take less and are not offered for planning). */
+  maxWeightGrams: Math.min(
+    CONTRACT_SERVICES['03298'].maxWeightGrams,
+    CONTRACT_SERVICES['03220'].maxWeightGrams,
+  ),
   /** Each side at most 100 cm. */
-  maxSideCm: 100,
+  maxSideCm: box.comprimento.max,
   /** Length + width + height at most 200 cm. */
-  maxSumOfSidesCm: 200,
+  maxSumOfSidesCm: box.maxSum,
   /** The smallest box the carrier takes, longest side first: 15 × 10 × 1 cm (the sandbox refuses less). */
-  minSidesCm: [15, 10, 1],
+  minSidesCm: [box.comprimento.min, box.largura.min, box.altura.min],
 } as const;
 
 /** The sides of a box from the longest to the shortest: how the label states comprimento, largura, altura. */
