@@ -22,6 +22,7 @@ import { agentMcpRoutes } from './mcp/server.ts';
 import { BffOAuth } from './oauth/oauth.ts';
 import { openApiRoutes } from './openapi/document.ts';
 import { pageRoutes } from './page/routes.ts';
+import { ratesVerifyRoutes } from './rates/routes.ts';
 import { RatesService } from './rates/service.ts';
 import { widgetCheck, widgetRoutes } from './static/widget.ts';
 import { TrackingCache } from './tracking/cache.ts';
@@ -208,6 +209,13 @@ export function createBff(deps: BffDeps): Bff {
       service: tracking,
       logger,
       ...(redis ? { limiter: new RedisVisitorLimiter(redis, config.visitorRateLimit) } : {}),
+    }),
+  );
+  app.use(
+    ratesVerifyRoutes({
+      tokens: config.checkoutTokens,
+      rates: new RatesService({ client: rest, now }),
+      logger,
     }),
   );
   app.use(openApiRoutes(config.publicUrl));

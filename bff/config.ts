@@ -129,6 +129,21 @@ function agentTokens(value: string | undefined): AgentToken[] {
   return parsed.data;
 }
 
+/** `BFF_CHECKOUT_TOKENS`: comma-separated tokens of the store's checkout servers for `POST /api/rates/verify`. */
+function checkoutTokens(value: string | undefined): string[] {
+  const tokens = (value ?? '')
+    .split(',')
+    .map((token) => token.trim())
+    .filter(Boolean);
+  if (tokens.some((token) => token.length < 16))
+    throw new Invalid(': each token must have at least 16 characters');
+  if (tokens.some((token) => /\s/.test(token)))
+    throw new Invalid(': a token has no spaces (separate tokens with commas)');
+  if (tokens.some((token) => /^(mk|pk|pl)_/.test(token)))
+    throw new Invalid(': a platform key (mk_…, pk_…, pl_…) is never a checkout token');
+  return tokens;
+}
+
 const PROXY_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
 
 function isProxyAddress(entry: string): boolean {
@@ -203,6 +218,7 @@ export const EnvSchema = z.object({
   BFF_STORE_NAME: variable((value) => value),
   BFF_STORE_URL: variable(optionalHttpUrl),
   BFF_STORE_LOGO_URL: variable(optionalHttpUrl),
+  BFF_CHECKOUT_TOKENS: variable(checkoutTokens),
 });
 export type BffEnv = z.output<typeof EnvSchema>;
 
@@ -241,6 +257,8 @@ function toConfig(env: BffEnv) {
     shippingRateLimit: env.SHIPPING_RATE_LIMIT,
     /** Branding of the tracking page. */
     store: { name: env.BFF_STORE_NAME, url: env.BFF_STORE_URL, logoUrl: env.BFF_STORE_LOGO_URL },
+    /** Tokens of the store's checkout servers for `POST /api/rates/verify`; none: the route refuses everyone. */
+    checkoutTokens: env.BFF_CHECKOUT_TOKENS,
   };
 }
 
