@@ -251,6 +251,29 @@ describe('<shipping-calculator> on a product page (different origin, strict CSP)
     expect(await results().innerText()).not.toContain('Faltam');
   });
 
+  it('paints the form as plain HTML first, then Preact adopts those very nodes (nothing replaced)', async () => {
+    const front = await storefront();
+    // when the element is defined its first frame is not painted yet: keep what it shows then
+    await page.addInitScript(() => {
+      void customElements.whenDefined('shipping-calculator').then(() => {
+        const root = document.querySelector('shipping-calculator')?.shadowRoot;
+        (window as unknown as { first: Element[] }).first = [...(root?.querySelectorAll('*') ?? [])];
+      });
+    });
+    await page.goto(`${front.url}product.html`);
+    await cepField().pressSequentially('01310100'); // masked: Preact's handler is on the very same input
+    expect(await cepField().inputValue()).toBe('01310-100');
+    const kept = await page.evaluate(() => {
+      const first = (window as unknown as { first: Element[] }).first;
+      const now = [
+        ...(document.querySelector('shipping-calculator')?.shadowRoot?.querySelectorAll('*') ?? []),
+      ];
+      return { first: first.length, now: now.length, same: first.every((node, i) => node === now[i]) };
+    });
+    expect(kept.first).toBeGreaterThan(10);
+    expect(kept).toEqual({ first: kept.first, now: kept.first, same: true });
+  });
+
   it('masks the CEP as 00000-000 with a numeric keyboard and postal-code autocomplete', async () => {
     const front = await storefront();
     await page.goto(`${front.url}product.html`);

@@ -4,6 +4,7 @@ import type { Rate } from '../../shared/quote.ts';
 import { ufOfCep } from '../../shared/uf.ts';
 import type { Messages } from './messages.ts';
 import type { CalculatorModel, View } from './model.ts';
+import { CEP_SEARCH_URL } from './skeleton.ts';
 
 export interface CalculatorProps {
   model: CalculatorModel;
@@ -29,9 +30,6 @@ export interface CalculatorPrefs {
   /** The clock, for the arrival date (injectable in tests). */
   now: () => number;
 }
-
-/** The Correios page where a shopper finds a CEP by address. */
-export const CEP_SEARCH_URL = 'https://buscacepinter.correios.com.br/app/endereco/index.php';
 
 /** The shopper's flow: CEP field, submit, options (or an honest "no quote"), errors with a retry. */
 export function Calculator({ model, t, locale, id, prefs }: CalculatorProps) {

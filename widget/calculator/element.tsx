@@ -7,6 +7,7 @@ import { Calculator, type CalculatorPrefs } from './Calculator.tsx';
 import { messagesFor } from './messages.ts';
 import { type CalculatorModel, createCalculatorModel } from './model.ts';
 import { createQuoteClient } from './quote-client.ts';
+import { formHtml } from './skeleton.ts';
 import { CALCULATOR_CSS } from './styles.ts';
 import { parseItems } from './validation.ts';
 
@@ -29,13 +30,21 @@ export class ShippingCalculator extends HTMLElement {
   private model: CalculatorModel | undefined;
   /** The cart as last given (undefined until the store gives one; `[]` is an empty cart). */
   private itemsValue: QuoteItem[] | undefined;
+  /** Items given before the element started: read after the first paint, which they must not delay. */
+  private pending: { value: unknown } | undefined;
   private readonly root: ShadowRoot;
   private readonly elementId = uid('sc');
+  /** Whether Preact renders the shadow root yet (the first paint is plain HTML: `formHtml`). */
+  private rendered = false;
+  /** The start waiting for the first paint, dropped if the element is removed meanwhile. */
+  private waiting: object | undefined;
 
   constructor() {
     super();
     this.root = this.attachShadow({ mode: 'open' });
     adoptStyles(this.root, CALCULATOR_CSS);
+    // Enter in the plain first-paint form must not submit it as a page navigation.
+    this.root.addEventListener('submit', (event) => event.preventDefault());
   }
 
   get items(): QuoteItem[] {
@@ -44,6 +53,10 @@ export class ShippingCalculator extends HTMLElement {
 
   /** The cart from a script: an array (`[]` empties it), or the same JSON text as the attribute. */
   set items(value: unknown) {
+    if (!this.model) {
+      this.pending = { value };
+      return;
+    }
     let parsedJson = value;
     if (typeof value === 'string') {
       try {
@@ -61,7 +74,7 @@ export class ShippingCalculator extends HTMLElement {
       return;
     }
     this.itemsValue = items;
-    this.model?.setItems(items);
+    this.model.setItems(items);
   }
 
   connectedCallback(): void {
@@ -71,6 +84,26 @@ export class ShippingCalculator extends HTMLElement {
       delete (this as { items?: unknown }).items;
       this.items = early;
     }
+    if (this.rendered) {
+      this.start();
+      return;
+    }
+    // The first paint is the form as plain HTML; everything else waits for it.
+    const { t, locale } = messagesFor(this.language());
+    this.root.innerHTML = formHtml(t, locale, this.elementId);
+    const waiting = {};
+    this.waiting = waiting;
+    afterPaint(() => {
+      if (this.waiting === waiting) this.start();
+    });
+  }
+
+  /**
+   * The model, then Preact over the form (keeping what was typed in the plain one), the remembered CEP (storage is
+   * slow to open), then the cart, quoted at once when a CEP is there.
+   */
+  private start(): void {
+    this.waiting = undefined;
     const apiUrl = this.getAttribute('api-url') ?? ShippingCalculator.settings.apiUrl;
     const publicKey = this.getAttribute('public-key') ?? ShippingCalculator.settings.publicKey;
     if (!apiUrl || !publicKey?.startsWith('pk_')) {
@@ -90,20 +123,22 @@ export class ShippingCalculator extends HTMLElement {
       },
     });
     this.model = model;
-    if (this.itemsValue?.length === 0) model.setItems([]);
+    const typed = this.rendered ? '' : (this.root.querySelector('input')?.value ?? '');
+    if (typed) model.setCep(typed);
+    this.rendered = true;
     this.renderView();
-    // After the first paint: the remembered CEP (storage is slow to open), then a quote for it if there is a cart.
-    afterPaint(() => {
-      if (this.model !== model) return;
-      model.restoreCep();
-      if (this.itemsValue?.length) model.setItems(this.itemsValue);
-    });
+    model.restoreCep();
+    const pending = this.pending;
+    this.pending = undefined;
+    if (pending) this.items = pending.value;
+    else if (this.itemsValue) model.setItems(this.itemsValue);
   }
 
   disconnectedCallback(): void {
+    this.waiting = undefined;
     this.model?.dispose();
     this.model = undefined;
-    render(null, this.root);
+    if (this.rendered) render(null, this.root);
   }
 
   attributeChangedCallback(name: string, _old: string | null, value: string | null): void {
@@ -114,10 +149,13 @@ export class ShippingCalculator extends HTMLElement {
     if (value !== null) this.items = value;
   }
 
+  private language(): string | undefined {
+    return this.getAttribute('lang') ?? ShippingCalculator.settings.lang;
+  }
+
   private renderView(): void {
-    if (!this.model) return;
-    const lang = this.getAttribute('lang') ?? ShippingCalculator.settings.lang;
-    const { t, locale } = messagesFor(lang);
+    if (!this.model || !this.rendered) return;
+    const { t, locale } = messagesFor(this.language());
     render(
       <Calculator model={this.model} t={t} locale={locale} id={this.elementId} prefs={this.prefs()} />,
       this.root,

@@ -490,7 +490,7 @@ describe('the rule: the last shipping-select always equals what the shopper sees
           check(m, told, emptied);
           m.dispose();
         }),
-        { numRuns: 400 },
+        { numRuns: 2000 },
       );
     } finally {
       warn.mockRestore();
@@ -648,6 +648,37 @@ describe('what the calculator asks the platform, and when', () => {
     expect(quote).toHaveBeenCalledTimes(2);
     expect(m.view.value).toEqual({ kind: 'rates', rates: [rate('PAC', 21.5, 6)] });
     expect(events.select).toHaveBeenCalledTimes(2);
+  });
+
+  it('drops a quote in flight when the cart changes: its answer, for the old cart, never lands as current', async () => {
+    vi.useFakeTimers();
+    const answers: ((o: QuoteOutcome) => void)[] = [];
+    // a client that never hears the abort: the old answer still arrives
+    const quote = vi.fn(() => new Promise<QuoteOutcome>((resolve) => void answers.push(resolve)));
+    const { m, events } = calculator(quote);
+    m.items.value = [item];
+    m.setCep('01001000');
+    void m.quote();
+    m.setItems([{ ...item, quantity: 2 }]);
+    answers[0]?.(ratesOf(rate('PAC', 20, 6)));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(events.rates).not.toHaveBeenCalled();
+    expect(m.pending.value).toBe(true); // the new cart's quote is still due
+    await vi.advanceTimersByTimeAsync(300);
+    answers[1]?.(ratesOf(rate('PAC', 25, 6)));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(m.view.value).toEqual({ kind: 'rates', rates: [rate('PAC', 25, 6)] });
+    expect(m.quotedItems.value).toEqual([{ ...item, quantity: 2 }]);
+    expect(m.pending.value).toBe(false);
+  });
+
+  it('tells nothing new when the shopper picks the chosen option again', async () => {
+    const { m, events } = model(ratesOf(rate('PAC', 20, 6)));
+    m.setCep('01001000');
+    await m.quote();
+    m.select(rate('PAC', 20, 6));
+    m.select(rate('PAC', 20, 6));
+    expect(events.select).toHaveBeenCalledOnce();
   });
 
   it('drops a quote in flight when the cart is emptied: its late answer changes nothing', async () => {

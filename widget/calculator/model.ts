@@ -175,15 +175,7 @@ export function createCalculatorModel(options: CalculatorModelOptions) {
       clearChoice();
       return;
     }
-    const before = told.rate;
-    if (
-      told.cep !== cep ||
-      now.price !== before.price ||
-      now.deliveryDays !== before.deliveryDays ||
-      now.free !== before.free ||
-      now.label !== before.label
-    )
-      tell(cep, now);
+    if (!sameChoice(told, cep, now)) tell(cep, now);
   }
 
   /** No items to quote: say so (on screen and, once, to the store's developer) and drop what was shown. */
@@ -295,16 +287,16 @@ export function createCalculatorModel(options: CalculatorModelOptions) {
         return;
       }
       if (view.value.kind === 'empty') view.value = { kind: 'idle' };
-      const target = normalizeCep(cep.value);
-      if (!target) return;
-      clearTimeout(timer);
+      if (!normalizeCep(cep.value)) return;
+      // A quote in flight is for the cart before this one: its answer must not land as if current.
+      cancel();
       pending.value = true;
       timer = setTimeout(() => void quote(), debounceMs);
     },
-    /** The shopper picked an option of the list on screen. */
+    /** The shopper picked an option of the list on screen (picking it again tells nothing new). */
     select(rate: Rate): void {
       selected.value = rate.serviceId;
-      tell(quotedCep.value, rate);
+      if (!told || !sameChoice(told, quotedCep.value, rate)) tell(quotedCep.value, rate);
     },
     dispose(): void {
       cancel();
@@ -313,6 +305,19 @@ export function createCalculatorModel(options: CalculatorModelOptions) {
 }
 
 export type CalculatorModel = ReturnType<typeof createCalculatorModel>;
+
+/** Whether the checkout, holding `told`, would see nothing new in `rate` for `cep` (the fields a checkout shows). */
+function sameChoice(told: Choice, cep: string, rate: Rate): boolean {
+  const before = told.rate;
+  return (
+    told.cep === cep &&
+    rate.serviceId === before.serviceId &&
+    rate.price === before.price &&
+    rate.deliveryDays === before.deliveryDays &&
+    rate.free === before.free &&
+    rate.label === before.label
+  );
+}
 
 function safeGet(storage: CalculatorModelOptions['storage'], key: string): string | null {
   try {
