@@ -3,6 +3,7 @@ import type { Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
 import { writeIntegrityManifest } from './bff/static/integrity.ts';
 import { TEST_TAGS } from './scripts/test-tags.ts';
+import { validatorsPlugin } from './widget/validators/plugin.ts';
 
 /** Each widget bundle is one classic script (IIFE): `vite build` for the calculator, `--mode tracking` for tracking. */
 const BUNDLES = {
@@ -24,7 +25,7 @@ function integrityManifest(): Plugin {
 export default defineConfig(({ mode }) => {
   const bundle = mode === 'tracking' ? BUNDLES.tracking : BUNDLES.production;
   return {
-    plugins: [preact(), integrityManifest()],
+    plugins: [validatorsPlugin(), preact(), integrityManifest()],
     define: { 'process.env.NODE_ENV': JSON.stringify('production') },
     build: {
       outDir: 'dist/widget',

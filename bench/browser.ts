@@ -34,7 +34,7 @@ customElements.whenDefined('shipping-calculator').then(() => {
 </script></body></html>`;
 }
 
-export async function measureBrowser(repetitions = 7): Promise<Figure> {
+export async function measureBrowser(repetitions = 11): Promise<Figure> {
   const sandbox = await startSandbox({ rateLimit: { calls: 100_000, seconds: 60 } });
   const bundle = Buffer.concat([
     Buffer.from('window.__bench.execStart = performance.now();\n'),
@@ -148,6 +148,11 @@ customElements.define('shipping-calculator', class extends HTMLElement {
     await sandbox.close();
   }
   const fp = median(firstPaint);
+  const floor = median(baselinePaint);
+  // Each repetition loads the empty element and then the widget: the ratio of the medians, and the median of the
+  // ratios of each pair (the pair shares the moment's load on a shared machine).
+  const ratio = fp / floor;
+  const pairRatio = median(firstPaint.map((value, i) => value / (baselinePaint[i] ?? value)));
   const work = median(optionsWork);
   const op = median(optionsPaint);
   const lt = Math.max(...longTasks);
@@ -155,12 +160,14 @@ customElements.define('shipping-calculator', class extends HTMLElement {
     id: 2,
     figure:
       'Chromium: script evaluation → first paint of the element; response → options rendered / painted; long tasks',
-    value: `${round(fp, 1)} ms; ${round(work, 1)} ms / ${round(op, 1)} ms; ${lt}`,
-    comparedWith: `an empty element with one input, loaded the same way: first paint ${round(median(baselinePaint), 1)} ms`,
-    goal: 'first paint ≤ 50 ms; options within one frame (16 ms); 0 long tasks',
-    met: fp <= 50 && work <= 16 && lt === 0,
+    value: `${round(fp, 1)} ms (${round(ratio, 2)}× the empty element; pairs ${round(pairRatio, 2)}×); ${round(work, 1)} ms / ${round(op, 1)} ms; ${lt}`,
+    comparedWith: `an empty element with one input, loaded the same way, alternating with it: first paint ${round(floor, 1)} ms`,
+    goal: 'first paint ≤ 1.3× the empty element; options within one frame (16 ms); 0 long tasks',
+    met: ratio <= 1.3 && work <= 16 && lt === 0,
     data: {
       repetitions,
+      firstPaintRatio: round(ratio, 2),
+      firstPaintPairRatio: round(pairRatio, 2),
       firstPaintMs: firstPaint.map((v) => round(v, 1)),
       baselineFirstPaintMs: baselinePaint.map((v) => round(v, 1)),
       optionsRenderedMs: optionsWork.map((v) => round(v, 1)),

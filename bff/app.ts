@@ -15,6 +15,7 @@ import { agentMcpRoutes } from './mcp/server.ts';
 import { BffOAuth } from './oauth/oauth.ts';
 import { openApiRoutes } from './openapi/document.ts';
 import { pageRoutes } from './page/routes.ts';
+import { ratesVerifyRoutes } from './rates/routes.ts';
 import { RatesService } from './rates/service.ts';
 import { widgetCheck, widgetRoutes } from './static/widget.ts';
 import type { Schedule } from './tracking/coalescer.ts';
@@ -173,6 +174,13 @@ export function createBff(deps: BffDeps): Bff {
       service: tracking,
       logger,
       limiter: backends.visitorLimiter,
+    }),
+  );
+  app.use(
+    ratesVerifyRoutes({
+      tokens: config.checkoutTokens,
+      rates: new RatesService({ client: rest, now }),
+      logger,
     }),
   );
   app.use(openApiRoutes(config.publicUrl));

@@ -181,6 +181,21 @@ function boxes(value: string | undefined): Box[] {
   );
 }
 
+/** `BFF_CHECKOUT_TOKENS`: comma-separated tokens of the store's checkout servers for `POST /api/rates/verify`. */
+function checkoutTokens(value: string | undefined): string[] {
+  const tokens = (value ?? '')
+    .split(',')
+    .map((token) => token.trim())
+    .filter(Boolean);
+  if (tokens.some((token) => token.length < 16))
+    throw new Invalid(': each token must have at least 16 characters');
+  if (tokens.some((token) => /\s/.test(token)))
+    throw new Invalid(': a token has no spaces (separate tokens with commas)');
+  if (tokens.some((token) => /^(mk|pk|pl)_/.test(token)))
+    throw new Invalid(': a platform key (mk_…, pk_…, pl_…) is never a checkout token');
+  return tokens;
+}
+
 const PROXY_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
 
 function isProxyAddress(entry: string): boolean {
@@ -257,6 +272,7 @@ export const EnvSchema = z.object({
   BFF_STORE_URL: variable(optionalHttpUrl),
   BFF_STORE_LOGO_URL: variable(optionalHttpUrl),
   BFF_BOXES: variable(boxes),
+  BFF_CHECKOUT_TOKENS: variable(checkoutTokens),
 });
 export type BffEnv = z.output<typeof EnvSchema>;
 
@@ -299,6 +315,8 @@ function toConfig(env: BffEnv) {
     store: { name: env.BFF_STORE_NAME, url: env.BFF_STORE_URL, logoUrl: env.BFF_STORE_LOGO_URL },
     /** The merchant's boxes for `plan_shipment` (`BFF_BOXES`); none by default, and then it plans nothing. */
     boxes: env.BFF_BOXES,
+    /** Tokens of the store's checkout servers for `POST /api/rates/verify`; none: the route refuses everyone. */
+    checkoutTokens: env.BFF_CHECKOUT_TOKENS,
   };
 }
 

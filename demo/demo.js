@@ -38,44 +38,55 @@
       { name: 'Camiseta Básica', quantity: 1, unitPriceBRL: 79.9, weightKg: 0.3 },
       { name: 'Boné', quantity: 1, unitPriceBRL: 59.9, weightKg: 0.2 },
     ];
+    const emptyRow = () => {
+      const row = document.createElement('tr');
+      const cell = document.createElement('td');
+      cell.colSpan = 4;
+      cell.className = 'empty-cart';
+      cell.textContent = 'Seu carrinho está vazio.';
+      row.append(cell);
+      return row;
+    };
     const render = () => {
-      lines.replaceChildren(
-        ...cart.map((item, index) => {
-          const row = document.createElement('tr');
-          const name = document.createElement('td');
-          name.textContent = item.name;
-          const qty = document.createElement('td');
-          const input = document.createElement('input');
-          input.type = 'number';
-          input.min = '1';
-          input.value = String(item.quantity);
-          input.setAttribute('aria-label', `Quantidade de ${item.name}`);
-          input.addEventListener('change', () => {
-            item.quantity = Math.max(1, Number(input.value) || 1);
-            render();
-          });
-          qty.append(input);
-          const price = document.createElement('td');
-          price.textContent = brl(item.quantity * item.unitPriceBRL);
-          const actions = document.createElement('td');
-          const remove = document.createElement('button');
-          remove.type = 'button';
-          remove.textContent = 'Remover';
-          remove.setAttribute('aria-label', `Remover ${item.name}`);
-          remove.addEventListener('click', () => {
-            cart.splice(index, 1);
-            render();
-          });
-          actions.append(remove);
-          row.append(name, qty, price, actions);
-          return row;
-        }),
-      );
+      if (cart.length === 0) lines.replaceChildren(emptyRow());
+      else
+        lines.replaceChildren(
+          ...cart.map((item, index) => {
+            const row = document.createElement('tr');
+            const name = document.createElement('td');
+            name.textContent = item.name;
+            const qty = document.createElement('td');
+            const input = document.createElement('input');
+            input.type = 'number';
+            input.min = '1';
+            input.value = String(item.quantity);
+            input.setAttribute('aria-label', `Quantidade de ${item.name}`);
+            input.addEventListener('change', () => {
+              item.quantity = Math.max(1, Number(input.value) || 1);
+              render();
+            });
+            qty.append(input);
+            const price = document.createElement('td');
+            price.textContent = brl(item.quantity * item.unitPriceBRL);
+            const actions = document.createElement('td');
+            const remove = document.createElement('button');
+            remove.type = 'button';
+            remove.textContent = 'Remover';
+            remove.setAttribute('aria-label', `Remover ${item.name}`);
+            remove.addEventListener('click', () => {
+              cart.splice(index, 1);
+              render();
+            });
+            actions.append(remove);
+            row.append(name, qty, price, actions);
+            return row;
+          }),
+        );
       document.getElementById('subtotal').textContent = brl(
         cart.reduce((s, i) => s + i.quantity * i.unitPriceBRL, 0),
       );
-      // The cart page hands the calculator its items through the property.
-      if (cart.length > 0) calculator().items = cart.map((item) => ({ ...item }));
+      // The cart page hands the calculator its items through the property; [] says the cart is empty.
+      calculator().items = cart.map((item) => ({ ...item }));
     };
     document.getElementById('add-mug').addEventListener('click', () => {
       cart.push({ name: 'Caneca', quantity: 1, unitPriceBRL: 49.9, weightKg: 0.4 });

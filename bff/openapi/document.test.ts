@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningSandbox, startSandbox } from '../../sandbox/testing.ts';
 import { ErrorBodySchema } from '../../shared/errors.ts';
 import { TrackingLookupRequestSchema, TrackingLookupResponseSchema } from '../../shared/tracking-lookup.ts';
+import { RateVerifyRequestSchema, RateVerifyResponseSchema } from '../rates/verify.ts';
 import { type RunningBff, startBff } from '../testing.ts';
 import { buildBffOpenApiDocument } from './document.ts';
 
@@ -14,25 +15,31 @@ interface Operation {
   requestBody: { content: Record<string, Media> };
   responses: Record<string, { content?: Record<string, Media> }>;
 }
-const tracking = (document: Record<string, unknown>) =>
-  (document as { paths: Record<string, { post: Operation }> }).paths['/api/tracking']?.post as Operation;
+const operationOf = (document: Record<string, unknown>, path: string) =>
+  (document as { paths: Record<string, { post: Operation }> }).paths[path]?.post as Operation;
+const tracking = (document: Record<string, unknown>) => operationOf(document, '/api/tracking');
+const verify = (document: Record<string, unknown>) => operationOf(document, '/api/rates/verify');
+
+type Parser = { safeParse(value: unknown): { success: boolean } };
+const SCHEMAS: Record<string, { request: Parser; ok: Parser }> = {
+  '/api/tracking': { request: TrackingLookupRequestSchema, ok: TrackingLookupResponseSchema },
+  '/api/rates/verify': { request: RateVerifyRequestSchema, ok: RateVerifyResponseSchema },
+};
 
 /** Every example of the document with the schema it must satisfy. */
 function examplesOf(document: Record<string, unknown>) {
-  const operation = tracking(document);
-  const found: {
-    where: string;
-    value: unknown;
-    schema: { safeParse(value: unknown): { success: boolean } };
-  }[] = [];
-  for (const media of Object.values(operation.requestBody.content)) {
-    found.push({ where: 'request', value: media.example, schema: TrackingLookupRequestSchema });
-  }
-  for (const [status, response] of Object.entries(operation.responses)) {
-    for (const media of Object.values(response.content ?? {})) {
-      for (const [name, { value }] of Object.entries(media.examples ?? {})) {
-        const schema = status === '200' ? TrackingLookupResponseSchema : ErrorBodySchema;
-        found.push({ where: `${status} ${name}`, value, schema });
+  const found: { where: string; value: unknown; schema: Parser }[] = [];
+  for (const [path, schemas] of Object.entries(SCHEMAS)) {
+    const operation = operationOf(document, path);
+    for (const media of Object.values(operation.requestBody.content)) {
+      found.push({ where: `${path} request`, value: media.example, schema: schemas.request });
+    }
+    for (const [status, response] of Object.entries(operation.responses)) {
+      for (const media of Object.values(response.content ?? {})) {
+        for (const [name, { value }] of Object.entries(media.examples ?? {})) {
+          const schema = status === '200' ? schemas.ok : ErrorBodySchema;
+          found.push({ where: `${path} ${status} ${name}`, value, schema });
+        }
       }
     }
   }
@@ -48,11 +55,32 @@ describe('the BFF OpenAPI document', () => {
 
   it('has examples that all parse with the schemas the route uses', () => {
     const examples = examplesOf(buildBffOpenApiDocument());
-    expect(examples.length).toBeGreaterThanOrEqual(10);
+    expect(examples.length).toBeGreaterThanOrEqual(25);
     const failing = examples
       .filter(({ value, schema }) => !schema.safeParse(value).success)
       .map((e) => e.where);
     expect(failing).toEqual([]);
+  });
+
+  it('documents every status /api/rates/verify answers, and its checkout token', () => {
+    const document = buildBffOpenApiDocument() as {
+      components: { securitySchemes: Record<string, unknown> };
+    };
+    const operation = verify(document) as Operation & { security: unknown };
+    expect(Object.keys(operation.responses).sort()).toEqual([
+      '200',
+      '400',
+      '401',
+      '405',
+      '413',
+      '429',
+      '502',
+    ]);
+    expect(operation.security).toEqual([{ checkoutToken: [] }]);
+    expect(document.components.securitySchemes.checkoutToken).toMatchObject({
+      type: 'http',
+      scheme: 'bearer',
+    });
   });
 
   it('documents every status /api/tracking answers', () => {
@@ -86,7 +114,7 @@ describe('the checks above', () => {
       examplesOf(wrong)
         .filter(({ value, schema }) => !schema.safeParse(value).success)
         .map((e) => e.where),
-    ).toEqual(['200 stale', '429 rate_limited']);
+    ).toEqual(['/api/tracking 200 stale', '/api/tracking 429 rate_limited']);
   });
 });
 

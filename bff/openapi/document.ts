@@ -4,6 +4,7 @@ import { MAX_CODES } from '../../shared/limits.ts';
 import { jsonSchema } from '../../shared/openapi.ts';
 import { TrackingLookupRequestSchema, TrackingLookupResponseSchema } from '../../shared/tracking-lookup.ts';
 import { methodNotAllowed } from '../http/errors.ts';
+import { RateVerifyRequestSchema, RateVerifyResponseSchema } from '../rates/verify.ts';
 
 type JsonObject = Record<string, unknown>;
 
@@ -46,6 +47,58 @@ function errorResponses(): JsonObject {
   return responses;
 }
 
+/** What `/api/rates/verify` answers for each error code (examples of the document). */
+const VERIFY_ERRORS: Partial<Record<ErrorCode, string>> = {
+  invalid_json: 'Send the body as JSON with Content-Type: application/json.',
+  invalid_body: 'serviceId: expected string',
+  invalid_destination_cep: 'cep: must be a CEP of 8 digits (dashes and spaces are ignored)',
+  too_many_items: 'items: must have at most 50 entries',
+  missing_api_key: 'Send Authorization: Bearer <checkout token> (BFF_CHECKOUT_TOKENS).',
+  invalid_api_key: 'The checkout token is not valid.',
+  method_not_allowed: 'GET is not allowed here; use POST.',
+  payload_too_large: 'The JSON body is too large.',
+  rate_limited: 'The store\u2019s quota of quotes at the platform is spent; retry shortly.',
+  quote_failed: 'The platform could not quote now; try again in a moment.',
+};
+
+const VERIFY_STATUS_TEXT: Record<number, string> = {
+  400: 'Invalid request: fix it before retrying (nothing was quoted)',
+  401: 'No checkout token, or not one of BFF_CHECKOUT_TOKENS',
+  405: 'Method not allowed (a browser\u2019s preflight too: this route has no CORS)',
+  413: 'JSON body over 32,000 bytes',
+  429: 'The store\u2019s limit at the platform is spent: retry shortly; do not charge meanwhile',
+  502: 'The platform could not quote: do not charge, and do not tell the shopper the option is gone; retry',
+};
+
+function verifyErrorResponses(): JsonObject {
+  const responses: JsonObject = {};
+  const codes = Object.keys(VERIFY_ERRORS) as ErrorCode[];
+  for (const status of [...new Set(codes.map((code) => ERROR_STATUS[code]))].sort((a, b) => a - b)) {
+    const examples: JsonObject = {};
+    for (const code of codes.filter((candidate) => ERROR_STATUS[candidate] === status)) {
+      examples[code] = { value: { error: { code, message: VERIFY_ERRORS[code] } } };
+    }
+    responses[String(status)] = {
+      description: VERIFY_STATUS_TEXT[status] ?? 'Error',
+      ...(status === 401
+        ? {
+            headers: {
+              'WWW-Authenticate': {
+                description:
+                  'Bearer realm="frete-kit checkout" (with error="invalid_token" when a token was sent)',
+                schema: { type: 'string' },
+              },
+            },
+          }
+        : {}),
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' }, examples } },
+    };
+  }
+  return responses;
+}
+
+const PAC = { code: 'PAC', serviceId: 'correios-pac', label: 'Correios PAC', deliveryDays: 6, price: 21.5 };
+
 const DELIVERED_EVENT = {
   code: 'BDE',
   type: '01',
@@ -65,7 +118,9 @@ export function buildBffOpenApiDocument(publicUrl?: string): JsonObject {
       version: '1.0.0',
       description:
         'Order tracking for the store\u2019s visitors. Public: no key; the BFF holds the platform\u2019s secret key. ' +
-        'Cross-origin calls are allowed from the origins in BFF_ALLOWED_ORIGINS.',
+        'Cross-origin calls are allowed from the origins in BFF_ALLOWED_ORIGINS. ' +
+        'And, for the store\u2019s checkout server only (a checkout token, no CORS), the price of the shopper\u2019s ' +
+        'choice as the platform quotes it now.',
     },
     ...(publicUrl ? { servers: [{ url: publicUrl }] } : {}),
     paths: {
@@ -147,6 +202,52 @@ export function buildBffOpenApiDocument(publicUrl?: string): JsonObject {
           },
         },
       },
+      '/api/rates/verify': {
+        post: {
+          operationId: 'verifyRate',
+          summary:
+            'The current price of the shopper\u2019s chosen service, asked by the checkout server before it charges',
+          description:
+            'The price in the calculator\u2019s `shipping-select` event comes from the shopper\u2019s browser and can be ' +
+            'edited there. Before charging, the store\u2019s checkout server sends the CEP, the cart and the chosen ' +
+            '`serviceId`; the BFF quotes them again with the secret key (an identical quote within a minute is ' +
+            'answered from its cache) and answers the rate to charge, or why the service cannot be charged. ' +
+            'Server to server: `Authorization: Bearer` with one of BFF_CHECKOUT_TOKENS; no CORS.',
+          security: [{ checkoutToken: [] }],
+          requestBody: {
+            required: true,
+            content: {
+              'application/json': {
+                schema: { $ref: '#/components/schemas/RateVerifyRequest' },
+                example: {
+                  cep: '20040-020',
+                  items: [{ name: 'Camiseta', quantity: 1, unitPriceBRL: 79.9, weightKg: 0.3 }],
+                  serviceId: 'correios-pac',
+                },
+              },
+            },
+          },
+          responses: {
+            '200': {
+              description:
+                'The rate to charge (`available: true`), or why the chosen service cannot be charged now',
+              headers: { 'Cache-Control': { schema: { type: 'string', const: 'no-store' } } },
+              content: {
+                'application/json': {
+                  schema: { $ref: '#/components/schemas/RateVerifyResponse' },
+                  examples: {
+                    available: { value: { available: true, rate: PAC } },
+                    free: { value: { available: true, rate: { ...PAC, price: 0, free: true } } },
+                    serviceGone: { value: { available: false, reason: 'service_unavailable' } },
+                    noCoverage: { value: { available: false, reason: 'no_coverage' } },
+                  },
+                },
+              },
+            },
+            ...verifyErrorResponses(),
+          },
+        },
+      },
       '/openapi.json': {
         get: {
           operationId: 'getOpenApi',
@@ -161,7 +262,16 @@ export function buildBffOpenApiDocument(publicUrl?: string): JsonObject {
       schemas: {
         TrackingLookupRequest: jsonSchema(TrackingLookupRequestSchema, 'input'),
         TrackingLookupResponse: jsonSchema(TrackingLookupResponseSchema, 'output'),
+        RateVerifyRequest: jsonSchema(RateVerifyRequestSchema, 'input'),
+        RateVerifyResponse: jsonSchema(RateVerifyResponseSchema, 'output'),
         ErrorBody: jsonSchema(ErrorBodySchema, 'output'),
+      },
+      securitySchemes: {
+        checkoutToken: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'One of BFF_CHECKOUT_TOKENS: the store\u2019s checkout server, never a browser.',
+        },
       },
     },
   };

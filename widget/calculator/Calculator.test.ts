@@ -4,6 +4,7 @@ import { messagesFor } from './messages.ts';
 
 const { t } = messagesFor('pt-BR');
 const prefs: CalculatorPrefs = {
+  dated: true,
   handlingDays: 0,
   cutoffMinutes: undefined,
   freeFrom: undefined,

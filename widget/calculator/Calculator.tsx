@@ -4,6 +4,7 @@ import type { Rate } from '../../shared/quote.ts';
 import { ufOfCep } from '../../shared/uf.ts';
 import type { Messages } from './messages.ts';
 import type { CalculatorModel, View } from './model.ts';
+import { CEP_SEARCH_URL } from './skeleton.ts';
 
 export interface CalculatorProps {
   model: CalculatorModel;
@@ -17,6 +18,11 @@ export interface CalculatorProps {
 
 /** What the merchant tells the element about its store (attributes `handling-days`, `cutoff`, `free-shipping-from`). */
 export interface CalculatorPrefs {
+  /**
+   * Whether the store said when it posts (`handling-days` or `cutoff`): then each option promises its arrival date;
+   * otherwise the carrier's "até N dias úteis". Never both: one promise per option.
+   */
+  dated: boolean;
   handlingDays: number;
   cutoffMinutes: number | undefined;
   /** The subtotal (BRL) from which the store offers free shipping: a hint only, "Grátis" comes from `free: true`. */
@@ -25,15 +31,12 @@ export interface CalculatorPrefs {
   now: () => number;
 }
 
-/** The Correios page where a shopper finds a CEP by address. */
-export const CEP_SEARCH_URL = 'https://buscacepinter.correios.com.br/app/endereco/index.php';
-
 /** The shopper's flow: CEP field, submit, options (or an honest "no quote"), errors with a retry. */
 export function Calculator({ model, t, locale, id, prefs }: CalculatorProps) {
   const view = model.view.value;
   const error = model.fieldError.value;
   const errorId = `${id}-error`;
-  const loading = view.kind === 'loading';
+  const loading = model.pending.value;
   return (
     <div part="container" class="calculator" lang={locale}>
       <form
@@ -57,7 +60,6 @@ export function Calculator({ model, t, locale, id, prefs }: CalculatorProps) {
             inputMode="numeric"
             autoComplete="postal-code"
             placeholder="00000-000"
-            maxLength={9}
             value={model.cep.value}
             aria-invalid={error ? 'true' : 'false'}
             aria-describedby={error ? errorId : undefined}
@@ -103,6 +105,8 @@ function announce(view: View, t: Messages): string {
   switch (view.kind) {
     case 'idle':
       return '';
+    case 'empty':
+      return t.empty;
     case 'loading':
       return t.loading;
     case 'rates':
@@ -124,6 +128,12 @@ function Results({ view, model, t, locale, id, prefs }: CalculatorProps & { view
   switch (view.kind) {
     case 'idle':
       return null;
+    case 'empty':
+      return (
+        <p part="message" class="message empty">
+          {t.empty}
+        </p>
+      );
     case 'loading':
       return (
         <p part="message" class="message loading">
@@ -184,10 +194,7 @@ function RateList({ rates, model, t, locale, id, prefs }: CalculatorProps & { ra
           <span part="option-label" class="option-label">
             {rate.label}
           </span>
-          <Arrival text={arrivalText(rate, prefs, now, t)} t={t} />
-          <span part="option-days" class="option-days">
-            {t.days(rate.deliveryDays)}
-          </span>
+          <DeliveryPromise rate={rate} prefs={prefs} now={now} t={t} />
           <span part="option-price" class={`option-price${rate.free === true ? ' free' : ''}`}>
             {/* The honesty rule: "Grátis" only for free: true; a price of 0 without it is shown as R$ 0,00. */}
             {rate.free === true ? t.free : formatBRL(rate.price, locale)}
@@ -199,18 +206,38 @@ function RateList({ rates, model, t, locale, id, prefs }: CalculatorProps & { ra
   );
 }
 
-function Arrival({ text, t }: { text: string | undefined; t: Messages }) {
-  if (text === undefined) return null;
+/**
+ * One promise per option: the arrival date when the store said when it posts (handling days, cut-off), else the
+ * carrier's business days — never both, so they cannot disagree.
+ */
+function DeliveryPromise({
+  rate,
+  prefs,
+  now,
+  t,
+}: {
+  rate: Rate;
+  prefs: CalculatorPrefs;
+  now: number;
+  t: Messages;
+}) {
+  const date = prefs.dated ? arrivalText(rate, prefs, now, t) : undefined;
+  if (date !== undefined)
+    return (
+      <span part="option-arrival" class="option-promise">
+        {t.arrives(date)}
+      </span>
+    );
   return (
-    <span part="option-arrival" class="option-arrival">
-      {t.arrives(text)}
+    <span part="option-days" class="option-promise">
+      {t.days(rate.deliveryDays)}
     </span>
   );
 }
 
 /**
  * "qua., 26/11": the latest arrival in São Paulo business days, handling days and cut-off included; none beyond
- * `MAX_ARRIVAL_BUSINESS_DAYS` (the "até N dias úteis" line still shows what the platform said).
+ * `MAX_ARRIVAL_BUSINESS_DAYS` (the option then shows "até N dias úteis", what the platform said).
  */
 export function arrivalText(
   rate: Rate,

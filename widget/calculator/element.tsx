@@ -6,48 +6,55 @@ import { adoptStyles, uid } from '../common/settings.ts';
 import { Calculator, type CalculatorPrefs } from './Calculator.tsx';
 import { messagesFor } from './messages.ts';
 import { type CalculatorModel, createCalculatorModel } from './model.ts';
-import { createQuoteClient, loadValidation } from './quote-client.ts';
+import { createQuoteClient } from './quote-client.ts';
+import { formHtml } from './skeleton.ts';
 import { CALCULATOR_CSS } from './styles.ts';
+import { parseItems } from './validation.ts';
 
 /**
  * `<shipping-calculator>`: quotes the platform's `POST /v1/rates` from the shopper's browser with the public key.
  * Settings come from the loading script's `data-api-url` / `data-public-key` (given to `define`), overridden by
- * `api-url` / `public-key` attributes on the element.
+ * `api-url` / `public-key` attributes on the element. `data-theme="light" | "dark"` is read by its styles alone.
  */
 export class ShippingCalculator extends HTMLElement {
   /** The loading script's `data-*` settings, given once to `define`. */
   static settings: DOMStringMap = {};
-  static observedAttributes = ['items', 'lang', 'handling-days', 'cutoff', 'free-shipping-from'];
+  static observedAttributes = [
+    'items',
+    'data-items',
+    'lang',
+    'handling-days',
+    'cutoff',
+    'free-shipping-from',
+  ];
   private model: CalculatorModel | undefined;
-  private itemsValue: QuoteItem[] = [];
-  /** Items given before the first paint wait for it: validating them costs more than painting the form. */
-  private pendingItems: unknown;
-  private painted = false;
+  /** The cart as last given (undefined until the store gives one; `[]` is an empty cart). */
+  private itemsValue: QuoteItem[] | undefined;
+  /** Items given before the element started: read after the first paint, which they must not delay. */
+  private pending: { value: unknown } | undefined;
   private readonly root: ShadowRoot;
   private readonly elementId = uid('sc');
+  /** Whether Preact renders the shadow root yet (the first paint is plain HTML: `formHtml`). */
+  private rendered = false;
+  /** The start waiting for the first paint, dropped if the element is removed meanwhile. */
+  private waiting: object | undefined;
 
   constructor() {
     super();
     this.root = this.attachShadow({ mode: 'open' });
     adoptStyles(this.root, CALCULATOR_CSS);
+    // Enter in the plain first-paint form must not submit it as a page navigation.
+    this.root.addEventListener('submit', (event) => event.preventDefault());
   }
 
   get items(): QuoteItem[] {
-    return this.itemsValue;
+    return this.itemsValue ?? [];
   }
 
+  /** The cart from a script: an array (`[]` empties it), or the same JSON text as the attribute. */
   set items(value: unknown) {
-    this.receiveItems(value);
-  }
-
-  /** Items from the property (an array) or the attribute (JSON text), validated once the validators are loaded. */
-  private receiveItems(value: unknown): void {
-    void this.applyItems(value);
-  }
-
-  private async applyItems(value: unknown): Promise<void> {
-    if (!this.painted) {
-      this.pendingItems = value;
+    if (!this.model) {
+      this.pending = { value };
       return;
     }
     let parsedJson = value;
@@ -59,15 +66,15 @@ export class ShippingCalculator extends HTMLElement {
         return;
       }
     }
-    const items = (await loadValidation()).parseItems(parsedJson);
+    const items = parseItems(parsedJson);
     if (!items) {
       console.warn(
-        `shipping-calculator: items must be 1 to ${MAX_ITEMS} objects {name, quantity, unitPriceBRL, weightKg?}`,
+        `shipping-calculator: items must be a list of at most ${MAX_ITEMS} objects {name, quantity, unitPriceBRL, weightKg?} ([] for an empty cart)`,
       );
       return;
     }
     this.itemsValue = items;
-    this.model?.setItems(items);
+    this.model.setItems(items);
   }
 
   connectedCallback(): void {
@@ -77,6 +84,26 @@ export class ShippingCalculator extends HTMLElement {
       delete (this as { items?: unknown }).items;
       this.items = early;
     }
+    if (this.rendered) {
+      this.start();
+      return;
+    }
+    // The first paint is the form as plain HTML; everything else waits for it.
+    const { t, locale } = messagesFor(this.language());
+    this.root.innerHTML = formHtml(t, locale, this.elementId);
+    const waiting = {};
+    this.waiting = waiting;
+    afterPaint(() => {
+      if (this.waiting === waiting) this.start();
+    });
+  }
+
+  /**
+   * The model, then Preact over the form (keeping what was typed in the plain one), the remembered CEP (storage is
+   * slow to open), then the cart, quoted at once when a CEP is there.
+   */
+  private start(): void {
+    this.waiting = undefined;
     const apiUrl = this.getAttribute('api-url') ?? ShippingCalculator.settings.apiUrl;
     const publicKey = this.getAttribute('public-key') ?? ShippingCalculator.settings.publicKey;
     if (!apiUrl || !publicKey?.startsWith('pk_')) {
@@ -86,7 +113,7 @@ export class ShippingCalculator extends HTMLElement {
     }
     const remember =
       (this.getAttribute('remember-cep') ?? ShippingCalculator.settings.rememberCep) !== 'false';
-    this.model = createCalculatorModel({
+    const model = createCalculatorModel({
       client: createQuoteClient({ apiUrl: apiUrl ?? '', publicKey: publicKey ?? '' }),
       storage: remember ? safeLocalStorage() : undefined,
       events: {
@@ -95,37 +122,40 @@ export class ShippingCalculator extends HTMLElement {
         error: (detail) => this.emit('shipping-error', detail),
       },
     });
+    this.model = model;
+    const typed = this.rendered ? '' : (this.root.querySelector('input')?.value ?? '');
+    if (typed) model.setCep(typed);
+    this.rendered = true;
     this.renderView();
-    afterPaint(() => {
-      this.painted = true;
-      void loadValidation();
-      this.model?.restoreCep();
-      if (this.pendingItems !== undefined) {
-        const pending = this.pendingItems;
-        this.pendingItems = undefined;
-        this.receiveItems(pending);
-      } else if (this.itemsValue.length > 0) this.model?.setItems(this.itemsValue);
-    });
+    model.restoreCep();
+    const pending = this.pending;
+    this.pending = undefined;
+    if (pending) this.items = pending.value;
+    else if (this.itemsValue) model.setItems(this.itemsValue);
   }
 
   disconnectedCallback(): void {
+    this.waiting = undefined;
     this.model?.dispose();
     this.model = undefined;
-    render(null, this.root);
+    if (this.rendered) render(null, this.root);
   }
 
   attributeChangedCallback(name: string, _old: string | null, value: string | null): void {
-    if (name !== 'items') {
+    if (name !== 'items' && name !== 'data-items') {
       this.renderView();
       return;
     }
-    if (value !== null) this.receiveItems(value);
+    if (value !== null) this.items = value;
+  }
+
+  private language(): string | undefined {
+    return this.getAttribute('lang') ?? ShippingCalculator.settings.lang;
   }
 
   private renderView(): void {
-    if (!this.model) return;
-    const lang = this.getAttribute('lang') ?? ShippingCalculator.settings.lang;
-    const { t, locale } = messagesFor(lang);
+    if (!this.model || !this.rendered) return;
+    const { t, locale } = messagesFor(this.language());
     render(
       <Calculator model={this.model} t={t} locale={locale} id={this.elementId} prefs={this.prefs()} />,
       this.root,
@@ -135,7 +165,8 @@ export class ShippingCalculator extends HTMLElement {
   /** `handling-days`, `cutoff` and `free-shipping-from`, on the element or as `data-*` on the script. */
   private prefs(): CalculatorPrefs {
     const read = (name: string, data: string | undefined) => this.getAttribute(name) ?? data ?? null;
-    const handling = Number(read('handling-days', ShippingCalculator.settings.handlingDays) ?? 0);
+    const handlingText = read('handling-days', ShippingCalculator.settings.handlingDays);
+    const handling = Number(handlingText ?? 0);
     const cutoffText = read('cutoff', ShippingCalculator.settings.cutoff);
     const cutoffMinutes = parseCutoff(cutoffText);
     const freeText = read('free-shipping-from', ShippingCalculator.settings.freeShippingFrom);
@@ -149,6 +180,10 @@ export class ShippingCalculator extends HTMLElement {
         'shipping-calculator: free-shipping-from must be an amount in BRL such as "299" or "299.90"',
       );
     return {
+      // the store said when it posts: the arrival date is a promise it can keep
+      dated:
+        (handlingText !== null && handlingText.trim() !== '' && handling >= 0 && handling <= 60) ||
+        cutoffMinutes !== undefined,
       // a bad value is warned about and ignored (a fraction of a day is rounded up: a later date, never earlier)
       handlingDays: Number.isFinite(handling) && handling > 0 ? Math.min(Math.ceil(handling), 60) : 0,
       cutoffMinutes,

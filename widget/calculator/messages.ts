@@ -17,6 +17,7 @@ const pt = {
   weekdays: ['dom.', 'seg.', 'ter.', 'qua.', 'qui.', 'sex.', 'sáb.'],
   date: (weekday: string, day: number, month: number) => `${weekday}, ${pad(day)}/${pad(month)}`,
   missing: (amount: string) => `Faltam ${amount} para frete grátis`,
+  empty: 'Adicione itens ao carrinho para calcular o frete.',
   noCoverage: 'Ainda não entregamos neste CEP.',
   unavailable: 'Cálculo de frete indisponível no momento.',
   noQuote: 'Não foi possível calcular o frete para este CEP.',
@@ -44,6 +45,7 @@ const en: Messages = {
   date: (weekday, day, month) =>
     `${weekday}, ${'Jan Feb Mar Apr May Jun Jul Aug Sep Oct Nov Dec'.split(' ')[month - 1]} ${day}`,
   missing: (amount) => `${amount} more for free shipping`,
+  empty: 'Add items to the cart to calculate shipping.',
   noCoverage: 'We do not deliver to this CEP yet.',
   unavailable: 'Shipping calculation is unavailable right now.',
   noQuote: 'Shipping could not be calculated for this CEP.',
@@ -68,6 +70,7 @@ const es: Messages = {
   weekdays: ['dom.', 'lun.', 'mar.', 'mié.', 'jue.', 'vie.', 'sáb.'],
   date: pt.date,
   missing: (amount) => `Faltan ${amount} para el envío gratis`,
+  empty: 'Agrega productos al carrito para calcular el envío.',
   noCoverage: 'Todavía no enviamos a este CEP.',
   unavailable: 'El cálculo de envío no está disponible en este momento.',
   noQuote: 'No fue posible calcular el envío para este CEP.',

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { normalizeCep } from '../../shared/cep.ts';
 import { type CalculatorModelOptions, createCalculatorModel, maskCep, sortRates, viewOf } from './model.ts';
 import type { QuoteOutcome } from './quote-client.ts';
 
@@ -178,14 +179,19 @@ describe('shipping-select: a checkout that listens to it always holds the price 
     expect(held(events)).toEqual({ cep: '01001000', rate: rate('PAC', 20, 8) });
   });
 
-  it('tells a new CEP with the same price: the checkout holds the destination it will ship to', async () => {
+  it("clears the choice as soon as the CEP is edited into another, and shows the new CEP's options unchosen", async () => {
     const { m, events } = walk(ratesOf(rate('PAC', 20, 6)), ratesOf(rate('PAC', 20, 6)));
     m.setCep('01001000');
     await m.quote();
     m.select(rate('PAC', 20, 6));
     m.setCep('20040020');
+    // the old CEP's options are gone from the screen, and the checkout hears it before any new quote
+    expect(m.view.value).toEqual({ kind: 'idle' });
+    expect(held(events)).toEqual({ cep: '01001000', rate: null });
     await m.quote();
-    expect(held(events)).toEqual({ cep: '20040020', rate: rate('PAC', 20, 6) });
+    expect(m.view.value).toEqual({ kind: 'rates', rates: [rate('PAC', 20, 6)] });
+    expect(m.selected.value).toBeUndefined();
+    expect(events.select).toHaveBeenCalledTimes(2);
   });
 
   it('says nothing more when a re-quote leaves the chosen rate as it was', async () => {
@@ -200,21 +206,50 @@ describe('shipping-select: a checkout that listens to it always holds the price 
     expect(events.select).toHaveBeenCalledTimes(1);
   });
 
-  it('re-quotes a cart change for the CEP on screen even while the shopper is retyping the field', async () => {
-    const { m, events } = walk(
-      ratesOf(free(0), rate('SEDEX', 30, 2)),
-      ratesOf(rate('PAC', 15.9, 6), rate('SEDEX', 30, 2)),
-    );
-    m.setCep('01001-000');
+  it('hides the options and clears the choice while the shopper retypes the CEP; a cart change then asks nothing', async () => {
+    vi.useFakeTimers();
+    try {
+      const { m, events } = walk(ratesOf(free(0), rate('SEDEX', 30, 2)));
+      m.setCep('01001-000');
+      await m.quote();
+      m.select(free(0));
+      m.setCep('0100'); // half-typed: not a CEP
+      expect(m.view.value).toEqual({ kind: 'idle' });
+      expect(held(events)).toEqual({ cep: '01001000', rate: null });
+      m.setItems([{ ...item, quantity: 3 }]);
+      await vi.advanceTimersByTimeAsync(1000);
+      expect(events.rates).toHaveBeenCalledTimes(1);
+      expect(m.cep.value).toBe('0100'); // the shopper's typing is left alone
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('keeps the options and their choice on screen while the same CEP is quoted again for a new cart', async () => {
+    let answer: (o: QuoteOutcome) => void = () => undefined;
+    const answers = [
+      async () => ratesOf(free(0), rate('SEDEX', 30, 2)),
+      () =>
+        new Promise<QuoteOutcome>((resolve) => {
+          answer = resolve;
+        }),
+    ];
+    const { m, events } = calculator(() => (answers.shift() as () => Promise<QuoteOutcome>)(), {
+      debounceMs: 0,
+    });
+    m.items.value = [item];
+    m.setCep('01001000');
     await m.quote();
     m.select(free(0));
-    m.setCep('0100'); // half-typed: not a CEP
     m.setItems([{ ...item, quantity: 3 }]);
-    // The free PAC on screen was quoted for the old cart: the checkout must not keep holding it.
-    await vi.waitFor(() => expect(held(events)).toEqual({ cep: '01001000', rate: rate('PAC', 15.9, 6) }));
-    expect(m.view.value).toEqual({ kind: 'rates', rates: [rate('PAC', 15.9, 6), rate('SEDEX', 30, 2)] });
-    expect(m.quotedItems.value).toEqual([{ ...item, quantity: 3 }]);
-    expect(m.cep.value).toBe('0100'); // the shopper's typing is left alone
+    await vi.waitFor(() => expect(answers).toHaveLength(0)); // the re-quote is in flight
+    expect(m.pending.value).toBe(true);
+    expect(m.visibleChoice()).toEqual({ cep: '01001000', rate: free(0) });
+    expect(held(events)).toEqual({ cep: '01001000', rate: free(0) });
+    answer(ratesOf(rate('PAC', 15.9, 6), rate('SEDEX', 30, 2)));
+    await vi.waitFor(() => expect(m.pending.value).toBe(false));
+    expect(held(events)).toEqual({ cep: '01001000', rate: rate('PAC', 15.9, 6) });
+    expect(m.visibleChoice()).toEqual({ cep: '01001000', rate: rate('PAC', 15.9, 6) });
   });
 
   it('does not confuse a look-alike: same code, another serviceId is another service', async () => {
@@ -318,72 +353,149 @@ describe('shipping-select: a checkout that listens to it always holds the price 
   });
 });
 
-describe('shipping-select never disagrees with the screen (any sequence of answers and choices)', () => {
-  type Step = { kind: 'quote'; cep: string; outcome: QuoteOutcome } | { kind: 'select'; index: number };
-  const priced = fc.record({
-    pac: fc.option(
-      fc.record({ price: fc.constantFrom(0, 15.9, 20), days: fc.constantFrom(4, 6), free: fc.boolean() }),
-    ),
-    sedex: fc.option(
-      fc.record({
-        price: fc.constantFrom(19.9, 39.4),
-        days: fc.constantFrom(1, 2),
-        free: fc.constant(false),
-      }),
-    ),
-  });
+describe('the rule: the last shipping-select always equals what the shopper sees chosen', () => {
+  type Step =
+    | { kind: 'cart'; items: (typeof item)[] }
+    | { kind: 'cep'; text: string }
+    | { kind: 'submit' }
+    | { kind: 'select'; index: number }
+    | { kind: 'answer'; which: number; outcome: QuoteOutcome }
+    | { kind: 'time'; ms: number };
+
+  const service = (serviceId: string, code: string) =>
+    fc
+      .record({
+        price: fc.constantFrom(0, 15.9, 21.5, 39.4),
+        days: fc.constantFrom(1, 4, 6),
+        free: fc.boolean(),
+        label: fc.constantFrom(code, `${code} Mini`),
+      })
+      .map(({ price, days, free, label }) => ({
+        code,
+        serviceId,
+        label,
+        price,
+        deliveryDays: days,
+        ...(free ? { free: true } : {}),
+      }));
+  // a look-alike: another service with PAC's code
+  const services = fc
+    .tuple(
+      fc.option(service('correios-pac', 'PAC')),
+      fc.option(service('correios-sedex', 'SEDEX')),
+      fc.option(service('pac-b', 'PAC')),
+    )
+    .map((list) => list.filter((r) => r !== null));
   const outcome: fc.Arbitrary<QuoteOutcome> = fc.oneof(
-    priced.map(({ pac, sedex }) => {
-      const rates = [
-        ...(pac ? [{ ...rate('PAC', pac.price, pac.days), ...(pac.free ? { free: true } : {}) }] : []),
-        ...(sedex ? [rate('SEDEX', sedex.price, sedex.days)] : []),
-      ];
-      return {
-        kind: 'rates',
-        response: rates.length ? { rates } : { rates: [], reason: 'no_coverage' },
-      } as const;
+    { weight: 4, arbitrary: services.map((rates) => ({ kind: 'rates', response: { rates } }) as const) },
+    fc.constantFrom<QuoteOutcome>(
+      { kind: 'rates', response: { rates: [], reason: 'no_coverage' } },
+      { kind: 'rates', response: { rates: [], reason: 'carrier_auth_failed' } },
+      { kind: 'busy', code: 'quote_failed' },
+      { kind: 'busy', code: 'rate_limited' },
+      { kind: 'network' },
+      { kind: 'unavailable', code: 'subscription_required' },
+      { kind: 'malformed' },
+      { kind: 'invalid_cep' },
+    ),
+  );
+  const cart = fc.array(
+    fc.record({
+      name: fc.constantFrom('Camiseta', 'Boné'),
+      quantity: fc.integer({ min: 1, max: 4 }),
+      unitPriceBRL: fc.constantFrom(49.9, 79.9),
+      weightKg: fc.constant(0.3),
     }),
-    fc.constant<QuoteOutcome>({ kind: 'busy', code: 'quote_failed' }),
-    fc.constant<QuoteOutcome>({ kind: 'busy', code: 'rate_limited' }),
-    fc.constant<QuoteOutcome>({ kind: 'network' }),
-    fc.constant<QuoteOutcome>({ kind: 'invalid_cep' }),
+    { maxLength: 3 },
   );
   const step: fc.Arbitrary<Step> = fc.oneof(
-    fc.record({ kind: fc.constant('quote' as const), cep: fc.constantFrom('01001000', '20040020'), outcome }),
-    fc.record({ kind: fc.constant('select' as const), index: fc.nat(3) }),
+    cart.map((items) => ({ kind: 'cart', items }) as const),
+    // another CEP, the same one written otherwise, half-typed, empty, pasted with spaces and dots
+    fc
+      .constantFrom('01001000', '01001-000', ' 20040-020', '20.040-020', '2004', '', '99999-999')
+      .map((text) => ({ kind: 'cep', text }) as const),
+    fc.constant({ kind: 'submit' } as const),
+    fc.nat(3).map((index) => ({ kind: 'select', index }) as const),
+    { weight: 2, arbitrary: fc.record({ kind: fc.constant('answer' as const), which: fc.nat(3), outcome }) },
+    fc.constantFrom(0, 100, 300, 1000).map((ms) => ({ kind: 'time', ms }) as const),
   );
 
-  it('holds after every step', async () => {
-    await fc.assert(
-      fc.asyncProperty(fc.array(step, { maxLength: 25 }), async (steps) => {
-        const queue: QuoteOutcome[] = [];
-        const { m, events } = calculator(async () => queue.shift() as QuoteOutcome);
-        m.items.value = [item];
-        const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
-        try {
+  interface Call {
+    resolve(outcome: QuoteOutcome): void;
+    done: boolean;
+  }
+
+  /** Checks the rule and its corollaries on the model as it stands. */
+  function check(m: ReturnType<typeof createCalculatorModel>, told: unknown[], emptied: boolean): void {
+    const last = told.at(-1) as { cep: string; rate: unknown } | undefined;
+    const shown = m.visibleChoice();
+    if (shown) expect(last).toEqual(shown);
+    else expect(last?.rate ?? null).toBeNull();
+    // each shipping-select says something new: never the same choice, nor rate: null, twice in a row
+    for (let i = 1; i < told.length; i++) expect(told[i]).not.toEqual(told[i - 1]);
+    const view = m.view.value;
+    if (emptied) expect(view.kind).toBe('empty');
+    if (view.kind === 'rates') {
+      // the options on screen are for the CEP in the field, and (once no quote is due) for the cart as it is
+      expect(m.quotedCep.value).toBe(normalizeCep(m.cep.value));
+      if (!m.pending.value) expect(m.quotedItems.value).toEqual(m.items.value);
+    }
+  }
+
+  it('holds after every cart edit, CEP edit, submit, choice, answer (in any order) and tick of the clock', async () => {
+    vi.useFakeTimers();
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    try {
+      await fc.assert(
+        fc.asyncProperty(fc.array(step, { maxLength: 40 }), fc.boolean(), async (steps, hearsAbort) => {
+          const calls: Call[] = [];
+          const told: unknown[] = [];
+          const quote = (_request: unknown, signal: AbortSignal) =>
+            new Promise<QuoteOutcome>((resolve, reject) => {
+              const call: Call = { resolve, done: false };
+              calls.push(call);
+              // the real client rejects when aborted; a careless one would still answer later
+              if (hearsAbort) signal.addEventListener('abort', () => reject(new Error('aborted')));
+            });
+          const m = createCalculatorModel({
+            client: { quote },
+            events: { rates: () => undefined, error: () => undefined, select: (d) => void told.push(d) },
+          });
+          let emptied = false;
           for (const s of steps) {
-            if (s.kind === 'quote') {
-              queue.push(s.outcome);
-              m.setCep(s.cep);
-              await m.quote();
-            } else {
+            if (s.kind === 'cart') {
+              m.setItems(s.items);
+              emptied = s.items.length === 0;
+            } else if (s.kind === 'cep') m.setCep(s.text);
+            else if (s.kind === 'submit') void m.quote();
+            else if (s.kind === 'select') {
               const view = m.view.value;
-              const chosen = view.kind === 'rates' ? view.rates[s.index] : undefined;
-              if (chosen) m.select(chosen);
-            }
-            const view = m.view.value;
-            const onScreen =
-              view.kind === 'rates' ? view.rates.find((r) => r.serviceId === m.selected.value) : undefined;
-            const last = events.select.mock.lastCall?.[0] as { cep: string; rate: unknown } | undefined;
-            if (onScreen) expect(last).toEqual({ cep: m.quotedCep.value, rate: onScreen });
-            else expect(last?.rate ?? null).toBeNull();
+              const option = view.kind === 'rates' ? view.rates[s.index] : undefined;
+              if (option) m.select(option);
+            } else if (s.kind === 'answer') {
+              const open = calls.filter((call) => !call.done);
+              const call = open[s.which % Math.max(open.length, 1)];
+              if (call) {
+                call.done = true;
+                call.resolve(s.outcome);
+              }
+            } else await vi.advanceTimersByTimeAsync(s.ms);
+            await vi.advanceTimersByTimeAsync(0);
+            check(m, told, emptied);
           }
-        } finally {
-          warn.mockRestore();
-        }
-      }),
-      { numRuns: 300 },
-    );
+          // and once everything due has been asked and answered
+          await vi.advanceTimersByTimeAsync(1000);
+          for (const call of calls) call.resolve({ kind: 'network' });
+          await vi.advanceTimersByTimeAsync(0);
+          check(m, told, emptied);
+          m.dispose();
+        }),
+        { numRuns: 2000 },
+      );
+    } finally {
+      warn.mockRestore();
+      vi.useRealTimers();
+    }
   });
 });
 
@@ -495,16 +607,94 @@ describe('what the calculator asks the platform, and when', () => {
     expect(m.fieldError.value).toBeUndefined();
   });
 
-  it('asks nothing for an empty cart, and shows nothing', async () => {
+  it('asks nothing for an empty cart: says "adicione itens" and warns the store\'s developer once', async () => {
     const { m, quote, events } = model(ratesOf(rate('PAC', 20, 6)));
     m.items.value = [];
     m.setCep('20040020');
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    try {
+      await m.quote();
+      await m.quote();
+      expect(quote).not.toHaveBeenCalled();
+      expect(m.view.value).toEqual({ kind: 'empty' });
+      expect(m.fieldError.value).toBeUndefined();
+      expect(events.rates).not.toHaveBeenCalled();
+      expect(events.error).not.toHaveBeenCalled();
+      expect(warn).toHaveBeenCalledOnce();
+      expect(String(warn.mock.calls[0]?.[0])).toMatch(
+        /^shipping-calculator: nothing to quote, the cart is empty/,
+      );
+    } finally {
+      warn.mockRestore();
+    }
+  });
+
+  it('empties at once on .items = []: options gone, choice cleared with rate: null, nothing asked', async () => {
+    vi.useFakeTimers();
+    const { m, quote, events } = model(ratesOf(rate('PAC', 21.5, 6)));
+    m.setCep('30130-010');
     await m.quote();
-    expect(quote).not.toHaveBeenCalled();
+    m.select(rate('PAC', 21.5, 6));
+    m.setItems([]);
+    expect(m.view.value).toEqual({ kind: 'empty' });
+    expect(held(events)).toEqual({ cep: '30130010', rate: null });
+    expect(m.visibleChoice()).toBeNull();
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(quote).toHaveBeenCalledTimes(1);
+    // items again: quoted again for the CEP in the field, nothing chosen until the shopper chooses
+    m.setItems([item]);
     expect(m.view.value).toEqual({ kind: 'idle' });
-    expect(m.fieldError.value).toBeUndefined();
+    await vi.advanceTimersByTimeAsync(300);
+    expect(quote).toHaveBeenCalledTimes(2);
+    expect(m.view.value).toEqual({ kind: 'rates', rates: [rate('PAC', 21.5, 6)] });
+    expect(events.select).toHaveBeenCalledTimes(2);
+  });
+
+  it('drops a quote in flight when the cart changes: its answer, for the old cart, never lands as current', async () => {
+    vi.useFakeTimers();
+    const answers: ((o: QuoteOutcome) => void)[] = [];
+    // a client that never hears the abort: the old answer still arrives
+    const quote = vi.fn(() => new Promise<QuoteOutcome>((resolve) => void answers.push(resolve)));
+    const { m, events } = calculator(quote);
+    m.items.value = [item];
+    m.setCep('01001000');
+    void m.quote();
+    m.setItems([{ ...item, quantity: 2 }]);
+    answers[0]?.(ratesOf(rate('PAC', 20, 6)));
+    await vi.advanceTimersByTimeAsync(0);
     expect(events.rates).not.toHaveBeenCalled();
-    expect(events.error).not.toHaveBeenCalled();
+    expect(m.pending.value).toBe(true); // the new cart's quote is still due
+    await vi.advanceTimersByTimeAsync(300);
+    answers[1]?.(ratesOf(rate('PAC', 25, 6)));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(m.view.value).toEqual({ kind: 'rates', rates: [rate('PAC', 25, 6)] });
+    expect(m.quotedItems.value).toEqual([{ ...item, quantity: 2 }]);
+    expect(m.pending.value).toBe(false);
+  });
+
+  it('tells nothing new when the shopper picks the chosen option again', async () => {
+    const { m, events } = model(ratesOf(rate('PAC', 20, 6)));
+    m.setCep('01001000');
+    await m.quote();
+    m.select(rate('PAC', 20, 6));
+    m.select(rate('PAC', 20, 6));
+    expect(events.select).toHaveBeenCalledOnce();
+  });
+
+  it('drops a quote in flight when the cart is emptied: its late answer changes nothing', async () => {
+    const answers: ((o: QuoteOutcome) => void)[] = [];
+    // a client that never hears the abort: the answer still arrives
+    const quote = vi.fn(() => new Promise<QuoteOutcome>((resolve) => void answers.push(resolve)));
+    const { m, events } = calculator(quote);
+    m.items.value = [item];
+    m.setCep('01001000');
+    const pending = m.quote();
+    m.setItems([]);
+    answers[0]?.(ratesOf(rate('PAC', 20, 6)));
+    await pending;
+    expect(m.view.value).toEqual({ kind: 'empty' });
+    expect(events.rates).not.toHaveBeenCalled();
+    expect(m.pending.value).toBe(false);
   });
 
   it('marks a CEP the platform does not know in the field, tells no error, remembers nothing', async () => {

@@ -7,6 +7,9 @@ import type { QuoteClient, QuoteOutcome } from './quote-client.ts';
 /** What the results area shows. */
 export type View =
   | { kind: 'idle' }
+  /** The cart is empty (`.items = []`): nothing to quote, "adicione itens". */
+  | { kind: 'empty' }
+  /** A quote in flight with nothing on screen to keep. */
   | { kind: 'loading' }
   | { kind: 'rates'; rates: Rate[] }
   /** `rates: []` with a reason: no quote, never free shipping (spec 4.1 rule 1). */
@@ -17,6 +20,19 @@ export type View =
   /** 502/503/504 still answered after the retries: the carrier could not quote. */
   | { kind: 'carrier' }
   | { kind: 'network' };
+
+/** The option the shopper sees chosen (a checked radio among the options on screen), with the CEP it is for. */
+export interface Choice {
+  cep: string;
+  rate: Rate;
+}
+
+/** What the shopper sees chosen: an option of the list on screen whose radio is checked, or nothing. */
+export function visibleChoice(view: View, selected: string | undefined, cep: string): Choice | null {
+  if (view.kind !== 'rates') return null;
+  const rate = view.rates.find((candidate) => candidate.serviceId === selected);
+  return rate ? { cep, rate } : null;
+}
 
 export interface CalculatorEvents {
   rates(detail: { cep: string; rates: Rate[]; reason?: string }): void;
@@ -39,7 +55,10 @@ export function sortRates(rates: readonly Rate[]): Rate[] {
   return [...rates].sort((a, b) => a.price - b.price || a.deliveryDays - b.deliveryDays);
 }
 
-/** Keeps the digits and masks them as 00000-000 while the shopper types. */
+/**
+ * Keeps the digits and masks them as 00000-000 while the shopper types. Whatever surrounds them (a pasted
+ * " 01310-100", "01.310-100", "CEP 01310100") is dropped before the 8-digit rule, so nothing is cut short.
+ */
 export function maskCep(value: string): string {
   const digits = value.replace(/\D/g, '').slice(0, 8);
   return digits.length > 5 ? `${digits.slice(0, 5)}-${digits.slice(5)}` : digits;
@@ -101,6 +120,11 @@ function noQuoteReason(reason: string | undefined): 'no_coverage' | 'merchant' |
 /**
  * The calculator's state and actions: signals in, events out. After each answer the view changes first, then
  * `shipping-rates` or `shipping-error` is told, then `shipping-select` if the checkout's choice changed with it.
+ *
+ * The rule (ARCHITECTURE.md "Widget events"): the last `shipping-select` always equals `visibleChoice` — the option
+ * the shopper sees checked, or `rate: null` when none is. So whatever hides the options clears the choice at once:
+ * an emptied cart, a CEP edited into another (or a half-typed) one, a failed quote. A re-quote of the same CEP (a
+ * cart change, Calcular again) keeps the options and their choice on screen until the answer reconciles them.
  */
 export function createCalculatorModel(options: CalculatorModelOptions) {
   const { client, events, storage, debounceMs = 300 } = options;
@@ -109,13 +133,16 @@ export function createCalculatorModel(options: CalculatorModelOptions) {
   const view = signal<View>({ kind: 'idle' });
   const fieldError = signal<'invalid' | 'unknown' | undefined>(undefined);
   const selected = signal<string | undefined>(undefined);
+  /** A quote is due (a cart change waiting for its debounce) or in flight. */
+  const pending = signal(false);
   let controller: AbortController | undefined;
   let timer: ReturnType<typeof setTimeout> | undefined;
+  let warnedEmpty = false;
   /** The CEP and items of the quote on screen (or in flight): what the options, the hint and a choice refer to. */
   const quotedCep = signal('');
   const quotedItems = signal<QuoteItem[]>([]);
   /** What the last `shipping-select` told the checkout: the screen and the events never disagree. */
-  let told: { cep: string; rate: Rate } | undefined;
+  let told: Choice | undefined;
 
   function tell(cep: string, rate: Rate | null): void {
     told = rate ? { cep, rate } : undefined;
@@ -129,6 +156,14 @@ export function createCalculatorModel(options: CalculatorModelOptions) {
     if (had) tell(had.cep, null);
   }
 
+  /** Whatever is due or in flight is dropped: its answer would be for a cart or a CEP no longer on screen. */
+  function cancel(): void {
+    clearTimeout(timer);
+    controller?.abort();
+    controller = undefined;
+    pending.value = false;
+  }
+
   /**
    * A new list for `cep`: the chosen service keeps its place if it is still offered, and the checkout hears its new
    * price or deadline (or CEP); a service no longer offered clears the choice.
@@ -140,47 +175,63 @@ export function createCalculatorModel(options: CalculatorModelOptions) {
       clearChoice();
       return;
     }
-    const before = told.rate;
-    if (
-      told.cep !== cep ||
-      now.price !== before.price ||
-      now.deliveryDays !== before.deliveryDays ||
-      now.free !== before.free ||
-      now.label !== before.label
-    )
-      tell(cep, now);
+    if (!sameChoice(told, cep, now)) tell(cep, now);
   }
 
-  /** Quotes the CEP in the field (or `target`, the CEP of the options on screen, for a cart change). */
-  async function quote(target?: string): Promise<void> {
+  /** No items to quote: say so (on screen and, once, to the store's developer) and drop what was shown. */
+  function showEmpty(): void {
+    cancel();
+    batch(() => {
+      fieldError.value = undefined;
+      view.value = { kind: 'empty' };
+    });
+    clearChoice();
+  }
+
+  /** Quotes the CEP in the field for the cart ("Calcular", Enter, a cart change after its debounce). */
+  async function quote(): Promise<void> {
     clearTimeout(timer);
-    const digits = normalizeCep(target ?? cep.value);
+    const digits = normalizeCep(cep.value);
     if (!digits) {
       fieldError.value = 'invalid';
       return;
     }
-    if (items.value.length === 0) return;
+    if (items.value.length === 0) {
+      if (!warnedEmpty)
+        console.warn(
+          'shipping-calculator: nothing to quote, the cart is empty; give the items (1 to 50 lines) with .items or the items attribute',
+        );
+      warnedEmpty = true;
+      showEmpty();
+      return;
+    }
     controller?.abort();
     const current = new AbortController();
     controller = current;
+    // The options stay on screen (and their choice held) only while they are for this very CEP.
+    const keep = view.value.kind === 'rates' && quotedCep.value === digits;
     batch(() => {
       quotedCep.value = digits;
       quotedItems.value = items.value;
       fieldError.value = undefined;
-      view.value = { kind: 'loading' };
+      pending.value = true;
+      if (!keep) view.value = { kind: 'loading' };
     });
+    if (!keep) clearChoice();
     let outcome: QuoteOutcome;
     try {
       outcome = await client.quote({ destinationCep: digits, items: items.value }, current.signal);
     } catch {
-      return; // replaced by a newer quote
+      return; // replaced by a newer quote, or cancelled
     }
     if (controller !== current) return;
+    controller = undefined;
     const next = viewOf(outcome);
     if (next.warn) console.warn(...next.warn);
     if (outcome.kind === 'rates') safeSet(storage, CEP_KEY, digits);
     batch(() => {
       if (outcome.kind === 'invalid_cep') fieldError.value = 'unknown';
+      pending.value = false;
       view.value = next.view;
     });
     // The view changed first; then the page hears the answer, then the choice that went with it.
@@ -201,45 +252,72 @@ export function createCalculatorModel(options: CalculatorModelOptions) {
     view,
     fieldError,
     selected,
+    pending,
     quotedCep,
     quotedItems,
     quote,
+    /** What the shopper sees chosen now: what the last `shipping-select` said. */
+    visibleChoice: (): Choice | null => visibleChoice(view.value, selected.value, quotedCep.value),
     /** Fills the field with the last CEP the shopper quoted (read after the first paint: storage is slow to open). */
     restoreCep(): void {
       const remembered = safeGet(storage, CEP_KEY);
       if (remembered && !cep.value) cep.value = maskCep(remembered);
     },
+    /**
+     * The shopper typed (or pasted) in the field. Once it no longer holds the CEP of what is on screen (another CEP,
+     * or one half-typed), the old options and messages go, the choice is cleared and a quote in flight is dropped.
+     */
     setCep(value: string): void {
       cep.value = maskCep(value);
       if (fieldError.value) fieldError.value = undefined;
+      const shown = view.value.kind !== 'idle' && view.value.kind !== 'empty';
+      if (!shown || normalizeCep(cep.value) === quotedCep.value) return;
+      cancel();
+      view.value = { kind: 'idle' };
+      clearChoice();
     },
     /**
-     * New cart items: quote again (debounced) when a CEP is set, or, while the shopper is retyping the field, for the
-     * CEP of the options on screen (they were priced for the old cart and may hold the checkout's choice).
+     * New cart items. `[]` is an empty cart: the options go and the choice is cleared at once. Otherwise, with a CEP
+     * in the field, quote again (debounced); until the answer, the options on screen keep their price and choice.
      */
     setItems(next: QuoteItem[]): void {
       items.value = next;
-      const target = normalizeCep(cep.value) ?? (view.value.kind === 'idle' ? null : quotedCep.value || null);
-      if (!target) return;
-      clearTimeout(timer);
-      timer = setTimeout(
-        () => void quote(target === normalizeCep(cep.value) ? undefined : target),
-        debounceMs,
-      );
+      if (next.length === 0) {
+        showEmpty();
+        return;
+      }
+      if (view.value.kind === 'empty') view.value = { kind: 'idle' };
+      if (!normalizeCep(cep.value)) return;
+      // A quote in flight is for the cart before this one: its answer must not land as if current.
+      cancel();
+      pending.value = true;
+      timer = setTimeout(() => void quote(), debounceMs);
     },
-    /** The shopper picked an option of the list on screen. */
+    /** The shopper picked an option of the list on screen (picking it again tells nothing new). */
     select(rate: Rate): void {
       selected.value = rate.serviceId;
-      tell(quotedCep.value, rate);
+      if (!told || !sameChoice(told, quotedCep.value, rate)) tell(quotedCep.value, rate);
     },
     dispose(): void {
-      clearTimeout(timer);
-      controller?.abort();
+      cancel();
     },
   };
 }
 
 export type CalculatorModel = ReturnType<typeof createCalculatorModel>;
+
+/** Whether the checkout, holding `told`, would see nothing new in `rate` for `cep` (the fields a checkout shows). */
+function sameChoice(told: Choice, cep: string, rate: Rate): boolean {
+  const before = told.rate;
+  return (
+    told.cep === cep &&
+    rate.serviceId === before.serviceId &&
+    rate.price === before.price &&
+    rate.deliveryDays === before.deliveryDays &&
+    rate.free === before.free &&
+    rate.label === before.label
+  );
+}
 
 function safeGet(storage: CalculatorModelOptions['storage'], key: string): string | null {
   try {

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { clearQuoteCache, createQuoteClient, loadValidation } from './quote-client.ts';
+import { clearQuoteCache, createQuoteClient } from './quote-client.ts';
 
 const request = {
   destinationCep: '20040020',
@@ -241,7 +241,6 @@ describe('createQuoteClient', () => {
   });
 
   it('waits a full-jitter backoff before each retry: 400 ms × 2^n, capped at 4 s (spec 7.3)', async () => {
-    await loadValidation(); // loaded once, so only the fake clock decides when each attempt starts
     vi.useFakeTimers();
     const failing = () => json(503, { error: { code: 'quote_failed', message: 'm' } });
     const { fetch, calls } = scripted(failing(), failing(), failing(), failing(), failing(), failing());

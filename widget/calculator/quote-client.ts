@@ -1,8 +1,6 @@
 import type { QuoteItem, RatesResponse } from '../../shared/quote.ts';
 import { backoffDelay, sleep } from '../common/backoff.ts';
-
-/** The validators, loaded on first use (see validation.ts). */
-export const loadValidation = () => import('./validation.ts');
+import { errorCodeOf, parseRatesResponse } from './validation.ts';
 
 /** What a quote came to, in the terms the shopper's screen needs. */
 export type QuoteOutcome =
@@ -83,12 +81,11 @@ export function createQuoteClient(options: QuoteClientOptions) {
     } catch {
       json = undefined;
     }
-    const validation = await loadValidation();
     if (res.ok) {
-      const response = validation.parseRatesResponse(json);
+      const response = parseRatesResponse(json);
       return response ? { kind: 'rates', response } : { kind: 'malformed' };
     }
-    const code = validation.errorCodeOf(json) ?? `http_${res.status}`;
+    const code = errorCodeOf(json) ?? `http_${res.status}`;
     if (code === 'invalid_destination_cep') return { kind: 'invalid_cep' };
     if (TRANSIENT.has(res.status)) return { kind: 'retry', code };
     return { kind: 'unavailable', code };

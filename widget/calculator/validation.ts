@@ -1,49 +1,34 @@
-import { config } from 'zod/mini';
-import { ErrorBodySchema } from '../../shared/errors.ts';
 import { MAX_ITEMS } from '../../shared/limits.ts';
-import {
-  type QuoteItem,
-  QuoteItemSchema,
-  type RatesResponse,
-  RatesResponseSchema,
-} from '../../shared/quote.ts';
-
-// No compiled parsers (new Function): tiny payloads need no JIT, and pages whose CSP forbids eval stay quiet.
-config({ jitless: true });
+import type { QuoteItem, RatesResponse } from '../../shared/quote.ts';
+import { isErrorBody, isQuoteItem, isRatesResponse } from '../validators/generated.js';
 
 /**
- * The shared schemas at the widget's edges. This module is loaded after the first paint (a dynamic import, inlined
- * in the one script but evaluated on demand): building the schemas costs more than painting the form.
+ * The shared schemas at the widget's edges, through validators generated from them at build time
+ * (widget/validators/): plain functions, so the first paint does not wait for them and no CSP needs `unsafe-eval`.
  */
 
-/** Keeps the fields of spec 2.1 and drops what the store's own item objects carry besides. */
+/**
+ * The store's cart as the platform takes it (spec 2.1): the four fields of each line (what the store's objects carry
+ * besides is dropped), `[]` for an empty cart, or undefined when any line is wrong or there are more than 50.
+ */
 export function parseItems(value: unknown): QuoteItem[] | undefined {
-  if (!Array.isArray(value)) return undefined;
+  if (!Array.isArray(value) || value.length > MAX_ITEMS) return undefined;
   const items: QuoteItem[] = [];
   for (const raw of value) {
     const { name, quantity, unitPriceBRL, weightKg } = (raw ?? {}) as Record<string, unknown>;
-    const parsed = QuoteItemSchema.safeParse({
-      name,
-      quantity,
-      unitPriceBRL,
-      ...(weightKg === undefined ? {} : { weightKg }),
-    });
-    if (!parsed.success) return undefined;
-    items.push(parsed.data);
+    const item: unknown = { name, quantity, unitPriceBRL, ...(weightKg === undefined ? {} : { weightKg }) };
+    if (!isQuoteItem(item)) return undefined;
+    items.push(item);
   }
-  return items.length > 0 && items.length <= MAX_ITEMS ? items : undefined;
+  return items;
 }
 
 /** A 200 body in the spec 4.1 shape, or undefined when it breaks the contract. */
 export function parseRatesResponse(json: unknown): RatesResponse | undefined {
-  const parsed = RatesResponseSchema.safeParse(json);
-  return parsed.success ? parsed.data : undefined;
+  return isRatesResponse(json) ? json : undefined;
 }
 
 /** The spec 7.1 error code of a body, if it has one. */
 export function errorCodeOf(json: unknown): string | undefined {
-  const parsed = ErrorBodySchema.safeParse(json);
-  return parsed.success ? parsed.data.error.code : undefined;
+  return isErrorBody(json) ? json.error.code : undefined;
 }
-
-export type Validation = typeof import('./validation.ts');

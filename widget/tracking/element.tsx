@@ -8,44 +8,52 @@ import { Tracking } from './Tracking.tsx';
 /**
  * `<shipping-tracking>`: looks codes up through the BFF (`POST {bff-url}/api/tracking`). `bff-url` (or the script's
  * `data-bff-url`) defaults to the page's own origin; `codes` or the page's `?codes=` prefill and look up at once.
+ * `data-theme="light" | "dark"` is read by its styles alone.
  */
-export function defineTracking(settings: DOMStringMap): void {
-  class ShippingTracking extends HTMLElement {
-    static observedAttributes = ['lang'];
-    private model: TrackingModel | undefined;
-    private readonly root: ShadowRoot;
-    private readonly elementId = uid('st');
+export class ShippingTracking extends HTMLElement {
+  /** The loading script's `data-*` settings, given once to `defineTracking`. */
+  static settings: DOMStringMap = {};
+  static observedAttributes = ['lang'];
+  private model: TrackingModel | undefined;
+  private readonly root: ShadowRoot;
+  private readonly elementId = uid('st');
 
-    constructor() {
-      super();
-      this.root = this.attachShadow({ mode: 'open' });
-      adoptStyles(this.root, TRACKING_CSS);
-    }
+  constructor() {
+    super();
+    this.root = this.attachShadow({ mode: 'open' });
+    adoptStyles(this.root, TRACKING_CSS);
+  }
 
-    connectedCallback(): void {
-      this.model = createTrackingModel({ bffUrl: this.getAttribute('bff-url') ?? settings.bffUrl ?? '' });
-      const prefill = this.getAttribute('codes') ?? new URLSearchParams(window.location.search).get('codes');
-      this.renderView();
-      if (prefill) {
-        this.model.setText(prefill);
-        void this.model.track();
-      }
-    }
-
-    disconnectedCallback(): void {
-      render(null, this.root);
-      this.model = undefined;
-    }
-
-    attributeChangedCallback(): void {
-      this.renderView();
-    }
-
-    private renderView(): void {
-      if (!this.model) return;
-      const t = trackingMessagesFor(this.getAttribute('lang') ?? settings.lang);
-      render(<Tracking model={this.model} t={t} id={this.elementId} />, this.root);
+  connectedCallback(): void {
+    const settings = ShippingTracking.settings;
+    this.model = createTrackingModel({ bffUrl: this.getAttribute('bff-url') ?? settings.bffUrl ?? '' });
+    const prefill = this.getAttribute('codes') ?? new URLSearchParams(window.location.search).get('codes');
+    this.renderView();
+    if (prefill) {
+      this.model.setText(prefill);
+      void this.model.track();
     }
   }
-  if (!customElements.get('shipping-tracking')) customElements.define('shipping-tracking', ShippingTracking);
+
+  disconnectedCallback(): void {
+    render(null, this.root);
+    this.model = undefined;
+  }
+
+  attributeChangedCallback(): void {
+    this.renderView();
+  }
+
+  private renderView(): void {
+    if (!this.model) return;
+    const t = trackingMessagesFor(this.getAttribute('lang') ?? ShippingTracking.settings.lang);
+    render(<Tracking model={this.model} t={t} id={this.elementId} />, this.root);
+  }
+}
+
+/** Registers `<shipping-tracking>` with the loading script's settings (once: a second script tag changes nothing). */
+export function defineTracking(settings: DOMStringMap): void {
+  if (customElements.get('shipping-tracking')) return;
+  ShippingTracking.settings = settings;
+  customElements.define('shipping-tracking', ShippingTracking);
 }

@@ -1,8 +1,8 @@
 import { signal } from '@preact/signals';
-import { ErrorBodySchema } from '../../shared/errors.ts';
 import { MAX_CODES } from '../../shared/limits.ts';
 import { cleanTrackingCode, isS10 } from '../../shared/s10.ts';
-import { TrackingLookupResponseSchema, type TrackingLookupResult } from '../../shared/tracking-lookup.ts';
+import type { TrackingLookupResult } from '../../shared/tracking-lookup.ts';
+import { isErrorBody, isTrackingLookupResponse } from '../validators/generated.js';
 
 export type TrackingView =
   | { kind: 'idle' }
@@ -52,12 +52,12 @@ export function createTrackingModel(options: { bffUrl: string; fetch?: typeof fe
       });
       const json: unknown = await res.json().catch(() => undefined);
       if (controller !== current) return;
-      const parsed = TrackingLookupResponseSchema.safeParse(json);
-      if (res.ok && parsed.success) {
-        view.value = { kind: 'results', results: parsed.data.results };
+      // The BFF's answer, checked with validators generated from the shared schemas (widget/validators/).
+      if (res.ok && isTrackingLookupResponse(json)) {
+        view.value = { kind: 'results', results: json.results };
         return;
       }
-      const code = ErrorBodySchema.safeParse(json).data?.error.code;
+      const code = isErrorBody(json) ? json.error.code : undefined;
       view.value = { kind: 'error', error: code === 'rate_limited' ? 'limited' : 'unavailable' };
     } catch {
       if (controller === current) view.value = { kind: 'error', error: 'unavailable' };

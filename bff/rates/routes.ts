@@ -1,0 +1,88 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import express, { type RequestHandler, Router } from 'express';
+import { ApiError } from '../../shared/errors.ts';
+import { describeIssues } from '../../shared/issues.ts';
+import { MAX_BODY_BYTES } from '../../shared/limits.ts';
+import { methodNotAllowed } from '../http/errors.ts';
+import type { Logger } from '../logger.ts';
+import type { RatesService } from './service.ts';
+import { RateVerifyRequestSchema, verifyRate } from './verify.ts';
+
+const digest = (value: string) => createHash('sha256').update(value).digest();
+
+/** What a 401 tells the caller to send (RFC 6750 §3; `error` only when a token was sent). */
+const REALM = 'Bearer realm="frete-kit checkout"';
+
+/**
+ * Whether `authorization` carries one of the checkout tokens, compared in constant time against every one of them
+ * (the time taken says neither which token matched nor how much of one).
+ */
+export function isCheckoutToken(tokens: readonly string[], authorization: string | undefined): boolean {
+  const presented = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '')?.[1];
+  if (!presented) return false;
+  const presentedDigest = digest(presented);
+  let found = false;
+  for (const token of tokens) if (timingSafeEqual(presentedDigest, digest(token))) found = true;
+  return found;
+}
+
+/** Only the store's checkout servers: `Authorization: Bearer <one of BFF_CHECKOUT_TOKENS>`, before the body is read. */
+function checkoutAuth(tokens: readonly string[]): RequestHandler {
+  return (req, res, next) => {
+    const authorization = req.headers.authorization;
+    if (isCheckoutToken(tokens, authorization)) return next();
+    if (!authorization) {
+      res.setHeader('WWW-Authenticate', REALM);
+      throw new ApiError(
+        'missing_api_key',
+        'Send Authorization: Bearer <checkout token> (BFF_CHECKOUT_TOKENS).',
+      );
+    }
+    res.setHeader('WWW-Authenticate', `${REALM}, error="invalid_token"`);
+    throw new ApiError('invalid_api_key', 'The checkout token is not valid.');
+  };
+}
+
+/**
+ * `POST /api/rates/verify` (ARCHITECTURE.md, "Notifications and order lookup"): the store's checkout server asks,
+ * before it charges, what the shopper's choice costs now. Server to server: no CORS (a browser's preflight gets 405
+ * and no `Access-Control-Allow-Origin`), a checkout token, the body checked with `RateVerifyRequestSchema`.
+ */
+export function ratesVerifyRoutes(deps: {
+  tokens: readonly string[];
+  rates: RatesService;
+  logger: Logger;
+}): Router {
+  const router = Router();
+  const json = express.json({ limit: MAX_BODY_BYTES, type: () => true });
+  router.post('/api/rates/verify', checkoutAuth(deps.tokens), (req, _res, next) => {
+    if (!req.is('application/json'))
+      throw new ApiError('invalid_json', 'Send the body as JSON with Content-Type: application/json.');
+    next();
+  });
+  router.post('/api/rates/verify', json, async (req, res) => {
+    const parsed = RateVerifyRequestSchema.safeParse(req.body);
+    if (!parsed.success) throw bodyError(parsed.error.issues, req.body);
+    const answer = await verifyRate(deps.rates, parsed.data, deps.logger);
+    res.setHeader('Cache-Control', 'no-store');
+    res.json(answer);
+  });
+  router.all('/api/rates/verify', methodNotAllowed('POST'));
+  return router;
+}
+
+/**
+ * A bad body in the platform's words (as the sandbox's `/v1/rates` says them): too many items, a `cep` text that is
+ * not a CEP, or anything else as `invalid_body` — naming paths, never values.
+ */
+function bodyError(issues: Parameters<typeof describeIssues>[0], body: unknown): ApiError {
+  if (
+    issues.some((issue) => issue.path.length === 1 && issue.path[0] === 'items' && issue.code === 'too_big')
+  )
+    return new ApiError('too_many_items', describeIssues(issues));
+  const cep = (body as { cep?: unknown } | null)?.cep;
+  const cepIssues = issues.filter((issue) => issue.path[0] === 'cep');
+  if (typeof cep === 'string' && cepIssues.length > 0)
+    return new ApiError('invalid_destination_cep', describeIssues(cepIssues));
+  return new ApiError('invalid_body', describeIssues(issues));
+}
