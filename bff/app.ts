@@ -179,7 +179,8 @@ export function createBff(deps: BffDeps): Bff {
   app.use(
     ratesVerifyRoutes({
       tokens: config.checkoutTokens,
-      rates: new RatesService({ client: rest, now }),
+      // One quote cache for agents, checkouts and label previews: an identical quote within a minute is one call.
+      rates,
       logger,
     }),
   );
