@@ -5,6 +5,9 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postgresLedger, sqliteLedger, type TestLedger } from '../bff/labels/testing/ledgers.ts';
+import { connectAgent } from '../bff/labels/testing/soak.ts';
+import { type RunningBff, startBff } from '../bff/testing.ts';
+import { type RunningSandbox, SAMPLE_LABEL, startSandbox } from '../sandbox/testing.ts';
 import { type PostgresServer, startPostgres } from '../testing/servers.ts';
 
 const ROOT = new URL('..', import.meta.url).pathname;
@@ -14,11 +17,14 @@ const dataDir = mkdtempSync(join(tmpdir(), 'ledger-cli-'));
 let bffStore: TestLedger;
 const ids: Record<string, string> = {};
 
+/** The platform `resolve --created` checks with (a sandbox), once started. */
+let platformEnv: Record<string, string> = {};
+
 async function ledger(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
     const { stdout, stderr } = await run(process.execPath, ['scripts/ledger.ts', ...args], {
       cwd: ROOT,
-      env: { PATH: process.env.PATH ?? '', BFF_DATA_DIR: dataDir },
+      env: { PATH: process.env.PATH ?? '', BFF_DATA_DIR: dataDir, ...platformEnv },
     });
     return { code: 0, stdout, stderr };
   } catch (error) {
@@ -71,27 +77,14 @@ describe('npm run ledger', () => {
     expect(shown.stdout).toContain(`npm run ledger -- resolve ${ids.unknown} --created <prepostagemId>`);
   });
 
-  it('resolves an unknown attempt as created, seen at once by the open store; never a pre-posting held elsewhere', async () => {
-    const taken = await ledger('resolve', ids.unknown as string, '--created', 'PP1000000001');
-    expect(taken).toMatchObject({
-      code: 1,
-      stderr: expect.stringContaining('already bound to another attempt'),
-    });
-    const done = await ledger('resolve', ids.unknown as string, '--created', 'PP2000000002');
-    expect(done.code).toBe(0);
-    expect(await bffStore.get(ids.unknown as string)).toMatchObject({
-      state: 'created',
-      prepostagemId: 'PP2000000002',
-      settledBy: 'operator',
-    });
-    const again = await ledger('resolve', ids.unknown as string, '--not-created');
-    expect(again).toMatchObject({ code: 1, stderr: expect.stringContaining('already created') });
-  });
-
   it('resolves an unknown attempt as not created, which lets the same request go again', async () => {
     const done = await ledger('resolve', ids.other as string, '--not-created');
     expect(done.code).toBe(0);
-    expect((await bffStore.get(ids.other as string))?.state).toBe('not_sent');
+    expect(await bffStore.get(ids.other as string)).toMatchObject({
+      state: 'not_sent',
+      settledBy: 'operator',
+      note: 'resolved by the operator (npm run ledger)',
+    });
     expect(await bffStore.openAttempt('f3')).toBeUndefined();
   });
 
@@ -105,6 +98,121 @@ describe('npm run ledger', () => {
     );
     expect(code).toBe(1);
     expect(stderr).toContain('no label ledger at');
+  });
+});
+
+describe('npm run ledger -- resolve --created: checked with the platform (issue 29)', () => {
+  let sandbox: RunningSandbox;
+  let bff: RunningBff;
+  /** The sample label to another street number: another order. */
+  const order = (numero: string) => ({
+    ...SAMPLE_LABEL,
+    objectFormat: '2' as const,
+    recipient: { ...SAMPLE_LABEL.recipient, endereco: { ...SAMPLE_LABEL.recipient.endereco, numero } },
+  });
+  const prepostings = async () =>
+    (
+      (await (await sandbox.control('prepostings', undefined, 'GET')).json()) as {
+        prepostings: { prepostagemId: string; request: { recipient: { endereco: { numero: string } } } }[];
+      }
+    ).prepostings;
+  /** An attempt whose outcome nobody knows: another client sent the identical request first, then the BFF's answer was lost. */
+  async function ambiguous(numero: string): Promise<{ attemptId: string; theirs: string; ours: string }> {
+    const other = await connectAgent(sandbox.url, 'mk_test_demo');
+    await other.callTool({ name: 'generate_label', arguments: order(numero) });
+    await other.close();
+    await sandbox.control('faults', { target: 'mcp:generate_label', mode: 'drop_after_commit', times: 1 });
+    const answer = await bff.labels.generate(order(numero), { issuedBy: 'test' });
+    if (answer.kind !== 'issued' || answer.outcome.kind !== 'unknown')
+      throw new Error('expected an unknown outcome');
+    const made = (await prepostings()).filter((p) => p.request.recipient.endereco.numero === numero);
+    return {
+      attemptId: answer.outcome.attemptId,
+      theirs: made[0]?.prepostagemId ?? '',
+      ours: made[1]?.prepostagemId ?? '',
+    };
+  }
+
+  beforeAll(async () => {
+    sandbox = await startSandbox({ labelPdfDelayMs: 0 });
+    const cliDir = mkdtempSync(join(tmpdir(), 'ledger-cli-platform-'));
+    bff = await startBff(sandbox.url, { BFF_DATA_DIR: cliDir });
+    platformEnv = {
+      SHIPPING_SECRET_KEY: 'mk_test_demo',
+      SHIPPING_API_URL: sandbox.url,
+      BFF_DATA_DIR: cliDir,
+    };
+  });
+  afterAll(async () => {
+    platformEnv = {};
+    await bff?.stop();
+    await sandbox?.close();
+  });
+
+  it('binds a pre-posting the platform lists for this very request, seen at once by the running BFF', async () => {
+    const { attemptId, ours } = await ambiguous('901');
+    const done = await ledger('resolve', attemptId, '--created', ours);
+    expect(done).toMatchObject({ code: 0, stdout: expect.stringContaining(`created with ${ours}`) });
+    expect(await bff.ledger.get(attemptId)).toMatchObject({
+      state: 'created',
+      prepostagemId: ours,
+      settledBy: 'operator',
+      trackingCode: expect.stringMatching(/BR$/),
+    });
+    // The same decision again, or the other one: the attempt is settled.
+    expect(await ledger('resolve', attemptId, '--not-created')).toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('refused (not_unknown)'),
+    });
+  });
+
+  it("refuses another order's pre-posting, a malformed id and one already bound, changing nothing", async () => {
+    const { attemptId } = await ambiguous('902');
+    // 901's second pre-posting is the BFF's own, bound to its attempt by the decision above.
+    const [, another] = (await prepostings()).filter((p) => p.request.recipient.endereco.numero === '901');
+    const refusals = [
+      [another?.prepostagemId ?? '', 'bound_elsewhere'],
+      ['PP<script>', 'malformed_prepostagem_id'],
+      ['PP1', 'malformed_prepostagem_id'],
+      ['PP9999999999', 'not_confirmed'],
+    ] as const;
+    for (const [id, code] of refusals) {
+      expect(await ledger('resolve', attemptId, '--created', id)).toMatchObject({
+        code: 1,
+        stderr: expect.stringContaining(`refused (${code})`),
+      });
+    }
+    // The other client's pre-posting of 901 (unbound, and for another request than 902's).
+    const { theirs: unbound } = {
+      theirs:
+        (await prepostings()).filter((p) => p.request.recipient.endereco.numero === '901')[0]
+          ?.prepostagemId ?? '',
+    };
+    expect(await ledger('resolve', attemptId, '--created', unbound)).toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('refused (other_request)'),
+    });
+    expect((await bff.ledger.get(attemptId))?.state).toBe('unknown');
+  });
+
+  it('takes an unconfirmed decision only with a written reason, kept in the ledger and shown', async () => {
+    await sandbox.control('faults', { target: 'mcp:generate_label', mode: 'reset', times: 1 });
+    const answer = await bff.labels.generate(order('903'), { issuedBy: 'test' });
+    const attemptId =
+      answer.kind === 'issued' && answer.outcome.kind === 'unknown' ? answer.outcome.attemptId : '';
+    expect(await ledger('resolve', attemptId, '--created', 'PP7777777777')).toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('refused (not_confirmed)'),
+    });
+    expect(await ledger('resolve', attemptId, '--created', 'PP7777777777', '--force', 'ok')).toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('refused (reason_required)'),
+    });
+    const reason = 'found it in the carrier panel, order 903, 24/11';
+    const forced = await ledger('resolve', attemptId, '--created', 'PP7777777777', '--force', reason);
+    expect(forced.code).toBe(0);
+    const shown = await ledger('show', attemptId);
+    expect(shown.stdout).toContain(`forced: ${reason}`);
   });
 });
 
@@ -138,9 +246,9 @@ describe('npm run ledger with BFF_DATABASE_URL (several instances)', () => {
       expect(listed.stdout).toContain(attempt.id);
       expect(listed.stdout).toContain('Caio Prado');
       expect(listed.stdout).not.toContain(ids.unknown);
-      const resolved = await cli('resolve', attempt.id, '--created', 'PP2000000002');
+      const resolved = await cli('resolve', attempt.id, '--not-created');
       expect(resolved.code).toBe(0);
-      expect(await store.get(attempt.id)).toMatchObject({ state: 'created', prepostagemId: 'PP2000000002' });
+      expect(await store.get(attempt.id)).toMatchObject({ state: 'not_sent', settledBy: 'operator' });
     } finally {
       await store.close();
     }

@@ -4,7 +4,10 @@
  *
  *   npm run ledger -- list [--state pending|created|rejected|unknown|not_sent]
  *   npm run ledger -- show <attemptId>
- *   npm run ledger -- resolve <attemptId> (--created <prepostagemId> [--tracking <code>] | --not-created)
+ *   npm run ledger -- resolve <attemptId> (--created <prepostagemId> | --not-created) [--force "<reason>"]
+ *
+ * `resolve --created` is checked with the platform (bff/labels/decisions.ts): it needs the BFF's configuration
+ * (SHIPPING_SECRET_KEY, SHIPPING_API_URL / SHIPPING_MCP_URL), read from the environment and `.env` like the BFF.
  *
  * Exit 0 when done; 1 with a plain message when the id, state or decision is refused; 2 for a bad command line.
  */
@@ -12,16 +15,12 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import * as z from 'zod/mini';
 import { ledgerDatabase } from '../bff/backends/backends.ts';
-import { parseDataDir } from '../bff/config.ts';
-import {
-  ATTEMPT_STATES,
-  AttemptNotFoundError,
-  type AttemptState,
-  BindingConflictError,
-  type LedgerAttempt,
-  TransitionError,
-} from '../bff/labels/ledger.ts';
+import { type BffConfig, ConfigError, parseConfig, parseDataDir } from '../bff/config.ts';
+import { DecisionRefused, OperatorDecisions } from '../bff/labels/decisions.ts';
+import { ATTEMPT_STATES, type AttemptState, type LedgerAttempt } from '../bff/labels/ledger.ts';
 import { LedgerStore } from '../bff/labels/ledger-store.ts';
+import { createLogger } from '../bff/logger.ts';
+import { PlatformMcp, type PlatformPort } from '../bff/upstream/platform-mcp.ts';
 
 /** Enough of a stored request to name its recipient (older ledgers kept only a summary: then '-'). */
 const RecipientSchema = z.object({
@@ -31,7 +30,7 @@ const RecipientSchema = z.object({
 const USAGE = `usage:
   npm run ledger -- list [--state ${ATTEMPT_STATES.join('|')}]
   npm run ledger -- show <attemptId>
-  npm run ledger -- resolve <attemptId> (--created <prepostagemId> [--tracking <code>] | --not-created)`;
+  npm run ledger -- resolve <attemptId> (--created <prepostagemId> | --not-created) [--force "<reason>"]`;
 
 /** A refusal the operator reads: a plain message and an exit code. */
 class CliError extends Error {
@@ -110,6 +109,9 @@ function describe(a: LedgerAttempt): string {
     ['supportCode', a.supportCode],
     ['status', a.status],
     ['reason', a.reason],
+    ['why unknown', a.unknownWhy],
+    ['order', a.orderId === null ? null : `${a.orderId}, volume ${a.volume ?? 1}`],
+    ['issued by', a.issuedBy],
     ['note', a.note],
     ['recipient', recipientOf(a)],
   ];
@@ -120,59 +122,54 @@ function describe(a: LedgerAttempt): string {
   } catch {}
   const next =
     a.state === 'unknown'
-      ? `\nThe outcome is unknown. Look for this request in the carrier's panel (or diagnose_label_issue), then:\n  npm run ledger -- resolve ${a.id} --created <prepostagemId>   (it exists)\n  npm run ledger -- resolve ${a.id} --not-created              (it does not: the request may be sent again)`
+      ? `\nThe outcome is unknown. Compare it with the platform's history in the desk (/admin/labels), or look for this request in the carrier's panel, then:\n  npm run ledger -- resolve ${a.id} --created <prepostagemId>   (it exists: checked with the platform)\n  npm run ledger -- resolve ${a.id} --not-created              (it does not: the request may be sent again)\n  add --force "<what you checked>" when the platform's history no longer lists it`
       : '';
   return `${lines.join('\n')}\nrequest as sent:\n${request}${next}`;
 }
 
-async function resolve(store: LedgerStore, args: string[]): Promise<string> {
-  const attempt = await mustGet(store, args[0]);
+async function resolve(decisions: (checked: boolean) => OperatorDecisions, args: string[]): Promise<string> {
+  const id = args[0];
+  if (!id || id.startsWith('--')) throw new CliError(`an attempt id is needed\n${USAGE}`, 2);
   const created = option(args, '--created');
   const notCreated = args.includes('--not-created');
   if (Boolean(created) === notCreated) {
     throw new CliError(`say either --created <prepostagemId> or --not-created\n${USAGE}`, 2);
   }
-  if (attempt.state !== 'unknown') {
-    throw new CliError(
-      attempt.state === 'pending'
-        ? `attempt ${attempt.id} is pending: a call is in the air (or the BFF has not restarted since it stopped); wait for it to settle`
-        : `attempt ${attempt.id} is already ${attempt.state}; only an unknown attempt can be resolved`,
-    );
-  }
+  const reason = args.includes('--force') ? (option(args, '--force') ?? '') : undefined;
   try {
-    const settled = await store.settle(
-      attempt.id,
-      created
-        ? {
-            state: 'created',
-            settledBy: 'operator',
-            prepostagemId: created,
-            trackingCode: option(args, '--tracking'),
-            note: 'resolved by the operator: the pre-posting exists',
-          }
-        : {
-            state: 'not_sent',
-            settledBy: 'operator',
-            reason: 'not_created',
-            note: 'resolved by the operator: no pre-posting was created; the request may be sent again',
-          },
+    // Only a pre-posting the platform must confirm needs the platform: "not created", or a forced one, does not.
+    const settled = await decisions(Boolean(created) && reason === undefined).resolve(
+      id,
+      created ? { created } : { notCreated: true },
+      {
+        by: 'the operator (npm run ledger)',
+        force: reason === undefined ? undefined : { reason },
+      },
     );
     return created
-      ? `attempt ${settled.id} is created with ${created}; the same request now returns this label`
+      ? `attempt ${settled.id} is created with ${settled.prepostagemId}; the same request now returns this label`
       : `attempt ${settled.id} is settled as not created; the same request may be sent again`;
   } catch (error) {
-    if (error instanceof BindingConflictError) {
-      throw new CliError(
-        `${created} is already bound to another attempt; one pre-posting belongs to one order`,
-      );
-    }
-    if (error instanceof TransitionError || error instanceof AttemptNotFoundError)
-      throw new CliError(error.message);
+    if (error instanceof DecisionRefused) throw new CliError(`refused (${error.code}): ${error.message}`);
     throw error;
   }
 }
 
-export async function runLedgerCli(args: string[], store: LedgerStore): Promise<string> {
+/** What a decision that asks nothing of the platform is made with: asking it would be a bug, said plainly. */
+const NO_PLATFORM: PlatformPort = {
+  call: () => Promise.reject(new Error('this decision does not ask the platform')),
+  read: () => Promise.reject(new Error('this decision does not ask the platform')),
+};
+
+/**
+ * Runs one command on the ledger. `decisions` is made only for `resolve`, which asks the platform (so `list` and
+ * `show` need nothing but the ledger).
+ */
+export async function runLedgerCli(
+  args: string[],
+  store: LedgerStore,
+  decisions: (checked: boolean) => OperatorDecisions,
+): Promise<string> {
   const [command, ...rest] = args;
   switch (command) {
     case 'list':
@@ -180,7 +177,7 @@ export async function runLedgerCli(args: string[], store: LedgerStore): Promise<
     case 'show':
       return describe(await mustGet(store, rest[0]));
     case 'resolve':
-      return resolve(store, rest);
+      return resolve(decisions, rest);
     default:
       throw new CliError(command ? `unknown command "${command}"\n${USAGE}` : USAGE, 2);
   }
@@ -220,12 +217,31 @@ if (import.meta.main) {
     process.exit(1);
   }
   const { store } = ledger;
+  let platform: PlatformMcp | undefined;
+  const decisions = (checked: boolean) => {
+    if (!checked) return new OperatorDecisions({ ledger: store, platform: NO_PLATFORM });
+    let config: BffConfig;
+    try {
+      config = parseConfig();
+    } catch (error) {
+      throw new CliError(
+        `resolve checks the decision with the platform, with the BFF's configuration: ${error instanceof ConfigError ? error.message : 'it is invalid'}`,
+      );
+    }
+    platform = new PlatformMcp({
+      url: config.mcpUrl,
+      secretKey: config.secretKey,
+      logger: createLogger({ level: 'silent' }),
+    });
+    return new OperatorDecisions({ ledger: store, platform });
+  };
   try {
-    process.stdout.write(`${await runLedgerCli(process.argv.slice(2), store)}\n`);
+    process.stdout.write(`${await runLedgerCli(process.argv.slice(2), store, decisions)}\n`);
   } catch (error) {
     process.stderr.write(`${error instanceof CliError ? error.message : String(error)}\n`);
     process.exitCode = error instanceof CliError ? error.exitCode : 1;
   } finally {
+    await platform?.close();
     await ledger.close();
   }
 }

@@ -250,7 +250,7 @@ describe('labels under faults', () => {
     const first = await generate(client, order(3005));
     expect(first.record).toMatchObject({ reason: 'outcome_unknown' });
     const text = JSON.stringify(first.result.content);
-    expect(text).toContain('npm run ledger -- resolve');
+    expect(text).toContain('label desk (/admin/labels)');
     expect(text).toContain('absence proves nothing');
     for (const key of [undefined, 'another-key']) {
       const again = await generate(client, { ...order(3005), ...(key ? { idempotencyKey: key } : {}) });

@@ -32,6 +32,21 @@ const WHY_TEXT: Record<UnknownWhy, string> = {
   binding_conflict: 'the platform answered a pre-posting the ledger already binds to another attempt',
 };
 
+/** `diagnose_label_issue` on the platform, parsed with the shared schema. Throws when it cannot be read. */
+export async function diagnose(
+  platform: PlatformPort,
+  input: Omit<DiagnoseLabelIssueInput, 'instanceId'>,
+): Promise<DiagnoseLabelIssueOutput> {
+  const result = await platform.read('diagnose_label_issue', { ...input });
+  const structured = result.structuredContent ?? { attempts: [] };
+  // spec 2.7: when the query is not authorized or fails, the answer may carry only `reason` (and `actionUrl`).
+  const parsed = DiagnoseLabelIssueOutputSchema.safeParse(
+    'attempts' in structured ? structured : { ...structured, attempts: [] },
+  );
+  if (!parsed.success) throw new Error('diagnose_label_issue answered an output that does not parse');
+  return parsed.data;
+}
+
 /** What an unknown outcome tells the agent and the operator, by why it is still unknown. */
 export function unknownAdvice(why: UnknownWhy): string {
   return WHY_TEXT[why];
@@ -43,7 +58,7 @@ export function whyOf(attempt: LedgerAttempt): UnknownWhy {
 }
 
 /** The fingerprint of the request a history entry says was sent, or undefined when its evidence is not a request. */
-function evidenceFingerprint(entry: Attempt): string | undefined {
+export function evidenceFingerprint(entry: Attempt): string | undefined {
   const parsed = GenerateLabelInputSchema.safeParse(entry.evidence.request);
   return parsed.success ? fingerprint(parsed.data) : undefined;
 }
@@ -73,15 +88,8 @@ export class Reconciler {
   }
 
   /** `diagnose_label_issue` on the platform, parsed with the shared schema. Throws when it cannot be read. */
-  async diagnose(input: Omit<DiagnoseLabelIssueInput, 'instanceId'>): Promise<DiagnoseLabelIssueOutput> {
-    const result = await this.options.platform.read('diagnose_label_issue', { ...input });
-    const structured = result.structuredContent ?? { attempts: [] };
-    // spec 2.7: when the query is not authorized or fails, the answer may carry only `reason` (and `actionUrl`).
-    const parsed = DiagnoseLabelIssueOutputSchema.safeParse(
-      'attempts' in structured ? structured : { ...structured, attempts: [] },
-    );
-    if (!parsed.success) throw new Error('diagnose_label_issue answered an output that does not parse');
-    return parsed.data;
+  diagnose(input: Omit<DiagnoseLabelIssueInput, 'instanceId'>): Promise<DiagnoseLabelIssueOutput> {
+    return diagnose(this.options.platform, input);
   }
 
   /** Tries an attempt that stayed unknown again after the configured delays (in the background). */

@@ -1,0 +1,182 @@
+import type { Attempt } from '../../shared/diagnosis.ts';
+import { BindingConflictError, type LedgerAttempt, TransitionError } from './ledger.ts';
+import type { LedgerStore } from './ledger-store.ts';
+import type { PlatformPort } from '../upstream/platform-mcp.ts';
+import { diagnose, evidenceFingerprint } from './reconciler.ts';
+
+/** A pre-posting id as the platform writes them: letters and digits only (`PP2275353189`), 4 to 40 of them. */
+export const PREPOSTAGEM_ID = /^[A-Z0-9]{4,40}$/;
+
+/** Why an operator's decision was refused; `status` is the HTTP status the desk answers with. */
+export type DecisionRefusalCode =
+  | 'attempt_not_found'
+  | 'not_unknown'
+  | 'malformed_prepostagem_id'
+  | 'not_confirmed'
+  | 'other_request'
+  | 'bound_elsewhere'
+  | 'history_unavailable'
+  | 'reason_required';
+
+export class DecisionRefused extends Error {
+  override readonly name = 'DecisionRefused';
+  readonly code: DecisionRefusalCode;
+  readonly status: 400 | 404 | 409 | 503;
+
+  constructor(code: DecisionRefusalCode, message: string) {
+    super(message);
+    this.code = code;
+    this.status =
+      code === 'attempt_not_found'
+        ? 404
+        : code === 'malformed_prepostagem_id' || code === 'reason_required'
+          ? 400
+          : code === 'history_unavailable'
+            ? 503
+            : 409;
+  }
+}
+
+/** What the operator decides about an unknown attempt. */
+export type Decision =
+  | { created: string; trackingCode?: string | undefined }
+  | { notCreated: true };
+
+/** A platform attempt beside ours: whether its evidence is this attempt's request, and whether another holds it. */
+export interface HistoryEntry {
+  attempt: Attempt;
+  sameRequest: boolean;
+  boundElsewhere: boolean;
+}
+
+/**
+ * The operator's decisions on attempts whose outcome nobody knows (the desk's "resolve", `npm run ledger -- resolve`),
+ * checked before the ledger takes them (ARCHITECTURE.md, "Fair shares and bounded state"): a pre-posting is bound to
+ * an attempt only when it is well formed, the platform's history lists it for this store as created, its evidence is
+ * this attempt's whole request, and nothing else holds it. A decision the platform cannot confirm needs a written
+ * reason (`force`), kept in the ledger's note and shown by `show` and the desk.
+ */
+export class OperatorDecisions {
+  private readonly ledger: LedgerStore;
+  private readonly platform: PlatformPort;
+
+  constructor(options: { ledger: LedgerStore; platform: PlatformPort }) {
+    this.ledger = options.ledger;
+    this.platform = options.platform;
+  }
+
+  /** The attempt beside the platform's recent attempts (at most 10, spec 4.4.5), for a person to compare. */
+  async evidence(attemptId: string): Promise<{ attempt: LedgerAttempt; history: HistoryEntry[] }> {
+    const attempt = await this.mustGet(attemptId);
+    return { attempt, history: await this.history(attempt) };
+  }
+
+  /** Settles an unknown attempt as the operator decided, or throws `DecisionRefused` and changes nothing. */
+  async resolve(
+    attemptId: string,
+    decision: Decision,
+    options: { by: string; force?: { reason: string } | undefined },
+  ): Promise<LedgerAttempt> {
+    const attempt = await this.mustGet(attemptId);
+    if (attempt.state !== 'unknown') {
+      throw new DecisionRefused(
+        'not_unknown',
+        `attempt ${attempt.id} is ${attempt.state}; only an unknown outcome is decided by a person`,
+      );
+    }
+    const reason = options.force?.reason.trim();
+    if (options.force && (!reason || reason.length < 10)) {
+      throw new DecisionRefused(
+        'reason_required',
+        'a forced decision needs a written reason of at least 10 characters (what you checked, e.g. the carrier panel)',
+      );
+    }
+    const note = `resolved by ${options.by}${reason ? ` (forced: ${reason})` : ''}`;
+    if ('notCreated' in decision) {
+      return this.settle(attempt.id, { state: 'not_sent', settledBy: 'operator', note });
+    }
+    const prepostagemId = decision.created.trim().toUpperCase();
+    if (!PREPOSTAGEM_ID.test(prepostagemId)) {
+      throw new DecisionRefused(
+        'malformed_prepostagem_id',
+        'a pre-posting id is 4 to 40 letters and digits, e.g. PP2275353189',
+      );
+    }
+    if (await this.ledger.isBound({ prepostagemId })) {
+      throw new DecisionRefused('bound_elsewhere', `${prepostagemId} is already bound to another attempt`);
+    }
+    const entry = reason ? undefined : await this.confirmed(attempt, prepostagemId);
+    return this.settle(attempt.id, {
+      state: 'created',
+      settledBy: 'operator',
+      prepostagemId,
+      trackingCode: entry?.attempt.trackingCode ?? decision.trackingCode,
+      supportCode: entry?.attempt.supportCode,
+      note,
+    });
+  }
+
+  /** The history entry that proves the pre-posting is this attempt's, or a refusal saying what is missing. */
+  private async confirmed(attempt: LedgerAttempt, prepostagemId: string): Promise<HistoryEntry> {
+    const history = await this.history(attempt);
+    const entry = history.find((candidate) => candidate.attempt.prepostagemId === prepostagemId);
+    if (!entry || entry.attempt.outcome !== 'created') {
+      throw new DecisionRefused(
+        'not_confirmed',
+        `the platform's recent history does not list ${prepostagemId} as created for this store; check the id, or decide with a written reason (force) after checking the carrier's panel`,
+      );
+    }
+    if (!entry.sameRequest) {
+      throw new DecisionRefused(
+        'other_request',
+        `${prepostagemId} was created for another request (another recipient, address, parcel or service): it is not this attempt's`,
+      );
+    }
+    if (entry.boundElsewhere) {
+      throw new DecisionRefused('bound_elsewhere', `${prepostagemId} is already bound to another attempt`);
+    }
+    return entry;
+  }
+
+  private async history(attempt: LedgerAttempt): Promise<HistoryEntry[]> {
+    let attempts: Attempt[];
+    try {
+      attempts = (await diagnose(this.platform, { source: 'mcp' })).attempts;
+    } catch {
+      throw new DecisionRefused(
+        'history_unavailable',
+        "the platform's history could not be read now; try again in a minute",
+      );
+    }
+    return Promise.all(
+      attempts.map(async (entry) => ({
+        attempt: entry,
+        sameRequest: evidenceFingerprint(entry) === attempt.fingerprint,
+        boundElsewhere: await this.ledger.isBound({
+          supportCode: entry.supportCode,
+          prepostagemId: entry.prepostagemId,
+        }),
+      })),
+    );
+  }
+
+  private async settle(id: string, settlement: Parameters<LedgerStore['settle']>[1]): Promise<LedgerAttempt> {
+    try {
+      return await this.ledger.settle(id, settlement);
+    } catch (error) {
+      if (error instanceof BindingConflictError) {
+        throw new DecisionRefused('bound_elsewhere', 'that pre-posting is already bound to another attempt');
+      }
+      if (error instanceof TransitionError) {
+        throw new DecisionRefused('not_unknown', 'the attempt was settled meanwhile (by the history or another person)');
+      }
+      throw error;
+    }
+  }
+
+  private async mustGet(id: string): Promise<LedgerAttempt> {
+    const attempt = await this.ledger.get(id);
+    if (!attempt) throw new DecisionRefused('attempt_not_found', `no attempt ${id}`);
+    return attempt;
+  }
+}
