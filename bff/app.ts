@@ -1,11 +1,14 @@
 import express, { type Express } from 'express';
 import helmet from 'helmet';
 import { adminRoutes } from './admin/routes.ts';
+import { AdminSessions } from './admin/session.ts';
 import type { Backends } from './backends/backends.ts';
 import type { BffConfig } from './config.ts';
 import { demoRoutes } from './demo/routes.ts';
+import { deskApiRoutes } from './desk/api.ts';
 import { errorHandler, notFound } from './http/errors.ts';
 import { healthRoutes, type ReadinessCheck, upstreamCheck } from './http/health.ts';
+import { OperatorDecisions } from './labels/decisions.ts';
 import { LabelIssuer } from './labels/issuer.ts';
 import type { LedgerStore } from './labels/ledger-store.ts';
 import { LabelService } from './labels/service.ts';
@@ -165,8 +168,25 @@ export function createBff(deps: BffDeps): Bff {
     }),
   );
   if (oauth) {
+    const sessions = new AdminSessions({ store: oauth.store, publicUrl: config.publicUrl, now });
     app.use(oauth.routes());
-    app.use(adminRoutes({ oauth, config, now }));
+    app.use(adminRoutes({ oauth, config, sessions, now }));
+    app.use(
+      deskApiRoutes({
+        sessions,
+        ledger,
+        labels,
+        issuer,
+        decisions: new OperatorDecisions({ ledger, platform }),
+        approvals: backends.approvals,
+        rates,
+        serviceCodes,
+        boxes: config.boxes,
+        setClientPolicy: (idHash, policy) =>
+          oauth.store.setPolicy(idHash, policy === null ? null : JSON.stringify(policy)),
+        logger,
+      }),
+    );
   }
   app.use(
     trackingRoutes({

@@ -2,24 +2,23 @@ import express, { type Request, type Response, Router } from 'express';
 import { type Html, html, page } from '../../shared/html.ts';
 import { OAUTH_CSS_PATH } from '../../shared/oauth/server.ts';
 import { readCookie } from '../../shared/security/cookie.ts';
-import { CsrfGuard, type CsrfRefusal } from '../../shared/security/csrf.ts';
+import type { CsrfRefusal } from '../../shared/security/csrf.ts';
 import { randomToken, sameSecret, sha256Hex } from '../../shared/security/hash.ts';
 import { pageHeaders } from '../../shared/security/page-headers.ts';
 import type { BffConfig } from '../config.ts';
 import { type BffOAuth, SCOPE_LABELS } from '../oauth/oauth.ts';
-
-const SESSION_COOKIE = 'admin_session';
-const SESSION_TTL_MS = 8 * 3_600_000;
+import {
+  type AdminSessions,
+  SESSION_COOKIE,
+  SESSION_TTL_MS,
+  type AdminSession as Session,
+} from './session.ts';
 
 export interface AdminDeps {
   oauth: BffOAuth;
   config: BffConfig;
+  sessions: AdminSessions;
   now?: () => number;
-}
-
-/** An admin session's CSRF token (stored as JSON under the hash of the session cookie). */
-interface Session {
-  csrf: string;
 }
 
 /** What the merchant reads when a form post is refused: sent from another site's page, or with a stale token. */
@@ -47,18 +46,8 @@ export function adminRoutes(deps: AdminDeps): Router {
   const secure = config.publicUrl.startsWith('https:');
   const router = Router();
   const form = express.urlencoded({ extended: false, limit: '4kb' });
-  const csrf = new CsrfGuard({
-    cookie: 'admin_csrf',
-    path: '/admin',
-    secure,
-    origins: { publicUrl: config.publicUrl, loopback: 'this-port' },
-  });
-
-  const session = async (req: Request): Promise<Session | undefined> => {
-    const id = readCookie(req.headers.cookie, SESSION_COOKIE);
-    const found = id ? await store.getSession(sha256Hex(id), 'admin', now()) : undefined;
-    return found === undefined ? undefined : (JSON.parse(found) as Session);
-  };
+  const { csrf } = deps.sessions;
+  const session = (req: Request) => deps.sessions.current(req);
 
   const send = (res: Response, status: number, title: string, body: Html) => {
     res.set(pageHeaders());

@@ -1,7 +1,7 @@
 import type { Attempt } from '../../shared/diagnosis.ts';
+import type { PlatformPort } from '../upstream/platform-mcp.ts';
 import { BindingConflictError, type LedgerAttempt, TransitionError } from './ledger.ts';
 import type { LedgerStore } from './ledger-store.ts';
-import type { PlatformPort } from '../upstream/platform-mcp.ts';
 import { diagnose, evidenceFingerprint } from './reconciler.ts';
 
 /** A pre-posting id as the platform writes them: letters and digits only (`PP2275353189`), 4 to 40 of them. */
@@ -38,9 +38,7 @@ export class DecisionRefused extends Error {
 }
 
 /** What the operator decides about an unknown attempt. */
-export type Decision =
-  | { created: string; trackingCode?: string | undefined }
-  | { notCreated: true };
+export type Decision = { created: string; trackingCode?: string | undefined } | { notCreated: true };
 
 /** A platform attempt beside ours: whether its evidence is this attempt's request, and whether another holds it. */
 export interface HistoryEntry {
@@ -168,7 +166,10 @@ export class OperatorDecisions {
         throw new DecisionRefused('bound_elsewhere', 'that pre-posting is already bound to another attempt');
       }
       if (error instanceof TransitionError) {
-        throw new DecisionRefused('not_unknown', 'the attempt was settled meanwhile (by the history or another person)');
+        throw new DecisionRefused(
+          'not_unknown',
+          'the attempt was settled meanwhile (by the history or another person)',
+        );
       }
       throw error;
     }

@@ -36,6 +36,7 @@ import { planShipment } from '../../shared/packing/planner.ts';
 import { GetShippingRatesOutputSchema, McpRateSchema } from '../../shared/quote.ts';
 import { TOOLS, type ToolDefinition } from '../../shared/tools.ts';
 import type { AgentScope } from '../config.ts';
+import { describeAnswer } from '../labels/answer.ts';
 import { type LabelIssuer, unknownAdvice } from '../labels/issuer.ts';
 import type { LabelAnswer, LabelService } from '../labels/service.ts';
 import type { ServiceCodes } from '../labels/service-codes.ts';
@@ -113,75 +114,8 @@ const LABEL_TOOL_ADDITIONS =
 
 /** The structured answer (and its text) of a label request, for generate_label. */
 function labelAnswer(result: LabelAnswer): CallToolResult {
-  if (result.kind === 'refused') {
-    const { reason, message, field, limit, resetsAt } = result.refusal;
-    const structured: AgentLabelOutput = {
-      reason,
-      status: message,
-      ...(field ? { field } : {}),
-      ...(limit ? { limit } : {}),
-      ...(resetsAt === undefined ? {} : { resetsAt: new Date(resetsAt).toISOString() }),
-    };
-    return refused(labelRefusalSummary({ reason, message, field }), structured);
-  }
-  if (result.kind === 'approval') {
-    const structured: AgentLabelOutput = {
-      reason: result.reason,
-      approvalId: result.approvalId,
-      status: result.message,
-    };
-    return result.reason === 'approval_pending'
-      ? answer(approvalSummary(result), structured)
-      : refused(approvalSummary(result), structured);
-  }
-  const { outcome } = result;
-  const order = result.orderId === undefined ? {} : { orderId: result.orderId, volume: result.volume ?? 1 };
-  switch (outcome.kind) {
-    case 'created':
-      return answer(labelSummary(outcome.record, outcome.replayed), {
-        ...outcome.record,
-        attemptId: outcome.attemptId,
-        ...order,
-      });
-    case 'rejected':
-      return answer(labelSummary({ ...outcome.record, prepostagemId: undefined }), {
-        ...outcome.record,
-        attemptId: outcome.attemptId,
-        ...order,
-      });
-    case 'unknown': {
-      const status = outcomeUnknownStatus({
-        sentAt: outcome.since,
-        because: unknownAdvice(outcome.why),
-        attemptId: outcome.attemptId,
-      });
-      const structured = {
-        reason: 'outcome_unknown' as const,
-        status,
-        attemptId: outcome.attemptId,
-        ...order,
-      };
-      return answer(unsettledLabelSummary(structured), structured);
-    }
-    case 'not_sent': {
-      const structured = {
-        reason: 'not_sent' as const,
-        status: notSentStatus(),
-        attemptId: outcome.attemptId,
-        ...order,
-      };
-      return answer(unsettledLabelSummary(structured), structured);
-    }
-    case 'refused': {
-      const refusal = {
-        reason: outcome.why,
-        message: outcome.message,
-        limit: outcome.limit,
-        resetsAt: outcome.resetsAt,
-      };
-      return labelAnswer({ kind: 'refused', refusal });
-    }
-  }
+  const { structured, summary, refused: isRefusal } = describeAnswer(result);
+  return isRefusal ? refused(summary, structured) : answer(summary, structured);
 }
 
 /** The label ledger did not answer: nothing was sent (or the attempt stays pending); resend the same later. */

@@ -1,0 +1,337 @@
+import express, { type NextFunction, type Request, type Response, Router } from 'express';
+import { PDFDocument } from 'pdf-lib';
+import * as z from 'zod/mini';
+import { AgentLabelInputSchema } from '../../shared/agent-label.ts';
+import { CepSchema } from '../../shared/cep-schema.ts';
+import { ApiError } from '../../shared/errors.ts';
+import type { Box } from '../../shared/packing/box.ts';
+import { PlanShipmentInputSchema } from '../../shared/packing/plan.ts';
+import { planShipment } from '../../shared/packing/planner.ts';
+import type { AdminSession, AdminSessions } from '../admin/session.ts';
+import { describeAnswer } from '../labels/answer.ts';
+import { DecisionRefused, type OperatorDecisions } from '../labels/decisions.ts';
+import type { LabelIssuer } from '../labels/issuer.ts';
+import { ATTEMPT_STATES, type AttemptState, type LedgerAttempt } from '../labels/ledger.ts';
+import type { LedgerStore } from '../labels/ledger-store.ts';
+import type { LabelService } from '../labels/service.ts';
+import type { ServiceCodes } from '../labels/service-codes.ts';
+import type { Logger } from '../logger.ts';
+import { APPROVAL_STATES, type Approval, type ApprovalStore } from '../policies/approval-store.ts';
+import { type AgentPolicy, AgentPolicySchema, DESK } from '../policies/policy.ts';
+import type { RatesService } from '../rates/service.ts';
+
+/** A label answer as the desk's HTTP answer: its status, and the tool's structured result as the body. */
+function labelAnswerBody(answer: Parameters<typeof describeAnswer>[0]): { status: number; body: unknown } {
+  const { status, structured } = describeAnswer(answer);
+  return { status, body: structured };
+}
+
+export interface DeskApiDeps {
+  sessions: AdminSessions;
+  ledger: LedgerStore;
+  labels: LabelService;
+  issuer: Pick<LabelIssuer, 'labelPdf'>;
+  decisions: OperatorDecisions;
+  approvals: ApprovalStore;
+  rates: Pick<RatesService, 'quote'>;
+  serviceCodes: ServiceCodes;
+  boxes: readonly Box[];
+  /** Sets an OAuth client's policy (absent without OAuth). */
+  setClientPolicy?: ((idHash: string, policy: AgentPolicy | null) => Promise<boolean>) | undefined;
+  logger: Logger;
+}
+
+/** The most labels one print joins into one PDF. */
+export const MAX_PRINT = 100;
+/** The most rows a page of the list answers. */
+const MAX_PAGE = 200;
+
+/** One row of the desk's list (ARCHITECTURE.md, "Orders, volumes and the label desk"). */
+export function labelRow(attempt: LedgerAttempt) {
+  return {
+    attemptId: attempt.id,
+    orderId: attempt.orderId,
+    volume: attempt.volume,
+    state: attempt.state,
+    prepostagemId: attempt.prepostagemId,
+    trackingCode: attempt.trackingCode,
+    serviceCode: attempt.serviceCode,
+    recipient: attempt.recipient,
+    issuedBy: attempt.issuedBy,
+    createdAt: new Date(attempt.createdAt).toISOString(),
+  };
+}
+
+function approvalRow(approval: Approval) {
+  return {
+    approvalId: approval.id,
+    state: approval.state,
+    request: JSON.parse(approval.request) as unknown,
+    issuedBy: approval.issuedBy,
+    ...(approval.quotedPriceCents === null ? {} : { quotedPrice: approval.quotedPriceCents / 100 }),
+    declaredValue: approval.declaredValueCents / 100,
+    attemptId: approval.attemptId,
+    createdAt: new Date(approval.createdAt).toISOString(),
+    expiresAt: new Date(approval.expiresAt).toISOString(),
+  };
+}
+
+const ListQuerySchema = z.object({
+  state: z.optional(z.enum(ATTEMPT_STATES)),
+  q: z.optional(z.string().check(z.maxLength(160))),
+  limit: z.optional(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(MAX_PAGE))),
+  /** The cursor of the next page: `<createdAt ms>.<attemptId>`. */
+  before: z.optional(z.string().check(z.regex(/^\d{1,16}\.[0-9a-f-]{36}$/))),
+});
+
+const ResolveSchema = z.union([
+  z.strictObject({
+    prepostagemId: z.string().check(z.minLength(1), z.maxLength(60)),
+    trackingCode: z.optional(z.string().check(z.maxLength(20))),
+    force: z.optional(z.string().check(z.maxLength(500))),
+  }),
+  z.strictObject({ notCreated: z.literal(true), force: z.optional(z.string().check(z.maxLength(500))) }),
+]);
+
+const QuoteSchema = z.strictObject({
+  destinationCep: CepSchema,
+  /** One line per volume the plan answered. */
+  volumes: z
+    .array(z.strictObject({ weightGrams: z.number().check(z.gt(0)) }))
+    .check(z.minLength(1), z.maxLength(50)),
+  /** The order's declared value (BRL), for the platform's free-shipping rules. */
+  declaredValue: z.optional(z.number().check(z.minimum(0))),
+});
+
+/** Parses a body with a schema, or throws the spec 7.1 `invalid_body` error naming the first problem. */
+function parse<T>(schema: z.ZodMiniType<T>, value: unknown): T {
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  throw new ApiError('invalid_body', `${issue?.path.join('.') || 'body'}: ${issue?.message ?? 'invalid'}`);
+}
+
+/**
+ * The label desk's JSON API (ARCHITECTURE.md, "Orders, volumes and the label desk"), behind the merchant's /admin
+ * session: the desk's pages use it, and so can a script (log in at `POST /admin/login`, then `GET /admin/api/session`
+ * for the CSRF token, sent as `X-CSRF-Token` with every POST). Every label goes through the labels service as the
+ * `desk` caller, with the same plausibility rules as an agent's.
+ */
+export function deskApiRoutes(deps: DeskApiDeps): Router {
+  const router = Router();
+  const json = express.json({ limit: '64kb' });
+
+  // Every call needs a session; every POST also its CSRF token and an Origin of ours.
+  router.use('/admin/api', async (req: Request, res: Response, next: NextFunction) => {
+    res.setHeader('Cache-Control', 'no-store');
+    const session = await deps.sessions.current(req);
+    if (!session) {
+      res.status(401).json(new ApiError('invalid_api_key', 'Log in at /admin/login first.').toBody());
+      return;
+    }
+    if (req.method === 'POST') {
+      const refused = deps.sessions.refusal(req, session, req.headers['x-csrf-token']);
+      if (refused) {
+        res.status(403).json({
+          error: {
+            code: refused === 'foreign_origin' ? 'forbidden_origin' : 'invalid_csrf_token',
+            message:
+              refused === 'foreign_origin'
+                ? 'This request did not come from this desk.'
+                : 'Send the session’s CSRF token (GET /admin/api/session) in X-CSRF-Token.',
+          },
+        });
+        return;
+      }
+    }
+    res.locals.session = session;
+    next();
+  });
+
+  router.get('/admin/api/session', (_req, res) => {
+    res.json({ csrfToken: (res.locals.session as AdminSession).csrf });
+  });
+
+  router.get('/admin/api/labels', async (req, res) => {
+    const query = parse(ListQuerySchema, req.query);
+    const [at, id] = query.before?.split('.') ?? [];
+    const limit = query.limit ?? 50;
+    const attempts = await deps.ledger.list({
+      state: query.state as AttemptState | undefined,
+      q: query.q,
+      limit: limit + 1,
+      before: at && id ? { createdAt: Number(at), id } : undefined,
+    });
+    const page = attempts.slice(0, limit);
+    const last = page.at(-1);
+    res.json({
+      labels: page.map(labelRow),
+      ...(attempts.length > limit && last ? { next: `${last.createdAt}.${last.id}` } : {}),
+    });
+  });
+
+  router.post('/admin/api/labels', json, async (req, res) => {
+    const input = parse(AgentLabelInputSchema, req.body);
+    const { status, body } = labelAnswerBody(await deps.labels.generate(input, DESK));
+    res.status(status).json(body);
+  });
+
+  router.post('/admin/api/labels/preview', json, async (req, res) => {
+    res.json(await deps.labels.preview(parse(AgentLabelInputSchema, req.body), DESK));
+  });
+
+  router.post('/admin/api/plan', json, (req, res) => {
+    const plan = planShipment(parse(PlanShipmentInputSchema, req.body), deps.boxes);
+    res.status('reason' in plan ? 422 : 200).json(plan);
+  });
+
+  router.post('/admin/api/quote', json, async (req, res) => {
+    const quote = parse(QuoteSchema, req.body);
+    const perVolume = (quote.declaredValue ?? 0) / quote.volumes.length;
+    const response = await deps.rates.quote({
+      destinationCep: quote.destinationCep,
+      items: quote.volumes.map((volume, i) => ({
+        name: `volume ${i + 1}`,
+        quantity: 1,
+        unitPriceBRL: perVolume,
+        weightKg: volume.weightGrams / 1000,
+      })),
+    });
+    res.json({
+      ...response,
+      rates: response.rates.map((rate) => {
+        const serviceCode = deps.serviceCodes.codeOf(rate.serviceId);
+        return serviceCode ? { ...rate, serviceCode } : rate;
+      }),
+    });
+  });
+
+  router.get('/admin/api/labels/print', async (req, res) => {
+    const ids = String(req.query.ids ?? '')
+      .split(',')
+      .map((id) => id.trim())
+      .filter(Boolean);
+    if (ids.length === 0 || ids.length > MAX_PRINT) {
+      throw new ApiError('invalid_body', `ids: 1 to ${MAX_PRINT} attempt ids, comma-separated`);
+    }
+    const attempts = await Promise.all(ids.map((id) => deps.ledger.get(id)));
+    const unprintable = ids.filter((_, i) => attempts[i]?.state !== 'created' || !attempts[i]?.prepostagemId);
+    if (unprintable.length > 0) {
+      res.status(409).json({
+        error: { code: 'label_not_printable', message: `no created label for: ${unprintable.join(', ')}` },
+      });
+      return;
+    }
+    const merged = await PDFDocument.create();
+    for (const attempt of attempts as LedgerAttempt[]) {
+      const pdf = await deps.issuer.labelPdf(attempt.prepostagemId ?? '');
+      if (!pdf.labelPdfBase64) {
+        res.status(409).json({
+          error: {
+            code: 'label_not_printable',
+            message: `the PDF of ${attempt.prepostagemId} is not ready${pdf.status ? ` (${pdf.status})` : ''}`,
+          },
+        });
+        return;
+      }
+      const source = await PDFDocument.load(Buffer.from(pdf.labelPdfBase64, 'base64'));
+      for (const page of await merged.copyPages(source, source.getPageIndices())) merged.addPage(page);
+    }
+    const bytes = await merged.save();
+    res
+      .status(200)
+      .type('application/pdf')
+      .setHeader('Content-Disposition', `inline; filename="etiquetas-${ids.length}.pdf"`)
+      .send(Buffer.from(bytes));
+  });
+
+  router.get('/admin/api/labels/:attemptId', async (req, res) => {
+    const attempt = await deps.ledger.get(req.params.attemptId ?? '');
+    if (!attempt) throw new ApiError('not_found', `no attempt ${req.params.attemptId}`);
+    const detail = {
+      ...labelRow(attempt),
+      request: JSON.parse(attempt.request) as unknown,
+      status: attempt.status,
+      reason: attempt.reason,
+      supportCode: attempt.supportCode,
+      settledBy: attempt.settledBy,
+      settledAt: attempt.settledAt === null ? null : new Date(attempt.settledAt).toISOString(),
+      note: attempt.note,
+      unknownWhy: attempt.unknownWhy,
+    };
+    if (attempt.state !== 'unknown') {
+      res.json({ label: detail });
+      return;
+    }
+    // An unknown outcome: the platform's recent attempts beside it, each saying whether it is this very request.
+    try {
+      const { history } = await deps.decisions.evidence(attempt.id);
+      res.json({ label: detail, history });
+    } catch (error) {
+      if (!(error instanceof DecisionRefused)) throw error;
+      res.json({ label: detail, history: null, historyError: error.message });
+    }
+  });
+
+  router.post('/admin/api/labels/:attemptId/resolve', json, async (req, res) => {
+    const body = parse(ResolveSchema, req.body);
+    const decision =
+      'notCreated' in body
+        ? { notCreated: true as const }
+        : { created: body.prepostagemId, trackingCode: body.trackingCode };
+    try {
+      const settled = await deps.decisions.resolve(req.params.attemptId ?? '', decision, {
+        by: 'the merchant (desk)',
+        force: body.force === undefined ? undefined : { reason: body.force },
+      });
+      res.json({ label: labelRow(settled) });
+    } catch (error) {
+      if (!(error instanceof DecisionRefused)) throw error;
+      res.status(error.status).json({ error: { code: error.code, message: error.message } });
+    }
+  });
+
+  router.get('/admin/api/approvals', async (req, res) => {
+    const state = APPROVAL_STATES.find((known) => known === req.query.state);
+    res.json({ approvals: (await deps.approvals.list(state ? { state } : {})).map(approvalRow) });
+  });
+
+  router.post('/admin/api/approvals/:approvalId/approve', async (req, res) => {
+    const approved = await deps.labels.approve(req.params.approvalId ?? '');
+    if ('missing' in approved) throw new ApiError('not_found', `no approval ${req.params.approvalId}`);
+    if ('notPending' in approved) {
+      res
+        .status(409)
+        .json({ error: { code: 'approval_not_pending', message: `the approval is ${approved.notPending}` } });
+      return;
+    }
+    const { status, body } = labelAnswerBody(approved.answer);
+    res.status(status).json(body);
+  });
+
+  router.post('/admin/api/approvals/:approvalId/reject', async (req, res) => {
+    const rejected = await deps.labels.reject(req.params.approvalId ?? '');
+    if ('missing' in rejected) throw new ApiError('not_found', `no approval ${req.params.approvalId}`);
+    if ('notPending' in rejected) {
+      res
+        .status(409)
+        .json({ error: { code: 'approval_not_pending', message: `the approval is ${rejected.notPending}` } });
+      return;
+    }
+    res.json({ approval: approvalRow((await deps.approvals.get(req.params.approvalId ?? '')) as Approval) });
+  });
+
+  router.post('/admin/api/agents/:clientId/policy', json, async (req, res) => {
+    if (!deps.setClientPolicy) throw new ApiError('not_found', 'OAuth is off: agents are the static tokens');
+    const body =
+      req.body === null || (typeof req.body === 'object' && Object.keys(req.body).length === 0)
+        ? null
+        : parse(AgentPolicySchema, req.body);
+    if (!(await deps.setClientPolicy(req.params.clientId ?? '', body))) {
+      throw new ApiError('not_found', `no OAuth client ${req.params.clientId}`);
+    }
+    res.json({ policy: body });
+  });
+
+  return router;
+}
