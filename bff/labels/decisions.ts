@@ -118,7 +118,7 @@ export class OperatorDecisions {
   private async confirmed(attempt: LedgerAttempt, prepostagemId: string): Promise<HistoryEntry> {
     const history = await this.history(attempt);
     const entry = history.find((candidate) => candidate.attempt.prepostagemId === prepostagemId);
-    if (!entry || entry.attempt.outcome !== 'created') {
+    if (entry?.attempt.outcome !== 'created') {
       throw new DecisionRefused(
         'not_confirmed',
         `the platform's recent history does not list ${prepostagemId} as created for this store; check the id, or decide with a written reason (force) after checking the carrier's panel`,

@@ -4,25 +4,18 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod/mini';
 import {
   AgentLabelInputSchema,
-  type AgentLabelOutput,
   AgentLabelOutputSchema,
   PreviewLabelOutputSchema,
 } from '../../shared/agent-label.ts';
 import {
-  approvalSummary,
   diagnosisSummary,
   labelPdfSummary,
-  labelRefusalSummary,
-  labelSummary,
   ledgerUnavailableText,
-  notSentStatus,
-  outcomeUnknownStatus,
   planSummary,
   previewSummary,
   ratesSummary,
   refusalSummary,
   trackingSummary,
-  unsettledLabelSummary,
 } from '../../shared/agent-texts.ts';
 import { DiagnoseLabelIssueOutputSchema } from '../../shared/diagnosis.ts';
 import { isApiError } from '../../shared/errors.ts';
@@ -37,7 +30,7 @@ import { GetShippingRatesOutputSchema, McpRateSchema } from '../../shared/quote.
 import { TOOLS, type ToolDefinition } from '../../shared/tools.ts';
 import type { AgentScope } from '../config.ts';
 import { describeAnswer } from '../labels/answer.ts';
-import { type LabelIssuer, unknownAdvice } from '../labels/issuer.ts';
+import type { LabelIssuer } from '../labels/issuer.ts';
 import type { LabelAnswer, LabelService } from '../labels/service.ts';
 import type { ServiceCodes } from '../labels/service-codes.ts';
 import type { Logger } from '../logger.ts';
