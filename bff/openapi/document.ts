@@ -28,24 +28,32 @@ const STATUS_TEXT: Record<number, string> = {
   502: 'The platform could not answer and no earlier result is known: try again later',
 };
 
-function errorResponses(): JsonObject {
+/**
+ * The error responses of one route: per status, its description, any header it carries, and an example per code (the
+ * message the route answers with), every body the spec 7.1 envelope.
+ */
+function errorResponses(
+  messages: Partial<Record<ErrorCode, string>>,
+  statusText: Record<number, string>,
+  headers: Partial<Record<number, JsonObject>> = {},
+): JsonObject {
   const responses: JsonObject = {};
-  const codes = Object.keys(ERRORS) as ErrorCode[];
+  const codes = Object.keys(messages) as ErrorCode[];
   for (const status of [...new Set(codes.map((code) => ERROR_STATUS[code]))].sort((a, b) => a - b)) {
     const examples: JsonObject = {};
     for (const code of codes.filter((candidate) => ERROR_STATUS[candidate] === status)) {
-      examples[code] = { value: { error: { code, message: ERRORS[code] } } };
+      examples[code] = { value: { error: { code, message: messages[code] } } };
     }
     responses[String(status)] = {
-      description: STATUS_TEXT[status] ?? 'Error',
-      ...(status === 429
-        ? { headers: { 'Retry-After': { description: 'seconds', schema: { type: 'integer' } } } }
-        : {}),
+      description: statusText[status] ?? 'Error',
+      ...(headers[status] ? { headers: headers[status] } : {}),
       content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' }, examples } },
     };
   }
   return responses;
 }
+
+const RETRY_AFTER: JsonObject = { 'Retry-After': { description: 'seconds', schema: { type: 'integer' } } };
 
 /** What `/api/rates/verify` answers for each error code (examples of the document). */
 const VERIFY_ERRORS: Partial<Record<ErrorCode, string>> = {
@@ -70,32 +78,12 @@ const VERIFY_STATUS_TEXT: Record<number, string> = {
   502: 'The platform could not quote: do not charge, and do not tell the shopper the option is gone; retry',
 };
 
-function verifyErrorResponses(): JsonObject {
-  const responses: JsonObject = {};
-  const codes = Object.keys(VERIFY_ERRORS) as ErrorCode[];
-  for (const status of [...new Set(codes.map((code) => ERROR_STATUS[code]))].sort((a, b) => a - b)) {
-    const examples: JsonObject = {};
-    for (const code of codes.filter((candidate) => ERROR_STATUS[candidate] === status)) {
-      examples[code] = { value: { error: { code, message: VERIFY_ERRORS[code] } } };
-    }
-    responses[String(status)] = {
-      description: VERIFY_STATUS_TEXT[status] ?? 'Error',
-      ...(status === 401
-        ? {
-            headers: {
-              'WWW-Authenticate': {
-                description:
-                  'Bearer realm="frete-kit checkout" (with error="invalid_token" when a token was sent)',
-                schema: { type: 'string' },
-              },
-            },
-          }
-        : {}),
-      content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' }, examples } },
-    };
-  }
-  return responses;
-}
+const WWW_AUTHENTICATE: JsonObject = {
+  'WWW-Authenticate': {
+    description: 'Bearer realm="frete-kit checkout" (with error="invalid_token" when a token was sent)',
+    schema: { type: 'string' },
+  },
+};
 
 const PAC = { code: 'PAC', serviceId: 'correios-pac', label: 'Correios PAC', deliveryDays: 6, price: 21.5 };
 
@@ -116,6 +104,7 @@ export function buildBffOpenApiDocument(publicUrl?: string): JsonObject {
     info: {
       title: 'frete-kit BFF public API',
       version: '1.0.0',
+      license: { name: 'MIT', identifier: 'MIT' },
       description:
         'Order tracking for the store\u2019s visitors. Public: no key; the BFF holds the platform\u2019s secret key. ' +
         'Cross-origin calls are allowed from the origins in BFF_ALLOWED_ORIGINS. ' +
@@ -127,6 +116,8 @@ export function buildBffOpenApiDocument(publicUrl?: string): JsonObject {
       '/api/tracking': {
         post: {
           operationId: 'trackOrders',
+          // Public: visitors send no credential (the BFF holds the platform's key).
+          security: [],
           summary: 'Status and event history of each tracking code',
           description:
             'Codes are upper-cased, checked in the S10 form with their check digit, and folded when repeated; one ' +
@@ -198,7 +189,7 @@ export function buildBffOpenApiDocument(publicUrl?: string): JsonObject {
                 },
               },
             },
-            ...errorResponses(),
+            ...errorResponses(ERRORS, STATUS_TEXT, { 429: RETRY_AFTER }),
           },
         },
       },
@@ -244,7 +235,7 @@ export function buildBffOpenApiDocument(publicUrl?: string): JsonObject {
                 },
               },
             },
-            ...verifyErrorResponses(),
+            ...errorResponses(VERIFY_ERRORS, VERIFY_STATUS_TEXT, { 401: WWW_AUTHENTICATE }),
           },
         },
       },
@@ -252,8 +243,10 @@ export function buildBffOpenApiDocument(publicUrl?: string): JsonObject {
         get: {
           operationId: 'getOpenApi',
           summary: 'This document',
+          security: [],
           responses: {
             '200': { description: 'The OpenAPI 3.1 document', content: { 'application/json': {} } },
+            ...errorResponses({ method_not_allowed: 'Use GET.' }, { 405: 'Method not allowed' }),
           },
         },
       },
