@@ -8,7 +8,7 @@ import { GenerateLabelOutputSchema } from '../../shared/label.ts';
 import { makeS10 } from '../../shared/s10.ts';
 import { type PostgresServer, type RedisServer, startPostgres, startRedis } from '../../testing/servers.ts';
 import { connectAgent, judgeSoak, lookAlikeOrders, runSoak } from '../labels/testing/soak.ts';
-import { type RunningBff, startBff } from '../testing.ts';
+import { type RunningBff, startBff, TEST_AGENTS } from '../testing.ts';
 
 /**
  * ARCHITECTURE.md, "Several BFF instances": three BFFs on one Redis and one PostgreSQL behave as one, against a
@@ -152,14 +152,70 @@ describe('three BFF instances on one Redis and one PostgreSQL', () => {
       probability: 0.3,
       times: 100_000,
     });
-    const orders = lookAlikeOrders(SAMPLE_LABEL, 30, 'cluster');
+    // Look-alike orders, some of them two identical boxes of one order, whose resends reach other instances.
+    const orders = lookAlikeOrders(SAMPLE_LABEL, 30, 'cluster', { volumes: true });
     const reports = await runSoak({ client: agents, orders, concurrency: 6, tries: 3 });
     const figures = await judgeSoak(sandbox.url, reports);
     // The instrument can fail: drops fired, and the orders are look-alikes.
     expect((await stats()).faultsFired?.['mcp:generate_label drop_after_commit']).toBeGreaterThan(2);
-    expect(new Set(reports.map((report) => report.fingerprint)).size).toBe(orders.length);
+    expect(new Set(reports.map((report) => report.intent)).size).toBe(orders.length);
     expect(figures).toMatchObject({ duplicates: 0, misassigned: 0, lost: 0 });
   }, 120_000);
+
+  it("holds one agent's daily limit across the instances: the third label is refused, whichever instance gets it", async () => {
+    const limited = { token: 'agent-limited-000002', scopes: ['labels'], name: 'robo', maxLabelsPerDay: 2 };
+    await startInstances({ BFF_AGENT_TOKENS: JSON.stringify([...TEST_AGENTS, limited]) });
+    const robots = await Promise.all(bffs.map((bff) => connectAgent(bff.url, limited.token)));
+    try {
+      const orders = lookAlikeOrders(SAMPLE_LABEL, 6, 'limit');
+      // Six labels at once, two per instance: exactly two go out.
+      const answers = await Promise.all(
+        orders.map((order, i) =>
+          (robots[i % 3] as Client).callTool({ name: 'generate_label', arguments: order.input }),
+        ),
+      );
+      const reasons = answers.map(
+        (a) => (a.structuredContent as { reason?: string } | undefined)?.reason ?? 'created',
+      );
+      expect(reasons.filter((r) => r === 'created')).toHaveLength(2);
+      expect(reasons.filter((r) => r === 'agent_limit_reached')).toHaveLength(4);
+      expect(await prepostings()).toHaveLength(2);
+    } finally {
+      await Promise.all(robots.map((robot) => robot.close()));
+    }
+  }, 60_000);
+
+  it('issues an approved label once when the merchant approves it on two instances at once', async () => {
+    const careful = {
+      token: 'agent-careful-000003',
+      scopes: ['labels'],
+      name: 'careful',
+      approval: 'always',
+    };
+    await startInstances({ BFF_AGENT_TOKENS: JSON.stringify([...TEST_AGENTS, careful]) });
+    const agent = await connectAgent(bffs[0]?.url ?? '', careful.token);
+    try {
+      const input = { ...SAMPLE_LABEL, orderId: 'PED-TWO-DESKS' };
+      const pending = await agent.callTool({ name: 'generate_label', arguments: input });
+      const { approvalId } = pending.structuredContent as { approvalId: string };
+      const approvals = await Promise.all(bffs.map((bff) => bff.labels.approve(approvalId)));
+      const labels = approvals.flatMap((a) =>
+        'answer' in a && a.answer.kind === 'issued' && a.answer.outcome.kind === 'created'
+          ? [a.answer.outcome.record.prepostagemId]
+          : [],
+      );
+      expect(labels).toHaveLength(3);
+      expect(new Set(labels).size).toBe(1);
+      expect(await prepostings()).toHaveLength(1);
+      const told = await (await connectAgent(bffs[2]?.url ?? '', careful.token)).callTool({
+        name: 'generate_label',
+        arguments: input,
+      });
+      expect(told.structuredContent).toMatchObject({ prepostagemId: labels[0] });
+    } finally {
+      await agent.close();
+    }
+  }, 60_000);
 
   it('keeps tracking answering while Redis is down, and shares state again once it is back, without a restart', async () => {
     await startInstances({ BFF_VISITOR_RATE_LIMIT: '100000/60' });

@@ -85,7 +85,8 @@ describe('labels under faults', () => {
       probability: 0.3,
       times: 100_000,
     });
-    const orders = lookAlikeOrders(SAMPLE_LABEL, 36, 'soak');
+    // Look-alike orders, some of them two identical boxes of one order (orderId, volumes 1 and 2).
+    const orders = lookAlikeOrders(SAMPLE_LABEL, 36, 'soak', { volumes: true });
     const reports = await runSoak({ client, orders, concurrency: 6, tries: 3 });
     const figures = await judgeSoak(sandbox.url, reports);
 
@@ -93,7 +94,10 @@ describe('labels under faults', () => {
     const fired = (await stats()).faultsFired;
     expect(fired['mcp:generate_label drop_after_commit']).toBeGreaterThan(3);
     expect(fired['mcp:generate_label latency']).toBeGreaterThan(3);
-    expect(new Set(reports.map((r) => r.fingerprint)).size).toBe(orders.length);
+    const boxes = orders.filter((order) => order.orderId).length;
+    expect(boxes).toBeGreaterThanOrEqual(14);
+    expect(new Set(reports.map((r) => r.fingerprint)).size).toBe(orders.length - boxes / 2);
+    expect(new Set(reports.map((r) => r.intent)).size).toBe(orders.length);
 
     expect(figures).toMatchObject({ duplicates: 0, misassigned: 0, lost: 0 });
     // The judge can fail: two look-alike orders told each other's pre-posting are counted as misassigned.
@@ -104,6 +108,13 @@ describe('labels under faults', () => {
         { ...b, told: a.told },
       ];
       expect((await judgeSoak(sandbox.url, swapped)).misassigned).toBe(2);
+    }
+    // …and two boxes of one order told the same pre-posting are counted as misassigned too.
+    const volumes = reports.filter((r) => r.intent.startsWith('order:'));
+    const [one, two] = [volumes[0], volumes[1]];
+    if (one && two && one.fingerprint === two.fingerprint) {
+      const same = reports.map((r) => (r === two ? { ...two, told: one.told } : r));
+      expect((await judgeSoak(sandbox.url, same)).misassigned).toBeGreaterThanOrEqual(2);
     }
     expect(figures.unknownPerDrop).toBeLessThanOrEqual(1);
     // Every intended label is either created and told, or honestly unknown.

@@ -20,32 +20,59 @@ import { fingerprint } from '../fingerprint.ts';
 export interface SoakOrder {
   input: GenerateLabelInputRaw;
   idempotencyKey?: string;
+  /** An order's box: the intended label is (`orderId`, `volume`); its other boxes may be identical. */
+  orderId?: string;
+  volume?: number;
   /** A second agent sends the same order at the same time (a double click, two workers). */
   twin: boolean;
   /** The agent sends the order once more after it was told the label (a retry of a careless agent). */
   again?: boolean;
 }
 
-/** `base` varied only in the recipient's name and street number: orders a careless match would confuse. */
-export function lookAlikeOrders(base: GenerateLabelInputRaw, count: number, prefix: string): SoakOrder[] {
+/**
+ * `base` varied only in the recipient's name and street number: orders a careless match would confuse. With
+ * `volumes`, every fifth order is sent as two identical boxes of one order (orderId, volumes 1 and 2): two labels
+ * that only the ledger's (order, volume) tells apart.
+ */
+export function lookAlikeOrders(
+  base: GenerateLabelInputRaw,
+  count: number,
+  prefix: string,
+  options: { volumes?: boolean } = {},
+): SoakOrder[] {
   const names = ['Ana Souza', 'Ana Sousa', 'Ana  Souza', 'ana souza', 'Ana Souza Filha'];
-  return Array.from({ length: count }, (_, i) => ({
-    input: {
-      ...base,
-      recipient: {
-        ...base.recipient,
-        nome: `${names[i % names.length]}${i >= names.length * 8 ? ` ${i}` : ''}`,
-        endereco: { ...base.recipient.endereco, numero: `${10 + Math.floor(i / names.length)}` },
+  const orders = Array.from(
+    { length: count },
+    (_, i): SoakOrder => ({
+      input: {
+        ...base,
+        recipient: {
+          ...base.recipient,
+          nome: `${names[i % names.length]}${i >= names.length * 8 ? ` ${i}` : ''}`,
+          endereco: { ...base.recipient.endereco, numero: `${10 + Math.floor(i / names.length)}` },
+        },
       },
-    },
-    ...(i % 2 === 0 ? { idempotencyKey: `${prefix}-order-${i}` } : {}),
-    twin: i % 3 === 0,
-    again: i % 4 === 1,
-  }));
+      ...(i % 2 === 0 ? { idempotencyKey: `${prefix}-order-${i}` } : {}),
+      twin: i % 3 === 0,
+      again: i % 4 === 1,
+    }),
+  );
+  if (!options.volumes) return orders;
+  return orders.flatMap((order, i) => {
+    if (i % 5 !== 4) return [order];
+    const { idempotencyKey: _key, ...rest } = order;
+    const orderId = `${prefix}-ped-${i}`;
+    return [
+      { ...rest, orderId, volume: 1 },
+      { ...rest, orderId, volume: 2, twin: false },
+    ];
+  });
 }
 
 export interface OrderReport {
   fingerprint: string;
+  /** The intended label: its key, its order and volume, or its request. */
+  intent: string;
   /** Every prepostagemId this order's agents were told. */
   told: string[];
   /** The first answer's kind, and the last one's. */
@@ -97,6 +124,7 @@ async function send(client: Client, order: SoakOrder): Promise<{ kind: AnswerKin
         arguments: {
           ...order.input,
           ...(order.idempotencyKey ? { idempotencyKey: order.idempotencyKey } : {}),
+          ...(order.orderId ? { orderId: order.orderId, volume: order.volume ?? 1 } : {}),
         },
       },
       CallToolResultSchema,
@@ -151,15 +179,21 @@ export async function runSoak(options: {
   /** No new order starts after this time (epoch ms); the orders never started are left out of the result. */
   stopAt?: number;
 }): Promise<OrderReport[]> {
-  const reports = options.orders.map(
-    (order): OrderReport => ({
-      fingerprint: fingerprint(GenerateLabelInputSchema.parse(order.input)),
+  const reports = options.orders.map((order): OrderReport => {
+    const fp = fingerprint(GenerateLabelInputSchema.parse(order.input));
+    return {
+      fingerprint: fp,
+      intent: order.orderId
+        ? `order:${order.orderId}#${order.volume ?? 1}`
+        : order.idempotencyKey
+          ? `key:${order.idempotencyKey}`
+          : `request:${fp}`,
       told: [],
       first: 'error',
       last: 'error',
       calls: 0,
-    }),
-  );
+    };
+  });
   let next = 0;
   const worker = async () => {
     while (next < options.orders.length && (options.stopAt === undefined || Date.now() < options.stopAt)) {
@@ -191,6 +225,14 @@ export async function judgeSoak(sandboxUrl: string, reports: OrderReport[]): Pro
     ownerOf.set(p.prepostagemId, fp);
     perOrder.set(fp, (perOrder.get(fp) ?? 0) + 1);
   }
+  // Intended labels per request: one, except the identical boxes of one order (one label per volume).
+  const intentsOf = new Map<string, number>();
+  for (const report of reports)
+    intentsOf.set(report.fingerprint, (intentsOf.get(report.fingerprint) ?? 0) + 1);
+  const tellers = new Map<string, Set<string>>();
+  for (const report of reports) {
+    for (const id of new Set(report.told)) tellers.set(id, (tellers.get(id) ?? new Set()).add(report.intent));
+  }
   let duplicates = 0;
   let misassigned = 0;
   let lost = 0;
@@ -199,13 +241,22 @@ export async function judgeSoak(sandboxUrl: string, reports: OrderReport[]): Pro
   let calls = 0;
   for (const report of reports) {
     calls += report.calls;
-    if ((perOrder.get(report.fingerprint) ?? 0) > 1) duplicates += 1;
-    if (report.told.some((id) => ownerOf.get(id) !== report.fingerprint) || new Set(report.told).size > 1)
+    if ((perOrder.get(report.fingerprint) ?? 0) > (intentsOf.get(report.fingerprint) ?? 1)) duplicates += 1;
+    if (
+      report.told.some((id) => ownerOf.get(id) !== report.fingerprint || (tellers.get(id)?.size ?? 0) > 1) ||
+      new Set(report.told).size > 1
+    )
       misassigned += 1;
     if (report.first === 'unknown') firstUnknown += 1;
     const told = report.told.length > 0;
     if (!told && report.last === 'unknown') unknownAtEnd += 1;
-    if ((perOrder.get(report.fingerprint) ?? 0) > 0 && !told && report.last !== 'unknown') lost += 1;
+    if (
+      (perOrder.get(report.fingerprint) ?? 0) > 0 &&
+      !told &&
+      report.last !== 'unknown' &&
+      report.last !== 'refused'
+    )
+      lost += 1;
   }
   const dropsFired = stats.faultsFired['mcp:generate_label drop_after_commit'] ?? 0;
   return {
