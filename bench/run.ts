@@ -11,7 +11,7 @@ import { cpus, totalmem } from 'node:os';
 import { measureBrowser } from './browser.ts';
 import { measureCoalescing } from './coalescing.ts';
 import { measureSandboxRates, measureTrackingHop } from './http.ts';
-import { measureLabelSoak } from './labels.ts';
+import { measureLabelSoak, measureLabelsUnderLoad } from './labels.ts';
 import { measureMcp } from './mcp.ts';
 import { measurePacking } from './packing.ts';
 import { measureSize } from './size.ts';
@@ -32,6 +32,7 @@ const steps: [string, () => Promise<Figure>][] = [
   ['MCP through the BFF', () => measureMcp()],
   ['sandbox throughput', () => measureSandboxRates()],
   ['labels', () => measureLabelSoak()],
+  ['labels under load', () => measureLabelsUnderLoad()],
   ['packing', () => measurePacking()],
 ];
 const onlyAt = process.argv.indexOf('--only');
