@@ -132,9 +132,22 @@ const bffUrl = await startChild('bff', 'bff/main.ts', {
   SHIPPING_API_URL: sandboxUrl,
   SHIPPING_SECRET_KEY: 'mk_test_demo',
   SHIPPING_PUBLIC_KEY: 'pk_test_demo',
-  BFF_AGENT_TOKENS: JSON.stringify([{ token: agentToken, scopes: ['rates', 'tracking', 'labels'] }]),
+  BFF_AGENT_TOKENS: JSON.stringify([
+    { token: agentToken, scopes: ['rates', 'tracking', 'labels'], name: 'demo-agent', maxLabelsPerDay: 50 },
+  ]),
   BFF_ADMIN_PASSWORD: adminPassword,
   BFF_DATA_DIR: env.BFF_DATA_DIR ?? '.data',
+  // The sandbox's services (sandbox/README.md): a quote's serviceId becomes the contract code a label needs.
+  BFF_SERVICE_CODES:
+    env.BFF_SERVICE_CODES ?? JSON.stringify({ 'correios-pac': '03298', 'correios-sedex': '03220' }),
+  // A small shop's boxes, so plan_shipment and the desk's form plan something out of the box.
+  BFF_BOXES:
+    env.BFF_BOXES ??
+    JSON.stringify([
+      { id: 'P', comprimento: 20, largura: 15, altura: 10, tareGrams: 90, maxWeightGrams: 10_000 },
+      { id: 'M', comprimento: 30, largura: 20, altura: 20, tareGrams: 200, maxWeightGrams: 30_000 },
+      { id: 'G', comprimento: 50, largura: 40, altura: 30, tareGrams: 450, maxWeightGrams: 30_000 },
+    ]),
 });
 
 const clientConfig = {
