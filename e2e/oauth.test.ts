@@ -6,7 +6,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type RunningBff, startBff } from '../bff/testing.ts';
 import { type RunningSandbox, startSandbox } from '../sandbox/testing.ts';
-import { TEST_REDIRECT, TestOAuthClient } from '../shared/oauth/testing.ts';
+import { TEST_REDIRECT, TestOAuthClient } from '../shared/oauth/testing/client.ts';
 import { launchBrowser, screenshot } from './support/browser.ts';
 
 const ADMIN_PASSWORD = 'senha-do-lojista-e2e';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningSandbox, startSandbox } from '../../sandbox/testing.ts';
-import { approvedCode, approvedTokens, type OAuthServerUnderTest } from '../../shared/oauth/suite.ts';
-import { tokenRequest } from '../../shared/oauth/testing.ts';
+import { tokenRequest } from '../../shared/oauth/testing/client.ts';
+import { approvedCode, approvedTokens, type OAuthServerUnderTest } from '../../shared/oauth/testing/suite.ts';
 import { type RunningBff, startBff } from '../testing.ts';
 
 const PASSWORD = 'senha-do-lojista-admin';

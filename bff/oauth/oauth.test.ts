@@ -3,7 +3,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningSandbox, startSandbox } from '../../sandbox/testing.ts';
-import { approvedTokens, type OAuthServerUnderTest, oauthServerSuite } from '../../shared/oauth/suite.ts';
 import {
   consentByForm,
   loginByForm,
@@ -11,7 +10,12 @@ import {
   registerClient,
   TEST_REDIRECT,
   tokenRequest,
-} from '../../shared/oauth/testing.ts';
+} from '../../shared/oauth/testing/client.ts';
+import {
+  approvedTokens,
+  type OAuthServerUnderTest,
+  oauthServerSuite,
+} from '../../shared/oauth/testing/suite.ts';
 import { type RunningBff, startBff, TEST_AGENTS } from '../testing.ts';
 
 const PASSWORD = 'senha-do-lojista-de-teste';

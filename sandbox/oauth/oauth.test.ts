@@ -1,6 +1,10 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ErrorBodySchema } from '../../shared/errors.ts';
-import { approvedTokens, type OAuthServerUnderTest, oauthServerSuite } from '../../shared/oauth/suite.ts';
+import {
+  approvedTokens,
+  type OAuthServerUnderTest,
+  oauthServerSuite,
+} from '../../shared/oauth/testing/suite.ts';
 import { type RunningSandbox, startSandbox } from '../testing.ts';
 
 let sandbox: RunningSandbox;

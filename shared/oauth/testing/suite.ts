@@ -7,7 +7,7 @@ import {
   registerClient,
   TEST_REDIRECT,
   tokenRequest,
-} from './testing.ts';
+} from './client.ts';
 
 /** A running OAuth server under test and how to log in to it. */
 export interface OAuthServerUnderTest {
