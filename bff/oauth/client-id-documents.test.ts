@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
+import { auth, UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { OAuthMetadataSchema } from '@modelcontextprotocol/sdk/shared/auth.js';
@@ -200,7 +200,7 @@ describe('Client ID Metadata Documents on the BFF', () => {
     expect(metadata.registration_endpoint).toBe(`${bff.url}/register`);
   });
 
-  it('connects the SDK client with a URL client id: no registration, login and consent by form, token, tools, /admin/agents, revoke', async () => {
+  it('connects the SDK client with a URL client id: no registration, login and consent by form, token, tools, refresh, /admin/agents, revoke', async () => {
     const clientId = serveDocument('/oauth/client.json');
     const provider = new DocumentClient(clientId);
 
@@ -230,10 +230,14 @@ describe('Client ID Metadata Documents on the BFF', () => {
     const client = await connect(provider);
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name).sort()).toEqual(['get_shipping_rates', 'track_shipment']);
-    // One fetch for the whole flow: the document's max-age covers authorize, login, consent and token.
+    // 4. Refresh, with the URL as client id at /token.
+    const first = provider.tokens();
+    expect(await auth(provider, { serverUrl: `${bff.url}/mcp` })).toBe('AUTHORIZED');
+    expect(provider.tokens()?.access_token).not.toBe(first?.access_token);
+    // One fetch for the whole flow: the document's max-age covers authorize, login, consent, token and refresh.
     expect(docs.requests).toEqual(['GET /oauth/client.json']);
 
-    // 4. /admin/agents lists it like a registered client (name, publishing host, redirect host, scopes), and revokes it.
+    // 5. /admin/agents lists it like a registered client (name, publishing host, redirect host, scopes), and revokes it.
     const cookie = await adminCookie();
     const agents = await (await fetch(`${bff.url}/admin/agents`, { headers: { cookie } })).text();
     expect(agents).toContain(`Agente CIMD (${HOST}:${docs.port})`);
