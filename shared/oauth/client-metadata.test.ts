@@ -174,6 +174,43 @@ describe('ClientMetadataResolver', () => {
     expect(server.requests).toHaveLength(1);
   });
 
+  it('fetches at most maxInFlight documents at once, refusing the next URL until one ends', async () => {
+    const release: (() => void)[] = [];
+    const original = server.handle;
+    server.handle = (req, res) => {
+      release.push(() =>
+        res.writeHead(200, { 'content-type': 'application/json' }).end(document(req.url ?? '')),
+      );
+    };
+    try {
+      const target = new ClientMetadataResolver({
+        fetch: {
+          ca: pki.ca,
+          lookup: tableResolver({ [HOST]: [STAND_IN_ADDRESS] }),
+          allowAddress: (address) => address === STAND_IN_ADDRESS,
+        },
+        maxInFlight: 2,
+      });
+      const first = target.resolve(url('/one.json'));
+      const second = target.resolve(url('/two.json'));
+      // The same URL again shares its fetch; a third URL is refused.
+      const again = target.resolve(url('/one.json'));
+      const third = await refusal(target, url('/three.json'));
+      expect(third.reason).toBe('busy');
+      expect(third.wire.error).toBe('invalid_client');
+      await expect.poll(() => release.length).toBe(2);
+      for (const answer of release) answer();
+      await Promise.all([first, second, again]);
+      expect([...server.requests].sort()).toEqual(['GET /one.json', 'GET /two.json']);
+      // With the slots free again, the third URL is fetched.
+      server.handle = original;
+      serve('/three.json', document('/three.json'));
+      expect((await target.resolve(url('/three.json'))).client_id).toBe(url('/three.json'));
+    } finally {
+      server.handle = original;
+    }
+  });
+
   it('never caches an error or an invalid document (§4.4)', async () => {
     const target = resolver();
     serve('/flaky.json', '{}', { 'cache-control': 'max-age=3600' }, 500);

@@ -23,6 +23,11 @@ export const CLIENT_METADATA_LIMITS = {
   maxCacheMs: 24 * 3_600_000,
   /** Documents kept in the cache (least recently used go first). */
   cacheEntries: 1_000,
+  /**
+   * Documents fetched at once (distinct URLs): the pages fetch before any per-address limit applies, so this bounds
+   * the sockets and the outbound requests strangers can make the server hold.
+   */
+  maxInFlight: 20,
   urlLength: 2_000,
 } as const;
 
@@ -53,7 +58,8 @@ export type ClientMetadataReason =
   | 'status'
   | 'content_type'
   | 'json'
-  | 'document';
+  | 'document'
+  | 'busy';
 
 /**
  * A `client_id` URL whose document could not be fetched or is not acceptable: `invalid_client` on the wire (the SDK's
@@ -170,6 +176,8 @@ export type ClientMetadataFetchOptions = Omit<SafeFetchOptions, 'timeoutMs' | 'm
 
 export interface ClientMetadataResolverOptions {
   fetch?: ClientMetadataFetchOptions;
+  /** Overrides `CLIENT_METADATA_LIMITS.maxInFlight` (tests). */
+  maxInFlight?: number;
   now?: () => number;
 }
 
@@ -188,9 +196,11 @@ export class ClientMetadataResolver {
   private readonly inFlight = new Map<string, Promise<ClientMetadataDocument>>();
   private readonly fetchOptions: SafeFetchOptions;
   private readonly now: () => number;
+  private readonly maxInFlight: number;
 
   constructor(options: ClientMetadataResolverOptions = {}) {
     this.now = options.now ?? Date.now;
+    this.maxInFlight = options.maxInFlight ?? CLIENT_METADATA_LIMITS.maxInFlight;
     this.fetchOptions = {
       ...options.fetch,
       timeoutMs: options.fetch?.timeoutMs ?? CLIENT_METADATA_LIMITS.timeoutMs,
@@ -205,6 +215,13 @@ export class ClientMetadataResolver {
     if (cached && cached.expiresAt > this.now()) return cached.document;
     const pending = this.inFlight.get(clientId);
     if (pending) return pending;
+    if (this.inFlight.size >= this.maxInFlight) {
+      throw new ClientMetadataError(
+        'busy',
+        clientId,
+        'too many documents are being fetched now; try again shortly',
+      );
+    }
     const started = this.fetchDocument(clientId).finally(() => this.inFlight.delete(clientId));
     this.inFlight.set(clientId, started);
     return started;
