@@ -51,7 +51,7 @@ const resolver = tableResolver({
 
 /** The options of a BFF under test: the test CA, the table resolver, 127.0.0.2 standing for the internet. */
 const options = (overrides: Partial<SafeFetchOptions> = {}): SafeFetchOptions => ({
-  timeoutMs: 2_000,
+  timeoutMs: 5_000,
   maxBytes: 5_120,
   lookup: resolver,
   ca: pki.ca,
@@ -141,6 +141,17 @@ describe('safeFetch', () => {
       expect(attempts).toEqual([]);
     },
   );
+
+  it('asks the system resolver by default: localhost is refused, and nothing connects to the listeners', async () => {
+    const { lookup: _table, ...system } = options();
+    const before = recorded.attempts.length;
+    const error = await safeFetch(`https://localhost:${loopback4.port}/client.json`, system).catch(
+      (caught: unknown) => caught,
+    );
+    expect(isSafeFetchError(error) && error.reason).toBe('forbidden_address');
+    expect(recorded.attempts.slice(before)).toEqual([]);
+    expect(loopback4.connections + loopback6.connections).toBe(0);
+  });
 
   it('refuses a name when any one of its addresses is not public, even if another is', async () => {
     const { reason, attempts } = await refusal(url('mixed.agente.test'));
