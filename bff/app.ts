@@ -1,5 +1,6 @@
 import express, { type Express } from 'express';
 import helmet from 'helmet';
+import type { ClientMetadataFetchOptions } from '../shared/oauth/client-metadata.ts';
 import { adminRoutes } from './admin/routes.ts';
 import { AdminSessions } from './admin/session.ts';
 import type { Backends } from './backends/backends.ts';
@@ -45,8 +46,8 @@ export interface BffDeps {
     timeoutMs?: number;
     totalTimeoutMs?: number;
   };
-  /** OAuth: the SDK's per-IP endpoint limits (default on). */
-  oauth?: { rateLimits?: boolean };
+  /** OAuth: the SDK's per-IP endpoint limits (default on); how client metadata documents are fetched (tests). */
+  oauth?: { rateLimits?: boolean; clientMetadata?: ClientMetadataFetchOptions };
   /** Label timing (PDF backoff, generate_label timeout), for tests. */
   labels?: {
     pdfDelaysMs?: number[];

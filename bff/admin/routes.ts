@@ -1,5 +1,6 @@
 import express, { type Request, type Response, Router } from 'express';
 import { type Html, html, page } from '../../shared/html.ts';
+import { clientIdHost } from '../../shared/oauth/client-metadata.ts';
 import { OAUTH_CSS_PATH } from '../../shared/oauth/server.ts';
 import { readCookie } from '../../shared/security/cookie.ts';
 import type { CsrfRefusal } from '../../shared/security/csrf.ts';
@@ -98,7 +99,7 @@ ${error ? html`<p class="error" role="alert" id="login-error">${error}</p>` : ''
             return /^https?:$/.test(url.protocol) ? url.host : url.protocol;
           });
           return html`<tr>
-<td>${client.metadata.client_name || 'Aplicativo sem nome'}</td>
+<td>${client.metadata.client_name || 'Aplicativo sem nome'}${client.documentUrl ? ` (${clientIdHost(client.documentUrl)})` : ''}</td>
 <td>${[...new Set(hosts)].join(', ')}</td>
 <td>${scopes.length > 0 ? scopes.map((s) => SCOPE_LABELS[s as keyof typeof SCOPE_LABELS] ?? s).join('; ') : 'nenhuma ativa'}</td>
 <td>${when(client.lastUsedAt)}</td>

@@ -1,4 +1,9 @@
 import type { Router } from 'express';
+import {
+  type ClientMetadataFetchOptions,
+  ClientMetadataResolver,
+  clientIdHost,
+} from '../../shared/oauth/client-metadata.ts';
 import { LoginThrottle } from '../../shared/oauth/login-throttle.ts';
 import type { AuthorizationPages } from '../../shared/oauth/pages.ts';
 import type { OAuthProvider } from '../../shared/oauth/provider.ts';
@@ -26,6 +31,11 @@ export interface BffOAuthOptions {
   rateLimits?: boolean;
   /** Where clients and tokens live (`Backends.oauth`: `oauth.sqlite` in `BFF_DATA_DIR`, or PostgreSQL). */
   store: OAuthStore;
+  /**
+   * How client metadata documents are fetched: tests give a CA, a resolver and the one test address that stands for
+   * the internet; production leaves it unset (Node's CAs, the system resolver, public addresses only).
+   */
+  clientMetadata?: ClientMetadataFetchOptions;
 }
 
 /**
@@ -38,6 +48,8 @@ export class BffOAuth implements AgentTokenSource {
   readonly store: OAuthStore;
   readonly throttle: LoginThrottle;
   readonly resourceMetadataUrl: string;
+  /** Client ID Metadata Documents: fetched, validated and cached (per process). */
+  readonly clientMetadata: ClientMetadataResolver;
   private readonly server: AuthorizationServer;
 
   constructor(options: BffOAuthOptions) {
@@ -53,6 +65,10 @@ export class BffOAuth implements AgentTokenSource {
     }
     this.store = options.store;
     this.throttle = options.throttle ?? new LoginThrottle(options.now ? { now: options.now } : {});
+    this.clientMetadata = new ClientMetadataResolver({
+      ...(options.clientMetadata ? { fetch: options.clientMetadata } : {}),
+      ...(options.now ? { now: options.now } : {}),
+    });
     this.server = new AuthorizationServer({
       store: this.store,
       issuer: config.publicUrl,
@@ -68,6 +84,7 @@ export class BffOAuth implements AgentTokenSource {
         serverName: 'frete-kit',
         throttle: this.throttle,
       },
+      clientMetadata: this.clientMetadata,
       ...(options.now ? { now: options.now } : {}),
     });
     this.provider = this.server.provider;
@@ -101,9 +118,14 @@ export class BffOAuth implements AgentTokenSource {
   }
 }
 
-/** How the ledger and the desk name an OAuth client: its name and the start of its id's hash (names may repeat). */
+/**
+ * How the ledger and the desk name an OAuth client: its name and the start of its id's hash (names may repeat); a
+ * document client's name is its own claim, so the host that publishes it comes with it.
+ */
 export function clientName(client: ClientRecord): string {
-  return `${client.metadata.client_name?.trim() || 'OAuth client'} #${client.idHash.slice(0, 6)}`;
+  const name = client.metadata.client_name?.trim() || 'OAuth client';
+  const host = client.documentUrl ? clientIdHost(client.documentUrl) : undefined;
+  return `${name}${host ? ` (${host})` : ''} #${client.idHash.slice(0, 6)}`;
 }
 
 /** The policy the merchant set for a client on /admin/agents (none: no limits). */

@@ -7,6 +7,7 @@ import { randomToken, sha256Hex } from '../security/hash.ts';
 import { isLoopbackHostname } from '../security/loopback.ts';
 import type { OriginPolicy } from '../security/origin-policy.ts';
 import { pageHeaders } from '../security/page-headers.ts';
+import { clientIdHost } from './client-metadata.ts';
 import type { LoginThrottle } from './login-throttle.ts';
 import { formActionSource, type OAuthProvider, type PendingAuthorization, redirectHost } from './provider.ts';
 
@@ -346,6 +347,7 @@ ${offered.map(
 ${error ? html`<p class="error" role="alert">${error}</p>` : ''}
 <dl>
 <dt>Aplicativo</dt><dd>${name}</dd>
+${clientIdHost(pending.clientId) ? html`<dt>Identidade publicada em</dt><dd>${clientIdHost(pending.clientId)}</dd>` : ''}
 <dt>Retorno para</dt><dd>${redirectHost(pending.redirectUri)}</dd>
 <dt>Loja</dt><dd>${this.options.storeName(subject)}</dd>
 </dl>

@@ -1,11 +1,14 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { OAuthRegisteredClientsStore } from '@modelcontextprotocol/sdk/server/auth/clients.js';
 import {
   CustomOAuthError,
+  InvalidClientError,
   InvalidClientMetadataError,
   InvalidGrantError,
   InvalidScopeError,
   InvalidTargetError,
   InvalidTokenError,
+  OAuthError,
 } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import type {
   AuthorizationParams,
@@ -20,6 +23,12 @@ import type {
 import type { Response } from 'express';
 import { randomToken, sha256Hex } from '../security/hash.ts';
 import { isLoopbackHostname } from '../security/loopback.ts';
+import {
+  type ClientMetadataDocument,
+  ClientMetadataError,
+  type ClientMetadataResolver,
+  isClientIdUrl,
+} from './client-metadata.ts';
 import type { ClientRecord, OAuthStore, TokenRecord } from './store.ts';
 
 /** Lifetimes (ms). Codes are spent within seconds by a real client; an access token lasts an hour (contract). */
@@ -74,6 +83,11 @@ export interface OAuthProviderOptions {
     params: AuthorizationParams,
     res: Response,
   ): Promise<void> | void;
+  /**
+   * Client ID Metadata Documents: with a resolver, an `https` URL is accepted as `client_id` and its document stands
+   * for a registration (the BFF); without one, only registered clients exist (the sandbox).
+   */
+  clientMetadata?: ClientMetadataResolver;
   now?: () => number;
 }
 
@@ -101,15 +115,19 @@ export class OAuthProvider implements OAuthServerProvider {
   readonly store: OAuthStore;
   readonly resource: string;
   readonly scopes: readonly string[];
+  readonly clientMetadata: ClientMetadataResolver | undefined;
   private readonly renderLogin: OAuthProviderOptions['renderLogin'];
   private readonly now: () => number;
   private readonly touched = new Map<string, number>();
+  /** Document clients already resolved for the request being served (`withinRequest`). */
+  private readonly requestClients = new AsyncLocalStorage<Map<string, OAuthClientInformationFull>>();
 
   constructor(options: OAuthProviderOptions) {
     this.store = options.store;
     this.resource = options.resource;
     this.scopes = options.scopes;
     this.renderLogin = options.renderLogin;
+    this.clientMetadata = options.clientMetadata;
     this.now = options.now ?? Date.now;
   }
 
@@ -120,14 +138,70 @@ export class OAuthProvider implements OAuthServerProvider {
     };
   }
 
+  /**
+   * The client of a `client_id`: a registered one from the store, or, for an `https` URL, the client its metadata
+   * document describes (fetched, or from the cache; a `ClientMetadataError` — `invalid_client` — when it cannot be
+   * used). The document's redirect URIs are then the ones every step of the flow is held to.
+   */
   async getClient(clientId: string): Promise<OAuthClientInformationFull | undefined> {
+    if (isClientIdUrl(clientId)) return this.documentClient(clientId);
     if (clientId.length > 200) return undefined;
     const record = await this.store.getClient(sha256Hex(clientId));
     return record && { ...record.metadata, client_id: clientId };
   }
 
-  /** RFC 7591 for public clients: a client asking for a secret is registered public (the server may change values). */
-  private async registerClient(client: OAuthClientInformationFull): Promise<OAuthClientInformationFull> {
+  private async documentClient(clientId: string): Promise<OAuthClientInformationFull | undefined> {
+    if (!this.clientMetadata) return undefined;
+    const known = this.requestClients.getStore()?.get(clientId);
+    if (known) return known;
+    const document = await this.clientMetadata.resolve(clientId);
+    return this.clientOfDocument(clientId, document);
+  }
+
+  /** A document as a client: held to the rules of a registration, or refused as `invalid_client` naming the rule. */
+  private clientOfDocument(clientId: string, document: ClientMetadataDocument): OAuthClientInformationFull {
+    const client = {
+      client_id: clientId,
+      client_name: document.client_name,
+      redirect_uris: document.redirect_uris,
+      grant_types: document.grant_types ?? ['authorization_code', 'refresh_token'],
+      response_types: document.response_types ?? ['code'],
+      token_endpoint_auth_method: 'none',
+      ...(document.client_uri === undefined ? {} : { client_uri: document.client_uri }),
+      ...(document.logo_uri === undefined ? {} : { logo_uri: document.logo_uri }),
+    };
+    try {
+      this.checkClientMetadata(client, { scopes: false });
+    } catch (error) {
+      if (error instanceof OAuthError) throw new ClientMetadataError('document', clientId, error.message);
+      throw error;
+    }
+    return client;
+  }
+
+  /**
+   * Runs `next` (the rest of an HTTP request) with `client` known by its id, so that every step of that request (the
+   * pages' checks, the SDK's handler, the consent) sees one document, fetched once.
+   */
+  withinRequest<T>(client: OAuthClientInformationFull, next: () => T): T {
+    const known = new Map(this.requestClients.getStore());
+    known.set(client.client_id, client);
+    return this.requestClients.run(known, next);
+  }
+
+  /**
+   * The rules every client's metadata meets, registered or described by a document: 1 to 10 redirect URIs that
+   * `redirectUriProblem` accepts, a name of at most 100 characters, only the code flow and refresh, and (for a
+   * registration) only scopes this server offers. A document's `scope` is not checked: the document is shared by
+   * every server the client talks to; the scopes of each request are.
+   */
+  private checkClientMetadata(
+    client: Pick<
+      OAuthClientInformationFull,
+      'redirect_uris' | 'client_name' | 'grant_types' | 'response_types' | 'scope'
+    >,
+    check: { scopes: boolean },
+  ): void {
     const uris = client.redirect_uris;
     if (uris.length === 0 || uris.length > MAX_REDIRECT_URIS) {
       throw new InvalidClientMetadataError(`redirect_uris must list 1 to ${MAX_REDIRECT_URIS} URIs`);
@@ -146,7 +220,13 @@ export class OAuthProvider implements OAuthServerProvider {
     if ((client.response_types ?? ['code']).some((type) => type !== 'code')) {
       throw new InvalidClientMetadataError('response_types may only be code');
     }
-    if (client.scope !== undefined) this.checkScopes(client.scope.split(' ').filter(Boolean));
+    if (check.scopes && client.scope !== undefined) this.checkScopes(client.scope.split(' ').filter(Boolean));
+  }
+
+  /** RFC 7591 for public clients: a client asking for a secret is registered public (the server may change values). */
+  private async registerClient(client: OAuthClientInformationFull): Promise<OAuthClientInformationFull> {
+    this.checkClientMetadata(client, { scopes: true });
+    const grants = client.grant_types ?? ['authorization_code', 'refresh_token'];
     const {
       client_id: clientId,
       client_secret: _secret,
@@ -233,6 +313,7 @@ export class OAuthProvider implements OAuthServerProvider {
   async issueCode(pending: PendingAuthorization, subject: string, scopes: string[]): Promise<string> {
     this.checkScopes(scopes);
     await this.store.purgeExpired(this.now());
+    if (isClientIdUrl(pending.clientId)) await this.keepDocumentClient(pending.clientId);
     // The merchant consented: the client is kept (unconsented ones are purged after a day).
     await this.store.markConsented(sha256Hex(pending.clientId), this.now());
     const code = randomToken();
@@ -247,6 +328,25 @@ export class OAuthProvider implements OAuthServerProvider {
       redirectUri: pending.redirectUri,
     });
     return code;
+  }
+
+  /**
+   * A document client gets its row in the store at the merchant's consent, not before (so strangers' URLs fill
+   * nothing): keyed by the hash of its URL like any client, with the metadata the merchant consented to, so
+   * `/admin/agents` lists it, its tokens and policy hang on it, and revoking it deletes them. Each consent refreshes
+   * the metadata; the policy, first consent and last use stay.
+   */
+  private async keepDocumentClient(clientId: string): Promise<void> {
+    const client = await this.getClient(clientId);
+    if (!client) throw new InvalidClientError('client_id is not a client of this server');
+    const { client_id: _id, ...metadata } = client;
+    await this.store.putDocumentClient({
+      idHash: sha256Hex(clientId),
+      documentUrl: clientId,
+      metadata,
+      createdAt: this.now(),
+      lastUsedAt: null,
+    });
   }
 
   async challengeForAuthorizationCode(client: OAuthClientInformationFull, code: string): Promise<string> {

@@ -4,7 +4,13 @@ import {
   getOAuthProtectedResourceMetadataUrl,
   mcpAuthRouter,
 } from '@modelcontextprotocol/sdk/server/auth/router.js';
-import express, { type Router } from 'express';
+import express, { type NextFunction, type Request, type Response, type Router } from 'express';
+import {
+  type ClientMetadataResolver,
+  clientIdHost,
+  isClientIdUrl,
+  isClientMetadataError,
+} from './client-metadata.ts';
 import { AuthorizationPages, type AuthorizationPagesOptions } from './pages.ts';
 import { bearerChallenge, OAuthProvider } from './provider.ts';
 import type { OAuthStore } from './store.ts';
@@ -25,6 +31,11 @@ export interface AuthorizationServerOptions {
   rateLimits?: boolean;
   /** How the login and consent pages read (what differs between the servers: who logs in, the scope labels). */
   pages: Omit<AuthorizationPagesOptions, 'provider' | 'cssHref' | 'secureCookies' | 'formOrigins' | 'now'>;
+  /**
+   * Client ID Metadata Documents (the BFF): advertised as `client_id_metadata_document_supported`, and an `https`
+   * URL is accepted as `client_id`. Without it only registered clients exist (the sandbox, as the platform's spec 5.2).
+   */
+  clientMetadata?: ClientMetadataResolver;
   now?: () => number;
 }
 
@@ -53,6 +64,7 @@ export class AuthorizationServer {
       resource,
       scopes: options.scopes,
       renderLogin: (client, params, res) => pages?.renderLogin(client, params, res),
+      ...(options.clientMetadata ? { clientMetadata: options.clientMetadata } : {}),
       ...now,
     });
     pages = new AuthorizationPages({
@@ -86,6 +98,7 @@ export class AuthorizationServer {
       issuer,
       token_endpoint_auth_methods_supported: ['none'],
       revocation_endpoint_auth_methods_supported: ['none'],
+      ...(this.#options.clientMetadata ? { client_id_metadata_document_supported: true } : {}),
     };
     router.use('/.well-known/oauth-authorization-server', metadataHandler(metadata));
     router.use(
@@ -103,7 +116,7 @@ export class AuthorizationServer {
       res.type('css').send(OAUTH_CSS);
     });
     const form = express.urlencoded({ extended: false, limit: '16kb' });
-    router.use('/authorize', form, this.pages.precheck);
+    router.use('/authorize', form, this.documentClient, this.pages.precheck);
     const unlimited = { rateLimit: false } as const;
     router.use(
       mcpAuthRouter({
@@ -122,8 +135,33 @@ export class AuthorizationServer {
           : {}),
       }),
     );
-    router.post('/oauth/login', form, this.pages.login);
-    router.post('/oauth/consent', form, this.pages.consent);
+    router.post('/oauth/login', form, this.documentClient, this.pages.login);
+    router.post('/oauth/consent', form, this.documentClient, this.pages.consent);
     return router;
   }
+
+  /**
+   * Before a page of the flow, for a URL `client_id`: fetches its metadata document once for the whole request, or
+   * answers an HTML page naming why it cannot be used (`invalid_client`; RFC 6749 §4.1.2.1: never a redirect, the
+   * redirect URI is not known to be the client's).
+   */
+  private documentClient = async (req: Request, res: Response, next: NextFunction): Promise<void> => {
+    const params = (req.method === 'POST' ? req.body : req.query) as Record<string, unknown> | undefined;
+    const clientId = params?.client_id;
+    if (typeof clientId !== 'string' || !isClientIdUrl(clientId)) return next();
+    let client: Awaited<ReturnType<OAuthProvider['getClient']>>;
+    try {
+      client = await this.provider.getClient(clientId);
+    } catch (error) {
+      if (!isClientMetadataError(error)) throw error;
+      return this.pages.errorPage(
+        res,
+        400,
+        'Aplicativo recusado',
+        `O documento que identifica este aplicativo (${clientIdHost(clientId) ?? 'endereço inválido'}) não pôde ser usado; nada foi enviado a ele. Motivo (invalid_client): ${error.message}`,
+      );
+    }
+    if (!client) return next();
+    return this.provider.withinRequest(client, next);
+  };
 }

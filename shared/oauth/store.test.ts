@@ -124,6 +124,38 @@ function describeOAuthStore(name: string, open: OpenPair): void {
       }
     });
 
+    it('keeps one row per document client: concurrent consents insert once, a later one replaces only the metadata', async () => {
+      const { a, b, close } = await open();
+      try {
+        const idHash = unique('document-client');
+        const documentUrl = `https://app.example/${idHash}.json`;
+        const put = (store: OAuthStore, name: string) =>
+          store.putDocumentClient({
+            idHash,
+            documentUrl,
+            metadata: { client_name: name, redirect_uris: ['http://127.0.0.1:6274/callback'] },
+            createdAt: NOW,
+            lastUsedAt: null,
+          });
+        await Promise.all(Array.from({ length: 6 }, (_, i) => put(i % 2 ? a : b, 'Agente')));
+        expect((await a.listClients()).filter((c) => c.idHash === idHash)).toHaveLength(1);
+        await a.markConsented(idHash, NOW + 1);
+        await a.setPolicy(idHash, '{"maxLabelsPerDay":2}');
+        await a.touchClient(idHash, NOW + 2);
+        await put(b, 'Agente renomeado');
+        expect(await a.getClient(idHash)).toMatchObject({
+          documentUrl,
+          metadata: { client_name: 'Agente renomeado' },
+          consentedAt: NOW + 1,
+          policy: '{"maxLabelsPerDay":2}',
+          lastUsedAt: NOW + 2,
+        });
+        expect((await a.getClient(await client(a)))?.documentUrl).toBeNull();
+      } finally {
+        await close();
+      }
+    });
+
     it('purges what expired, lists live scopes, and records the last use', async () => {
       const { a, b, close } = await open();
       try {

@@ -14,6 +14,11 @@ export interface ClientRecord {
   consentedAt?: number | null;
   /** What the server keeps about it beyond OAuth (the BFF: the agent's policy, JSON), or null. */
   policy?: string | null;
+  /**
+   * A client identified by a metadata document: its `client_id`, the document's URL (public, unlike a registered
+   * client's id, which is kept only hashed); null for a registered client.
+   */
+  documentUrl?: string | null;
 }
 
 /** What a grant (one approved consent) binds: who approved, for what, for which resource. */
@@ -99,6 +104,11 @@ export const OAUTH_MIGRATIONS: readonly Migration[] = [
       CREATE INDEX oauth_clients_unconsented ON oauth_clients (created_at) WHERE consented_at IS NULL
     `,
   },
+  {
+    // Clients identified by a Client ID Metadata Document: the document's URL (their client_id, public).
+    id: '103-client-document-url',
+    sql: 'ALTER TABLE oauth_clients ADD COLUMN document_url TEXT',
+  },
 ];
 
 /** The columns every code and token row shares (one approved consent). */
@@ -132,6 +142,7 @@ const toClient = (row: Row): ClientRecord => ({
   lastUsedAt: row.last_used_at === null ? null : Number(row.last_used_at),
   consentedAt: row.consented_at === null || row.consented_at === undefined ? null : Number(row.consented_at),
   policy: typeof row.policy === 'string' ? row.policy : null,
+  documentUrl: typeof row.document_url === 'string' ? row.document_url : null,
 });
 
 const toCode = (row: Row): CodeRecord => ({
@@ -167,6 +178,24 @@ export class OAuthStore {
     await this.run(
       'INSERT INTO oauth_clients (id_hash, metadata, created_at, last_used_at) VALUES (?, ?, ?, ?)',
       [client.idHash, JSON.stringify(client.metadata), client.createdAt, client.lastUsedAt],
+    );
+  }
+
+  /**
+   * Stores a document client as of the merchant's consent: inserted the first time, its metadata replaced after
+   * (policy, consent and last use are kept). One statement, so two consents at once leave one row.
+   */
+  async putDocumentClient(client: ClientRecord & { documentUrl: string }): Promise<void> {
+    await this.run(
+      `INSERT INTO oauth_clients (id_hash, metadata, created_at, last_used_at, document_url) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT (id_hash) DO UPDATE SET metadata = excluded.metadata, document_url = excluded.document_url`,
+      [
+        client.idHash,
+        JSON.stringify(client.metadata),
+        client.createdAt,
+        client.lastUsedAt,
+        client.documentUrl,
+      ],
     );
   }
 
