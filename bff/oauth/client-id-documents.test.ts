@@ -14,7 +14,7 @@ import {
   TEST_REDIRECT,
   TestOAuthClient,
   tokenRequest,
-} from '../../shared/oauth/testing.ts';
+} from '../../shared/oauth/testing/client.ts';
 import {
   type ConnectionRecorder,
   recordConnectionAttempts,
