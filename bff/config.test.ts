@@ -109,7 +109,10 @@ describe('parseConfig', () => {
       BFF_TRUST_PROXY: '1',
     });
     expect(config.allowedOrigins).toEqual(['https://loja.example', 'http://localhost:3000']);
-    expect(config.agentTokens).toEqual([{ token: 'agent-token-0123456789', scopes: ['rates', 'labels'] }]);
+    // A token without a name is named by its place in the list.
+    expect(config.agentTokens).toEqual([
+      { token: 'agent-token-0123456789', scopes: ['rates', 'labels'], name: 'agent-1' },
+    ]);
     expect(config.trustProxy).toBe(1);
   });
 

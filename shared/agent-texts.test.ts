@@ -1,15 +1,21 @@
 import { describe, expect, it } from 'vitest';
 import {
   agentInstructions,
+  approvalSummary,
   attemptLine,
   diagnosisSummary,
   labelPdfResource,
   labelPdfSummary,
+  labelRefusalSummary,
   labelSummary,
+  leanText,
   ledgerUnavailableText,
+  MAX_ANSWER_TEXT,
   notSentStatus,
   outcomeUnknownStatus,
+  planSummary,
   plural,
+  previewSummary,
   ratesSummary,
   refusalSummary,
   trackingLine,
@@ -17,6 +23,7 @@ import {
   unsettledLabelSummary,
 } from './agent-texts.ts';
 import type { Attempt } from './diagnosis.ts';
+import { formatBRL } from './money.ts';
 
 const pac = { code: 'PAC', serviceId: 'correios-pac', label: 'PAC', deliveryDays: 1, price: 21.5 };
 
@@ -44,7 +51,7 @@ describe('agent texts', () => {
       /^Already issued/,
     );
     expect(labelSummary({ status: 'recusado', reason: 'prepostagem_rejected' })).toBe(
-      'No pre-posting was created (status: recusado) (reason: prepostagem_rejected).',
+      'No pre-posting was created (the carrier says, in Portuguese: "recusado") (reason: prepostagem_rejected).',
     );
   });
 
@@ -54,7 +61,7 @@ describe('agent texts', () => {
       resource: { uri: 'label:///PP%201.pdf', mimeType: 'application/pdf', blob: 'JVBERi0=' },
     });
     expect(labelPdfSummary('PP1', { status: 'cancelada', reason: 'label_not_printable' })).toBe(
-      'No PDF for PP1 (status: cancelada) (reason: label_not_printable).',
+      'No PDF for PP1 (the carrier says, in Portuguese: "cancelada") (reason: label_not_printable).',
     );
   });
 
@@ -177,7 +184,7 @@ describe('agent texts', () => {
     );
   });
 
-  it('says when an unknown outcome was sent, why it is still unknown, and how the merchant settles it', () => {
+  it('says when an unknown outcome was sent, why it is still unknown, and where the merchant settles it', () => {
     const status = outcomeUnknownStatus({
       sentAt: Date.UTC(2026, 10, 20, 10, 0, 0),
       because: 'the platform history shows no matching attempt yet',
@@ -187,8 +194,8 @@ describe('agent texts', () => {
       'The answer to this request was lost after it was sent (at 2026-11-20T10:00:00.000Z): the pre-posting may or may ' +
         'not exist. Do not resend with a new key. Calling generate_label again with the same input checks the platform ' +
         'history first and never creates a second label while the outcome is unknown. Still unknown because the ' +
-        "platform history shows no matching attempt yet. If it stays unknown, the merchant checks the carrier's panel " +
-        'and settles it with `npm run ledger -- resolve att_1`.',
+        'platform history shows no matching attempt yet. If it stays unknown, ask the merchant to settle attempt att_1 ' +
+        "in the label desk (/admin/labels), after checking the carrier's panel.",
     );
     expect(unsettledLabelSummary({ reason: 'outcome_unknown', status })).toBe(
       `Outcome UNKNOWN (reason: outcome_unknown). ${status}`,
@@ -203,7 +210,9 @@ describe('agent texts', () => {
     expect(unsettledLabelSummary({ reason: 'not_sent', status: notSentStatus() })).toMatch(
       /^Not sent \(reason: not_sent\)\. The request did not reach the platform/,
     );
-    const instruction = agentInstructions(['generate_label']).split('\n').at(-1);
+    const instruction = agentInstructions(['generate_label'])
+      .split('\n')
+      .find((line) => line.startsWith('A result with reason not_sent'));
     expect(instruction).toBe(
       'A result with reason not_sent never reached the platform: nothing was created; send the same request again once the platform answers.',
     );
@@ -225,7 +234,7 @@ describe('agent texts', () => {
       'get_label_pdf',
       'diagnose_label_issue',
     ]).split('\n');
-    expect(all).toHaveLength(7);
+    expect(all).toHaveLength(9);
     expect(all[0]).toBe(
       'Shipping tools of this store: get_shipping_rates, track_shipment, generate_label, get_label_pdf, diagnose_label_issue. Every result ends with its structured JSON.',
     );
@@ -235,5 +244,76 @@ describe('agent texts', () => {
     expect(none.at(-1)).toBe('Label tools are not offered: label integration is off.');
     expect(none.join('\n')).not.toMatch(/idempotencyKey|empty rates/);
     expect(agentInstructions(['track_shipment']).split('\n')).toHaveLength(3);
+    // The BFF's own tools and the way from a quote to a label, only to a token that has them.
+    const labels = agentInstructions([
+      'get_shipping_rates',
+      'generate_label',
+      'preview_label',
+      'plan_shipment',
+    ]);
+    expect(labels).toContain("give generate_label the option's serviceId");
+    expect(labels).toContain('preview_label shows the price');
+    expect(labels).toContain('plan_shipment packs an order');
+    expect(agentInstructions(['generate_label'])).not.toMatch(/serviceId|preview_label|plan_shipment/);
+  });
+
+  it('keeps an answer’s text within 1,000 characters, and a label’s PDF out of it', () => {
+    const pdf = 'JVBERi0'.repeat(3000);
+    const text = leanText('Pre-posting created: PP1.', { prepostagemId: 'PP1', labelPdfBase64: pdf });
+    expect(text).toBe(
+      'Pre-posting created: PP1.\n{"prepostagemId":"PP1"} (labelPdfBase64 omitted here: it is in the structured result)',
+    );
+    const long = leanText('x'.repeat(2000), { a: 1 });
+    expect(long.length).toBe(MAX_ANSWER_TEXT);
+    expect(long).toMatch(/…\nThe whole result is in structuredContent\.$/);
+    const fits = leanText('short', { results: ['y'.repeat(900)] });
+    expect(fits.length).toBeLessThanOrEqual(MAX_ANSWER_TEXT);
+    expect(leanText('short', { results: ['y'.repeat(990)] })).toBe(
+      'short\nThe whole result is in structuredContent.',
+    );
+  });
+
+  it('says why a label was refused, naming the rule and the field, and what waits for the merchant', () => {
+    expect(
+      labelRefusalSummary({
+        reason: 'implausible_weight',
+        field: 'weightGrams',
+        message: '0.8 looks like kilograms — 800 g?',
+      }),
+    ).toBe(
+      'Nothing was sent (reason: implausible_weight, field: weightGrams). 0.8 looks like kilograms — 800 g?',
+    );
+    expect(labelRefusalSummary({ reason: 'order_volume_conflict', message: 'Volume 1 of order 9 …' })).toBe(
+      'Nothing was sent (reason: order_volume_conflict). Volume 1 of order 9 …',
+    );
+    expect(approvalSummary({ reason: 'approval_pending', approvalId: 'ap1', message: 'Wait.' })).toBe(
+      'Waiting for the merchant (reason: approval_pending, approvalId ap1). Wait.',
+    );
+    expect(approvalSummary({ reason: 'approval_rejected', approvalId: 'ap1', message: 'No.' })).toMatch(
+      /^Not issued/,
+    );
+  });
+
+  it('sums up a preview and a packing plan in one line each', () => {
+    expect(
+      previewSummary({
+        wouldSend: true,
+        serviceCode: '03298',
+        quotedPrice: 21.5,
+        approvalRequired: false,
+        limitsLeft: { labels: 3, declaredValue: 120 },
+      }),
+    ).toBe(
+      `Preview only, nothing was created: generate_label with this input would send it now; service 03298, quoted ${formatBRL(21.5)}; 3 labels left today, ${formatBRL(120)} of declared value left today.`,
+    );
+    expect(previewSummary({ wouldSend: false, approvalRequired: true, limitsLeft: {} })).toMatch(
+      /would wait for the merchant's approval; service \?, no quote for this service\.$/,
+    );
+    expect(
+      planSummary({ volumes: [{ box: 'M', weightGrams: 1380, items: [{ quantity: 1 }, { quantity: 2 }] }] }),
+    ).toBe('1 volume (one label each, volume 1 to 1): volume 1: box M, 3 items, 1380 g.');
+    expect(planSummary({ reason: 'item_does_not_fit', message: 'sofa fits no box.' })).toBe(
+      'No plan (reason: item_does_not_fit). sofa fits no box.',
+    );
   });
 });
