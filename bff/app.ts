@@ -129,7 +129,13 @@ export function createBff(deps: BffDeps): Bff {
   });
   const oauth =
     config.adminPassword && backends.oauth
-      ? new BffOAuth({ config, now, ...deps.oauth, store: backends.oauth })
+      ? new BffOAuth({
+          config,
+          now,
+          ...deps.oauth,
+          store: backends.oauth,
+          ...(backends.loginFailures ? { loginFailures: backends.loginFailures } : {}),
+        })
       : undefined;
 
   // Label availability does not make the BFF unready; /readyz says why agents will not see label tools.

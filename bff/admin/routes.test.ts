@@ -46,8 +46,9 @@ async function adminLogin(
   const csrfCookie = (page.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
   const csrf = /name="csrf" value="([^"]+)"/.exec(await page.text())?.[1] ?? '';
   const response = await fetch(`${bff.url}/admin/login`, form({ csrf, password }, csrfCookie, headers));
-  const session = (response.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
-  return { response, cookie: [csrfCookie, session].filter(Boolean).join('; ') };
+  // The session, and the device cookie a successful login also sets.
+  const set = response.headers.getSetCookie().map((cookie) => cookie.split(';')[0] ?? '');
+  return { response, cookie: [csrfCookie, ...set].filter(Boolean).join('; ') };
 }
 
 const mcpStatus = async (token: string) =>

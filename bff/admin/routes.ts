@@ -1,12 +1,13 @@
 import express, { type Request, type Response, Router } from 'express';
 import { type Html, html, page } from '../../shared/html.ts';
+import { waitText } from '../../shared/oauth/login-guard.ts';
 import { OAUTH_CSS_PATH } from '../../shared/oauth/server.ts';
 import { readCookie } from '../../shared/security/cookie.ts';
 import { CsrfGuard, type CsrfRefusal } from '../../shared/security/csrf.ts';
 import { randomToken, sameSecret, sha256Hex } from '../../shared/security/hash.ts';
 import { pageHeaders } from '../../shared/security/page-headers.ts';
 import type { BffConfig } from '../config.ts';
-import { type BffOAuth, SCOPE_LABELS } from '../oauth/oauth.ts';
+import { type BffOAuth, MERCHANT, SCOPE_LABELS } from '../oauth/oauth.ts';
 
 const SESSION_COOKIE = 'admin_session';
 const SESSION_TTL_MS = 8 * 3_600_000;
@@ -146,18 +147,18 @@ ${
   router.post('/admin/login', form, async (req, res) => {
     const refused = csrf.checkDoubleSubmit(req, req.body?.csrf);
     if (refused) return loginPage(res, 403, REFUSED[refused]);
-    const address = req.ip ?? 'unknown';
-    const wait = oauth.throttle.waitMs(address);
-    if (wait > 0) {
-      res.setHeader('Retry-After', String(Math.ceil(wait / 1000)));
-      return loginPage(res, 429, `Muitas tentativas. Aguarde ${Math.ceil(wait / 1000)} s e tente de novo.`);
+    // The same rule and counts as the OAuth login: one account, the merchant (shared/oauth/login-guard.ts).
+    const admission = await oauth.guard.admit(req, MERCHANT);
+    if (!admission.ok) {
+      res.setHeader('Retry-After', String(admission.retryAfterSeconds));
+      return loginPage(res, 429, waitText(admission.retryAfterSeconds));
     }
     const presented = typeof req.body?.password === 'string' ? req.body.password : '';
     if (!sameSecret(password, presented)) {
-      oauth.throttle.fail(address);
+      await oauth.guard.failed(admission);
       return loginPage(res, 401, 'Senha incorreta.');
     }
-    oauth.throttle.succeed(address);
+    await oauth.guard.succeeded(admission, res);
     await store.purgeExpired(now());
     const id = randomToken();
     const created: Session = { csrf: randomToken() };

@@ -118,6 +118,9 @@ describe('opening the databases of release 0.2.0', () => {
         '003-unknown-why',
         '004-orders-volumes-leases',
         '101-oauth',
+        '102-client-consent-policy',
+        '150-login-failures',
+        '201-label-approvals',
       ]);
     } finally {
       await backends.close();

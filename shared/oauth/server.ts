@@ -5,6 +5,8 @@ import {
   mcpAuthRouter,
 } from '@modelcontextprotocol/sdk/server/auth/router.js';
 import express, { type Router } from 'express';
+import type { LoginFailures } from './login-failures.ts';
+import { LoginGuard } from './login-guard.ts';
 import { AuthorizationPages, type AuthorizationPagesOptions } from './pages.ts';
 import { bearerChallenge, OAuthProvider } from './provider.ts';
 import type { OAuthStore } from './store.ts';
@@ -24,7 +26,12 @@ export interface AuthorizationServerOptions {
   /** The SDK's per-address limits on /authorize, /token, /register and /revoke (default on). */
   rateLimits?: boolean;
   /** How the login and consent pages read (what differs between the servers: who logs in, the scope labels). */
-  pages: Omit<AuthorizationPagesOptions, 'provider' | 'cssHref' | 'secureCookies' | 'formOrigins' | 'now'>;
+  pages: Omit<
+    AuthorizationPagesOptions,
+    'provider' | 'cssHref' | 'secureCookies' | 'formOrigins' | 'now' | 'guard'
+  >;
+  /** Where failed logins are counted, and the key that signs device cookies (`LoginGuard`). */
+  logins: { failures: LoginFailures; deviceSecret: Buffer | string };
   now?: () => number;
 }
 
@@ -38,6 +45,8 @@ export interface AuthorizationServerOptions {
 export class AuthorizationServer {
   readonly provider: OAuthProvider;
   readonly pages: AuthorizationPages;
+  /** Who may try a login now: the OAuth login page's rule, and the BFF's `/admin/login`'s. */
+  readonly guard: LoginGuard;
   readonly resourceMetadataUrl: string;
   readonly #options: AuthorizationServerOptions;
 
@@ -55,8 +64,15 @@ export class AuthorizationServer {
       renderLogin: (client, params, res) => pages?.renderLogin(client, params, res),
       ...now,
     });
+    this.guard = new LoginGuard({
+      failures: options.logins.failures,
+      secret: options.logins.deviceSecret,
+      secureCookies: issuer.startsWith('https:'),
+      ...now,
+    });
     pages = new AuthorizationPages({
       ...options.pages,
+      guard: this.guard,
       provider: this.provider,
       cssHref: OAUTH_CSS_PATH,
       secureCookies: issuer.startsWith('https:'),
