@@ -95,6 +95,7 @@ export function createBff(deps: BffDeps): Bff {
     windowMs: deps.coalesceWindowMs ?? 50,
     ...(deps.schedule ? { schedule: deps.schedule } : {}),
     shared: backends.codeLoader,
+    share: backends.visitorShare,
   });
 
   const platform = new PlatformMcp({

@@ -17,6 +17,7 @@ import { RedisCodeLoader } from '../tracking/redis-coalescer.ts';
 import { RedisVisitorLimiter } from '../tracking/redis-visitor-limiter.ts';
 import type { CodeLoader, TrackingBatch } from '../tracking/service.ts';
 import { MemoryVisitorLimiter, type VisitorLimiter } from '../tracking/visitor-limiter.ts';
+import { visitorShareOf } from '../tracking/visitor-share.ts';
 import { MemoryBudget, type UpstreamBudget } from '../upstream/budget.ts';
 import type { SharedCatalogStore } from '../upstream/platform-mcp.ts';
 import { RedisBudget } from '../upstream/redis-budget.ts';
@@ -50,6 +51,8 @@ export interface Backends {
   budget: UpstreamBudget;
   trackingCache: TrackingStore;
   visitorLimiter: VisitorLimiter;
+  /** Each visitor's share of the store's tracking calls (`visitorShareOf`): lookups that reach the platform. */
+  visitorShare: VisitorLimiter;
   /** With Redis: the queue of codes every instance shares, with this instance's coalescer as its fallback. */
   codeLoader:
     | ((batch: TrackingBatch, local: Coalescer<TrackingResult>, windowMs?: number) => CodeLoader)
@@ -110,6 +113,8 @@ export async function openBackends(config: BffConfig, options: BackendOptions): 
   const localBudget = new MemoryBudget(config.shippingRateLimit);
   const localCache = new TrackingCache({ now });
   const localLimiter = new MemoryVisitorLimiter(config.visitorRateLimit);
+  const shareLimit = visitorShareOf(config.shippingRateLimit);
+  const localShare = new MemoryVisitorLimiter(shareLimit);
   const redis = config.redisUrl
     ? new RedisConnection({ url: config.redisUrl, secretKey: config.secretKey, logger: options.logger })
     : undefined;
@@ -143,6 +148,7 @@ export async function openBackends(config: BffConfig, options: BackendOptions): 
     visitorLimiter: redis
       ? new RedisVisitorLimiter(redis, config.visitorRateLimit, localLimiter)
       : localLimiter,
+    visitorShare: redis ? new RedisVisitorLimiter(redis, shareLimit, localShare, 'share') : localShare,
     codeLoader: redis
       ? (batch, local, windowMs) => {
           const loader = new RedisCodeLoader({
