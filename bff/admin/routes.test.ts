@@ -211,4 +211,53 @@ describe('/admin/agents', () => {
     expect(list).not.toContain('<script>');
     expect(list).toContain('&#60;script&#62;');
   });
+
+  it('shows at most 50 agents a page, the newest consent first, and every agent on some page once', async () => {
+    const store = bff.backends.oauth;
+    if (!store) throw new Error('the BFF has no OAuth store');
+    const at = Date.now() + offset;
+    for (let i = 0; i < 120; i++) {
+      const idHash = `${'f'.repeat(60)}${i.toString(16).padStart(4, '0')}`;
+      await store.putClient({
+        idHash,
+        metadata: { client_name: `Agente ${i}`, redirect_uris: ['http://127.0.0.1:9/callback'] },
+        createdAt: at,
+        lastUsedAt: null,
+      });
+      await store.markConsented(idHash, at + i);
+      await store.putToken(`${idHash.slice(0, 60)}a${i}`, {
+        kind: 'access',
+        clientIdHash: idHash,
+        grantId: `grant-${i}`,
+        subject: 'merchant',
+        scopes: ['rates'],
+        resource: `${bff.url}/mcp`,
+        expiresAt: at + 3_600_000,
+      });
+    }
+    const total = (await store.listClients()).filter((client) => client.consentedAt != null).length;
+    expect(total).toBeGreaterThanOrEqual(120);
+    const { cookie } = await adminLogin(PASSWORD);
+    const pageOf = async (query: string) => {
+      const text = await (await fetch(`${bff.url}/admin/agents${query}`, { headers: { cookie } })).text();
+      return { text, clients: [...text.matchAll(/name="client" value="([0-9a-f]{64})"/g)].map((m) => m[1]) };
+    };
+    const first = await pageOf('');
+    expect(first.clients).toHaveLength(50);
+    expect(first.text).toContain('Agente 119');
+    expect(first.text).toContain(`Página 1 de ${Math.ceil(total / 50)} (${total} agentes)`);
+    expect(first.text).toContain('href="/admin/agents?page=2"');
+    const seen = new Set(first.clients);
+    for (let page = 2; page <= Math.ceil(total / 50); page++) {
+      const next = await pageOf(`?page=${page}`);
+      expect(next.clients.length).toBeLessThanOrEqual(50);
+      for (const client of next.clients) seen.add(client);
+    }
+    expect(seen.size).toBe(total);
+    // A page past the last shows the last; anything else the first.
+    expect((await pageOf('?page=9999')).clients).toEqual(
+      (await pageOf(`?page=${Math.ceil(total / 50)}`)).clients,
+    );
+    expect((await pageOf('?page=abc')).clients).toEqual(first.clients);
+  });
 });

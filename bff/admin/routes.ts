@@ -11,6 +11,8 @@ import { type BffOAuth, MERCHANT, SCOPE_LABELS } from '../oauth/oauth.ts';
 
 const SESSION_COOKIE = 'admin_session';
 const SESSION_TTL_MS = 8 * 3_600_000;
+/** Agents a page of `/admin/agents` shows at most (two queries a page, whatever the number of registrations). */
+export const AGENTS_PER_PAGE = 50;
 
 export interface AdminDeps {
   oauth: BffOAuth;
@@ -93,23 +95,27 @@ ${error ? html`<p class="error" role="alert" id="login-error">${error}</p>` : ''
   router.get('/admin/agents', async (req, res) => {
     const current = await session(req);
     if (!current) return loginPage(res, 200);
-    // Connected: holding live tokens, or having used one. Registration is open, so a client that never got the
-    // merchant's consent is not shown (it can do nothing).
-    const clients = await Promise.all(
-      (await oauth.provider.listClients()).map(async (client) => ({
-        client,
-        scopes: await oauth.store.activeScopes(client.idHash, now()),
-      })),
+    // Connected: the clients the merchant consented to, newest consent first, one page at a time. Registration is
+    // open, so a client that never got the merchant's consent is not shown (it can do nothing).
+    const total = await oauth.store.countConsentedClients();
+    const pages = Math.max(1, Math.ceil(total / AGENTS_PER_PAGE));
+    const asked = Number(req.query.page);
+    const pageNumber = Number.isInteger(asked) && asked >= 1 ? Math.min(asked, pages) : 1;
+    const listed = await oauth.store.consentedClients({
+      limit: AGENTS_PER_PAGE,
+      offset: (pageNumber - 1) * AGENTS_PER_PAGE,
+    });
+    const held = await oauth.store.activeScopesOf(
+      listed.map((client) => client.idHash),
+      now(),
     );
-    const rows = await Promise.all(
-      clients
-        .filter(({ client, scopes }) => scopes.length > 0 || client.lastUsedAt !== null)
-        .map(async ({ client, scopes }) => {
-          const hosts = client.metadata.redirect_uris.map((uri) => {
-            const url = new URL(uri);
-            return /^https?:$/.test(url.protocol) ? url.host : url.protocol;
-          });
-          return html`<tr>
+    const rows = listed.map((client) => {
+      const scopes = held.get(client.idHash) ?? [];
+      const hosts = client.metadata.redirect_uris.map((uri) => {
+        const url = new URL(uri);
+        return /^https?:$/.test(url.protocol) ? url.host : url.protocol;
+      });
+      return html`<tr>
 <td>${client.metadata.client_name || 'Aplicativo sem nome'}</td>
 <td>${[...new Set(hosts)].join(', ')}</td>
 <td>${scopes.length > 0 ? scopes.map((s) => SCOPE_LABELS[s as keyof typeof SCOPE_LABELS] ?? s).join('; ') : 'nenhuma ativa'}</td>
@@ -120,8 +126,14 @@ ${error ? html`<p class="error" role="alert" id="login-error">${error}</p>` : ''
 <button class="secondary" type="submit" aria-label="Revogar ${client.metadata.client_name || 'aplicativo sem nome'}">Revogar</button>
 </form></td>
 </tr>`;
-        }),
-    );
+    });
+    const link = (n: number, label: string) => html`<a href="/admin/agents?page=${String(n)}">${label}</a>`;
+    const pager =
+      pages === 1
+        ? ''
+        : html`<nav aria-label="Páginas de agentes"><p>Página ${String(pageNumber)} de ${String(pages)} (${String(total)} agentes)
+${pageNumber > 1 ? link(pageNumber - 1, '← Mais recentes') : ''}
+${pageNumber < pages ? link(pageNumber + 1, 'Mais antigos →') : ''}</p></nav>`;
     send(
       res,
       200,
@@ -134,7 +146,8 @@ ${
 <caption>Aplicativos autorizados a usar o MCP da loja</caption>
 <thead><tr><th scope="col">Aplicativo</th><th scope="col">Retorno</th><th scope="col">Permissões</th><th scope="col">Último uso</th><th scope="col">Ação</th></tr></thead>
 <tbody>${rows}</tbody>
-</table>`
+</table>
+${pager}`
 }
 <p>Tokens fixos de <code>BFF_AGENT_TOKENS</code> não aparecem aqui: mude a configuração para revogá-los.</p>
 <form method="post" action="/admin/logout">

@@ -119,6 +119,7 @@ describe('opening the databases of release 0.2.0', () => {
         '004-orders-volumes-leases',
         '101-oauth',
         '102-client-consent-policy',
+        '110-client-registration-bounds',
         '150-login-failures',
         '201-label-approvals',
       ]);

@@ -5,10 +5,11 @@ import {
   mcpAuthRouter,
 } from '@modelcontextprotocol/sdk/server/auth/router.js';
 import express, { type Router } from 'express';
+import { senderKey } from '../security/address.ts';
 import type { LoginFailures } from './login-failures.ts';
 import { LoginGuard } from './login-guard.ts';
 import { AuthorizationPages, type AuthorizationPagesOptions } from './pages.ts';
-import { bearerChallenge, OAuthProvider } from './provider.ts';
+import { bearerChallenge, OAuthProvider, registrationSender } from './provider.ts';
 import type { OAuthStore } from './store.ts';
 import { OAUTH_CSS } from './style.ts';
 
@@ -120,6 +121,11 @@ export class AuthorizationServer {
     });
     const form = express.urlencoded({ extended: false, limit: '16kb' });
     router.use('/authorize', form, this.pages.precheck);
+    // The provider bounds registrations per address: the body is read here (the SDK's own parser then finds it read)
+    // and the rest of the registration runs knowing its sender.
+    router.post('/register', express.json(), (req, _res, next) =>
+      registrationSender.run(senderKey(req), next),
+    );
     const unlimited = { rateLimit: false } as const;
     router.use(
       mcpAuthRouter({
