@@ -11,7 +11,7 @@ import { type BffOAuth, MERCHANT, SCOPE_LABELS } from '../oauth/oauth.ts';
 
 const SESSION_COOKIE = 'admin_session';
 const SESSION_TTL_MS = 8 * 3_600_000;
-/** Agents a page of `/admin/agents` shows at most (two queries a page, whatever the number of registrations). */
+/** Agents a page of `/admin/agents` shows at most (three queries a page, whatever the number of registrations). */
 export const AGENTS_PER_PAGE = 50;
 
 export interface AdminDeps {
