@@ -3,6 +3,9 @@ import { startPostgres, startRedis } from '../testing/servers.ts';
 import { type Process, startBffProcess, startSandboxProcess } from './processes.ts';
 import type { Figure } from './stats.ts';
 
+/** The `i`th visitor's address (10.x.y.z). */
+const visitorAddress = (i: number) => `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`;
+
 interface Run {
   upstream: number;
   perCall: number;
@@ -10,7 +13,11 @@ interface Run {
   elapsedMs: number;
 }
 
-/** `codes` visitors, one distinct code each, `concurrency` at a time, sent round-robin to the BFF instances. */
+/**
+ * `codes` visitors, one distinct code each, `concurrency` at a time, sent round-robin to the BFF instances; each
+ * visitor with an address of its own, as a proxy on this host forwards it (one visitor's fair share of the store's
+ * calls is 6 a minute).
+ */
 async function burst(
   sandbox: Process,
   bffs: Process[],
@@ -30,7 +37,7 @@ async function burst(
         const bff = bffs[i % bffs.length] as Process;
         const res = await fetch(`${bff.url}/api/tracking`, {
           method: 'POST',
-          headers: { 'content-type': 'application/json' },
+          headers: { 'content-type': 'application/json', 'x-forwarded-for': visitorAddress(i) },
           body: JSON.stringify({ codes: [all[i]] }),
         });
         await res.arrayBuffer();
@@ -59,9 +66,10 @@ async function burst(
 export async function measureCoalescing(codes = 1500, concurrency = 100): Promise<Figure> {
   const [redis, postgres] = await Promise.all([startRedis(), startPostgres()]);
   const sandbox = await startSandboxProcess('60/60');
-  const one = await startBffProcess(sandbox.url);
+  const proxied = { BFF_TRUST_PROXY: 'loopback' };
+  const one = await startBffProcess(sandbox.url, proxied);
   const databaseUrl = await postgres.createDatabase('bench_coalescing');
-  const shared = { BFF_REDIS_URL: redis.url, BFF_DATABASE_URL: databaseUrl };
+  const shared = { ...proxied, BFF_REDIS_URL: redis.url, BFF_DATABASE_URL: databaseUrl };
   const three = await Promise.all([0, 1, 2].map(() => startBffProcess(sandbox.url, shared)));
   try {
     const single = await burst(sandbox, [one], codes, concurrency, 70_000_000);

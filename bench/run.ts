@@ -10,6 +10,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { measureBrowser } from './browser.ts';
 import { measureCoalescing } from './coalescing.ts';
+import { measureFairShare } from './fair-share.ts';
 import { measureSandboxRates, measureTrackingHop } from './http.ts';
 import { measureLabelSoak, measureLabelsUnderLoad } from './labels.ts';
 import { measureMcp } from './mcp.ts';
@@ -34,6 +35,7 @@ const steps: [string, () => Promise<Figure>][] = [
   ['labels', () => measureLabelSoak()],
   ['labels under load', () => measureLabelsUnderLoad()],
   ['packing', () => measurePacking()],
+  ['fair share', () => measureFairShare()],
 ];
 const onlyAt = process.argv.indexOf('--only');
 const only = onlyAt === -1 ? undefined : process.argv[onlyAt + 1];

@@ -72,8 +72,12 @@ export interface Bff {
   platform: PlatformMcp;
   /** The OAuth authorization server for `/mcp`; undefined without `BFF_ADMIN_PASSWORD`. */
   oauth: BffOAuth | undefined;
+  /** Whether a connection from this address is a proxy `BFF_TRUST_PROXY` trusts (exempt from the connection cap). */
+  trustsProxy(address: string): boolean;
   close(): Promise<void>;
 }
+
+type TrustFn = (address: string, hop: number) => boolean;
 
 /** Builds the merchant's server (Express 5). Does not listen. */
 export function createBff(deps: BffDeps): Bff {
@@ -96,6 +100,7 @@ export function createBff(deps: BffDeps): Bff {
     windowMs: deps.coalesceWindowMs ?? 50,
     ...(deps.schedule ? { schedule: deps.schedule } : {}),
     shared: backends.codeLoader,
+    share: backends.visitorShare,
   });
 
   const platform = new PlatformMcp({
@@ -130,7 +135,13 @@ export function createBff(deps: BffDeps): Bff {
   });
   const oauth =
     config.adminPassword && backends.oauth
-      ? new BffOAuth({ config, now, ...deps.oauth, store: backends.oauth })
+      ? new BffOAuth({
+          config,
+          now,
+          ...deps.oauth,
+          store: backends.oauth,
+          ...(backends.loginFailures ? { loginFailures: backends.loginFailures } : {}),
+        })
       : undefined;
 
   // Label availability does not make the BFF unready; /readyz says why agents will not see label tools.
@@ -220,6 +231,8 @@ export function createBff(deps: BffDeps): Bff {
     issuer,
     platform,
     oauth,
+    // Express compiles `trust proxy` into this setting (proxy-addr's matcher, or a hop count); hop 0 is the peer.
+    trustsProxy: (address) => Boolean((app.get('trust proxy fn') as TrustFn)(address, 0)),
     close: async () => {
       // The backends belong to whoever opened them (main.ts), which closes them after.
       issuer.close();

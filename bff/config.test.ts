@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, EnvSchema, parseConfig } from './config.ts';
+import { ConfigError, EnvSchema, parseConfig, proxyTrustWarning } from './config.ts';
 
 const base = { SHIPPING_SECRET_KEY: 'mk_test_demo' };
 
@@ -147,6 +147,30 @@ describe('parseConfig', () => {
       'fd00::1',
     ]);
     expect(parseConfig({ ...base, BFF_TRUST_PROXY: 'false' }).trustProxy).toBe(false);
+  });
+
+  it('warns when it trusts proxy hops while bound to a public address, and not for addresses or a private bind', () => {
+    const at = (host: string, trust: string) =>
+      proxyTrustWarning(parseConfig({ ...base, BFF_HOST: host, BFF_TRUST_PROXY: trust }));
+    for (const host of ['0.0.0.0', '::', '203.0.113.10', '2001:db8::10']) {
+      expect(at(host, '1')).toMatch(/^BFF_TRUST_PROXY=1 trusts the last X-Forwarded-For entry from anyone/);
+    }
+    expect(at('0.0.0.0', '2')).toContain(`the last 2 X-Forwarded-For entries`);
+    expect(at('0.0.0.0', '2')).toContain(`BFF_TRUST_PROXY to the proxy's address`);
+    for (const host of [
+      '127.0.0.1',
+      '::1',
+      'localhost',
+      '10.1.2.3',
+      '192.168.0.5',
+      '172.20.0.2',
+      'fd00::5',
+    ]) {
+      expect(at(host, '1')).toBeUndefined();
+    }
+    expect(at('0.0.0.0', 'loopback')).toBeUndefined();
+    expect(at('0.0.0.0', '10.0.0.0/8')).toBeUndefined();
+    expect(at('0.0.0.0', 'false')).toBeUndefined();
   });
 
   it('starts every error with the variable name, from the one EnvSchema', () => {

@@ -3,9 +3,10 @@ import { type RunningSandbox, startSandbox } from '../sandbox/testing.ts';
 import { startBff } from './testing.ts';
 
 /**
- * docs/deploy.md puts the BFF behind one reverse proxy (Caddy or nginx) that appends the client's address to
- * X-Forwarded-For, and says BFF_TRUST_PROXY=1 (true is refused at start). This is the attack that choice stops: a visitor who sends
- * their own X-Forwarded-For to get a fresh per-visitor limit on every request.
+ * docs/deploy.md puts the BFF behind one reverse proxy (Caddy or nginx) on the same host that appends the client's
+ * address to X-Forwarded-For, and says BFF_TRUST_PROXY=loopback (the proxy by its address; a hop count such as 1
+ * works too while the BFF is reachable only through it; true is refused at start). This is the attack that choice
+ * stops: a visitor who sends their own X-Forwarded-For to get a fresh per-visitor limit on every request.
  */
 let sandbox: RunningSandbox;
 beforeAll(async () => {
@@ -36,7 +37,8 @@ async function statuses(trustProxy: string): Promise<number[]> {
 }
 
 describe('BFF_TRUST_PROXY behind one proxy', () => {
-  it('with 1 (the documented value), a visitor cannot dodge the limit with a forged X-Forwarded-For', async () => {
+  it('with loopback (the documented value) or 1, a visitor cannot dodge the limit with a forged X-Forwarded-For', async () => {
+    expect(await statuses('loopback')).toEqual([200, 200, 429, 429, 200]);
     expect(await statuses('1')).toEqual([200, 200, 429, 429, 200]);
   });
 

@@ -1,7 +1,7 @@
-import { createServer } from 'node:http';
+import { createHttpServer } from '../shared/http-server.ts';
 import { type Bff, createBff } from './app.ts';
 import { type Backends, openBackends } from './backends/backends.ts';
-import { ConfigError, parseConfig } from './config.ts';
+import { ConfigError, parseConfig, proxyTrustWarning } from './config.ts';
 import { createLogger } from './logger.ts';
 
 const logger = createLogger();
@@ -30,7 +30,8 @@ try {
 
 let bff: Bff | undefined;
 // Listen first: with port 0 and no BFF_PUBLIC_URL, the public URL (the OAuth issuer) is the port we got.
-const server = createServer();
+// Timeouts and a per-address connection cap (shared/http-server.ts); the proxies we trust are exempt from the cap.
+const server = createHttpServer();
 server.listen(config.port, config.host);
 server.on('listening', () => {
   const address = server.address();
@@ -43,7 +44,10 @@ server.on('listening', () => {
     logger.fatal(error instanceof ConfigError ? error.message : 'the BFF could not start');
     process.exit(1);
   }
+  server.exemptFromCap(bff.trustsProxy);
   server.on('request', bff.app);
+  const warning = proxyTrustWarning(config);
+  if (warning) logger.warn(warning);
   logger.info(
     { url: `http://${config.host}:${port}`, upstream: config.apiUrl },
     `BFF listening on http://${config.host}:${port}`,

@@ -145,6 +145,6 @@ describe('.env.example', () => {
     expect(Object.keys(all).length).toBeGreaterThan(20);
     expect(() => parseConfig(all)).not.toThrow();
     expect(() => parseSandboxConfig(all)).not.toThrow();
-    expect(parseConfig(all).trustProxy).toBe(1);
+    expect(parseConfig(all).trustProxy).toEqual(['loopback']);
   });
 });

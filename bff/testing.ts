@@ -1,8 +1,8 @@
 import { mkdtempSync } from 'node:fs';
-import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createHttpServer, type ServerLimits } from '../shared/http-server.ts';
 import { type Bff, type BffDeps, createBff } from './app.ts';
 import { type Backends, openBackends } from './backends/backends.ts';
 import { parseConfig } from './config.ts';
@@ -21,6 +21,8 @@ export interface RunningBff extends Bff {
   backends: Backends;
   /** Every log line written, as JSON text (after redaction). */
   logs: string[];
+  /** Connections its server holds open from this address now (the per-address cap's count). */
+  connectionsFrom(address: string): number;
   stop(): Promise<void>;
   track(codes: unknown, headers?: Record<string, string>): Promise<Response>;
 }
@@ -30,6 +32,8 @@ export async function startBff(
   apiUrl: string,
   env: Record<string, string> = {},
   deps: Omit<BffDeps, 'config' | 'logger' | 'backends'> = {},
+  /** Overrides of the server's timeouts and connection cap (`SERVER_LIMITS`), to keep a test short. */
+  limits?: Partial<ServerLimits>,
 ): Promise<RunningBff> {
   const logs: string[] = [];
   const logger = createLogger({
@@ -37,7 +41,7 @@ export async function startBff(
     destination: { write: (line: string) => void logs.push(line) },
   });
   // Listen first, so the BFF knows its own URL (BFF_PUBLIC_URL: the OAuth issuer) unless the test gives one.
-  const server = createServer();
+  const server = createHttpServer(limits ? { limits } : {});
   server.listen(0, '127.0.0.1');
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);
@@ -65,12 +69,14 @@ export async function startBff(
     throw error;
   }
   const opened = backends;
+  server.exemptFromCap(bff.trustsProxy);
   server.on('request', bff.app);
   return {
     ...bff,
     url,
     backends: opened,
     logs,
+    connectionsFrom: (address) => server.connectionsOf(address),
     stop: async () => {
       await new Promise<void>((resolve) => {
         server.close(() => resolve());

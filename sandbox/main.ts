@@ -1,5 +1,5 @@
-import { createServer } from 'node:http';
 import pino from 'pino';
+import { createHttpServer } from '../shared/http-server.ts';
 import { createSandbox } from './app.ts';
 import { parseSandboxConfig } from './config.ts';
 
@@ -15,7 +15,8 @@ try {
 
 // Listen first: with port 0 and no SANDBOX_PUBLIC_URL, the public URL (the OAuth issuer, onboarding links, the
 // allowed Host) is the port we got.
-const server = createServer();
+// Timeouts for headers, requests and idle keep-alive, and a per-address connection cap (shared/http-server.ts).
+const server = createHttpServer();
 server.listen(config.port, '127.0.0.1');
 server.on('listening', () => {
   const address = server.address();

@@ -1,9 +1,11 @@
-import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createHttpServer, type ServerLimits } from '../shared/http-server.ts';
 import { createSandbox, type Sandbox, type SandboxOptions } from './app.ts';
 
 export interface RunningSandbox extends Sandbox {
   url: string;
+  /** Connections its server holds open from this address now (the per-address cap's count). */
+  connectionsFrom(address: string): number;
   close(): Promise<void>;
   /** POST JSON to a path with a Bearer key (or none). */
   post(path: string, body: unknown, key?: string, headers?: Record<string, string>): Promise<Response>;
@@ -11,9 +13,14 @@ export interface RunningSandbox extends Sandbox {
 }
 
 /** Starts a real sandbox on 127.0.0.1, port 0, for tests and benchmarks. */
-export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
-  // Listen first, so the sandbox knows its own URL (the OAuth issuer) unless the test gives one.
-  const server = createServer();
+export async function startSandbox(
+  options: SandboxOptions = {},
+  /** Overrides of the server's timeouts and connection cap (`SERVER_LIMITS`), to keep a test short. */
+  limits?: Partial<ServerLimits>,
+): Promise<RunningSandbox> {
+  // Listen first, so the sandbox knows its own URL (the OAuth issuer) unless the test gives one; with the same
+  // timeouts and connection cap as `npm run sandbox`.
+  const server = createHttpServer(limits ? { limits } : {});
   server.listen(0, '127.0.0.1');
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);
@@ -25,6 +32,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   return {
     ...sandbox,
     url,
+    connectionsFrom: (address) => server.connectionsOf(address),
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());

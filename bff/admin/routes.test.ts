@@ -46,8 +46,9 @@ async function adminLogin(
   const csrfCookie = (page.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
   const csrf = /name="csrf" value="([^"]+)"/.exec(await page.text())?.[1] ?? '';
   const response = await fetch(`${bff.url}/admin/login`, form({ csrf, password }, csrfCookie, headers));
-  const session = (response.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
-  return { response, cookie: [csrfCookie, session].filter(Boolean).join('; ') };
+  // The session, and the device cookie a successful login also sets.
+  const set = response.headers.getSetCookie().map((cookie) => cookie.split(';')[0] ?? '');
+  return { response, cookie: [csrfCookie, ...set].filter(Boolean).join('; ') };
 }
 
 const mcpStatus = async (token: string) =>
@@ -209,5 +210,54 @@ describe('/admin/agents', () => {
     const list = await (await fetch(`${bff.url}/admin/agents`, { headers: { cookie } })).text();
     expect(list).not.toContain('<script>');
     expect(list).toContain('&#60;script&#62;');
+  });
+
+  it('shows at most 50 agents a page, the newest consent first, and every agent on some page once', async () => {
+    const store = bff.backends.oauth;
+    if (!store) throw new Error('the BFF has no OAuth store');
+    const at = Date.now() + offset;
+    for (let i = 0; i < 120; i++) {
+      const idHash = `${'f'.repeat(60)}${i.toString(16).padStart(4, '0')}`;
+      await store.putClient({
+        idHash,
+        metadata: { client_name: `Agente ${i}`, redirect_uris: ['http://127.0.0.1:9/callback'] },
+        createdAt: at,
+        lastUsedAt: null,
+      });
+      await store.markConsented(idHash, at + i);
+      await store.putToken(`${idHash.slice(0, 60)}a${i}`, {
+        kind: 'access',
+        clientIdHash: idHash,
+        grantId: `grant-${i}`,
+        subject: 'merchant',
+        scopes: ['rates'],
+        resource: `${bff.url}/mcp`,
+        expiresAt: at + 3_600_000,
+      });
+    }
+    const total = (await store.listClients()).filter((client) => client.consentedAt != null).length;
+    expect(total).toBeGreaterThanOrEqual(120);
+    const { cookie } = await adminLogin(PASSWORD);
+    const pageOf = async (query: string) => {
+      const text = await (await fetch(`${bff.url}/admin/agents${query}`, { headers: { cookie } })).text();
+      return { text, clients: [...text.matchAll(/name="client" value="([0-9a-f]{64})"/g)].map((m) => m[1]) };
+    };
+    const first = await pageOf('');
+    expect(first.clients).toHaveLength(50);
+    expect(first.text).toContain('Agente 119');
+    expect(first.text).toContain(`Página 1 de ${Math.ceil(total / 50)} (${total} agentes)`);
+    expect(first.text).toContain('href="/admin/agents?page=2"');
+    const seen = new Set(first.clients);
+    for (let page = 2; page <= Math.ceil(total / 50); page++) {
+      const next = await pageOf(`?page=${page}`);
+      expect(next.clients.length).toBeLessThanOrEqual(50);
+      for (const client of next.clients) seen.add(client);
+    }
+    expect(seen.size).toBe(total);
+    // A page past the last shows the last; anything else the first.
+    expect((await pageOf('?page=9999')).clients).toEqual(
+      (await pageOf(`?page=${Math.ceil(total / 50)}`)).clients,
+    );
+    expect((await pageOf('?page=abc')).clients).toEqual(first.clients);
   });
 });

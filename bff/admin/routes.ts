@@ -1,19 +1,23 @@
 import express, { type Request, type Response, Router } from 'express';
 import { type Html, html, page } from '../../shared/html.ts';
 import { clientIdHost } from '../../shared/oauth/client-metadata.ts';
+import { waitText } from '../../shared/oauth/login-guard.ts';
 import { OAUTH_CSS_PATH } from '../../shared/oauth/server.ts';
 import { readCookie } from '../../shared/security/cookie.ts';
 import type { CsrfRefusal } from '../../shared/security/csrf.ts';
 import { randomToken, sameSecret, sha256Hex } from '../../shared/security/hash.ts';
 import { pageHeaders } from '../../shared/security/page-headers.ts';
 import type { BffConfig } from '../config.ts';
-import { type BffOAuth, SCOPE_LABELS } from '../oauth/oauth.ts';
+import { type BffOAuth, MERCHANT, SCOPE_LABELS } from '../oauth/oauth.ts';
 import {
   type AdminSessions,
   SESSION_COOKIE,
   SESSION_TTL_MS,
   type AdminSession as Session,
 } from './session.ts';
+
+/** Agents a page of `/admin/agents` shows at most (three queries a page, whatever the number of registrations). */
+export const AGENTS_PER_PAGE = 50;
 
 export interface AdminDeps {
   oauth: BffOAuth;
@@ -82,23 +86,27 @@ ${error ? html`<p class="error" role="alert" id="login-error">${error}</p>` : ''
   router.get('/admin/agents', async (req, res) => {
     const current = await session(req);
     if (!current) return loginPage(res, 200);
-    // Connected: holding live tokens, or having used one. Registration is open, so a client that never got the
-    // merchant's consent is not shown (it can do nothing).
-    const clients = await Promise.all(
-      (await oauth.provider.listClients()).map(async (client) => ({
-        client,
-        scopes: await oauth.store.activeScopes(client.idHash, now()),
-      })),
+    // Connected: the clients the merchant consented to, newest consent first, one page at a time. Registration is
+    // open, so a client that never got the merchant's consent is not shown (it can do nothing).
+    const total = await oauth.store.countConsentedClients();
+    const pages = Math.max(1, Math.ceil(total / AGENTS_PER_PAGE));
+    const asked = Number(req.query.page);
+    const pageNumber = Number.isInteger(asked) && asked >= 1 ? Math.min(asked, pages) : 1;
+    const listed = await oauth.store.consentedClients({
+      limit: AGENTS_PER_PAGE,
+      offset: (pageNumber - 1) * AGENTS_PER_PAGE,
+    });
+    const held = await oauth.store.activeScopesOf(
+      listed.map((client) => client.idHash),
+      now(),
     );
-    const rows = await Promise.all(
-      clients
-        .filter(({ client, scopes }) => scopes.length > 0 || client.lastUsedAt !== null)
-        .map(async ({ client, scopes }) => {
-          const hosts = client.metadata.redirect_uris.map((uri) => {
-            const url = new URL(uri);
-            return /^https?:$/.test(url.protocol) ? url.host : url.protocol;
-          });
-          return html`<tr>
+    const rows = listed.map((client) => {
+      const scopes = held.get(client.idHash) ?? [];
+      const hosts = client.metadata.redirect_uris.map((uri) => {
+        const url = new URL(uri);
+        return /^https?:$/.test(url.protocol) ? url.host : url.protocol;
+      });
+      return html`<tr>
 <td>${client.metadata.client_name || 'Aplicativo sem nome'}${client.documentUrl ? ` (${clientIdHost(client.documentUrl)})` : ''}</td>
 <td>${[...new Set(hosts)].join(', ')}</td>
 <td>${scopes.length > 0 ? scopes.map((s) => SCOPE_LABELS[s as keyof typeof SCOPE_LABELS] ?? s).join('; ') : 'nenhuma ativa'}</td>
@@ -109,8 +117,14 @@ ${error ? html`<p class="error" role="alert" id="login-error">${error}</p>` : ''
 <button class="secondary" type="submit" aria-label="Revogar ${client.metadata.client_name || 'aplicativo sem nome'}">Revogar</button>
 </form></td>
 </tr>`;
-        }),
-    );
+    });
+    const link = (n: number, label: string) => html`<a href="/admin/agents?page=${String(n)}">${label}</a>`;
+    const pager =
+      pages === 1
+        ? ''
+        : html`<nav aria-label="Páginas de agentes"><p>Página ${String(pageNumber)} de ${String(pages)} (${String(total)} agentes)
+${pageNumber > 1 ? link(pageNumber - 1, '← Mais recentes') : ''}
+${pageNumber < pages ? link(pageNumber + 1, 'Mais antigos →') : ''}</p></nav>`;
     send(
       res,
       200,
@@ -123,7 +137,8 @@ ${
 <caption>Aplicativos autorizados a usar o MCP da loja</caption>
 <thead><tr><th scope="col">Aplicativo</th><th scope="col">Retorno</th><th scope="col">Permissões</th><th scope="col">Último uso</th><th scope="col">Ação</th></tr></thead>
 <tbody>${rows}</tbody>
-</table>`
+</table>
+${pager}`
 }
 <p>Tokens fixos de <code>BFF_AGENT_TOKENS</code> não aparecem aqui: mude a configuração para revogá-los.</p>
 <form method="post" action="/admin/logout">
@@ -136,18 +151,18 @@ ${
   router.post('/admin/login', form, async (req, res) => {
     const refused = csrf.checkDoubleSubmit(req, req.body?.csrf);
     if (refused) return loginPage(res, 403, REFUSED[refused]);
-    const address = req.ip ?? 'unknown';
-    const wait = oauth.throttle.waitMs(address);
-    if (wait > 0) {
-      res.setHeader('Retry-After', String(Math.ceil(wait / 1000)));
-      return loginPage(res, 429, `Muitas tentativas. Aguarde ${Math.ceil(wait / 1000)} s e tente de novo.`);
+    // The same rule and counts as the OAuth login: one account, the merchant (shared/oauth/login-guard.ts).
+    const admission = await oauth.guard.admit(req, MERCHANT);
+    if (!admission.ok) {
+      res.setHeader('Retry-After', String(admission.retryAfterSeconds));
+      return loginPage(res, 429, waitText(admission.retryAfterSeconds));
     }
     const presented = typeof req.body?.password === 'string' ? req.body.password : '';
     if (!sameSecret(password, presented)) {
-      oauth.throttle.fail(address);
+      await oauth.guard.failed(admission);
       return loginPage(res, 401, 'Senha incorreta.');
     }
-    oauth.throttle.succeed(address);
+    await oauth.guard.succeeded(admission, res);
     await store.purgeExpired(now());
     const id = randomToken();
     const created: Session = { csrf: randomToken() };

@@ -1,3 +1,4 @@
+import { type LoginFailures, SqlLoginFailures } from '../../shared/oauth/login-failures.ts';
 import { OAuthStore } from '../../shared/oauth/store.ts';
 import { PostgresSql } from '../../shared/sql/postgres.ts';
 import type { Sql } from '../../shared/sql/sql.ts';
@@ -7,6 +8,7 @@ import type { BffConfig } from '../config.ts';
 import type { ReadinessCheck } from '../http/health.ts';
 import { LedgerStore } from '../labels/ledger-store.ts';
 import type { Logger } from '../logger.ts';
+import { RedisLoginFailures } from '../oauth/redis-login-failures.ts';
 import { ApprovalStore } from '../policies/approval-store.ts';
 import { TrackingCache, type TrackingStore } from '../tracking/cache.ts';
 import type { Coalescer } from '../tracking/coalescer.ts';
@@ -15,6 +17,7 @@ import { RedisCodeLoader } from '../tracking/redis-coalescer.ts';
 import { RedisVisitorLimiter } from '../tracking/redis-visitor-limiter.ts';
 import type { CodeLoader, TrackingBatch } from '../tracking/service.ts';
 import { MemoryVisitorLimiter, type VisitorLimiter } from '../tracking/visitor-limiter.ts';
+import { visitorShareOf } from '../tracking/visitor-share.ts';
 import { MemoryBudget, type UpstreamBudget } from '../upstream/budget.ts';
 import type { SharedCatalogStore } from '../upstream/platform-mcp.ts';
 import { RedisBudget } from '../upstream/redis-budget.ts';
@@ -38,11 +41,18 @@ export interface Backends {
   approvals: ApprovalStore;
   /** OAuth clients, codes, tokens and sessions; only with `BFF_ADMIN_PASSWORD` (OAuth and /admin are off without). */
   oauth: OAuthStore | undefined;
+  /**
+   * Failed logins (per address, per account, per device), shared by every instance: in Redis, else in the OAuth
+   * store's database; only with `BFF_ADMIN_PASSWORD`.
+   */
+  loginFailures: LoginFailures | undefined;
   /** Whether other instances may share the database (a `pending` attempt may be another live instance's call). */
   sharedDatabase: boolean;
   budget: UpstreamBudget;
   trackingCache: TrackingStore;
   visitorLimiter: VisitorLimiter;
+  /** Each visitor's share of the store's tracking calls (`visitorShareOf`): lookups that reach the platform. */
+  visitorShare: VisitorLimiter;
   /** With Redis: the queue of codes every instance shares, with this instance's coalescer as its fallback. */
   codeLoader:
     | ((batch: TrackingBatch, local: Coalescer<TrackingResult>, windowMs?: number) => CodeLoader)
@@ -85,6 +95,7 @@ export async function openBackends(config: BffConfig, options: BackendOptions): 
   const ledger = new LedgerStore(sql, { now, keyWindowMs: config.idempotencyKeyDays * 86_400_000 });
   const approvals = new ApprovalStore(sql, { now });
   const oauth = oauthSql ? new OAuthStore(oauthSql) : undefined;
+  const sqlLoginFailures = oauthSql ? new SqlLoginFailures(oauthSql) : undefined;
   const closeSql = async () => {
     await sql.close();
     if (oauthSql && oauthSql !== sql) await oauthSql.close();
@@ -93,6 +104,7 @@ export async function openBackends(config: BffConfig, options: BackendOptions): 
     await ledger.ready;
     await approvals.ready;
     await oauth?.ready;
+    await sqlLoginFailures?.ready;
   } catch (error) {
     await closeSql().catch(() => undefined);
     throw error;
@@ -101,6 +113,8 @@ export async function openBackends(config: BffConfig, options: BackendOptions): 
   const localBudget = new MemoryBudget(config.shippingRateLimit);
   const localCache = new TrackingCache({ now });
   const localLimiter = new MemoryVisitorLimiter(config.visitorRateLimit);
+  const shareLimit = visitorShareOf(config.shippingRateLimit);
+  const localShare = new MemoryVisitorLimiter(shareLimit);
   const redis = config.redisUrl
     ? new RedisConnection({ url: config.redisUrl, secretKey: config.secretKey, logger: options.logger })
     : undefined;
@@ -125,6 +139,7 @@ export async function openBackends(config: BffConfig, options: BackendOptions): 
     ledger,
     approvals,
     oauth,
+    loginFailures: redis && sqlLoginFailures ? new RedisLoginFailures(redis) : sqlLoginFailures,
     sharedDatabase: sql.dialect === 'postgres',
     budget: redis
       ? new RedisBudget({ connection: redis, limit: config.shippingRateLimit, local: localBudget })
@@ -133,6 +148,7 @@ export async function openBackends(config: BffConfig, options: BackendOptions): 
     visitorLimiter: redis
       ? new RedisVisitorLimiter(redis, config.visitorRateLimit, localLimiter)
       : localLimiter,
+    visitorShare: redis ? new RedisVisitorLimiter(redis, shareLimit, localShare, 'share') : localShare,
     codeLoader: redis
       ? (batch, local, windowMs) => {
           const loader = new RedisCodeLoader({

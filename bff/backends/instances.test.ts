@@ -87,7 +87,9 @@ beforeEach(async () => {
 
 describe('three BFF instances on one Redis and one PostgreSQL', () => {
   it('answers 1,500 visitor lookups of distinct codes, round-robin, in at most 38 upstream calls and no 429', async () => {
-    await startInstances({ BFF_VISITOR_RATE_LIMIT: '100000/60' });
+    // 1,500 visitors behind a proxy on this host, each with an address of its own (one visitor's fair share of the
+    // store's calls is 6 a minute).
+    await startInstances({ BFF_VISITOR_RATE_LIMIT: '100000/60', BFF_TRUST_PROXY: 'loopback' });
     const codes = Array.from({ length: 1500 }, (_, i) => makeS10('QB', 72_000_000 + i));
     const statuses = new Map<number, number>();
     let next = 0;
@@ -95,7 +97,9 @@ describe('three BFF instances on one Redis and one PostgreSQL', () => {
       Array.from({ length: 100 }, async () => {
         while (next < codes.length) {
           const i = next++;
-          const res = await (bffs[i % 3] as RunningBff).track([codes[i]]);
+          const res = await (bffs[i % 3] as RunningBff).track([codes[i]], {
+            'x-forwarded-for': `10.0.${i >> 8}.${i & 255}`,
+          });
           await res.arrayBuffer();
           statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
         }

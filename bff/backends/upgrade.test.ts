@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LOGIN_FAILURE_MIGRATIONS } from '../../shared/oauth/login-failures.ts';
 import { OAUTH_MIGRATIONS } from '../../shared/oauth/store.ts';
 import { type PostgresServer, startPostgres } from '../../testing/servers.ts';
 import { parseConfig } from '../config.ts';
@@ -118,7 +119,12 @@ describe('opening the databases of release 0.2.0', () => {
         (row) => row.id,
       );
       // 0.2.0's two steps kept (not applied again), every step of today's stores recorded once.
-      const today = [...LEDGER_MIGRATIONS, ...OAUTH_MIGRATIONS, ...APPROVAL_MIGRATIONS]
+      const today = [
+        ...LEDGER_MIGRATIONS,
+        ...OAUTH_MIGRATIONS,
+        ...LOGIN_FAILURE_MIGRATIONS,
+        ...APPROVAL_MIGRATIONS,
+      ]
         .map((m) => m.id)
         .sort();
       expect(applied).toEqual(today);

@@ -86,10 +86,13 @@ describe('track_shipment through the BFF', () => {
   it('isolates a poisoned code: a 40,000-character code fails alone, visitors in the same window are answered', async () => {
     await bff.stop();
     // A wide window, so the agent's call and the visitors' lookups would share one batch.
-    bff = await startBff(sandbox.url, {}, { coalesceWindowMs: 300 });
+    // Ten visitors behind a proxy on this host, each with an address of its own.
+    bff = await startBff(sandbox.url, { BFF_TRUST_PROXY: 'loopback' }, { coalesceWindowMs: 300 });
     const client = await connect(TRACKING);
     const poison = track(client, [`DG${'0'.repeat(40_000)}BR`]);
-    const visitors = Array.from({ length: 10 }, () => bff.track(['SW371675211BR']));
+    const visitors = Array.from({ length: 10 }, (_, i) =>
+      bff.track(['SW371675211BR'], { 'x-forwarded-for': `198.51.100.${i}` }),
+    );
     const [agent, ...answers] = await Promise.all([poison, ...visitors]);
     expect(answers.map((res) => res.status)).toEqual(Array.from({ length: 10 }, () => 200));
     expect(agent?.isError).toBe(true);

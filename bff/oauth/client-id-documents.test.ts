@@ -188,7 +188,7 @@ async function adminCookie(): Promise<string> {
     body: new URLSearchParams({ csrf, password: PASSWORD }),
   });
   expect(login.status).toBe(303);
-  return [csrfCookie, (login.headers.get('set-cookie') ?? '').split(';')[0]].join('; ');
+  return [csrfCookie, ...login.headers.getSetCookie().map((cookie) => cookie.split(';')[0] ?? '')].join('; ');
 }
 
 describe('Client ID Metadata Documents on the BFF', () => {

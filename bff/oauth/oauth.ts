@@ -1,15 +1,17 @@
+import { createHmac } from 'node:crypto';
 import type { Router } from 'express';
 import {
   type ClientMetadataFetchOptions,
   ClientMetadataResolver,
   clientIdHost,
 } from '../../shared/oauth/client-metadata.ts';
-import { LoginThrottle } from '../../shared/oauth/login-throttle.ts';
+import { type LoginFailures, MemoryLoginFailures } from '../../shared/oauth/login-failures.ts';
+import type { LoginGuard } from '../../shared/oauth/login-guard.ts';
 import type { AuthorizationPages } from '../../shared/oauth/pages.ts';
 import type { OAuthProvider } from '../../shared/oauth/provider.ts';
 import { AuthorizationServer } from '../../shared/oauth/server.ts';
 import type { ClientRecord, OAuthStore } from '../../shared/oauth/store.ts';
-import { sameSecret } from '../../shared/security/hash.ts';
+import { sameSecret, sha256Hex } from '../../shared/security/hash.ts';
 import { isLoopbackHostname } from '../../shared/security/loopback.ts';
 import { AGENT_SCOPES, type AgentScope, type BffConfig, ConfigError } from '../config.ts';
 import type { AgentIdentity, AgentTokenSource } from '../mcp/agent-auth.ts';
@@ -25,8 +27,8 @@ export const SCOPE_LABELS: Record<AgentScope, string> = {
 export interface BffOAuthOptions {
   config: BffConfig;
   now?: () => number;
-  /** Login slow-down (tests pass a clock). */
-  throttle?: LoginThrottle;
+  /** Where failed logins are counted (`Backends.loginFailures`: Redis, or the OAuth store's database). */
+  loginFailures?: LoginFailures;
   /** The SDK's per-IP limits on /authorize, /token, /register, /revoke (default on; suites that register many clients turn them off). */
   rateLimits?: boolean;
   /** Where clients and tokens live (`Backends.oauth`: `oauth.sqlite` in `BFF_DATA_DIR`, or PostgreSQL). */
@@ -46,7 +48,8 @@ export class BffOAuth implements AgentTokenSource {
   readonly provider: OAuthProvider;
   readonly pages: AuthorizationPages;
   readonly store: OAuthStore;
-  readonly throttle: LoginThrottle;
+  /** Who may try the merchant's password now (the OAuth login and `/admin/login`: one account). */
+  readonly guard: LoginGuard;
   readonly resourceMetadataUrl: string;
   /** Client ID Metadata Documents: fetched, validated and cached (per process). */
   readonly clientMetadata: ClientMetadataResolver;
@@ -64,7 +67,6 @@ export class BffOAuth implements AgentTokenSource {
       );
     }
     this.store = options.store;
-    this.throttle = options.throttle ?? new LoginThrottle(options.now ? { now: options.now } : {});
     this.clientMetadata = new ClientMetadataResolver({
       ...(options.clientMetadata ? { fetch: options.clientMetadata } : {}),
       ...(options.now ? { now: options.now } : {}),
@@ -75,20 +77,26 @@ export class BffOAuth implements AgentTokenSource {
       scopes: AGENT_SCOPES,
       resourceName: 'frete-kit MCP',
       rateLimits: options.rateLimits ?? true,
+      logins: {
+        failures: options.loginFailures ?? new MemoryLoginFailures(),
+        deviceSecret: deviceSecret(config.secretKey, password),
+      },
       pages: {
         login: 'password',
-        verifyLogin: (_email, presented) => (sameSecret(password, presented) ? 'merchant' : undefined),
+        // One account: the merchant's password.
+        accountOf: () => MERCHANT,
+        verifyLogin: (_email, presented) => (sameSecret(password, presented) ? MERCHANT : undefined),
         storeName: () => config.store.name ?? new URL(config.publicUrl).host,
         scopeLabels: SCOPE_LABELS,
         pickScopes: true,
         serverName: 'frete-kit',
-        throttle: this.throttle,
       },
       clientMetadata: this.clientMetadata,
       ...(options.now ? { now: options.now } : {}),
     });
     this.provider = this.server.provider;
     this.pages = this.server.pages;
+    this.guard = this.server.guard;
     this.resourceMetadataUrl = this.server.resourceMetadataUrl;
   }
 
@@ -116,6 +124,20 @@ export class BffOAuth implements AgentTokenSource {
   routes(): Router {
     return this.server.routes();
   }
+}
+
+/** The one account of the BFF's logins (`/admin` and the OAuth consent): whoever holds `BFF_ADMIN_PASSWORD`. */
+export const MERCHANT = 'merchant';
+
+/**
+ * The key of the merchant's device cookies: derived from the secret key every instance holds (so any instance reads
+ * a cookie another set) and the password (so changing it forgets every known browser). A cookie's signature says
+ * nothing of the password without `mk_…`.
+ */
+function deviceSecret(secretKey: string, password: string): Buffer {
+  return createHmac('sha256', secretKey)
+    .update(`frete-kit device cookies\n${sha256Hex(password)}`)
+    .digest();
 }
 
 /**

@@ -13,12 +13,18 @@ export class RedisVisitorLimiter implements VisitorLimiter {
   private readonly connection: RedisConnection;
   private readonly local: MemoryVisitorLimiter;
 
-  constructor(connection: RedisConnection, limit: RateLimit, local: MemoryVisitorLimiter) {
+  constructor(
+    connection: RedisConnection,
+    limit: RateLimit,
+    local: MemoryVisitorLimiter,
+    /** What the limit counts, in its keys: `visitor` (lookups), `share` (lookups that reach the platform). */
+    name = 'visitor',
+  ) {
     this.connection = connection;
     this.local = local;
     this.limiter = new RateLimiterRedis({
       storeClient: connection.commands,
-      keyPrefix: `${connection.prefix}:visitor`,
+      keyPrefix: `${connection.prefix}:${name}`,
       points: limit.calls,
       duration: limit.seconds,
     });

@@ -9,6 +9,7 @@ import { isUpstreamError } from '../upstream/errors.ts';
 import { normalizeCodes } from './codes.ts';
 import type { TrackingService } from './service.ts';
 import { MemoryVisitorLimiter, type VisitorLimiter, visitorKey } from './visitor-limiter.ts';
+import { isShareSpent } from './visitor-share.ts';
 
 /** CORS for the origins the merchant allowed, and for nobody else. */
 function cors(allowed: readonly string[]): RequestHandler {
@@ -74,10 +75,18 @@ export function trackingRoutes(deps: {
   router.post('/api/tracking', json, async (req, res) => {
     const codes = parseCodes(req.body);
     try {
-      const results = await deps.service.lookup(codes);
+      const results = await deps.service.lookup(codes, visitorKey(req));
       res.setHeader('Cache-Control', 'no-store');
       res.json({ results });
     } catch (error) {
+      if (isShareSpent(error)) {
+        // This visitor's fair share of the store's platform calls is spent; cached codes are still answered.
+        res.setHeader('Retry-After', String(error.retryAfterSeconds));
+        throw new ApiError(
+          'rate_limited',
+          `Too many lookups of codes not seen recently; retry in ${error.retryAfterSeconds} s.`,
+        );
+      }
       if (!isUpstreamError(error)) throw error;
       // Never the upstream actionUrl or internals: the visitor learns only that tracking is unavailable.
       const message =

@@ -4,9 +4,11 @@ import type { TrackingLookupResult } from '../../shared/tracking-lookup.ts';
 import type { Logger } from '../logger.ts';
 import { isUpstreamError, UpstreamError } from '../upstream/errors.ts';
 import type { RestClient } from '../upstream/rest-client.ts';
-import type { TrackingStore } from './cache.ts';
+import type { Freshness, TrackingStore } from './cache.ts';
 import { Coalescer, type Schedule } from './coalescer.ts';
 import { normalizeCodes } from './codes.ts';
+import type { VisitorLimiter } from './visitor-limiter.ts';
+import { ShareSpent } from './visitor-share.ts';
 
 /** Every lookup answers within this (stale or an error), whatever the platform does. */
 export const TRACKING_DEADLINE_MS = 8_000;
@@ -27,6 +29,11 @@ export interface TrackingServiceOptions {
   schedule?: Schedule;
   /** The answer deadline of one lookup (default `TRACKING_DEADLINE_MS`). */
   deadlineMs?: number;
+  /**
+   * Each visitor's share of the store's upstream budget (`visitorShareOf`): taken once per lookup that needs the
+   * platform, when the lookup names its visitor. None: no share is kept (agents, tests of the service alone).
+   */
+  share?: VisitorLimiter | undefined;
   /** Several instances: builds the shared loader from the batch and this instance's coalescer (its fallback). */
   shared?:
     | ((batch: TrackingBatch, local: Coalescer<TrackingResult>, windowMs?: number) => CodeLoader)
@@ -39,9 +46,11 @@ export class TrackingService {
   private readonly cache: TrackingStore;
   private readonly logger: Logger;
   private readonly deadlineMs: number;
+  private readonly share: VisitorLimiter | undefined;
 
   constructor(options: TrackingServiceOptions) {
     this.cache = options.cache;
+    this.share = options.share;
     this.logger = options.logger;
     this.deadlineMs = options.deadlineMs ?? TRACKING_DEADLINE_MS;
     const batch: TrackingBatch = async (codes) => {
@@ -69,22 +78,30 @@ export class TrackingService {
   /**
    * One result per code, in the order given (duplicates answered again). Codes are checked first (`normalizeCodes`):
    * a code the platform would refuse never joins a shared batch, so no caller can make the batch fail for others.
-   * Answers within the deadline; throws `UpstreamError` only when a code has no answer at all: fresh, revalidating or
-   * last known.
+   * With a `visitor` (its address key), a lookup that needs the platform — any code neither fresh nor revalidating in
+   * the cache — first takes one of that visitor's share, else throws `ShareSpent` and sends nothing (at most 50 codes
+   * a lookup: one upstream call). Answers within the deadline; throws `UpstreamError` only when a code has no answer
+   * at all: fresh, revalidating or last known.
    */
-  async lookup(codes: readonly string[]): Promise<TrackingLookupResult[]> {
+  async lookup(codes: readonly string[], visitor?: string): Promise<TrackingLookupResult[]> {
     const clean = normalizeCodes(codes);
     const deadline = new Deadline(this.deadlineMs);
     try {
-      return await Promise.all(clean.map((code) => this.one(code, deadline)));
+      // The cache may be Redis: reading it counts against the deadline too.
+      const cached = await Promise.all(
+        clean.map((code) => Promise.race([this.cache.get(code), deadline.passed]).catch(() => undefined)),
+      );
+      if (visitor !== undefined && this.share && cached.some((entry) => !served(entry?.freshness))) {
+        const decision = await this.share.take(visitor);
+        if (!decision.ok) throw new ShareSpent(decision.retryAfterSeconds);
+      }
+      return await Promise.all(clean.map((code, i) => this.one(code, cached[i], deadline)));
     } finally {
       deadline.clear();
     }
   }
 
-  private async one(code: string, deadline: Deadline): Promise<TrackingLookupResult> {
-    // The cache may be Redis: reading it counts against the deadline too.
-    const cached = await Promise.race([this.cache.get(code), deadline.passed]).catch(() => undefined);
+  private async one(code: string, cached: Cached, deadline: Deadline): Promise<TrackingLookupResult> {
     if (cached?.freshness === 'fresh') return cached.result;
     if (cached?.freshness === 'revalidate') {
       // Logged once per batch by the batch itself.
@@ -113,6 +130,13 @@ export class TrackingService {
       'tracking: upstream lookup failed',
     );
   }
+}
+
+type Cached = Awaited<ReturnType<TrackingStore['get']>>;
+
+/** Whether the cache answers a code without the platform: fresh, or served while it is refreshed. */
+function served(freshness: Freshness | undefined): boolean {
+  return freshness === 'fresh' || freshness === 'revalidate';
 }
 
 /** A promise that rejects when the lookup's time is up (the upstream call itself goes on and fills the cache). */

@@ -1,7 +1,7 @@
-import { isIP } from 'node:net';
 import type { Request } from 'express';
 import { LRUCache } from 'lru-cache';
 import type { LimitDecision, RateLimit } from '../../shared/rate-limit.ts';
+import { senderKey } from '../../shared/security/address.ts';
 
 /**
  * The per-visitor limit of the tracking API: `MemoryVisitorLimiter` in this process, or `RedisVisitorLimiter`
@@ -56,29 +56,10 @@ export class MemoryVisitorLimiter implements VisitorLimiter {
   }
 }
 
-/** The /64 network of an IPv6 address (one subscriber usually holds a whole /64), or the IPv4 address itself. */
-export function addressKey(address: string): string | undefined {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (mapped?.[1] && isIP(mapped[1]) === 4) return mapped[1];
-  const version = isIP(address);
-  if (version === 4) return address;
-  if (version !== 6) return undefined;
-  const [head = '', tail = ''] = address.toLowerCase().split('%')[0]?.split('::') ?? [];
-  const left = head ? head.split(':') : [];
-  const right = address.includes('::') ? (tail ? tail.split(':') : []) : [];
-  const groups = address.includes('::')
-    ? [...left, ...Array.from({ length: 8 - left.length - right.length }, () => '0'), ...right]
-    : left;
-  return `${groups
-    .slice(0, 4)
-    .map((group) => Number.parseInt(group, 16).toString(16))
-    .join(':')}::/64`;
-}
-
 /**
  * Whom to count: `req.ip` (which Express takes from X-Forwarded-For only as far as `trust proxy` allows) when it is a
- * valid IP address, else the socket's own address. Arbitrary strings in a forwarded header never become keys.
+ * valid IP address, else the socket's own address; an IPv6 address by its /64 (shared/security/address.ts).
  */
 export function visitorKey(req: Request): string {
-  return addressKey(req.ip ?? '') ?? addressKey(req.socket.remoteAddress ?? '') ?? 'unknown';
+  return senderKey(req);
 }

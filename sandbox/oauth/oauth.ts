@@ -1,7 +1,8 @@
+import { randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Router } from 'express';
 import { ApiError } from '../../shared/errors.ts';
-import { LoginThrottle } from '../../shared/oauth/login-throttle.ts';
+import { MemoryLoginFailures } from '../../shared/oauth/login-failures.ts';
 import type { AuthorizationPages } from '../../shared/oauth/pages.ts';
 import type { OAuthProvider } from '../../shared/oauth/provider.ts';
 import { AuthorizationServer } from '../../shared/oauth/server.ts';
@@ -45,20 +46,31 @@ export class SandboxOAuth {
       resourceName: 'Shipping platform MCP (sandbox)',
       // An emulator serves test suites that register many clients: no SDK rate limits here.
       rateLimits: false,
+      // One process, in memory; the device cookies' key lives as long as the sandbox.
+      logins: { failures: new MemoryLoginFailures(), deviceSecret: randomBytes(32) },
       pages: {
         login: 'email',
+        accountOf: (email) => this.accountOf(email),
         verifyLogin: (email, password) => this.verifyLogin(email, password),
         storeName: (subject) => this.registry.stores.find((store) => store.id === subject)?.name ?? subject,
         scopeLabels: { mcp: 'Permissão de lojista no MCP: cotar, rastrear e emitir etiquetas (mcp)' },
         pickScopes: false,
         serverName: 'Sandbox da plataforma de frete',
-        throttle: new LoginThrottle(now),
       },
       ...now,
     });
     this.provider = this.server.provider;
     this.pages = this.server.pages;
     this.resourceMetadataUrl = this.server.resourceMetadataUrl;
+  }
+
+  /**
+   * The account a login counts against: a fixture merchant's e-mail (each has its own budget of failures), or one
+   * account for every e-mail that is none of theirs (so made-up e-mails cannot grow the counts).
+   */
+  private accountOf(email: string): string {
+    const known = this.registry.stores.some((store) => store.login?.email.toLowerCase() === email);
+    return known ? email : '(unknown e-mail)';
   }
 
   /** A fixture merchant's store id for its e-mail and password; every login is compared, in constant time. */
@@ -93,7 +105,7 @@ export class SandboxOAuth {
 
   /** Forgets clients, codes, tokens, consent tickets and login failures (`/_sandbox/reset`). */
   async reset(): Promise<void> {
-    this.pages.clear();
+    await this.pages.clear();
     await this.store.clear();
   }
 

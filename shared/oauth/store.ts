@@ -1,6 +1,6 @@
 import type { OAuthClientInformationFull } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { type Migration, migrate } from '../sql/migrate.ts';
-import type { Row, Sql } from '../sql/sql.ts';
+import type { Row, Sql, SqlValue } from '../sql/sql.ts';
 
 /** A registered client as stored: its metadata, without the client id (only its hash is kept). */
 export interface ClientRecord {
@@ -19,6 +19,18 @@ export interface ClientRecord {
    * client's id, which is kept only hashed); null for a registered client.
    */
   documentUrl?: string | null;
+  /** SHA-256 of the address (IPv4, IPv6 /64) it was registered from, or null: the per-address cap counts by it. */
+  registeredFrom?: string | null;
+}
+
+/** How many registrations without a completed consent are kept, and for how long (`OAuthStore.registerClient`). */
+export interface PendingBounds {
+  /** A client never consented to is deleted once older than this. */
+  maxAgeMs: number;
+  /** At most this many in all: the oldest goes first. */
+  maxInAll: number;
+  /** At most this many from one address: that address's oldest goes first. */
+  maxPerAddress: number;
 }
 
 /** What a grant (one approved consent) binds: who approved, for what, for which resource. */
@@ -109,7 +121,22 @@ export const OAUTH_MIGRATIONS: readonly Migration[] = [
     id: '103-client-document-url',
     sql: 'ALTER TABLE oauth_clients ADD COLUMN document_url TEXT',
   },
+  {
+    // Where a client was registered from (hashed), and the order registrations came in (ties of created_at), so the
+    // bounds on clients without consent push out the oldest, per address and in all.
+    id: '110-client-registration-bounds',
+    sql: `
+      ALTER TABLE oauth_clients ADD COLUMN registered_from TEXT;
+      ALTER TABLE oauth_clients ADD COLUMN registration BIGINT;
+      CREATE INDEX oauth_clients_unconsented_from ON oauth_clients (registered_from, created_at)
+        WHERE consented_at IS NULL;
+      CREATE INDEX oauth_clients_consented ON oauth_clients (consented_at) WHERE consented_at IS NOT NULL
+    `,
+  },
 ];
+
+/** Oldest first among clients without consent (`registration` breaks ties of the same millisecond). */
+const OLDEST_FIRST = 'ORDER BY created_at, registration, id_hash';
 
 /** The columns every code and token row shares (one approved consent). */
 const GRANT_COLUMNS = 'client_id_hash, grant_id, subject, scopes, resource, expires_at';
@@ -143,6 +170,7 @@ const toClient = (row: Row): ClientRecord => ({
   consentedAt: row.consented_at === null || row.consented_at === undefined ? null : Number(row.consented_at),
   policy: typeof row.policy === 'string' ? row.policy : null,
   documentUrl: typeof row.document_url === 'string' ? row.document_url : null,
+  registeredFrom: typeof row.registered_from === 'string' ? row.registered_from : null,
 });
 
 const toCode = (row: Row): CodeRecord => ({
@@ -199,6 +227,55 @@ export class OAuthStore {
     );
   }
 
+  /**
+   * Registers a client (dynamic registration) within the bounds on clients without a completed consent, in one
+   * transaction: those older than `maxAgeMs` are deleted, then the oldest of its address beyond `maxPerAddress`, then
+   * the oldest of all beyond `maxInAll`, and then it is inserted. A registration is never refused (no lockout), and a
+   * client the merchant consented to is never touched. Clients without consent hold no code or token.
+   */
+  async registerClient(client: ClientRecord, bounds: PendingBounds): Promise<void> {
+    await this.ready;
+    await this.sql.transaction(async (tx) => {
+      await tx.lock('oauth_clients');
+      await tx.run('DELETE FROM oauth_clients WHERE consented_at IS NULL AND created_at < ?', [
+        client.createdAt - bounds.maxAgeMs,
+      ]);
+      const evict = async (of: { where: string; params: SqlValue[] }, keep: number) => {
+        const held = await tx.one(
+          `SELECT COUNT(*) AS n FROM oauth_clients WHERE consented_at IS NULL ${of.where}`,
+          of.params,
+        );
+        const over = Number(held?.n ?? 0) - keep;
+        if (over <= 0) return;
+        await tx.run(
+          `DELETE FROM oauth_clients WHERE id_hash IN (SELECT id_hash FROM oauth_clients
+             WHERE consented_at IS NULL ${of.where} ${OLDEST_FIRST} LIMIT ?)`,
+          [...of.params, over],
+        );
+      };
+      if (client.registeredFrom) {
+        await evict(
+          { where: 'AND registered_from = ?', params: [client.registeredFrom] },
+          bounds.maxPerAddress - 1,
+        );
+      }
+      await evict({ where: '', params: [] }, bounds.maxInAll - 1);
+      const last = await tx.one('SELECT MAX(registration) AS n FROM oauth_clients');
+      await tx.run(
+        `INSERT INTO oauth_clients (id_hash, metadata, created_at, last_used_at, registered_from, registration)
+         VALUES (?, ?, ?, ?, ?, ?)`,
+        [
+          client.idHash,
+          JSON.stringify(client.metadata),
+          client.createdAt,
+          client.lastUsedAt,
+          client.registeredFrom ?? null,
+          Number(last?.n ?? 0) + 1,
+        ],
+      );
+    });
+  }
+
   async getClient(idHash: string): Promise<ClientRecord | undefined> {
     const row = await this.one('SELECT * FROM oauth_clients WHERE id_hash = ?', [idHash]);
     return row && toClient(row);
@@ -206,6 +283,25 @@ export class OAuthStore {
 
   async listClients(): Promise<ClientRecord[]> {
     return (await this.all('SELECT * FROM oauth_clients ORDER BY created_at')).map(toClient);
+  }
+
+  /**
+   * One page of the clients the merchant consented to, the most recently consented first (`/admin/agents`): one
+   * query, whatever the number of registrations.
+   */
+  async consentedClients(page: { limit: number; offset: number }): Promise<ClientRecord[]> {
+    const rows = await this.all(
+      `SELECT * FROM oauth_clients WHERE consented_at IS NOT NULL
+       ORDER BY consented_at DESC, id_hash LIMIT ? OFFSET ?`,
+      [page.limit, page.offset],
+    );
+    return rows.map(toClient);
+  }
+
+  /** How many clients the merchant consented to. */
+  async countConsentedClients(): Promise<number> {
+    const row = await this.one('SELECT COUNT(*) AS n FROM oauth_clients WHERE consented_at IS NOT NULL');
+    return Number(row?.n ?? 0);
   }
 
   /** Deletes the client and every code and token it holds. */
@@ -293,6 +389,22 @@ export class OAuthStore {
     await this.run('DELETE FROM oauth_tokens WHERE expires_at < ?', [now]);
     await this.run('DELETE FROM oauth_codes WHERE expires_at < ?', [now]);
     await this.run('DELETE FROM oauth_sessions WHERE expires_at < ?', [now]);
+  }
+
+  /** The scopes the live tokens of each of these clients hold, in one query (a page of `/admin/agents`). */
+  async activeScopesOf(idHashes: readonly string[], now: number): Promise<Map<string, string[]>> {
+    const scopes = new Map<string, Set<string>>(idHashes.map((id) => [id, new Set<string>()]));
+    if (idHashes.length === 0) return new Map();
+    const rows = await this.all(
+      `SELECT client_id_hash, scopes FROM oauth_tokens
+       WHERE client_id_hash IN (${idHashes.map(() => '?').join(', ')}) AND used = 0 AND expires_at >= ?`,
+      [...idHashes, now],
+    );
+    for (const row of rows) {
+      const held = scopes.get(String(row.client_id_hash));
+      for (const scope of String(row.scopes).split(' ').filter(Boolean)) held?.add(scope);
+    }
+    return new Map([...scopes].map(([id, set]) => [id, [...set]]));
   }
 
   /** The scopes a client's live tokens hold (`/admin/agents`). */

@@ -19,9 +19,11 @@ describe('cookies', () => {
     };
     setStrictCookie(res, { name: 'a', value: 'x', path: '/oauth', secure: false });
     setStrictCookie(res, { name: 'b', value: 'y', path: '/admin', secure: true });
+    setStrictCookie(res, { name: 'c', value: 'z', path: '/', secure: true, maxAgeSeconds: 60 });
     expect(set).toEqual([
       'a=x; Path=/oauth; HttpOnly; SameSite=Strict',
       'b=y; Path=/admin; HttpOnly; SameSite=Strict; Secure',
+      'c=z; Path=/; Max-Age=60; HttpOnly; SameSite=Strict; Secure',
     ]);
   });
 });

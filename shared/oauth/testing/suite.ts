@@ -1,4 +1,5 @@
 import { expect, it } from 'vitest';
+import { loopbackAddress, requestFrom } from '../../../testing/from-address.ts';
 import {
   authorizationRequest,
   consentByForm,
@@ -77,6 +78,36 @@ export async function approvedTokens(
   });
   expect(status).toBe(200);
   return { clientId, access: String(body.access_token), refresh: String(body.refresh_token) };
+}
+
+/** Registers a client from a given source address (a distinct machine, as the server sees it); its `client_id`. */
+async function registerFrom(origin: string, address: string, name = 'Cliente manual'): Promise<string> {
+  const answer = await requestFrom(address, `${origin}/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      client_name: name,
+      redirect_uris: [TEST_REDIRECT],
+      token_endpoint_auth_method: 'none',
+    }),
+  });
+  if (answer.status !== 201) throw new Error(`register answered ${answer.status}: ${answer.text}`);
+  return (JSON.parse(answer.text) as { client_id: string }).client_id;
+}
+
+/** Whether the server still knows a client: its authorization request gets the login page (200), not "unknown" (400). */
+async function known(origin: string, clientId: string): Promise<boolean> {
+  const { challenge } = await pkce();
+  const query = new URLSearchParams({
+    client_id: clientId,
+    redirect_uri: TEST_REDIRECT,
+    response_type: 'code',
+    code_challenge: challenge,
+    code_challenge_method: 'S256',
+  });
+  const status = (await fetch(`${origin}/authorize?${query}`)).status;
+  if (status !== 200 && status !== 400) throw new Error(`/authorize answered ${status}`);
+  return status === 200;
 }
 
 /**
@@ -579,5 +610,44 @@ export function oauthServerSuite(server: OAuthServerUnderTest): void {
     expect((await mcpCall(origin(), tokens.access)).status).toBe(200);
     expect((await revoke(tokens.clientId, tokens.refresh)).status).toBe(200);
     expect((await mcpCall(origin(), tokens.access)).status).toBe(401);
+  });
+
+  it("holds at most 20 registrations without consent per address: the 21st pushes out that address's oldest, never another's", async () => {
+    const other = await registerFrom(origin(), loopbackAddress(900));
+    const ids: string[] = [];
+    for (let i = 0; i < 25; i++) ids.push(await registerFrom(origin(), loopbackAddress(901)));
+    const kept = await Promise.all(ids.map((id) => known(origin(), id)));
+    expect(kept).toEqual([...Array(5).fill(false), ...Array(20).fill(true)]);
+    expect(await known(origin(), other)).toBe(true);
+  });
+
+  it('keeps at most 1,000 registrations without consent in all, the oldest going first, and never one the merchant approved', async () => {
+    const approved = await approvedTokens(server);
+    const first = await registerFrom(origin(), loopbackAddress(1_000));
+    const last: string[] = [];
+    // 1,050 more, 15 from each of 70 addresses (under the per-address cap).
+    for (let a = 0; a < 70; a++) {
+      const batch = await Promise.all(
+        Array.from({ length: 15 }, () => registerFrom(origin(), loopbackAddress(1_001 + a))),
+      );
+      if (a === 69) last.push(...batch);
+    }
+    expect(await known(origin(), first)).toBe(false);
+    for (const id of last) expect(await known(origin(), id)).toBe(true);
+    expect(await known(origin(), approved.clientId)).toBe(true);
+    expect((await mcpCall(origin(), approved.access)).status).toBe(200);
+  }, 60_000);
+
+  it('forgets a registration never consented to after a day, and keeps one the merchant approved', async () => {
+    const approved = await approvedTokens(server);
+    const pending = await registerClient(origin());
+    server.advance(23 * 3_600_000);
+    await registerClient(origin());
+    expect(await known(origin(), pending)).toBe(true);
+    server.advance(3_600_000 + 1_000);
+    // The purge runs as registrations come.
+    await registerClient(origin());
+    expect(await known(origin(), pending)).toBe(false);
+    expect(await known(origin(), approved.clientId)).toBe(true);
   });
 }

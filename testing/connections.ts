@@ -1,0 +1,89 @@
+import { connect, type Socket } from 'node:net';
+
+/** What a flood of held connections met (`holdConnections`). */
+export interface HeldConnections {
+  /** The most connections the server said it held at once (sampled every 20 ms while they were opened). */
+  maxHeld: number;
+  /** How many the server closed at once on arrival (within 500 ms of connecting). */
+  refused: number;
+  /**
+   * Resolves, once the server has closed every connection, with the longest a connection lived (from its connect to
+   * the server closing it); rejects after `timeoutMs` naming how many are still open.
+   */
+  allClosed(timeoutMs: number): Promise<number>;
+  /** Closes what is left (the test's cleanup). */
+  destroy(): void;
+}
+
+interface Held {
+  socket: Socket;
+  connectedAt?: number;
+  closedAt?: number;
+}
+
+/**
+ * Opens `count` connections to `url`'s host and port from 127.0.0.1, in batches (so the kernel's accept queue never
+ * drops them): every even one sends nothing at all (idle), every odd one a request line and then one header line a
+ * second, never finishing its headers (dribbling). A connection counts as closed when the server ends it; the test
+ * closes none until `destroy`.
+ */
+export async function holdConnections(
+  url: string,
+  count: number,
+  /** How many connections from 127.0.0.1 the server holds now (its own count). */
+  heldByServer: () => number,
+  batch = 250,
+): Promise<HeldConnections> {
+  const { hostname, port } = new URL(url);
+  const all: Held[] = [];
+  const timers: ReturnType<typeof setInterval>[] = [];
+  let maxHeld = 0;
+  const sampler = setInterval(() => {
+    maxHeld = Math.max(maxHeld, heldByServer());
+  }, 20);
+  const open = (i: number) =>
+    new Promise<void>((resolve) => {
+      const held: Held = { socket: connect({ host: hostname, port: Number(port) }) };
+      all.push(held);
+      const { socket } = held;
+      socket.on('error', () => undefined);
+      socket.once('close', () => {
+        held.closedAt = Date.now();
+        resolve();
+      });
+      socket.once('connect', () => {
+        held.connectedAt = Date.now();
+        resolve();
+        if (i % 2 === 0) return;
+        socket.write(`GET /healthz HTTP/1.1\r\nHost: ${hostname}:${port}\r\n`);
+        const timer = setInterval(() => {
+          if (!socket.destroyed) socket.write(`X-Slow-${i}: a\r\n`);
+        }, 1_000);
+        timers.push(timer);
+        socket.once('close', () => clearInterval(timer));
+      });
+    });
+  for (let from = 0; from < count; from += batch) {
+    await Promise.all(Array.from({ length: Math.min(batch, count - from) }, (_, k) => open(from + k)));
+    // Give the server a moment to accept (and refuse) what just connected.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  clearInterval(sampler);
+  const stillOpen = () => all.filter((held) => held.closedAt === undefined).length;
+  return {
+    maxHeld,
+    refused: all.filter((held) => held.closedAt && held.closedAt - (held.connectedAt ?? 0) < 500).length,
+    allClosed: async (timeoutMs) => {
+      const deadline = Date.now() + timeoutMs;
+      while (stillOpen() > 0) {
+        if (Date.now() > deadline) throw new Error(`${stillOpen()} of ${count} connections still open`);
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+      return Math.max(...all.map((held) => (held.closedAt ?? 0) - (held.connectedAt ?? held.closedAt ?? 0)));
+    },
+    destroy: () => {
+      for (const timer of timers) clearInterval(timer);
+      for (const held of all) held.socket.destroy();
+    },
+  };
+}
