@@ -8,7 +8,8 @@ import { pageHeaders } from '../../shared/security/page-headers.ts';
 import type { BffConfig } from '../config.ts';
 import { type BffOAuth, SCOPE_LABELS } from '../oauth/oauth.ts';
 
-const SESSION_COOKIE = 'admin_session';
+/** The admin session cookie (also read by the notification log's routes, bff/notifications/routes.ts). */
+export const SESSION_COOKIE = 'admin_session';
 const SESSION_TTL_MS = 8 * 3_600_000;
 
 export interface AdminDeps {

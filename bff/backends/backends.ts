@@ -1,4 +1,6 @@
 import { OAuthStore } from '../../shared/oauth/store.ts';
+import type { RateLimit } from '../../shared/rate-limit.ts';
+import { migrate } from '../../shared/sql/migrate.ts';
 import { PostgresSql } from '../../shared/sql/postgres.ts';
 import type { Sql } from '../../shared/sql/sql.ts';
 import { SqliteSql } from '../../shared/sql/sqlite.ts';
@@ -7,6 +9,12 @@ import type { BffConfig } from '../config.ts';
 import type { ReadinessCheck } from '../http/health.ts';
 import { LedgerStore } from '../labels/ledger-store.ts';
 import type { Logger } from '../logger.ts';
+import { NOTIFICATION_MIGRATIONS } from '../notifications/migrations.ts';
+import { watcherShare } from '../notifications/notifications.ts';
+import { Outbox } from '../notifications/outbox.ts';
+import { WatchStore } from '../notifications/watch-store.ts';
+import { linkSecret, SECRET_MIGRATIONS } from '../orders/link-secret.ts';
+import { LOOKUP_FAILURES, LookupThrottle, MemoryFailures, RedisFailures } from '../orders/lookup-throttle.ts';
 import { ApprovalStore } from '../policies/approval-store.ts';
 import { TrackingCache, type TrackingStore } from '../tracking/cache.ts';
 import type { Coalescer } from '../tracking/coalescer.ts';
@@ -36,6 +44,11 @@ export interface Backends {
   ledger: LedgerStore;
   /** The merchant's approvals of agents' labels, beside the ledger. */
   approvals: ApprovalStore;
+  /** The watcher's state and the notification outbox, beside the ledger (bff/notifications/). */
+  watches: WatchStore;
+  outbox: Outbox;
+  /** The HMAC key of signed tracking links (`BFF_LINK_SECRET`, or generated once into the ledger's database). */
+  linkSecret: Buffer;
   /** OAuth clients, codes, tokens and sessions; only with `BFF_ADMIN_PASSWORD` (OAuth and /admin are off without). */
   oauth: OAuthStore | undefined;
   /** Whether other instances may share the database (a `pending` attempt may be another live instance's call). */
@@ -43,6 +56,8 @@ export interface Backends {
   budget: UpstreamBudget;
   trackingCache: TrackingStore;
   visitorLimiter: VisitorLimiter;
+  /** Failed order lookups per visitor and per order number (shared with Redis). */
+  lookupThrottle: LookupThrottle;
   /** With Redis: the queue of codes every instance shares, with this instance's coalescer as its fallback. */
   codeLoader:
     | ((batch: TrackingBatch, local: Coalescer<TrackingResult>, windowMs?: number) => CodeLoader)
@@ -89,22 +104,33 @@ export async function openBackends(config: BffConfig, options: BackendOptions): 
     await sql.close();
     if (oauthSql && oauthSql !== sql) await oauthSql.close();
   };
+  let secret: Buffer;
   try {
     await ledger.ready;
     await approvals.ready;
     await oauth?.ready;
+    // After the ledger's steps: the watcher's first step reads label_attempts.
+    await migrate(sql, NOTIFICATION_MIGRATIONS);
+    await migrate(sql, SECRET_MIGRATIONS);
+    secret = await linkSecret(sql, config.linkSecret);
   } catch (error) {
     await closeSql().catch(() => undefined);
     throw error;
   }
 
-  const localBudget = new MemoryBudget(config.shippingRateLimit);
+  // The watcher's share of the tracking route (none when it has nobody to tell): the visitors keep the rest.
+  const watchShare = watcherShare(config);
+  const localBudget = new MemoryBudget(config.shippingRateLimit, { watchShare });
   const localCache = new TrackingCache({ now });
   const localLimiter = new MemoryVisitorLimiter(config.visitorRateLimit);
   const redis = config.redisUrl
     ? new RedisConnection({ url: config.redisUrl, secretKey: config.secretKey, logger: options.logger })
     : undefined;
   const loaders: RedisCodeLoader[] = [];
+  const failures = (name: 'visitor' | 'order', limit: RateLimit) => {
+    const local = new MemoryFailures(limit, { now });
+    return redis ? new RedisFailures(redis, name, limit, local) : local;
+  };
 
   const ledgerCheck: ReadinessCheck = async () =>
     (await ledger.healthy())
@@ -124,15 +150,27 @@ export async function openBackends(config: BffConfig, options: BackendOptions): 
     sql,
     ledger,
     approvals,
+    watches: new WatchStore(sql),
+    outbox: new Outbox(sql),
+    linkSecret: secret,
     oauth,
     sharedDatabase: sql.dialect === 'postgres',
     budget: redis
-      ? new RedisBudget({ connection: redis, limit: config.shippingRateLimit, local: localBudget })
+      ? new RedisBudget({
+          connection: redis,
+          limit: config.shippingRateLimit,
+          local: localBudget,
+          watchShare,
+        })
       : localBudget,
     trackingCache: redis ? new RedisTrackingCache({ connection: redis, local: localCache, now }) : localCache,
     visitorLimiter: redis
       ? new RedisVisitorLimiter(redis, config.visitorRateLimit, localLimiter)
       : localLimiter,
+    lookupThrottle: new LookupThrottle({
+      visitors: failures('visitor', LOOKUP_FAILURES.perVisitor),
+      orders: failures('order', LOOKUP_FAILURES.perOrder),
+    }),
     codeLoader: redis
       ? (batch, local, windowMs) => {
           const loader = new RedisCodeLoader({

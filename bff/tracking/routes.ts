@@ -11,7 +11,7 @@ import type { TrackingService } from './service.ts';
 import { MemoryVisitorLimiter, type VisitorLimiter, visitorKey } from './visitor-limiter.ts';
 
 /** CORS for the origins the merchant allowed, and for nobody else. */
-function cors(allowed: readonly string[]): RequestHandler {
+export function cors(allowed: readonly string[]): RequestHandler {
   const origins = new Set(allowed);
   return (req, res, next) => {
     const origin = req.headers.origin;
