@@ -38,4 +38,13 @@ export const TRACKING_CSS = `
 .event-description{font-weight:600}
 .event-time{font-size:.85em;color:var(--shipping-color-muted,#57606a)}
 .event-route{font-size:.85em;color:var(--shipping-color-muted,#57606a)}
+.order-form{margin-top:.25rem}
+.field{display:flex;flex-direction:column;flex:1 1 10rem}
+.field-cep{flex:0 1 9rem}
+.field .hint{margin:0 0 .2rem}
+.input-plain{text-transform:none;flex:0 0 auto;width:100%}
+.button-end{align-self:flex-end}
+.order-heading{font-size:1.15rem;margin:0 0 .75rem}
+.card-invalid{border-left:4px solid var(--shipping-color-error,#b3261e)}
+.badge-invalid{background:#ffebe9;color:#82071e}
 `;
