@@ -13,6 +13,7 @@ import { measureCoalescing } from './coalescing.ts';
 import { measureSandboxRates, measureTrackingHop } from './http.ts';
 import { measureLabelSoak } from './labels.ts';
 import { measureMcp } from './mcp.ts';
+import { measureNotifications } from './notifications.ts';
 import { measureSize } from './size.ts';
 import type { Figure } from './stats.ts';
 
@@ -31,6 +32,7 @@ const steps: [string, () => Promise<Figure>][] = [
   ['MCP through the BFF', () => measureMcp()],
   ['sandbox throughput', () => measureSandboxRates()],
   ['labels', () => measureLabelSoak()],
+  ['notifications', () => measureNotifications()],
 ];
 const onlyAt = process.argv.indexOf('--only');
 const only = onlyAt === -1 ? undefined : process.argv[onlyAt + 1];
