@@ -14,6 +14,7 @@ import { measureFairShare } from './fair-share.ts';
 import { measureSandboxRates, measureTrackingHop } from './http.ts';
 import { measureLabelSoak, measureLabelsUnderLoad } from './labels.ts';
 import { measureMcp } from './mcp.ts';
+import { measureNotifications } from './notifications.ts';
 import { measurePacking } from './packing.ts';
 import { measureSize } from './size.ts';
 import type { Figure } from './stats.ts';
@@ -36,6 +37,7 @@ const steps: [string, () => Promise<Figure>][] = [
   ['labels under load', () => measureLabelsUnderLoad()],
   ['packing', () => measurePacking()],
   ['fair share', () => measureFairShare()],
+  ['notifications', () => measureNotifications()],
 ];
 const onlyAt = process.argv.indexOf('--only');
 const only = onlyAt === -1 ? undefined : process.argv[onlyAt + 1];

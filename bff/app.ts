@@ -16,8 +16,14 @@ import { LabelService } from './labels/service.ts';
 import { ServiceCodes } from './labels/service-codes.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { agentMcpRoutes } from './mcp/server.ts';
+import type { MailPort } from './notifications/mailer.ts';
+import { createNotifications, type Notifications } from './notifications/notifications.ts';
+import { notificationRoutes } from './notifications/routes.ts';
 import { BffOAuth } from './oauth/oauth.ts';
 import { openApiRoutes } from './openapi/document.ts';
+import { TrackingLinks } from './orders/links.ts';
+import { OrderLookup } from './orders/lookup.ts';
+import { orderRoutes } from './orders/routes.ts';
 import { pageRoutes } from './page/routes.ts';
 import { ratesVerifyRoutes } from './rates/routes.ts';
 import { RatesService } from './rates/service.ts';
@@ -56,6 +62,13 @@ export interface BffDeps {
     maxInFlight?: number;
     retryReconcileMs?: number[];
   };
+  /**
+   * Notifications, for tests: `timers: false` leaves the cadence and the outbox poll off (the test calls `tick()`);
+   * another mail port, the outbox lease, the poll interval.
+   */
+  notifications?: { timers?: boolean; mailer?: MailPort; leaseMs?: number; pollMs?: number };
+  /** How `order_not_found` waits for its time floor (tests observe it instead of sleeping). */
+  lookupWait?: (ms: number) => Promise<void>;
   /** Where the built widget files are (default `dist/widget/`), for tests. */
   widgetDir?: string;
   /** Where state lives (`openBackends`): opened, migrated and closed by the caller. */
@@ -74,6 +87,10 @@ export interface Bff {
   oauth: BffOAuth | undefined;
   /** Whether a connection from this address is a proxy `BFF_TRUST_PROXY` trusts (exempt from the connection cap). */
   trustsProxy(address: string): boolean;
+  /** The watcher, the outbox and its dispatcher (bff/notifications/). */
+  notifications: Notifications;
+  /** Signed links to an order's tracking page. */
+  links: TrackingLinks;
   close(): Promise<void>;
 }
 
@@ -133,6 +150,25 @@ export function createBff(deps: BffDeps): Bff {
     logger,
     now,
   });
+  const links = new TrackingLinks({ secret: backends.linkSecret, publicUrl: config.publicUrl, now });
+  const orders = new OrderLookup(ledger);
+  const notifications = createNotifications({
+    config,
+    watches: backends.watches,
+    outbox: backends.outbox,
+    ledger,
+    client: rest,
+    cache: backends.trackingCache,
+    links,
+    logger,
+    now,
+    ...(deps.random ? { random: deps.random } : {}),
+    ...(deps.fetch ? { fetch: deps.fetch } : {}),
+    ...(deps.notifications?.mailer ? { mailer: deps.notifications.mailer } : {}),
+    ...(deps.notifications?.leaseMs === undefined ? {} : { leaseMs: deps.notifications.leaseMs }),
+    ...(deps.notifications?.pollMs === undefined ? {} : { pollMs: deps.notifications.pollMs }),
+  });
+  if (deps.notifications?.timers !== false) notifications.start();
   const oauth =
     config.adminPassword && backends.oauth
       ? new BffOAuth({
@@ -199,6 +235,14 @@ export function createBff(deps: BffDeps): Bff {
         logger,
       }),
     );
+    app.use(
+      notificationRoutes({
+        sessions,
+        outbox: backends.outbox,
+        dispatch: () => void notifications.dispatcher.drain().catch(() => undefined),
+        now,
+      }),
+    );
   }
   app.use(
     trackingRoutes({
@@ -216,8 +260,18 @@ export function createBff(deps: BffDeps): Bff {
       logger,
     }),
   );
+  app.use(
+    orderRoutes({
+      config,
+      orders,
+      tracking,
+      limiter: backends.visitorLimiter,
+      throttle: backends.lookupThrottle,
+      ...(deps.lookupWait ? { wait: deps.lookupWait } : {}),
+    }),
+  );
   app.use(openApiRoutes(config.publicUrl));
-  app.use(pageRoutes(config.store));
+  app.use(pageRoutes({ store: config.store, links, orders }));
   app.use(demoRoutes(config));
   app.get('/', (_req, res) => res.redirect(302, '/demo/'));
   app.use(notFound);
@@ -233,8 +287,11 @@ export function createBff(deps: BffDeps): Bff {
     oauth,
     // Express compiles `trust proxy` into this setting (proxy-addr's matcher, or a hop count); hop 0 is the peer.
     trustsProxy: (address) => Boolean((app.get('trust proxy fn') as TrustFn)(address, 0)),
+    notifications,
+    links,
     close: async () => {
       // The backends belong to whoever opened them (main.ts), which closes them after.
+      notifications.close();
       issuer.close();
       await platform.close();
     },

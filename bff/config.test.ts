@@ -194,4 +194,76 @@ describe('parseConfig', () => {
       if (name !== 'BFF_ALLOWED_ORIGINS') expect(message, name).not.toContain('javascript:x');
     }
   });
+
+  it('reads the notification variables with the defaults the README documents', () => {
+    expect(parseConfig(base).notifications).toEqual({
+      watchIntervalMs: 300_000,
+      watchShare: 0.2,
+      stallDays: 3,
+      smtpUrl: undefined,
+      mailFrom: undefined,
+      mailEvents: [
+        'shipment.status_changed',
+        'shipment.out_for_delivery',
+        'shipment.awaiting_pickup',
+        'shipment.delivered',
+        'shipment.returned',
+      ],
+      webhookUrl: undefined,
+      webhookSecret: undefined,
+    });
+    const secret = `whsec_${Buffer.alloc(32, 7).toString('base64')}`;
+    const config = parseConfig({
+      ...base,
+      BFF_WATCH_INTERVAL_S: '60',
+      BFF_WATCH_SHARE: '0',
+      BFF_STALL_DAYS: '5',
+      BFF_SMTP_URL: 'smtps://user:pw@mail.loja.example:465',
+      BFF_MAIL_FROM: 'Loja Demo <pedidos@loja.example>',
+      BFF_MAIL_EVENTS: 'shipment.delivered, shipment.stalled',
+      BFF_WEBHOOK_URL: 'https://loja.example/hooks/frete',
+      BFF_WEBHOOK_SECRET: secret,
+      BFF_LINK_SECRET: 'x'.repeat(40),
+    });
+    expect(config.notifications).toMatchObject({
+      watchIntervalMs: 60_000,
+      watchShare: 0,
+      stallDays: 5,
+      mailFrom: 'Loja Demo <pedidos@loja.example>',
+      mailEvents: ['shipment.delivered', 'shipment.stalled'],
+      webhookSecret: secret,
+    });
+    expect(config.linkSecret).toBe('x'.repeat(40));
+    expect(parseConfig({ ...base, BFF_MAIL_EVENTS: 'none' }).notifications.mailEvents).toEqual([]);
+  });
+
+  it('refuses notification values that would misbehave, naming the variable and never echoing a secret', () => {
+    const refused: [Record<string, string>, RegExp][] = [
+      [{ BFF_WATCH_SHARE: '0.9' }, /^BFF_WATCH_SHARE must be a share from 0/],
+      [{ BFF_WATCH_INTERVAL_S: '0' }, /^BFF_WATCH_INTERVAL_S must be a whole number/],
+      [{ BFF_STALL_DAYS: '2.5' }, /^BFF_STALL_DAYS must be a whole number/],
+      [{ BFF_SMTP_URL: 'http://mail.example' }, /^BFF_SMTP_URL must be a URL/],
+      [{ BFF_MAIL_FROM: 'Loja <a@b.example>\r\nBcc: x@y.example' }, /^BFF_MAIL_FROM must be an address/],
+      [{ BFF_MAIL_EVENTS: 'shipment.lost' }, /^BFF_MAIL_EVENTS must be none or/],
+      [{ BFF_WEBHOOK_SECRET: 'whsec_c2hvcnQ=' }, /^BFF_WEBHOOK_SECRET must be whsec_/],
+      [{ BFF_WEBHOOK_SECRET: 'supersecretsupersecretsupersecret' }, /^BFF_WEBHOOK_SECRET must be whsec_/],
+      [{ BFF_LINK_SECRET: 'short-secret' }, /^BFF_LINK_SECRET must have at least 32/],
+      [{ BFF_SMTP_URL: 'smtp://127.0.0.1:2525' }, /^BFF_MAIL_FROM is required with BFF_SMTP_URL/],
+      [
+        { BFF_WEBHOOK_URL: 'https://loja.example/hooks' },
+        /^BFF_WEBHOOK_SECRET is required with BFF_WEBHOOK_URL/,
+      ],
+    ];
+    for (const [env, message] of refused) {
+      let error: unknown;
+      try {
+        parseConfig({ ...base, ...env });
+      } catch (caught) {
+        error = caught;
+      }
+      expect(error, JSON.stringify(env)).toBeInstanceOf(ConfigError);
+      expect((error as Error).message).toMatch(message);
+      expect((error as Error).message).not.toMatch(/supersecret|short-secret|c2hvcnQ/);
+    }
+  });
 });

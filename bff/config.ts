@@ -6,6 +6,7 @@ import { RATE_LIMIT_TEXT } from '../shared/limits.ts';
 import { type Box, BoxesSchema } from '../shared/packing/box.ts';
 import { parseRateLimit, type RateLimit } from '../shared/rate-limit.ts';
 import { isLoopbackHostname } from '../shared/security/loopback.ts';
+import { SHIPMENT_EVENT_TYPES, type ShipmentEventType } from '../shared/shipment-events.ts';
 import { AgentPolicySchema } from './policies/policy.ts';
 
 export { ConfigError };
@@ -240,6 +241,62 @@ function publicOrigin(value: string | undefined): string | undefined {
   return url;
 }
 
+function wholeNumber(fallback: number, min: number, max: number, unit: string) {
+  return (value: string | undefined): number => {
+    const text = value ?? String(fallback);
+    if (!/^\d+$/.test(text) || Number(text) < min || Number(text) > max)
+      throw new Invalid(`must be a whole number of ${unit} from ${min} to ${max}`);
+    return Number(text);
+  };
+}
+
+function watchShare(value: string | undefined): number {
+  const text = value ?? '0.2';
+  const share = Number(text);
+  if (!/^\d+(\.\d+)?$/.test(text) || share > 0.5)
+    throw new Invalid('must be a share from 0 (no watcher) to 0.5, e.g. 0.2');
+  return share;
+}
+
+/** `Name <address>` or a bare address, on one line (a header value: a line break would inject headers). */
+function mailFrom(value: string | undefined): string | undefined {
+  if (!value) return undefined;
+  const address = /^(?:[^<>\r\n]*<([^<>\s]+@[^<>\s]+\.[^<>\s]+)>|([^<>\s]+@[^<>\s]+\.[^<>\s]+))$/.exec(value);
+  if (!address) throw new Invalid('must be an address, e.g. Loja <pedidos@loja.example>');
+  return value;
+}
+
+/** The events that e-mail the shopper: comma-separated names, `none`, or (absent) every change but `stalled`. */
+function mailEvents(value: string | undefined): ShipmentEventType[] {
+  if (!value) return SHIPMENT_EVENT_TYPES.filter((type) => type !== 'shipment.stalled');
+  if (value === 'none') return [];
+  const names = value.split(',').map((name) => name.trim());
+  const known = (name: string): name is ShipmentEventType =>
+    (SHIPMENT_EVENT_TYPES as readonly string[]).includes(name);
+  if (!names.every(known))
+    throw new Invalid(`must be none or comma-separated events among ${SHIPMENT_EVENT_TYPES.join(', ')}`);
+  return [...new Set(names)];
+}
+
+/** Standard Webhooks: `whsec_` and the base64 of 24 to 64 random bytes. */
+function webhookSecret(value: string | undefined): string | undefined {
+  if (!value) return undefined;
+  const key = value.startsWith('whsec_') ? value.slice(6) : undefined;
+  const bytes =
+    key !== undefined && /^[A-Za-z0-9+/]+={0,2}$/.test(key) ? Buffer.from(key, 'base64').length : 0;
+  if (bytes < 24 || bytes > 64)
+    throw new Invalid(
+      'must be whsec_ followed by the base64 of 24 to 64 random bytes (openssl rand -base64 32)',
+    );
+  return value;
+}
+
+function linkSecret(value: string | undefined): string | undefined {
+  if (value !== undefined && value.length < 32)
+    throw new Invalid('must have at least 32 characters (openssl rand -hex 32)');
+  return value;
+}
+
 function adminPassword(value: string | undefined): string | undefined {
   if (value !== undefined && value.length < 12) throw new Invalid('must have at least 12 characters');
   return value;
@@ -274,6 +331,15 @@ export const EnvSchema = z.object({
   BFF_STORE_LOGO_URL: variable(optionalHttpUrl),
   BFF_BOXES: variable(boxes),
   BFF_CHECKOUT_TOKENS: variable(checkoutTokens),
+  BFF_WATCH_INTERVAL_S: variable(wholeNumber(300, 1, 86_400, 'seconds')),
+  BFF_WATCH_SHARE: variable(watchShare),
+  BFF_STALL_DAYS: variable(wholeNumber(3, 1, 60, 'business days')),
+  BFF_SMTP_URL: variable(serviceUrl(/^smtps?:$/, 'smtp://user:password@mail.example:587')),
+  BFF_MAIL_FROM: variable(mailFrom),
+  BFF_MAIL_EVENTS: variable(mailEvents),
+  BFF_WEBHOOK_URL: variable(optionalHttpUrl),
+  BFF_WEBHOOK_SECRET: variable(webhookSecret),
+  BFF_LINK_SECRET: variable(linkSecret, false),
 });
 export type BffEnv = z.output<typeof EnvSchema>;
 
@@ -312,13 +378,35 @@ function toConfig(env: BffEnv) {
     databaseUrl: env.BFF_DATABASE_URL,
     /** The platform's limit per store and route (spec 8). */
     shippingRateLimit: env.SHIPPING_RATE_LIMIT,
-    /** Branding of the tracking page. */
+    /** Branding of the tracking page and of the shopper's e-mails. */
     store: { name: env.BFF_STORE_NAME, url: env.BFF_STORE_URL, logoUrl: env.BFF_STORE_LOGO_URL },
     /** The merchant's boxes for `plan_shipment` (`BFF_BOXES`); none by default, and then it plans nothing. */
     boxes: env.BFF_BOXES,
     /** Tokens of the store's checkout servers for `POST /api/rates/verify`; none: the route refuses everyone. */
     checkoutTokens: env.BFF_CHECKOUT_TOKENS,
+    /** The watcher, the shopper's e-mails and the merchant's webhooks (ARCHITECTURE.md, "Notifications"). */
+    notifications: {
+      watchIntervalMs: env.BFF_WATCH_INTERVAL_S * 1000,
+      /** Share of the tracking allowance kept for the watcher; 0 turns the watcher off. */
+      watchShare: env.BFF_WATCH_SHARE,
+      stallDays: env.BFF_STALL_DAYS,
+      smtpUrl: env.BFF_SMTP_URL,
+      mailFrom: env.BFF_MAIL_FROM,
+      mailEvents: env.BFF_MAIL_EVENTS,
+      webhookUrl: env.BFF_WEBHOOK_URL,
+      webhookSecret: env.BFF_WEBHOOK_SECRET,
+    },
+    /** The HMAC key of signed tracking links; undefined: generated once into the ledger's database. */
+    linkSecret: env.BFF_LINK_SECRET,
   };
+}
+
+/** Variables that need one another; the message names the one missing. */
+function checkPairs(env: BffEnv): void {
+  if (env.BFF_SMTP_URL && !env.BFF_MAIL_FROM)
+    throw new ConfigError('BFF_MAIL_FROM is required with BFF_SMTP_URL: the sender of the shopper e-mails');
+  if (env.BFF_WEBHOOK_URL && !env.BFF_WEBHOOK_SECRET)
+    throw new ConfigError('BFF_WEBHOOK_SECRET is required with BFF_WEBHOOK_URL: webhooks are always signed');
 }
 
 /**
@@ -326,7 +414,9 @@ function toConfig(env: BffEnv) {
  * key given as the secret, is an error that names the variable.
  */
 export function parseConfig(env: Record<string, string | undefined> = process.env): BffConfig {
-  return toConfig(parseEnv(EnvSchema, env));
+  const parsed = parseEnv(EnvSchema, env);
+  checkPairs(parsed);
+  return toConfig(parsed);
 }
 
 /** Addresses no one outside the machine or its private network reaches (RFC 1918, RFC 4193, link-local). */

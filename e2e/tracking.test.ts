@@ -30,6 +30,8 @@ afterEach(async () => {
 });
 
 const cards = () => page.locator('shipping-tracking .card');
+/** The tracking-code field (the element's first form; the second looks an order up). */
+const codeInput = () => page.locator('shipping-tracking input').first();
 
 async function expectAccessible(state: string): Promise<void> {
   const { violations } = await new AxeBuilder({ page }).analyze();
@@ -85,8 +87,8 @@ describe('the tracking page (/track)', () => {
 
   it('shows a not-found message for an unknown code', async () => {
     await page.goto(`${bff.url}/track`);
-    await page.locator('shipping-tracking input').fill('AA000000005BR');
-    await page.locator('shipping-tracking input').press('Enter');
+    await codeInput().fill('AA000000005BR');
+    await codeInput().press('Enter');
     await expect.poll(() => cards().count()).toBe(1);
     expect(await cards().first().locator('.badge').innerText()).toBe('Não encontrado');
     expect(await cards().first().innerText()).toContain('Confira o código');
@@ -110,8 +112,8 @@ describe('the tracking page (/track)', () => {
   it('speaks English with lang="en"', async () => {
     await page.goto(`${bff.url}/track`);
     await page.locator('shipping-tracking').evaluate((el) => el.setAttribute('lang', 'en'));
-    await page.locator('shipping-tracking input').fill('JT202600011BR');
-    await page.locator('shipping-tracking input').press('Enter');
+    await codeInput().fill('JT202600011BR');
+    await codeInput().press('Enter');
     await expect.poll(() => cards().count()).toBe(1);
     expect(await cards().first().locator('.badge').innerText()).toBe('Returned to sender');
     expect(await cards().first().locator('.event-time').first().innerText()).toMatch(
@@ -130,12 +132,12 @@ describe('the tracking page (/track)', () => {
       if (request.url().includes('/api/tracking')) requests += 1;
     });
     await page.goto(`${bff.url}/track`);
-    await page.locator('shipping-tracking input').fill('DG049186225BR');
-    await page.locator('shipping-tracking button[type=submit]').click();
+    await codeInput().fill('DG049186225BR');
+    await page.locator('shipping-tracking button[type=submit]').first().click();
     await expect
-      .poll(() => page.locator('shipping-tracking .field-error').innerText())
+      .poll(() => page.locator('shipping-tracking .field-error').first().innerText())
       .toContain('Código inválido');
-    expect(await page.locator('shipping-tracking input').getAttribute('aria-invalid')).toBe('true');
+    expect(await codeInput().getAttribute('aria-invalid')).toBe('true');
     expect(requests).toBe(0);
     const after = (
       (await (await sandbox.control('stats', undefined, 'GET')).json()) as {

@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { GenerateLabelInputSchema, GenerateLabelOutputSchema } from './label.ts';
+import { LOCALES } from './locale.ts';
 
 /**
  * What the BFF's label tools (`generate_label`, `preview_label`) and the desk take beyond the platform's input (spec
@@ -47,6 +48,15 @@ const intentFields = {
         z.maximum(999),
         z.describe(
           'Which box of the order (1, 2, …; default 1): two boxes of one order are two labels, even when identical.',
+        ),
+      ),
+  ),
+  locale: z.optional(
+    z
+      .enum(LOCALES)
+      .check(
+        z.describe(
+          'The language of the shopper\'s order: their status e-mails are written in it ("pt-BR", the default, "en" or "es").',
         ),
       ),
   ),

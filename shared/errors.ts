@@ -28,11 +28,14 @@ export const ERROR_CODES = Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode
 export const ErrorCodeSchema = /* @__PURE__ */ z.enum(ERROR_CODES);
 
 /**
- * Codes our servers add where the spec lists none: an unknown route and an internal error. Never in the OpenAPI
+ * Codes our servers add where the spec lists none: an unknown route, an order not found by its number and CEP, and an
+ * internal error. Never in the OpenAPI
  * error examples or the shared `ErrorCodeSchema` (clients of the platform never see them from a documented route).
  */
 export const SERVER_ERROR_STATUS = {
   not_found: 404,
+  /** `POST /api/orders/lookup`: an unknown order and a wrong CEP get this same answer (nothing tells them apart). */
+  order_not_found: 404,
   internal_error: 500,
 } as const;
 export type ServerErrorCode = keyof typeof SERVER_ERROR_STATUS;
@@ -62,6 +65,7 @@ export const ERROR_MESSAGES: Record<ApiErrorCode, string> = {
   quote_failed: 'The carrier could not be queried; try again.',
   track_failed: 'The carrier could not be queried; try again.',
   not_found: 'Not found.',
+  order_not_found: 'No order with this number and CEP. Check both and try again.',
   internal_error: 'Internal error.',
 };
 

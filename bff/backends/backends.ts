@@ -1,5 +1,7 @@
 import { type LoginFailures, SqlLoginFailures } from '../../shared/oauth/login-failures.ts';
 import { OAuthStore } from '../../shared/oauth/store.ts';
+import type { RateLimit } from '../../shared/rate-limit.ts';
+import { migrate } from '../../shared/sql/migrate.ts';
 import { PostgresSql } from '../../shared/sql/postgres.ts';
 import type { Sql } from '../../shared/sql/sql.ts';
 import { SqliteSql } from '../../shared/sql/sqlite.ts';
@@ -8,7 +10,13 @@ import type { BffConfig } from '../config.ts';
 import type { ReadinessCheck } from '../http/health.ts';
 import { LedgerStore } from '../labels/ledger-store.ts';
 import type { Logger } from '../logger.ts';
+import { NOTIFICATION_MIGRATIONS } from '../notifications/migrations.ts';
+import { watcherShare } from '../notifications/notifications.ts';
+import { Outbox } from '../notifications/outbox.ts';
+import { WatchStore } from '../notifications/watch-store.ts';
 import { RedisLoginFailures } from '../oauth/redis-login-failures.ts';
+import { linkSecret, SECRET_MIGRATIONS } from '../orders/link-secret.ts';
+import { LOOKUP_FAILURES, LookupThrottle, MemoryFailures, RedisFailures } from '../orders/lookup-throttle.ts';
 import { ApprovalStore } from '../policies/approval-store.ts';
 import { TrackingCache, type TrackingStore } from '../tracking/cache.ts';
 import type { Coalescer } from '../tracking/coalescer.ts';
@@ -18,7 +26,7 @@ import { RedisVisitorLimiter } from '../tracking/redis-visitor-limiter.ts';
 import type { CodeLoader, TrackingBatch } from '../tracking/service.ts';
 import { MemoryVisitorLimiter, type VisitorLimiter } from '../tracking/visitor-limiter.ts';
 import { visitorShareOf } from '../tracking/visitor-share.ts';
-import { MemoryBudget, type UpstreamBudget } from '../upstream/budget.ts';
+import { MemoryBudget, routeLimit, type UpstreamBudget } from '../upstream/budget.ts';
 import type { SharedCatalogStore } from '../upstream/platform-mcp.ts';
 import { RedisBudget } from '../upstream/redis-budget.ts';
 import { RedisCatalog } from '../upstream/redis-catalog.ts';
@@ -39,6 +47,11 @@ export interface Backends {
   ledger: LedgerStore;
   /** The merchant's approvals of agents' labels, beside the ledger. */
   approvals: ApprovalStore;
+  /** The watcher's state and the notification outbox, beside the ledger (bff/notifications/). */
+  watches: WatchStore;
+  outbox: Outbox;
+  /** The HMAC key of signed tracking links (`BFF_LINK_SECRET`, or generated once into the ledger's database). */
+  linkSecret: Buffer;
   /** OAuth clients, codes, tokens and sessions; only with `BFF_ADMIN_PASSWORD` (OAuth and /admin are off without). */
   oauth: OAuthStore | undefined;
   /**
@@ -53,6 +66,8 @@ export interface Backends {
   visitorLimiter: VisitorLimiter;
   /** Each visitor's share of the store's tracking calls (`visitorShareOf`): lookups that reach the platform. */
   visitorShare: VisitorLimiter;
+  /** Failed order lookups per visitor and per order number (shared with Redis). */
+  lookupThrottle: LookupThrottle;
   /** With Redis: the queue of codes every instance shares, with this instance's coalescer as its fallback. */
   codeLoader:
     | ((batch: TrackingBatch, local: Coalescer<TrackingResult>, windowMs?: number) => CodeLoader)
@@ -100,25 +115,37 @@ export async function openBackends(config: BffConfig, options: BackendOptions): 
     await sql.close();
     if (oauthSql && oauthSql !== sql) await oauthSql.close();
   };
+  let secret: Buffer;
   try {
     await ledger.ready;
     await approvals.ready;
     await oauth?.ready;
     await sqlLoginFailures?.ready;
+    // After the ledger's steps: the watcher's first step reads label_attempts.
+    await migrate(sql, NOTIFICATION_MIGRATIONS);
+    await migrate(sql, SECRET_MIGRATIONS);
+    secret = await linkSecret(sql, config.linkSecret);
   } catch (error) {
     await closeSql().catch(() => undefined);
     throw error;
   }
 
-  const localBudget = new MemoryBudget(config.shippingRateLimit);
+  // The watcher's share of the tracking route (none when it has nobody to tell): the visitors keep the rest.
+  const watchShare = watcherShare(config);
+  const localBudget = new MemoryBudget(config.shippingRateLimit, { watchShare });
   const localCache = new TrackingCache({ now });
   const localLimiter = new MemoryVisitorLimiter(config.visitorRateLimit);
-  const shareLimit = visitorShareOf(config.shippingRateLimit);
+  // A tenth of what visitors may spend: the store's limit less the watcher's lane.
+  const shareLimit = visitorShareOf(routeLimit(config.shippingRateLimit, 'tracking', watchShare));
   const localShare = new MemoryVisitorLimiter(shareLimit);
   const redis = config.redisUrl
     ? new RedisConnection({ url: config.redisUrl, secretKey: config.secretKey, logger: options.logger })
     : undefined;
   const loaders: RedisCodeLoader[] = [];
+  const failures = (name: 'visitor' | 'order', limit: RateLimit) => {
+    const local = new MemoryFailures(limit, { now });
+    return redis ? new RedisFailures(redis, name, limit, local) : local;
+  };
 
   const ledgerCheck: ReadinessCheck = async () =>
     (await ledger.healthy())
@@ -138,17 +165,29 @@ export async function openBackends(config: BffConfig, options: BackendOptions): 
     sql,
     ledger,
     approvals,
+    watches: new WatchStore(sql),
+    outbox: new Outbox(sql),
+    linkSecret: secret,
     oauth,
     loginFailures: redis && sqlLoginFailures ? new RedisLoginFailures(redis) : sqlLoginFailures,
     sharedDatabase: sql.dialect === 'postgres',
     budget: redis
-      ? new RedisBudget({ connection: redis, limit: config.shippingRateLimit, local: localBudget })
+      ? new RedisBudget({
+          connection: redis,
+          limit: config.shippingRateLimit,
+          local: localBudget,
+          watchShare,
+        })
       : localBudget,
     trackingCache: redis ? new RedisTrackingCache({ connection: redis, local: localCache, now }) : localCache,
     visitorLimiter: redis
       ? new RedisVisitorLimiter(redis, config.visitorRateLimit, localLimiter)
       : localLimiter,
     visitorShare: redis ? new RedisVisitorLimiter(redis, shareLimit, localShare, 'share') : localShare,
+    lookupThrottle: new LookupThrottle({
+      visitors: failures('visitor', LOOKUP_FAILURES.perVisitor),
+      orders: failures('order', LOOKUP_FAILURES.perOrder),
+    }),
     codeLoader: redis
       ? (batch, local, windowMs) => {
           const loader = new RedisCodeLoader({

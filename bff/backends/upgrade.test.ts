@@ -9,6 +9,8 @@ import { type PostgresServer, startPostgres } from '../../testing/servers.ts';
 import { parseConfig } from '../config.ts';
 import { LEDGER_MIGRATIONS } from '../labels/migrations.ts';
 import { createLogger } from '../logger.ts';
+import { NOTIFICATION_MIGRATIONS } from '../notifications/migrations.ts';
+import { SECRET_MIGRATIONS } from '../orders/link-secret.ts';
 import { APPROVAL_MIGRATIONS } from '../policies/approval-store.ts';
 import { type Backends, openBackends } from './backends.ts';
 
@@ -124,6 +126,8 @@ describe('opening the databases of release 0.2.0', () => {
         ...OAUTH_MIGRATIONS,
         ...LOGIN_FAILURE_MIGRATIONS,
         ...APPROVAL_MIGRATIONS,
+        ...NOTIFICATION_MIGRATIONS,
+        ...SECRET_MIGRATIONS,
       ]
         .map((m) => m.id)
         .sort();

@@ -42,7 +42,10 @@ async function login(): Promise<{ cookie: string; csrf: string }> {
     headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: csrfCookie },
     body: new URLSearchParams({ csrf, password: PASSWORD }),
   });
-  const cookie = (response.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+  const cookie = response.headers
+    .getSetCookie()
+    .map((set) => set.split(';')[0] ?? '')
+    .join('; ');
   const session = (await (await fetch(`${bff.url}/admin/api/session`, { headers: { cookie } })).json()) as {
     csrfToken: string;
   };

@@ -30,6 +30,7 @@ const AttemptRowSchema = z.object({
   service_code: optionalText,
   declared_value_cents: optionalNumber,
   lease_until: optionalNumber,
+  locale: optionalText,
 });
 
 /** A stored row (node:sqlite or PostgreSQL) as a `LedgerAttempt`; undefined for no row. */
@@ -59,5 +60,6 @@ export function attemptFromRow(row: unknown): LedgerAttempt | undefined {
     serviceCode: r.service_code ?? null,
     declaredValueCents: r.declared_value_cents ?? null,
     leaseUntil: r.lease_until ?? null,
+    locale: r.locale ?? null,
   };
 }

@@ -66,6 +66,8 @@ export interface LabelIntent {
   issuedBy?: string | undefined;
   /** The issuer's limits for today, counted in the ledger in the same transaction as the new attempt. */
   limits?: DailyLimits | undefined;
+  /** The language of the shopper's order (their status e-mails): kept with the attempt, never sent upstream. */
+  locale?: string | undefined;
 }
 
 export interface LabelIssuerOptions {
@@ -322,6 +324,7 @@ export class LabelIssuer {
         orderId,
         volume: orderId === undefined ? undefined : (intent.volume ?? 1),
         issuedBy: intent.issuedBy,
+        locale: intent.locale,
         recipient: input.recipient.nome,
         serviceCode: input.serviceCode,
         declaredValueCents: declaredValueCents(input),

@@ -119,8 +119,8 @@ export class LedgerStore {
       try {
         await tx.run(
           `INSERT INTO label_attempts (id, fingerprint, idempotency_key, state, created_at, request, order_id, volume,
-             issued_by, recipient, service_code, declared_value_cents, lease_until)
-           VALUES (?, ?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+             issued_by, recipient, service_code, declared_value_cents, lease_until, locale)
+           VALUES (?, ?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
           [
             id,
             input.fingerprint,
@@ -134,6 +134,7 @@ export class LedgerStore {
             input.serviceCode ?? null,
             input.declaredValueCents ?? null,
             input.leaseUntil ?? null,
+            input.locale ?? null,
           ],
         );
       } catch (error) {

@@ -61,6 +61,8 @@ export interface LedgerAttempt {
   volume: number | null;
   /** Who asked for it: a static agent token's name, an OAuth client's name, or `desk`; null before release 0.3. */
   issuedBy: string | null;
+  /** The language of the shopper's order (`pt-BR`, `en`, `es`) when the caller said; null: pt-BR. */
+  locale: string | null;
   /** The recipient's name and the contract service, copied from the request for the desk's list and search. */
   recipient: string | null;
   serviceCode: string | null;
@@ -129,6 +131,7 @@ export class AttemptNotFoundError extends Error {
 
 export interface BeginInput extends AttemptIntent {
   fingerprint: string;
+  locale?: string | undefined;
   idempotencyKey?: string | undefined;
   request: string;
   recipient?: string | undefined;

@@ -57,6 +57,8 @@ export const LEDGER_MIGRATIONS: readonly Migration[] = [
     `,
     run: deskColumnsFromRequests,
   },
+  // The language of the shopper's order, for their status e-mails (bff/notifications/).
+  { id: '005-attempt-locale', sql: 'ALTER TABLE label_attempts ADD COLUMN locale TEXT' },
 ];
 
 /** The desk's columns of attempts written before they existed, read from the request each one kept. */

@@ -210,7 +210,7 @@ export class LabelService {
     const service = serviceCodes.resolve(request);
     if (!service.ok)
       return { refusal: { reason: 'unknown_service', message: service.message, field: 'serviceCode' } };
-    const { serviceId: _id, orderId, volume, idempotencyKey, ...platformFields } = request;
+    const { serviceId: _id, orderId, volume, idempotencyKey, locale, ...platformFields } = request;
     const input = GenerateLabelInputSchema.parse({ ...platformFields, serviceCode: service.serviceCode });
     const refusal = plausibility(input);
     if (refusal) return { refusal };
@@ -229,6 +229,7 @@ export class LabelService {
       orderId,
       volume: orderId === undefined ? undefined : (volume ?? 1),
       issuedBy: caller.issuedBy,
+      locale,
     };
     const intentKey = idempotencyKey
       ? `key:${idempotencyKey}`
@@ -307,6 +308,7 @@ function intentFields(intent: LabelIntent): Record<string, unknown> {
   return {
     ...(intent.idempotencyKey ? { idempotencyKey: intent.idempotencyKey } : {}),
     ...(intent.orderId !== undefined ? { orderId: intent.orderId, volume: intent.volume ?? 1 } : {}),
+    ...(intent.locale ? { locale: intent.locale } : {}),
   };
 }
 

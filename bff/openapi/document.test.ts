@@ -2,6 +2,7 @@ import SwaggerParser from '@apidevtools/swagger-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningSandbox, startSandbox } from '../../sandbox/testing.ts';
 import { ErrorBodySchema } from '../../shared/errors.ts';
+import { OrderLookupRequestSchema, OrderLookupResponseSchema } from '../../shared/order-lookup.ts';
 import { TrackingLookupRequestSchema, TrackingLookupResponseSchema } from '../../shared/tracking-lookup.ts';
 import { RateVerifyRequestSchema, RateVerifyResponseSchema } from '../rates/verify.ts';
 import { type RunningBff, startBff } from '../testing.ts';
@@ -81,6 +82,16 @@ describe('the BFF OpenAPI document', () => {
       type: 'http',
       scheme: 'bearer',
     });
+  });
+
+  it('documents the order lookup with examples its schemas take', () => {
+    const paths = (buildBffOpenApiDocument() as { paths: Record<string, { post: Operation }> }).paths;
+    const lookup = paths['/api/orders/lookup']?.post as Operation;
+    const request = lookup.requestBody.content['application/json']?.example;
+    expect(OrderLookupRequestSchema.safeParse(request).success).toBe(true);
+    const ok = lookup.responses['200']?.content?.['application/json']?.examples?.delivered?.value;
+    expect(OrderLookupResponseSchema.safeParse(ok).success).toBe(true);
+    expect(Object.keys(lookup.responses).sort()).toEqual(['200', '400', '404', '429', '502']);
   });
 
   it('documents every status /api/tracking answers', () => {

@@ -2,6 +2,7 @@ import { Router } from 'express';
 import { ERROR_STATUS, ErrorBodySchema, type ErrorCode } from '../../shared/errors.ts';
 import { MAX_CODES } from '../../shared/limits.ts';
 import { jsonSchema } from '../../shared/openapi.ts';
+import { OrderLookupRequestSchema, OrderLookupResponseSchema } from '../../shared/order-lookup.ts';
 import { TrackingLookupRequestSchema, TrackingLookupResponseSchema } from '../../shared/tracking-lookup.ts';
 import { methodNotAllowed } from '../http/errors.ts';
 import { RateVerifyRequestSchema, RateVerifyResponseSchema } from '../rates/verify.ts';
@@ -95,7 +96,7 @@ const DELIVERED_EVENT = {
 };
 
 /**
- * The OpenAPI 3.1 document of the BFF's public API (`POST /api/tracking`), built from the same zod schemas the
+ * The OpenAPI 3.1 document of the BFF's public API (`POST /api/tracking`, `POST /api/orders/lookup`), built from the same zod schemas the
  * route validates with. Served at `GET /openapi.json`.
  */
 export function buildBffOpenApiDocument(publicUrl?: string): JsonObject {
@@ -239,6 +240,91 @@ export function buildBffOpenApiDocument(publicUrl?: string): JsonObject {
           },
         },
       },
+      '/api/orders/lookup': {
+        post: {
+          operationId: 'lookupOrder',
+          // Public: the order number and its CEP are the shopper's proof.
+          security: [],
+          summary: 'The parcels of an order, by its number and the delivery CEP',
+          description:
+            'For shoppers without a tracking code. One result per volume of the order that has a label, in volume ' +
+            'order. An unknown order and a wrong CEP get the same 404 body, no sooner than 150 ms after the request; ' +
+            'failed attempts are limited per visitor (10) and per order number (5) in 15 minutes (429).',
+          requestBody: {
+            required: true,
+            content: {
+              'application/json': {
+                schema: { $ref: '#/components/schemas/OrderLookupRequest' },
+                example: { orderId: '1001', cep: '20040-020' },
+              },
+            },
+          },
+          responses: {
+            '200': {
+              description: "The order's parcels",
+              content: {
+                'application/json': {
+                  schema: { $ref: '#/components/schemas/OrderLookupResponse' },
+                  examples: {
+                    delivered: {
+                      value: {
+                        orderId: '1001',
+                        results: [
+                          {
+                            code: 'DG049186226BR',
+                            found: true,
+                            delivered: true,
+                            lastStatus: DELIVERED_EVENT,
+                            events: [DELIVERED_EVENT],
+                          },
+                        ],
+                      },
+                    },
+                  },
+                },
+              },
+            },
+            '400': {
+              description: 'Invalid request: fix it before retrying',
+              content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' } } },
+            },
+            '404': {
+              description:
+                'No order with this number and CEP (the same answer for an unknown order and a wrong CEP)',
+              content: {
+                'application/json': {
+                  schema: {
+                    type: 'object',
+                    required: ['error'],
+                    properties: {
+                      error: {
+                        type: 'object',
+                        required: ['code', 'message'],
+                        properties: { code: { const: 'order_not_found' }, message: { type: 'string' } },
+                      },
+                    },
+                  },
+                  example: {
+                    error: {
+                      code: 'order_not_found',
+                      message: 'No order with this number and CEP. Check both and try again.',
+                    },
+                  },
+                },
+              },
+            },
+            '429': {
+              description: 'Too many lookups, or too many failed ones: wait Retry-After seconds',
+              headers: { 'Retry-After': { description: 'seconds', schema: { type: 'integer' } } },
+              content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' } } },
+            },
+            '502': {
+              description: 'The platform could not answer: try again later',
+              content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' } } },
+            },
+          },
+        },
+      },
       '/openapi.json': {
         get: {
           operationId: 'getOpenApi',
@@ -257,6 +343,8 @@ export function buildBffOpenApiDocument(publicUrl?: string): JsonObject {
         TrackingLookupResponse: jsonSchema(TrackingLookupResponseSchema, 'output'),
         RateVerifyRequest: jsonSchema(RateVerifyRequestSchema, 'input'),
         RateVerifyResponse: jsonSchema(RateVerifyResponseSchema, 'output'),
+        OrderLookupRequest: jsonSchema(OrderLookupRequestSchema, 'input'),
+        OrderLookupResponse: jsonSchema(OrderLookupResponseSchema, 'output'),
         ErrorBody: jsonSchema(ErrorBodySchema, 'output'),
       },
       securitySchemes: {

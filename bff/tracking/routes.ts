@@ -12,7 +12,7 @@ import { MemoryVisitorLimiter, type VisitorLimiter, visitorKey } from './visitor
 import { isShareSpent } from './visitor-share.ts';
 
 /** CORS for the origins the merchant allowed, and for nobody else. */
-function cors(allowed: readonly string[]): RequestHandler {
+export function cors(allowed: readonly string[]): RequestHandler {
   const origins = new Set(allowed);
   return (req, res, next) => {
     const origin = req.headers.origin;

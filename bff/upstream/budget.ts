@@ -1,7 +1,12 @@
 import type { RateLimit } from '../../shared/rate-limit.ts';
 
-/** The routes the platform limits separately (spec 8: per store and route). */
-export type BudgetRoute = 'rates' | 'tracking';
+/**
+ * The routes the platform limits separately (spec 8: per store and route), and `tracking-watch`: the share of the
+ * tracking route reserved for the BFF's own watcher (`BFF_WATCH_SHARE`). The platform sees one tracking route; the
+ * BFF splits its allowance in two lanes, visitors' `tracking` and the watcher's `tracking-watch`, each a window of
+ * its own, so the watcher never spends the visitors' calls and the two together never pass the limit.
+ */
+export type BudgetRoute = 'rates' | 'tracking' | 'tracking-watch';
 
 export type BudgetDecision = { ok: true } | { ok: false; retryAfterMs: number };
 
@@ -24,16 +29,37 @@ export function reserveOf(limit: RateLimit, reserve: number | undefined): number
   return reserve ?? Math.ceil(limit.calls / 4);
 }
 
+/**
+ * The calls of the tracking route kept for the watcher: `share` of the limit, rounded down (the watcher never gets
+ * more than its share; a share too small for one call leaves it none).
+ */
+export function watchCalls(limit: RateLimit, share: number): number {
+  return Math.floor(limit.calls * share + 1e-9);
+}
+
+/**
+ * One route's allowance: the store's limit, except that the tracking route is split between the visitors' lane
+ * (`tracking`, the limit less the watcher's calls) and the watcher's (`tracking-watch`).
+ */
+export function routeLimit(limit: RateLimit, route: BudgetRoute, watchShare = 0): RateLimit {
+  const watch = watchCalls(limit, watchShare);
+  if (route === 'tracking-watch') return { calls: watch, seconds: limit.seconds };
+  if (route === 'tracking') return { calls: limit.calls - watch, seconds: limit.seconds };
+  return limit;
+}
+
 /** A sliding log of the last window's calls per route, in process memory (one instance). */
 export class MemoryBudget implements UpstreamBudget {
   private readonly sent = new Map<BudgetRoute, number[]>();
   private readonly limit: RateLimit;
-  private readonly reserve: number;
+  private readonly reserve: number | undefined;
+  private readonly watchShare: number;
   private readonly now: () => number;
 
-  constructor(limit: RateLimit, options: { reserve?: number; now?: () => number } = {}) {
+  constructor(limit: RateLimit, options: { reserve?: number; now?: () => number; watchShare?: number } = {}) {
     this.limit = limit;
-    this.reserve = reserveOf(limit, options.reserve);
+    this.reserve = options.reserve;
+    this.watchShare = options.watchShare ?? 0;
     this.now = options.now ?? Date.now;
   }
 
@@ -47,15 +73,19 @@ export class MemoryBudget implements UpstreamBudget {
   async take(route: BudgetRoute): Promise<BudgetDecision> {
     const now = this.now();
     const log = this.log(route, now);
-    const oldest = log[0];
-    if (log.length >= this.limit.calls && oldest !== undefined) {
-      return { ok: false, retryAfterMs: Math.max(1, oldest + this.limit.seconds * 1000 - now) };
+    const { calls, seconds } = routeLimit(this.limit, route, this.watchShare);
+    if (log.length >= calls) {
+      const oldest = log[log.length - calls];
+      // A lane without calls (no watcher share) never frees one: the longest wait there is.
+      if (oldest === undefined) return { ok: false, retryAfterMs: seconds * 1000 };
+      return { ok: false, retryAfterMs: Math.max(1, oldest + seconds * 1000 - now) };
     }
     log.push(now);
     return { ok: true };
   }
 
   async canRetry(route: BudgetRoute): Promise<boolean> {
-    return this.limit.calls - this.log(route, this.now()).length > this.reserve;
+    const limit = routeLimit(this.limit, route, this.watchShare);
+    return limit.calls - this.log(route, this.now()).length > reserveOf(limit, this.reserve);
   }
 }

@@ -50,4 +50,24 @@ describe('RedisBudget (real redis-server)', () => {
     await new Promise((resolve) => setTimeout(resolve, refused.ok ? 0 : refused.retryAfterMs + 20));
     expect((await budget.take('tracking')).ok).toBe(true);
   });
+
+  it('splits the tracking route between visitors and the watcher across instances', async () => {
+    const limit = { calls: 10, seconds: 60 };
+    const budgets = await Promise.all(
+      [0, 1].map(async () => {
+        const connection = await redisConnection(server.url, 'mk_watch');
+        connections.push(connection);
+        const local = new MemoryBudget(limit, { watchShare: 0.3 });
+        return new RedisBudget({ connection, limit, local, watchShare: 0.3 });
+      }),
+    );
+    const watcher = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => budgets[i % 2]?.take('tracking-watch')),
+    );
+    const visitors = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => budgets[i % 2]?.take('tracking')),
+    );
+    expect(watcher.filter((d) => d?.ok)).toHaveLength(3);
+    expect(visitors.filter((d) => d?.ok)).toHaveLength(7);
+  });
 });

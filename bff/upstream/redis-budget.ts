@@ -1,6 +1,12 @@
 import type { RateLimit } from '../../shared/rate-limit.ts';
 import type { RedisConnection } from '../backends/redis.ts';
-import { type BudgetDecision, type BudgetRoute, reserveOf, type UpstreamBudget } from './budget.ts';
+import {
+  type BudgetDecision,
+  type BudgetRoute,
+  reserveOf,
+  routeLimit,
+  type UpstreamBudget,
+} from './budget.ts';
 
 /**
  * One sliding window in Redis for every instance: the script trims the log, counts and records in one atomic step on
@@ -39,18 +45,22 @@ export class RedisBudget implements UpstreamBudget {
   private readonly connection: RedisConnection;
   private readonly local: UpstreamBudget;
   private readonly limit: RateLimit;
-  private readonly reserve: number;
+  private readonly reserve: number | undefined;
+  private readonly watchShare: number;
 
   constructor(options: {
     connection: RedisConnection;
     limit: RateLimit;
     local: UpstreamBudget;
     reserve?: number;
+    /** The share of the tracking route kept for the watcher (see `routeLimit`). */
+    watchShare?: number;
   }) {
     this.connection = options.connection;
     this.local = options.local;
     this.limit = options.limit;
-    this.reserve = reserveOf(options.limit, options.reserve);
+    this.reserve = options.reserve;
+    this.watchShare = options.watchShare ?? 0;
   }
 
   private key(route: BudgetRoute): string {
@@ -66,7 +76,11 @@ export class RedisBudget implements UpstreamBudget {
 
   canRetry(route: BudgetRoute): Promise<boolean> {
     return this.connection.orLocal(
-      () => this.usedShared(route).then((used) => this.limit.calls - used > this.reserve),
+      () =>
+        this.usedShared(route).then((used) => {
+          const limit = routeLimit(this.limit, route, this.watchShare);
+          return limit.calls - used > reserveOf(limit, this.reserve);
+        }),
       () => this.local.canRetry(route),
     );
   }
@@ -74,9 +88,11 @@ export class RedisBudget implements UpstreamBudget {
   private async takeShared(route: BudgetRoute): Promise<BudgetDecision> {
     sequence = (sequence + 1) % Number.MAX_SAFE_INTEGER;
     const member = `${process.pid}:${Date.now()}:${sequence}:${Math.random()}`;
-    const windowMs = this.limit.seconds * 1000;
+    const { calls, seconds } = routeLimit(this.limit, route, this.watchShare);
+    const windowMs = seconds * 1000;
+    if (calls === 0) return { ok: false, retryAfterMs: windowMs };
     const waitMs = Number(
-      await this.connection.commands.eval(TAKE, 1, this.key(route), windowMs, this.limit.calls, member),
+      await this.connection.commands.eval(TAKE, 1, this.key(route), windowMs, calls, member),
     );
     return waitMs === 0 ? { ok: true } : { ok: false, retryAfterMs: waitMs };
   }

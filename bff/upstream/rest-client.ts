@@ -3,7 +3,7 @@ import { ErrorBodySchema } from '../../shared/errors.ts';
 import { type RatesRequestInput, type RatesResponse, RatesResponseSchema } from '../../shared/quote.ts';
 import { type TrackingResponse, TrackingResponseSchema } from '../../shared/tracking.ts';
 import type { Logger } from '../logger.ts';
-import type { UpstreamBudget } from './budget.ts';
+import type { BudgetRoute, UpstreamBudget } from './budget.ts';
 import { UpstreamError } from './errors.ts';
 import { type Answer, createHttpSend, NetworkError, type Send, sendThroughFetch } from './http-send.ts';
 
@@ -37,6 +37,9 @@ export interface RestClientOptions {
 const RETRIED = new Set([429, 502, 503, 504]);
 
 type Route = 'rates' | 'tracking';
+
+/** Who a tracking call is for: visitors and agents, or the BFF's watcher (its own lane of the budget). */
+export type TrackingLane = 'visitors' | 'watcher';
 
 /** Why an attempt ended without an answer. */
 class AttemptTimeout extends Error {
@@ -98,7 +101,7 @@ export function createRestClient(options: RestClientOptions) {
   }
 
   /** One call of the store's allowance, waiting for it when it frees soon enough; false when it does not. */
-  async function allowance(route: Route, deadline: number): Promise<boolean> {
+  async function allowance(route: BudgetRoute, deadline: number): Promise<boolean> {
     if (!budget) return true;
     const decision = await budget.take(route);
     if (decision.ok) return true;
@@ -108,14 +111,19 @@ export function createRestClient(options: RestClientOptions) {
     return (await budget.take(route)).ok;
   }
 
-  async function post<T>(route: Route, payload: unknown, schema: z.ZodMiniType<T>): Promise<T> {
+  async function post<T>(
+    route: Route,
+    payload: unknown,
+    schema: z.ZodMiniType<T>,
+    lane: BudgetRoute = route,
+  ): Promise<T> {
     const path = `v1/${route}`;
     const url = new URL(`${apiUrl}/${path}`);
     const body = JSON.stringify(payload);
     const deadline = Date.now() + totalTimeoutMs;
     let outcome: Answer | Error | undefined;
     for (let n = 0; ; n++) {
-      if (!(await allowance(route, deadline))) break;
+      if (!(await allowance(lane, deadline))) break;
       try {
         outcome = await attempt(url, body, deadline);
       } catch (error) {
@@ -126,7 +134,7 @@ export function createRestClient(options: RestClientOptions) {
       const delay = retryDelay(n + 1, outcome);
       // Retries stop when the deadline would pass before the next answer, or the store's budget says no.
       if (delay === undefined || Date.now() + delay >= deadline) break;
-      if (budget && !(await budget.canRetry(route))) break;
+      if (budget && !(await budget.canRetry(lane))) break;
       logger.warn(
         {
           url: url.href,
@@ -157,8 +165,9 @@ export function createRestClient(options: RestClientOptions) {
   return {
     rates: (request: RatesRequestInput): Promise<RatesResponse> =>
       post('rates', request, RatesResponseSchema),
-    tracking: (codes: string[]): Promise<TrackingResponse> =>
-      post('tracking', { codes }, TrackingResponseSchema),
+    /** `lane: 'watcher'` spends the watcher's share of the tracking allowance (`BFF_WATCH_SHARE`), never the visitors'. */
+    tracking: (codes: string[], lane: TrackingLane = 'visitors'): Promise<TrackingResponse> =>
+      post('tracking', { codes }, TrackingResponseSchema, lane === 'watcher' ? 'tracking-watch' : 'tracking'),
   };
 }
 

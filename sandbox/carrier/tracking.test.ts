@@ -229,3 +229,56 @@ describe('the fixture codes (sandbox/README.md)', () => {
 function deliveryPlanOf(book: TrackingBook, code: string) {
   return book.lookup(code, T0 + 400 * HOUR_MS).events;
 }
+
+describe('TrackingBook.setScenario', () => {
+  const at = (hours: number) => T0 + hours * HOUR_MS;
+  const codes = (book: TrackingBook, hours: number) =>
+    book.lookup('QB000000005BR', at(hours)).events.map((e) => `${e.code}/${e.type}`);
+  const booked = () => {
+    const book = new TrackingBook();
+    book.register('QB000000005BR', T0, deliveryPlan('QB000000005BR', toManaus, 11));
+    return book;
+  };
+
+  it('stall: what has happened stays, nothing more comes, ever', () => {
+    const book = booked();
+    const before = codes(book, 48);
+    expect(before.length).toBeGreaterThan(0);
+    expect(book.setScenario('QB000000005BR', 'stall', at(48))).toBeUndefined();
+    expect(codes(book, 48)).toEqual(before);
+    expect(codes(book, 24 * 365)).toEqual(before);
+  });
+
+  it('awaiting_pickup: an hour later the parcel waits at its delivery unit, and stays there', () => {
+    const book = booked();
+    book.setScenario('QB000000005BR', 'awaiting_pickup', at(48));
+    expect(codes(book, 48.5)).not.toContain('LDI/01');
+    const later = book.lookup('QB000000005BR', at(24 * 30));
+    expect(later.events[0]).toMatchObject({
+      code: 'LDI',
+      type: '01',
+      origin: 'Unidade de Distribuição - Parintins/AM',
+      timestamp: formatCarrierTime(at(49)),
+    });
+    expect(later.delivered).toBe(false);
+  });
+
+  it('returned: an hour later it goes back to the sender, and is never delivered', () => {
+    const book = booked();
+    book.setScenario('QB000000005BR', 'returned', at(48));
+    const later = book.lookup('QB000000005BR', at(24 * 30));
+    expect(later.events[0]).toMatchObject({
+      code: 'BDE',
+      type: '23',
+      description: 'Objeto devolvido ao remetente',
+    });
+    expect(later.events[0]?.destination).toBe('Agência dos Correios - Campinas/SP');
+    expect(later.delivered).toBe(false);
+  });
+
+  it('refuses an unknown object and one already delivered', () => {
+    const book = booked();
+    expect(book.setScenario('QB999999995BR', 'stall', at(1))).toBe('unknown_object');
+    expect(book.setScenario('QB000000005BR', 'returned', at(24 * 30))).toBe('already_delivered');
+  });
+});

@@ -130,6 +130,52 @@ export function returnPlan(code: string, route: RouteEnds, businessDays: number)
   return plan;
 }
 
+/** What an object's history does next, set through the control API (`POST /_sandbox/tracking/<code>`). */
+export const TRACKING_SCENARIOS = ['stall', 'awaiting_pickup', 'returned'] as const;
+export type TrackingScenario = (typeof TRACKING_SCENARIOS)[number];
+
+/** Why a scenario could not be set: the carrier does not know the object, or its history has ended. */
+export type ScenarioRefusal = 'unknown_object' | 'already_delivered';
+
+/**
+ * The object's plan from now on, per scenario: what has happened stays, what was still to come is replaced.
+ * `stall`: nothing more; `awaiting_pickup`: an hour later the parcel waits at its delivery unit (and stays there);
+ * `returned`: an hour later it goes back to the sender.
+ */
+function replan(plan: readonly PlannedEvent[], nowHours: number, scenario: TrackingScenario): PlannedEvent[] {
+  const past = plan.filter((event) => event.afterHours <= nowHours);
+  const unit =
+    plan.find((event) => event.origin?.startsWith('Unidade de Distribuição'))?.origin ?? plan.at(-1)?.origin;
+  const sender = plan[0]?.origin;
+  const next = nowHours + 1;
+  if (scenario === 'awaiting_pickup') {
+    return [
+      ...past,
+      {
+        afterHours: next,
+        code: 'LDI',
+        type: '01',
+        description: 'Objeto aguardando retirada no endereço indicado',
+        ...(unit ? { origin: unit } : {}),
+      },
+    ];
+  }
+  if (scenario === 'returned') {
+    return [
+      ...past,
+      {
+        afterHours: next,
+        code: 'BDE',
+        type: '23',
+        description: 'Objeto devolvido ao remetente',
+        ...(unit ? { origin: unit } : {}),
+        ...(sender ? { destination: sender } : {}),
+      },
+    ];
+  }
+  return past;
+}
+
 function isDelivered(event: TrackingEvent | undefined): boolean {
   return event !== undefined && ['BDE', 'BDI', 'BDR'].includes(event.code) && event.type === '01';
 }
@@ -144,6 +190,16 @@ export class TrackingBook {
 
   clear(): void {
     this.objects.clear();
+  }
+
+  /** Sets what the object's history does next (at carrier time `at`), or says why it cannot. */
+  setScenario(code: string, scenario: TrackingScenario, at: number): ScenarioRefusal | undefined {
+    const object = this.objects.get(code);
+    if (!object) return 'unknown_object';
+    if (this.lookup(code, at).delivered) return 'already_delivered';
+    const nowHours = (at - object.createdAt) / HOUR_MS;
+    this.objects.set(code, { ...object, plan: replan(object.plan, nowHours, scenario) });
+    return undefined;
   }
 
   /** Spec 2.3: most recent event first; a found object without events is not delivered. */

@@ -99,4 +99,27 @@ describe('control API', () => {
       expect(await res.json()).toMatchObject({ error: { code: 'invalid_body' } });
     }
   });
+
+  it('sets what a tracked object does next: POST /_sandbox/tracking/<code> {scenario}', async () => {
+    const code = 'SW371675211BR';
+    const track = async () => {
+      const res = await sandbox.post('/v1/tracking', { codes: [code] }, 'mk_test_demo');
+      return ((await res.json()) as { results: { events: { code: string; type?: string }[] }[] }).results[0];
+    };
+    const res = await sandbox.control(`tracking/${code}`, { scenario: 'awaiting_pickup' });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ ok: true, code, scenario: 'awaiting_pickup' });
+    await sandbox.control('advance', { hours: 2 });
+    expect((await track())?.events[0]).toMatchObject({ code: 'LDI', type: '01' });
+    await sandbox.control('advance', { hours: 24 * 20 });
+    expect((await track())?.events[0]).toMatchObject({ code: 'LDI', type: '01' });
+
+    const unknown = await sandbox.control('tracking/QB999999995BR', { scenario: 'stall' });
+    expect(unknown.status).toBe(404);
+    const bad = await sandbox.control(`tracking/${code}`, { scenario: 'lost' });
+    expect(bad.status).toBe(400);
+    expect(await bad.json()).toMatchObject({ error: { code: 'invalid_body' } });
+    const delivered = await sandbox.control('tracking/DG049186226BR', { scenario: 'returned' });
+    expect(delivered.status).toBe(400);
+  });
 });

@@ -3,12 +3,14 @@ import * as z from 'zod/mini';
 import { ApiError } from '../../shared/errors.ts';
 import { describeIssues } from '../../shared/issues.ts';
 import { isLoopbackAddress } from '../../shared/security/loopback.ts';
+import { TRACKING_SCENARIOS } from '../carrier/tracking.ts';
 import { FaultSchema } from '../faults/faults.ts';
 import { readJsonBody } from '../http/body.ts';
 import { strictRouter } from '../http/router.ts';
 import type { SandboxState } from '../state.ts';
 
 const AdvanceSchema = z.strictObject({ hours: z.number().check(z.gt(0), z.lte(24 * 365)) });
+const ScenarioSchema = z.strictObject({ scenario: z.enum(TRACKING_SCENARIOS) });
 const LabelTimingSchema = z.strictObject({
   pdfDelayMs: z.optional(z.int().check(z.gte(0), z.lte(600_000))),
   pdfWaitMs: z.optional(z.int().check(z.gte(0), z.lte(600_000))),
@@ -27,7 +29,10 @@ async function parseBody<T>(req: Parameters<RequestHandler>[0], schema: z.ZodMin
   return parsed.data;
 }
 
-/** `/_sandbox/*` (sandbox/README.md, "Control API"): reset, faults, simulated time, call counts, pre-postings, label timing. */
+/**
+ * `/_sandbox/*` (sandbox/README.md, "Control API"): reset, faults, simulated time, tracking scenarios, call counts,
+ * pre-postings, label timing.
+ */
 export function controlRoutes(state: SandboxState): Router {
   const router = strictRouter();
   router.use('/_sandbox', loopbackOnly);
@@ -52,6 +57,15 @@ export function controlRoutes(state: SandboxState): Router {
   });
   router.get('/_sandbox/stats', (_req, res) => {
     res.json({ ...state.stats.snapshot(), faultsFired: state.faults.fired });
+  });
+  router.post('/_sandbox/tracking/:code', async (req, res) => {
+    const { scenario } = await parseBody(req, ScenarioSchema);
+    const code = String(req.params.code).toUpperCase();
+    const refused = state.tracking.setScenario(code, scenario, state.carrierClock.time());
+    if (refused === 'unknown_object') throw new ApiError('not_found', `The carrier knows no object ${code}.`);
+    if (refused === 'already_delivered')
+      throw new ApiError('invalid_body', `${code} was already delivered; its history cannot change.`);
+    res.json({ ok: true, code, scenario });
   });
   router.get('/_sandbox/prepostings', (_req, res) => {
     res.json({ prepostings: state.labels.list() });

@@ -10,12 +10,15 @@ export interface TrackingProps {
   id: string;
 }
 
-/** The tracking form and one card per code. */
+/** The tracking forms (codes; or order number and CEP) and one card per code. */
 export function Tracking({ model, t, id }: TrackingProps) {
   const view = model.view.value;
   const invalid = model.invalid.value;
+  const problem = model.orderProblem.value;
   const errorId = `${id}-error`;
   const hintId = `${id}-hint`;
+  const orderErrorId = `${id}-order-error`;
+  const count = view.kind === 'results' ? view.items.length : 0;
   return (
     <div part="container" class="tracking">
       <form
@@ -56,23 +59,117 @@ export function Tracking({ model, t, id }: TrackingProps) {
           {invalid === 'empty' ? t.empty : invalid ? t.invalid(invalid.join(', ')) : ''}
         </p>
       </form>
+      <form
+        part="order-form"
+        class="form order-form"
+        noValidate
+        aria-label={t.orderTitle}
+        onSubmit={(event) => {
+          event.preventDefault();
+          void model.findOrder();
+        }}
+      >
+        <p class="label">{t.orderTitle}</p>
+        <div class="row">
+          <span class="field">
+            <label class="hint" for={`${id}-order`}>
+              {t.orderLabel}
+            </label>
+            <input
+              part="input order-input"
+              class="input input-plain"
+              id={`${id}-order`}
+              type="text"
+              autoComplete="off"
+              spellcheck={false}
+              value={model.orderId.value}
+              aria-invalid={problem === 'empty' && !model.orderId.value.trim() ? 'true' : 'false'}
+              aria-describedby={problem ? orderErrorId : undefined}
+              onInput={(event) => model.setOrder('orderId', event.currentTarget.value)}
+            />
+          </span>
+          <span class="field field-cep">
+            <label class="hint" for={`${id}-cep`}>
+              {t.cepLabel}
+            </label>
+            <input
+              part="input cep-input"
+              class="input input-plain"
+              id={`${id}-cep`}
+              type="text"
+              inputMode="numeric"
+              autoComplete="postal-code"
+              placeholder="00000-000"
+              value={model.cep.value}
+              aria-invalid={problem === 'cep' ? 'true' : 'false'}
+              aria-describedby={problem ? orderErrorId : undefined}
+              onInput={(event) => model.setOrder('cep', event.currentTarget.value)}
+            />
+          </span>
+          <button part="button order-button" class="button button-end" type="submit">
+            {t.orderSubmit}
+          </button>
+        </div>
+        <p part="error" id={orderErrorId} class="field-error" role={problem ? 'alert' : undefined}>
+          {problem === 'empty' ? t.orderEmpty : problem === 'cep' ? t.cepInvalid : ''}
+        </p>
+      </form>
       <p class="sr-only" role="status" aria-live="polite">
-        {view.kind === 'loading' ? t.loading : view.kind === 'results' ? t.results(view.results.length) : ''}
+        {view.kind === 'loading' ? t.loading : view.kind === 'results' ? t.results(count) : ''}
       </p>
       <div part="results" class="results" aria-busy={view.kind === 'loading' ? 'true' : 'false'}>
         {view.kind === 'loading' && <p class="message">{t.loading}</p>}
         {view.kind === 'error' && (
           <div class="message" role="alert">
-            <p>{view.error === 'limited' ? t.limited : t.unavailable}</p>
-            <button part="retry" class="retry" type="button" onClick={() => void model.track()}>
-              {t.retry}
-            </button>
+            <p>
+              {view.error === 'limited'
+                ? t.limited
+                : view.error === 'order-not-found'
+                  ? t.orderNotFound
+                  : t.unavailable}
+            </p>
+            {view.error !== 'order-not-found' && (
+              <button part="retry" class="retry" type="button" onClick={() => void model.retry()}>
+                {t.retry}
+              </button>
+            )}
           </div>
         )}
+        {view.kind === 'results' && view.orderId && (
+          <h2 part="order-heading" class="order-heading">
+            {t.order(view.orderId)}
+          </h2>
+        )}
         {view.kind === 'results' &&
-          view.results.map((result) => <Card key={result.code} result={result} t={t} />)}
+          view.items.map((item) =>
+            item.kind === 'result' ? (
+              <Card key={item.result.code} result={item.result} t={t} />
+            ) : (
+              <InvalidCard key={`invalid-${item.code}`} code={item.code} t={t} />
+            ),
+          )}
       </div>
     </div>
+  );
+}
+
+/** A code that failed the check digit, flagged on its own card: the other codes were looked up. */
+function InvalidCard({ code, t }: { code: string; t: TrackingMessages }) {
+  const headingId = `card-invalid-${code.replace(/[^A-Z0-9]/gi, '')}`;
+  return (
+    <article part="card" class="card card-invalid" aria-labelledby={headingId}>
+      <header class="card-head">
+        <h2 id={headingId} class="code">
+          {code}
+        </h2>
+        <span part="badge" class="badge badge-invalid">
+          {t.invalidBadge}
+        </span>
+      </header>
+      <p part="next" class="next">
+        {t.invalidNext}
+      </p>
+    </article>
   );
 }
 

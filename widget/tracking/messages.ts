@@ -54,6 +54,16 @@ const pt = {
   timeline: 'Histórico',
   details: 'Detalhes do transportador',
   results: (n: number) => (n === 1 ? '1 objeto consultado' : `${n} objetos consultados`),
+  invalidBadge: 'Código inválido',
+  invalidNext: 'Confira as letras e os 9 dígitos deste código; os outros foram consultados.',
+  orderTitle: 'Não tem o código? Busque pelo pedido',
+  orderLabel: 'Número do pedido',
+  cepLabel: 'CEP de entrega',
+  orderSubmit: 'Buscar pedido',
+  orderEmpty: 'Digite o número do pedido e o CEP de entrega.',
+  cepInvalid: 'O CEP tem 8 dígitos (ex.: 01310-100).',
+  orderNotFound: 'Não encontramos um pedido com esse número e CEP. Confira os dois e tente de novo.',
+  order: (id: string) => `Pedido ${id}`,
 };
 
 export type TrackingMessages = typeof pt;
@@ -107,6 +117,16 @@ const en: TrackingMessages = {
   timeline: 'History',
   details: 'Carrier details',
   results: (n) => (n === 1 ? '1 object' : `${n} objects`),
+  invalidBadge: 'Invalid code',
+  invalidNext: 'Check the letters and the 9 digits of this code; the others were looked up.',
+  orderTitle: 'No code? Find your order',
+  orderLabel: 'Order number',
+  cepLabel: 'Delivery CEP (postal code)',
+  orderSubmit: 'Find order',
+  orderEmpty: 'Enter the order number and the delivery CEP.',
+  cepInvalid: 'A CEP has 8 digits (e.g. 01310-100).',
+  orderNotFound: 'We found no order with this number and CEP. Check both and try again.',
+  order: (id) => `Order ${id}`,
 };
 
 const es: TrackingMessages = {
@@ -160,6 +180,16 @@ const es: TrackingMessages = {
   timeline: 'Historial',
   details: 'Detalles del transportista',
   results: (n) => (n === 1 ? '1 objeto consultado' : `${n} objetos consultados`),
+  invalidBadge: 'Código inválido',
+  invalidNext: 'Revisa las letras y los 9 dígitos de este código; los demás fueron consultados.',
+  orderTitle: '¿No tienes el código? Busca tu pedido',
+  orderLabel: 'Número de pedido',
+  cepLabel: 'CEP de entrega (código postal)',
+  orderSubmit: 'Buscar pedido',
+  orderEmpty: 'Escribe el número de pedido y el CEP de entrega.',
+  cepInvalid: 'El CEP tiene 8 dígitos (ej.: 01310-100).',
+  orderNotFound: 'No encontramos un pedido con ese número y CEP. Revisa ambos e inténtalo de nuevo.',
+  order: (id) => `Pedido ${id}`,
 };
 
 /** The tracking element's words, all in this one place: pt-BR by default, `lang="en"` or `lang="es"`. */

@@ -50,4 +50,13 @@ export const TRACKING_CSS = `
 .event-description{font-weight:600}
 .event-time{font-size:.85em;color:var(--_m)}
 .event-route{font-size:.85em;color:var(--_m)}
+.order-form{margin-top:.25rem}
+.field{display:flex;flex-direction:column;flex:1 1 10rem}
+.field-cep{flex:0 1 9rem}
+.field .hint{margin:0 0 .2rem}
+.input-plain{text-transform:none;flex:0 0 auto;width:100%}
+.button-end{align-self:flex-end}
+.order-heading{font-size:1.15rem;margin:0 0 .75rem}
+.card-invalid{border-left:4px solid var(--_e)}
+.badge-invalid{background:var(--_pb);color:var(--_pt)}
 `;

@@ -92,19 +92,17 @@ const event = object({
   origin: field(text),
   destination: field(text),
 });
-const trackingResponse = object({
-  results: list(
-    object({
-      code: field(text),
-      found: field(fc.boolean()),
-      delivered: field(fc.boolean()),
-      lastStatus: field(event),
-      events: list(event),
-      message: field(text),
-      stale: field(fc.constantFrom(true, false, 'true')),
-    }),
-  ),
+const trackingResult = object({
+  code: field(text),
+  found: field(fc.boolean()),
+  delivered: field(fc.boolean()),
+  lastStatus: field(event),
+  events: list(event),
+  message: field(text),
+  stale: field(fc.constantFrom(true, false, 'true')),
 });
+const trackingResponse = object({ results: list(trackingResult) });
+const orderResponse = object({ orderId: field(text), results: list(trackingResult) });
 
 const VALIDATORS = { ...generated };
 
@@ -113,6 +111,7 @@ const SAMPLES = {
   isRatesResponse: ratesResponse,
   isErrorBody: errorBody,
   isTrackingLookupResponse: trackingResponse,
+  isOrderLookupResponse: orderResponse,
 } satisfies Record<keyof typeof WIDGET_SCHEMAS, fc.Arbitrary<unknown>>;
 
 describe('the validators generated from the shared zod schemas', () => {

@@ -72,8 +72,11 @@ export function describeLedgerStore(name: string, open: OpenPair): void {
         serviceCode: null,
         declaredValueCents: null,
         leaseUntil: null,
+        locale: null,
       });
       expect(await b.openAttempt(fp)).toMatchObject({ id: attempt.id });
+      const spoken = await a.begin({ fingerprint: `${fp}-es`, request: request(2), locale: 'es' });
+      expect(await b.get(spoken.id)).toMatchObject({ locale: 'es' });
       expect(await b.byKey(`key-${fp}`)).toMatchObject({ id: attempt.id });
     });
 

@@ -1,0 +1,108 @@
+import { describe, expect, it } from 'vitest';
+import type { TrackingEvent, TrackingResult } from '../../shared/tracking.ts';
+import { businessDaysBetween, lookAt, type WatchState } from './changes.ts';
+
+const DAY = 86_400_000;
+/** Monday 2026-11-23, 10:00 in São Paulo. */
+const MONDAY = Date.parse('2026-11-23T10:00:00-03:00');
+const ev = (code: string, type: string, timestamp: string, description = code): TrackingEvent => ({
+  code,
+  type,
+  timestamp,
+  description,
+});
+const result = (events: TrackingEvent[], delivered = false): TrackingResult => ({
+  code: 'QB123456785BR',
+  found: true,
+  delivered,
+  events,
+});
+const posted = ev('PO', '01', '2026-11-23T09:00:00');
+const moving = ev('RO', '01', '2026-11-23T20:00:00');
+const out = ev('OEC', '01', '2026-11-24T08:00:00');
+const watch = (over: Partial<WatchState> = {}): WatchState => ({
+  status: 'no-events',
+  eventKey: null,
+  changedAt: MONDAY,
+  stalled: false,
+  ...over,
+});
+
+describe('lookAt', () => {
+  it('makes one event per change of status: the status own event, or status_changed', () => {
+    const first = lookAt(watch(), result([posted]), MONDAY + 1000, 3);
+    expect(first.event).toEqual({ type: 'shipment.status_changed', status: 'posted', lastEvent: posted });
+    const second = lookAt(first.next, result([out, moving, posted]), MONDAY + DAY, 3);
+    expect(second.event).toMatchObject({ type: 'shipment.out_for_delivery', status: 'out-for-delivery' });
+    const delivered = ev('BDE', '01', '2026-11-24T15:00:00');
+    const third = lookAt(second.next, result([delivered, out, moving, posted], true), MONDAY + 2 * DAY, 3);
+    expect(third).toMatchObject({ done: true, event: { type: 'shipment.delivered', status: 'delivered' } });
+  });
+
+  it('says nothing when nothing changed, or only a new event of the same status came (and restarts the stall clock)', () => {
+    const seen = lookAt(watch(), result([moving, posted]), MONDAY, 3).next;
+    expect(lookAt(seen, result([moving, posted]), MONDAY + 1000, 3).event).toBeUndefined();
+    const another = ev('RO', '01', '2026-11-24T20:00:00', 'another unit');
+    const look = lookAt(seen, result([another, moving, posted]), MONDAY + DAY, 3);
+    expect(look.event).toBeUndefined();
+    expect(look.next.changedAt).toBe(MONDAY + DAY);
+  });
+
+  it('records the first status of a label issued before the watcher without an event', () => {
+    const look = lookAt(watch({ status: null }), result([out, moving, posted]), MONDAY, 3);
+    expect(look.event).toBeUndefined();
+    expect(look.next.status).toBe('out-for-delivery');
+  });
+
+  it('reports a stall once, after BFF_STALL_DAYS business days without a new event, and again after news and a new stall', () => {
+    const seen = lookAt(watch(), result([moving, posted]), MONDAY, 3);
+    // Tuesday, Wednesday and Thursday must end: Thursday 23:59 is too early, Friday 00:00 is a stall.
+    const thursdayNight = Date.parse('2026-11-26T23:59:00-03:00');
+    expect(lookAt(seen.next, result([moving, posted]), thursdayNight, 3).event).toBeUndefined();
+    const friday = Date.parse('2026-11-27T00:00:00-03:00');
+    const stalled = lookAt(seen.next, result([moving, posted]), friday, 3);
+    expect(stalled.event).toEqual({ type: 'shipment.stalled', status: 'in-transit', lastEvent: moving });
+    expect(lookAt(stalled.next, result([moving, posted]), friday + 5 * DAY, 3).event).toBeUndefined();
+    const news = ev('RO', '01', '2026-11-30T10:00:00', 'moving again');
+    const moved = lookAt(stalled.next, result([news, moving, posted]), friday + 3 * DAY, 3);
+    expect(moved.event).toBeUndefined();
+    expect(moved.next.stalled).toBe(false);
+    const again = lookAt(moved.next, result([news, moving, posted]), friday + 10 * DAY, 3);
+    expect(again.event?.type).toBe('shipment.stalled');
+  });
+
+  it('counts business days only: a weekend and a holiday do not make a stall', () => {
+    // Thursday 2026-11-19; Friday 20 is a holiday (Consciência Negra), then the weekend.
+    const thursday = Date.parse('2026-11-19T12:00:00-03:00');
+    expect(businessDaysBetween(thursday, Date.parse('2026-11-24T00:00:00-03:00'))).toBe(1);
+    expect(businessDaysBetween(thursday, Date.parse('2026-11-26T00:00:00-03:00'))).toBe(3);
+    expect(businessDaysBetween(MONDAY, MONDAY + 3600_000)).toBe(0);
+  });
+
+  it('never reports a delivered or returned parcel as stalled, and a code not found changes nothing', () => {
+    const bde = ev('BDE', '01', '2026-11-24T15:00:00');
+    const delivered = lookAt(watch({ status: 'out-for-delivery' }), result([bde], true), MONDAY, 3);
+    expect(lookAt(delivered.next, result([bde], true), MONDAY + 30 * DAY, 3).event).toBeUndefined();
+    const returned = lookAt(
+      watch({ status: 'in-transit' }),
+      result([ev('BDE', '23', 't', 'devolvido')]),
+      MONDAY,
+      3,
+    );
+    expect(returned).toMatchObject({ done: true, event: { type: 'shipment.returned' } });
+    expect(
+      lookAt(returned.next, result([ev('BDE', '23', 't', 'devolvido')]), MONDAY + 30 * DAY, 3).event,
+    ).toBeUndefined();
+    const lost = { code: 'QB123456785BR', found: false, delivered: false, events: [] };
+    const look = lookAt(watch({ status: 'posted', eventKey: 'k' }), lost, MONDAY + DAY, 3);
+    expect(look).toEqual({ next: watch({ status: 'posted', eventKey: 'k' }), done: false });
+    // …but the stall clock runs: a label that is never posted is reported.
+    expect(lookAt(watch(), lost, MONDAY + 7 * DAY, 3).event?.type).toBe('shipment.stalled');
+  });
+
+  it('lets an EST event take the status back, which is a change', () => {
+    const seen = lookAt(watch(), result([out, moving, posted]), MONDAY, 3);
+    const cancelled = lookAt(seen.next, result([ev('EST', '', 'x'), out, moving, posted]), MONDAY + 1000, 3);
+    expect(cancelled.event).toMatchObject({ type: 'shipment.status_changed', status: 'in-transit' });
+  });
+});

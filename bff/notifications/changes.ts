@@ -1,0 +1,92 @@
+import { isBusinessDay, saoPauloDay } from '../../shared/business-days.ts';
+import { type ParcelStatus, parcelState } from '../../shared/parcel-status.ts';
+import { eventTypeOf, type ShipmentEventType } from '../../shared/shipment-events.ts';
+import type { TrackingEvent, TrackingResult } from '../../shared/tracking.ts';
+
+/** What the watcher knows of one label between two looks. */
+export interface WatchState {
+  /** The status last seen (the tracking page's taxonomy); null before the first look of a label issued long ago. */
+  status: ParcelStatus | null;
+  /** The newest carrier event last seen, as a key (code, status number, time, description). */
+  eventKey: string | null;
+  /** When that event was first seen, or the watch began: the stall clock (epoch ms, the BFF's clock). */
+  changedAt: number;
+  /** Whether the current stall was already reported (once per stall). */
+  stalled: boolean;
+}
+
+/** What one look at a label comes to: the state to keep, whether to stop watching, and at most one event. */
+export interface Look {
+  next: WatchState;
+  /** Delivered or returned: nothing more will happen that a shopper or the merchant should hear of. */
+  done: boolean;
+  event?: { type: ShipmentEventType; status: ParcelStatus; lastEvent?: TrackingEvent };
+}
+
+const FINAL: readonly ParcelStatus[] = ['delivered', 'returned'];
+
+function keyOf(event: TrackingEvent | undefined): string | null {
+  return event ? [event.code, event.type ?? '', event.timestamp ?? '', event.description].join('|') : null;
+}
+
+/**
+ * Business days that have ended between two instants, in São Paulo: those after the day of `from` and before the day
+ * of `to`. An event on a Monday has been followed by 3 business days without news on Friday at 00:00 (not before),
+ * whatever the hour of the event.
+ */
+export function businessDaysBetween(from: number, to: number): number {
+  const first = saoPauloDay(from).day;
+  const last = saoPauloDay(to).day;
+  let days = 0;
+  for (let day = first + 1; day < last; day++) if (isBusinessDay(day)) days += 1;
+  return days;
+}
+
+/**
+ * One look at a label: a change of status is one event (the status's own, or `shipment.status_changed`); a new
+ * carrier event restarts the stall clock; no new event for `stallDays` business days is `shipment.stalled`, once per
+ * stall. The first look of a label whose status was unknown records it without an event. A code the platform does
+ * not find (yet) tells nothing new: nothing changes, but the stall clock runs.
+ */
+export function lookAt(watch: WatchState, result: TrackingResult, now: number, stallDays: number): Look {
+  if (result.found) {
+    const { status, event } = parcelState(result);
+    const eventKey = keyOf(result.events[0]);
+    const fresh = eventKey !== watch.eventKey;
+    const next: WatchState = {
+      status,
+      eventKey,
+      changedAt: fresh ? now : watch.changedAt,
+      stalled: fresh ? false : watch.stalled,
+    };
+    const done = FINAL.includes(status);
+    if (watch.status !== null && status !== watch.status) {
+      return {
+        next,
+        done,
+        event: { type: eventTypeOf(status), status, ...(event ? { lastEvent: event } : {}) },
+      };
+    }
+    if (fresh || watch.status === null) return { next, done };
+    return stallOf(next, result, now, stallDays, done);
+  }
+  return stallOf(watch, result, now, stallDays, false);
+}
+
+function stallOf(
+  watch: WatchState,
+  result: TrackingResult,
+  now: number,
+  stallDays: number,
+  done: boolean,
+): Look {
+  const status = watch.status;
+  if (done || watch.stalled || status === null || FINAL.includes(status)) return { next: watch, done };
+  if (businessDaysBetween(watch.changedAt, now) < stallDays) return { next: watch, done };
+  const lastEvent = result.found ? parcelState(result).event : undefined;
+  return {
+    next: { ...watch, stalled: true },
+    done,
+    event: { type: 'shipment.stalled', status, ...(lastEvent ? { lastEvent } : {}) },
+  };
+}

@@ -1,0 +1,139 @@
+import * as z from 'zod/mini';
+import { localeOf } from '../../shared/locale.ts';
+import { ShipmentEventSchema } from '../../shared/shipment-events.ts';
+import type { BffConfig } from '../config.ts';
+import type { LedgerStore } from '../labels/ledger-store.ts';
+import type { Logger } from '../logger.ts';
+import { renderEmail } from './email.ts';
+import type { MailPort } from './mailer.ts';
+import type { Delivery, Outbox } from './outbox.ts';
+import { DeliveryError, type WebhookSender } from './webhook.ts';
+
+/** The parts of a label's request an e-mail needs (the ledger keeps the request as sent). */
+const RecipientSchema = z.object({
+  recipient: z.object({ nome: z.optional(z.string()), email: z.optional(z.string()) }),
+});
+
+/**
+ * The wait before try `n + 1` after `n` failed tries: 30 s doubling to at most 2 h, with "equal jitter" (half of it
+ * fixed, half random) so that many deliveries failing together do not come back together. About 16 tries fit the
+ * 24 h an event is tried.
+ */
+export function retryDelayMs(tries: number, random: () => number = Math.random): number {
+  const delay = Math.min(30_000 * 2 ** Math.max(0, tries - 1), 2 * 3_600_000);
+  return delay / 2 + random() * (delay / 2);
+}
+
+export interface DispatcherOptions {
+  outbox: Outbox;
+  ledger: Pick<LedgerStore, 'get'>;
+  webhook: WebhookSender | undefined;
+  mailer: MailPort | undefined;
+  store: BffConfig['store'];
+  logger: Logger;
+  now?: () => number;
+  random?: () => number;
+  /** How long a claimed delivery is this sender's (default 60 s: longer than any try). */
+  leaseMs?: number;
+  /** Deliveries sent at once (default 8). */
+  batch?: number;
+}
+
+/**
+ * Sends what the outbox holds, due first: webhooks to the merchant, e-mails to the shopper. Each delivery is claimed
+ * for a lease, tried once, and marked sent, retrying (exponential backoff for 24 h) or failed. Any instance may run
+ * one; the outbox decides who sends what.
+ */
+export class Dispatcher {
+  private readonly options: Required<Omit<DispatcherOptions, 'webhook' | 'mailer'>> &
+    Pick<DispatcherOptions, 'webhook' | 'mailer'>;
+  private running: Promise<number> | undefined;
+  private again = false;
+
+  constructor(options: DispatcherOptions) {
+    this.options = { now: Date.now, random: Math.random, leaseMs: 60_000, batch: 8, ...options };
+  }
+
+  /**
+   * Sends everything due now; answers how many tries it made. Calls while one runs join it, and make it look once
+   * more before it ends (an event written meanwhile is not left for the next tick).
+   */
+  drain(): Promise<number> {
+    if (this.running) {
+      this.again = true;
+      return this.running;
+    }
+    this.running = this.loop().finally(() => {
+      this.running = undefined;
+    });
+    return this.running;
+  }
+
+  private async loop(): Promise<number> {
+    const { outbox, now, leaseMs, batch } = this.options;
+    let tries = 0;
+    for (;;) {
+      this.again = false;
+      const claimed = await outbox.claim(batch, now(), now() + leaseMs);
+      if (claimed.length === 0 && !this.again) return tries;
+      tries += claimed.length;
+      await Promise.all(claimed.map((delivery) => this.deliver(delivery)));
+    }
+  }
+
+  private async deliver(delivery: Delivery): Promise<void> {
+    const { outbox, logger, now, random } = this.options;
+    try {
+      await this.send(delivery);
+      await outbox.sent(delivery.id, now());
+      logger.info(
+        {
+          delivery: delivery.id,
+          event: delivery.eventId,
+          type: delivery.type,
+          channel: delivery.channel,
+          tries: delivery.tries,
+        },
+        'notification sent',
+      );
+    } catch (error) {
+      const failure =
+        error instanceof DeliveryError ? error : new DeliveryError('an unexpected error (see the BFF log)');
+      if (!(error instanceof DeliveryError))
+        logger.error({ err: error, delivery: delivery.id }, 'notification: unexpected error');
+      const nextAt = failure.permanent ? undefined : now() + retryDelayMs(delivery.tries, random);
+      const state = await outbox.failed(delivery.id, failure.message, now(), nextAt);
+      logger.warn(
+        {
+          delivery: delivery.id,
+          event: delivery.eventId,
+          channel: delivery.channel,
+          tries: delivery.tries,
+          state,
+          error: failure.message,
+        },
+        state === 'failed' ? 'notification failed for good' : 'notification failed; will retry',
+      );
+    }
+  }
+
+  private async send(delivery: Delivery): Promise<void> {
+    const { webhook, mailer } = this.options;
+    if (delivery.channel === 'webhook') {
+      if (!webhook) throw new DeliveryError('webhooks are off (BFF_WEBHOOK_URL is not set)', true);
+      await webhook.send(delivery.eventId, delivery.body);
+      return;
+    }
+    if (!mailer) throw new DeliveryError('e-mail is off (BFF_SMTP_URL is not set)', true);
+    const event = ShipmentEventSchema.parse(JSON.parse(delivery.body));
+    const attempt = await this.options.ledger.get(delivery.attemptId);
+    const request = attempt ? RecipientSchema.safeParse(JSON.parse(attempt.request)) : undefined;
+    const message = renderEmail({
+      event,
+      locale: localeOf(attempt?.locale) ?? 'pt-BR',
+      name: request?.success ? request.data.recipient.nome : undefined,
+      store: this.options.store,
+    });
+    await mailer.send(delivery.target, message);
+  }
+}

@@ -1,0 +1,257 @@
+import { randomUUID } from 'node:crypto';
+import * as z from 'zod/mini';
+import { SHIPMENT_EVENT_TYPES, type ShipmentEventType } from '../../shared/shipment-events.ts';
+import type { Sql, SqlTransaction, SqlValue } from '../../shared/sql/sql.ts';
+
+export const CHANNELS = ['webhook', 'email'] as const;
+export type Channel = (typeof CHANNELS)[number];
+
+/**
+ * Where a delivery stands: `pending` (not tried yet), `retrying` (a try failed, another is due at `nextAt`), `sent`,
+ * or `failed` (refused for good, or still failing 24 h after the event). The desk's log shows these.
+ */
+export const DELIVERY_STATES = ['pending', 'retrying', 'sent', 'failed'] as const;
+export type DeliveryState = (typeof DELIVERY_STATES)[number];
+
+/** An event as the watcher makes it, with where it goes. */
+export interface NewEvent {
+  /** The webhook-id: `msg_` and 32 hex digits, the same on every try. */
+  id: string;
+  type: ShipmentEventType;
+  /** The webhook body (JSON), byte for byte the same on every try. */
+  body: string;
+  deliveries: { channel: Channel; target: string }[];
+}
+
+/** One delivery of one event on one channel, with its event. */
+export interface Delivery {
+  id: string;
+  eventId: string;
+  attemptId: string;
+  seq: number;
+  channel: Channel;
+  /** The webhook URL, or the shopper's e-mail address. */
+  target: string;
+  state: DeliveryState;
+  tries: number;
+  nextAt: number;
+  giveUpAt: number;
+  lastError: string | null;
+  sentAt: number | null;
+  createdAt: number;
+  type: ShipmentEventType;
+  body: string;
+}
+
+/** How long an event is tried (Standard Webhooks' retry schedules span about a day). */
+export const DELIVERY_WINDOW_MS = 24 * 3_600_000;
+
+/** A new event id (the `webhook-id`). */
+export function newEventId(): string {
+  return `msg_${randomUUID().replaceAll('-', '')}`;
+}
+
+const DeliveryRowSchema = z.object({
+  id: z.string(),
+  event_id: z.string(),
+  attempt_id: z.string(),
+  seq: z.number(),
+  channel: z.enum(CHANNELS),
+  target: z.string(),
+  state: z.enum(DELIVERY_STATES),
+  tries: z.number(),
+  next_at: z.number(),
+  give_up_at: z.number(),
+  last_error: z.nullable(z.string()),
+  sent_at: z.nullable(z.number()),
+  created_at: z.number(),
+  type: z.enum(SHIPMENT_EVENT_TYPES),
+  body: z.string(),
+});
+
+function toDelivery(row: unknown): Delivery {
+  const r = DeliveryRowSchema.parse(row);
+  return {
+    id: r.id,
+    eventId: r.event_id,
+    attemptId: r.attempt_id,
+    seq: r.seq,
+    channel: r.channel,
+    target: r.target,
+    state: r.state,
+    tries: r.tries,
+    nextAt: r.next_at,
+    giveUpAt: r.give_up_at,
+    lastError: r.last_error,
+    sentAt: r.sent_at,
+    createdAt: r.created_at,
+    type: r.type,
+    body: r.body,
+  };
+}
+
+const SELECT = `SELECT d.id, d.event_id, d.attempt_id, d.seq, d.channel, d.target, d.state, d.tries, d.next_at,
+  d.give_up_at, d.last_error, d.sent_at, d.created_at, e.type, e.body
+  FROM notification_deliveries d JOIN shipment_events e ON e.id = d.event_id`;
+
+/** Writes an event and its deliveries, in the transaction that recorded the look that made it. */
+export async function enqueueEvent(
+  tx: SqlTransaction,
+  event: NewEvent & { attemptId: string; seq: number },
+  now: number,
+): Promise<void> {
+  await tx.run(
+    'INSERT INTO shipment_events (id, attempt_id, seq, type, body, created_at) VALUES (?, ?, ?, ?, ?, ?)',
+    [event.id, event.attemptId, event.seq, event.type, event.body, now],
+  );
+  for (const delivery of event.deliveries) {
+    await tx.run(
+      `INSERT INTO notification_deliveries (id, event_id, attempt_id, seq, channel, target, state, next_at, give_up_at,
+         created_at)
+       VALUES (?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?)`,
+      [
+        `ntf_${randomUUID().replaceAll('-', '')}`,
+        event.id,
+        event.attemptId,
+        event.seq,
+        delivery.channel,
+        delivery.target,
+        now,
+        now + DELIVERY_WINDOW_MS,
+        now,
+      ],
+    );
+  }
+}
+
+/** What the desk's log selects: one state, most recent first, older than a cursor. */
+export interface DeliveryFilter {
+  state?: DeliveryState | undefined;
+  before?: { createdAt: number; id: string } | undefined;
+  limit?: number | undefined;
+}
+
+/**
+ * The outbox (`notification_deliveries`): deliveries are claimed for a lease by one sender — `FOR UPDATE SKIP LOCKED`
+ * on PostgreSQL, where every instance sends; node:sqlite has a single writer — sent outside any transaction, then
+ * marked. A sender that dies mid-send leaves its lease to run out and the delivery goes again with the same event
+ * (the same `webhook-id`): at least once. A label's deliveries on one channel go in the order of its events: one is
+ * claimed only when none before it is still waiting.
+ */
+export class Outbox {
+  private readonly sql: Sql;
+
+  constructor(sql: Sql) {
+    this.sql = sql;
+  }
+
+  /** Up to `limit` deliveries due at `now`, each leased until `leaseUntil` and counted as a try. */
+  async claim(limit: number, now: number, leaseUntil: number): Promise<Delivery[]> {
+    const skipLocked = this.sql.dialect === 'postgres' ? ' FOR UPDATE SKIP LOCKED' : '';
+    return this.sql.transaction(async (tx) => {
+      const ids = await tx.all(
+        `SELECT d.id FROM notification_deliveries d
+         WHERE d.state IN ('pending', 'retrying') AND d.next_at <= ? AND (d.lease_until IS NULL OR d.lease_until < ?)
+           AND NOT EXISTS (
+             SELECT 1 FROM notification_deliveries b
+             WHERE b.attempt_id = d.attempt_id AND b.channel = d.channel AND b.seq < d.seq
+               AND b.state IN ('pending', 'retrying'))
+         ORDER BY d.next_at, d.seq, d.id LIMIT ?${skipLocked}`,
+        [now, now, limit],
+      );
+      if (ids.length === 0) return [];
+      const list = ids.map((row) => String(row.id));
+      const params: SqlValue[] = [leaseUntil, ...list];
+      await tx.run(
+        `UPDATE notification_deliveries SET lease_until = ?, tries = tries + 1
+         WHERE id IN (${list.map(() => '?').join(', ')})`,
+        params,
+      );
+      const rows = await tx.all(`${SELECT} WHERE d.id IN (${list.map(() => '?').join(', ')})`, list);
+      return rows.map(toDelivery).sort((a, b) => a.nextAt - b.nextAt || a.seq - b.seq);
+    });
+  }
+
+  /** Delivered (a 2xx, or the SMTP server took the message). */
+  async sent(id: string, now: number): Promise<void> {
+    await this.sql.run(
+      `UPDATE notification_deliveries SET state = 'sent', sent_at = ?, lease_until = NULL, last_error = NULL
+       WHERE id = ? AND state IN ('pending', 'retrying')`,
+      [now, id],
+    );
+  }
+
+  /** Failed this time: tried again at `nextAt`, or given up when that is past its window. */
+  async failed(id: string, error: string, now: number, nextAt: number | undefined): Promise<DeliveryState> {
+    const row = await this.sql.one('SELECT give_up_at FROM notification_deliveries WHERE id = ?', [id]);
+    const state: DeliveryState =
+      nextAt === undefined || row === undefined || nextAt > Number(row.give_up_at) ? 'failed' : 'retrying';
+    await this.sql.run(
+      `UPDATE notification_deliveries SET state = ?, next_at = ?, last_error = ?, lease_until = NULL
+       WHERE id = ? AND state IN ('pending', 'retrying')`,
+      [state, nextAt ?? now, error.slice(0, 300), id],
+    );
+    return state;
+  }
+
+  /**
+   * node:sqlite only (one writer): at start, every lease belongs to a process that is gone, so its deliveries are due
+   * again now rather than when the lease would have run out.
+   */
+  async releaseLeases(): Promise<number> {
+    if (this.sql.dialect !== 'sqlite') return 0;
+    return this.sql.run(
+      `UPDATE notification_deliveries SET lease_until = NULL WHERE lease_until IS NOT NULL
+       AND state IN ('pending', 'retrying')`,
+    );
+  }
+
+  /** The desk's "send again": due now, with a new window of tries; the same event, so the same `webhook-id`. */
+  async resend(id: string, now: number): Promise<Delivery | undefined> {
+    await this.sql.run(
+      `UPDATE notification_deliveries SET state = 'pending', next_at = ?, give_up_at = ?, lease_until = NULL
+       WHERE id = ?`,
+      [now, now + DELIVERY_WINDOW_MS, id],
+    );
+    return this.get(id);
+  }
+
+  async get(id: string): Promise<Delivery | undefined> {
+    const row = await this.sql.one(`${SELECT} WHERE d.id = ?`, [id]);
+    return row ? toDelivery(row) : undefined;
+  }
+
+  /** The log: most recent first. */
+  async list(filter: DeliveryFilter = {}): Promise<Delivery[]> {
+    const where: string[] = [];
+    const params: SqlValue[] = [];
+    if (filter.state) {
+      where.push('d.state = ?');
+      params.push(filter.state);
+    }
+    if (filter.before) {
+      where.push('(d.created_at < ? OR (d.created_at = ? AND d.id > ?))');
+      params.push(filter.before.createdAt, filter.before.createdAt, filter.before.id);
+    }
+    params.push(filter.limit ?? 100);
+    const rows = await this.sql.all(
+      `${SELECT} ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
+       ORDER BY d.created_at DESC, d.id LIMIT ?`,
+      params,
+    );
+    return rows.map(toDelivery);
+  }
+
+  /** Every event of a label, oldest first (tests, and the desk). */
+  async eventsOf(attemptId: string): Promise<{ id: string; type: ShipmentEventType; body: string }[]> {
+    const rows = await this.sql.all(
+      'SELECT id, type, body FROM shipment_events WHERE attempt_id = ? ORDER BY seq',
+      [attemptId],
+    );
+    return rows.map((row) => ({
+      id: String(row.id),
+      type: z.enum(SHIPMENT_EVENT_TYPES).parse(row.type),
+      body: String(row.body),
+    }));
+  }
+}

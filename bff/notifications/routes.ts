@@ -1,0 +1,167 @@
+import express, { type Request, type Response, Router } from 'express';
+import * as z from 'zod/mini';
+import { type Html, html, page } from '../../shared/html.ts';
+import { OAUTH_CSS_PATH } from '../../shared/oauth/server.ts';
+import { pageHeaders } from '../../shared/security/page-headers.ts';
+import { ShipmentEventSchema } from '../../shared/shipment-events.ts';
+import type { AdminSessions } from '../admin/session.ts';
+import { DELIVERY_STATES, type Delivery, type Outbox } from './outbox.ts';
+
+export interface NotificationRoutesDeps {
+  /** The merchant's `/admin` sessions: the same login as `/admin/agents` and the desk. */
+  sessions: AdminSessions;
+  outbox: Outbox;
+  /** Kicked after "send again", so the delivery goes now rather than at the next poll. */
+  dispatch: () => void;
+  now?: () => number;
+}
+
+/** One line of the log, as the desk's API answers it. */
+function toEntry(delivery: Delivery) {
+  const event = ShipmentEventSchema.safeParse(JSON.parse(delivery.body));
+  const data = event.success ? event.data.data : undefined;
+  return {
+    id: delivery.id,
+    eventId: delivery.eventId,
+    type: delivery.type,
+    channel: delivery.channel,
+    target: delivery.target,
+    state: delivery.state,
+    tries: delivery.tries,
+    lastError: delivery.lastError,
+    createdAt: new Date(delivery.createdAt).toISOString(),
+    nextAt:
+      delivery.state === 'pending' || delivery.state === 'retrying'
+        ? new Date(delivery.nextAt).toISOString()
+        : null,
+    sentAt: delivery.sentAt === null ? null : new Date(delivery.sentAt).toISOString(),
+    orderId: data?.orderId ?? null,
+    volume: data?.volume ?? null,
+    trackingCode: data?.trackingCode ?? null,
+    status: data?.status ?? null,
+  };
+}
+
+const STATE_LABELS: Record<Delivery['state'], string> = {
+  pending: 'na fila',
+  retrying: 'tentando de novo',
+  sent: 'enviada',
+  failed: 'falhou',
+};
+
+const TYPE_LABELS: Record<Delivery['type'], string> = {
+  'shipment.status_changed': 'mudou de situação',
+  'shipment.out_for_delivery': 'saiu para entrega',
+  'shipment.awaiting_pickup': 'aguarda retirada',
+  'shipment.delivered': 'entregue',
+  'shipment.returned': 'devolvido',
+  'shipment.stalled': 'parado',
+};
+
+/**
+ * The desk's notification log, behind the `/admin` login (`BFF_ADMIN_PASSWORD`): every e-mail and webhook with its
+ * state (sent, failed, retrying) and "send again". A JSON API under `/admin/api/` for the desk and for scripts —
+ * `GET /admin/api/notifications?state=` and `POST /admin/api/notifications/<id>/resend` (cookie, `X-CSRF-Token` and
+ * an `Origin` of our own, as every `/admin/api/` post) — and a server-rendered page, `/admin/notifications`.
+ */
+export function notificationRoutes(deps: NotificationRoutesDeps): Router {
+  const { sessions, outbox } = deps;
+  const now = deps.now ?? Date.now;
+  const router = Router();
+  const form = express.urlencoded({ extended: false, limit: '4kb' });
+  const session = (req: Request) => sessions.current(req);
+  const refuse = (res: Response, status: 401 | 403 | 404, code: string, message: string) =>
+    res.status(status).json({ error: { code, message } });
+
+  router.get('/admin/api/notifications', async (req, res) => {
+    if (!(await session(req))) return refuse(res, 401, 'invalid_api_key', 'Log in at /admin/login first.');
+    const state = z.optional(z.enum(DELIVERY_STATES)).safeParse(req.query.state || undefined);
+    if (!state.success)
+      return res
+        .status(400)
+        .json({ error: { code: 'invalid_body', message: `state: one of ${DELIVERY_STATES.join(', ')}` } });
+    res.setHeader('Cache-Control', 'no-store');
+    res.json({ notifications: (await outbox.list({ state: state.data, limit: 200 })).map(toEntry) });
+  });
+
+  router.post('/admin/api/notifications/:id/resend', async (req, res) => {
+    const current = await session(req);
+    if (!current) return refuse(res, 401, 'invalid_api_key', 'Log in at /admin/login first.');
+    // The same refusals as the desk's API (bff/desk/api.ts).
+    const refused = sessions.refusal(req, current, req.headers['x-csrf-token']);
+    if (refused === 'foreign_origin')
+      return refuse(res, 403, 'forbidden_origin', 'This request did not come from this desk.');
+    if (refused)
+      return refuse(
+        res,
+        403,
+        'invalid_csrf_token',
+        'Send the session’s CSRF token (GET /admin/api/session) in X-CSRF-Token.',
+      );
+    const resent = await outbox.resend(String(req.params.id), now());
+    if (!resent) return refuse(res, 404, 'not_found', 'No such notification.');
+    deps.dispatch();
+    res.json({ notification: toEntry(resent) });
+  });
+
+  router.get('/admin/notifications', async (req, res) => {
+    const current = await session(req);
+    if (!current) return res.redirect(303, '/admin/agents');
+    const list = await outbox.list({ limit: 200 });
+    const rows: Html[] = list.map((delivery) => {
+      const entry = toEntry(delivery);
+      return html`<tr>
+<td>${entry.createdAt.slice(0, 16).replace('T', ' ')} UTC</td>
+<td>${entry.orderId ? `${entry.orderId} #${entry.volume ?? 1}` : '—'}<br><code>${entry.trackingCode ?? ''}</code></td>
+<td>${TYPE_LABELS[delivery.type]}</td>
+<td>${delivery.channel === 'email' ? `e-mail: ${delivery.target}` : 'webhook'}</td>
+<td>${STATE_LABELS[delivery.state]}${delivery.tries > 1 ? ` (${delivery.tries} tentativas)` : ''}${delivery.lastError ? html`<br><small>${delivery.lastError}</small>` : ''}</td>
+<td><form method="post" action="/admin/notifications/${delivery.id}/resend">
+<input type="hidden" name="csrf" value="${current.csrf}">
+<button class="secondary" type="submit" aria-label="Enviar de novo: ${TYPE_LABELS[delivery.type]}, ${entry.trackingCode ?? ''}">Enviar de novo</button>
+</form></td>
+</tr>`;
+    });
+    res.set(pageHeaders());
+    res.type('html').send(
+      page(
+        'Notificações',
+        html`<h1>Notificações</h1>
+<p>E-mails ao comprador e webhooks à loja, dos mais recentes aos mais antigos. Um envio que falha é repetido por 24 horas.</p>
+${
+  rows.length === 0
+    ? html`<p>Nenhuma notificação ainda.</p>`
+    : html`<table>
+<caption>Notificações enviadas, com falha ou tentando de novo</caption>
+<thead><tr><th scope="col">Quando</th><th scope="col">Pedido</th><th scope="col">Evento</th><th scope="col">Para</th><th scope="col">Situação</th><th scope="col">Ação</th></tr></thead>
+<tbody>${rows}</tbody>
+</table>`
+}
+<p><a href="/admin/agents">Agentes conectados</a></p>`,
+        OAUTH_CSS_PATH,
+      ),
+    );
+  });
+
+  router.post('/admin/notifications/:id/resend', form, async (req, res) => {
+    const current = await session(req);
+    const refused = sessions.refusal(req, current, req.body?.csrf);
+    if (refused) {
+      res.set(pageHeaders());
+      return res
+        .status(403)
+        .type('html')
+        .send(
+          page(
+            'Sessão inválida',
+            html`<h1>Sessão inválida</h1><p class="error" role="alert">${refused === 'foreign_origin' ? 'O pedido veio de outra página; nada foi feito.' : 'A sessão expirou.'} Entre de novo em <a href="/admin/agents">/admin/agents</a>.</p>`,
+            OAUTH_CSS_PATH,
+          ),
+        );
+    }
+    if (await outbox.resend(String(req.params.id), now())) deps.dispatch();
+    res.redirect(303, '/admin/notifications');
+  });
+
+  return router;
+}

@@ -1,0 +1,77 @@
+import express, { Router } from 'express';
+import { ApiError } from '../../shared/errors.ts';
+import { describeIssues } from '../../shared/issues.ts';
+import { OrderLookupRequestSchema, type OrderLookupResponse } from '../../shared/order-lookup.ts';
+import type { BffConfig } from '../config.ts';
+import { methodNotAllowed } from '../http/errors.ts';
+import { cors } from '../tracking/routes.ts';
+import type { TrackingService } from '../tracking/service.ts';
+import { type VisitorLimiter, visitorKey } from '../tracking/visitor-limiter.ts';
+import { isUpstreamError } from '../upstream/errors.ts';
+import type { OrderLookup } from './lookup.ts';
+import type { LookupThrottle } from './lookup-throttle.ts';
+
+/**
+ * Every `order_not_found` is answered no sooner than this after the request arrived: an unknown order and a wrong CEP
+ * do different amounts of work (no label rows, or rows whose CEPs are read), and this floor hides the difference.
+ */
+export const NOT_FOUND_FLOOR_MS = 150;
+
+export interface OrderRoutesDeps {
+  config: BffConfig;
+  orders: OrderLookup;
+  tracking: Pick<TrackingService, 'lookup'>;
+  limiter: VisitorLimiter;
+  throttle: LookupThrottle;
+  /** Waits (tests: the floor is observed, not slept). */
+  wait?: (ms: number) => Promise<void>;
+}
+
+/** `POST /api/orders/lookup` `{orderId, cep}` → `{orderId, results}` (ARCHITECTURE.md, "Notifications and order lookup"). */
+export function orderRoutes(deps: OrderRoutesDeps): Router {
+  const router = Router();
+  const json = express.json({ limit: '2kb', type: () => true });
+  const wait = deps.wait ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+
+  router.use('/api/orders/lookup', cors(deps.config.allowedOrigins));
+  router.post('/api/orders/lookup', async (req, res, next) => {
+    const decision = await deps.limiter.take(visitorKey(req));
+    if (decision.ok) return next();
+    res.setHeader('Retry-After', String(decision.retryAfterSeconds));
+    throw new ApiError('rate_limited', `Too many lookups; retry in ${decision.retryAfterSeconds} s.`);
+  });
+  router.post('/api/orders/lookup', (req, _res, next) => {
+    if (!req.is('application/json'))
+      throw new ApiError('invalid_json', 'Send the body as JSON with Content-Type: application/json.');
+    next();
+  });
+  router.post('/api/orders/lookup', json, async (req, res) => {
+    const started = Date.now();
+    const parsed = OrderLookupRequestSchema.safeParse(req.body);
+    if (!parsed.success) throw new ApiError('invalid_body', describeIssues(parsed.error.issues));
+    const { orderId, cep } = parsed.data;
+    const visitor = visitorKey(req);
+    const blocked = await deps.throttle.blockedFor(visitor, orderId);
+    if (blocked > 0) {
+      res.setHeader('Retry-After', String(blocked));
+      throw new ApiError('rate_limited', `Too many failed lookups; retry in ${blocked} s.`);
+    }
+    const parcels = await deps.orders.byOrderAndCep(orderId, cep);
+    if (!parcels) {
+      await deps.throttle.failed(visitor, orderId);
+      await wait(Math.max(0, started + NOT_FOUND_FLOOR_MS - Date.now()));
+      throw new ApiError('order_not_found');
+    }
+    try {
+      const results = await deps.tracking.lookup(parcels.flatMap((parcel) => parcel.trackingCode ?? []));
+      const body: OrderLookupResponse = { orderId, results };
+      res.setHeader('Cache-Control', 'no-store');
+      res.json(body);
+    } catch (error) {
+      if (!isUpstreamError(error)) throw error;
+      throw new ApiError('track_failed', 'Tracking is temporarily unavailable; try again in a moment.');
+    }
+  });
+  router.all('/api/orders/lookup', methodNotAllowed('POST'));
+  return router;
+}

@@ -1,0 +1,61 @@
+import * as z from 'zod/mini';
+import { PARCEL_STATUSES, type ParcelStatus } from './parcel-status.ts';
+import { TrackingEventSchema } from './tracking.ts';
+
+/**
+ * The events the BFF's watcher sends about the labels it issued (ARCHITECTURE.md, "Notifications and order lookup"):
+ * one per change of a parcel's status in the tracking page's taxonomy (shared/parcel-status.ts), and `stalled` when no
+ * new carrier event came for `BFF_STALL_DAYS` business days. The one home of their names and of the webhook body.
+ */
+export const SHIPMENT_EVENT_TYPES = [
+  'shipment.status_changed',
+  'shipment.out_for_delivery',
+  'shipment.awaiting_pickup',
+  'shipment.delivered',
+  'shipment.returned',
+  'shipment.stalled',
+] as const;
+export type ShipmentEventType = (typeof SHIPMENT_EVENT_TYPES)[number];
+
+/**
+ * The event a change to `status` is: the status's own event where it has one, `shipment.status_changed` for the
+ * others (posted, in transit, a delivery problem, …). One event per change, never two.
+ */
+export function eventTypeOf(status: ParcelStatus): ShipmentEventType {
+  switch (status) {
+    case 'out-for-delivery':
+      return 'shipment.out_for_delivery';
+    case 'awaiting-pickup':
+      return 'shipment.awaiting_pickup';
+    case 'delivered':
+      return 'shipment.delivered';
+    case 'returned':
+      return 'shipment.returned';
+    default:
+      return 'shipment.status_changed';
+  }
+}
+
+/** The `data` of a webhook: which label, where it stands, the carrier's latest event and the signed tracking link. */
+export const ShipmentEventDataSchema = /* @__PURE__ */ z.strictObject({
+  orderId: z.optional(z.string()),
+  volume: z.optional(z.int()),
+  trackingCode: z.string(),
+  prepostagemId: z.string(),
+  status: z.enum(PARCEL_STATUSES),
+  lastEvent: z.optional(TrackingEventSchema),
+  trackingUrl: z.string(),
+});
+export type ShipmentEventData = z.infer<typeof ShipmentEventDataSchema>;
+
+/**
+ * The body of a webhook (Standard Webhooks: `type`, `timestamp`, `data`). The same body, byte for byte, on every
+ * retry of one event, with the same `webhook-id` header.
+ */
+export const ShipmentEventSchema = /* @__PURE__ */ z.strictObject({
+  type: z.enum(SHIPMENT_EVENT_TYPES),
+  /** When the watcher saw the change (ISO 8601, UTC). */
+  timestamp: z.string(),
+  data: ShipmentEventDataSchema,
+});
+export type ShipmentEvent = z.infer<typeof ShipmentEventSchema>;
