@@ -6,6 +6,7 @@ import type { Backends } from './backends/backends.ts';
 import type { BffConfig } from './config.ts';
 import { demoRoutes } from './demo/routes.ts';
 import { deskApiRoutes } from './desk/api.ts';
+import { deskPageRoutes } from './desk/pages.ts';
 import { errorHandler, notFound } from './http/errors.ts';
 import { healthRoutes, type ReadinessCheck, upstreamCheck } from './http/health.ts';
 import { OperatorDecisions } from './labels/decisions.ts';
@@ -171,13 +172,14 @@ export function createBff(deps: BffDeps): Bff {
     const sessions = new AdminSessions({ store: oauth.store, publicUrl: config.publicUrl, now });
     app.use(oauth.routes());
     app.use(adminRoutes({ oauth, config, sessions, now }));
+    const decisions = new OperatorDecisions({ ledger, platform });
     app.use(
       deskApiRoutes({
         sessions,
         ledger,
         labels,
         issuer,
-        decisions: new OperatorDecisions({ ledger, platform }),
+        decisions,
         approvals: backends.approvals,
         rates,
         serviceCodes,
@@ -185,6 +187,16 @@ export function createBff(deps: BffDeps): Bff {
         setClientPolicy: (idHash, policy) =>
           oauth.store.setPolicy(idHash, policy === null ? null : JSON.stringify(policy)),
         logger,
+      }),
+    );
+    app.use(
+      deskPageRoutes({
+        sessions,
+        ledger,
+        decisions,
+        approvals: backends.approvals,
+        serviceCodes,
+        publicUrl: config.publicUrl,
       }),
     );
   }

@@ -107,9 +107,10 @@ await ensureFree(bffPort, 'BFF_PORT');
 
 if (
   !existsSync(`${ROOT}dist/widget/shipping-widget.js`) ||
-  !existsSync(`${ROOT}dist/widget/shipping-tracking.js`)
+  !existsSync(`${ROOT}dist/widget/shipping-tracking.js`) ||
+  !existsSync(`${ROOT}dist/desk/desk.js`)
 ) {
-  out('Building the widget (dist/widget/)…');
+  out('Building the widget (dist/widget/) and the label desk’s script (dist/desk/)…');
   const build = spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit' });
   if (build.status !== 0) fail('the widget build failed');
 }
@@ -135,6 +136,16 @@ const bffUrl = await startChild('bff', 'bff/main.ts', {
   BFF_AGENT_TOKENS: JSON.stringify([{ token: agentToken, scopes: ['rates', 'tracking', 'labels'] }]),
   BFF_ADMIN_PASSWORD: adminPassword,
   BFF_DATA_DIR: env.BFF_DATA_DIR ?? '.data',
+  // The sandbox's contract codes, and three boxes, so quotes become labels and the desk plans orders out of the box.
+  BFF_SERVICE_CODES:
+    env.BFF_SERVICE_CODES ?? JSON.stringify({ 'correios-pac': '03298', 'correios-sedex': '03220' }),
+  BFF_BOXES:
+    env.BFF_BOXES ??
+    JSON.stringify([
+      { id: 'P', comprimento: 20, largura: 15, altura: 10, tareGrams: 90, maxWeightGrams: 10000 },
+      { id: 'M', comprimento: 30, largura: 20, altura: 20, tareGrams: 200, maxWeightGrams: 20000 },
+      { id: 'G', comprimento: 50, largura: 40, altura: 30, tareGrams: 450, maxWeightGrams: 30000 },
+    ]),
 });
 
 const clientConfig = {
@@ -156,7 +167,10 @@ out(`  Tracking page    ${bffUrl}/track?codes=DG049186226BR,SW371675211BR,QB1234
 out(`  Sandbox          ${sandboxUrl}  (REST /v1/*, ${sandboxUrl}/openapi.json, MCP ${sandboxUrl}/mcp)`);
 out(`  MCP for agents   ${bffUrl}/mcp`);
 out(`  Agent token      ${agentToken}`);
-out(`  Admin password   ${adminPassword}  (OAuth consent page; connected agents at ${bffUrl}/admin/agents)`);
+out(`  Label desk       ${bffUrl}/admin/labels  (issue, print and settle labels in the browser)`);
+out(
+  `  Admin password   ${adminPassword}  (the desk, the OAuth consent page, agents at ${bffUrl}/admin/agents)`,
+);
 out();
 out(`  An MCP client that speaks OAuth needs only the URL ${bffUrl}/mcp: it opens the login page,`);
 out('  where the admin password above approves it and picks its scopes.');
