@@ -22,7 +22,24 @@ function integrityManifest(): Plugin {
   };
 }
 
+/**
+ * The label desk's script (`--mode desk`): one ES module for the /admin pages, served by the BFF from `dist/desk/`
+ * (bff/desk/pages.ts). Not a widget: no Preact, no integrity manifest, never loaded by a storefront.
+ */
+const DESK = {
+  define: { 'process.env.NODE_ENV': JSON.stringify('production') },
+  build: {
+    outDir: 'dist/desk',
+    minify: true,
+    emptyOutDir: true,
+    target: 'es2022',
+    sourcemap: true,
+    lib: { entry: 'bff/desk/client/desk.ts', formats: ['es' as const], fileName: () => 'desk.js' },
+  },
+};
+
 export default defineConfig(({ mode }) => {
+  if (mode === 'desk') return DESK;
   const bundle = mode === 'tracking' ? BUNDLES.tracking : BUNDLES.production;
   return {
     plugins: [validatorsPlugin(), preact(), integrityManifest()],

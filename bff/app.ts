@@ -7,6 +7,7 @@ import type { Backends } from './backends/backends.ts';
 import type { BffConfig } from './config.ts';
 import { demoRoutes } from './demo/routes.ts';
 import { deskApiRoutes } from './desk/api.ts';
+import { deskPageRoutes } from './desk/pages.ts';
 import { errorHandler, notFound } from './http/errors.ts';
 import { healthRoutes, type ReadinessCheck, upstreamCheck } from './http/health.ts';
 import { OperatorDecisions } from './labels/decisions.ts';
@@ -219,13 +220,14 @@ export function createBff(deps: BffDeps): Bff {
     const sessions = new AdminSessions({ store: oauth.store, publicUrl: config.publicUrl, now });
     app.use(oauth.routes());
     app.use(adminRoutes({ oauth, config, sessions, now }));
+    const decisions = new OperatorDecisions({ ledger, platform });
     app.use(
       deskApiRoutes({
         sessions,
         ledger,
         labels,
         issuer,
-        decisions: new OperatorDecisions({ ledger, platform }),
+        decisions,
         approvals: backends.approvals,
         rates,
         serviceCodes,
@@ -238,9 +240,20 @@ export function createBff(deps: BffDeps): Bff {
     app.use(
       notificationRoutes({
         sessions,
+        secure: config.publicUrl.startsWith('https:'),
         outbox: backends.outbox,
         dispatch: () => void notifications.dispatcher.drain().catch(() => undefined),
         now,
+      }),
+    );
+    app.use(
+      deskPageRoutes({
+        sessions,
+        ledger,
+        decisions,
+        approvals: backends.approvals,
+        serviceCodes,
+        publicUrl: config.publicUrl,
       }),
     );
   }

@@ -1,6 +1,6 @@
 /**
  * `npm run test:deploy`: installs the BFF as docs/deploy.md says, into a temporary directory (the tracked files,
- * `npm install --omit=dev`, the built `dist/widget/` copied in), then starts it with the exact commands of the
+ * `npm install --omit=dev`, the built `dist/widget/` and `dist/desk/` copied in), then starts it with the exact commands of the
  * page's "Without systemd" block and its production lines as `bff.env`, and checks that it runs on Node 24 with
  * only runtime dependencies, reads the env file's quoted value, serves the widget and the tracking API against a
  * sandbox, and that an older Node gets the clear message. Not part of `npm test`: `npm install` talks to the npm
@@ -66,6 +66,7 @@ assert.equal(
   'npm install --omit=dev rewrote package-lock.json',
 );
 cpSync(join(ROOT, 'dist/widget'), join(dir, 'dist/widget'), { recursive: true });
+cpSync(join(ROOT, 'dist/desk'), join(dir, 'dist/desk'), { recursive: true });
 
 // docs/deploy.md, "Without systemd": its commands as written, with this machine's paths and no sudo.
 const sandbox = await startSandbox();

@@ -80,6 +80,10 @@ describe('npm start', () => {
     expect(JSON.stringify(await list.json())).toContain('generate_label');
     // OAuth: the printed admin password, and both servers' metadata name their own /mcp as the resource.
     expect(/Admin password\s+(\S+)/.exec(output())?.[1]?.length).toBeGreaterThanOrEqual(12);
+    // The label desk: its page (the login form first) and its script, built with the widget.
+    const desk = /Label desk\s+(\S+)/.exec(output())?.[1];
+    expect(await (await fetch(String(desk))).text()).toContain('Senha do lojista');
+    expect((await fetch(`${new URL(String(desk)).origin}/admin/assets/desk.js`)).status).toBe(200);
     for (const url of [String(mcp), `${sandbox}/mcp`]) {
       const metadata = await fetch(`${new URL(url).origin}/.well-known/oauth-protected-resource/mcp`);
       expect(((await metadata.json()) as { resource: string }).resource).toBe(url);

@@ -107,9 +107,10 @@ await ensureFree(bffPort, 'BFF_PORT');
 
 if (
   !existsSync(`${ROOT}dist/widget/shipping-widget.js`) ||
-  !existsSync(`${ROOT}dist/widget/shipping-tracking.js`)
+  !existsSync(`${ROOT}dist/widget/shipping-tracking.js`) ||
+  !existsSync(`${ROOT}dist/desk/desk.js`)
 ) {
-  out('Building the widget (dist/widget/)…');
+  out('Building the widget (dist/widget/) and the label desk’s script (dist/desk/)…');
   const build = spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit' });
   if (build.status !== 0) fail('the widget build failed');
 }
@@ -169,7 +170,10 @@ out(`  Tracking page    ${bffUrl}/track?codes=DG049186226BR,SW371675211BR,QB1234
 out(`  Sandbox          ${sandboxUrl}  (REST /v1/*, ${sandboxUrl}/openapi.json, MCP ${sandboxUrl}/mcp)`);
 out(`  MCP for agents   ${bffUrl}/mcp`);
 out(`  Agent token      ${agentToken}`);
-out(`  Admin password   ${adminPassword}  (OAuth consent page; connected agents at ${bffUrl}/admin/agents)`);
+out(`  Label desk       ${bffUrl}/admin/labels  (issue, print and settle labels in the browser)`);
+out(
+  `  Admin password   ${adminPassword}  (the desk, the OAuth consent page, agents at ${bffUrl}/admin/agents)`,
+);
 out();
 out(`  An MCP client that speaks OAuth needs only the URL ${bffUrl}/mcp: it opens the login page,`);
 out('  where the admin password above approves it and picks its scopes.');

@@ -8,7 +8,10 @@ import type { CsrfRefusal } from '../../shared/security/csrf.ts';
 import { randomToken, sameSecret, sha256Hex } from '../../shared/security/hash.ts';
 import { pageHeaders } from '../../shared/security/page-headers.ts';
 import type { BffConfig } from '../config.ts';
-import { type BffOAuth, MERCHANT, SCOPE_LABELS } from '../oauth/oauth.ts';
+import { agentPolicyRow } from '../desk/agent-policy-form.ts';
+import { deskHeaders, deskPage } from '../desk/layout.ts';
+import { type BffOAuth, clientPolicy, MERCHANT, SCOPE_LABELS } from '../oauth/oauth.ts';
+import { returnAfterLogin } from './return-to.ts';
 import {
   type AdminSessions,
   SESSION_COOKIE,
@@ -54,12 +57,25 @@ export function adminRoutes(deps: AdminDeps): Router {
   const { csrf } = deps.sessions;
   const session = (req: Request) => deps.sessions.current(req);
 
-  const send = (res: Response, status: number, title: string, body: Html) => {
-    res.set(pageHeaders());
+  /** A page; with a session, inside the desk's layout (its navigation, stylesheet and script: deskPage). */
+  const send = (res: Response, status: number, title: string, body: Html, signedIn?: Session) => {
+    res.set(signedIn ? deskHeaders() : pageHeaders());
     res
       .status(status)
       .type('html')
-      .send(page(title, body, OAUTH_CSS_PATH));
+      .send(
+        signedIn
+          ? deskPage({
+              lang: 'pt-BR',
+              title,
+              page: 'agents',
+              section: 'agents',
+              session: signedIn,
+              here: '/admin/agents',
+              body,
+            })
+          : page(title, body, OAUTH_CSS_PATH),
+      );
   };
 
   const loginPage = (res: Response, status: number, error?: string) => {
@@ -116,7 +132,8 @@ ${error ? html`<p class="error" role="alert" id="login-error">${error}</p>` : ''
 <input type="hidden" name="client" value="${client.idHash}">
 <button class="secondary" type="submit" aria-label="Revogar ${client.metadata.client_name || 'aplicativo sem nome'}">Revogar</button>
 </form></td>
-</tr>`;
+</tr>
+${agentPolicyRow({ idHash: client.idHash, name: client.metadata.client_name || 'Aplicativo sem nome' }, clientPolicy(client), Object.keys(config.serviceCodes), 5)}`;
     });
     const link = (n: number, label: string) => html`<a href="/admin/agents?page=${String(n)}">${label}</a>`;
     const pager =
@@ -140,11 +157,8 @@ ${
 </table>
 ${pager}`
 }
-<p>Tokens fixos de <code>BFF_AGENT_TOKENS</code> não aparecem aqui: mude a configuração para revogá-los.</p>
-<form method="post" action="/admin/logout">
-<input type="hidden" name="csrf" value="${current.csrf}">
-<div class="actions"><button class="secondary" type="submit">Sair</button></div>
-</form>`,
+<p>Tokens fixos de <code>BFF_AGENT_TOKENS</code> não aparecem aqui: mude a configuração para revogá-los.</p>`,
+      current,
     );
   });
 
@@ -174,7 +188,7 @@ ${pager}`
       secure,
       maxAge: SESSION_TTL_MS,
     });
-    res.redirect(303, '/admin/agents');
+    res.redirect(303, returnAfterLogin(req, res));
   });
 
   const withSession = async (req: Request, res: Response): Promise<Session | undefined> => {

@@ -143,6 +143,10 @@ describe('the desk API behind the merchant’s session', () => {
     expect(merged.getPageCount()).toBe(2);
     // A reprint of one is the same label again, not a new one.
     expect((await get(`/admin/api/labels/print?ids=${ids[0]}`)).status).toBe(200);
+    // The ledger page's print form sends one `ids` per ticked box: the same PDF, in that order.
+    const form = await get(`/admin/api/labels/print?ids=${ids[1]}&ids=${ids[0]}`);
+    expect(form.status).toBe(200);
+    expect((await PDFDocument.load(new Uint8Array(await form.arrayBuffer()))).getPageCount()).toBe(2);
     expect(await sent()).toBe(2);
   });
 
@@ -188,6 +192,48 @@ describe('the desk API behind the merchant’s session', () => {
     const again = await post('/admin/api/labels', order('300'));
     expect(await again.json()).toMatchObject({ prepostagemId: chosen });
     expect(await sent()).toBe(before);
+  });
+
+  it('sends a not-sent attempt again as the same intended label (order, volume), once, and refuses any other state', async () => {
+    await sandbox.control('faults', { target: 'mcp:generate_label', mode: 'reset', times: 1 });
+    const lost = (await (
+      await post('/admin/api/labels', { ...order('410'), orderId: 'PED-REENVIO', volume: 2 })
+    ).json()) as {
+      attemptId: string;
+    };
+    // Unknown: not sent again blindly.
+    const early = await post(`/admin/api/labels/${lost.attemptId}/resend`, {});
+    expect(early.status).toBe(409);
+    expect(await early.json()).toMatchObject({ error: { code: 'not_resendable' } });
+    await post(`/admin/api/labels/${lost.attemptId}/resolve`, { notCreated: true });
+    const before = await sent();
+    const [a, b] = await Promise.all([
+      post(`/admin/api/labels/${lost.attemptId}/resend`, {}),
+      post(`/admin/api/labels/${lost.attemptId}/resend`, {}),
+    ]);
+    const bodies = [await a.json(), await b.json()] as {
+      prepostagemId?: string;
+      orderId?: string;
+      volume?: number;
+    }[];
+    expect([a.status, b.status].sort()).toEqual([200, 201]);
+    expect(bodies[0]).toMatchObject({
+      orderId: 'PED-REENVIO',
+      volume: 2,
+      prepostagemId: expect.stringMatching(/^PP/),
+    });
+    expect(bodies[1]?.prepostagemId).toBe(bodies[0]?.prepostagemId);
+    expect(await sent()).toBe(before + 1);
+    // The old attempt stays not sent; a created one is never sent again.
+    const created = (await (await get('/admin/api/labels?q=ped-reenvio&state=created')).json()) as {
+      labels: { attemptId: string; issuedBy: string }[];
+    };
+    expect(created.labels).toHaveLength(1);
+    expect((await post(`/admin/api/labels/${created.labels[0]?.attemptId}/resend`, {})).status).toBe(409);
+    expect((await post('/admin/api/labels/00000000-0000-0000-0000-000000000000/resend', {})).status).toBe(
+      404,
+    );
+    expect(await sent()).toBe(before + 1);
   });
 
   it('resolves an unknown attempt as not created, after which the same request may be sent again', async () => {

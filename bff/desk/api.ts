@@ -76,13 +76,36 @@ function approvalRow(approval: Approval) {
   };
 }
 
-const ListQuerySchema = z.object({
+/** The desk's list: `GET /admin/api/labels` and the `/admin/labels` page. */
+export const ListQuerySchema = z.object({
   state: z.optional(z.enum(ATTEMPT_STATES)),
   q: z.optional(z.string().check(z.maxLength(160))),
   limit: z.optional(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(MAX_PAGE))),
   /** The cursor of the next page: `<createdAt ms>.<attemptId>`. */
   before: z.optional(z.string().check(z.regex(/^\d{1,16}\.[0-9a-f-]{36}$/))),
 });
+export type ListQuery = z.infer<typeof ListQuerySchema>;
+
+/** One page of the ledger, newest first, and the cursor of the page after it when there is one. */
+export async function labelPage(
+  ledger: LedgerStore,
+  query: ListQuery,
+): Promise<{ attempts: LedgerAttempt[]; next?: string }> {
+  const [at, id] = query.before?.split('.') ?? [];
+  const limit = query.limit ?? 50;
+  const attempts = await ledger.list({
+    state: query.state as AttemptState | undefined,
+    q: query.q,
+    limit: limit + 1,
+    before: at && id ? { createdAt: Number(at), id } : undefined,
+  });
+  const page = attempts.slice(0, limit);
+  const last = page.at(-1);
+  return {
+    attempts: page,
+    ...(attempts.length > limit && last ? { next: `${last.createdAt}.${last.id}` } : {}),
+  };
+}
 
 const ResolveSchema = z.union([
   z.strictObject({
@@ -153,21 +176,8 @@ export function deskApiRoutes(deps: DeskApiDeps): Router {
   });
 
   router.get('/admin/api/labels', async (req, res) => {
-    const query = parse(ListQuerySchema, req.query);
-    const [at, id] = query.before?.split('.') ?? [];
-    const limit = query.limit ?? 50;
-    const attempts = await deps.ledger.list({
-      state: query.state as AttemptState | undefined,
-      q: query.q,
-      limit: limit + 1,
-      before: at && id ? { createdAt: Number(at), id } : undefined,
-    });
-    const page = attempts.slice(0, limit);
-    const last = page.at(-1);
-    res.json({
-      labels: page.map(labelRow),
-      ...(attempts.length > limit && last ? { next: `${last.createdAt}.${last.id}` } : {}),
-    });
+    const { attempts, next } = await labelPage(deps.ledger, parse(ListQuerySchema, req.query));
+    res.json({ labels: attempts.map(labelRow), ...(next ? { next } : {}) });
   });
 
   router.post('/admin/api/labels', json, async (req, res) => {
@@ -271,6 +281,29 @@ export function deskApiRoutes(deps: DeskApiDeps): Router {
       if (!(error instanceof DecisionRefused)) throw error;
       res.json({ label: detail, history: null, historyError: error.message });
     }
+  });
+
+  // An attempt that never reached the platform (`not_sent`, e.g. after "nothing was created") sent again as the same
+  // intended label: its request, order, volume and key, so an agent asking again later gets this label.
+  router.post('/admin/api/labels/:attemptId/resend', async (req, res) => {
+    const attempt = await deps.ledger.get(req.params.attemptId ?? '');
+    if (!attempt) throw new ApiError('not_found', `no attempt ${req.params.attemptId}`);
+    if (attempt.state !== 'not_sent') {
+      res.status(409).json({
+        error: {
+          code: 'not_resendable',
+          message: `the attempt is ${attempt.state}; only an attempt that was not sent is sent again`,
+        },
+      });
+      return;
+    }
+    const input = parse(AgentLabelInputSchema, {
+      ...(JSON.parse(attempt.request) as object),
+      ...(attempt.orderId === null ? {} : { orderId: attempt.orderId, volume: attempt.volume ?? 1 }),
+      ...(attempt.idempotencyKey === null ? {} : { idempotencyKey: attempt.idempotencyKey }),
+    });
+    const { status, body } = labelAnswerBody(await deps.labels.generate(input, DESK));
+    res.status(status).json(body);
   });
 
   router.post('/admin/api/labels/:attemptId/resolve', json, async (req, res) => {

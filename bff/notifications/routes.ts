@@ -4,13 +4,17 @@ import { type Html, html, page } from '../../shared/html.ts';
 import { OAUTH_CSS_PATH } from '../../shared/oauth/server.ts';
 import { pageHeaders } from '../../shared/security/page-headers.ts';
 import { ShipmentEventSchema } from '../../shared/shipment-events.ts';
+import { rememberReturn } from '../admin/return-to.ts';
 import type { AdminSessions } from '../admin/session.ts';
+import { deskHeaders, deskPage } from '../desk/layout.ts';
 import { DELIVERY_STATES, type Delivery, type Outbox } from './outbox.ts';
 
 export interface NotificationRoutesDeps {
   /** The merchant's `/admin` sessions: the same login as `/admin/agents` and the desk. */
   sessions: AdminSessions;
   outbox: Outbox;
+  /** Whether the public URL is https (the return-after-login cookie is then `Secure`). */
+  secure?: boolean;
   /** Kicked after "send again", so the delivery goes now rather than at the next poll. */
   dispatch: () => void;
   now?: () => number;
@@ -106,7 +110,11 @@ export function notificationRoutes(deps: NotificationRoutesDeps): Router {
 
   router.get('/admin/notifications', async (req, res) => {
     const current = await session(req);
-    if (!current) return res.redirect(303, '/admin/agents');
+    if (!current) {
+      // Logging in comes back here (bff/admin/return-to.ts).
+      rememberReturn(res, req.originalUrl, deps.secure ?? false);
+      return res.redirect(303, '/admin/agents');
+    }
     const list = await outbox.list({ limit: 200 });
     const rows: Html[] = list.map((delivery) => {
       const entry = toEntry(delivery);
@@ -122,11 +130,15 @@ export function notificationRoutes(deps: NotificationRoutesDeps): Router {
 </form></td>
 </tr>`;
     });
-    res.set(pageHeaders());
+    res.set(deskHeaders());
     res.type('html').send(
-      page(
-        'Notificações',
-        html`<h1>Notificações</h1>
+      deskPage({
+        lang: 'pt-BR',
+        title: 'Notificações',
+        section: 'notifications',
+        session: current,
+        here: '/admin/notifications',
+        body: html`<h1>Notificações</h1>
 <p>E-mails ao comprador e webhooks à loja, dos mais recentes aos mais antigos. Um envio que falha é repetido por 24 horas.</p>
 ${
   rows.length === 0
@@ -137,9 +149,8 @@ ${
 <tbody>${rows}</tbody>
 </table>`
 }
-<p><a href="/admin/agents">Agentes conectados</a></p>`,
-        OAUTH_CSS_PATH,
-      ),
+`,
+      }),
     );
   });
 

@@ -1,0 +1,41 @@
+import type { Messages } from '../messages.ts';
+import { callApi, errorOf } from './api.ts';
+import { policyOf } from './order.ts';
+import { failureText, once, say } from './ui.ts';
+
+/** `/admin/agents`: each OAuth client's policy form saved through `POST /admin/api/agents/<client>/policy`. */
+export function mountAgents(t: Messages): void {
+  for (const form of document.querySelectorAll<HTMLFormElement>('form[data-policy-form]')) {
+    const amount = form.querySelector<HTMLInputElement>('input[name="approvalAmount"]');
+    const syncAmount = () => {
+      if (amount)
+        amount.required = form.querySelector<HTMLInputElement>('input[value="above"]')?.checked === true;
+    };
+    form.addEventListener('change', syncAmount);
+    syncAmount();
+    const status = form.querySelector('[data-policy-status]');
+    form.addEventListener('submit', (event) => {
+      event.preventDefault();
+      const data = new FormData(form);
+      const text = (name: string) => String(data.get(name) ?? '');
+      const policy = policyOf({
+        maxLabelsPerDay: text('maxLabelsPerDay'),
+        maxDeclaredValuePerDay: text('maxDeclaredValuePerDay'),
+        services: data.has('servicesText')
+          ? text('servicesText').split(',')
+          : data.getAll('services').map((service) => String(service)),
+        approval: text('approval'),
+        approvalAmount: text('approvalAmount'),
+      });
+      void once(form.querySelector('button[type="submit"]'), async () => {
+        try {
+          const answer = await callApi(`/admin/api/agents/${form.dataset.policyForm}/policy`, policy ?? {});
+          const error = errorOf(answer.body);
+          say(status, error ? t.failed(error.message) : t.policySaved, Boolean(error));
+        } catch (error) {
+          say(status, failureText(t, error), true);
+        }
+      });
+    });
+  }
+}

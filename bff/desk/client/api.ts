@@ -1,0 +1,56 @@
+/**
+ * The desk's JSON API from the page (ARCHITECTURE.md, "Orders, volumes and the label desk"): the session cookie goes
+ * by itself (same origin), the CSRF token comes from the page's `<meta name="csrf-token">`.
+ */
+
+/** The session is gone (logged out, expired) or the token no longer matches: the page must be reloaded. */
+export class SessionExpired extends Error {
+  override readonly name = 'SessionExpired';
+}
+
+/** No answer from the server (network down, BFF restarting). */
+export class NoAnswer extends Error {
+  override readonly name = 'NoAnswer';
+}
+
+export interface ApiAnswer {
+  status: number;
+  body: unknown;
+}
+
+function csrfToken(): string {
+  return document.querySelector<HTMLMetaElement>('meta[name="csrf-token"]')?.content ?? '';
+}
+
+/** A POST with a JSON body (or a GET without one); the answer's status and JSON body, whatever the status. */
+export async function callApi(path: string, body?: unknown): Promise<ApiAnswer> {
+  let response: Response;
+  try {
+    response = await fetch(path, {
+      method: body === undefined ? 'GET' : 'POST',
+      headers:
+        body === undefined
+          ? { accept: 'application/json' }
+          : { 'content-type': 'application/json', accept: 'application/json', 'x-csrf-token': csrfToken() },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+  } catch {
+    throw new NoAnswer();
+  }
+  const parsed: unknown = await response.json().catch(() => undefined);
+  if (response.status === 401) throw new SessionExpired();
+  if (response.status === 403) throw new SessionExpired();
+  return { status: response.status, body: parsed };
+}
+
+/** The code and message of an error answer (spec 7.1 envelope), when it is one. */
+export function errorOf(body: unknown): { code: string; message: string } | undefined {
+  if (typeof body !== 'object' || body === null || !('error' in body)) return undefined;
+  const { error } = body as { error: unknown };
+  if (typeof error !== 'object' || error === null) return undefined;
+  const { code, message } = error as { code?: unknown; message?: unknown };
+  return {
+    code: typeof code === 'string' ? code : 'error',
+    message: typeof message === 'string' ? message : '',
+  };
+}

@@ -1,0 +1,38 @@
+import { deskLangOf, messagesFor } from '../messages.ts';
+import { mountAgents } from './agents.ts';
+import { mountApprovals } from './approvals.ts';
+import { mountAttempt } from './attempt.ts';
+import { IssueForm } from './issue.ts';
+import { mountLabels } from './labels.ts';
+
+/**
+ * The label desk's script: one ES module (`/admin/assets/desk.js`, built by `vite build --mode desk`), loaded by
+ * every desk page. The page says what it is (`<body data-page>`) and its language (`<html lang>`); the script adds
+ * the actions, each through the desk's JSON API. A notice a page opens with (after an action) takes the focus.
+ */
+function start(): void {
+  const lang = deskLangOf(document.documentElement.lang) ?? 'pt-BR';
+  const t = messagesFor(lang);
+  document.getElementById('notice')?.focus();
+  switch (document.body.dataset.page) {
+    case 'labels':
+      mountLabels(t);
+      break;
+    case 'issue': {
+      const form = document.querySelector<HTMLFormElement>('[data-issue-form]');
+      if (form) new IssueForm(form, t, lang).mount();
+      break;
+    }
+    case 'attempt':
+      mountAttempt(t);
+      break;
+    case 'approvals':
+      mountApprovals(t);
+      break;
+    case 'agents':
+      mountAgents(t);
+      break;
+  }
+}
+
+start();

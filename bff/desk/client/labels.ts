@@ -1,0 +1,39 @@
+import type { Messages } from '../messages.ts';
+import { say } from './ui.ts';
+
+/**
+ * The ledger page: "select all" for the created labels of the page, the print button counting the selection, and no
+ * print of nothing (the form itself is a plain GET of the API's print URL, so it prints without the script too).
+ */
+export function mountLabels(t: Messages): void {
+  const form = document.querySelector<HTMLFormElement>('[data-print-form]');
+  if (!form) return;
+  const boxes = [...form.querySelectorAll<HTMLInputElement>('input[data-select]')];
+  const all = form.querySelector<HTMLInputElement>('input[data-select-all]');
+  const button = form.querySelector<HTMLButtonElement>('[data-print]');
+  const status = form.querySelector('[data-print-status]');
+  const update = () => {
+    const chosen = boxes.filter((box) => box.checked).length;
+    if (button) button.textContent = chosen === 0 ? t.printSelected : t.printCount(chosen);
+    if (all) {
+      all.checked = chosen > 0 && chosen === boxes.length;
+      all.indeterminate = chosen > 0 && chosen < boxes.length;
+    }
+    if (chosen > 0) say(status, '');
+  };
+  if (all && boxes.length > 0) {
+    all.hidden = false;
+    all.addEventListener('change', () => {
+      for (const box of boxes) box.checked = all.checked;
+      update();
+    });
+  }
+  for (const box of boxes) box.addEventListener('change', update);
+  form.addEventListener('submit', (event) => {
+    if (boxes.some((box) => box.checked)) return;
+    event.preventDefault();
+    say(status, t.printNone, true);
+    (boxes[0] ?? button)?.focus();
+  });
+  update();
+}

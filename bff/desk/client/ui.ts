@@ -1,0 +1,37 @@
+import type { Messages } from '../messages.ts';
+import { NoAnswer, SessionExpired } from './api.ts';
+
+/** Writes a status line (a live region in the page): read out by screen readers, styled as an error when it is one. */
+export function say(region: Element | null, text: string, error = false): void {
+  if (!region) return;
+  region.textContent = text;
+  region.classList.toggle('error', error);
+}
+
+/** What the merchant reads when a call failed for a reason that is not the API's answer. */
+export function failureText(t: Messages, error: unknown): string {
+  if (error instanceof SessionExpired) return t.sessionExpired;
+  if (error instanceof NoAnswer) return t.network;
+  return t.failed(error instanceof Error ? error.message : String(error));
+}
+
+/**
+ * Runs an action of a button once at a time: the button says it is busy (`aria-busy`) meanwhile, and a second click
+ * does nothing, so one click sends one request.
+ */
+export async function once(button: HTMLElement | null, action: () => Promise<void>): Promise<void> {
+  if (!button || button.getAttribute('aria-busy') === 'true') return;
+  button.setAttribute('aria-busy', 'true');
+  try {
+    await action();
+  } finally {
+    button.setAttribute('aria-busy', 'false');
+  }
+}
+
+/** An element of the page the script needs; a missing one is a bug of the page, said plainly. */
+export function required<T extends Element>(root: ParentNode, selector: string): T {
+  const found = root.querySelector<T>(selector);
+  if (!found) throw new Error(`the desk page has no ${selector}`);
+  return found;
+}

@@ -1,0 +1,147 @@
+import { type Html, html } from '../../shared/html.ts';
+import { pageHeaders } from '../../shared/security/page-headers.ts';
+import { DESK_LANGS, type DeskLang, MESSAGES, type Messages } from './messages.ts';
+
+/** Where the desk's stylesheet and script are served (`script-src 'self'`, `style-src 'self'`: nothing inline). */
+export const DESK_CSS_PATH = '/admin/assets/desk.css';
+export const DESK_SCRIPT_PATH = '/admin/assets/desk.js';
+
+/**
+ * The headers of every desk page: those of every page the servers render (`pageHeaders`), with the desk's script
+ * allowed from this server alone and its API calls to this server alone.
+ */
+export function deskHeaders(): Record<string, string> {
+  return {
+    ...pageHeaders(),
+    'Content-Security-Policy':
+      "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+  };
+}
+
+/** The admin pages the shared navigation links, in its order. */
+export const DESK_SECTIONS = ['labels', 'approvals', 'agents', 'notifications'] as const;
+export type DeskSection = (typeof DESK_SECTIONS)[number];
+
+const SECTION_PATHS: Record<DeskSection, string> = {
+  labels: '/admin/labels',
+  approvals: '/admin/approvals',
+  agents: '/admin/agents',
+  notifications: '/admin/notifications',
+};
+
+const LANGUAGE_NAMES: Record<DeskLang, string> = { 'pt-BR': 'Português', en: 'English', es: 'Español' };
+
+export interface DeskPageOptions {
+  lang: DeskLang;
+  title: string;
+  /** What the script does on this page (`<body data-page>`); absent: the page needs no script. */
+  page?: string;
+  /** The section the page belongs to (`aria-current` in the navigation). */
+  section?: DeskSection;
+  /** The merchant's session: shows the navigation and the logout button, and gives the script its CSRF token. */
+  session?: { csrf: string };
+  /** Pending approvals, shown beside "Approvals" in the navigation. */
+  pendingApprovals?: number;
+  /** The desk's script was not built (`npm run build`): the page says its actions will not work. */
+  scriptMissing?: boolean;
+  /** This page's path and query, for the language switch's links. */
+  here: string;
+  body: Html;
+}
+
+/** This page in another language: its own path and query with `lang` set. */
+function languageHref(here: string, lang: DeskLang): string {
+  const url = new URL(here, 'http://desk.invalid');
+  url.searchParams.set('lang', lang);
+  return `${url.pathname}${url.search}`;
+}
+
+function navigation(t: Messages, options: DeskPageOptions): Html {
+  const label: Record<DeskSection, string> = {
+    labels: t.navLabels,
+    approvals: t.navApprovals,
+    agents: t.navAgents,
+    notifications: t.navNotifications,
+  };
+  const pending = options.pendingApprovals ?? 0;
+  const items = DESK_SECTIONS.map(
+    (section) =>
+      html`<li><a href="${SECTION_PATHS[section]}"${options.section === section ? html` aria-current="page"` : ''}>${label[section]}${
+        section === 'approvals' && pending > 0
+          ? html` <span class="badge">${pending}<span class="visually-hidden"> (${t.pendingCount(pending)})</span></span>`
+          : ''
+      }</a></li>`,
+  );
+  return html`<nav class="sections" aria-label="${t.navLabel}"><ul>${items}</ul></nav>`;
+}
+
+function languageSwitch(t: Messages, options: DeskPageOptions): Html {
+  const items = DESK_LANGS.map(
+    (lang) =>
+      html`<li><a href="${languageHref(options.here, lang)}" hreflang="${lang}" lang="${lang}"${
+        lang === options.lang ? html` aria-current="true"` : ''
+      }>${LANGUAGE_NAMES[lang]}</a></li>`,
+  );
+  return html`<nav class="languages" aria-label="${t.languageLabel}"><ul>${items}</ul></nav>`;
+}
+
+/**
+ * A whole desk page in the merchant's language: a skip link, the shared navigation (Etiquetas, Aprovações, Agentes,
+ * Notificações) and the language switch, the logout button, then the page's own content. No inline script or style
+ * (`deskHeaders`); the script is one ES module served by the BFF, and reads the session's CSRF token from
+ * `<meta name="csrf-token">` for the JSON API.
+ */
+export function deskPage(options: DeskPageOptions): string {
+  const t = MESSAGES[options.lang];
+  const { session } = options;
+  return html`<!doctype html>
+<html lang="${options.lang}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="same-origin">
+<meta name="color-scheme" content="light dark">
+${session ? html`<meta name="csrf-token" content="${session.csrf}">` : ''}
+<title>${options.title} — ${t.titleSuffix}</title>
+<link rel="stylesheet" href="${DESK_CSS_PATH}">
+${options.page ? html`<script type="module" src="${DESK_SCRIPT_PATH}"></script>` : ''}
+</head>
+<body${options.page ? html` data-page="${options.page}"` : ''}>
+<a class="skip" href="#main">${t.skip}</a>
+<header class="top">
+<div class="bar">
+<span class="brand">${t.brand}</span>
+${languageSwitch(t, options)}
+${
+  session
+    ? html`<form class="logout" method="post" action="/admin/logout">
+<input type="hidden" name="csrf" value="${session.csrf}">
+<button class="link" type="submit">${t.logout}</button>
+</form>`
+    : ''
+}
+</div>
+${session ? navigation(t, options) : ''}
+</header>
+<main id="main" tabindex="-1">
+${options.scriptMissing ? html`<p class="notice notice-error">${t.scriptMissing}</p>` : ''}
+${options.body}
+</main>
+</body>
+</html>
+`.text;
+}
+
+/** The login form of a desk page asked for without a session; logging in comes back to that page. */
+export function loginBody(t: Messages, csrf: string): Html {
+  return html`<div class="narrow">
+<h1>${t.loginHeading}</h1>
+<p>${t.loginIntro}</p>
+<form method="post" action="/admin/login">
+<input type="hidden" name="csrf" value="${csrf}">
+<label for="password">${t.loginPassword}</label>
+<input id="password" name="password" type="password" autocomplete="current-password" required>
+<div class="actions"><button class="primary" type="submit">${t.loginSubmit}</button></div>
+</form>
+</div>`;
+}

@@ -1,0 +1,264 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import express, { type Request, type Response, Router } from 'express';
+import { type Html, html } from '../../shared/html.ts';
+import { GenerateLabelInputSchema } from '../../shared/label.ts';
+import type { Party } from '../../shared/party.ts';
+import { rememberReturn } from '../admin/return-to.ts';
+import type { AdminSession, AdminSessions } from '../admin/session.ts';
+import type { OperatorDecisions } from '../labels/decisions.ts';
+import { DecisionRefused, type HistoryEntry } from '../labels/decisions.ts';
+import type { LedgerAttempt } from '../labels/ledger.ts';
+import type { LedgerStore } from '../labels/ledger-store.ts';
+import type { ServiceCodes } from '../labels/service-codes.ts';
+import type { ApprovalStore } from '../policies/approval-store.ts';
+import { ListQuerySchema, labelPage } from './api.ts';
+import { approvalsBody } from './approvals-page.ts';
+import { attemptBody } from './attempt-page.ts';
+import { issueBody } from './issue-page.ts';
+import { labelsBody } from './labels-page.ts';
+import { pickLanguage } from './language.ts';
+import {
+  DESK_CSS_PATH,
+  type DeskPageOptions,
+  type DeskSection,
+  deskHeaders,
+  deskPage,
+  loginBody,
+} from './layout.ts';
+import { type DeskLang, MESSAGES, type Messages } from './messages.ts';
+
+/** Where `npm run build` writes the desk's script (`vite build --mode desk`). */
+export const DESK_SCRIPT_DIR = new URL('../../dist/desk/', import.meta.url).pathname;
+const CSS = readFileSync(new URL('./desk.css', import.meta.url), 'utf8');
+const ATTEMPT_ID = /^[0-9a-f-]{36}$/;
+
+export interface DeskPagesDeps {
+  sessions: AdminSessions;
+  ledger: LedgerStore;
+  decisions: Pick<OperatorDecisions, 'evidence'>;
+  approvals: ApprovalStore;
+  serviceCodes: ServiceCodes;
+  /** The BFF's public URL: its cookies are `Secure` when it is https. */
+  publicUrl: string;
+  /** Where the built script is (default `dist/desk/`), for tests. */
+  scriptDir?: string;
+}
+
+/** What a page handler has: the merchant's session, language and words. */
+interface Visit {
+  session: AdminSession;
+  lang: DeskLang;
+  t: Messages;
+}
+
+/** A page's own part: its title, what the script does there, its section in the navigation, its content. */
+interface PageContent {
+  status?: number;
+  title: string;
+  page: string;
+  section: DeskSection;
+  body: Html;
+}
+
+/**
+ * The label desk's pages behind the merchant's /admin login (ARCHITECTURE.md, "Orders, volumes and the label desk"):
+ * `/admin/labels` (the ledger, searched, printed), `/admin/labels/new` (an order's labels from its items),
+ * `/admin/labels/<attemptId>` (one attempt beside the platform's history, and the decision on an unknown one) and
+ * `/admin/approvals`. Everything that can be is rendered here; actions go through the desk's JSON API
+ * (`deskApiRoutes`) from one ES module, `/admin/assets/desk.js`. A visit without a session shows the login form and
+ * comes back to the page after it.
+ */
+export function deskPageRoutes(deps: DeskPagesDeps): Router {
+  const router = Router();
+  const secure = deps.publicUrl.startsWith('https:');
+  const scriptDir = deps.scriptDir ?? DESK_SCRIPT_DIR;
+  // A contract code as the merchant knows it: the quote's service, then the code itself.
+  const serviceName = (serviceCode: string | null): Html | string => {
+    if (serviceCode === null) return '—';
+    const id = deps.serviceCodes.idOf(serviceCode);
+    return id ? html`${id} <span class="muted code">${serviceCode}</span>` : serviceCode;
+  };
+
+  router.get(DESK_CSS_PATH, (_req, res) => {
+    res.setHeader('Cache-Control', 'no-cache');
+    res.type('css').send(CSS);
+  });
+  router.use(
+    '/admin/assets',
+    express.static(scriptDir, {
+      index: false,
+      setHeaders: (res) => res.setHeader('Cache-Control', 'no-cache'),
+    }),
+  );
+
+  const send = (req: Request, res: Response, options: Omit<DeskPageOptions, 'here'>, status = 200) => {
+    res.set(deskHeaders());
+    res
+      .status(status)
+      .type('html')
+      .send(deskPage({ ...options, here: req.originalUrl }));
+  };
+
+  /** The visit's session and language; without a session, the login form (and undefined). */
+  const visit = async (req: Request, res: Response): Promise<Visit | undefined> => {
+    const lang = pickLanguage(req, res, secure);
+    const t = MESSAGES[lang];
+    const session = await deps.sessions.current(req);
+    if (session) return { session, lang, t };
+    rememberReturn(res, req.originalUrl, secure);
+    const csrf = deps.sessions.csrf.issue(res);
+    send(req, res, { lang, title: t.loginTitle, body: loginBody(t, csrf) });
+    return undefined;
+  };
+
+  const show = (handler: (visit: Visit, req: Request) => Promise<PageContent>) => {
+    return async (req: Request, res: Response) => {
+      const current = await visit(req, res);
+      if (!current) return;
+      const content = await handler(current, req);
+      const pending = (await deps.approvals.list({ state: 'pending' })).length;
+      send(
+        req,
+        res,
+        {
+          lang: current.lang,
+          title: content.title,
+          page: content.page,
+          section: content.section,
+          session: current.session,
+          pendingApprovals: pending,
+          scriptMissing: !existsSync(join(scriptDir, 'desk.js')),
+          body: content.body,
+        },
+        content.status,
+      );
+    };
+  };
+
+  router.get(
+    '/admin/labels',
+    show(async ({ t, lang }, req) => {
+      const parsed = ListQuerySchema.safeParse(req.query);
+      const query = parsed.success ? parsed.data : {};
+      const { attempts, next } = await labelPage(deps.ledger, query);
+      return {
+        title: t.labelsTitle,
+        page: 'labels',
+        section: 'labels',
+        body: labelsBody({ t, lang, query, attempts, next, serviceName }),
+      };
+    }),
+  );
+
+  router.get(
+    '/admin/labels/new',
+    show(async ({ t }) => ({
+      title: t.issueTitle,
+      page: 'issue',
+      section: 'labels',
+      body: issueBody({ t, sender: await lastSender(deps.ledger) }),
+    })),
+  );
+
+  router.get(
+    '/admin/labels/:attemptId',
+    show(async ({ t, lang }, req) => {
+      const id = typeof req.params.attemptId === 'string' ? req.params.attemptId : '';
+      const attempt = ATTEMPT_ID.test(id) ? await deps.ledger.get(id) : undefined;
+      if (!attempt) return notFound(t);
+      const history = attempt.state === 'unknown' ? await historyOf(deps.decisions, attempt) : undefined;
+      const done = attemptNotice(t, attempt, req.query.done);
+      return {
+        title:
+          attempt.orderId === null
+            ? t.attemptNoOrder
+            : t.attemptTitle(attempt.orderId, String(attempt.volume ?? 1)),
+        page: 'attempt',
+        section: 'labels',
+        body: attemptBody({ t, lang, attempt, history, serviceName, done }),
+      };
+    }),
+  );
+
+  router.get(
+    '/admin/approvals',
+    show(async ({ t, lang }, req) => {
+      const all = await deps.approvals.list({ limit: 200 });
+      const pending = all.filter((approval) => approval.state === 'pending');
+      const decided = all.filter((approval) => approval.state !== 'pending').slice(0, 50);
+      const issued = new Map<string, LedgerAttempt>();
+      for (const approval of decided) {
+        const attempt = approval.attemptId ? await deps.ledger.get(approval.attemptId) : undefined;
+        if (attempt) issued.set(approval.id, attempt);
+      }
+      const done = approvalNotice(t, req.query, issued);
+      return {
+        title: t.approvalsTitle,
+        page: 'approvals',
+        section: 'approvals',
+        body: approvalsBody({ t, lang, pending, decided, issued, serviceName, done }),
+      };
+    }),
+  );
+
+  return router;
+}
+
+function notFound(t: Messages): PageContent {
+  return {
+    status: 404,
+    title: t.attemptNotFound,
+    page: 'attempt',
+    section: 'labels',
+    body: html`<p class="back"><a href="/admin/labels">${t.back}</a></p>
+<h1>${t.attemptNotFound}</h1>`,
+  };
+}
+
+/** The platform's history beside an unknown attempt; null when it cannot be read now. */
+async function historyOf(
+  decisions: Pick<OperatorDecisions, 'evidence'>,
+  attempt: LedgerAttempt,
+): Promise<HistoryEntry[] | null> {
+  try {
+    return (await decisions.evidence(attempt.id)).history;
+  } catch (error) {
+    if (error instanceof DecisionRefused) return null;
+    throw error;
+  }
+}
+
+/** What the attempt page says first after the script settled or resent it (`?done=`). */
+function attemptNotice(t: Messages, attempt: LedgerAttempt, done: unknown): string | undefined {
+  if (done === 'created' && attempt.state === 'created' && attempt.prepostagemId) {
+    return t.resolvedCreated(attempt.prepostagemId);
+  }
+  if (done === 'not_created' && attempt.state === 'not_sent') return t.resolvedNotCreated;
+  if (done === 'resent') return t.resent;
+  return undefined;
+}
+
+/** What the approvals page says first after the script approved or rejected one (`?done=…&id=…`). */
+function approvalNotice(
+  t: Messages,
+  query: Request['query'],
+  issued: ReadonlyMap<string, LedgerAttempt>,
+): string | undefined {
+  if (query.done === 'rejected') return t.rejectedDone;
+  if (query.done !== 'approved') return undefined;
+  const attempt = typeof query.id === 'string' ? issued.get(query.id) : undefined;
+  return attempt?.prepostagemId ? t.approvedDone(attempt.prepostagemId) : t.approvedOpen;
+}
+
+/** The sender of the newest label in the ledger: the store's usual origin, the issue form's starting point. */
+async function lastSender(ledger: LedgerStore): Promise<Party | undefined> {
+  const [newest] = await ledger.list({ limit: 1 });
+  if (!newest) return undefined;
+  try {
+    const parsed = GenerateLabelInputSchema.safeParse(JSON.parse(newest.request));
+    return parsed.success ? parsed.data.sender : undefined;
+  } catch {
+    return undefined;
+  }
+}
