@@ -384,7 +384,7 @@ function toConfig(env: BffEnv) {
     boxes: env.BFF_BOXES,
     /** Tokens of the store's checkout servers for `POST /api/rates/verify`; none: the route refuses everyone. */
     checkoutTokens: env.BFF_CHECKOUT_TOKENS,
-    /** The watcher, the shopper's e-mails and the merchant's webhooks (ARCHITECTURE.md, "Notifications"). */
+    /** The watcher, the shopper's e-mails and the merchant's webhooks (docs/architecture.md, "Notifications and orders without a code"). */
     notifications: {
       watchIntervalMs: env.BFF_WATCH_INTERVAL_S * 1000,
       /** Share of the tracking allowance kept for the watcher; 0 turns the watcher off. */

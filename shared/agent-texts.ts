@@ -206,7 +206,7 @@ export function agentInstructions(tools: readonly string[], labelsWithheld?: str
   return lines.join('\n');
 }
 
-/** Most characters the text of a BFF tool answer carries (the structured result has everything; ARCHITECTURE.md). */
+/** Most characters the text of a BFF tool answer carries (the structured result has everything; docs/architecture.md, "Labels"). */
 export const MAX_ANSWER_TEXT = 1000;
 
 /**

@@ -18,7 +18,7 @@ import { formatBRL } from './money.ts';
 import type { DeclaredItem, Party } from './party.ts';
 
 /**
- * The plausibility rules of a `generate_label` input (ARCHITECTURE.md, "Agent policies and approvals"): what the
+ * The plausibility rules of a `generate_label` input (README, "Agent policies and approvals"): what the
  * BFF checks before anything reaches the platform, and what the sandbox's carrier refuses the same way. Pure.
  *
  * Checked in this order, the first broken rule answers:

@@ -3,7 +3,7 @@ import { PARCEL_STATUSES, type ParcelStatus } from './parcel-status.ts';
 import { TrackingEventSchema } from './tracking.ts';
 
 /**
- * The events the BFF's watcher sends about the labels it issued (ARCHITECTURE.md, "Notifications and order lookup"):
+ * The events the BFF's watcher sends about the labels it issued (docs/architecture.md, "Notifications and orders without a code"):
  * one per change of a parcel's status in the tracking page's taxonomy (shared/parcel-status.ts), and `stalled` when no
  * new carrier event came for `BFF_STALL_DAYS` business days. The one home of their names and of the webhook body.
  */

@@ -33,7 +33,7 @@ import { RedisCatalog } from '../upstream/redis-catalog.ts';
 import { RedisConnection } from './redis.ts';
 
 /**
- * Where the BFF's state lives, chosen once from the configuration (ARCHITECTURE.md, "Several BFF instances"): every
+ * Where the BFF's state lives, chosen once from the configuration (docs/architecture.md, "Several instances"): every
  * capability takes its store from here and never asks which kind it got.
  *
  * - Durable state (label ledger, OAuth, and what this round adds on top of the ledger's database): one SQL layer, on

@@ -11,7 +11,7 @@ import { connectAgent, judgeSoak, lookAlikeOrders, runSoak } from '../labels/tes
 import { type RunningBff, startBff, TEST_AGENTS } from '../testing.ts';
 
 /**
- * ARCHITECTURE.md, "Several BFF instances": three BFFs on one Redis and one PostgreSQL behave as one, against a
+ * docs/architecture.md, "Several instances": three BFFs on one Redis and one PostgreSQL behave as one, against a
  * sandbox with the spec's limit (60 tracking calls per 60 s per store).
  */
 const TOKEN = 'agent-all-scopes-0001';

@@ -46,7 +46,7 @@ export const MAX_PRINT = 100;
 /** The most rows a page of the list answers. */
 const MAX_PAGE = 200;
 
-/** One row of the desk's list (ARCHITECTURE.md, "Orders, volumes and the label desk"). */
+/** One row of the desk's list (docs/architecture.md, "Labels"). */
 export function labelRow(attempt: LedgerAttempt) {
   return {
     attemptId: attempt.id,
@@ -135,7 +135,7 @@ function parse<T>(schema: z.ZodMiniType<T>, value: unknown): T {
 }
 
 /**
- * The label desk's JSON API (ARCHITECTURE.md, "Orders, volumes and the label desk"), behind the merchant's /admin
+ * The label desk's JSON API (docs/architecture.md, "Labels"), behind the merchant's /admin
  * session: the desk's pages use it, and so can a script (log in at `POST /admin/login`, then `GET /admin/api/session`
  * for the CSRF token, sent as `X-CSRF-Token` with every POST). Every label goes through the labels service as the
  * `desk` caller, with the same plausibility rules as an agent's.

@@ -62,7 +62,7 @@ interface PageContent {
 }
 
 /**
- * The label desk's pages behind the merchant's /admin login (ARCHITECTURE.md, "Orders, volumes and the label desk"):
+ * The label desk's pages behind the merchant's /admin login (docs/architecture.md, "Labels"):
  * `/admin/labels` (the ledger, searched, printed), `/admin/labels/new` (an order's labels from its items),
  * `/admin/labels/<attemptId>` (one attempt beside the platform's history, and the decision on an unknown one) and
  * `/admin/approvals`. Everything that can be is rendered here; actions go through the desk's JSON API

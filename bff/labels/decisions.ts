@@ -49,7 +49,7 @@ export interface HistoryEntry {
 
 /**
  * The operator's decisions on attempts whose outcome nobody knows (the desk's "resolve", `npm run ledger -- resolve`),
- * checked before the ledger takes them (ARCHITECTURE.md, "Fair shares and bounded state"): a pre-posting is bound to
+ * checked before the ledger takes them (README, "Security bounds"): a pre-posting is bound to
  * an attempt only when it is well formed, the platform's history lists it for this store as created, its evidence is
  * this attempt's whole request, and nothing else holds it. A decision the platform cannot confirm needs a written
  * reason (`force`), kept in the ledger's note and shown by `show` and the desk.

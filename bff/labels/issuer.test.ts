@@ -1227,7 +1227,7 @@ describe('LabelIssuer: what is told, and kept, in the less common paths', () => 
   });
 });
 
-describe('LabelIssuer: orders and volumes (ARCHITECTURE.md, "Orders, volumes and the label desk")', () => {
+describe('LabelIssuer: orders and volumes (docs/architecture.md, "Labels")', () => {
   it('issues two labels for two identical boxes of one order, and replays each volume when asked again', async () => {
     const { issuer, platform } = await scripted();
     await issuer.start();

@@ -64,7 +64,7 @@ interface Prepared {
 const DAY_MS = 86_400_000;
 
 /**
- * Labels as the merchant's agents and the desk ask for them (ARCHITECTURE.md, "Orders, volumes and the label desk"
+ * Labels as the merchant's agents and the desk ask for them (docs/architecture.md, "Labels"
  * and "Agent policies and approvals"): the service mapped to its contract code, the carrier's plausibility rules, the
  * caller's policy (services, daily limits, approval), then the ledger's issuer. Every refusal happens before anything
  * reaches the platform. The MCP tools and the desk's API are transports over this.

@@ -41,7 +41,7 @@ export interface BffOAuthOptions {
 }
 
 /**
- * The BFF as OAuth 2.1 authorization server for its own `/mcp` (ARCHITECTURE.md, "OAuth for MCP"): the merchant logs
+ * The BFF as OAuth 2.1 authorization server for its own `/mcp` (docs/architecture.md, "OAuth for MCP"): the merchant logs
  * in with `BFF_ADMIN_PASSWORD` and picks the scopes; clients and tokens live hashed in `oauth.sqlite`.
  */
 export class BffOAuth implements AgentTokenSource {

@@ -28,7 +28,7 @@ function parcelsOf(attempts: readonly LedgerAttempt[]): LedgerAttempt[] {
 }
 
 /**
- * Orders found without a tracking code (ARCHITECTURE.md, "Notifications and order lookup"): by the order number and
+ * Orders found without a tracking code (docs/architecture.md, "Notifications and orders without a code"): by the order number and
  * the destination CEP, from the ledger's orders and volumes; or by the label a signed link names.
  */
 export class OrderLookup {

@@ -27,7 +27,7 @@ export interface OrderRoutesDeps {
   wait?: (ms: number) => Promise<void>;
 }
 
-/** `POST /api/orders/lookup` `{orderId, cep}` → `{orderId, results}` (ARCHITECTURE.md, "Notifications and order lookup"). */
+/** `POST /api/orders/lookup` `{orderId, cep}` → `{orderId, results}` (docs/architecture.md, "Notifications and orders without a code"). */
 export function orderRoutes(deps: OrderRoutesDeps): Router {
   const router = Router();
   const json = express.json({ limit: '2kb', type: () => true });

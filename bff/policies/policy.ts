@@ -3,7 +3,7 @@ import { saoPauloDay } from '../../shared/business-days.ts';
 import type { DailyLimits } from '../labels/ledger.ts';
 
 /**
- * What one agent may do with labels (ARCHITECTURE.md, "Agent policies and approvals"): a static token's fields in
+ * What one agent may do with labels (README, "Agent policies and approvals"): a static token's fields in
  * `BFF_AGENT_TOKENS`, or an OAuth client's, set on /admin/agents. Every field is optional: no limit, every service,
  * no approval.
  */

@@ -44,7 +44,7 @@ function checkoutAuth(tokens: readonly string[]): RequestHandler {
 }
 
 /**
- * `POST /api/rates/verify` (ARCHITECTURE.md, "Notifications and order lookup"): the store's checkout server asks,
+ * `POST /api/rates/verify` (docs/storefronts.md): the store's checkout server asks,
  * before it charges, what the shopper's choice costs now. Server to server: no CORS (a browser's preflight gets 405
  * and no `Access-Control-Allow-Origin`), a checkout token, the body checked with `RateVerifyRequestSchema`.
  */

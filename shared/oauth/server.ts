@@ -48,7 +48,7 @@ export interface AuthorizationServerOptions {
 }
 
 /**
- * The OAuth 2.1 authorization server of an MCP host, the same on both servers (ARCHITECTURE.md, "OAuth for MCP"):
+ * The OAuth 2.1 authorization server of an MCP host, the same on both servers (docs/architecture.md, "OAuth for MCP"):
  * the provider (clients, codes, tokens, all hashed), the login and consent pages, and `routes()` — discovery
  * (RFC 8414 and RFC 9728), the SDK's register/authorize/token/revoke handlers, the pages and their stylesheet. The
  * sandbox (fixture merchants, one scope, in memory) and the BFF (the merchant's password, picked scopes, stored) differ

@@ -9,8 +9,8 @@ export function rebindingRefusal(policy: OriginPolicy, arrival: Arrival): 'Host'
 }
 
 /**
- * DNS-rebinding protection for an MCP endpoint (MCP transport security; ARCHITECTURE.md, "Local unauthenticated
- * MCP"), in every auth mode and before anything else runs: a `Host` that is not this server's, or an `Origin` that is
+ * DNS-rebinding protection for an MCP endpoint (MCP transport security; docs/architecture.md, "OAuth for MCP"), in
+ * every auth mode and before anything else runs: a `Host` that is not this server's, or an `Origin` that is
  * present and not allowed, gets 403 with the JSON-RPC error the MCP SDK's own protection answers (-32000). The
  * message names the `Origin` when it is the one refused, else the `Host`.
  *

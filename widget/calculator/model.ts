@@ -36,7 +36,7 @@ export function visibleChoice(view: View, selected: string | undefined, cep: str
 
 export interface CalculatorEvents {
   rates(detail: { cep: string; rates: Rate[]; reason?: string }): void;
-  /** `rate: null` when the choice is cleared (ARCHITECTURE.md "Widget events"). */
+  /** `rate: null` when the choice is cleared (widget/README.md, "Events"). */
   select(detail: { cep: string; rate: Rate | null }): void;
   error(detail: { code: string; message: string }): void;
 }
@@ -121,7 +121,7 @@ function noQuoteReason(reason: string | undefined): 'no_coverage' | 'merchant' |
  * The calculator's state and actions: signals in, events out. After each answer the view changes first, then
  * `shipping-rates` or `shipping-error` is told, then `shipping-select` if the checkout's choice changed with it.
  *
- * The rule (ARCHITECTURE.md "Widget events"): the last `shipping-select` always equals `visibleChoice` — the option
+ * The rule (widget/README.md, "Events"): the last `shipping-select` always equals `visibleChoice` — the option
  * the shopper sees checked, or `rate: null` when none is. So whatever hides the options clears the choice at once:
  * an emptied cart, a CEP edited into another (or a half-typed) one, a failed quote. A re-quote of the same CEP (a
  * cart change, Calcular again) keeps the options and their choice on screen until the answer reconciles them.

@@ -1,5 +1,5 @@
 /**
- * The desk's JSON API from the page (ARCHITECTURE.md, "Orders, volumes and the label desk"): the session cookie goes
+ * The desk's JSON API from the page (docs/architecture.md, "Labels"): the session cookie goes
  * by itself (same origin), the CSRF token comes from the page's `<meta name="csrf-token">`.
  */
 

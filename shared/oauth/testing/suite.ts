@@ -111,7 +111,7 @@ async function known(origin: string, clientId: string): Promise<boolean> {
 }
 
 /**
- * The OAuth behaviour both servers promise (ARCHITECTURE.md, "OAuth for MCP"), as `it` blocks: call inside a
+ * The OAuth behaviour both servers promise (docs/architecture.md, "OAuth for MCP"), as `it` blocks: call inside a
  * `describe` whose hooks start the server.
  */
 export function oauthServerSuite(server: OAuthServerUnderTest): void {
