@@ -265,7 +265,7 @@ describe('docs/storefronts.md under its own strict CSP', () => {
       if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
     });
     await tracking.goto(`${storeOrigin}/rastreio`);
-    const input = tracking.locator('shipping-tracking input');
+    const input = tracking.locator('shipping-tracking input[id$="-codes"]');
     await expect.poll(() => input.count(), { timeout: 30_000 }).toBe(1);
     await input.fill('DG049186226BR');
     await input.press('Enter');

@@ -1,3 +1,4 @@
+import { effect } from '@preact/signals-core';
 import { render } from 'preact';
 import { adoptStyles, uid } from '../common/settings.ts';
 import { trackingMessagesFor } from './messages.ts';
@@ -15,6 +16,8 @@ export class ShippingTracking extends HTMLElement {
   static settings: DOMStringMap = {};
   static observedAttributes = ['lang'];
   private model: TrackingModel | undefined;
+  /** Stops re-rendering on the model's changes (the current `renderView` effect). */
+  private stopRendering: (() => void) | undefined;
   private readonly root: ShadowRoot;
   private readonly elementId = uid('st');
 
@@ -36,6 +39,8 @@ export class ShippingTracking extends HTMLElement {
   }
 
   disconnectedCallback(): void {
+    this.stopRendering?.();
+    this.stopRendering = undefined;
     render(null, this.root);
     this.model = undefined;
   }
@@ -44,10 +49,19 @@ export class ShippingTracking extends HTMLElement {
     this.renderView();
   }
 
+  /**
+   * Renders the view inside an effect of @preact/signals-core: the signals the render reads are its dependencies, so
+   * a change to any of them renders again. The whole tree is a few nodes; without @preact/signals' per-component
+   * bindings (and preact/hooks, which they need) the bundle is ~1.5 KB gzip smaller (issue 28's 15 KB budget).
+   */
   private renderView(): void {
-    if (!this.model) return;
+    const model = this.model;
+    if (!model) return;
     const t = trackingMessagesFor(this.getAttribute('lang') ?? ShippingTracking.settings.lang);
-    render(<Tracking model={this.model} t={t} id={this.elementId} />, this.root);
+    this.stopRendering?.();
+    this.stopRendering = effect(() => {
+      render(<Tracking model={model} t={t} id={this.elementId} />, this.root);
+    });
   }
 }
 

@@ -1,4 +1,4 @@
-import { signal } from '@preact/signals';
+import { signal } from '@preact/signals-core';
 import { CEP_PATTERN, normalizeCep } from '../../shared/cep.ts';
 import { MAX_CODES } from '../../shared/limits.ts';
 import { cleanTrackingCode, isS10 } from '../../shared/s10.ts';
