@@ -252,6 +252,12 @@ export class LabelIssuer {
     return { kind: 'refused', why: 'in_progress', message: 'An identical label request is in progress.' };
   }
 
+  /** What one attempt came to (waited for, replayed or reconciled; never sent again), or undefined if unknown. */
+  async answer(attemptId: string): Promise<IssueOutcome | undefined> {
+    const attempt = await this.ledger.get(attemptId);
+    return attempt && this.resume(attempt);
+  }
+
   /**
    * What the ledger already knows of this intended label: its attempt (replayed, awaited or reconciled), a conflict,
    * or undefined when it may be sent. An identical request held by another intent is waited for, never told.

@@ -3,8 +3,14 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { McpClients } from '../../sandbox/mcp/testing.ts';
 import { type RunningSandbox, SAMPLE_LABEL, startSandbox } from '../../sandbox/testing.ts';
-import { AgentLabelOutputSchema, PreviewLabelOutputSchema } from '../../shared/agent-label.ts';
+import {
+  AgentLabelInputSchema,
+  AgentLabelOutputSchema,
+  PreviewLabelOutputSchema,
+} from '../../shared/agent-label.ts';
+import { DESK } from '../policies/policy.ts';
 import { type RunningBff, startBff } from '../testing.ts';
+import { MAX_PENDING_APPROVALS } from './service.ts';
 
 /**
  * Label requests as agents make them, through the SDK's client, a real BFF and the sandbox: every refusal of issues
@@ -262,6 +268,114 @@ describe('approval by the merchant (issue 26)', () => {
     });
     expect(labelOf(dear)).toMatchObject({ reason: 'approval_pending' });
     expect(await sent()).toBe(1);
+  });
+});
+
+describe('an approval is for one request, of one caller, spent once (attacker review of issue 26)', () => {
+  const careful = { issuedBy: 'careful', policy: { approval: 'always' as const } };
+
+  it('does not issue another request under the order of an approval whose label was not made', async () => {
+    const client = await connect(TOKENS[2]?.token ?? '');
+    const asked = { ...parcel('70'), orderId: 'PED-700' };
+    const { approvalId } = labelOf(await call(client, 'generate_label', asked));
+    await sandbox.control('faults', { target: 'mcp:generate_label', mode: 'error502', times: 1 });
+    const approved = await bff.labels.approve(approvalId ?? '');
+    expect(approved).toMatchObject({ answer: { kind: 'issued', outcome: { kind: 'not_sent' } } });
+    // The platform counts the call it refused (502) before its tool ran: nothing was created.
+    const refused = await sent();
+    // The same order and volume, another parcel worth 30 times more: the merchant approved the first, not this.
+    const swapped = {
+      ...parcel('71'),
+      orderId: 'PED-700',
+      declaredItems: [{ conteudo: 'Notebook', quantidade: 1, valor: 2500 }],
+      serviceCode: '03220',
+    };
+    const answer = labelOf(await call(client, 'generate_label', swapped));
+    expect(answer).toMatchObject({ reason: 'approval_pending' });
+    expect(answer.approvalId).not.toBe(approvalId);
+    // Asked again after its label was not made, the approved request itself goes back to the merchant too.
+    const again = labelOf(await call(client, 'generate_label', asked));
+    expect(again).toMatchObject({ reason: 'approval_pending' });
+    expect(await sent()).toBe(refused);
+    expect((await bff.ledger.list()).filter((attempt) => attempt.state === 'created')).toEqual([]);
+  });
+
+  it('answers an approved label after the dedupe window without sending it again, however often it is approved', async () => {
+    let now = Date.now();
+    const clocked = await startBff(sandbox.url, ENV, { now: () => now, labels: { pdfDelaysMs: [20] } });
+    try {
+      const client = await clients.connect(`${clocked.url}/mcp`, TOKENS[2]?.token ?? '');
+      // Neither key nor order: the request itself is the intended label, deduplicated for 24 hours.
+      const input = parcel('72');
+      const { approvalId } = labelOf(await call(client, 'generate_label', input));
+      const approved = await clocked.labels.approve(approvalId ?? '');
+      expect(approved).toMatchObject({ answer: { outcome: { kind: 'created' } } });
+      expect(await sent()).toBe(1);
+      now += 25 * 3_600_000;
+      const later = labelOf(await call(client, 'generate_label', input));
+      const reapproved = await clocked.labels.approve(approvalId ?? '');
+      expect(reapproved).toMatchObject({ answer: { outcome: { kind: 'created' } } });
+      const first =
+        'answer' in approved && approved.answer.kind === 'issued' ? approved.answer.outcome : undefined;
+      const again =
+        'answer' in reapproved && reapproved.answer.kind === 'issued' ? reapproved.answer.outcome : undefined;
+      const prepostagemId = first?.kind === 'created' ? first.record.prepostagemId : undefined;
+      expect(later.prepostagemId).toBe(prepostagemId);
+      expect(again?.kind === 'created' ? again.record.prepostagemId : undefined).toBe(prepostagemId);
+      expect(await sent()).toBe(1);
+    } finally {
+      await clocked.stop();
+    }
+  });
+
+  it('is the asking agent’s own: the desk and another agent are not held by it', async () => {
+    const client = await connect(TOKENS[2]?.token ?? '');
+    const input = { ...parcel('73'), orderId: 'PED-730' };
+    const { approvalId } = labelOf(await call(client, 'generate_label', input));
+    expect(await bff.labels.reject(approvalId ?? '')).toEqual({ rejected: true });
+    // Another agent whose policy asks above R$ 1,000 issues its cheap label for that order: not refused as rejected.
+    const other = labelOf(await call(await connect(TOKENS[3]?.token ?? ''), 'generate_label', input));
+    expect(other.prepostagemId).toMatch(/^PP/);
+    // The desk is the merchant: an agent's pending approval of an order's next volume never holds it.
+    const pending = labelOf(await call(client, 'generate_label', { ...input, volume: 2 }));
+    expect(pending).toMatchObject({ reason: 'approval_pending' });
+    const desk = await bff.labels.generate(AgentLabelInputSchema.parse({ ...input, volume: 2 }), DESK);
+    expect(desk).toMatchObject({ kind: 'issued', outcome: { kind: 'created' } });
+    expect(await sent()).toBe(2);
+    expect((await bff.ledger.list()).map((attempt) => attempt.issuedBy).sort()).toEqual([
+      'big-spender',
+      'desk',
+    ]);
+  });
+
+  it(`keeps at most ${MAX_PENDING_APPROVALS} approvals of one agent waiting, refusing the next with nothing sent`, async () => {
+    for (let n = 0; n < MAX_PENDING_APPROVALS; n++) {
+      const answer = await bff.labels.generate(
+        AgentLabelInputSchema.parse({ ...parcel(String(1000 + n)), orderId: `PED-F${n}` }),
+        careful,
+      );
+      expect(answer).toMatchObject({ kind: 'approval', reason: 'approval_pending' });
+    }
+    const over = await bff.labels.generate(
+      AgentLabelInputSchema.parse({ ...parcel('2000'), orderId: 'PED-F-over' }),
+      careful,
+    );
+    expect(over).toMatchObject({
+      kind: 'refused',
+      refusal: { reason: 'agent_limit_reached', limit: 'pending_approvals' },
+    });
+    // Asking again for one already waiting answers it; another agent is not held by this one's queue.
+    const waiting = await bff.labels.generate(
+      AgentLabelInputSchema.parse({ ...parcel('1000'), orderId: 'PED-F0' }),
+      careful,
+    );
+    expect(waiting).toMatchObject({ kind: 'approval', reason: 'approval_pending' });
+    const someoneElse = await bff.labels.generate(AgentLabelInputSchema.parse({ ...parcel('2001') }), {
+      ...careful,
+      issuedBy: 'other',
+    });
+    expect(someoneElse).toMatchObject({ kind: 'approval', reason: 'approval_pending' });
+    expect(await sent()).toBe(0);
   });
 });
 

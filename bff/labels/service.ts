@@ -3,7 +3,7 @@ import { formatCep } from '../../shared/cep.ts';
 import { type GenerateLabelInput, GenerateLabelInputSchema } from '../../shared/label.ts';
 import { plausibilityOf } from '../../shared/label-plausibility.ts';
 import type { Logger } from '../logger.ts';
-import type { ApprovalStore } from '../policies/approval-store.ts';
+import type { Approval, ApprovalStore } from '../policies/approval-store.ts';
 import { type Caller, dailyLimits, needsApproval, serviceAllowed } from '../policies/policy.ts';
 import type { RatesService } from '../rates/service.ts';
 import { fingerprint } from './fingerprint.ts';
@@ -62,6 +62,8 @@ interface Prepared {
 }
 
 const DAY_MS = 86_400_000;
+/** Approvals one agent may have waiting at once: the merchant's desk is not a place to flood. */
+export const MAX_PENDING_APPROVALS = 50;
 
 /**
  * Labels as the merchant's agents and the desk ask for them (docs/architecture.md, "Labels"
@@ -80,14 +82,36 @@ export class LabelService {
   async generate(request: AgentLabelInput, caller: Caller): Promise<LabelAnswer> {
     const prepared = this.prepare(request, caller);
     if ('refusal' in prepared) return { kind: 'refused', refusal: prepared.refusal };
-    const { approvals, issuer, now } = this.options;
-    const approval = await approvals.latest(prepared.intentKey);
+    if (needsApproval(caller.policy, prepared.declaredValueCents)) {
+      const answer = await this.throughApproval(prepared, caller);
+      if (answer) return answer;
+    }
+    const limits = dailyLimits(caller, this.options.now());
+    return this.issued(
+      prepared,
+      await this.options.issuer.issue(prepared.input, { ...prepared.intent, limits }),
+    );
+  }
+
+  /**
+   * A label its caller's policy sends to the merchant first: the answer of the caller's own approval of this very
+   * request (the same fingerprint: an approval is never a cheque for another request under the same key or order),
+   * or a new approval asked for; undefined when the ledger answers it without sending (a label it already has, or a
+   * conflict it refuses).
+   */
+  private async throughApproval(prepared: Prepared, caller: Caller): Promise<LabelAnswer | undefined> {
+    const { approvals, issuer } = this.options;
+    const latest = await approvals.latest(prepared.intentKey, caller.issuedBy);
+    const approval = latest && this.approves(latest, prepared) ? latest : undefined;
     if (approval?.state === 'approved') {
-      // The merchant approved it: issued (usually already, by the approval itself) through the ledger, once.
-      return this.issued(
-        prepared,
-        await issuer.issue(prepared.input, { ...prepared.intent, issuedBy: approval.issuedBy }),
-      );
+      // Issued by the approval itself, once: its attempt is answered, never sent again (after the ledger's dedupe
+      // window, or after the platform rejected it). Spent on a label that was not made, it asks the merchant again.
+      const outcome = approval.attemptId
+        ? await issuer.answer(approval.attemptId)
+        : await issuer.issue(prepared.input, { ...prepared.intent, issuedBy: approval.issuedBy });
+      if (outcome && !approval.attemptId) await this.spend(approval, outcome);
+      if (outcome && outcome.kind !== 'not_sent' && outcome.kind !== 'rejected')
+        return this.issued(prepared, outcome);
     }
     if (approval?.state === 'rejected') {
       return {
@@ -108,27 +132,54 @@ export class LabelService {
           'Nobody approved this label within 24 hours, so the request expired; nothing was sent. Calling again asks the merchant again.',
       };
     }
-    if (needsApproval(caller.policy, prepared.declaredValueCents)) {
-      // An intended label already issued (by the desk, or before the policy changed) is returned, not asked again.
-      const existing = await this.existing(prepared);
-      if (!existing) {
-        const quoted = await this.quote(prepared).catch(() => undefined);
-        const asked = await approvals.request({
-          intent: prepared.intentKey,
-          request: JSON.stringify({ ...prepared.input, ...intentFields(prepared.intent) }),
-          issuedBy: caller.issuedBy,
-          quotedPriceCents: quoted === undefined ? undefined : Math.round(quoted * 100),
-          declaredValueCents: prepared.declaredValueCents,
-          ttlMs: this.options.approvalTtlMs,
-        });
-        return pendingAnswer(asked.id);
-      }
+    // An intended label the ledger already holds for this request (issued by the desk, or before the policy changed)
+    // is answered, and one it holds for another request is refused as a conflict: neither sends anything.
+    const existing = await this.existing(prepared);
+    const held = existing && existing.state !== 'not_sent' && existing.state !== 'rejected';
+    if (existing && (held || existing.fingerprint !== fingerprint(prepared.input))) return undefined;
+    if ((await approvals.pendingCount(caller.issuedBy)) >= MAX_PENDING_APPROVALS) {
+      return {
+        kind: 'refused',
+        refusal: {
+          reason: 'agent_limit_reached',
+          limit: 'pending_approvals',
+          message: `This agent already has ${MAX_PENDING_APPROVALS} labels waiting for the merchant's approval; nothing was sent. Ask again once the merchant has answered some.`,
+        },
+      };
     }
-    const limits = dailyLimits(caller, now());
-    return this.issued(prepared, await issuer.issue(prepared.input, { ...prepared.intent, limits }));
+    const quoted = await this.quote(prepared).catch(() => undefined);
+    const asked = await approvals.request({
+      intent: prepared.intentKey,
+      request: JSON.stringify({ ...prepared.input, ...intentFields(prepared.intent) }),
+      issuedBy: caller.issuedBy,
+      quotedPriceCents: quoted === undefined ? undefined : Math.round(quoted * 100),
+      declaredValueCents: prepared.declaredValueCents,
+      ttlMs: this.options.approvalTtlMs,
+    });
+    return pendingAnswer(asked.id);
   }
 
-  /** The merchant approves: the label is issued at once, through the ledger (once, however often it is approved). */
+  /** Whether an approval is of this very request: the same platform fields (fingerprint) and the same intent. */
+  private approves(approval: Approval, prepared: Prepared): boolean {
+    const stored = this.prepare(JSON.parse(approval.request) as AgentLabelInput, {
+      issuedBy: approval.issuedBy,
+    });
+    return (
+      !('refusal' in stored) &&
+      stored.intentKey === prepared.intentKey &&
+      fingerprint(stored.input) === fingerprint(prepared.input)
+    );
+  }
+
+  /** Records the attempt an approval was issued as (it answers from then on), when the ledger has one. */
+  private async spend(approval: Approval, outcome: IssueOutcome): Promise<void> {
+    if (outcome.kind !== 'refused') await this.options.approvals.issued(approval.id, outcome.attemptId);
+  }
+
+  /**
+   * The merchant approves: the label is issued at once, through the ledger — once, however often it is approved. An
+   * approval already issued answers what its attempt came to, and never sends again.
+   */
   async approve(
     approvalId: string,
   ): Promise<{ answer: LabelAnswer } | { missing: true } | { notPending: string }> {
@@ -139,10 +190,10 @@ export class LabelService {
     const stored = JSON.parse(approval.request) as AgentLabelInput;
     const prepared = this.prepare(stored, { issuedBy: approval.issuedBy });
     if ('refusal' in prepared) return { answer: { kind: 'refused', refusal: prepared.refusal } };
+    const answered = approval.attemptId ? await issuer.answer(approval.attemptId) : undefined;
+    if (answered) return { answer: this.issued(prepared, answered) };
     const outcome = await issuer.issue(prepared.input, { ...prepared.intent, issuedBy: approval.issuedBy });
-    if (outcome.kind === 'created' || outcome.kind === 'rejected' || outcome.kind === 'unknown') {
-      await approvals.issued(approval.id, outcome.attemptId);
-    }
+    await this.spend(approval, outcome);
     return { answer: this.issued(prepared, outcome) };
   }
 

@@ -151,15 +151,29 @@ export class ApprovalStore {
     return (await this.get(id)) as Approval;
   }
 
-  /** The most recent approval of an intended label (expired ones marked so first). */
-  async latest(intent: string): Promise<Approval | undefined> {
+  /**
+   * The most recent approval of an intended label (expired ones marked so first), or of the one that `issuedBy` asked
+   * for: an agent's approval is its own, never another caller's.
+   */
+  async latest(intent: string, issuedBy?: string): Promise<Approval | undefined> {
     await this.expire();
     return toApproval(
       await (await this.sql()).one(
-        'SELECT * FROM label_approvals WHERE intent = ? ORDER BY created_at DESC, id LIMIT 1',
-        [intent],
+        `SELECT * FROM label_approvals WHERE intent = ? ${issuedBy === undefined ? '' : 'AND issued_by = ?'}
+         ORDER BY created_at DESC, id LIMIT 1`,
+        issuedBy === undefined ? [intent] : [intent, issuedBy],
       ),
     );
+  }
+
+  /** How many approvals `issuedBy` has waiting for the merchant. */
+  async pendingCount(issuedBy: string): Promise<number> {
+    await this.expire();
+    const row = await (await this.sql()).one(
+      `SELECT COUNT(*) AS n FROM label_approvals WHERE state = 'pending' AND issued_by = ?`,
+      [issuedBy],
+    );
+    return Number(row?.n ?? 0);
   }
 
   async get(id: string): Promise<Approval | undefined> {
