@@ -78,12 +78,22 @@ describe('npm run ledger', () => {
   });
 
   it('resolves an unknown attempt as not created, which lets the same request go again', async () => {
-    const done = await ledger('resolve', ids.other as string, '--not-created');
+    // Unforced, "not created" is checked with the platform's history: without the BFF's configuration it is refused.
+    const unchecked = await ledger('resolve', ids.other as string, '--not-created');
+    expect(unchecked).toMatchObject({ code: 1, stderr: expect.stringContaining("the BFF's configuration") });
+    expect(await bffStore.get(ids.other as string)).toMatchObject({ state: 'unknown' });
+    const done = await ledger(
+      'resolve',
+      ids.other as string,
+      '--not-created',
+      '--force',
+      'not in the carrier panel',
+    );
     expect(done.code).toBe(0);
     expect(await bffStore.get(ids.other as string)).toMatchObject({
       state: 'not_sent',
       settledBy: 'operator',
-      note: 'resolved by the operator (npm run ledger)',
+      note: 'resolved by the operator (npm run ledger) (forced: not in the carrier panel)',
     });
     expect(await bffStore.openAttempt('f3')).toBeUndefined();
   });
@@ -166,6 +176,25 @@ describe('npm run ledger -- resolve --created: checked with the platform (issue 
     });
   });
 
+  it('refuses "not created" while the history lists an unbound pre-posting of the same request, unless forced', async () => {
+    const { attemptId } = await ambiguous('903');
+    const refused = await ledger('resolve', attemptId, '--not-created');
+    expect(refused).toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('refused (created_in_history)'),
+    });
+    expect(await bff.ledger.get(attemptId)).toMatchObject({ state: 'unknown' });
+    const forced = await ledger(
+      'resolve',
+      attemptId,
+      '--not-created',
+      '--force',
+      'carrier panel: cancelled both',
+    );
+    expect(forced.code).toBe(0);
+    expect(await bff.ledger.get(attemptId)).toMatchObject({ state: 'not_sent', settledBy: 'operator' });
+  });
+
   it("refuses another order's pre-posting, a malformed id and one already bound, changing nothing", async () => {
     const { attemptId } = await ambiguous('902');
     // 901's second pre-posting is the BFF's own, bound to its attempt by the decision above.
@@ -246,7 +275,13 @@ describe('npm run ledger with BFF_DATABASE_URL (several instances)', () => {
       expect(listed.stdout).toContain(attempt.id);
       expect(listed.stdout).toContain('Caio Prado');
       expect(listed.stdout).not.toContain(ids.unknown);
-      const resolved = await cli('resolve', attempt.id, '--not-created');
+      const resolved = await cli(
+        'resolve',
+        attempt.id,
+        '--not-created',
+        '--force',
+        'checked the carrier panel',
+      );
       expect(resolved.code).toBe(0);
       expect(await store.get(attempt.id)).toMatchObject({ state: 'not_sent', settledBy: 'operator' });
     } finally {

@@ -6,8 +6,10 @@
  *   npm run ledger -- show <attemptId>
  *   npm run ledger -- resolve <attemptId> (--created <prepostagemId> | --not-created) [--force "<reason>"]
  *
- * `resolve --created` is checked with the platform (bff/labels/decisions.ts): it needs the BFF's configuration
- * (SHIPPING_SECRET_KEY, SHIPPING_API_URL / SHIPPING_MCP_URL), read from the environment and `.env` like the BFF.
+ * `resolve` is checked with the platform's history (bff/labels/decisions.ts): `--created` must be listed there, and
+ * `--not-created` is refused while a pre-posting of the same request is listed unbound. It needs the BFF's
+ * configuration (SHIPPING_SECRET_KEY, SHIPPING_API_URL / SHIPPING_MCP_URL), read from the environment and `.env`
+ * like the BFF; a decision with `--force "<reason>"` does not.
  *
  * Exit 0 when done; 1 with a plain message when the id, state or decision is refused; 2 for a bad command line.
  */
@@ -122,7 +124,7 @@ function describe(a: LedgerAttempt): string {
   } catch {}
   const next =
     a.state === 'unknown'
-      ? `\nThe outcome is unknown. Compare it with the platform's history in the desk (/admin/labels), or look for this request in the carrier's panel, then:\n  npm run ledger -- resolve ${a.id} --created <prepostagemId>   (it exists: checked with the platform)\n  npm run ledger -- resolve ${a.id} --not-created              (it does not: the request may be sent again)\n  add --force "<what you checked>" when the platform's history no longer lists it`
+      ? `\nThe outcome is unknown. Compare it with the platform's history in the desk (/admin/labels), or look for this request in the carrier's panel, then:\n  npm run ledger -- resolve ${a.id} --created <prepostagemId>   (it exists: checked with the platform)\n  npm run ledger -- resolve ${a.id} --not-created              (it does not: the request may be sent again)\n  add --force "<what you checked>" when the platform's history no longer lists it, or cannot be read`
       : '';
   return `${lines.join('\n')}\nrequest as sent:\n${request}${next}`;
 }
@@ -137,8 +139,8 @@ async function resolve(decisions: (checked: boolean) => OperatorDecisions, args:
   }
   const reason = args.includes('--force') ? (option(args, '--force') ?? '') : undefined;
   try {
-    // Only a pre-posting the platform must confirm needs the platform: "not created", or a forced one, does not.
-    const settled = await decisions(Boolean(created) && reason === undefined).resolve(
+    // Every decision is checked with the platform's history, unless a person forces it with a written reason.
+    const settled = await decisions(reason === undefined).resolve(
       id,
       created ? { created } : { notCreated: true },
       {

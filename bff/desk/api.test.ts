@@ -183,6 +183,10 @@ describe('the desk API behind the merchant’s session', () => {
       prepostagemId: 'PP<script>',
     });
     expect(refused.status).toBe(400);
+    // "Nothing was created" would let the request go again while the history shows its pre-postings unbound.
+    const notCreated = await post(`/admin/api/labels/${lost.attemptId}/resolve`, { notCreated: true });
+    expect(notCreated.status).toBe(409);
+    expect(await notCreated.json()).toMatchObject({ error: { code: 'created_in_history' } });
     const chosen = matching[1]?.attempt.prepostagemId;
     const resolved = await post(`/admin/api/labels/${lost.attemptId}/resolve`, { prepostagemId: chosen });
     expect(resolved.status).toBe(200);

@@ -15,6 +15,7 @@ export type DecisionRefusalCode =
   | 'not_confirmed'
   | 'other_request'
   | 'bound_elsewhere'
+  | 'created_in_history'
   | 'history_unavailable'
   | 'reason_required';
 
@@ -51,8 +52,9 @@ export interface HistoryEntry {
  * The operator's decisions on attempts whose outcome nobody knows (the desk's "resolve", `npm run ledger -- resolve`),
  * checked before the ledger takes them (README, "Security bounds"): a pre-posting is bound to
  * an attempt only when it is well formed, the platform's history lists it for this store as created, its evidence is
- * this attempt's whole request, and nothing else holds it. A decision the platform cannot confirm needs a written
- * reason (`force`), kept in the ledger's note and shown by `show` and the desk.
+ * this attempt's whole request, and nothing else holds it; "not created" only while the history shows no unbound
+ * pre-posting of this very request. A decision the platform cannot confirm needs a written reason (`force`), kept in
+ * the ledger's note and shown by `show` and the desk.
  */
 export class OperatorDecisions {
   private readonly ledger: LedgerStore;
@@ -91,6 +93,19 @@ export class OperatorDecisions {
     }
     const note = `resolved by ${options.by}${reason ? ` (forced: ${reason})` : ''}`;
     if ('notCreated' in decision) {
+      // "Nothing was created" lets the request be sent again: refused while the history shows a pre-posting of this
+      // very request that no attempt holds (it may be this one's), unless a person checked and says why.
+      const created = reason
+        ? undefined
+        : (await this.history(attempt)).find(
+            (entry) => entry.sameRequest && entry.attempt.outcome === 'created' && !entry.boundElsewhere,
+          );
+      if (created) {
+        throw new DecisionRefused(
+          'created_in_history',
+          `the platform's history lists ${created.attempt.prepostagemId ?? 'a pre-posting'} as created for this very request, and no attempt holds it: it may be this attempt's. Decide it created with that id, or not created with a written reason (force) after checking the carrier's panel`,
+        );
+      }
       return this.settle(attempt.id, { state: 'not_sent', settledBy: 'operator', note });
     }
     const prepostagemId = decision.created.trim().toUpperCase();
