@@ -311,9 +311,58 @@ describe('plausibilityOf: declaredItems', () => {
     expect(plausibilityOf(label({ declaredItems: items([3, 1000.01]) }))?.reason).toBe(
       'declared_value_over_limit',
     );
-    // Each unit value is rounded to the centavo first: 999.999 is R$ 1.000,00.
-    expect(plausibilityOf(label({ declaredItems: items([3, 999.999]) }))).toBeUndefined();
     expect(plausibilityOf(label({ declaredItems: items([9_999, 1e300]) }))?.reason).toBe(
+      'declared_value_over_limit',
+    );
+  });
+});
+
+describe('plausibilityOf: valor is money, in whole centavos', () => {
+  it('refuses a unit value with a third decimal, naming the line, the value and the centavo to send', () => {
+    expect(plausibilityOf(label({ declaredItems: items([2, 79.9], [9_999, 0.005]) }))).toEqual({
+      reason: 'invalid_declared_item',
+      field: 'declaredItems[1].valor',
+      message:
+        'declaredItems[1].valor is the unit value in BRL, in whole centavos (at most 2 decimal places); 0.005 has more. Send it rounded to the centavo, e.g. 0.01.',
+    });
+  });
+
+  it.each([0.005, 0.004, 0.001, 0.0001, 1e-7, 19.999, 19.991, 999.999, 1234.565, 2999.995])(
+    'refuses %s, whatever the total would round to',
+    (valor) => {
+      expect(plausibilityOf(label({ declaredItems: items([1, valor]) }))).toMatchObject({
+        reason: 'invalid_declared_item',
+        field: 'declaredItems[0].valor',
+      });
+    },
+  );
+
+  it('refuses the third decimal before the total: 50 lines of 9,999 × R$ 0,004 round to R$ 0,00 a unit', () => {
+    // Rounded per unit: R$ 0,00. As a total: R$ 1.999,80. Neither is what an agent may be held to.
+    const lines = Array.from({ length: 50 }, () => ({
+      conteudo: 'Parafuso',
+      quantidade: 9_999,
+      valor: 0.004,
+    }));
+    expect(plausibilityOf(label({ declaredItems: lines }))?.field).toBe('declaredItems[0].valor');
+    // And the case the attacker review measured: 9,999 × R$ 0,304 passed as R$ 2.999,70 (PAC's maximum is
+    // R$ 3.000,00) while the lines add up to R$ 3.039,70.
+    expect(plausibilityOf(label({ declaredItems: items([9_999, 0.304]) }))?.reason).toBe(
+      'invalid_declared_item',
+    );
+  });
+
+  it('takes two-decimal figures however the float holds them: 19.99 × 3, 0.07, 0.1, 0.1 + 0.2, 1234.56', () => {
+    expect(
+      plausibilityOf(label({ declaredItems: items([3, 19.99], [1, 0.07], [1, 0.1], [1, 0.1 + 0.2]) })),
+    ).toBeUndefined();
+    expect(
+      plausibilityOf(label({ serviceCode: '03220', declaredItems: items([1, 1234.56], [2, 4382.72]) })),
+    ).toBeUndefined();
+  });
+
+  it('still says a total over the maximum when the figure is large but whole centavos', () => {
+    expect(plausibilityOf(label({ declaredItems: items([1, 123_456_789_012.34]) }))?.reason).toBe(
       'declared_value_over_limit',
     );
   });

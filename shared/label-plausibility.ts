@@ -13,6 +13,7 @@ import {
   PRINTED_FIELD_MAX,
   type PrintedField,
 } from './carrier-limits.ts';
+import { centavos, declaredValueCents, isWholeCentavos } from './declared-value.ts';
 import type { GenerateLabelInput } from './label.ts';
 import { formatBRL } from './money.ts';
 import type { DeclaredItem, Party } from './party.ts';
@@ -28,8 +29,9 @@ import type { DeclaredItem, Party } from './party.ts';
  * 3. `weightGrams` within the service's maximum (`weight_over_limit`);
  * 4. each dimension within the limits of the object format (`dimensions_out_of_limits`);
  * 5. `declaredItems`: at most 50 lines (`too_many_declared_items`); each line's `conteudo` plain text and not
- *    blank, `quantidade` a whole number from 1 to 9,999, `valor` (the unit value) 0 or more
- *    (`invalid_declared_item`); Σ quantidade × valor within the service's maximum declared value
+ *    blank, `quantidade` a whole number from 1 to 9,999, `valor` (the unit value) 0 or more and in whole centavos,
+ *    at most 2 decimal places (`invalid_declared_item`); Σ quantidade × valor (`declaredValueCents`, the one
+ *    computation the policies and the issuer also read) within the service's maximum declared value
  *    (`declared_value_over_limit`);
  * 6. the party text fields, sender then recipient (`invalid_party_field`): no control, invisible formatting or
  *    bidirectional override characters, not blank, within the lengths the carrier prints;
@@ -99,6 +101,7 @@ export type PlausibilityIssue =
   | { rule: 'declared_content_text'; index: number; problem: TextProblem }
   | { rule: 'declared_quantity'; index: number; quantidade: number }
   | { rule: 'declared_unit_value'; index: number; valor: number }
+  | { rule: 'declared_unit_value_decimals'; index: number; valor: number }
   | { rule: 'declared_total_over'; totalCents: number; service: ContractService }
   | { rule: 'party_text'; party: PartyRole; path: PartyTextField; problem: TextProblem }
   | { rule: 'cpf_cnpj'; party: PartyRole; problem: 'shape' | 'repeated' | 'check_digits' }
@@ -180,15 +183,16 @@ const within = (value: number, range: { min: number; max: number }) =>
   value >= range.min && value <= range.max;
 
 /**
- * The total is summed in whole centavos, each unit value rounded to the centavo first (our choice: the carrier
- * takes declared values with two decimals), so R$ 3.000,00 is PAC's maximum and R$ 3.000,01 is over it.
+ * A unit value is money: whole centavos, at most two decimal places (our choice, README "Agent policies and
+ * approvals": the carrier takes declared values with two decimals, and a third one is where rounding per unit and
+ * rounding the total part ways). The total is then exact in centavos (`declaredValueCents`), so R$ 3.000,00 is
+ * PAC's maximum and R$ 3.000,01 is over it.
  */
 function declaredItemsIssue(
   items: readonly DeclaredItem[],
   service: ContractService,
 ): PlausibilityIssue | undefined {
   if (items.length > MAX_DECLARED_ITEMS) return { rule: 'too_many_declared_items', count: items.length };
-  let totalCents = 0;
   for (const [index, item] of items.entries()) {
     const problem = textProblem(item.conteudo);
     if (problem) return { rule: 'declared_content_text', index, problem };
@@ -197,9 +201,10 @@ function declaredItemsIssue(
       return { rule: 'declared_quantity', index, quantidade };
     }
     if (!(valor >= 0) || !Number.isFinite(valor)) return { rule: 'declared_unit_value', index, valor };
-    totalCents += quantidade * Math.round(valor * 100);
+    if (!isWholeCentavos(valor)) return { rule: 'declared_unit_value_decimals', index, valor };
   }
-  if (totalCents > Math.round(service.maxDeclaredValueBRL * 100)) {
+  const totalCents = declaredValueCents(items);
+  if (totalCents > centavos(service.maxDeclaredValueBRL)) {
     return { rule: 'declared_total_over', totalCents, service };
   }
   return undefined;
@@ -317,6 +322,7 @@ export function fieldOf(issue: PlausibilityIssue): string {
     case 'declared_quantity':
       return `declaredItems[${issue.index}].quantidade`;
     case 'declared_unit_value':
+    case 'declared_unit_value_decimals':
       return `declaredItems[${issue.index}].valor`;
     case 'party_text':
       return `${issue.party}.${issue.path}`;
@@ -350,6 +356,7 @@ export function reasonOf(issue: PlausibilityIssue): RefusalReason {
     case 'declared_content_text':
     case 'declared_quantity':
     case 'declared_unit_value':
+    case 'declared_unit_value_decimals':
       return 'invalid_declared_item';
     case 'declared_total_over':
       return 'declared_value_over_limit';
@@ -425,6 +432,8 @@ export function plausibilityMessage(issue: PlausibilityIssue): string {
       return `${field} is a whole number of units from 1 to ${MAX_DECLARED_QUANTITY.toLocaleString('en-US')}; ${issue.quantidade} is not.`;
     case 'declared_unit_value':
       return `${field} is the unit value in BRL, 0 or more; ${issue.valor} is not.`;
+    case 'declared_unit_value_decimals':
+      return `${field} is the unit value in BRL, in whole centavos (at most 2 decimal places); ${issue.valor} has more. Send it rounded to the centavo, e.g. ${(centavos(issue.valor) / 100).toFixed(2)}.`;
     case 'declared_total_over': {
       const { service } = issue;
       return `The declared total (Σ quantidade × valor, valor being each line's unit value) is ${formatBRL(issue.totalCents / 100, 'en')}, over the ${formatBRL(service.maxDeclaredValueBRL, 'en')} maximum declared value of ${service.name} (${service.serviceCode}).`;

@@ -1,4 +1,5 @@
 import { formatCep } from '../../shared/cep.ts';
+import { declaredValueCents } from '../../shared/declared-value.ts';
 import { type Html, html } from '../../shared/html.ts';
 import { type GenerateLabelInput, GenerateLabelInputSchema } from '../../shared/label.ts';
 import type { HistoryEntry } from '../labels/decisions.ts';
@@ -29,10 +30,6 @@ function requestOf(attempt: LedgerAttempt): GenerateLabelInput | undefined {
   }
 }
 
-function declaredValue(request: GenerateLabelInput): number {
-  return request.declaredItems.reduce((sum, item) => sum + item.quantidade * item.valor, 0);
-}
-
 function requestFacts(view: AttemptView, request: GenerateLabelInput | undefined): Html {
   const { t, lang, attempt } = view;
   if (!request) return html`<pre class="raw">${attempt.request}</pre>`;
@@ -45,7 +42,7 @@ function requestFacts(view: AttemptView, request: GenerateLabelInput | undefined
     [t.fieldWeight, formatWeight(request.weightGrams, lang)],
     [t.fieldDimensions, formatDimensions(request.dimensions, lang)],
     [t.fieldDeclared, declared],
-    [t.fieldDeclaredValue, formatMoney(declaredValue(request), lang)],
+    [t.fieldDeclaredValue, formatMoney(declaredValueCents(request.declaredItems) / 100, lang)],
     [t.fieldSender, partyBlock(request.sender)],
     [t.fieldIssuedBy, issuerName(t, attempt.issuedBy)],
     [t.fieldCreatedAt, timeOf(lang, attempt.createdAt)],

@@ -5,10 +5,12 @@ import { join } from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it, vi } from 'vitest';
 import { SAMPLE_LABEL } from '../../sandbox/testing.ts';
+import { declaredValueCents } from '../../shared/declared-value.ts';
 import type { Attempt } from '../../shared/diagnosis.ts';
 import { GenerateLabelInputSchema } from '../../shared/label.ts';
 import { MAX_LISTED_ATTEMPTS } from '../../shared/limits.ts';
 import { createLogger } from '../logger.ts';
+import { dailyLimits } from '../policies/policy.ts';
 import { PlatformCallError, type PlatformPort } from '../upstream/platform-mcp.ts';
 import { canonicalRequest, fingerprint } from './fingerprint.ts';
 import { type IssueOutcome, LabelIssuer, type LabelIssuerOptions, unknownAdvice } from './issuer.ts';
@@ -1345,6 +1347,35 @@ describe('LabelIssuer: limits and the send window', () => {
     expect(await issuer.issue(lookAlike('1'), { issuedBy: 'robo', limits })).toMatchObject({
       replayed: true,
     });
+    issuer.close();
+  });
+
+  it('counts a daily declared value in the centavos it sends: R$ 64,07 at the limit sent, one centavo more refused', async () => {
+    const { issuer, ledger, platform } = await scripted();
+    await issuer.start();
+    const limits = dailyLimits({ issuedBy: 'exact', policy: { maxDeclaredValuePerDay: 64.07 } }, T0);
+    const declaring = (
+      numero: string,
+      declaredItems: { conteudo: string; quantidade: number; valor: number }[],
+    ) => GenerateLabelInputSchema.parse({ ...lookAlike(numero), declaredItems });
+    const atLimit = declaring('1', [
+      { conteudo: 'Camiseta', quantidade: 3, valor: 19.99 },
+      { conteudo: 'Adesivo', quantidade: 1, valor: 0.07 },
+      { conteudo: 'Botão', quantidade: 1, valor: 0.1 },
+      { conteudo: 'Meia', quantidade: 1, valor: 3.93 },
+    ]);
+    expect(await issuer.issue(atLimit, { issuedBy: 'exact', limits })).toMatchObject({ kind: 'created' });
+    const over = declaring('2', [{ conteudo: 'Bala', quantidade: 1, valor: 0.01 }]);
+    expect(await issuer.issue(over, { issuedBy: 'exact', limits })).toMatchObject({
+      kind: 'refused',
+      why: 'agent_limit_reached',
+      limit: 'maxDeclaredValuePerDay',
+    });
+    expect(platform.sent).toHaveLength(1);
+    const sentItems = GenerateLabelInputSchema.parse(platform.sent[0]).declaredItems;
+    expect([declaredValueCents(sentItems), (await ledger.list())[0]?.declaredValueCents]).toEqual([
+      6407, 6407,
+    ]);
     issuer.close();
   });
 

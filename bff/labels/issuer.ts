@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { declaredValueCents } from '../../shared/declared-value.ts';
 import type { DiagnoseLabelIssueInput, DiagnoseLabelIssueOutput } from '../../shared/diagnosis.ts';
 import type { GenerateLabelInput, GenerateLabelOutput, GetLabelPdfOutput } from '../../shared/label.ts';
 import type { Logger } from '../logger.ts';
@@ -333,7 +334,7 @@ export class LabelIssuer {
         locale: intent.locale,
         recipient: input.recipient.nome,
         serviceCode: input.serviceCode,
-        declaredValueCents: declaredValueCents(input),
+        declaredValueCents: declaredValueCents(input.declaredItems),
         limits: intent.limits,
         createdSince:
           intent.idempotencyKey || orderId !== undefined ? undefined : this.now() - this.dedupeWindowMs,
@@ -496,11 +497,6 @@ export class LabelIssuer {
     for (const timer of this.timers) clearTimeout(timer);
     this.timers.clear();
   }
-}
-
-/** The content declaration's total in centavos (Σ quantidade × valor), for the issuer's daily limits. */
-export function declaredValueCents(input: GenerateLabelInput): number {
-  return Math.round(input.declaredItems.reduce((sum, item) => sum + item.quantidade * item.valor, 0) * 100);
 }
 
 function orderConflict(orderId: string, volume: number, held: LedgerAttempt): IssueOutcome {

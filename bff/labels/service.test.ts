@@ -8,6 +8,8 @@ import {
   AgentLabelOutputSchema,
   PreviewLabelOutputSchema,
 } from '../../shared/agent-label.ts';
+import { declaredValueCents } from '../../shared/declared-value.ts';
+import { GenerateLabelInputSchema } from '../../shared/label.ts';
 import { DESK } from '../policies/policy.ts';
 import { type RunningBff, startBff } from '../testing.ts';
 import { MAX_PENDING_APPROVALS } from './service.ts';
@@ -23,6 +25,9 @@ const TOKENS = [
   { token: 'agent-above-1000-004', scopes: ['labels'], name: 'big-spender', approval: 1000 },
   { token: 'agent-pac-only-00005', scopes: ['labels'], name: 'pac-only', services: ['correios-pac'] },
   { token: 'agent-declared-00006', scopes: ['labels'], name: 'valuer', maxDeclaredValuePerDay: 300 },
+  // R$ 64,07: 6407 / 100 × 100 is 6406.999…, so a limit compared in floating point is off by a hair at the boundary.
+  { token: 'agent-to-centavo-007', scopes: ['labels'], name: 'exact', maxDeclaredValuePerDay: 64.07 },
+  { token: 'agent-ask-above-0008', scopes: ['labels'], name: 'threshold', approval: 64.07 },
 ];
 const ENV = {
   BFF_AGENT_TOKENS: JSON.stringify(TOKENS),
@@ -91,6 +96,122 @@ describe('plausibility before money (issue 26)', () => {
     });
     expect(labelOf(name)).toMatchObject({ reason: 'invalid_party_field', field: 'recipient.nome' });
     expect(await sent()).toBe(0);
+  });
+});
+
+describe('one declared value, in whole centavos (issue 26, attacker review)', () => {
+  /** R$ 64,07 in two-decimal unit values a float cannot hold exactly: 3 × 19.99 + 0.07 + 0.1 + 3.93. */
+  const AT_LIMIT = [
+    { conteudo: 'Camiseta', quantidade: 3, valor: 19.99 },
+    { conteudo: 'Adesivo', quantidade: 1, valor: 0.07 },
+    { conteudo: 'Botão', quantidade: 1, valor: 0.1 },
+    { conteudo: 'Meia', quantidade: 1, valor: 3.93 },
+  ];
+  const preview = async (client: Client, args: Record<string, unknown>) =>
+    PreviewLabelOutputSchema.parse((await call(client, 'preview_label', args)).structuredContent);
+  /** What the platform received for each label it created, as the sandbox recorded it. */
+  const received = async () =>
+    (
+      (await (await sandbox.control('prepostings', undefined, 'GET')).json()) as {
+        prepostings: { request: unknown }[];
+      }
+    ).prepostings;
+
+  it('refuses a unit value with a third decimal before anything is sent, whoever asks and however it would round', async () => {
+    // Before: 9,999 × R$ 0,304 on PAC was R$ 2.999,70 to the rules (rounded per unit: within PAC's R$ 3.000) and
+    // R$ 3.039,70 to the issuer's count (rounded on the total), and was sent; 50 lines of 9,999 × R$ 0,005 on SEDEX
+    // were R$ 4.999,50 and R$ 2.499,75; R$ 99,99 + 9,999 × R$ 0,005 was R$ 199,98 and R$ 149,99, and was sent.
+    const cases = [
+      {
+        token: TOKENS[0],
+        serviceCode: '03298',
+        items: [{ conteudo: 'Parafuso', quantidade: 9_999, valor: 0.304 }],
+        field: 0,
+      },
+      {
+        token: TOKENS[3],
+        serviceCode: '03220',
+        items: Array.from({ length: 50 }, () => ({ conteudo: 'Arruela', quantidade: 9_999, valor: 0.005 })),
+        field: 0,
+      },
+      {
+        token: TOKENS[5],
+        serviceCode: '03220',
+        items: [
+          { conteudo: 'Livro', quantidade: 1, valor: 99.99 },
+          { conteudo: 'Marcador', quantidade: 9_999, valor: 0.005 },
+        ],
+        field: 1,
+      },
+    ];
+    for (const [n, { token, serviceCode, items, field }] of cases.entries()) {
+      const client = await connect(token?.token ?? '');
+      const input = { ...parcel(`80${n}`), serviceCode, declaredItems: items };
+      const refused = await call(client, 'generate_label', input);
+      expect(refused.isError).toBe(true);
+      expect(labelOf(refused)).toMatchObject({
+        reason: 'invalid_declared_item',
+        field: `declaredItems[${field}].valor`,
+      });
+      expect(labelOf(refused).status).toMatch(/at most 2 decimal places/);
+      expect(await preview(client, input)).toMatchObject({
+        wouldSend: false,
+        reason: 'invalid_declared_item',
+        field: `declaredItems[${field}].valor`,
+      });
+    }
+    expect(await sent()).toBe(0);
+    expect(await bff.ledger.list()).toEqual([]);
+    expect(await bff.backends.approvals.list()).toEqual([]);
+  });
+
+  it('holds a daily declared value of R$ 64,07 to the centavo: at the limit sent, one centavo more refused, and the platform got that very total', async () => {
+    const client = await connect(TOKENS[6]?.token ?? '');
+    const atLimit = { ...parcel('81'), declaredItems: AT_LIMIT };
+    expect(await preview(client, atLimit)).toMatchObject({
+      wouldSend: true,
+      limitsLeft: { declaredValue: 64.07 },
+      label: { declaredValue: 64.07 },
+    });
+    expect(labelOf(await call(client, 'generate_label', atLimit)).prepostagemId).toMatch(/^PP/);
+    const [attempt] = await bff.ledger.list();
+    expect(attempt?.declaredValueCents).toBe(6407);
+    // The number counted is the number the platform received: the request it recorded, read with the shared schema.
+    const [prepostagem, ...others] = await received();
+    expect(others).toEqual([]);
+    const { declaredItems } = GenerateLabelInputSchema.parse(prepostagem?.request);
+    expect(declaredItems).toEqual(AT_LIMIT);
+    expect(declaredValueCents(declaredItems)).toBe(6407);
+
+    const oneCentavo = { ...parcel('82'), declaredItems: [{ conteudo: 'Bala', quantidade: 1, valor: 0.01 }] };
+    expect(await preview(client, oneCentavo)).toMatchObject({
+      wouldSend: false,
+      reason: 'agent_limit_reached',
+      limitsLeft: { declaredValue: 0 },
+    });
+    expect(labelOf(await call(client, 'generate_label', oneCentavo))).toMatchObject({
+      reason: 'agent_limit_reached',
+      limit: 'maxDeclaredValuePerDay',
+    });
+    expect(await sent()).toBe(1);
+  });
+
+  it('asks the merchant above an approval threshold of R$ 64,07 and not at it, storing the same total', async () => {
+    const client = await connect(TOKENS[7]?.token ?? '');
+    const atThreshold = { ...parcel('83'), declaredItems: AT_LIMIT };
+    expect(await preview(client, atThreshold)).toMatchObject({ approvalRequired: false, wouldSend: true });
+    expect(labelOf(await call(client, 'generate_label', atThreshold)).prepostagemId).toMatch(/^PP/);
+    const above = {
+      ...parcel('84'),
+      declaredItems: [...AT_LIMIT, { conteudo: 'Bala', quantidade: 1, valor: 0.01 }],
+    };
+    expect(await preview(client, above)).toMatchObject({ approvalRequired: true, wouldSend: false });
+    expect(labelOf(await call(client, 'generate_label', above))).toMatchObject({
+      reason: 'approval_pending',
+    });
+    expect((await bff.backends.approvals.list()).map((a) => a.declaredValueCents)).toEqual([6408]);
+    expect((await bff.ledger.list()).map((a) => a.declaredValueCents)).toEqual([6407]);
+    expect(await sent()).toBe(1);
   });
 });
 

@@ -1,5 +1,6 @@
 import type { AgentLabelInput, PreviewLabelOutput } from '../../shared/agent-label.ts';
 import { formatCep } from '../../shared/cep.ts';
+import { centavos, declaredValueCents } from '../../shared/declared-value.ts';
 import { type GenerateLabelInput, GenerateLabelInputSchema } from '../../shared/label.ts';
 import { plausibilityOf } from '../../shared/label-plausibility.ts';
 import type { Logger } from '../logger.ts';
@@ -7,7 +8,7 @@ import type { Approval, ApprovalStore } from '../policies/approval-store.ts';
 import { type Caller, dailyLimits, needsApproval, serviceAllowed } from '../policies/policy.ts';
 import type { RatesService } from '../rates/service.ts';
 import { fingerprint } from './fingerprint.ts';
-import { declaredValueCents, type IssueOutcome, type LabelIntent, type LabelIssuer } from './issuer.ts';
+import type { IssueOutcome, LabelIntent, LabelIssuer } from './issuer.ts';
 import type { LedgerAttempt } from './ledger.ts';
 import type { LedgerStore } from './ledger-store.ts';
 import type { ServiceCodes } from './service-codes.ts';
@@ -152,7 +153,7 @@ export class LabelService {
       intent: prepared.intentKey,
       request: JSON.stringify({ ...prepared.input, ...intentFields(prepared.intent) }),
       issuedBy: caller.issuedBy,
-      quotedPriceCents: quoted === undefined ? undefined : Math.round(quoted * 100),
+      quotedPriceCents: quoted === undefined ? undefined : centavos(quoted),
       declaredValueCents: prepared.declaredValueCents,
       ttlMs: this.options.approvalTtlMs,
     });
@@ -228,7 +229,7 @@ export class LabelService {
     const overLimit =
       (limitsLeft.labels !== undefined && limitsLeft.labels < 1) ||
       (limitsLeft.declaredValue !== undefined &&
-        limitsLeft.declaredValue * 100 < prepared.declaredValueCents);
+        centavos(limitsLeft.declaredValue) < prepared.declaredValueCents);
     return {
       serviceCode: prepared.input.serviceCode,
       ...(prepared.serviceId ? { serviceId: prepared.serviceId } : {}),
@@ -292,7 +293,7 @@ export class LabelService {
       serviceId: service.serviceId,
       intent,
       intentKey,
-      declaredValueCents: declaredValueCents(input),
+      declaredValueCents: declaredValueCents(input.declaredItems),
     };
   }
 
@@ -366,14 +367,13 @@ function intentFields(intent: LabelIntent): Record<string, unknown> {
 /** What would be printed, in a line per field, for preview_label and the desk. */
 function describe(request: AgentLabelInput): PreviewLabelOutput['label'] {
   const { recipient, dimensions } = request;
-  const total = request.declaredItems.reduce((sum, item) => sum + item.quantidade * item.valor, 0);
   return {
     recipient: recipient.nome,
     destination: `${recipient.endereco.logradouro}, ${recipient.endereco.numero} — ${recipient.endereco.cidade}/${recipient.endereco.uf}, CEP ${formatCep(recipient.endereco.cep)}`,
     service: request.serviceId ?? request.serviceCode ?? '',
     weightGrams: request.weightGrams,
     dimensions: `${dimensions.comprimento} × ${dimensions.largura} × ${dimensions.altura} cm`,
-    declaredValue: Math.round(total * 100) / 100,
+    declaredValue: declaredValueCents(request.declaredItems) / 100,
     ...(request.orderId === undefined ? {} : { orderId: request.orderId, volume: request.volume ?? 1 }),
   };
 }

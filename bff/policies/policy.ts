@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { saoPauloDay } from '../../shared/business-days.ts';
+import { centavos } from '../../shared/declared-value.ts';
 import type { DailyLimits } from '../labels/ledger.ts';
 
 /**
@@ -39,18 +40,16 @@ export function dailyLimits(caller: Caller, now: number): DailyLimits | undefine
     dayEnd: end,
     maxLabels: policy.maxLabelsPerDay,
     maxDeclaredValueCents:
-      policy.maxDeclaredValuePerDay === undefined
-        ? undefined
-        : Math.round(policy.maxDeclaredValuePerDay * 100),
+      policy.maxDeclaredValuePerDay === undefined ? undefined : centavos(policy.maxDeclaredValuePerDay),
   };
 }
 
-/** Whether the merchant must approve a label of this declared value (centavos) first. */
+/** Whether the merchant must approve a label of this declared value (centavos, `declaredValueCents`) first. */
 export function needsApproval(policy: AgentPolicy | undefined, declaredValueCents: number): boolean {
   const approval = policy?.approval ?? 'never';
   if (approval === 'never') return false;
   if (approval === 'always') return true;
-  return declaredValueCents > Math.round(approval * 100);
+  return declaredValueCents > centavos(approval);
 }
 
 /** Whether the policy lets the agent use this service (by its `serviceId` or its contract code). */

@@ -1,6 +1,7 @@
 import { code128, datamatrix } from 'bwip-js';
 import { PDFDocument, type PDFFont, type PDFPage, rgb, StandardFonts } from 'pdf-lib';
 import { formatCep } from '../../shared/cep.ts';
+import { declaredValueCents } from '../../shared/declared-value.ts';
 import type { GenerateLabelInput } from '../../shared/label.ts';
 import type { Party } from '../../shared/party.ts';
 
@@ -124,7 +125,7 @@ export async function renderLabelPdf(data: LabelPdfData): Promise<Uint8Array> {
   y -= 8;
   w.rule(y);
   y -= 10;
-  const total = input.declaredItems.reduce((sum, item) => sum + item.quantidade * item.valor, 0);
+  const total = declaredValueCents(input.declaredItems) / 100;
   w.text(
     `Declaração de conteúdo: ${input.declaredItems.length} item(ns), valor R$ ${total.toFixed(2).replace('.', ',')}`,
     MARGIN,

@@ -215,6 +215,10 @@ describe('checkLabel: the shared plausibility rules, in the carrier words', () =
       'Conteúdo do item 1 da declaração de conteúdo em branco.',
     ],
     [
+      { declaredItems: [...line(1, 79.9), ...line(9_999, 0.005)] },
+      'Valor do item 2 da declaração de conteúdo com mais de duas casas decimais: informe o valor unitário em centavos inteiros.',
+    ],
+    [
       { declaredItems: line(1, 1_000_000_000_000) },
       'Valor declarado de R$\u00a01.000.000.000.000,00 acima do máximo de R$\u00a03.000,00 do serviço 03298 (PAC).',
     ],

@@ -123,6 +123,8 @@ export function carrierStatus(issue: PlausibilityIssue): string {
       return `Quantidade do item ${issue.index + 1} da declaração de conteúdo inválida: informe um número inteiro de 1 a ${MAX_DECLARED_QUANTITY}.`;
     case 'declared_unit_value':
       return `Valor do item ${issue.index + 1} da declaração de conteúdo inválido: informe o valor unitário, de ${formatBRL(0)} em diante.`;
+    case 'declared_unit_value_decimals':
+      return `Valor do item ${issue.index + 1} da declaração de conteúdo com mais de duas casas decimais: informe o valor unitário em centavos inteiros.`;
     case 'declared_total_over': {
       const { service } = issue;
       return `Valor declarado de ${formatBRL(issue.totalCents / 100)} acima do máximo de ${formatBRL(service.maxDeclaredValueBRL)} do serviço ${service.serviceCode} (${service.name}).`;

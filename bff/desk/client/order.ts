@@ -1,4 +1,5 @@
 import { type AgentLabelInputRaw, AgentLabelOutputSchema } from '../../../shared/agent-label.ts';
+import { declaredValueCents } from '../../../shared/declared-value.ts';
 import type { PlannedVolume, PlanShipmentInput } from '../../../shared/packing/plan.ts';
 import type { PartyInput } from '../../../shared/party.ts';
 import type { AgentPolicy } from '../../policies/policy.ts';
@@ -34,9 +35,9 @@ export function planRequest(lines: readonly OrderLine[]): PlanShipmentInput {
   };
 }
 
-/** The order's declared value in BRL: Σ quantity × unit value, in whole centavos. */
+/** The order's declared value in BRL: Σ quantity × unit value, computed as the BFF computes a label's. */
 export function declaredValue(lines: readonly OrderLine[]): number {
-  return lines.reduce((cents, line) => cents + Math.round(line.quantity * line.valor * 100), 0) / 100;
+  return declaredValueCents(lines.map((line) => ({ quantidade: line.quantity, valor: line.valor }))) / 100;
 }
 
 export interface IssueOrder {
