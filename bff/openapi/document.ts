@@ -249,7 +249,9 @@ export function buildBffOpenApiDocument(publicUrl?: string): JsonObject {
           description:
             'For shoppers without a tracking code. One result per volume of the order that has a label, in volume ' +
             'order. An unknown order and a wrong CEP get the same 404 body, no sooner than 150 ms after the request; ' +
-            'failed attempts are limited per visitor (10) and per order number (5) in 15 minutes (429).',
+            'failed attempts are limited per visitor (10) and per order number (5) in 15 minutes (429), guesses sent ' +
+            'at once included. Looking up codes not in the cache takes from the visitor\u2019s share, as on ' +
+            '/api/tracking (429).',
           requestBody: {
             required: true,
             content: {
@@ -314,7 +316,9 @@ export function buildBffOpenApiDocument(publicUrl?: string): JsonObject {
               },
             },
             '429': {
-              description: 'Too many lookups, or too many failed ones: wait Retry-After seconds',
+              description:
+                'Too many lookups, too many failed ones, or the visitor\u2019s share of uncached lookups spent: wait ' +
+                'Retry-After seconds',
               headers: { 'Retry-After': { description: 'seconds', schema: { type: 'integer' } } },
               content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' } } },
             },

@@ -2,9 +2,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RedisServer, startRedis } from '../../testing/servers.ts';
 import type { RedisConnection } from '../backends/redis.ts';
 import { redisConnection } from '../backends/testing.ts';
-import { LookupThrottle, MemoryFailures, RedisFailures } from './lookup-throttle.ts';
+import {
+  type FailureCounter,
+  LookupThrottle,
+  MemoryFailures,
+  RedisFailures,
+  type Reservation,
+} from './lookup-throttle.ts';
 
 const limit = { calls: 3, seconds: 900 };
+
+/** The seconds to wait of a refused reservation; 0 when it was counted. */
+const waitOf = (reservation: Reservation) => (reservation.ok ? 0 : reservation.retryAfterSeconds);
 
 describe('LookupThrottle', () => {
   it('blocks a visitor after its failures, and an order after its own, each for the rest of the window', async () => {
@@ -13,16 +22,41 @@ describe('LookupThrottle', () => {
       visitors: new MemoryFailures(limit, { now: () => now }),
       orders: new MemoryFailures({ calls: 2, seconds: 900 }, { now: () => now }),
     });
-    await throttle.failed('v1', 'A-1');
-    await throttle.failed('v2', 'A-1');
+    expect((await throttle.admit('v1', 'A-1')).ok).toBe(true);
+    expect((await throttle.admit('v2', 'A-1')).ok).toBe(true);
     // The order: 2 failures from two visitors; its number in another case is the same order.
-    expect(await throttle.blockedFor('v3', 'a-1')).toBe(900);
-    expect(await throttle.blockedFor('v3', 'B-2')).toBe(0);
-    await throttle.failed('v1', 'C-1');
-    await throttle.failed('v1', 'D-1');
-    expect(await throttle.blockedFor('v1', 'E-1')).toBe(900);
+    expect(waitOf(await throttle.admit('v3', 'a-1'))).toBe(900);
+    expect((await throttle.admit('v3', 'B-2')).ok).toBe(true);
+    expect((await throttle.admit('v1', 'C-1')).ok).toBe(true);
+    expect((await throttle.admit('v1', 'D-1')).ok).toBe(true);
+    expect(waitOf(await throttle.admit('v1', 'E-1'))).toBe(900);
     now += 900_000;
-    expect(await throttle.blockedFor('v1', 'A-1')).toBe(0);
+    expect((await throttle.admit('v1', 'A-1')).ok).toBe(true);
+  });
+
+  it('takes back an attempt that was no failure, and never counts a refused one', async () => {
+    const throttle = new LookupThrottle({
+      visitors: new MemoryFailures(limit),
+      orders: new MemoryFailures({ calls: 2, seconds: 900 }),
+    });
+    // Right answers, any number of them: each counted while it is tried, then taken back.
+    for (let i = 0; i < 10; i++) {
+      const admission = await throttle.admit('v1', 'A-1');
+      if (!admission.ok) throw new Error('refused');
+      await admission.release();
+    }
+    await throttle.admit('v2', 'A-1');
+    await throttle.admit('v3', 'A-1');
+    // v1 is refused by the order's count: that attempt is not one of v1's failures.
+    for (let i = 0; i < 5; i++) expect((await throttle.admit('v1', 'A-1')).ok).toBe(false);
+    for (const order of ['B-1', 'B-2', 'B-3']) expect((await throttle.admit('v1', order)).ok).toBe(true);
+    expect((await throttle.admit('v1', 'B-4')).ok).toBe(false);
+  });
+
+  it('lets exactly the limit through of attempts made at once', async () => {
+    const counter = new MemoryFailures(limit);
+    const reservations = await Promise.all(Array.from({ length: 60 }, () => counter.reserve('203.0.113.7')));
+    expect(reservations.filter((reservation) => reservation.ok)).toHaveLength(3);
   });
 
   describe('in Redis (real redis-server), shared by instances', () => {
@@ -36,21 +70,63 @@ describe('LookupThrottle', () => {
       await server?.close();
     });
 
-    it('counts the failures of every instance together, and falls back to its own count when Redis is away', async () => {
-      const counters = await Promise.all(
-        [0, 1, 2].map(async () => {
+    const instances = (count: number) =>
+      Promise.all(
+        Array.from({ length: count }, async () => {
           const connection = await redisConnection(server.url, 'mk_lookup');
           connections.push(connection);
-          return new RedisFailures(connection, 'visitor', limit, new MemoryFailures(limit));
+          return {
+            connection,
+            counter: new RedisFailures(connection, 'visitor', limit, new MemoryFailures(limit)),
+          };
         }),
       );
-      for (const counter of counters) await counter.fail('203.0.113.7');
-      for (const counter of counters) expect(await counter.blockedFor('203.0.113.7')).toBeGreaterThan(890);
-      expect(await counters[0]?.blockedFor('198.51.100.1')).toBe(0);
+
+    it('counts the attempts of every instance together: of 60 at once on three instances, 3 get through', async () => {
+      const counters: FailureCounter[] = (await instances(3)).map((instance) => instance.counter);
+      const reservations = await Promise.all(
+        Array.from({ length: 60 }, (_, i) => counters[i % 3]?.reserve('203.0.113.7')),
+      );
+      const counted = reservations.filter((reservation) => reservation?.ok);
+      expect(counted).toHaveLength(3);
+      for (const reservation of reservations) {
+        if (reservation && !reservation.ok) expect(reservation.retryAfterSeconds).toBeGreaterThan(890);
+      }
+      expect((await counters[0]?.reserve('198.51.100.1'))?.ok).toBe(true);
+      // One taken back (a right answer) on any instance: one more attempt, on any instance, and no more.
+      const first = counted[0];
+      if (!first?.ok) throw new Error('not counted');
+      await first.release();
+      expect((await counters[2]?.reserve('203.0.113.7'))?.ok).toBe(true);
+      expect((await counters[1]?.reserve('203.0.113.7'))?.ok).toBe(false);
+    });
+
+    it('takes nothing back into a window that began after the attempt (never a count below zero)', async () => {
+      const [instance] = await instances(1);
+      if (!instance) throw new Error('no instance');
+      const reservation = await instance.counter.reserve('192.0.2.50');
+      if (!reservation.ok) throw new Error('refused');
+      const key = `${instance.connection.prefix}:lookup-failures:visitor:192.0.2.50`;
+      expect(await instance.connection.commands.get(key)).toBe('1');
+      expect(await instance.connection.commands.pttl(key)).toBeGreaterThan(899_000);
+      // The window ends (Redis expires the key), then the attempt is taken back: still nothing counted.
+      await instance.connection.commands.del(key);
+      await reservation.release();
+      expect(await instance.connection.commands.get(key)).toBeNull();
+      for (let i = 0; i < 3; i++) expect((await instance.counter.reserve('192.0.2.50')).ok).toBe(true);
+      expect((await instance.counter.reserve('192.0.2.50')).ok).toBe(false);
+    });
+
+    it('falls back to its own count when Redis is away', async () => {
+      const [instance] = await instances(1);
+      if (!instance) throw new Error('no instance');
       await server.stop();
-      await counters[0]?.fail('192.0.2.1');
-      expect(await counters[0]?.blockedFor('192.0.2.1')).toBe(0);
-      await server.start();
+      try {
+        for (let i = 0; i < 3; i++) expect((await instance.counter.reserve('192.0.2.1')).ok).toBe(true);
+        expect((await instance.counter.reserve('192.0.2.1')).ok).toBe(false);
+      } finally {
+        await server.start();
+      }
     });
   });
 });

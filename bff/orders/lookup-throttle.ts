@@ -1,5 +1,4 @@
 import { LRUCache } from 'lru-cache';
-import { RateLimiterRedis } from 'rate-limiter-flexible';
 import type { RateLimit } from '../../shared/rate-limit.ts';
 import { sha256Hex } from '../../shared/security/hash.ts';
 import type { RedisConnection } from '../backends/redis.ts';
@@ -10,11 +9,19 @@ export const LOOKUP_FAILURES = {
   perOrder: { calls: 5, seconds: 900 },
 } as const satisfies Record<string, RateLimit>;
 
-/** Failures counted per key in a window: `MemoryFailures` here, `RedisFailures` for every instance. */
+/**
+ * One attempt counted as a failure before it is tried: kept when it failed, `release`d when it turned out right; or
+ * refused, the key's failures being spent.
+ */
+export type Reservation = { ok: true; release(): Promise<void> } | { ok: false; retryAfterSeconds: number };
+
+/** Failures counted per key in a fixed window: `MemoryFailures` here, `RedisFailures` for every instance. */
 export interface FailureCounter {
-  /** Seconds until the key may try again; 0 when it may now. */
-  blockedFor(key: string): Promise<number>;
-  fail(key: string): Promise<void>;
+  /**
+   * Counts one failure now, in one atomic step, unless the key's failures are spent: so concurrent attempts never get
+   * more than the limit through, whichever of them fail.
+   */
+  reserve(key: string): Promise<Reservation>;
 }
 
 /** A fixed window per key in a bounded LRU map: at most `maxKeys` keys, the least recently failed forgotten first. */
@@ -29,60 +36,90 @@ export class MemoryFailures implements FailureCounter {
     this.windows = new LRUCache({ max: options.maxKeys ?? 50_000 });
   }
 
-  async blockedFor(key: string): Promise<number> {
-    const window = this.windows.get(key);
+  async reserve(key: string): Promise<Reservation> {
     const now = this.now();
-    if (!window || window.endsAt <= now || window.count < this.limit.calls) return 0;
-    return Math.max(1, Math.ceil((window.endsAt - now) / 1000));
-  }
-
-  async fail(key: string): Promise<void> {
-    const now = this.now();
-    const window = this.windows.get(key);
+    let window = this.windows.get(key);
+    if (window && window.endsAt > now && window.count >= this.limit.calls) {
+      return { ok: false, retryAfterSeconds: toSeconds(window.endsAt - now) };
+    }
     if (!window || window.endsAt <= now) {
-      this.windows.set(key, { count: 1, endsAt: now + this.limit.seconds * 1000 });
-      return;
+      window = { count: 0, endsAt: now + this.limit.seconds * 1000 };
+      this.windows.set(key, window);
     }
     window.count += 1;
+    const held = window;
+    return {
+      ok: true,
+      release: async () => {
+        // Only the window it was counted in: after that window ended, there is nothing to take back.
+        if (this.windows.peek(key) === held && held.endsAt > this.now() && held.count > 0) held.count -= 1;
+      },
+    };
   }
 }
 
-/** The same count in Redis (rate-limiter-flexible's store), shared by every instance; this instance's own while Redis is away. */
+/**
+ * Counts one failure unless the key's are spent, in Redis's own time: a key holds the count and expires when its
+ * window ends (the format rate-limiter-flexible wrote, so counts survive a rolling deploy). Answers `{1, ms}` when
+ * counted, `{0, ms until the window ends}` when spent.
+ */
+const RESERVE = `
+local ttl = redis.call('PTTL', KEYS[1])
+local count = 0
+if ttl > 0 then count = tonumber(redis.call('GET', KEYS[1])) or 0 else ttl = tonumber(ARGV[2]) end
+if count >= tonumber(ARGV[1]) then return {0, ttl} end
+redis.call('SET', KEYS[1], count + 1, 'PX', ttl)
+return {1, ttl}
+`;
+
+/** Takes one failure back, in the window it was counted in: never below zero, never into a new window. */
+const RELEASE = `
+local count = tonumber(redis.call('GET', KEYS[1]))
+if count and count > 0 then redis.call('DECR', KEYS[1]) end
+return 0
+`;
+
+/**
+ * The same count in Redis, shared by every instance; this instance's own while Redis is away. Two small scripts
+ * rather than rate-limiter-flexible (which the visitor limit uses): its `consume` counts a refused attempt too, and
+ * its `reward` after a window ended starts the next one below zero, a free guess.
+ */
 export class RedisFailures implements FailureCounter {
-  private readonly limiter: RateLimiterRedis;
   private readonly connection: RedisConnection;
   private readonly local: FailureCounter;
   private readonly limit: RateLimit;
+  private readonly prefix: string;
 
   constructor(connection: RedisConnection, name: string, limit: RateLimit, local: FailureCounter) {
     this.connection = connection;
     this.local = local;
     this.limit = limit;
-    this.limiter = new RateLimiterRedis({
-      storeClient: connection.commands,
-      keyPrefix: `${connection.prefix}:lookup-failures:${name}`,
-      points: limit.calls,
-      duration: limit.seconds,
-    });
+    this.prefix = `${connection.prefix}:lookup-failures:${name}`;
   }
 
-  blockedFor(key: string): Promise<number> {
+  reserve(key: string): Promise<Reservation> {
+    const redisKey = `${this.prefix}:${key}`;
     return this.connection.orLocal(
-      async () => {
-        const state = await this.limiter.get(key);
-        if (!state || state.consumedPoints < this.limit.calls) return 0;
-        return Math.max(1, Math.ceil(state.msBeforeNext / 1000));
+      async (): Promise<Reservation> => {
+        const [counted, ms] = (await this.connection.commands.eval(
+          RESERVE,
+          1,
+          redisKey,
+          this.limit.calls,
+          this.limit.seconds * 1000,
+        )) as number[];
+        if (counted !== 1) return { ok: false, retryAfterSeconds: toSeconds(Number(ms)) };
+        return {
+          ok: true,
+          // Where it was counted; with Redis gone meanwhile, the failure stays counted there (never a free guess).
+          release: () =>
+            this.connection.orLocal(
+              async () => void (await this.connection.commands.eval(RELEASE, 1, redisKey)),
+              () => undefined,
+            ),
+        };
       },
-      () => this.local.blockedFor(key),
-    );
-  }
-
-  fail(key: string): Promise<void> {
-    return this.connection.orLocal(
-      async () => {
-        await this.limiter.penalty(key, 1);
-      },
-      () => this.local.fail(key),
+      () => this.local.reserve(key),
     );
   }
 }
@@ -92,6 +129,9 @@ export class RedisFailures implements FailureCounter {
  * order number, so neither a visitor guessing many orders nor many visitors guessing one order's CEP get far. Order
  * numbers are counted by their hash: the counters never hold one in clear. Every order number tried counts, known or
  * not, so a 429 tells nothing about whether an order exists.
+ *
+ * An attempt is counted before the order is read, and taken back when it was not a failure, as the login guard does
+ * (shared/oauth/login-guard.ts): concurrent guesses on any number of instances never get more than the limit read.
  */
 export class LookupThrottle {
   private readonly visitors: FailureCounter;
@@ -102,20 +142,28 @@ export class LookupThrottle {
     this.orders = counters.orders;
   }
 
-  /** Seconds to wait before this visitor may look this order up again; 0 when they may now. */
-  async blockedFor(visitor: string, orderId: string): Promise<number> {
-    const [byVisitor, byOrder] = await Promise.all([
-      this.visitors.blockedFor(visitor),
-      this.orders.blockedFor(orderKey(orderId)),
+  /**
+   * Before the order is read: counts this attempt as a failure of the visitor and of the order number, or refuses it
+   * (the seconds to wait) when either has none left — the refused attempt then counts against neither.
+   */
+  async admit(visitor: string, orderId: string): Promise<Reservation> {
+    const reservations = await Promise.all([
+      this.visitors.reserve(visitor),
+      this.orders.reserve(orderKey(orderId)),
     ]);
-    return Math.max(byVisitor, byOrder);
-  }
-
-  async failed(visitor: string, orderId: string): Promise<void> {
-    await Promise.all([this.visitors.fail(visitor), this.orders.fail(orderKey(orderId))]);
+    const held = reservations.filter((reservation) => reservation.ok);
+    const release = async () => void (await Promise.all(held.map((reservation) => reservation.release())));
+    if (held.length === reservations.length) return { ok: true, release };
+    await release();
+    const waits = reservations.map((reservation) => (reservation.ok ? 0 : reservation.retryAfterSeconds));
+    return { ok: false, retryAfterSeconds: Math.max(...waits) };
   }
 }
 
 function orderKey(orderId: string): string {
   return sha256Hex(orderId.trim().toLowerCase());
+}
+
+function toSeconds(ms: number): number {
+  return Math.max(1, Math.ceil(ms / 1000));
 }

@@ -5,6 +5,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { type RunningSandbox, startSandbox } from '../../sandbox/testing.ts';
 import { ErrorBodySchema } from '../../shared/errors.ts';
 import { OrderLookupResponseSchema } from '../../shared/order-lookup.ts';
+import { makeS10 } from '../../shared/s10.ts';
 import { Clocks, issueLabel, orderLabel } from '../notifications/testing/harness.ts';
 import { type RunningBff, startBff } from '../testing.ts';
 import { TrackingLinks } from './links.ts';
@@ -114,6 +115,32 @@ describe('POST /api/orders/lookup', () => {
     // The same counting for an order that does not exist: a 429 tells nothing about existence.
     for (let i = 0; i < 5; i++) await lookup({ orderId: 'NOPE-1', cep: '20040-020' }, `192.0.2.${i + 1}`);
     expect((await lookup({ orderId: 'NOPE-1', cep: '20040-020' }, '192.0.2.99')).status).toBe(429);
+  }, 30_000);
+
+  it("takes the visitor's fair share of the tracking budget, as /api/tracking does; a right answer refused so is no failure", async () => {
+    await issueLabel(bff.url, orderLabel('PED-1313'));
+    const visitor = '203.0.113.13';
+    // The share (a tenth of SHIPPING_RATE_LIMIT 60/60): 6 lookups a minute of codes not in the cache.
+    for (let i = 0; i < 6; i++) {
+      const res = await bff.track([makeS10('QB', 76_000_000 + i)], { 'x-forwarded-for': visitor });
+      expect(res.status).toBe(200);
+    }
+    const spent = await lookup({ orderId: 'PED-1313', cep: '20040-020' }, visitor);
+    expect(spent.status).toBe(429);
+    expect(Number(spent.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(await spent.json()).toMatchObject({
+      error: { code: 'rate_limited', message: expect.stringMatching(/codes not seen recently/) },
+    });
+    // Another visitor is served, which fills the cache: a cache hit is free, for the first visitor too.
+    expect((await lookup({ orderId: 'PED-1313', cep: '20040-020' }, '198.51.100.13')).status).toBe(200);
+    expect((await lookup({ orderId: 'PED-1313', cep: '20040-020' }, visitor)).status).toBe(200);
+    // The refused right answer was not counted against the order: 5 wrong CEPs are still to come before a 429.
+    for (let i = 0; i < 5; i++) {
+      expect((await lookup({ orderId: 'PED-1313', cep: `3004002${i}` }, `192.0.2.${i + 30}`)).status).toBe(
+        404,
+      );
+    }
+    expect((await lookup({ orderId: 'PED-1313', cep: '20040-020' }, visitor)).status).toBe(429);
   }, 30_000);
 });
 

@@ -4,9 +4,11 @@ import { describeIssues } from '../../shared/issues.ts';
 import { OrderLookupRequestSchema, type OrderLookupResponse } from '../../shared/order-lookup.ts';
 import type { BffConfig } from '../config.ts';
 import { methodNotAllowed } from '../http/errors.ts';
+import type { LedgerAttempt } from '../labels/ledger.ts';
 import { cors } from '../tracking/routes.ts';
 import type { TrackingService } from '../tracking/service.ts';
 import { type VisitorLimiter, visitorKey } from '../tracking/visitor-limiter.ts';
+import { isShareSpent } from '../tracking/visitor-share.ts';
 import { isUpstreamError } from '../upstream/errors.ts';
 import type { OrderLookup } from './lookup.ts';
 import type { LookupThrottle } from './lookup-throttle.ts';
@@ -51,23 +53,44 @@ export function orderRoutes(deps: OrderRoutesDeps): Router {
     if (!parsed.success) throw new ApiError('invalid_body', describeIssues(parsed.error.issues));
     const { orderId, cep } = parsed.data;
     const visitor = visitorKey(req);
-    const blocked = await deps.throttle.blockedFor(visitor, orderId);
-    if (blocked > 0) {
-      res.setHeader('Retry-After', String(blocked));
-      throw new ApiError('rate_limited', `Too many failed lookups; retry in ${blocked} s.`);
+    // Counted as a failure before the order is read, so concurrent guesses never get past the limit.
+    const admission = await deps.throttle.admit(visitor, orderId);
+    if (!admission.ok) {
+      res.setHeader('Retry-After', String(admission.retryAfterSeconds));
+      throw new ApiError(
+        'rate_limited',
+        `Too many failed lookups; retry in ${admission.retryAfterSeconds} s.`,
+      );
     }
-    const parcels = await deps.orders.byOrderAndCep(orderId, cep);
+    let parcels: LedgerAttempt[] | undefined;
+    try {
+      parcels = await deps.orders.byOrderAndCep(orderId, cep);
+    } catch (error) {
+      // The ledger failed, not the guess: the attempt is not a failure.
+      await admission.release();
+      throw error;
+    }
     if (!parcels) {
-      await deps.throttle.failed(visitor, orderId);
       await wait(Math.max(0, started + NOT_FOUND_FLOOR_MS - Date.now()));
       throw new ApiError('order_not_found');
     }
+    // The number and the CEP were right: whatever tracking answers next, the attempt was no failure.
+    await admission.release();
     try {
-      const results = await deps.tracking.lookup(parcels.flatMap((parcel) => parcel.trackingCode ?? []));
+      const codes = parcels.flatMap((parcel) => parcel.trackingCode ?? []);
+      const results = await deps.tracking.lookup(codes, visitor);
       const body: OrderLookupResponse = { orderId, results };
       res.setHeader('Cache-Control', 'no-store');
       res.json(body);
     } catch (error) {
+      if (isShareSpent(error)) {
+        // This visitor's fair share of the store's platform calls is spent, as on /api/tracking.
+        res.setHeader('Retry-After', String(error.retryAfterSeconds));
+        throw new ApiError(
+          'rate_limited',
+          `Too many lookups of codes not seen recently; retry in ${error.retryAfterSeconds} s.`,
+        );
+      }
       if (!isUpstreamError(error)) throw error;
       throw new ApiError('track_failed', 'Tracking is temporarily unavailable; try again in a moment.');
     }
