@@ -112,6 +112,35 @@ describe('ClusterCoalescer (real redis-server, real sandbox)', () => {
     expect(await upstreamCalls('sem-plano')).toBe(1);
   });
 
+  it('answers the batch it is sending and releases the lock when it closes, so the others need not wait', async () => {
+    const redis = new Redis(redisServer.url).on('error', () => {});
+    const subscriber = new Redis(redisServer.url).on('error', () => {});
+    connections.push(redis, subscriber);
+    let started!: () => void;
+    const sending = new Promise<void>((resolve) => {
+      started = resolve;
+    });
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const batch: TrackingBatch = async (codes) => {
+      started();
+      await gate;
+      return new Map(codes.map((code) => [code, { code, found: false, events: [] } as never]));
+    };
+    const closing = new ClusterCoalescer({ redis, subscriber, prefix: 'test:{e}', batch, windowMs: 5 });
+    const answer = closing.load('DG049186226BR');
+    await sending;
+    expect(await redis.exists('test:{e}:tl')).toBe(1);
+    const closed = closing.close();
+    release();
+    await closed;
+    expect(await answer).toMatchObject({ code: 'DG049186226BR' });
+    // Released, not left to its 15-second time-to-live: another instance takes the queue at once.
+    expect(await redis.exists('test:{e}:tl')).toBe(0);
+  });
+
   it('answers within its wait when Redis is gone, instead of hanging', async () => {
     const [node] = await cluster('test:{d}', 'mk_test_demo', { waitMs: 500 });
     await node?.start();

@@ -99,6 +99,9 @@ export class ClusterCoalescer {
   private timer: NodeJS.Timeout | undefined;
   private subscribed: Promise<unknown> | undefined;
   private sending = false;
+  /** The drain in progress: `close` waits for it, so the lock is released before the connection goes. */
+  private draining: Promise<void> | undefined;
+  private closed = false;
 
   constructor(options: ClusterCoalescerOptions) {
     this.options = { maxBatch: MAX_CODES, windowMs: 50, inFlightTtlMs: 15_000, waitMs: 8_000, ...options };
@@ -151,10 +154,10 @@ export class ClusterCoalescer {
   }
 
   private schedule(): void {
-    if (this.timer || this.waiters.size === 0) return;
+    if (this.closed || this.timer || this.waiters.size === 0) return;
     this.timer = setTimeout(() => {
       this.timer = undefined;
-      void this.drain();
+      this.draining = this.drain();
     }, this.options.windowMs);
   }
 
@@ -168,7 +171,8 @@ export class ClusterCoalescer {
       const locked = await redis.set(lock, this.id, 'PX', this.options.inFlightTtlMs, 'NX');
       if (locked !== 'OK') return;
       try {
-        for (;;) {
+        // Closing stops taking batches (one taken is sent and answered: its codes are marked in flight).
+        while (!this.closed) {
           const [wait, ...codes] = (await redis.eval(
             CLAIM,
             2,
@@ -260,8 +264,14 @@ export class ClusterCoalescer {
     }
   }
 
+  /**
+   * Stops sending: a batch in flight is answered and the lock released before this resolves (so the other instances
+   * need not wait out its time-to-live, their callers answered 502 meanwhile), then its own waiters fail.
+   */
   async close(): Promise<void> {
+    this.closed = true;
     clearTimeout(this.timer);
+    await this.draining;
     this.fail([...this.waiters.keys()], new Error('closed'));
   }
 }
