@@ -11,6 +11,13 @@ export function methodNotAllowed(allow: string): RequestHandler {
   };
 }
 
+/** Refuses a body that is not JSON (`invalid_json`) before it is read. */
+export const jsonOnly: RequestHandler = (req, _res, next) => {
+  if (!req.is('application/json'))
+    throw new ApiError('invalid_json', 'Send the body as JSON with Content-Type: application/json.');
+  next();
+};
+
 /** Unknown routes: 404 `not_found` (our code; the spec lists none) in the spec 7.1 envelope. */
 export const notFound: RequestHandler = (req, res) => {
   const error = new ApiError('not_found', `No route ${req.method} ${req.path}.`);

@@ -3,11 +3,11 @@ import { ApiError } from '../../shared/errors.ts';
 import { describeIssues } from '../../shared/issues.ts';
 import { OrderLookupRequestSchema, type OrderLookupResponse } from '../../shared/order-lookup.ts';
 import type { BffConfig } from '../config.ts';
-import { methodNotAllowed } from '../http/errors.ts';
+import { jsonOnly, methodNotAllowed } from '../http/errors.ts';
 import type { LedgerAttempt } from '../labels/ledger.ts';
 import { cors } from '../tracking/routes.ts';
 import type { TrackingService } from '../tracking/service.ts';
-import { type VisitorLimiter, visitorKey } from '../tracking/visitor-limiter.ts';
+import { limitVisitors, type VisitorLimiter, visitorKey } from '../tracking/visitor-limiter.ts';
 import { isShareSpent } from '../tracking/visitor-share.ts';
 import { isUpstreamError } from '../upstream/errors.ts';
 import type { OrderLookup } from './lookup.ts';
@@ -36,17 +36,8 @@ export function orderRoutes(deps: OrderRoutesDeps): Router {
   const wait = deps.wait ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
 
   router.use('/api/orders/lookup', cors(deps.config.allowedOrigins));
-  router.post('/api/orders/lookup', async (req, res, next) => {
-    const decision = await deps.limiter.take(visitorKey(req));
-    if (decision.ok) return next();
-    res.setHeader('Retry-After', String(decision.retryAfterSeconds));
-    throw new ApiError('rate_limited', `Too many lookups; retry in ${decision.retryAfterSeconds} s.`);
-  });
-  router.post('/api/orders/lookup', (req, _res, next) => {
-    if (!req.is('application/json'))
-      throw new ApiError('invalid_json', 'Send the body as JSON with Content-Type: application/json.');
-    next();
-  });
+  router.post('/api/orders/lookup', limitVisitors(deps.limiter));
+  router.post('/api/orders/lookup', jsonOnly);
   router.post('/api/orders/lookup', json, async (req, res) => {
     const started = Date.now();
     const parsed = OrderLookupRequestSchema.safeParse(req.body);

@@ -3,7 +3,7 @@ import express, { type RequestHandler, Router } from 'express';
 import { ApiError } from '../../shared/errors.ts';
 import { describeIssues } from '../../shared/issues.ts';
 import { MAX_BODY_BYTES } from '../../shared/limits.ts';
-import { methodNotAllowed } from '../http/errors.ts';
+import { jsonOnly, methodNotAllowed } from '../http/errors.ts';
 import type { Logger } from '../logger.ts';
 import type { RatesService } from './service.ts';
 import { RateVerifyRequestSchema, verifyRate } from './verify.ts';
@@ -55,11 +55,7 @@ export function ratesVerifyRoutes(deps: {
 }): Router {
   const router = Router();
   const json = express.json({ limit: MAX_BODY_BYTES, type: () => true });
-  router.post('/api/rates/verify', checkoutAuth(deps.tokens), (req, _res, next) => {
-    if (!req.is('application/json'))
-      throw new ApiError('invalid_json', 'Send the body as JSON with Content-Type: application/json.');
-    next();
-  });
+  router.post('/api/rates/verify', checkoutAuth(deps.tokens), jsonOnly);
   router.post('/api/rates/verify', json, async (req, res) => {
     const parsed = RateVerifyRequestSchema.safeParse(req.body);
     if (!parsed.success) throw bodyError(parsed.error.issues, req.body);

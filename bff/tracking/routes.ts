@@ -3,12 +3,12 @@ import { ApiError } from '../../shared/errors.ts';
 import { describeIssues } from '../../shared/issues.ts';
 import { TrackingLookupRequestSchema } from '../../shared/tracking-lookup.ts';
 import type { BffConfig } from '../config.ts';
-import { methodNotAllowed } from '../http/errors.ts';
+import { jsonOnly, methodNotAllowed } from '../http/errors.ts';
 import type { Logger } from '../logger.ts';
 import { isUpstreamError } from '../upstream/errors.ts';
 import { normalizeCodes } from './codes.ts';
 import type { TrackingService } from './service.ts';
-import { MemoryVisitorLimiter, type VisitorLimiter, visitorKey } from './visitor-limiter.ts';
+import { limitVisitors, MemoryVisitorLimiter, type VisitorLimiter, visitorKey } from './visitor-limiter.ts';
 import { isShareSpent } from './visitor-share.ts';
 
 /** CORS for the origins the merchant allowed, and for nobody else. */
@@ -61,17 +61,8 @@ export function trackingRoutes(deps: {
   const json = express.json({ limit: '8kb', type: () => true });
 
   router.use('/api/tracking', cors(deps.config.allowedOrigins));
-  router.post('/api/tracking', async (req, res, next) => {
-    const decision = await limiter.take(visitorKey(req));
-    if (decision.ok) return next();
-    res.setHeader('Retry-After', String(decision.retryAfterSeconds));
-    throw new ApiError('rate_limited', `Too many lookups; retry in ${decision.retryAfterSeconds} s.`);
-  });
-  router.post('/api/tracking', (req, _res, next) => {
-    if (!req.is('application/json'))
-      throw new ApiError('invalid_json', 'Send the body as JSON with Content-Type: application/json.');
-    next();
-  });
+  router.post('/api/tracking', limitVisitors(limiter));
+  router.post('/api/tracking', jsonOnly);
   router.post('/api/tracking', json, async (req, res) => {
     const codes = parseCodes(req.body);
     try {

@@ -1,5 +1,6 @@
-import type { Request } from 'express';
+import type { Request, RequestHandler } from 'express';
 import { LRUCache } from 'lru-cache';
+import { ApiError } from '../../shared/errors.ts';
 import type { LimitDecision, RateLimit } from '../../shared/rate-limit.ts';
 import { senderKey } from '../../shared/security/address.ts';
 
@@ -62,4 +63,14 @@ export class MemoryVisitorLimiter implements VisitorLimiter {
  */
 export function visitorKey(req: Request): string {
   return senderKey(req);
+}
+
+/** Takes one of the visitor's lookups, or answers `rate_limited` with `Retry-After` (the tracking and order APIs). */
+export function limitVisitors(limiter: VisitorLimiter): RequestHandler {
+  return async (req, res, next) => {
+    const decision = await limiter.take(visitorKey(req));
+    if (decision.ok) return next();
+    res.setHeader('Retry-After', String(decision.retryAfterSeconds));
+    throw new ApiError('rate_limited', `Too many lookups; retry in ${decision.retryAfterSeconds} s.`);
+  };
 }
