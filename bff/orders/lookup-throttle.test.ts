@@ -117,6 +117,23 @@ describe('LookupThrottle', () => {
       expect((await instance.counter.reserve('192.0.2.50')).ok).toBe(false);
     });
 
+    it('takes nothing back from the next window: a right answer of the last window frees no guess in this one', async () => {
+      const [instance] = await instances(1);
+      if (!instance) throw new Error('no instance');
+      // Windows of one second, so one really ends (Redis expires its key) before the late attempt is taken back.
+      const short = { calls: 3, seconds: 1 };
+      const counter = new RedisFailures(instance.connection, 'short', short, new MemoryFailures(short));
+      const late = await counter.reserve('192.0.2.60');
+      if (!late.ok) throw new Error('refused');
+      const key = `${instance.connection.prefix}:lookup-failures:short:192.0.2.60`;
+      while ((await instance.connection.commands.exists(key)) === 1)
+        await new Promise((r) => setTimeout(r, 50));
+      for (let i = 0; i < 3; i++) expect((await counter.reserve('192.0.2.60')).ok).toBe(true);
+      expect((await counter.reserve('192.0.2.60')).ok).toBe(false);
+      await late.release();
+      expect((await counter.reserve('192.0.2.60')).ok).toBe(false);
+    });
+
     it('falls back to its own count when Redis is away', async () => {
       const [instance] = await instances(1);
       if (!instance) throw new Error('no instance');

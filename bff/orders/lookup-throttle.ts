@@ -60,8 +60,9 @@ export class MemoryFailures implements FailureCounter {
 
 /**
  * Counts one failure unless the key's are spent, in Redis's own time: a key holds the count and expires when its
- * window ends (the format rate-limiter-flexible wrote, so counts survive a rolling deploy). Answers `{1, ms}` when
- * counted, `{0, ms until the window ends}` when spent.
+ * window ends (the format rate-limiter-flexible wrote, so counts survive a rolling deploy). Answers `{1, ms, ends}`
+ * when counted (`ends`: when its window ends, by Redis's clock — the window's identity for RELEASE), `{0, ms until
+ * the window ends}` when spent.
  */
 const RESERVE = `
 local ttl = redis.call('PTTL', KEYS[1])
@@ -69,14 +70,23 @@ local count = 0
 if ttl > 0 then count = tonumber(redis.call('GET', KEYS[1])) or 0 else ttl = tonumber(ARGV[2]) end
 if count >= tonumber(ARGV[1]) then return {0, ttl} end
 redis.call('SET', KEYS[1], count + 1, 'PX', ttl)
-return {1, ttl}
+local t = redis.call('TIME')
+return {1, ttl, tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000) + ttl}
 `;
 
-/** Takes one failure back, in the window it was counted in: never below zero, never into a new window. */
+/**
+ * Takes one failure back, in the window it was counted in (the one ending at ARGV[1], give or take the clock's
+ * rounding): never below zero, never from a window that began after.
+ */
 const RELEASE = `
+local ttl = redis.call('PTTL', KEYS[1])
+if ttl <= 0 then return 0 end
+local t = redis.call('TIME')
+local ends = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000) + ttl
+if math.abs(ends - tonumber(ARGV[1])) > 50 then return 0 end
 local count = tonumber(redis.call('GET', KEYS[1]))
 if count and count > 0 then redis.call('DECR', KEYS[1]) end
-return 0
+return 1
 `;
 
 /**
@@ -101,7 +111,7 @@ export class RedisFailures implements FailureCounter {
     const redisKey = `${this.prefix}:${key}`;
     return this.connection.orLocal(
       async (): Promise<Reservation> => {
-        const [counted, ms] = (await this.connection.commands.eval(
+        const [counted, ms, ends] = (await this.connection.commands.eval(
           RESERVE,
           1,
           redisKey,
@@ -114,7 +124,7 @@ export class RedisFailures implements FailureCounter {
           // Where it was counted; with Redis gone meanwhile, the failure stays counted there (never a free guess).
           release: () =>
             this.connection.orLocal(
-              async () => void (await this.connection.commands.eval(RELEASE, 1, redisKey)),
+              async () => void (await this.connection.commands.eval(RELEASE, 1, redisKey, String(ends))),
               () => undefined,
             ),
         };
