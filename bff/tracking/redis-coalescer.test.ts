@@ -133,10 +133,14 @@ describe('ClusterCoalescer (real redis-server, real sandbox)', () => {
     const answer = closing.load('DG049186226BR');
     await sending;
     expect(await redis.exists('test:{e}:tl')).toBe(1);
+    // Another code looked up meanwhile: its window ends while the first batch is still in the air.
+    const second = closing.load('JT202600011BR').catch(() => 'closed');
+    await new Promise((resolve) => setTimeout(resolve, 50));
     const closed = closing.close();
     release();
     await closed;
     expect(await answer).toMatchObject({ code: 'DG049186226BR' });
+    expect(await second).toBe('closed');
     // Released, not left to its 15-second time-to-live: another instance takes the queue at once.
     expect(await redis.exists('test:{e}:tl')).toBe(0);
   });

@@ -157,14 +157,19 @@ export class ClusterCoalescer {
     if (this.closed || this.timer || this.waiters.size === 0) return;
     this.timer = setTimeout(() => {
       this.timer = undefined;
-      this.draining = this.drain();
+      void this.drain();
     }, this.options.windowMs);
   }
 
   /** Sends queued batches while this instance holds the lock; another instance's lock means wait and look again. */
-  private async drain(): Promise<void> {
-    if (this.sending) return;
+  private drain(): Promise<void> {
+    if (this.sending) return this.draining ?? Promise.resolve();
     this.sending = true;
+    this.draining = this.drainHeld();
+    return this.draining;
+  }
+
+  private async drainHeld(): Promise<void> {
     const { redis } = this.options;
     const { lock, queue, inFlight } = this.keys;
     try {
