@@ -4,9 +4,11 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
 import { type RunningSandbox, SAMPLE_LABEL, startSandbox } from '../../sandbox/testing.ts';
+import { AgentLabelInputSchema } from '../../shared/agent-label.ts';
 import { GenerateLabelOutputSchema } from '../../shared/label.ts';
 import { makeS10 } from '../../shared/s10.ts';
 import { type PostgresServer, type RedisServer, startPostgres, startRedis } from '../../testing/servers.ts';
+import { MAX_PENDING_APPROVALS } from '../labels/service.ts';
 import { connectAgent, judgeSoak, lookAlikeOrders, runSoak } from '../labels/testing/soak.ts';
 import { type RunningBff, startBff, TEST_AGENTS } from '../testing.ts';
 
@@ -216,6 +218,18 @@ describe('three BFF instances on one Redis and one PostgreSQL', () => {
         arguments: input,
       });
       expect(told.structuredContent).toMatchObject({ prepostagemId: labels[0] });
+      // An agent's waiting approvals stay within the cap when it asks on three instances at once.
+      const ask = (n: number) =>
+        (bffs[n % 3] as RunningBff).labels.generate(
+          AgentLabelInputSchema.parse({ ...SAMPLE_LABEL, orderId: `PED-CAP-${n}` }),
+          { issuedBy: 'careful', policy: { approval: 'always' } },
+        );
+      for (let n = 0; n < MAX_PENDING_APPROVALS - 3; n++) await ask(n);
+      const rush = await Promise.all(Array.from({ length: 15 }, (_, i) => ask(MAX_PENDING_APPROVALS + i)));
+      expect(rush.filter((answer) => answer.kind === 'approval')).toHaveLength(3);
+      expect(await bffs[1]?.backends.approvals.list({ state: 'pending' })).toHaveLength(
+        MAX_PENDING_APPROVALS,
+      );
     } finally {
       await agent.close();
     }

@@ -470,13 +470,19 @@ describe('an approval is for one request, of one caller, spent once (attacker re
   });
 
   it(`keeps at most ${MAX_PENDING_APPROVALS} approvals of one agent waiting, refusing the next with nothing sent`, async () => {
-    for (let n = 0; n < MAX_PENDING_APPROVALS; n++) {
-      const answer = await bff.labels.generate(
+    const ask = (n: number) =>
+      bff.labels.generate(
         AgentLabelInputSchema.parse({ ...parcel(String(1000 + n)), orderId: `PED-F${n}` }),
         careful,
       );
-      expect(answer).toMatchObject({ kind: 'approval', reason: 'approval_pending' });
+    for (let n = 0; n < MAX_PENDING_APPROVALS - 5; n++) {
+      expect(await ask(n)).toMatchObject({ kind: 'approval', reason: 'approval_pending' });
     }
+    // Twenty more at once, five places left: five wait, fifteen are refused.
+    const rush = await Promise.all(Array.from({ length: 20 }, (_, i) => ask(MAX_PENDING_APPROVALS - 5 + i)));
+    expect(rush.filter((answer) => answer.kind === 'approval')).toHaveLength(5);
+    expect(rush.filter((answer) => answer.kind === 'refused')).toHaveLength(15);
+    expect(await bff.backends.approvals.list({ state: 'pending' })).toHaveLength(MAX_PENDING_APPROVALS);
     const over = await bff.labels.generate(
       AgentLabelInputSchema.parse({ ...parcel('2000'), orderId: 'PED-F-over' }),
       careful,

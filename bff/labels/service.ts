@@ -138,7 +138,17 @@ export class LabelService {
     const existing = await this.existing(prepared);
     const held = existing && existing.state !== 'not_sent' && existing.state !== 'rejected';
     if (existing && (held || existing.fingerprint !== fingerprint(prepared.input))) return undefined;
-    if ((await approvals.pendingCount(caller.issuedBy)) >= MAX_PENDING_APPROVALS) {
+    const quoted = await this.quote(prepared).catch(() => undefined);
+    const asked = await approvals.request({
+      intent: prepared.intentKey,
+      request: JSON.stringify({ ...prepared.input, ...intentFields(prepared.intent) }),
+      issuedBy: caller.issuedBy,
+      quotedPriceCents: quoted === undefined ? undefined : centavos(quoted),
+      declaredValueCents: prepared.declaredValueCents,
+      ttlMs: this.options.approvalTtlMs,
+      maxPending: MAX_PENDING_APPROVALS,
+    });
+    if (!asked) {
       return {
         kind: 'refused',
         refusal: {
@@ -148,15 +158,6 @@ export class LabelService {
         },
       };
     }
-    const quoted = await this.quote(prepared).catch(() => undefined);
-    const asked = await approvals.request({
-      intent: prepared.intentKey,
-      request: JSON.stringify({ ...prepared.input, ...intentFields(prepared.intent) }),
-      issuedBy: caller.issuedBy,
-      quotedPriceCents: quoted === undefined ? undefined : centavos(quoted),
-      declaredValueCents: prepared.declaredValueCents,
-      ttlMs: this.options.approvalTtlMs,
-    });
     return pendingAnswer(asked.id);
   }
 

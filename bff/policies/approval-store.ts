@@ -113,7 +113,8 @@ export class ApprovalStore {
 
   /**
    * Asks the merchant: a new pending approval for the intended label, or the pending one it already has (the same
-   * agent asking again, or two instances at once).
+   * agent asking again, or two instances at once) — or undefined, sending nothing, when `issuedBy` already has
+   * `maxPending` waiting. Counted and inserted under one lock per caller, so calls at once never pass the cap.
    */
   async request(fields: {
     intent: string;
@@ -122,33 +123,51 @@ export class ApprovalStore {
     quotedPriceCents?: number | undefined;
     declaredValueCents: number;
     ttlMs: number;
-  }): Promise<Approval> {
+    maxPending?: number | undefined;
+  }): Promise<Approval | undefined> {
     const sql = await this.sql();
     const now = this.now();
     await this.expire();
     const id = randomUUID();
     try {
-      await sql.run(
-        `INSERT INTO label_approvals (id, state, intent, request, issued_by, quoted_price_cents, declared_value_cents,
-           created_at, expires_at) VALUES (?, 'pending', ?, ?, ?, ?, ?, ?, ?)`,
-        [
-          id,
-          fields.intent,
-          fields.request,
-          fields.issuedBy,
-          fields.quotedPriceCents ?? null,
-          fields.declaredValueCents,
-          now,
-          now + fields.ttlMs,
-        ],
-      );
+      const asked = await sql.transaction(async (tx) => {
+        await tx.lock(`label-approvals:${fields.issuedBy}`);
+        const pending = await tx.one(
+          `SELECT id FROM label_approvals WHERE intent = ? AND state = 'pending'`,
+          [fields.intent],
+        );
+        if (pending) return String(pending.id);
+        if (fields.maxPending !== undefined) {
+          const row = await tx.one(
+            `SELECT COUNT(*) AS n FROM label_approvals WHERE state = 'pending' AND issued_by = ?`,
+            [fields.issuedBy],
+          );
+          if (Number(row?.n ?? 0) >= fields.maxPending) return undefined;
+        }
+        await tx.run(
+          `INSERT INTO label_approvals (id, state, intent, request, issued_by, quoted_price_cents, declared_value_cents,
+             created_at, expires_at) VALUES (?, 'pending', ?, ?, ?, ?, ?, ?, ?)`,
+          [
+            id,
+            fields.intent,
+            fields.request,
+            fields.issuedBy,
+            fields.quotedPriceCents ?? null,
+            fields.declaredValueCents,
+            now,
+            now + fields.ttlMs,
+          ],
+        );
+        return id;
+      });
+      return asked === undefined ? undefined : ((await this.get(asked)) as Approval);
     } catch (error) {
+      // Another caller's approval of the same label was inserted at once (its lock is not ours): that one waits.
       if (!isUniqueViolation(error, 'intent')) throw error;
       const pending = await this.latest(fields.intent);
       if (pending) return pending;
       throw error;
     }
-    return (await this.get(id)) as Approval;
   }
 
   /**
@@ -164,16 +183,6 @@ export class ApprovalStore {
         issuedBy === undefined ? [intent] : [intent, issuedBy],
       ),
     );
-  }
-
-  /** How many approvals `issuedBy` has waiting for the merchant. */
-  async pendingCount(issuedBy: string): Promise<number> {
-    await this.expire();
-    const row = await (await this.sql()).one(
-      `SELECT COUNT(*) AS n FROM label_approvals WHERE state = 'pending' AND issued_by = ?`,
-      [issuedBy],
-    );
-    return Number(row?.n ?? 0);
   }
 
   async get(id: string): Promise<Approval | undefined> {
