@@ -249,6 +249,24 @@ describe('the desk API behind the merchant’s session', () => {
     expect(issued.status).toBe(201);
   });
 
+  it('asks for a written reason to decide "not created" once the history no longer reaches back to the attempt', async () => {
+    await sandbox.control('faults', { target: 'mcp:generate_label', mode: 'reset', times: 1 });
+    const lost = (await (await post('/admin/api/labels', order('7099'))).json()) as { attemptId: string };
+    // Ten more labels: the platform lists its ten most recent attempts, all younger than this one.
+    for (let n = 0; n < 10; n++) {
+      const made = await post('/admin/api/labels', order(String(7100 + n)));
+      expect([made.status, await made.text()]).toEqual([201, expect.any(String)]);
+    }
+    const refused = await post(`/admin/api/labels/${lost.attemptId}/resolve`, { notCreated: true });
+    expect(refused.status).toBe(409);
+    expect(await refused.json()).toMatchObject({ error: { code: 'history_too_short' } });
+    const forced = await post(`/admin/api/labels/${lost.attemptId}/resolve`, {
+      notCreated: true,
+      force: 'carrier panel: no pre-posting for this parcel',
+    });
+    expect(await forced.json()).toMatchObject({ label: { state: 'not_sent' } });
+  });
+
   it('lists an agent’s pending approval in full, approves it once (issuing the label) and rejects another', async () => {
     const agent = await connectAgent(bff.url, TOKENS[0]?.token ?? '');
     const ask = (numero: string) =>

@@ -166,6 +166,8 @@ const pt = {
     other_request:
       'Essa pré-postagem foi criada para outro pedido (outro destinatário, endereço, pacote ou serviço): não é desta etiqueta.',
     bound_elsewhere: 'Essa pré-postagem já pertence a outra etiqueta.',
+    history_too_short:
+      'O histórico recente da plataforma já não alcança esta etiqueta: confira no painel dos Correios e decida com uma justificativa escrita.',
     created_in_history:
       'O histórico da plataforma mostra uma pré-postagem criada para este mesmo pedido, sem etiqueta: pode ser esta. Decida “criada” com esse código, ou “não criada” com uma justificativa escrita.',
     history_unavailable: 'O histórico da plataforma não pôde ser lido agora; tente de novo em um minuto.',
@@ -479,6 +481,8 @@ const en: Messages = {
     other_request:
       'That pre-posting was created for another request (another recipient, address, parcel or service): it is not this label’s.',
     bound_elsewhere: 'That pre-posting already belongs to another label.',
+    history_too_short:
+      'The platform’s recent history no longer reaches back to this label: check the carrier’s panel and decide with a written reason.',
     created_in_history:
       'The platform’s history shows a pre-posting created for this very request that no label holds: it may be this one. Decide “created” with that id, or “not created” with a written reason.',
     history_unavailable: 'The platform’s history could not be read now; try again in a minute.',
@@ -783,6 +787,8 @@ const es: Messages = {
     other_request:
       'Ese preenvío se creó para otro pedido (otro destinatario, dirección, paquete o servicio): no es de esta etiqueta.',
     bound_elsewhere: 'Ese preenvío ya pertenece a otra etiqueta.',
+    history_too_short:
+      'El historial reciente de la plataforma ya no llega a esta etiqueta: revisa el panel de Correios y decide con una justificación escrita.',
     created_in_history:
       'El historial de la plataforma muestra un preenvío creado para este mismo pedido que ninguna etiqueta tiene: puede ser este. Decide “creada” con ese código, o “no creada” con una justificación escrita.',
     history_unavailable: 'No se pudo leer el historial de la plataforma; inténtalo de nuevo en un minuto.',

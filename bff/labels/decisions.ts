@@ -1,4 +1,5 @@
 import type { Attempt } from '../../shared/diagnosis.ts';
+import { MAX_LISTED_ATTEMPTS } from '../../shared/limits.ts';
 import type { PlatformPort } from '../upstream/platform-mcp.ts';
 import { BindingConflictError, type LedgerAttempt, TransitionError } from './ledger.ts';
 import type { LedgerStore } from './ledger-store.ts';
@@ -6,6 +7,9 @@ import { diagnose, evidenceFingerprint } from './reconciler.ts';
 
 /** A pre-posting id as the platform writes them: letters and digits only (`PP2275353189`), 4 to 40 of them. */
 export const PREPOSTAGEM_ID = /^[A-Z0-9]{4,40}$/;
+
+/** How far the platform's clock may be from ours when its history is compared with an attempt (as the reconciler). */
+const CLOCK_SKEW_MS = 5_000;
 
 /** Why an operator's decision was refused; `status` is the HTTP status the desk answers with. */
 export type DecisionRefusalCode =
@@ -16,6 +20,7 @@ export type DecisionRefusalCode =
   | 'other_request'
   | 'bound_elsewhere'
   | 'created_in_history'
+  | 'history_too_short'
   | 'history_unavailable'
   | 'reason_required';
 
@@ -95,11 +100,18 @@ export class OperatorDecisions {
     if ('notCreated' in decision) {
       // "Nothing was created" lets the request be sent again: refused while the history shows a pre-posting of this
       // very request that no attempt holds (it may be this one's), unless a person checked and says why.
-      const created = reason
-        ? undefined
-        : (await this.history(attempt)).find(
-            (entry) => entry.sameRequest && entry.attempt.outcome === 'created' && !entry.boundElsewhere,
-          );
+      const history = reason ? [] : await this.history(attempt);
+      const created = history.find(
+        (entry) => entry.sameRequest && entry.attempt.outcome === 'created' && !entry.boundElsewhere,
+      );
+      // A full list whose oldest entry is younger than the attempt no longer shows what became of it.
+      const oldest = Math.min(...history.map((entry) => Date.parse(entry.attempt.createdAt)));
+      if (!created && history.length >= MAX_LISTED_ATTEMPTS && oldest > attempt.createdAt - CLOCK_SKEW_MS) {
+        throw new DecisionRefused(
+          'history_too_short',
+          "the platform's recent history no longer reaches back to this attempt, so it cannot show whether it was created: check the carrier's panel, then decide with a written reason (force)",
+        );
+      }
       if (created) {
         throw new DecisionRefused(
           'created_in_history',
