@@ -421,6 +421,20 @@ describe('an approval is for one request, of one caller, spent once (attacker re
     expect((await bff.ledger.list()).filter((attempt) => attempt.state === 'created')).toEqual([]);
   });
 
+  it('answers the platform’s rejection of an approved label, and does not ask the merchant again for it', async () => {
+    const client = await connect(TOKENS[2]?.token ?? '');
+    const wrongState = { ...SAMPLE_LABEL.recipient.endereco, numero: '74', uf: 'SP' };
+    const input = { ...SAMPLE_LABEL, recipient: { ...SAMPLE_LABEL.recipient, endereco: wrongState } };
+    const asked = { ...input, idempotencyKey: 'rejected-once' };
+    const { approvalId } = labelOf(await call(client, 'generate_label', asked));
+    const approved = await bff.labels.approve(approvalId ?? '');
+    expect(approved).toMatchObject({ answer: { outcome: { kind: 'rejected' } } });
+    const again = await call(client, 'generate_label', asked);
+    expect(labelOf(again)).toMatchObject({ reason: 'prepostagem_rejected' });
+    expect(await bff.backends.approvals.list()).toHaveLength(1);
+    expect(await sent()).toBe(1);
+  });
+
   it('answers an approved label after the dedupe window without sending it again, however often it is approved', async () => {
     let now = Date.now();
     const clocked = await startBff(sandbox.url, ENV, { now: () => now, labels: { pdfDelaysMs: [20] } });

@@ -105,14 +105,14 @@ export class LabelService {
     const latest = await approvals.latest(prepared.intentKey, caller.issuedBy);
     const approval = latest && this.approves(latest, prepared) ? latest : undefined;
     if (approval?.state === 'approved') {
-      // Issued by the approval itself, once: its attempt is answered, never sent again (after the ledger's dedupe
-      // window, or after the platform rejected it). Spent on a label that was not made, it asks the merchant again.
+      // Issued by the approval itself, once: its attempt is answered (the label, or the platform's rejection), never
+      // sent again — not after the ledger's dedupe window either. Spent on a request that never reached the platform
+      // (`not_sent`), it asks the merchant again.
       const outcome = approval.attemptId
         ? await issuer.answer(approval.attemptId)
         : await issuer.issue(prepared.input, { ...prepared.intent, issuedBy: approval.issuedBy });
       if (outcome && !approval.attemptId) await this.spend(approval, outcome);
-      if (outcome && outcome.kind !== 'not_sent' && outcome.kind !== 'rejected')
-        return this.issued(prepared, outcome);
+      if (outcome && outcome.kind !== 'not_sent') return this.issued(prepared, outcome);
     }
     if (approval?.state === 'rejected') {
       return {
