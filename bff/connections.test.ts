@@ -43,6 +43,7 @@ describe('the BFF server under idle and dribbling connections', () => {
         for (let i = 0; i < 6; i++) {
           const socket = connect({ host: '127.0.0.1', port: Number(port) });
           socket.on('error', () => undefined);
+          socket.resume();
           sockets.push(socket);
           // Connected, or closed at once by the cap (possibly before this side has seen its connect).
           await new Promise((resolve) => {

@@ -47,6 +47,8 @@ export async function holdConnections(
       all.push(held);
       const { socket } = held;
       socket.on('error', () => undefined);
+      // Read what arrives, as a real client does: a paused socket never sees the server's FIN (no `close`).
+      socket.resume();
       socket.once('close', () => {
         held.closedAt = Date.now();
         resolve();
