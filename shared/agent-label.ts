@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { GenerateLabelInputSchema, GenerateLabelOutputSchema } from './label.ts';
+import { NO_CONTROL_CHARACTERS } from './limits.ts';
 import { LOCALES } from './locale.ts';
 
 /**
@@ -35,6 +36,7 @@ const intentFields = {
       .check(
         z.minLength(1),
         z.maxLength(160),
+        z.regex(NO_CONTROL_CHARACTERS, 'an orderId has no control characters'),
         z.describe(
           "The store's order this label is for. With it, the intended label is (orderId, volume): the same pair again returns that label, never a second one.",
         ),
@@ -66,6 +68,7 @@ const intentFields = {
       .check(
         z.minLength(1),
         z.maxLength(200),
+        z.regex(NO_CONTROL_CHARACTERS, 'an idempotencyKey has no control characters'),
         z.describe(
           'Your own key for this one intended label (e.g. "order-1234-label-1"); calling again with the same key returns the first result and never issues a second label.',
         ),

@@ -24,6 +24,13 @@ export const ATTEMPT_HISTORY_DAYS = 90;
 /** Spec 8: an `orderId` is 1 to 160 characters. */
 export const MAX_ORDER_ID_LENGTH = 160;
 
+/**
+ * Our identifiers (an order number, an idempotency key) hold no control characters: a NUL cannot even be stored by
+ * PostgreSQL, so one would have been a 500 for a client's mistake instead of a clear 400.
+ */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point
+export const NO_CONTROL_CHARACTERS = /^[^\u0000-\u001f\u007f]*$/;
+
 /** `RATE_LIMIT` as text (`60/60`), the form of the rate-limit variables. */
 export const RATE_LIMIT_TEXT = `${RATE_LIMIT.calls}/${RATE_LIMIT.seconds}`;
 

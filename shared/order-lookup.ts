@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { CepSchema } from './cep-schema.ts';
+import { MAX_ORDER_ID_LENGTH, NO_CONTROL_CHARACTERS } from './limits.ts';
 import { TrackingLookupResultSchema } from './tracking-lookup.ts';
 
 /**
@@ -7,7 +8,14 @@ import { TrackingLookupResultSchema } from './tracking-lookup.ts';
  * finds the order's parcels without a tracking code. One home for the route, the OpenAPI document and the element.
  */
 export const OrderLookupRequestSchema = /* @__PURE__ */ z.strictObject({
-  orderId: z.string().check(z.trim(), z.minLength(1), z.maxLength(160)),
+  orderId: z
+    .string()
+    .check(
+      z.trim(),
+      z.minLength(1),
+      z.maxLength(MAX_ORDER_ID_LENGTH),
+      z.regex(NO_CONTROL_CHARACTERS, 'an order number has no control characters'),
+    ),
   cep: CepSchema,
 });
 export type OrderLookupRequest = z.infer<typeof OrderLookupRequestSchema>;

@@ -215,6 +215,22 @@ describe('one declared value, in whole centavos (issue 26, attacker review)', ()
   });
 });
 
+describe('identifiers with control characters', () => {
+  it('refuses an orderId or idempotencyKey holding a NUL or a line break, sending nothing', async () => {
+    const client = await connect(TOKENS[0]?.token ?? '');
+    for (const extra of [
+      { orderId: 'PED\u00001' },
+      { orderId: 'PED-1\n' },
+      { idempotencyKey: 'key\u0000' },
+    ]) {
+      const refused = await call(client, 'generate_label', { ...parcel('80'), ...extra });
+      expect(refused.isError).toBe(true);
+    }
+    expect(await sent()).toBe(0);
+    expect(await bff.ledger.list()).toEqual([]);
+  });
+});
+
 describe('from quote to label (issue 25)', () => {
   it('carries the contract code on each quoted option, and labels with the option’s serviceId', async () => {
     const client = await connect(TOKENS[0]?.token ?? '');

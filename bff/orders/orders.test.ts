@@ -89,6 +89,12 @@ describe('POST /api/orders/lookup', () => {
     expect(await res.json()).toMatchObject({ error: { code: 'invalid_body' } });
     expect((await lookup({ orderId: '', cep: '20040-020' })).status).toBe(400);
     expect((await lookup({ orderId: 'PED-1', cep: '20040-020', email: 'x' })).status).toBe(400);
+    // A NUL or another control character: a clear 400 (PostgreSQL cannot even store a NUL: it was a 500 there).
+    for (const orderId of ['PED\u00001', 'PED\n1', 'PED\u007f']) {
+      const controlled = await lookup({ orderId, cep: '20040-020' });
+      expect(controlled.status).toBe(400);
+      expect(await controlled.json()).toMatchObject({ error: { code: 'invalid_body' } });
+    }
     expect(waits).toHaveLength(0);
   });
 
