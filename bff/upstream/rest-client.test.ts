@@ -212,6 +212,24 @@ describe('createRestClient', () => {
     await rest.tracking(['X']);
     expect(seen).toHaveLength(2);
   });
+
+  it('asks again after a wait that ended before the call freed, until the deadline', async () => {
+    // The timer ended early (or another caller took the freed call): refused twice more, then granted.
+    const decisions = [
+      { ok: false as const, retryAfterMs: 5 },
+      { ok: false as const, retryAfterMs: 1 },
+      { ok: false as const, retryAfterMs: 1 },
+      { ok: true as const },
+    ];
+    let asked = 0;
+    const budget = {
+      take: async () => decisions[asked++] ?? { ok: true as const },
+      canRetry: async () => true,
+    };
+    const { fetch, seen } = scripted(() => json(200, { results: [] }));
+    await client(fetch, { budget }).rest.tracking(['X']);
+    expect([asked, seen.length]).toEqual([4, 1]);
+  });
 });
 
 describe('what the client sends upstream', () => {

@@ -100,15 +100,20 @@ export function createRestClient(options: RestClientOptions) {
     return random() * Math.min(maxDelayMs, baseDelayMs * 2 ** (n - 1));
   }
 
-  /** One call of the store's allowance, waiting for it when it frees soon enough; false when it does not. */
+  /**
+   * One call of the store's allowance, waiting for it while it frees soon enough; false when it does not. Asked again
+   * after each wait: a timer may end a little before the wall clock says the call freed (Node's timers count from the
+   * event loop's cached time), and another caller may have taken the freed call first.
+   */
   async function allowance(route: BudgetRoute, deadline: number): Promise<boolean> {
     if (!budget) return true;
-    const decision = await budget.take(route);
-    if (decision.ok) return true;
-    if (decision.retryAfterMs > maxRetryAfterMs || Date.now() + decision.retryAfterMs >= deadline)
-      return false;
-    await new Promise((resolve) => setTimeout(resolve, decision.retryAfterMs));
-    return (await budget.take(route)).ok;
+    for (;;) {
+      const decision = await budget.take(route);
+      if (decision.ok) return true;
+      if (decision.retryAfterMs > maxRetryAfterMs || Date.now() + decision.retryAfterMs >= deadline)
+        return false;
+      await new Promise((resolve) => setTimeout(resolve, decision.retryAfterMs));
+    }
   }
 
   async function post<T>(
