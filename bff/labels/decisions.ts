@@ -3,13 +3,10 @@ import { MAX_LISTED_ATTEMPTS } from '../../shared/limits.ts';
 import type { PlatformPort } from '../upstream/platform-mcp.ts';
 import { BindingConflictError, type LedgerAttempt, TransitionError } from './ledger.ts';
 import type { LedgerStore } from './ledger-store.ts';
-import { diagnose, evidenceFingerprint } from './reconciler.ts';
+import { CLOCK_SKEW_MS, diagnose, evidenceFingerprint } from './reconciler.ts';
 
 /** A pre-posting id as the platform writes them: letters and digits only (`PP2275353189`), 4 to 40 of them. */
 export const PREPOSTAGEM_ID = /^[A-Z0-9]{4,40}$/;
-
-/** How far the platform's clock may be from ours when its history is compared with an attempt (as the reconciler). */
-const CLOCK_SKEW_MS = 5_000;
 
 /** Why an operator's decision was refused; `status` is the HTTP status the desk answers with. */
 export type DecisionRefusalCode =

@@ -12,6 +12,9 @@ import { fingerprint } from './fingerprint.ts';
 import { BindingConflictError, type LedgerAttempt, TransitionError, type UnknownWhy } from './ledger.ts';
 import type { LedgerStore } from './ledger-store.ts';
 
+/** How far the platform's clock may be from ours when its history is compared with an attempt (by default). */
+export const CLOCK_SKEW_MS = 5_000;
+
 export interface ReconcilerOptions {
   ledger: LedgerStore;
   platform: PlatformPort;
@@ -77,7 +80,7 @@ export class Reconciler {
   private closed = false;
 
   constructor(options: ReconcilerOptions) {
-    this.options = { clockSkewMs: 5_000, retryReconcileMs: [2_000, 10_000, 60_000], ...options };
+    this.options = { clockSkewMs: CLOCK_SKEW_MS, retryReconcileMs: [2_000, 10_000, 60_000], ...options };
   }
 
   /** Settles what it can of `attempts`; answers each attempt as it now stands (undefined if unknown to the ledger). */

@@ -101,18 +101,15 @@ export class LabelService {
    * conflict it refuses).
    */
   private async throughApproval(prepared: Prepared, caller: Caller): Promise<LabelAnswer | undefined> {
-    const { approvals, issuer } = this.options;
+    const { approvals } = this.options;
     const latest = await approvals.latest(prepared.intentKey, caller.issuedBy);
     const approval = latest && this.approves(latest, prepared) ? latest : undefined;
     if (approval?.state === 'approved') {
       // Issued by the approval itself, once: its attempt is answered (the label, or the platform's rejection), never
       // sent again — not after the ledger's dedupe window either. Spent on a request that never reached the platform
       // (`not_sent`), it asks the merchant again.
-      const outcome = approval.attemptId
-        ? await issuer.answer(approval.attemptId)
-        : await issuer.issue(prepared.input, { ...prepared.intent, issuedBy: approval.issuedBy });
-      if (outcome && !approval.attemptId) await this.spend(approval, outcome);
-      if (outcome && outcome.kind !== 'not_sent') return this.issued(prepared, outcome);
+      const outcome = await this.issueApproved(approval, prepared);
+      if (outcome.kind !== 'not_sent') return this.issued(prepared, outcome);
     }
     if (approval?.state === 'rejected') {
       return {
@@ -173,9 +170,17 @@ export class LabelService {
     );
   }
 
-  /** Records the attempt an approval was issued as (it answers from then on), when the ledger has one. */
-  private async spend(approval: Approval, outcome: IssueOutcome): Promise<void> {
-    if (outcome.kind !== 'refused') await this.options.approvals.issued(approval.id, outcome.attemptId);
+  /**
+   * An approved label, issued once: what its recorded attempt came to, or issued now through the ledger (which waits
+   * for an identical request in the air) and the attempt recorded, so the approval answers it from then on.
+   */
+  private async issueApproved(approval: Approval, prepared: Prepared): Promise<IssueOutcome> {
+    const { approvals, issuer } = this.options;
+    const answered = approval.attemptId ? await issuer.answer(approval.attemptId) : undefined;
+    if (answered) return answered;
+    const outcome = await issuer.issue(prepared.input, { ...prepared.intent, issuedBy: approval.issuedBy });
+    if (outcome.kind !== 'refused') await approvals.issued(approval.id, outcome.attemptId);
+    return outcome;
   }
 
   /**
@@ -185,18 +190,14 @@ export class LabelService {
   async approve(
     approvalId: string,
   ): Promise<{ answer: LabelAnswer } | { missing: true } | { notPending: string }> {
-    const { approvals, issuer } = this.options;
+    const { approvals } = this.options;
     const { decided, approval } = await approvals.decide(approvalId, 'approved');
     if (!approval) return { missing: true };
     if (!decided && approval.state !== 'approved') return { notPending: approval.state };
     const stored = JSON.parse(approval.request) as AgentLabelInput;
     const prepared = this.prepare(stored, { issuedBy: approval.issuedBy });
     if ('refusal' in prepared) return { answer: { kind: 'refused', refusal: prepared.refusal } };
-    const answered = approval.attemptId ? await issuer.answer(approval.attemptId) : undefined;
-    if (answered) return { answer: this.issued(prepared, answered) };
-    const outcome = await issuer.issue(prepared.input, { ...prepared.intent, issuedBy: approval.issuedBy });
-    await this.spend(approval, outcome);
-    return { answer: this.issued(prepared, outcome) };
+    return { answer: this.issued(prepared, await this.issueApproved(approval, prepared)) };
   }
 
   /** The merchant rejects: the agent's next call for this label answers `approval_rejected`. */
