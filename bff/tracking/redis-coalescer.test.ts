@@ -143,6 +143,9 @@ describe('ClusterCoalescer (real redis-server, real sandbox)', () => {
     expect(await second).toBe('closed');
     // Released, not left to its 15-second time-to-live: another instance takes the queue at once.
     expect(await redis.exists('test:{e}:tl')).toBe(0);
+    // Its connections end with it: none of them lives on into the next test, which stops the Redis server.
+    redis.disconnect();
+    subscriber.disconnect();
   });
 
   it('answers within its wait when Redis is gone, instead of hanging', async () => {
