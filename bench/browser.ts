@@ -48,8 +48,12 @@ customElements.define('shipping-calculator', class extends HTMLElement {
   connectedCallback() { const root = this.attachShadow({ mode: 'open' }); const input = document.createElement('input'); root.append(input); }
 });`,
   );
+  const app = readFileSync(`${ROOT}dist/widget/shipping-widget-app.js`);
   const server = createServer((req, res) => {
-    if (req.url === '/shipping-widget.js')
+    // the calculator's second script, which its first loads (by its hash in ?v=) after the first paint
+    if (req.url?.startsWith('/shipping-widget-app.js?'))
+      res.writeHead(200, { 'content-type': 'text/javascript' }).end(app);
+    else if (req.url === '/shipping-widget.js')
       res.writeHead(200, { 'content-type': 'text/javascript' }).end(bundle);
     else if (req.url === '/baseline.js')
       res.writeHead(200, { 'content-type': 'text/javascript' }).end(baseline);

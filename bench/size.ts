@@ -14,7 +14,7 @@ function sizes(code: Buffer) {
 }
 
 /**
- * The libraries the widgets ship, alone (preact + @preact/signals), each used enough not to be shaken out. zod is
+ * The libraries the widgets ship, alone (preact + @preact/signals-core), each used enough not to be shaken out. zod is
  * not among them any more: the widgets check shapes with validators generated from the zod schemas at build time.
  */
 async function floorBundle(): Promise<Buffer> {
@@ -22,7 +22,7 @@ async function floorBundle(): Promise<Buffer> {
   writeFileSync(
     entry,
     `import { h, render } from 'preact';
-import { signal, computed, effect } from '@preact/signals';
+import { signal, computed, effect } from '@preact/signals-core';
 (globalThis as any).__floor = { h, render, signal, computed, effect };
 `,
   );
@@ -48,7 +48,14 @@ import { signal, computed, effect } from '@preact/signals';
 }
 
 export async function measureSize(): Promise<Figure> {
-  const widget = sizes(readFileSync(`${ROOT}dist/widget/shipping-widget.js`));
+  // The calculator is two scripts: the first paints the form, the second (loaded after that paint) is the calculator.
+  const first = sizes(readFileSync(`${ROOT}dist/widget/shipping-widget.js`));
+  const second = sizes(readFileSync(`${ROOT}dist/widget/shipping-widget-app.js`));
+  const widget = {
+    raw: first.raw + second.raw,
+    gzip: first.gzip + second.gzip,
+    brotli: first.brotli + second.brotli,
+  };
   const tracking = sizes(readFileSync(`${ROOT}dist/widget/shipping-tracking.js`));
   const floor = sizes(await floorBundle());
   const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
@@ -56,11 +63,12 @@ export async function measureSize(): Promise<Figure> {
     `${kb(s.raw)} / ${kb(s.gzip)} / ${kb(s.brotli)}`;
   return {
     id: 1,
-    figure: 'widget bundles raw / gzip / brotli: the calculator; the tracking element',
-    value: `${three(widget)}; ${three(tracking)}`,
-    comparedWith: `preact + @preact/signals alone ${three(floor)} (calculator ${(widget.gzip / floor.gzip).toFixed(2)}× the floor, gzip)`,
+    figure:
+      'widget bundles raw / gzip / brotli: the calculator (its two scripts together); the tracking element',
+    value: `${three(widget)} (first script ${kb(first.gzip)} gzip, second ${kb(second.gzip)}); ${three(tracking)}`,
+    comparedWith: `preact + @preact/signals-core alone ${three(floor)} (calculator ${(widget.gzip / floor.gzip).toFixed(2)}× the floor, gzip)`,
     goal: 'calculator ≤ 18 KB gzip; tracking ≤ 15 KB gzip',
     met: widget.gzip <= 18 * 1024 && tracking.gzip <= 15 * 1024,
-    data: { widget, tracking, floor },
+    data: { widget, first, second, tracking, floor },
   };
 }

@@ -354,7 +354,8 @@ describe('<shipping-calculator> on a product page (different origin, strict CSP)
     await quote('20040-020');
     await expect.poll(() => options().count()).toBe(2);
     await page.goto(`${front.url}cart.html`);
-    expect(await cepField().inputValue()).toBe('20040-020');
+    // filled when the calculator starts (its second script comes after the first paint), then quoted at once
+    await expect.poll(() => cepField().inputValue()).toBe('20040-020');
     await expect.poll(() => options().count()).toBe(2);
   });
 
@@ -371,6 +372,111 @@ describe('<shipping-calculator> on a product page (different origin, strict CSP)
     const done = (await widget.boundingBox())?.height;
     expect(loading).toBe(idle);
     expect(done).toBe(idle);
+  });
+});
+
+describe('<shipping-calculator>: the second script, loaded after the first paint', () => {
+  const APP = '**/widget/shipping-widget-app.js?v=*';
+
+  /**
+   * Holds the second script's response until `release()` (or answers it with `answer` instead). The pages are then
+   * awaited to DOMContentLoaded only: a script still loading holds the page's `load` event.
+   */
+  async function holdApp(answer?: (body: Buffer) => { status: number; body: Buffer }) {
+    let release = () => {};
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let requests = 0;
+    await page.route(APP, async (route) => {
+      requests += 1;
+      await released;
+      const response = await route.fetch();
+      const body = await response.body();
+      const answered = answer?.(body) ?? { status: response.status(), body };
+      await route.fulfill({ response, status: answered.status, body: answered.body });
+    });
+    return { release, requests: () => requests };
+  }
+
+  async function errorsHeard(): Promise<unknown[]> {
+    return page.evaluate(() => (window as unknown as { heard: unknown[] }).heard);
+  }
+
+  beforeEach(async () => {
+    await page.addInitScript(() => {
+      const heard: unknown[] = [];
+      (window as unknown as { heard: unknown[] }).heard = heard;
+      document.addEventListener('shipping-error', (event) => heard.push((event as CustomEvent).detail));
+    });
+  });
+
+  it('quotes a CEP typed and sent in the plain form before it came, once, with what was typed', async () => {
+    const front = await storefront();
+    const app = await holdApp();
+    await page.goto(`${front.url}product.html`, { waitUntil: 'domcontentloaded' });
+    await expect.poll(app.requests).toBe(1);
+    await cepField().fill('20040020');
+    await cepField().press('Enter');
+    expect(await rateCalls()).toBe(0);
+    expect(await options().count()).toBe(0);
+    app.release();
+    await expect.poll(() => options().count()).toBe(2);
+    expect(await cepField().inputValue()).toBe('20040-020');
+    expect(await rateCalls()).toBe(1);
+    expect(await errorsHeard()).toEqual([]);
+  });
+
+  it('answers an Enter pressed before it came: a half-typed CEP is called invalid, as it would be after', async () => {
+    const front = await storefront();
+    const app = await holdApp();
+    await page.goto(`${front.url}product.html`, { waitUntil: 'domcontentloaded' });
+    await cepField().fill('123');
+    await cepField().press('Enter');
+    app.release();
+    await expect
+      .poll(() => page.locator('shipping-calculator [part="error"]').innerText())
+      .toBe('Digite um CEP válido com 8 dígitos.');
+    expect(await cepField().getAttribute('aria-invalid')).toBe('true');
+    expect(await rateCalls()).toBe(0);
+  });
+
+  it('says the calculator is unavailable when the second script is missing, and quotes nothing', async () => {
+    const front = await storefront();
+    const errors: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error') errors.push(message.text());
+    });
+    const app = await holdApp(() => ({ status: 404, body: Buffer.from('not found') }));
+    await page.goto(`${front.url}product.html`, { waitUntil: 'domcontentloaded' });
+    await cepField().fill('20040020');
+    await cepField().press('Enter');
+    app.release();
+    await expect
+      .poll(() => page.locator('shipping-calculator [part="error"]').innerText())
+      .toBe('Cálculo de frete indisponível no momento.');
+    expect(await page.locator('shipping-calculator [part="error"]').getAttribute('role')).toBe('alert');
+    expect(await errorsHeard()).toEqual([{ code: 'widget_unavailable', message: 'unavailable' }]);
+    expect(errors.join('\n')).toMatch(/shipping-calculator: could not load .*shipping-widget-app\.js\?v=/);
+    expect(await rateCalls()).toBe(0);
+    expect(await options().count()).toBe(0);
+    expect(await page.locator('#chosen').textContent()).not.toMatch(/R\$/);
+  });
+
+  it('refuses a second script whose bytes are not the ones built with the first (integrity)', async () => {
+    const front = await storefront();
+    // a changed byte in a comment: the code would run as well, but it is not the file the first script names
+    const app = await holdApp((body) => ({
+      status: 200,
+      body: Buffer.concat([body, Buffer.from('\n// x')]),
+    }));
+    await page.goto(`${front.url}product.html`, { waitUntil: 'domcontentloaded' });
+    app.release();
+    await expect.poll(errorsHeard).toEqual([{ code: 'widget_unavailable', message: 'unavailable' }]);
+    await cepField().fill('20040020');
+    await cepField().press('Enter');
+    expect(await rateCalls()).toBe(0);
+    expect(await options().count()).toBe(0);
   });
 });
 

@@ -3,22 +3,43 @@ import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 
 const DIST = new URL('../dist/widget/', import.meta.url).pathname;
-/** Budgets, all libraries included (gzip, level 9): issue 28 brought the calculator from 24,040 B to under 18 KB. */
-const BUDGETS = { 'shipping-widget.js': 18 * 1024, 'shipping-tracking.js': 15 * 1024 };
+/**
+ * Budgets, all libraries included (gzip, level 9): issue 28 brought the calculator from 24,040 B to under 18 KB. The
+ * calculator is two scripts (the first paints the form, the second is loaded after that paint): the budget is theirs
+ * together, what a shopper downloads.
+ */
+const BUDGETS = [
+  { name: 'the calculator', files: ['shipping-widget.js', 'shipping-widget-app.js'], budget: 18 * 1024 },
+  { name: 'the tracking element', files: ['shipping-tracking.js'], budget: 15 * 1024 },
+];
 
-describe.each(Object.entries(BUDGETS))('the bundle %s', (file, budget) => {
-  it(`is one classic script within ${budget / 1024} KB gzip, with no secret key, no eval and no zod`, () => {
-    const path = `${DIST}${file}`;
-    expect(existsSync(path), 'run npm run build first').toBe(true);
-    const source = readFileSync(path);
-    expect(gzipSync(source, { level: 9 }).length).toBeLessThanOrEqual(budget);
-    const text = source.toString('utf8');
-    expect(text).not.toMatch(/mk_[a-z0-9_]/i);
-    expect(text).not.toMatch(/\beval\(|new Function\(/);
-    expect(text).not.toMatch(/^\s*(import|export)\s/m);
-    // the shapes are checked by validators generated from the zod schemas at build time, not by zod itself
-    expect(text).not.toMatch(/zod|ZodError|\$ZodType/i);
-    // Nothing global but the custom elements: one anonymous IIFE, no named export.
-    expect(text.startsWith('(function(){')).toBe(true);
+describe.each(BUDGETS)('$name', ({ files, budget }) => {
+  it(`is classic scripts within ${budget / 1024} KB gzip together, with no secret key, no eval and no zod`, () => {
+    let total = 0;
+    for (const file of files) {
+      const path = `${DIST}${file}`;
+      expect(existsSync(path), 'run npm run build first').toBe(true);
+      const source = readFileSync(path);
+      total += gzipSync(source, { level: 9 }).length;
+      const text = source.toString('utf8');
+      expect(text).not.toMatch(/mk_[a-z0-9_]/i);
+      expect(text).not.toMatch(/\beval\(|new Function\(/);
+      expect(text).not.toMatch(/^\s*(import|export)\s/m);
+      // the shapes are checked by validators generated from the zod schemas at build time, not by zod itself
+      expect(text).not.toMatch(/zod|ZodError|\$ZodType/i);
+      // Nothing global but the custom elements: one anonymous IIFE, no named export.
+      expect(text.startsWith('(function(){'), file).toBe(true);
+    }
+    expect(total).toBeLessThanOrEqual(budget);
+  });
+});
+
+describe('the calculator’s first script', () => {
+  it('holds no Preact and names its second script by the integrity the build gave it', () => {
+    const first = readFileSync(`${DIST}shipping-widget.js`, 'utf8');
+    const manifest = JSON.parse(readFileSync(`${DIST}integrity.json`, 'utf8')) as Record<string, string>;
+    // the first paint must not wait for Preact's code: it is the second script's
+    expect(first).not.toMatch(/__H|__k|preact/);
+    expect(first).toContain(manifest['shipping-widget-app.js']);
   });
 });

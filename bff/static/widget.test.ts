@@ -44,7 +44,11 @@ describe('the integrity manifest written by npm run build', () => {
     const after = buildIntegrityManifest(dir);
     expect(after['shipping-widget.js']).not.toBe(before['shipping-widget.js']);
     expect(after['shipping-tracking.js']).toBe(before['shipping-tracking.js']);
-    expect(Object.keys(before)).toEqual(['shipping-tracking.js', 'shipping-widget.js']);
+    expect(Object.keys(before)).toEqual([
+      'shipping-tracking.js',
+      'shipping-widget-app.js',
+      'shipping-widget.js',
+    ]);
   });
 
   it('refuses a manifest entry that is not a sha384 value', () => {
@@ -121,18 +125,22 @@ describe('/readyz and the widget files', () => {
       name: 'widget',
       ok: false,
       detail:
-        'widget files missing: shipping-widget.js, shipping-tracking.js (run npm run build, or copy dist/widget/)',
+        'widget files missing: shipping-widget.js, shipping-widget-app.js, shipping-tracking.js (run npm run build, or copy dist/widget/)',
     });
   });
 
-  it('answers 503 when one script of the two is missing, and 200 once both are there', async () => {
+  it('answers 503 while one script is missing (the calculator’s second too), and 200 once all are there', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'widget-half-'));
     copyFileSync(join(WIDGET_DIR, 'shipping-widget.js'), join(dir, 'shipping-widget.js'));
     const bff = await startBff(sandbox.url, {}, { widgetDir: dir });
     try {
       expect((await fetch(`${bff.url}/readyz`)).status).toBe(503);
-      expect((await widgetCheck(dir)()).detail).toMatch(/missing: shipping-tracking\.js \(/);
+      expect((await widgetCheck(dir)()).detail).toMatch(
+        /missing: shipping-widget-app\.js, shipping-tracking\.js \(/,
+      );
       copyFileSync(join(WIDGET_DIR, 'shipping-tracking.js'), join(dir, 'shipping-tracking.js'));
+      expect((await widgetCheck(dir)()).detail).toMatch(/missing: shipping-widget-app\.js \(/);
+      copyFileSync(join(WIDGET_DIR, 'shipping-widget-app.js'), join(dir, 'shipping-widget-app.js'));
       expect((await fetch(`${bff.url}/readyz`)).status).toBe(200);
       expect(await widgetCheck(dir)()).toEqual({ name: 'widget', ok: true });
     } finally {

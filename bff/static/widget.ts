@@ -12,8 +12,11 @@ export const WIDGET_DIR = new URL('../../dist/widget/', import.meta.url).pathnam
  */
 export const WIDGET_VERSION = 'v1';
 
-/** The scripts a storefront loads; the BFF is not ready without them. */
-export const WIDGET_FILES = ['shipping-widget.js', 'shipping-tracking.js'] as const;
+/**
+ * The scripts a storefront loads (the calculator's first loads its second, `shipping-widget-app.js`, from beside
+ * itself); the BFF is not ready without them.
+ */
+export const WIDGET_FILES = ['shipping-widget.js', 'shipping-widget-app.js', 'shipping-tracking.js'] as const;
 
 /**
  * `/widget/v1/*` and `/widget/*`: the built bundles, loadable by any storefront: classic scripts with a

@@ -1,5 +1,6 @@
-import { scriptSettings } from '../common/settings.ts';
-import { define } from './element.tsx';
+import { loadingScript } from '../common/settings.ts';
+import { define } from './element.ts';
 
 // Read while this classic script runs: document.currentScript is only set now.
-define(scriptSettings('shipping-widget'));
+const script = loadingScript('shipping-widget');
+define(script?.dataset ?? {}, script?.src ?? '');

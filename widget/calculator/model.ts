@@ -1,4 +1,4 @@
-import { batch, signal } from '@preact/signals';
+import { batch, signal } from '@preact/signals-core';
 import { normalizeCep } from '../../shared/cep.ts';
 import type { QuoteItem, Rate } from '../../shared/quote.ts';
 import { MERCHANT_SIDE_REASONS } from '../../shared/reasons.ts';

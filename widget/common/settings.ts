@@ -1,13 +1,15 @@
 /**
- * The settings of the `<script data-*>` tag that loaded a bundle, read once while it runs (Plausible-style).
- * Falls back to the first script whose src names the bundle, for loaders that run it later.
+ * The `<script>` tag that loaded a bundle, found while it runs (Plausible-style); falls back to the first script whose
+ * src names the bundle, for loaders that run it later.
  */
-export function scriptSettings(bundle: string): DOMStringMap {
+export function loadingScript(bundle: string): HTMLScriptElement | null {
   const current = document.currentScript as HTMLScriptElement | null;
-  const script = current?.dataset
-    ? current
-    : document.querySelector<HTMLScriptElement>(`script[src*="${bundle}"]`);
-  return script?.dataset ?? {};
+  return current?.dataset ? current : document.querySelector<HTMLScriptElement>(`script[src*="${bundle}"]`);
+}
+
+/** The settings of the `<script data-*>` tag that loaded a bundle, read once while it runs. */
+export function scriptSettings(bundle: string): DOMStringMap {
+  return loadingScript(bundle)?.dataset ?? {};
 }
 
 /** Adopted stylesheets where supported (allowed under a CSP without 'unsafe-inline'), else a <style>. */
