@@ -1,37 +1,34 @@
-import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
 import preact from '@preact/preset-vite';
 import type { Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
-import { sriHash, writeIntegrityManifest } from './bff/static/integrity.ts';
+import { currentCalculatorApp, nameCalculatorApp } from './bff/static/calculator-app.ts';
+import { writeIntegrityManifest } from './bff/static/integrity.ts';
 import { TEST_TAGS } from './scripts/test-tags.ts';
-import { CALCULATOR_APP_FILE } from './widget/calculator/files.ts';
 import { validatorsPlugin } from './widget/validators/plugin.ts';
 
 /**
  * Each widget bundle is one classic script (IIFE): `--mode calculator-app` for the calculator's second script (built
- * first), `vite build` for its first (which names the second by its hash), `--mode tracking` for tracking.
+ * first, then named by its hash: bff/static/calculator-app.ts), `vite build` for its first (which embeds that name
+ * and its integrity), `--mode tracking` for tracking.
  */
 const BUNDLES = {
   production: { entry: 'widget/calculator/entry.ts', file: 'shipping-widget.js', name: 'ShippingCalculator' },
   'calculator-app': {
     entry: 'widget/calculator/app-entry.ts',
-    file: CALCULATOR_APP_FILE,
+    file: 'shipping-widget-app.js',
     name: 'ShippingCalculatorApp',
   },
   tracking: { entry: 'widget/tracking/entry.ts', file: 'shipping-tracking.js', name: 'ShippingTracking' },
 } as const;
 
-/** What the calculator's first script knows of its second (widget/calculator/loader.ts): read from the built file. */
-function calculatorApp(): { file: string; integrity: string; version: string } {
-  const path = `dist/widget/${CALCULATOR_APP_FILE}`;
-  if (!existsSync(path))
-    throw new Error(`${path} is missing: build it first (vite build --mode calculator-app)`);
-  const bytes = readFileSync(path);
+/** The calculator's second script, renamed by its hash once written (before the integrity manifest is). */
+function calculatorAppName(): Plugin {
   return {
-    file: CALCULATOR_APP_FILE,
-    integrity: sriHash(bytes),
-    version: createHash('sha256').update(bytes).digest('hex').slice(0, 12),
+    name: 'frete-kit:calculator-app-name',
+    apply: 'build',
+    writeBundle(options) {
+      if (options.dir) nameCalculatorApp(options.dir);
+    },
   };
 }
 
@@ -67,10 +64,15 @@ export default defineConfig(({ command, mode }) => {
   const bundle = mode === 'tracking' || mode === 'calculator-app' ? BUNDLES[mode] : BUNDLES.production;
   const calculator = command === 'build' && bundle === BUNDLES.production;
   return {
-    plugins: [validatorsPlugin(), preact(), integrityManifest()],
+    plugins: [
+      validatorsPlugin(),
+      preact(),
+      ...(mode === 'calculator-app' ? [calculatorAppName()] : []),
+      integrityManifest(),
+    ],
     define: {
       'process.env.NODE_ENV': JSON.stringify('production'),
-      ...(calculator ? { __CALCULATOR_APP__: JSON.stringify(calculatorApp()) } : {}),
+      ...(calculator ? { __CALCULATOR_APP__: JSON.stringify(currentCalculatorApp('dist/widget')) } : {}),
     },
     build: {
       outDir: 'dist/widget',

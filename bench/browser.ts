@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { builtCalculatorApp } from '../bff/static/calculator-app.ts';
 import { launchBrowser } from '../e2e/support/browser.ts';
 import { startSandbox } from '../sandbox/testing.ts';
 import { type Figure, median, round } from './stats.ts';
@@ -48,11 +49,11 @@ customElements.define('shipping-calculator', class extends HTMLElement {
   connectedCallback() { const root = this.attachShadow({ mode: 'open' }); const input = document.createElement('input'); root.append(input); }
 });`,
   );
-  const app = readFileSync(`${ROOT}dist/widget/shipping-widget-app.js`);
+  const appName = builtCalculatorApp(`${ROOT}dist/widget`);
+  const app = readFileSync(`${ROOT}dist/widget/${appName}`);
   const server = createServer((req, res) => {
-    // the calculator's second script, which its first loads (by its hash in ?v=) after the first paint
-    if (req.url?.startsWith('/shipping-widget-app.js?'))
-      res.writeHead(200, { 'content-type': 'text/javascript' }).end(app);
+    // the calculator's second script, which its first loads after the first paint
+    if (req.url === `/${appName}`) res.writeHead(200, { 'content-type': 'text/javascript' }).end(app);
     else if (req.url === '/shipping-widget.js')
       res.writeHead(200, { 'content-type': 'text/javascript' }).end(bundle);
     else if (req.url === '/baseline.js')

@@ -1,6 +1,7 @@
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { build } from 'vite';
+import { builtCalculatorApp } from '../bff/static/calculator-app.ts';
 import type { Figure } from './stats.ts';
 
 const ROOT = new URL('..', import.meta.url).pathname;
@@ -50,7 +51,7 @@ import { signal, computed, effect } from '@preact/signals-core';
 export async function measureSize(): Promise<Figure> {
   // The calculator is two scripts: the first paints the form, the second (loaded after that paint) is the calculator.
   const first = sizes(readFileSync(`${ROOT}dist/widget/shipping-widget.js`));
-  const second = sizes(readFileSync(`${ROOT}dist/widget/shipping-widget-app.js`));
+  const second = sizes(readFileSync(`${ROOT}dist/widget/${builtCalculatorApp(`${ROOT}dist/widget`)}`));
   const widget = {
     raw: first.raw + second.raw,
     gzip: first.gzip + second.gzip,

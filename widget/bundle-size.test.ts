@@ -3,13 +3,18 @@ import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 
 const DIST = new URL('../dist/widget/', import.meta.url).pathname;
+/** The calculator's second script of this build: the one its first names by its hash. */
+const APP =
+  /shipping-widget-app\.[0-9a-f]{12}\.js/.exec(
+    existsSync(`${DIST}shipping-widget.js`) ? readFileSync(`${DIST}shipping-widget.js`, 'utf8') : '',
+  )?.[0] ?? 'shipping-widget-app (not named by shipping-widget.js)';
 /**
  * Budgets, all libraries included (gzip, level 9): issue 28 brought the calculator from 24,040 B to under 18 KB. The
  * calculator is two scripts (the first paints the form, the second is loaded after that paint): the budget is theirs
  * together, what a shopper downloads.
  */
 const BUDGETS = [
-  { name: 'the calculator', files: ['shipping-widget.js', 'shipping-widget-app.js'], budget: 18 * 1024 },
+  { name: 'the calculator', files: ['shipping-widget.js', APP], budget: 18 * 1024 },
   { name: 'the tracking element', files: ['shipping-tracking.js'], budget: 15 * 1024 },
 ];
 
@@ -40,6 +45,7 @@ describe('the calculator’s first script', () => {
     const manifest = JSON.parse(readFileSync(`${DIST}integrity.json`, 'utf8')) as Record<string, string>;
     // the first paint must not wait for Preact's code: it is the second script's
     expect(first).not.toMatch(/__H|__k|preact/);
-    expect(first).toContain(manifest['shipping-widget-app.js']);
+    expect(manifest[APP]).toMatch(/^sha384-/);
+    expect(first).toContain(manifest[APP]);
   });
 });

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningSandbox, startSandbox } from '../../sandbox/testing.ts';
 import { startBff } from '../testing.ts';
+import { builtCalculatorApp } from './calculator-app.ts';
 import {
   buildIntegrityManifest,
   INTEGRITY_FILE,
@@ -12,6 +13,9 @@ import {
   writeIntegrityManifest,
 } from './integrity.ts';
 import { WIDGET_DIR, WIDGET_FILES, WIDGET_VERSION, widgetCheck } from './widget.ts';
+
+/** The calculator's second script of this build: the one its first names (bff/static/calculator-app.ts). */
+const APP = builtCalculatorApp(WIDGET_DIR);
 
 /** Computed here with node:crypto directly, not with the module under test. */
 const sha384 = (bytes: Uint8Array) => `sha384-${createHash('sha384').update(bytes).digest('base64')}`;
@@ -44,11 +48,7 @@ describe('the integrity manifest written by npm run build', () => {
     const after = buildIntegrityManifest(dir);
     expect(after['shipping-widget.js']).not.toBe(before['shipping-widget.js']);
     expect(after['shipping-tracking.js']).toBe(before['shipping-tracking.js']);
-    expect(Object.keys(before)).toEqual([
-      'shipping-tracking.js',
-      'shipping-widget-app.js',
-      'shipping-widget.js',
-    ]);
+    expect(Object.keys(before)).toEqual(['shipping-tracking.js', 'shipping-widget.js']);
   });
 
   it('refuses a manifest entry that is not a sha384 value', () => {
@@ -81,6 +81,14 @@ describe('GET /widget/v1/* and /widget/*', () => {
         expect(new Uint8Array(await plain.arrayBuffer())).toEqual(bytes);
         expect(sha384(bytes)).toBe(manifest[file]);
       }
+      expect(APP).toBeDefined();
+      const app = await fetch(`${bff.url}/widget/${WIDGET_VERSION}/${APP}`);
+      expect(app.status).toBe(200);
+      expect(sha384(new Uint8Array(await app.arrayBuffer()))).toBe(manifest[APP]);
+      // named by its bytes: cached for good; the first script (its name stays) for a day
+      expect(app.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+      const first = await fetch(`${bff.url}/widget/${WIDGET_VERSION}/shipping-widget.js`);
+      expect(first.headers.get('cache-control')).toBe('public, max-age=86400, stale-while-revalidate=604800');
       expect((await fetch(`${bff.url}/widget/v2/shipping-widget.js`)).status).toBe(404);
       expect((await fetch(`${bff.url}/widget/v1/..%2f..%2fpackage.json`)).status).toBe(404);
     } finally {
@@ -92,7 +100,7 @@ describe('GET /widget/v1/* and /widget/*', () => {
 describe('/readyz and the widget files', () => {
   it('answers 503 when a script does not match integrity.json (a half-copied or mixed dist/widget/), 200 once it does', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'widget-mixed-'));
-    for (const file of [...WIDGET_FILES, INTEGRITY_FILE])
+    for (const file of [...WIDGET_FILES, APP, INTEGRITY_FILE])
       copyFileSync(join(WIDGET_DIR, file), join(dir, file));
     const check = widgetCheck(dir);
     expect(await check()).toEqual({ name: 'widget', ok: true });
@@ -125,26 +133,50 @@ describe('/readyz and the widget files', () => {
       name: 'widget',
       ok: false,
       detail:
-        'widget files missing: shipping-widget.js, shipping-widget-app.js, shipping-tracking.js (run npm run build, or copy dist/widget/)',
+        'widget files missing: shipping-widget.js, shipping-tracking.js (run npm run build, or copy dist/widget/)',
     });
   });
 
-  it('answers 503 while one script is missing (the calculator’s second too), and 200 once all are there', async () => {
+  it('answers 503 when one script of the two is missing, and 200 once both are there', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'widget-half-'));
     copyFileSync(join(WIDGET_DIR, 'shipping-widget.js'), join(dir, 'shipping-widget.js'));
+    copyFileSync(join(WIDGET_DIR, APP), join(dir, APP));
     const bff = await startBff(sandbox.url, {}, { widgetDir: dir });
     try {
       expect((await fetch(`${bff.url}/readyz`)).status).toBe(503);
-      expect((await widgetCheck(dir)()).detail).toMatch(
-        /missing: shipping-widget-app\.js, shipping-tracking\.js \(/,
-      );
+      expect((await widgetCheck(dir)()).detail).toMatch(/missing: shipping-tracking\.js \(/);
       copyFileSync(join(WIDGET_DIR, 'shipping-tracking.js'), join(dir, 'shipping-tracking.js'));
-      expect((await widgetCheck(dir)()).detail).toMatch(/missing: shipping-widget-app\.js \(/);
-      copyFileSync(join(WIDGET_DIR, 'shipping-widget-app.js'), join(dir, 'shipping-widget-app.js'));
       expect((await fetch(`${bff.url}/readyz`)).status).toBe(200);
       expect(await widgetCheck(dir)()).toEqual({ name: 'widget', ok: true });
     } finally {
       await bff.stop();
     }
+  });
+
+  it('answers 503 without the calculator’s second script its first names, or with other bytes under that name', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'widget-app-'));
+    for (const file of WIDGET_FILES) copyFileSync(join(WIDGET_DIR, file), join(dir, file));
+    // an older second script beside it does not stand in for the one the first was built with
+    writeFileSync(join(dir, 'shipping-widget-app.000000000000.js'), readFileSync(join(WIDGET_DIR, APP)));
+    const check = widgetCheck(dir);
+    expect(await check()).toEqual({
+      name: 'widget',
+      ok: false,
+      detail: `widget files missing: ${APP}, the calculator's second script (copy dist/widget/ whole, from one build)`,
+    });
+    const bytes = readFileSync(join(WIDGET_DIR, APP));
+    writeFileSync(join(dir, APP), Buffer.concat([bytes, Buffer.from('\n')]));
+    expect(await check()).toEqual({
+      name: 'widget',
+      ok: false,
+      detail: `${APP} is not the one shipping-widget.js was built with (copy dist/widget/ whole, from one build)`,
+    });
+    writeFileSync(join(dir, APP), bytes);
+    expect(await check()).toEqual({ name: 'widget', ok: true });
+    writeFileSync(
+      join(dir, 'shipping-widget.js'),
+      'customElements.define("x", class extends HTMLElement {});',
+    );
+    expect((await check()).detail).toBe('shipping-widget.js names no second script (run npm run build)');
   });
 });

@@ -1,7 +1,8 @@
 import { access, readFile, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import express, { type Router } from 'express';
 import type { ReadinessCheck } from '../http/health.ts';
+import { appNamedBy, isCalculatorApp } from './calculator-app.ts';
 import { INTEGRITY_FILE, type IntegrityManifest, IntegrityManifestSchema, sriHash } from './integrity.ts';
 
 export const WIDGET_DIR = new URL('../../dist/widget/', import.meta.url).pathname;
@@ -13,10 +14,10 @@ export const WIDGET_DIR = new URL('../../dist/widget/', import.meta.url).pathnam
 export const WIDGET_VERSION = 'v1';
 
 /**
- * The scripts a storefront loads (the calculator's first loads its second, `shipping-widget-app.js`, from beside
- * itself); the BFF is not ready without them.
+ * The scripts a storefront's tags load; the BFF is not ready without them, nor without the calculator's second
+ * script that `shipping-widget.js` names (bff/static/calculator-app.ts).
  */
-export const WIDGET_FILES = ['shipping-widget.js', 'shipping-widget-app.js', 'shipping-tracking.js'] as const;
+export const WIDGET_FILES = ['shipping-widget.js', 'shipping-tracking.js'] as const;
 
 /**
  * `/widget/v1/*` and `/widget/*`: the built bundles, loadable by any storefront: classic scripts with a
@@ -27,10 +28,16 @@ export function widgetRoutes(dir = WIDGET_DIR): Router {
   const serve = express.static(dir, {
     index: false,
     fallthrough: true,
-    setHeaders: (res) => {
+    setHeaders: (res, path) => {
       res.setHeader('Cross-Origin-Resource-Policy', 'cross-origin');
       res.setHeader('Access-Control-Allow-Origin', '*');
-      res.setHeader('Cache-Control', 'public, max-age=86400, stale-while-revalidate=604800');
+      // the calculator's second script is named by its bytes: a name always means the same file
+      res.setHeader(
+        'Cache-Control',
+        isCalculatorApp(basename(path))
+          ? 'public, max-age=31536000, immutable'
+          : 'public, max-age=86400, stale-while-revalidate=604800',
+      );
     },
   });
   const router = express.Router();
@@ -40,8 +47,9 @@ export function widgetRoutes(dir = WIDGET_DIR): Router {
 }
 
 /**
- * Ready only when every widget script is on disk and, when `integrity.json` is there, each script is the one it
- * names: a half-copied or mismatched `dist/widget/` would make every storefront's `integrity` tag refuse the script.
+ * Ready only when every widget script is on disk (the calculator's second script too, the very one its first was
+ * built with) and, when `integrity.json` is there, each script is the one it names: a half-copied or mismatched
+ * `dist/widget/` would make every storefront's `integrity` tag refuse the script.
  * Hashes are recomputed only when a file's size or modification time changes.
  */
 export function widgetCheck(dir = WIDGET_DIR): ReadinessCheck {
@@ -83,6 +91,8 @@ export function widgetCheck(dir = WIDGET_DIR): ReadinessCheck {
         };
       }
     }
+    const app = await calculatorAppCheck(dir, hashOf);
+    if (app) return { name: 'widget', ok: false, detail: app };
     if (!manifest) return { name: 'widget', ok: true };
     const mismatched: string[] = [];
     for (const file of WIDGET_FILES) {
@@ -96,4 +106,25 @@ export function widgetCheck(dir = WIDGET_DIR): ReadinessCheck {
           detail: `widget files do not match ${INTEGRITY_FILE}: ${mismatched.join(', ')} (copy dist/widget/ whole, from one build)`,
         };
   };
+}
+
+/**
+ * What is wrong with the calculator's second script, if anything: `shipping-widget.js` names one that is not on
+ * disk, or not the bytes it was built with (the browser would refuse it: every calculator says "unavailable").
+ */
+async function calculatorAppCheck(
+  dir: string,
+  hashOf: (file: string) => Promise<string>,
+): Promise<string | undefined> {
+  const first = await readFile(join(dir, 'shipping-widget.js'), 'utf8');
+  const app = appNamedBy(first);
+  if (!app) return 'shipping-widget.js names no second script (run npm run build)';
+  try {
+    await access(join(dir, app));
+  } catch {
+    return `widget files missing: ${app}, the calculator's second script (copy dist/widget/ whole, from one build)`;
+  }
+  return first.includes(await hashOf(app))
+    ? undefined
+    : `${app} is not the one shipping-widget.js was built with (copy dist/widget/ whole, from one build)`;
 }

@@ -38,15 +38,22 @@ export class ShippingCalculator extends HTMLElement {
   private readonly elementId = uid('sc');
   /** The start waiting for the first paint and the second script, dropped if the element is removed meanwhile. */
   private waiting: object | undefined;
+  /** The second script did not come (the form says so); the next press of Enter or "Calcular" tries again. */
+  private failed = false;
 
   constructor() {
     super();
     this.root = this.attachShadow({ mode: 'open' });
     adoptStyles(this.root, CALCULATOR_CSS);
     // Enter in the plain first-paint form must not submit it as a page navigation.
+    // Enter or "Calcular" before the calculator started: it is answered once started, and the button says so now.
     this.root.addEventListener('submit', (event) => {
       event.preventDefault();
-      if (!this.controller) this.submitted = true;
+      if (this.controller) return;
+      this.submitted = true;
+      this.showBusy(true);
+      // after the second script failed to come, a press tries again
+      if (this.failed && this.isConnected) this.load();
     });
   }
 
@@ -72,15 +79,18 @@ export class ShippingCalculator extends HTMLElement {
       const { t, locale } = messagesFor(this.language());
       this.root.innerHTML = formHtml(t, locale, this.elementId);
     }
+    const connection = {};
+    this.waiting = connection;
+    requestAnimationFrame(() => setTimeout(() => this.waiting === connection && this.load(), 0));
+  }
+
+  /** Loads the second script, then starts; dropped if the element is removed meanwhile. */
+  private load(): void {
     const waiting = {};
     this.waiting = waiting;
-    requestAnimationFrame(() =>
-      setTimeout(() => {
-        loadApp().then(
-          (mount) => this.waiting === waiting && this.start(mount),
-          (error: unknown) => this.waiting === waiting && this.unavailable(error),
-        );
-      }, 0),
+    loadApp().then(
+      (mount) => this.waiting === waiting && this.start(mount),
+      (error: unknown) => this.waiting === waiting && this.unavailable(error),
     );
   }
 
@@ -99,6 +109,7 @@ export class ShippingCalculator extends HTMLElement {
   /** The calculator over the plain form; then the cart (quoted at once when a CEP is there) and any early submit. */
   private start(mount: MountCalculator): void {
     this.waiting = undefined;
+    this.failed = false;
     const controller = mount({
       root: this.root,
       id: this.elementId,
@@ -119,8 +130,20 @@ export class ShippingCalculator extends HTMLElement {
     this.submitted = false;
   }
 
+  /** The plain form's button: "Calculando…" while an early submit waits for the calculator (as Preact renders it). */
+  private showBusy(busy: boolean): void {
+    const button = this.root.querySelector('button');
+    button?.setAttribute('aria-busy', String(busy));
+    const [idle, loading] = button?.querySelectorAll('span') ?? [];
+    idle?.classList.toggle('hidden', busy);
+    loading?.classList.toggle('hidden', !busy);
+  }
+
   /** The second script did not come: the form says so, the page hears `shipping-error`, the developer why. */
   private unavailable(error: unknown): void {
+    this.failed = true;
+    this.submitted = false;
+    this.showBusy(false);
     console.error(`shipping-calculator: ${(error as Error).message}`);
     const message = this.root.querySelector('[part="error"]');
     if (message) {
@@ -142,12 +165,12 @@ export class ShippingCalculator extends HTMLElement {
 }
 
 /**
- * Registers `<shipping-calculator>` with the loading script's settings and `src` (once: a second script tag changes
- * nothing).
+ * Registers `<shipping-calculator>` with the loading script's settings, `src` and nonce (once: a second script tag
+ * changes nothing).
  */
-export function define(settings: DOMStringMap, scriptSrc: string): void {
+export function define(script: HTMLScriptElement | null): void {
   if (customElements.get('shipping-calculator')) return;
-  ShippingCalculator.settings = settings;
-  locateApp(scriptSrc);
+  ShippingCalculator.settings = script?.dataset ?? {};
+  locateApp(script);
   customElements.define('shipping-calculator', ShippingCalculator);
 }
