@@ -491,6 +491,23 @@ describe('<shipping-calculator>: the second script, loaded after the first paint
     expect(await page.locator('#chosen').textContent()).not.toMatch(/R\$/);
   });
 
+  it('tries again when the shopper presses again after it failed to come', async () => {
+    const front = await storefront();
+    let requests = 0;
+    await page.route(APP, async (route) => {
+      requests += 1;
+      if (requests === 1) await route.fulfill({ status: 503, body: 'busy' });
+      else await route.continue();
+    });
+    await page.goto(`${front.url}product.html`, { waitUntil: 'domcontentloaded' });
+    await expect.poll(errorsHeard).toEqual([{ code: 'widget_unavailable', message: 'unavailable' }]);
+    await cepField().fill('20040020');
+    await cepField().press('Enter');
+    await expect.poll(() => options().count()).toBe(2);
+    expect(requests).toBe(2);
+    expect(await rateCalls()).toBe(1);
+  });
+
   it('refuses a second script whose bytes are not the ones built with the first (integrity)', async () => {
     const front = await storefront();
     // a changed byte in a comment: the code would run as well, but it is not the file the first script names
