@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import * as z from 'zod/mini';
 import { SHIPMENT_EVENT_TYPES, type ShipmentEventType } from '../../shared/shipment-events.ts';
+import { fromRow } from '../../shared/sql/rows.ts';
 import type { Sql, SqlTransaction, SqlValue } from '../../shared/sql/sql.ts';
 
 export const CHANNELS = ['webhook', 'email'] as const;
@@ -70,24 +71,7 @@ const DeliveryRowSchema = z.object({
 });
 
 function toDelivery(row: unknown): Delivery {
-  const r = DeliveryRowSchema.parse(row);
-  return {
-    id: r.id,
-    eventId: r.event_id,
-    attemptId: r.attempt_id,
-    seq: r.seq,
-    channel: r.channel,
-    target: r.target,
-    state: r.state,
-    tries: r.tries,
-    nextAt: r.next_at,
-    giveUpAt: r.give_up_at,
-    lastError: r.last_error,
-    sentAt: r.sent_at,
-    createdAt: r.created_at,
-    type: r.type,
-    body: r.body,
-  };
+  return fromRow(DeliveryRowSchema, row);
 }
 
 const SELECT = `SELECT d.id, d.event_id, d.attempt_id, d.seq, d.channel, d.target, d.state, d.tries, d.next_at,

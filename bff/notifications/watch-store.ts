@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { PARCEL_STATUSES } from '../../shared/parcel-status.ts';
+import { flag, fromRow } from '../../shared/sql/rows.ts';
 import type { Sql } from '../../shared/sql/sql.ts';
 import type { WatchState } from './changes.ts';
 import { WATCH_DAYS } from './migrations.ts';
@@ -18,21 +19,12 @@ const WatchRowSchema = z.object({
   status: z.nullable(z.enum(PARCEL_STATUSES)),
   event_key: z.nullable(z.string()),
   changed_at: z.number(),
-  stalled: z.number(),
+  stalled: flag,
   version: z.number(),
 });
 
 function toWatch(row: unknown): Watch {
-  const r = WatchRowSchema.parse(row);
-  return {
-    attemptId: r.attempt_id,
-    trackingCode: r.tracking_code,
-    status: r.status,
-    eventKey: r.event_key,
-    changedAt: r.changed_at,
-    stalled: r.stalled === 1,
-    version: r.version,
-  };
+  return fromRow(WatchRowSchema, row);
 }
 
 const DAY_MS = 86_400_000;

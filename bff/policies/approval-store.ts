@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import * as z from 'zod/mini';
 import { type Migration, migrate } from '../../shared/sql/migrate.ts';
+import { flag, fromRow } from '../../shared/sql/rows.ts';
 import { isUniqueViolation, type Row, type Sql } from '../../shared/sql/sql.ts';
 
 export const APPROVAL_STATES = ['pending', 'approved', 'rejected', 'expired'] as const;
@@ -67,26 +68,11 @@ const RowSchema = z.object({
   expires_at: z.number(),
   decided_at: z.nullable(z.number()),
   attempt_id: z.nullable(z.string()),
-  expiry_reported: z.number(),
+  expiry_reported: flag,
 });
 
 function toApproval(row: Row | undefined): Approval | undefined {
-  if (!row) return undefined;
-  const r = RowSchema.parse(row);
-  return {
-    id: r.id,
-    state: r.state,
-    intent: r.intent,
-    request: r.request,
-    issuedBy: r.issued_by,
-    quotedPriceCents: r.quoted_price_cents,
-    declaredValueCents: r.declared_value_cents,
-    createdAt: r.created_at,
-    expiresAt: r.expires_at,
-    decidedAt: r.decided_at,
-    attemptId: r.attempt_id,
-    expiryReported: r.expiry_reported === 1,
-  };
+  return row ? fromRow(RowSchema, row) : undefined;
 }
 
 /**
