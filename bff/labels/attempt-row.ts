@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { fromRow, nullish } from '../../shared/sql/rows.ts';
-import { ATTEMPT_STATES, type LedgerAttempt, UNKNOWN_WHYS } from './ledger.ts';
+import { ATTEMPT_STATES, type LedgerAttempt, SETTLERS, UNKNOWN_WHYS } from './ledger.ts';
 
 const text = z.nullable(z.string());
 /** Epoch milliseconds, and other whole numbers: the SQL layer returns BIGINT as a number on both databases. */
@@ -16,7 +16,7 @@ const AttemptRowSchema = z.object({
   reason: text,
   status: text,
   support_code: text,
-  settled_by: z.nullable(z.enum(['answer', 'diagnosis', 'operator', 'restart'])),
+  settled_by: z.nullable(z.enum(SETTLERS)),
   created_at: epoch,
   settled_at: z.nullable(epoch),
   request: z.string(),

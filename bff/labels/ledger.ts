@@ -7,14 +7,8 @@ import { randomUUID } from 'node:crypto';
  * - `not_sent`: the request never reached the tool (refused connection, DNS, TLS, an HTTP error); it may go again;
  * - `unknown`: sent, answer lost; the pre-posting may exist. Only diagnosis or the operator settle it.
  */
-export type AttemptState = 'pending' | 'created' | 'rejected' | 'unknown' | 'not_sent';
-export const ATTEMPT_STATES: readonly AttemptState[] = [
-  'pending',
-  'created',
-  'rejected',
-  'unknown',
-  'not_sent',
-];
+export const ATTEMPT_STATES = ['pending', 'created', 'rejected', 'unknown', 'not_sent'] as const;
+export type AttemptState = (typeof ATTEMPT_STATES)[number];
 
 /** Why an unknown outcome could not be settled (yet): a column of its own, never parsed from the note. */
 export const UNKNOWN_WHYS = [
@@ -32,7 +26,8 @@ export const UNKNOWN_WHYS = [
 export type UnknownWhy = (typeof UNKNOWN_WHYS)[number];
 
 /** Who settled an attempt. */
-export type SettledBy = 'answer' | 'diagnosis' | 'operator' | 'restart';
+export const SETTLERS = ['answer', 'diagnosis', 'operator', 'restart'] as const;
+export type SettledBy = (typeof SETTLERS)[number];
 
 export interface LedgerAttempt {
   id: string;
