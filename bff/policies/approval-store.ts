@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import * as z from 'zod/mini';
-import { type Migration, migrate } from '../../shared/sql/migrate.ts';
+import { type Migration, migrated } from '../../shared/sql/migrate.ts';
 import { flag, fromRow } from '../../shared/sql/rows.ts';
 import { isUniqueViolation, type Row, type Sql } from '../../shared/sql/sql.ts';
 
@@ -82,19 +82,12 @@ function toApproval(row: Row | undefined): Approval | undefined {
  */
 export class ApprovalStore {
   readonly ready: Promise<void>;
-  private readonly db: Sql;
+  private readonly sql: Sql;
   private readonly now: () => number;
 
   constructor(sql: Sql, options: { now?: () => number } = {}) {
-    this.db = sql;
     this.now = options.now ?? Date.now;
-    this.ready = migrate(sql, APPROVAL_MIGRATIONS).then(() => undefined);
-    this.ready.catch(() => undefined);
-  }
-
-  private async sql(): Promise<Sql> {
-    await this.ready;
-    return this.db;
+    ({ ready: this.ready, sql: this.sql } = migrated(sql, APPROVAL_MIGRATIONS));
   }
 
   /**
@@ -111,12 +104,11 @@ export class ApprovalStore {
     ttlMs: number;
     maxPending?: number | undefined;
   }): Promise<Approval | undefined> {
-    const sql = await this.sql();
     const now = this.now();
     await this.expire();
     const id = randomUUID();
     try {
-      const asked = await sql.transaction(async (tx) => {
+      const asked = await this.sql.transaction(async (tx) => {
         await tx.lock(`label-approvals:${fields.issuedBy}`);
         const pending = await tx.one(
           `SELECT id FROM label_approvals WHERE intent = ? AND state = 'pending'`,
@@ -163,7 +155,7 @@ export class ApprovalStore {
   async latest(intent: string, issuedBy?: string): Promise<Approval | undefined> {
     await this.expire();
     return toApproval(
-      await (await this.sql()).one(
+      await this.sql.one(
         `SELECT * FROM label_approvals WHERE intent = ? ${issuedBy === undefined ? '' : 'AND issued_by = ?'}
          ORDER BY created_at DESC, id LIMIT 1`,
         issuedBy === undefined ? [intent] : [intent, issuedBy],
@@ -173,7 +165,7 @@ export class ApprovalStore {
 
   async get(id: string): Promise<Approval | undefined> {
     await this.expire();
-    return toApproval(await (await this.sql()).one('SELECT * FROM label_approvals WHERE id = ?', [id]));
+    return toApproval(await this.sql.one('SELECT * FROM label_approvals WHERE id = ?', [id]));
   }
 
   /**
@@ -185,7 +177,7 @@ export class ApprovalStore {
     state: 'approved' | 'rejected',
   ): Promise<{ decided: boolean; approval: Approval | undefined }> {
     await this.expire();
-    const changed = await (await this.sql()).run(
+    const changed = await this.sql.run(
       `UPDATE label_approvals SET state = ?, decided_at = ? WHERE id = ? AND state = 'pending'`,
       [state, this.now(), id],
     );
@@ -194,21 +186,21 @@ export class ApprovalStore {
 
   /** Records the ledger attempt an approved label was issued as. */
   async issued(id: string, attemptId: string): Promise<void> {
-    await (await this.sql()).run(
-      'UPDATE label_approvals SET attempt_id = ? WHERE id = ? AND attempt_id IS NULL',
-      [attemptId, id],
-    );
+    await this.sql.run('UPDATE label_approvals SET attempt_id = ? WHERE id = ? AND attempt_id IS NULL', [
+      attemptId,
+      id,
+    ]);
   }
 
   /** Notes that the agent was told the approval expired. */
   async expiryTold(id: string): Promise<void> {
-    await (await this.sql()).run('UPDATE label_approvals SET expiry_reported = 1 WHERE id = ?', [id]);
+    await this.sql.run('UPDATE label_approvals SET expiry_reported = 1 WHERE id = ?', [id]);
   }
 
   /** Approvals, most recent first, optionally of one state. */
   async list(filter: { state?: ApprovalState; limit?: number } = {}): Promise<Approval[]> {
     await this.expire();
-    const rows = await (await this.sql()).all(
+    const rows = await this.sql.all(
       `SELECT * FROM label_approvals ${filter.state ? 'WHERE state = ?' : ''} ORDER BY created_at DESC, id LIMIT ?`,
       [...(filter.state ? [filter.state] : []), filter.limit ?? 200],
     );
@@ -217,7 +209,7 @@ export class ApprovalStore {
 
   /** Pending approvals past their time become `expired` (nobody answered). */
   private async expire(): Promise<void> {
-    await (await this.sql()).run(
+    await this.sql.run(
       `UPDATE label_approvals SET state = 'expired' WHERE state = 'pending' AND expires_at <= ?`,
       [this.now()],
     );
