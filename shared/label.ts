@@ -70,7 +70,6 @@ export const GetLabelPdfInputSchema = /* @__PURE__ */ z.strictObject({
     z.string().check(z.describe('Ignored: the store is the one of the credentials (spec 1 rule 1).')),
   ),
 });
-export type GetLabelPdfInput = z.infer<typeof GetLabelPdfInputSchema>;
 
 /** Spec 4.4.4 output: the label record without its tracking code; all optional. */
 export const GetLabelPdfOutputSchema = /* @__PURE__ */ z.omit(LabelRecordSchema, { trackingCode: true });
