@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { declaredValueCents } from '../../shared/declared-value.ts';
 import type { DiagnoseLabelIssueInput, DiagnoseLabelIssueOutput } from '../../shared/diagnosis.ts';
 import type { GenerateLabelInput, GenerateLabelOutput, GetLabelPdfOutput } from '../../shared/label.ts';
-import type { Logger } from '../logger.ts';
+import { type Logger, messageOf } from '../logger.ts';
 import type { PlatformPort } from '../upstream/platform-mcp.ts';
 import { canonicalRequest, fingerprint } from './fingerprint.ts';
 import type { BeginInput } from './ledger.ts';
@@ -196,10 +196,7 @@ export class LabelIssuer {
       await this.reconciler.reconcile(recovered);
       await Promise.all(recovered.map((attempt) => this.ledger.lease(attempt.id, null)));
     } catch (error) {
-      this.logger.error(
-        { error: error instanceof Error ? error.message : String(error) },
-        'labels: recovering orphaned attempts failed',
-      );
+      this.logger.error({ error: messageOf(error) }, 'labels: recovering orphaned attempts failed');
     }
   }
 
@@ -209,10 +206,7 @@ export class LabelIssuer {
       const unknown = await this.ledger.list({ state: 'unknown', limit: 50 });
       if (unknown.length > 0) await this.reconciler.reconcile(unknown);
     } catch (error) {
-      this.logger.error(
-        { error: error instanceof Error ? error.message : String(error) },
-        'labels: reconciliation of unknown attempts failed',
-      );
+      this.logger.error({ error: messageOf(error) }, 'labels: reconciliation of unknown attempts failed');
     }
   }
 
