@@ -6,7 +6,6 @@ import {
   type SqlTransaction,
   type SqlValue,
 } from '../../shared/sql/sql.ts';
-import { attemptFromRow as toAttempt } from './attempt-row.ts';
 import {
   AgentLimitError,
   AlreadyCreatedError,
@@ -25,6 +24,7 @@ import {
   type Settlement,
   TRANSITIONS,
   TransitionError,
+  attemptFromRow as toAttempt,
   type UnknownWhy,
 } from './ledger.ts';
 import { LEDGER_MIGRATIONS } from './migrations.ts';

@@ -1,18 +1,12 @@
 import * as z from 'zod/mini';
 import { PARCEL_STATUSES } from '../../shared/parcel-status.ts';
-import { flag, fromRow } from '../../shared/sql/rows.ts';
+import { type CamelCased, flag, fromRow } from '../../shared/sql/rows.ts';
 import type { Sql } from '../../shared/sql/sql.ts';
 import type { WatchState } from './changes.ts';
 import { WATCH_DAYS } from './migrations.ts';
 import { enqueueEvent, type NewEvent } from './outbox.ts';
 
 /** A label the watcher follows: its tracking code, what was last seen, and the version its next record must match. */
-export interface Watch extends WatchState {
-  attemptId: string;
-  trackingCode: string;
-  version: number;
-}
-
 const WatchRowSchema = z.object({
   attempt_id: z.string(),
   tracking_code: z.string(),
@@ -22,6 +16,8 @@ const WatchRowSchema = z.object({
   stalled: flag,
   version: z.number(),
 });
+
+export type Watch = CamelCased<z.output<typeof WatchRowSchema>>;
 
 function toWatch(row: unknown): Watch {
   return fromRow(WatchRowSchema, row);

@@ -1,35 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import * as z from 'zod/mini';
 import { type Migration, migrated } from '../../shared/sql/migrate.ts';
-import { flag, fromRow } from '../../shared/sql/rows.ts';
+import { type CamelCased, flag, fromRow } from '../../shared/sql/rows.ts';
 import { isUniqueViolation, type Row, type Sql } from '../../shared/sql/sql.ts';
 
 export const APPROVAL_STATES = ['pending', 'approved', 'rejected', 'expired'] as const;
 export type ApprovalState = (typeof APPROVAL_STATES)[number];
-
-/** A label an agent asked for that waits for (or got) the merchant's decision. */
-export interface Approval {
-  id: string;
-  state: ApprovalState;
-  /**
-   * Which intended label it is for, as the ledger knows it: `key:<idempotencyKey>`, `order:<orderId>#<volume>`, or
-   * `request:<fingerprint>` (neither given).
-   */
-  intent: string;
-  /** The agent's request as it would be sent (JSON: the platform's fields, mapped service) with its intent fields. */
-  request: string;
-  issuedBy: string;
-  /** The platform's price for this package and destination when asked, in centavos. */
-  quotedPriceCents: number | null;
-  declaredValueCents: number;
-  createdAt: number;
-  expiresAt: number;
-  decidedAt: number | null;
-  /** The ledger attempt the approved label was issued as. */
-  attemptId: string | null;
-  /** Whether the agent was already told it expired (the next call asks the merchant again). */
-  expiryReported: boolean;
-}
 
 export const APPROVAL_MIGRATIONS: readonly Migration[] = [
   {
@@ -56,20 +32,30 @@ export const APPROVAL_MIGRATIONS: readonly Migration[] = [
   },
 ];
 
+/** A label an agent asked for that waits for (or got) the merchant's decision: a row as stored. */
 const RowSchema = z.object({
   id: z.string(),
   state: z.enum(APPROVAL_STATES),
+  /**
+   * Which intended label it is for, as the ledger knows it: `key:<idempotencyKey>`, `order:<orderId>#<volume>`, or
+   * `request:<fingerprint>` (neither given).
+   */
   intent: z.string(),
+  /** The agent's request as it would be sent (JSON: the platform's fields, mapped service) with its intent fields. */
   request: z.string(),
   issued_by: z.string(),
+  /** The platform's price for this package and destination when asked, in centavos. */
   quoted_price_cents: z.nullable(z.number()),
   declared_value_cents: z.number(),
   created_at: z.number(),
   expires_at: z.number(),
   decided_at: z.nullable(z.number()),
+  /** The ledger attempt the approved label was issued as. */
   attempt_id: z.nullable(z.string()),
+  /** Whether the agent was already told it expired (the next call asks the merchant again). */
   expiry_reported: flag,
 });
+export type Approval = CamelCased<z.output<typeof RowSchema>>;
 
 function toApproval(row: Row | undefined): Approval | undefined {
   return row ? fromRow(RowSchema, row) : undefined;
