@@ -118,15 +118,20 @@ function allowedOrigins(value: string | undefined): string[] {
   return origins;
 }
 
+/** The variable's JSON, or `Invalid` showing an `example` of what it holds. */
+function json(value: string, example: string): unknown {
+  try {
+    return JSON.parse(value);
+  } catch {
+    throw new Invalid(`must be JSON: ${example}`);
+  }
+}
+
 function agentTokens(value: string | undefined): AgentToken[] {
   if (!value) return [];
-  let json: unknown;
-  try {
-    json = JSON.parse(value);
-  } catch {
-    throw new Invalid('must be JSON: [{"token":"…","scopes":["rates","tracking","labels"]}]');
-  }
-  const parsed = AgentTokensSchema.safeParse(json);
+  const parsed = AgentTokensSchema.safeParse(
+    json(value, '[{"token":"…","scopes":["rates","tracking","labels"]}]'),
+  );
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     throw new Invalid(`: ${issue?.path.join('.') || 'value'} ${issue?.message ?? 'is invalid'}`);
@@ -142,22 +147,16 @@ function agentTokens(value: string | undefined): AgentToken[] {
   return named;
 }
 
+const SERVICE_CODES_EXAMPLE = '{"correios-pac":"03298","correios-sedex":"03220"}';
+
 /** `{"<serviceId>":"<serviceCode>"}`: the platform's presentation ids of services (spec 2.2) and the contract codes. */
 function serviceCodes(value: string | undefined): Record<string, string> {
   if (!value) return {};
-  let json: unknown;
-  try {
-    json = JSON.parse(value);
-  } catch {
-    throw new Invalid('must be JSON: {"correios-pac":"03298","correios-sedex":"03220"}');
-  }
   const parsed = z
     .record(z.string().check(z.minLength(1), z.maxLength(60)), z.string().check(z.regex(/^\d{5}$/)))
-    .safeParse(json);
+    .safeParse(json(value, SERVICE_CODES_EXAMPLE));
   if (!parsed.success) {
-    throw new Invalid(
-      'must map each serviceId to a 5-digit contract code, e.g. {"correios-pac":"03298","correios-sedex":"03220"}',
-    );
+    throw new Invalid(`must map each serviceId to a 5-digit contract code, e.g. ${SERVICE_CODES_EXAMPLE}`);
   }
   return parsed.data;
 }
@@ -168,13 +167,7 @@ const BOXES_EXAMPLE =
 /** `BFF_BOXES`: the merchant's boxes for `plan_shipment` (shared/packing/box.ts says what each field means). */
 function boxes(value: string | undefined): Box[] {
   if (!value) return [];
-  let json: unknown;
-  try {
-    json = JSON.parse(value);
-  } catch {
-    throw new Invalid(`must be JSON: ${BOXES_EXAMPLE}`);
-  }
-  const parsed = BoxesSchema.safeParse(json);
+  const parsed = BoxesSchema.safeParse(json(value, BOXES_EXAMPLE));
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
   if (issue && issue.path.length > 0) throw new Invalid(`: ${describeIssues(parsed.error.issues, 1)}`);

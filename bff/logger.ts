@@ -34,4 +34,9 @@ export function createLogger(options: { level?: string; destination?: Destinatio
   );
 }
 
+/** What a log line (or a derived error) says of a failure: its message, never its stack or fields. */
+export function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
 export type { Logger };

@@ -2,7 +2,7 @@ import { createHttpServer } from '../shared/http-server.ts';
 import { type Bff, createBff } from './app.ts';
 import { type Backends, openBackends } from './backends/backends.ts';
 import { ConfigError, parseConfig, proxyTrustWarning } from './config.ts';
-import { createLogger } from './logger.ts';
+import { createLogger, messageOf } from './logger.ts';
 
 const logger = createLogger();
 
@@ -20,7 +20,7 @@ try {
   backends = await openBackends(config, { logger });
 } catch (error) {
   logger.fatal(
-    { error: error instanceof Error ? error.message : String(error) },
+    { error: messageOf(error) },
     config.databaseUrl
       ? 'BFF_DATABASE_URL: PostgreSQL cannot be reached or migrated'
       : 'BFF_DATA_DIR: the label ledger cannot be opened or migrated',

@@ -8,7 +8,6 @@ import { ReasonSchema } from './reason-schema.ts';
  */
 export const LABEL_SOURCES = ['mcp', 'nuvemshop', 'tray'] as const;
 export const LabelSourceSchema = /* @__PURE__ */ z.enum(LABEL_SOURCES);
-export type LabelSource = z.infer<typeof LabelSourceSchema>;
 
 /** Spec 4.4.5 input. */
 export const DiagnoseLabelIssueInputSchema = /* @__PURE__ */ z.strictObject({

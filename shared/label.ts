@@ -70,14 +70,7 @@ export const GetLabelPdfInputSchema = /* @__PURE__ */ z.strictObject({
     z.string().check(z.describe('Ignored: the store is the one of the credentials (spec 1 rule 1).')),
   ),
 });
-export type GetLabelPdfInput = z.infer<typeof GetLabelPdfInputSchema>;
 
-/** Spec 4.4.4 output; all optional. */
-export const GetLabelPdfOutputSchema = /* @__PURE__ */ z.looseObject({
-  prepostagemId: z.optional(z.string()),
-  status: z.optional(z.string()),
-  labelPdfBase64: z.optional(z.string()),
-  reason: z.optional(ReasonSchema),
-  actionUrl: z.optional(z.string()),
-});
+/** Spec 4.4.4 output: the label record without its tracking code; all optional. */
+export const GetLabelPdfOutputSchema = /* @__PURE__ */ z.omit(LabelRecordSchema, { trackingCode: true });
 export type GetLabelPdfOutput = z.infer<typeof GetLabelPdfOutputSchema>;

@@ -39,7 +39,6 @@ export type CreateMerchantOutput = z.infer<typeof CreateMerchantOutputSchema>;
 export const GetMerchantStatusInputSchema = /* @__PURE__ */ z.strictObject({
   merchantId: z.string().check(z.minLength(1), z.maxLength(160)),
 });
-export type GetMerchantStatusInput = z.infer<typeof GetMerchantStatusInputSchema>;
 
 /** Which onboarding steps are done. */
 export const MerchantStepsSchema = /* @__PURE__ */ z.object({

@@ -24,7 +24,6 @@ export const QuoteItemSchema = /* @__PURE__ */ z.strictObject({
   ),
 });
 export type QuoteItem = z.infer<typeof QuoteItemSchema>;
-export type QuoteItemInput = z.input<typeof QuoteItemSchema>;
 
 const QuoteItemsSchema = /* @__PURE__ */ z
   .array(QuoteItemSchema)

@@ -46,7 +46,6 @@ export const ShipmentEventDataSchema = /* @__PURE__ */ z.strictObject({
   lastEvent: z.optional(TrackingEventSchema),
   trackingUrl: z.string(),
 });
-export type ShipmentEventData = z.infer<typeof ShipmentEventDataSchema>;
 
 /**
  * The body of a webhook (Standard Webhooks: `type`, `timestamp`, `data`). The same body, byte for byte, on every

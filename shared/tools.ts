@@ -131,5 +131,3 @@ export const PARTNER_TOOLS = {
     labels: false,
   },
 } as const satisfies Record<string, ToolDefinition>;
-
-export type PartnerToolName = keyof typeof PARTNER_TOOLS;

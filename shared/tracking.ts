@@ -63,8 +63,6 @@ export type TrackingResponse = z.infer<typeof TrackingResponseSchema>;
  * so it mirrors REST: `codes` in.
  */
 export const TrackShipmentInputSchema = TrackingRequestSchema;
-export type TrackShipmentInput = TrackingRequest;
 
 /** `track_shipment` output, mirroring REST: `results` out. */
 export const TrackShipmentOutputSchema = TrackingResponseSchema;
-export type TrackShipmentOutput = TrackingResponse;

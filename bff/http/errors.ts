@@ -1,4 +1,4 @@
-import type { ErrorRequestHandler, RequestHandler } from 'express';
+import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
 import { ApiError, isApiError } from '../../shared/errors.ts';
 import type { Logger } from '../logger.ts';
 
@@ -9,6 +9,12 @@ export function methodNotAllowed(allow: string): RequestHandler {
     const error = new ApiError('method_not_allowed', `${req.method} is not allowed here; use ${allow}.`);
     res.status(error.status).json(error.toBody());
   };
+}
+
+/** A `429 rate_limited` to throw, its `Retry-After` (seconds) set on the response. */
+export function rateLimited(res: Response, retryAfterSeconds: number, message: string): ApiError {
+  res.setHeader('Retry-After', String(retryAfterSeconds));
+  return new ApiError('rate_limited', message);
 }
 
 /** Refuses a body that is not JSON (`invalid_json`) before it is read. */

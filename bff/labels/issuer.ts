@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { declaredValueCents } from '../../shared/declared-value.ts';
 import type { DiagnoseLabelIssueInput, DiagnoseLabelIssueOutput } from '../../shared/diagnosis.ts';
 import type { GenerateLabelInput, GenerateLabelOutput, GetLabelPdfOutput } from '../../shared/label.ts';
-import type { Logger } from '../logger.ts';
+import { type Logger, messageOf } from '../logger.ts';
 import type { PlatformPort } from '../upstream/platform-mcp.ts';
 import { canonicalRequest, fingerprint } from './fingerprint.ts';
 import type { BeginInput } from './ledger.ts';
@@ -196,10 +196,7 @@ export class LabelIssuer {
       await this.reconciler.reconcile(recovered);
       await Promise.all(recovered.map((attempt) => this.ledger.lease(attempt.id, null)));
     } catch (error) {
-      this.logger.error(
-        { error: error instanceof Error ? error.message : String(error) },
-        'labels: recovering orphaned attempts failed',
-      );
+      this.logger.error({ error: messageOf(error) }, 'labels: recovering orphaned attempts failed');
     }
   }
 
@@ -209,10 +206,7 @@ export class LabelIssuer {
       const unknown = await this.ledger.list({ state: 'unknown', limit: 50 });
       if (unknown.length > 0) await this.reconciler.reconcile(unknown);
     } catch (error) {
-      this.logger.error(
-        { error: error instanceof Error ? error.message : String(error) },
-        'labels: reconciliation of unknown attempts failed',
-      );
+      this.logger.error({ error: messageOf(error) }, 'labels: reconciliation of unknown attempts failed');
     }
   }
 
@@ -402,19 +396,14 @@ export class LabelIssuer {
       case 'not_sent':
         return { kind: 'not_sent', attemptId: attempt.id, message: 'the request did not reach the platform' };
       case 'binding_conflict':
-        return { kind: 'unknown', attemptId: attempt.id, since: attempt.createdAt, why: 'binding_conflict' };
+        return unknownOutcome(attempt, 'binding_conflict');
       case 'lost': {
         // Right after the loss, so a dropped answer is usually told as created on the same call; the attempt keeps
         // its lease (and its place in the send window) until this first reconciliation ends.
         const [settled] = await this.reconciler.reconcile([sent.attempt]).finally(sent.release);
         if (settled && settled.state !== 'unknown') return markFresh(await this.resume(settled));
         this.reconciler.retryLater(attempt.id);
-        return {
-          kind: 'unknown',
-          attemptId: attempt.id,
-          since: attempt.createdAt,
-          why: whyOf(settled ?? sent.attempt),
-        };
+        return unknownOutcome(attempt, whyOf(settled ?? sent.attempt));
       }
     }
   }
@@ -437,12 +426,7 @@ export class LabelIssuer {
       case 'unknown': {
         const [settled] = await this.reconciler.reconcile([attempt]);
         if (settled && settled.state !== 'unknown') return markReplayed(await this.resume(settled));
-        return {
-          kind: 'unknown',
-          attemptId: attempt.id,
-          since: attempt.createdAt,
-          why: whyOf(settled ?? attempt),
-        };
+        return unknownOutcome(attempt, whyOf(settled ?? attempt));
       }
     }
   }
@@ -511,6 +495,11 @@ function orderConflict(orderId: string, volume: number, held: LedgerAttempt): Is
     why: 'order_volume_conflict',
     message: `Volume ${volume} of order ${orderId} ${what} for a different request; nothing was sent. Use another volume number for another box, or the same input to get that label again.`,
   };
+}
+
+/** An attempt whose outcome stays unknown, and why. */
+function unknownOutcome(attempt: LedgerAttempt, why: UnknownWhy): IssueOutcome {
+  return { kind: 'unknown', attemptId: attempt.id, since: attempt.createdAt, why };
 }
 
 function limitReached(error: AgentLimitError): IssueOutcome {

@@ -1,4 +1,4 @@
-import { migrate } from '../../shared/sql/migrate.ts';
+import { migrated } from '../../shared/sql/migrate.ts';
 import {
   isUniqueViolation,
   type Sql,
@@ -6,7 +6,6 @@ import {
   type SqlTransaction,
   type SqlValue,
 } from '../../shared/sql/sql.ts';
-import { attemptFromRow as toAttempt } from './attempt-row.ts';
 import {
   AgentLimitError,
   AlreadyCreatedError,
@@ -25,6 +24,7 @@ import {
   type Settlement,
   TRANSITIONS,
   TransitionError,
+  attemptFromRow as toAttempt,
   type UnknownWhy,
 } from './ledger.ts';
 import { LEDGER_MIGRATIONS } from './migrations.ts';
@@ -65,22 +65,14 @@ export class LedgerStore {
    * waits for it. Await it at start to fail fast.
    */
   readonly ready: Promise<void>;
-  private readonly db: Sql;
+  private readonly sql: Sql;
   private readonly now: () => number;
   private readonly keyWindowMs: number;
 
   constructor(sql: Sql, options: LedgerStoreOptions = {}) {
-    this.db = sql;
     this.now = options.now ?? Date.now;
     this.keyWindowMs = options.keyWindowMs ?? 7 * DAY_MS;
-    this.ready = migrate(sql, LEDGER_MIGRATIONS).then(() => undefined);
-    this.ready.catch(() => undefined);
-  }
-
-  /** The database, once migrated. */
-  private async sql(): Promise<Sql> {
-    await this.ready;
-    return this.db;
+    ({ ready: this.ready, sql: this.sql } = migrated(sql, LEDGER_MIGRATIONS));
   }
 
   /**
@@ -97,7 +89,7 @@ export class LedgerStore {
   async begin(input: BeginInput): Promise<LedgerAttempt> {
     const id = newAttemptId();
     const now = this.now();
-    await (await this.sql()).transaction(async (tx) => {
+    await this.sql.transaction(async (tx) => {
       // Locks in one order (window, issuer, request) in every transaction that takes more than one: no deadlock.
       if (input.window) await this.checkWindow(tx, input.window);
       if (input.limits) await this.checkLimits(tx, input.limits, input.declaredValueCents ?? 0);
@@ -203,7 +195,7 @@ export class LedgerStore {
     dayStart: number,
     dayEnd: number,
   ): Promise<{ labels: number; cents: number }> {
-    const row = await (await this.sql()).one(
+    const row = await this.sql.one(
       `SELECT count(*) AS n, CAST(coalesce(sum(declared_value_cents), 0) AS BIGINT) AS cents FROM label_attempts
        WHERE issued_by = ? AND created_at >= ? AND created_at < ? AND state IN ('pending', 'unknown', 'created')`,
       [issuedBy, dayStart, dayEnd],
@@ -213,7 +205,7 @@ export class LedgerStore {
 
   /** Extends (or, with null, ends) the lease of an attempt still open; false when it is no longer open. */
   async lease(id: string, until: number | null): Promise<boolean> {
-    const changed = await (await this.sql()).run(
+    const changed = await this.sql.run(
       `UPDATE label_attempts SET lease_until = ? WHERE id = ? AND state IN ('pending', 'unknown')`,
       [until, id],
     );
@@ -230,7 +222,7 @@ export class LedgerStore {
 
   /** Every attempt of an order, volume by volume (the latest attempt of each first). */
   async byOrder(orderId: string): Promise<LedgerAttempt[]> {
-    const rows = await (await this.sql()).all(
+    const rows = await this.sql.all(
       'SELECT * FROM label_attempts WHERE order_id = ? ORDER BY volume, created_at DESC',
       [orderId],
     );
@@ -239,7 +231,7 @@ export class LedgerStore {
 
   /** Moves an attempt along `TRANSITIONS`; throws `TransitionError` or `BindingConflictError` and changes nothing. */
   async settle(id: string, settlement: Settlement): Promise<LedgerAttempt> {
-    await (await this.sql()).transaction(async (tx) => {
+    await this.sql.transaction(async (tx) => {
       const request = await tx.one('SELECT fingerprint FROM label_attempts WHERE id = ?', [id]);
       if (!request) throw new AttemptNotFoundError(`no attempt ${id}`);
       await tx.lock(String(request.fingerprint));
@@ -283,20 +275,16 @@ export class LedgerStore {
 
   /** Records why an open attempt is still unknown (`why`, a code) and a sentence for the operator; nothing else. */
   async explain(id: string, why: UnknownWhy, note: string): Promise<void> {
-    await (await this.sql()).run('UPDATE label_attempts SET unknown_why = ?, note = ? WHERE id = ?', [
-      why,
-      note,
-      id,
-    ]);
+    await this.sql.run('UPDATE label_attempts SET unknown_why = ?, note = ? WHERE id = ?', [why, note, id]);
   }
 
   /** Records a sentence for the operator on an attempt; changes nothing else. */
   async note(id: string, note: string): Promise<void> {
-    await (await this.sql()).run('UPDATE label_attempts SET note = ? WHERE id = ?', [note, id]);
+    await this.sql.run('UPDATE label_attempts SET note = ? WHERE id = ?', [note, id]);
   }
 
   async get(id: string): Promise<LedgerAttempt | undefined> {
-    return this.row(await this.sql(), id);
+    return this.row(this.sql, id);
   }
 
   /** The attempt holding this key, if the key is still remembered (younger than the window). */
@@ -329,7 +317,7 @@ export class LedgerStore {
     supportCode?: string | undefined;
     prepostagemId?: string | undefined;
   }): Promise<boolean> {
-    const row = await (await this.sql()).one(
+    const row = await this.sql.one(
       'SELECT id FROM label_attempts WHERE support_code = ? OR prepostagem_id = ? LIMIT 1',
       [binding.supportCode ?? null, binding.prepostagemId ?? null],
     );
@@ -361,7 +349,7 @@ export class LedgerStore {
     }
     const limit = filter.limit === undefined ? '' : 'LIMIT ?';
     if (filter.limit !== undefined) params.push(filter.limit);
-    const rows = await (await this.sql()).all(
+    const rows = await this.sql.all(
       `SELECT * FROM label_attempts ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
        ORDER BY created_at DESC, id ${limit}`,
       params,
@@ -376,7 +364,7 @@ export class LedgerStore {
    */
   async recoverPending(before: number, reconcileLease: number | null = null): Promise<LedgerAttempt[]> {
     const now = this.now();
-    const rows = await (await this.sql()).all(
+    const rows = await this.sql.all(
       `UPDATE label_attempts SET state = 'unknown', settled_by = 'restart', settled_at = ?, lease_until = ?,
          note = 'the BFF stopped during the call; outcome unknown until diagnosis or the operator settles it'
        WHERE state = 'pending' AND (created_at < ? OR lease_until < ?)
@@ -387,7 +375,7 @@ export class LedgerStore {
   }
 
   healthy(): Promise<boolean> {
-    return this.db.healthy();
+    return this.sql.healthy();
   }
 
   private async row(runner: SqlRunner, id: string): Promise<LedgerAttempt | undefined> {
@@ -395,7 +383,7 @@ export class LedgerStore {
   }
 
   private async first(sql: string, params: SqlValue[]): Promise<LedgerAttempt | undefined> {
-    return toAttempt(await (await this.sql()).one(sql, params));
+    return toAttempt(await this.sql.one(sql, params));
   }
 
   private async mustGet(id: string): Promise<LedgerAttempt> {

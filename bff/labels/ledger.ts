@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import * as z from 'zod/mini';
+import { type CamelCased, fromRow, nullish } from '../../shared/sql/rows.ts';
 
 /**
  * Where an attempt stands. Written `pending` before the upstream call, then settled:
@@ -7,14 +9,8 @@ import { randomUUID } from 'node:crypto';
  * - `not_sent`: the request never reached the tool (refused connection, DNS, TLS, an HTTP error); it may go again;
  * - `unknown`: sent, answer lost; the pre-posting may exist. Only diagnosis or the operator settle it.
  */
-export type AttemptState = 'pending' | 'created' | 'rejected' | 'unknown' | 'not_sent';
-export const ATTEMPT_STATES: readonly AttemptState[] = [
-  'pending',
-  'created',
-  'rejected',
-  'unknown',
-  'not_sent',
-];
+export const ATTEMPT_STATES = ['pending', 'created', 'rejected', 'unknown', 'not_sent'] as const;
+export type AttemptState = (typeof ATTEMPT_STATES)[number];
 
 /** Why an unknown outcome could not be settled (yet): a column of its own, never parsed from the note. */
 export const UNKNOWN_WHYS = [
@@ -32,47 +28,59 @@ export const UNKNOWN_WHYS = [
 export type UnknownWhy = (typeof UNKNOWN_WHYS)[number];
 
 /** Who settled an attempt. */
-export type SettledBy = 'answer' | 'diagnosis' | 'operator' | 'restart';
+export const SETTLERS = ['answer', 'diagnosis', 'operator', 'restart'] as const;
+export type SettledBy = (typeof SETTLERS)[number];
 
-export interface LedgerAttempt {
-  id: string;
+const text = z.nullable(z.string());
+/** Epoch milliseconds, and other whole numbers: the SQL layer returns BIGINT as a number on both databases. */
+const epoch = z.number();
+
+/** An attempt as stored: validated on the way out, so a hand-edited row cannot slip an unknown state in. */
+const AttemptRowSchema = z.object({
+  id: z.string(),
   /** sha256 of the canonical request (see fingerprint.ts). */
-  fingerprint: string;
-  idempotencyKey: string | null;
-  state: AttemptState;
-  prepostagemId: string | null;
-  trackingCode: string | null;
-  reason: string | null;
-  status: string | null;
+  fingerprint: z.string(),
+  idempotency_key: text,
+  state: z.enum(ATTEMPT_STATES),
+  prepostagem_id: text,
+  tracking_code: text,
+  reason: text,
+  status: text,
   /** The platform's attempt this one is bound to (its answer, or the history entry diagnosis matched). */
-  supportCode: string | null;
-  settledBy: SettledBy | null;
+  support_code: text,
+  settled_by: z.nullable(z.enum(SETTLERS)),
   /** Epoch ms when the attempt was written, before the upstream call. */
-  createdAt: number;
-  settledAt: number | null;
+  created_at: epoch,
+  settled_at: z.nullable(epoch),
   /** The request as sent (canonical JSON of the parsed input, without `instanceId`): the merchant's own data. */
-  request: string;
+  request: z.string(),
   /** Why it stands as it does, for the operator (e.g. why diagnosis could not decide). */
-  note: string | null;
+  note: text,
   /** For an `unknown` attempt: why diagnosis has not settled it (null until it was tried). */
-  unknownWhy: UnknownWhy | null;
+  unknown_why: nullish(z.enum(UNKNOWN_WHYS)),
   /** The merchant's order this label is for, and which of its boxes (1-based); null for a label sent without one. */
-  orderId: string | null;
-  volume: number | null;
+  order_id: nullish(z.string()),
+  volume: nullish(z.number()),
   /** Who asked for it: a static agent token's name, an OAuth client's name, or `desk`; null before release 0.3. */
-  issuedBy: string | null;
-  /** The language of the shopper's order (`pt-BR`, `en`, `es`) when the caller said; null: pt-BR. */
-  locale: string | null;
+  issued_by: nullish(z.string()),
   /** The recipient's name and the contract service, copied from the request for the desk's list and search. */
-  recipient: string | null;
-  serviceCode: string | null;
+  recipient: nullish(z.string()),
+  service_code: nullish(z.string()),
   /** The content declaration's total (Σ quantidade × valor) in centavos, for the agents' daily limits. */
-  declaredValueCents: number | null;
+  declared_value_cents: nullish(z.number()),
   /**
    * Until when (epoch ms) the instance that wrote it still holds it: renewed while its call is in flight and while its
    * lost answer is first reconciled. A pending attempt whose lease ran out belongs to a stopped instance.
    */
-  leaseUntil: number | null;
+  lease_until: nullish(z.number()),
+  /** The language of the shopper's order (`pt-BR`, `en`, `es`) when the caller said; null: pt-BR. */
+  locale: nullish(z.string()),
+});
+export type LedgerAttempt = CamelCased<z.output<typeof AttemptRowSchema>>;
+
+/** A stored row (node:sqlite or PostgreSQL) as a `LedgerAttempt`; undefined for no row. */
+export function attemptFromRow(row: unknown): LedgerAttempt | undefined {
+  return row ? fromRow(AttemptRowSchema, row) : undefined;
 }
 
 /** What the desk and the ledger CLI see of who asked, and for which order. */

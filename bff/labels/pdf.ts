@@ -4,7 +4,7 @@ import {
   type GetLabelPdfOutput,
   GetLabelPdfOutputSchema,
 } from '../../shared/label.ts';
-import type { Logger } from '../logger.ts';
+import { type Logger, messageOf } from '../logger.ts';
 import type { PlatformPort } from '../upstream/platform-mcp.ts';
 
 export interface LabelPdfsOptions {
@@ -60,10 +60,7 @@ export class LabelPdfs {
         if (out.labelPdfBase64) return { labelPdfBase64: out.labelPdfBase64 };
         if (out.status) status = out.status;
       } catch (error) {
-        this.logger.warn(
-          { prepostagemId, error: error instanceof Error ? error.message : String(error) },
-          'labels: get_label_pdf failed',
-        );
+        this.logger.warn({ prepostagemId, error: messageOf(error) }, 'labels: get_label_pdf failed');
       }
     }
     return status ? { status } : {};

@@ -6,7 +6,7 @@ import {
 } from '../../shared/diagnosis.ts';
 import { GenerateLabelInputSchema } from '../../shared/label.ts';
 import { MAX_LISTED_ATTEMPTS } from '../../shared/limits.ts';
-import type { Logger } from '../logger.ts';
+import { type Logger, messageOf } from '../logger.ts';
 import type { PlatformPort } from '../upstream/platform-mcp.ts';
 import { fingerprint } from './fingerprint.ts';
 import { BindingConflictError, type LedgerAttempt, TransitionError, type UnknownWhy } from './ledger.ts';
@@ -162,7 +162,7 @@ export class Reconciler {
       }
       return diagnosis.attempts;
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
+      const message = messageOf(error);
       this.options.logger.warn({ error: message }, 'labels: diagnosis failed; attempts stay unknown');
       for (const attempt of open) {
         await this.options.ledger.explain(

@@ -4,7 +4,7 @@ import {
   type GenerateLabelOutput,
   GenerateLabelOutputSchema,
 } from '../../shared/label.ts';
-import type { Logger } from '../logger.ts';
+import { type Logger, messageOf } from '../logger.ts';
 import { isPlatformCallError, type PlatformPort } from '../upstream/platform-mcp.ts';
 import { BindingConflictError, type LedgerAttempt, TransitionError } from './ledger.ts';
 import type { LedgerStore } from './ledger-store.ts';
@@ -183,7 +183,7 @@ export class Sender {
     attempt: LedgerAttempt,
     error: unknown,
   ): Promise<Exclude<SendResult, { kind: 'lost' }> | { kind: 'lost'; attempt: LedgerAttempt }> {
-    const message = error instanceof Error ? error.message : String(error);
+    const message = messageOf(error);
     if (isPlatformCallError(error) && error.failure === 'not_sent') {
       await this.ledger.settle(attempt.id, { state: 'not_sent', settledBy: 'answer', note: message });
       this.logger.warn(

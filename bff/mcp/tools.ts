@@ -33,7 +33,7 @@ import { describeAnswer } from '../labels/answer.ts';
 import type { LabelIssuer } from '../labels/issuer.ts';
 import type { LabelAnswer, LabelService } from '../labels/service.ts';
 import type { ServiceCodes } from '../labels/service-codes.ts';
-import type { Logger } from '../logger.ts';
+import { type Logger, messageOf } from '../logger.ts';
 import type { Caller } from '../policies/policy.ts';
 import type { RatesService } from '../rates/service.ts';
 import type { TrackingService } from '../tracking/service.ts';
@@ -115,10 +115,7 @@ function labelAnswer(result: LabelAnswer): CallToolResult {
 function ledgerDown(deps: AgentToolDeps, error: unknown): CallToolResult {
   // The ledger (PostgreSQL, node:sqlite) did not answer. Before the call, nothing was sent; after it, the attempt
   // stays pending and is settled from the platform's history once the ledger is back.
-  deps.logger.error(
-    { error: error instanceof Error ? error.message : String(error) },
-    'labels: the label ledger could not be written',
-  );
+  deps.logger.error({ error: messageOf(error) }, 'labels: the label ledger could not be written');
   return failure(ledgerUnavailableText(LEDGER_RETRY_SECONDS), {
     error: 'ledger_unavailable',
     retryable: true,

@@ -1,6 +1,6 @@
 import type { BffConfig } from '../config.ts';
 import type { LedgerStore } from '../labels/ledger-store.ts';
-import type { Logger } from '../logger.ts';
+import { type Logger, messageOf } from '../logger.ts';
 import type { TrackingLinks } from '../orders/links.ts';
 import type { TrackingStore } from '../tracking/cache.ts';
 import type { RestClient } from '../upstream/rest-client.ts';
@@ -112,10 +112,7 @@ export function createNotifications(deps: NotificationsDeps): Notifications {
     timers.add(timer);
   };
   const failed = (what: string) => (error: unknown) => {
-    logger.error(
-      { error: error instanceof Error ? error.message : String(error) },
-      `notifications: ${what} failed`,
-    );
+    logger.error({ error: messageOf(error) }, `notifications: ${what} failed`);
   };
   const tick = async (): Promise<RoundReport | undefined> => {
     const report = await watcher?.round();

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import * as z from 'zod/mini';
 import { SHIPMENT_EVENT_TYPES, type ShipmentEventType } from '../../shared/shipment-events.ts';
+import { type CamelCased, fromRow } from '../../shared/sql/rows.ts';
 import type { Sql, SqlTransaction, SqlValue } from '../../shared/sql/sql.ts';
 
 export const CHANNELS = ['webhook', 'email'] as const;
@@ -23,26 +24,6 @@ export interface NewEvent {
   deliveries: { channel: Channel; target: string }[];
 }
 
-/** One delivery of one event on one channel, with its event. */
-export interface Delivery {
-  id: string;
-  eventId: string;
-  attemptId: string;
-  seq: number;
-  channel: Channel;
-  /** The webhook URL, or the shopper's e-mail address. */
-  target: string;
-  state: DeliveryState;
-  tries: number;
-  nextAt: number;
-  giveUpAt: number;
-  lastError: string | null;
-  sentAt: number | null;
-  createdAt: number;
-  type: ShipmentEventType;
-  body: string;
-}
-
 /** How long an event is tried (Standard Webhooks' retry schedules span about a day). */
 export const DELIVERY_WINDOW_MS = 24 * 3_600_000;
 
@@ -51,12 +32,14 @@ export function newEventId(): string {
   return `msg_${randomUUID().replaceAll('-', '')}`;
 }
 
+/** One delivery of one event on one channel, with its event: a row as stored, validated on the way out. */
 const DeliveryRowSchema = z.object({
   id: z.string(),
   event_id: z.string(),
   attempt_id: z.string(),
   seq: z.number(),
   channel: z.enum(CHANNELS),
+  /** The webhook URL, or the shopper's e-mail address. */
   target: z.string(),
   state: z.enum(DELIVERY_STATES),
   tries: z.number(),
@@ -69,25 +52,10 @@ const DeliveryRowSchema = z.object({
   body: z.string(),
 });
 
+export type Delivery = CamelCased<z.output<typeof DeliveryRowSchema>>;
+
 function toDelivery(row: unknown): Delivery {
-  const r = DeliveryRowSchema.parse(row);
-  return {
-    id: r.id,
-    eventId: r.event_id,
-    attemptId: r.attempt_id,
-    seq: r.seq,
-    channel: r.channel,
-    target: r.target,
-    state: r.state,
-    tries: r.tries,
-    nextAt: r.next_at,
-    giveUpAt: r.give_up_at,
-    lastError: r.last_error,
-    sentAt: r.sent_at,
-    createdAt: r.created_at,
-    type: r.type,
-    body: r.body,
-  };
+  return fromRow(DeliveryRowSchema, row);
 }
 
 const SELECT = `SELECT d.id, d.event_id, d.attempt_id, d.seq, d.channel, d.target, d.state, d.tries, d.next_at,

@@ -74,16 +74,14 @@ export function notificationRoutes(deps: NotificationRoutesDeps): Router {
   const router = Router();
   const form = express.urlencoded({ extended: false, limit: '4kb' });
   const session = (req: Request) => sessions.current(req);
-  const refuse = (res: Response, status: 401 | 403 | 404, code: string, message: string) =>
+  const refuse = (res: Response, status: 400 | 401 | 403 | 404, code: string, message: string) =>
     res.status(status).json({ error: { code, message } });
 
   router.get('/admin/api/notifications', async (req, res) => {
     if (!(await session(req))) return refuse(res, 401, 'invalid_api_key', 'Log in at /admin/login first.');
     const state = z.optional(z.enum(DELIVERY_STATES)).safeParse(req.query.state || undefined);
     if (!state.success)
-      return res
-        .status(400)
-        .json({ error: { code: 'invalid_body', message: `state: one of ${DELIVERY_STATES.join(', ')}` } });
+      return refuse(res, 400, 'invalid_body', `state: one of ${DELIVERY_STATES.join(', ')}`);
     res.setHeader('Cache-Control', 'no-store');
     res.json({ notifications: (await outbox.list({ state: state.data, limit: 200 })).map(toEntry) });
   });

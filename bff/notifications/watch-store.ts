@@ -1,38 +1,26 @@
 import * as z from 'zod/mini';
 import { PARCEL_STATUSES } from '../../shared/parcel-status.ts';
+import { type CamelCased, flag, fromRow } from '../../shared/sql/rows.ts';
 import type { Sql } from '../../shared/sql/sql.ts';
 import type { WatchState } from './changes.ts';
 import { WATCH_DAYS } from './migrations.ts';
 import { enqueueEvent, type NewEvent } from './outbox.ts';
 
 /** A label the watcher follows: its tracking code, what was last seen, and the version its next record must match. */
-export interface Watch extends WatchState {
-  attemptId: string;
-  trackingCode: string;
-  version: number;
-}
-
 const WatchRowSchema = z.object({
   attempt_id: z.string(),
   tracking_code: z.string(),
   status: z.nullable(z.enum(PARCEL_STATUSES)),
   event_key: z.nullable(z.string()),
   changed_at: z.number(),
-  stalled: z.number(),
+  stalled: flag,
   version: z.number(),
 });
 
+export type Watch = CamelCased<z.output<typeof WatchRowSchema>>;
+
 function toWatch(row: unknown): Watch {
-  const r = WatchRowSchema.parse(row);
-  return {
-    attemptId: r.attempt_id,
-    trackingCode: r.tracking_code,
-    status: r.status,
-    eventKey: r.event_key,
-    changedAt: r.changed_at,
-    stalled: r.stalled === 1,
-    version: r.version,
-  };
+  return fromRow(WatchRowSchema, row);
 }
 
 const DAY_MS = 86_400_000;

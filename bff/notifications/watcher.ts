@@ -8,7 +8,7 @@ import {
 } from '../../shared/shipment-events.ts';
 import type { TrackingResult } from '../../shared/tracking.ts';
 import type { LedgerStore } from '../labels/ledger-store.ts';
-import type { Logger } from '../logger.ts';
+import { type Logger, messageOf } from '../logger.ts';
 import type { TrackingLinks } from '../orders/links.ts';
 import type { TrackingStore } from '../tracking/cache.ts';
 import { isUpstreamError } from '../upstream/errors.ts';
@@ -103,7 +103,7 @@ export class Watcher {
         );
       } else {
         logger.warn(
-          { labels: claimed.length, error: error instanceof Error ? error.message : String(error) },
+          { labels: claimed.length, error: messageOf(error) },
           'watcher: tracking lookup failed; next round',
         );
       }

@@ -1,7 +1,14 @@
 import { Router } from 'express';
-import { ERROR_STATUS, ErrorBodySchema, type ErrorCode } from '../../shared/errors.ts';
+import { ErrorBodySchema, type ErrorCode } from '../../shared/errors.ts';
 import { MAX_CODES } from '../../shared/limits.ts';
-import { jsonSchema } from '../../shared/openapi.ts';
+import {
+  type ErrorResponsesOptions,
+  errorResponses,
+  jsonContent,
+  jsonRequest,
+  jsonSchema,
+  openApiPath,
+} from '../../shared/openapi.ts';
 import { OrderLookupRequestSchema, OrderLookupResponseSchema } from '../../shared/order-lookup.ts';
 import { TrackingLookupRequestSchema, TrackingLookupResponseSchema } from '../../shared/tracking-lookup.ts';
 import { methodNotAllowed } from '../http/errors.ts';
@@ -21,40 +28,18 @@ const ERRORS: Partial<Record<ErrorCode, string>> = {
   track_failed: 'Tracking is temporarily unavailable; try again in a moment.',
 };
 
-const STATUS_TEXT: Record<number, string> = {
-  400: 'Invalid request: fix it before retrying',
-  405: 'Method not allowed',
-  413: 'JSON body over 8 KB',
-  429: 'Per-visitor limit (BFF_VISITOR_RATE_LIMIT) exceeded: wait Retry-After seconds',
-  502: 'The platform could not answer and no earlier result is known: try again later',
-};
-
-/**
- * The error responses of one route: per status, its description, any header it carries, and an example per code (the
- * message the route answers with), every body the spec 7.1 envelope.
- */
-function errorResponses(
-  messages: Partial<Record<ErrorCode, string>>,
-  statusText: Record<number, string>,
-  headers: Partial<Record<number, JsonObject>> = {},
-): JsonObject {
-  const responses: JsonObject = {};
-  const codes = Object.keys(messages) as ErrorCode[];
-  for (const status of [...new Set(codes.map((code) => ERROR_STATUS[code]))].sort((a, b) => a - b)) {
-    const examples: JsonObject = {};
-    for (const code of codes.filter((candidate) => ERROR_STATUS[candidate] === status)) {
-      examples[code] = { value: { error: { code, message: messages[code] } } };
-    }
-    responses[String(status)] = {
-      description: statusText[status] ?? 'Error',
-      ...(headers[status] ? { headers: headers[status] } : {}),
-      content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' }, examples } },
-    };
-  }
-  return responses;
-}
-
 const RETRY_AFTER: JsonObject = { 'Retry-After': { description: 'seconds', schema: { type: 'integer' } } };
+
+const TRACKING_ERRORS: ErrorResponsesOptions = {
+  statusText: {
+    400: 'Invalid request: fix it before retrying',
+    405: 'Method not allowed',
+    413: 'JSON body over 8 KB',
+    429: 'Per-visitor limit (BFF_VISITOR_RATE_LIMIT) exceeded: wait Retry-After seconds',
+    502: 'The platform could not answer and no earlier result is known: try again later',
+  },
+  headers: { 429: RETRY_AFTER },
+};
 
 /** What `/api/rates/verify` answers for each error code (examples of the document). */
 const VERIFY_ERRORS: Partial<Record<ErrorCode, string>> = {
@@ -70,19 +55,22 @@ const VERIFY_ERRORS: Partial<Record<ErrorCode, string>> = {
   quote_failed: 'The platform could not quote now; try again in a moment.',
 };
 
-const VERIFY_STATUS_TEXT: Record<number, string> = {
-  400: 'Invalid request: fix it before retrying (nothing was quoted)',
-  401: 'No checkout token, or not one of BFF_CHECKOUT_TOKENS',
-  405: 'Method not allowed (a browser\u2019s preflight too: this route has no CORS)',
-  413: 'JSON body over 32,000 bytes',
-  429: 'The store\u2019s limit at the platform is spent: retry shortly; do not charge meanwhile',
-  502: 'The platform could not quote: do not charge, and do not tell the shopper the option is gone; retry',
-};
-
-const WWW_AUTHENTICATE: JsonObject = {
-  'WWW-Authenticate': {
-    description: 'Bearer realm="frete-kit checkout" (with error="invalid_token" when a token was sent)',
-    schema: { type: 'string' },
+const VERIFY_STATUS: ErrorResponsesOptions = {
+  statusText: {
+    400: 'Invalid request: fix it before retrying (nothing was quoted)',
+    401: 'No checkout token, or not one of BFF_CHECKOUT_TOKENS',
+    405: 'Method not allowed (a browser\u2019s preflight too: this route has no CORS)',
+    413: 'JSON body over 32,000 bytes',
+    429: 'The store\u2019s limit at the platform is spent: retry shortly; do not charge meanwhile',
+    502: 'The platform could not quote: do not charge, and do not tell the shopper the option is gone; retry',
+  },
+  headers: {
+    401: {
+      'WWW-Authenticate': {
+        description: 'Bearer realm="frete-kit checkout" (with error="invalid_token" when a token was sent)',
+        schema: { type: 'string' },
+      },
+    },
   },
 };
 
@@ -93,6 +81,14 @@ const DELIVERED_EVENT = {
   type: '01',
   timestamp: '2026-11-10T14:32:00',
   description: 'Objeto entregue ao destinatário',
+};
+
+const DELIVERED = {
+  code: 'DG049186226BR',
+  found: true,
+  delivered: true,
+  lastStatus: DELIVERED_EVENT,
+  events: [DELIVERED_EVENT],
 };
 
 /**
@@ -124,73 +120,37 @@ export function buildBffOpenApiDocument(publicUrl?: string): JsonObject {
             'Codes are upper-cased, checked in the S10 form with their check digit, and folded when repeated; one ' +
             'result per distinct code comes back in request order. A result marked `stale: true` is the last ' +
             'known one, served while the platform does not answer.',
-          requestBody: {
-            required: true,
-            content: {
-              'application/json': {
-                schema: { $ref: '#/components/schemas/TrackingLookupRequest' },
-                example: { codes: ['DG049186226BR', 'QB123456785BR'] },
-              },
-            },
-          },
+          requestBody: jsonRequest('TrackingLookupRequest', { codes: ['DG049186226BR', 'QB123456785BR'] }),
           responses: {
             '200': {
               description: 'One result per distinct code, in request order',
               headers: { 'Cache-Control': { schema: { type: 'string', const: 'no-store' } } },
-              content: {
-                'application/json': {
-                  schema: { $ref: '#/components/schemas/TrackingLookupResponse' },
-                  examples: {
-                    delivered: {
-                      value: {
-                        results: [
-                          {
-                            code: 'DG049186226BR',
-                            found: true,
-                            delivered: true,
-                            lastStatus: DELIVERED_EVENT,
-                            events: [DELIVERED_EVENT],
-                          },
-                        ],
-                      },
-                    },
-                    noEventsYet: {
-                      value: {
-                        results: [{ code: 'QB123456785BR', found: true, delivered: false, events: [] }],
-                      },
-                    },
-                    notFound: {
-                      value: {
-                        results: [
-                          {
-                            code: 'AA000000005BR',
-                            found: false,
-                            delivered: false,
-                            events: [],
-                            message: 'Object not found',
-                          },
-                        ],
-                      },
-                    },
-                    stale: {
-                      value: {
-                        results: [
-                          {
-                            code: 'DG049186226BR',
-                            found: true,
-                            delivered: true,
-                            lastStatus: DELIVERED_EVENT,
-                            events: [DELIVERED_EVENT],
-                            stale: true,
-                          },
-                        ],
-                      },
+              content: jsonContent('TrackingLookupResponse', {
+                examples: {
+                  delivered: { value: { results: [DELIVERED] } },
+                  noEventsYet: {
+                    value: {
+                      results: [{ code: 'QB123456785BR', found: true, delivered: false, events: [] }],
                     },
                   },
+                  notFound: {
+                    value: {
+                      results: [
+                        {
+                          code: 'AA000000005BR',
+                          found: false,
+                          delivered: false,
+                          events: [],
+                          message: 'Object not found',
+                        },
+                      ],
+                    },
+                  },
+                  stale: { value: { results: [{ ...DELIVERED, stale: true }] } },
                 },
-              },
+              }),
             },
-            ...errorResponses(ERRORS, STATUS_TEXT, { 429: RETRY_AFTER }),
+            ...errorResponses(ERRORS, TRACKING_ERRORS),
           },
         },
       },
@@ -206,37 +166,26 @@ export function buildBffOpenApiDocument(publicUrl?: string): JsonObject {
             'answered from its cache) and answers the rate to charge, or why the service cannot be charged. ' +
             'Server to server: `Authorization: Bearer` with one of BFF_CHECKOUT_TOKENS; no CORS.',
           security: [{ checkoutToken: [] }],
-          requestBody: {
-            required: true,
-            content: {
-              'application/json': {
-                schema: { $ref: '#/components/schemas/RateVerifyRequest' },
-                example: {
-                  cep: '20040-020',
-                  items: [{ name: 'Camiseta', quantity: 1, unitPriceBRL: 79.9, weightKg: 0.3 }],
-                  serviceId: 'correios-pac',
-                },
-              },
-            },
-          },
+          requestBody: jsonRequest('RateVerifyRequest', {
+            cep: '20040-020',
+            items: [{ name: 'Camiseta', quantity: 1, unitPriceBRL: 79.9, weightKg: 0.3 }],
+            serviceId: 'correios-pac',
+          }),
           responses: {
             '200': {
               description:
                 'The rate to charge (`available: true`), or why the chosen service cannot be charged now',
               headers: { 'Cache-Control': { schema: { type: 'string', const: 'no-store' } } },
-              content: {
-                'application/json': {
-                  schema: { $ref: '#/components/schemas/RateVerifyResponse' },
-                  examples: {
-                    available: { value: { available: true, rate: PAC } },
-                    free: { value: { available: true, rate: { ...PAC, price: 0, free: true } } },
-                    serviceGone: { value: { available: false, reason: 'service_unavailable' } },
-                    noCoverage: { value: { available: false, reason: 'no_coverage' } },
-                  },
+              content: jsonContent('RateVerifyResponse', {
+                examples: {
+                  available: { value: { available: true, rate: PAC } },
+                  free: { value: { available: true, rate: { ...PAC, price: 0, free: true } } },
+                  serviceGone: { value: { available: false, reason: 'service_unavailable' } },
+                  noCoverage: { value: { available: false, reason: 'no_coverage' } },
                 },
-              },
+              }),
             },
-            ...errorResponses(VERIFY_ERRORS, VERIFY_STATUS_TEXT, { 401: WWW_AUTHENTICATE }),
+            ...errorResponses(VERIFY_ERRORS, VERIFY_STATUS),
           },
         },
       },
@@ -252,43 +201,19 @@ export function buildBffOpenApiDocument(publicUrl?: string): JsonObject {
             'failed attempts are limited per visitor (10) and per order number (5) in 15 minutes (429), guesses sent ' +
             'at once included. Looking up codes not in the cache takes from the visitor\u2019s share, as on ' +
             '/api/tracking (429).',
-          requestBody: {
-            required: true,
-            content: {
-              'application/json': {
-                schema: { $ref: '#/components/schemas/OrderLookupRequest' },
-                example: { orderId: '1001', cep: '20040-020' },
-              },
-            },
-          },
+          requestBody: jsonRequest('OrderLookupRequest', { orderId: '1001', cep: '20040-020' }),
           responses: {
             '200': {
               description: "The order's parcels",
-              content: {
-                'application/json': {
-                  schema: { $ref: '#/components/schemas/OrderLookupResponse' },
-                  examples: {
-                    delivered: {
-                      value: {
-                        orderId: '1001',
-                        results: [
-                          {
-                            code: 'DG049186226BR',
-                            found: true,
-                            delivered: true,
-                            lastStatus: DELIVERED_EVENT,
-                            events: [DELIVERED_EVENT],
-                          },
-                        ],
-                      },
-                    },
-                  },
+              content: jsonContent('OrderLookupResponse', {
+                examples: {
+                  delivered: { value: { orderId: '1001', results: [DELIVERED] } },
                 },
-              },
+              }),
             },
             '400': {
               description: 'Invalid request: fix it before retrying',
-              content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' } } },
+              content: jsonContent('ErrorBody'),
             },
             '404': {
               description:
@@ -319,27 +244,17 @@ export function buildBffOpenApiDocument(publicUrl?: string): JsonObject {
               description:
                 'Too many lookups, too many failed ones, or the visitor\u2019s share of uncached lookups spent: wait ' +
                 'Retry-After seconds',
-              headers: { 'Retry-After': { description: 'seconds', schema: { type: 'integer' } } },
-              content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' } } },
+              headers: RETRY_AFTER,
+              content: jsonContent('ErrorBody'),
             },
             '502': {
               description: 'The platform could not answer: try again later',
-              content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' } } },
+              content: jsonContent('ErrorBody'),
             },
           },
         },
       },
-      '/openapi.json': {
-        get: {
-          operationId: 'getOpenApi',
-          summary: 'This document',
-          security: [],
-          responses: {
-            '200': { description: 'The OpenAPI 3.1 document', content: { 'application/json': {} } },
-            ...errorResponses({ method_not_allowed: 'Use GET.' }, { 405: 'Method not allowed' }),
-          },
-        },
-      },
+      '/openapi.json': openApiPath({ statusText: { 405: 'Method not allowed' } }),
     },
     components: {
       schemas: {

@@ -3,12 +3,12 @@ import { ApiError } from '../../shared/errors.ts';
 import { describeIssues } from '../../shared/issues.ts';
 import { OrderLookupRequestSchema, type OrderLookupResponse } from '../../shared/order-lookup.ts';
 import type { BffConfig } from '../config.ts';
-import { jsonOnly, methodNotAllowed } from '../http/errors.ts';
+import { jsonOnly, methodNotAllowed, rateLimited } from '../http/errors.ts';
 import type { LedgerAttempt } from '../labels/ledger.ts';
 import { cors } from '../tracking/routes.ts';
 import type { TrackingService } from '../tracking/service.ts';
 import { limitVisitors, type VisitorLimiter, visitorKey } from '../tracking/visitor-limiter.ts';
-import { isShareSpent } from '../tracking/visitor-share.ts';
+import { isShareSpent, shareSpentError } from '../tracking/visitor-share.ts';
 import { isUpstreamError } from '../upstream/errors.ts';
 import type { OrderLookup } from './lookup.ts';
 import type { LookupThrottle } from './lookup-throttle.ts';
@@ -47,11 +47,8 @@ export function orderRoutes(deps: OrderRoutesDeps): Router {
     // Counted as a failure before the order is read, so concurrent guesses never get past the limit.
     const admission = await deps.throttle.admit(visitor, orderId);
     if (!admission.ok) {
-      res.setHeader('Retry-After', String(admission.retryAfterSeconds));
-      throw new ApiError(
-        'rate_limited',
-        `Too many failed lookups; retry in ${admission.retryAfterSeconds} s.`,
-      );
+      const wait = admission.retryAfterSeconds;
+      throw rateLimited(res, wait, `Too many failed lookups; retry in ${wait} s.`);
     }
     let parcels: LedgerAttempt[] | undefined;
     try {
@@ -74,14 +71,8 @@ export function orderRoutes(deps: OrderRoutesDeps): Router {
       res.setHeader('Cache-Control', 'no-store');
       res.json(body);
     } catch (error) {
-      if (isShareSpent(error)) {
-        // This visitor's fair share of the store's platform calls is spent, as on /api/tracking.
-        res.setHeader('Retry-After', String(error.retryAfterSeconds));
-        throw new ApiError(
-          'rate_limited',
-          `Too many lookups of codes not seen recently; retry in ${error.retryAfterSeconds} s.`,
-        );
-      }
+      // This visitor's fair share of the store's platform calls is spent, as on /api/tracking.
+      if (isShareSpent(error)) throw shareSpentError(res, error);
       if (!isUpstreamError(error)) throw error;
       throw new ApiError('track_failed', 'Tracking is temporarily unavailable; try again in a moment.');
     }

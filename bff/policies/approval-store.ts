@@ -1,34 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import * as z from 'zod/mini';
-import { type Migration, migrate } from '../../shared/sql/migrate.ts';
+import { type Migration, migrated } from '../../shared/sql/migrate.ts';
+import { type CamelCased, flag, fromRow } from '../../shared/sql/rows.ts';
 import { isUniqueViolation, type Row, type Sql } from '../../shared/sql/sql.ts';
 
 export const APPROVAL_STATES = ['pending', 'approved', 'rejected', 'expired'] as const;
 export type ApprovalState = (typeof APPROVAL_STATES)[number];
-
-/** A label an agent asked for that waits for (or got) the merchant's decision. */
-export interface Approval {
-  id: string;
-  state: ApprovalState;
-  /**
-   * Which intended label it is for, as the ledger knows it: `key:<idempotencyKey>`, `order:<orderId>#<volume>`, or
-   * `request:<fingerprint>` (neither given).
-   */
-  intent: string;
-  /** The agent's request as it would be sent (JSON: the platform's fields, mapped service) with its intent fields. */
-  request: string;
-  issuedBy: string;
-  /** The platform's price for this package and destination when asked, in centavos. */
-  quotedPriceCents: number | null;
-  declaredValueCents: number;
-  createdAt: number;
-  expiresAt: number;
-  decidedAt: number | null;
-  /** The ledger attempt the approved label was issued as. */
-  attemptId: string | null;
-  /** Whether the agent was already told it expired (the next call asks the merchant again). */
-  expiryReported: boolean;
-}
 
 export const APPROVAL_MIGRATIONS: readonly Migration[] = [
   {
@@ -55,38 +32,33 @@ export const APPROVAL_MIGRATIONS: readonly Migration[] = [
   },
 ];
 
+/** A label an agent asked for that waits for (or got) the merchant's decision: a row as stored. */
 const RowSchema = z.object({
   id: z.string(),
   state: z.enum(APPROVAL_STATES),
+  /**
+   * Which intended label it is for, as the ledger knows it: `key:<idempotencyKey>`, `order:<orderId>#<volume>`, or
+   * `request:<fingerprint>` (neither given).
+   */
   intent: z.string(),
+  /** The agent's request as it would be sent (JSON: the platform's fields, mapped service) with its intent fields. */
   request: z.string(),
   issued_by: z.string(),
+  /** The platform's price for this package and destination when asked, in centavos. */
   quoted_price_cents: z.nullable(z.number()),
   declared_value_cents: z.number(),
   created_at: z.number(),
   expires_at: z.number(),
   decided_at: z.nullable(z.number()),
+  /** The ledger attempt the approved label was issued as. */
   attempt_id: z.nullable(z.string()),
-  expiry_reported: z.number(),
+  /** Whether the agent was already told it expired (the next call asks the merchant again). */
+  expiry_reported: flag,
 });
+export type Approval = CamelCased<z.output<typeof RowSchema>>;
 
 function toApproval(row: Row | undefined): Approval | undefined {
-  if (!row) return undefined;
-  const r = RowSchema.parse(row);
-  return {
-    id: r.id,
-    state: r.state,
-    intent: r.intent,
-    request: r.request,
-    issuedBy: r.issued_by,
-    quotedPriceCents: r.quoted_price_cents,
-    declaredValueCents: r.declared_value_cents,
-    createdAt: r.created_at,
-    expiresAt: r.expires_at,
-    decidedAt: r.decided_at,
-    attemptId: r.attempt_id,
-    expiryReported: r.expiry_reported === 1,
-  };
+  return row ? fromRow(RowSchema, row) : undefined;
 }
 
 /**
@@ -96,19 +68,12 @@ function toApproval(row: Row | undefined): Approval | undefined {
  */
 export class ApprovalStore {
   readonly ready: Promise<void>;
-  private readonly db: Sql;
+  private readonly sql: Sql;
   private readonly now: () => number;
 
   constructor(sql: Sql, options: { now?: () => number } = {}) {
-    this.db = sql;
     this.now = options.now ?? Date.now;
-    this.ready = migrate(sql, APPROVAL_MIGRATIONS).then(() => undefined);
-    this.ready.catch(() => undefined);
-  }
-
-  private async sql(): Promise<Sql> {
-    await this.ready;
-    return this.db;
+    ({ ready: this.ready, sql: this.sql } = migrated(sql, APPROVAL_MIGRATIONS));
   }
 
   /**
@@ -125,12 +90,11 @@ export class ApprovalStore {
     ttlMs: number;
     maxPending?: number | undefined;
   }): Promise<Approval | undefined> {
-    const sql = await this.sql();
     const now = this.now();
     await this.expire();
     const id = randomUUID();
     try {
-      const asked = await sql.transaction(async (tx) => {
+      const asked = await this.sql.transaction(async (tx) => {
         await tx.lock(`label-approvals:${fields.issuedBy}`);
         const pending = await tx.one(
           `SELECT id FROM label_approvals WHERE intent = ? AND state = 'pending'`,
@@ -177,7 +141,7 @@ export class ApprovalStore {
   async latest(intent: string, issuedBy?: string): Promise<Approval | undefined> {
     await this.expire();
     return toApproval(
-      await (await this.sql()).one(
+      await this.sql.one(
         `SELECT * FROM label_approvals WHERE intent = ? ${issuedBy === undefined ? '' : 'AND issued_by = ?'}
          ORDER BY created_at DESC, id LIMIT 1`,
         issuedBy === undefined ? [intent] : [intent, issuedBy],
@@ -187,7 +151,7 @@ export class ApprovalStore {
 
   async get(id: string): Promise<Approval | undefined> {
     await this.expire();
-    return toApproval(await (await this.sql()).one('SELECT * FROM label_approvals WHERE id = ?', [id]));
+    return toApproval(await this.sql.one('SELECT * FROM label_approvals WHERE id = ?', [id]));
   }
 
   /**
@@ -199,7 +163,7 @@ export class ApprovalStore {
     state: 'approved' | 'rejected',
   ): Promise<{ decided: boolean; approval: Approval | undefined }> {
     await this.expire();
-    const changed = await (await this.sql()).run(
+    const changed = await this.sql.run(
       `UPDATE label_approvals SET state = ?, decided_at = ? WHERE id = ? AND state = 'pending'`,
       [state, this.now(), id],
     );
@@ -208,21 +172,21 @@ export class ApprovalStore {
 
   /** Records the ledger attempt an approved label was issued as. */
   async issued(id: string, attemptId: string): Promise<void> {
-    await (await this.sql()).run(
-      'UPDATE label_approvals SET attempt_id = ? WHERE id = ? AND attempt_id IS NULL',
-      [attemptId, id],
-    );
+    await this.sql.run('UPDATE label_approvals SET attempt_id = ? WHERE id = ? AND attempt_id IS NULL', [
+      attemptId,
+      id,
+    ]);
   }
 
   /** Notes that the agent was told the approval expired. */
   async expiryTold(id: string): Promise<void> {
-    await (await this.sql()).run('UPDATE label_approvals SET expiry_reported = 1 WHERE id = ?', [id]);
+    await this.sql.run('UPDATE label_approvals SET expiry_reported = 1 WHERE id = ?', [id]);
   }
 
   /** Approvals, most recent first, optionally of one state. */
   async list(filter: { state?: ApprovalState; limit?: number } = {}): Promise<Approval[]> {
     await this.expire();
-    const rows = await (await this.sql()).all(
+    const rows = await this.sql.all(
       `SELECT * FROM label_approvals ${filter.state ? 'WHERE state = ?' : ''} ORDER BY created_at DESC, id LIMIT ?`,
       [...(filter.state ? [filter.state] : []), filter.limit ?? 200],
     );
@@ -231,7 +195,7 @@ export class ApprovalStore {
 
   /** Pending approvals past their time become `expired` (nobody answered). */
   private async expire(): Promise<void> {
-    await (await this.sql()).run(
+    await this.sql.run(
       `UPDATE label_approvals SET state = 'expired' WHERE state = 'pending' AND expires_at <= ?`,
       [this.now()],
     );

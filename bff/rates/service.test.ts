@@ -27,6 +27,21 @@ describe('RatesService', () => {
     expect(rates).toHaveBeenCalledTimes(3);
   });
 
+  it('keeps at most maxEntries quotes, the one stored longest ago going first even when it was just read', async () => {
+    const rates = vi.fn(async () => response);
+    const service = new RatesService({ client: { rates }, maxEntries: 2 });
+    const to = (destinationCep: string) => ({ ...request, destinationCep });
+    await service.quote(to('01001000'));
+    await service.quote(to('20040020'));
+    await service.quote(to('01001000'));
+    expect(rates).toHaveBeenCalledTimes(2);
+    await service.quote(to('30130000'));
+    await service.quote(to('20040020'));
+    expect(rates).toHaveBeenCalledTimes(3);
+    await service.quote(to('01001000'));
+    expect(rates).toHaveBeenCalledTimes(4);
+  });
+
   it('never caches a failure', async () => {
     const rates = vi.fn().mockRejectedValueOnce(new Error('down')).mockResolvedValue(response);
     const service = new RatesService({ client: { rates } });

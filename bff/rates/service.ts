@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { RatesResponse } from '../../shared/quote.ts';
 import type { RestClient } from '../upstream/rest-client.ts';
 
@@ -12,11 +13,10 @@ export interface RatesRequestForCache {
  * minute. Failures are never cached.
  */
 export class RatesService {
-  private readonly cache = new Map<string, { at: number; response: RatesResponse }>();
+  private readonly cache: LRUCache<string, { at: number; response: RatesResponse }>;
   private readonly client: Pick<RestClient, 'rates'>;
   private readonly now: () => number;
   private readonly ttlMs: number;
-  private readonly maxEntries: number;
 
   constructor(options: {
     client: Pick<RestClient, 'rates'>;
@@ -27,7 +27,7 @@ export class RatesService {
     this.client = options.client;
     this.now = options.now ?? Date.now;
     this.ttlMs = options.ttlMs ?? 60_000;
-    this.maxEntries = options.maxEntries ?? 5000;
+    this.cache = new LRUCache({ max: options.maxEntries ?? 5000 });
   }
 
   async quote(request: RatesRequestForCache): Promise<RatesResponse> {
@@ -35,18 +35,14 @@ export class RatesService {
       request.destinationCep,
       request.items.map((i) => [i.name, i.quantity, i.unitPriceBRL, i.weightKg]),
     ]);
-    const hit = this.cache.get(key);
+    // `peek`: a hit does not make a quote younger; the one stored longest ago goes first.
+    const hit = this.cache.peek(key);
     if (hit && this.now() - hit.at < this.ttlMs) return hit.response;
     const response = await this.client.rates({
       destinationCep: request.destinationCep,
       items: request.items,
     });
-    this.cache.delete(key);
     this.cache.set(key, { at: this.now(), response });
-    if (this.cache.size > this.maxEntries) {
-      const oldest = this.cache.keys().next().value;
-      if (oldest !== undefined) this.cache.delete(oldest);
-    }
     return response;
   }
 }

@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { TrackingResult } from '../../shared/tracking.ts';
 
 const MINUTE = 60_000;
@@ -17,17 +18,18 @@ export const DEFAULT_TTLS: TrackingTtls = {
 
 export type Freshness = 'fresh' | 'revalidate' | 'expired';
 
+/** A cached result and how fresh it is now. */
+export interface Cached {
+  result: TrackingResult;
+  freshness: Freshness;
+}
+
 /**
  * Results per code with their freshness: `TrackingCache` in this process's memory, or `RedisTrackingCache`
  * (redis-cache.ts) shared by every instance.
  */
 export interface TrackingStore {
-  get(
-    code: string,
-  ):
-    | { result: TrackingResult; freshness: Freshness }
-    | undefined
-    | Promise<{ result: TrackingResult; freshness: Freshness } | undefined>;
+  get(code: string): Cached | undefined | Promise<Cached | undefined>;
   set(code: string, result: TrackingResult): void | Promise<void>;
 }
 
@@ -55,37 +57,27 @@ interface Entry {
  * answer for when the upstream fails.
  */
 export class TrackingCache implements TrackingStore {
-  private readonly entries = new Map<string, Entry>();
+  private readonly entries: LRUCache<string, Entry>;
   private readonly now: () => number;
   private readonly ttls: TrackingTtls;
-  private readonly maxEntries: number;
 
   constructor(options: { now?: () => number; ttls?: TrackingTtls; maxEntries?: number } = {}) {
     this.now = options.now ?? Date.now;
     this.ttls = options.ttls ?? DEFAULT_TTLS;
-    this.maxEntries = options.maxEntries ?? 20_000;
+    this.entries = new LRUCache({ max: options.maxEntries ?? 20_000 });
   }
 
   ttlFor(result: TrackingResult): number {
     return ttlOf(result, this.ttls);
   }
 
-  get(code: string): { result: TrackingResult; freshness: Freshness } | undefined {
+  get(code: string): Cached | undefined {
     const entry = this.entries.get(code);
-    if (!entry) return undefined;
-    this.entries.delete(code);
-    this.entries.set(code, entry);
-    return { result: entry.result, freshness: freshnessOf(entry.storedAt, entry.ttl, this.now()) };
+    return entry && { result: entry.result, freshness: freshnessOf(entry.storedAt, entry.ttl, this.now()) };
   }
 
   set(code: string, result: TrackingResult): void {
-    this.entries.delete(code);
     this.entries.set(code, { result, storedAt: this.now(), ttl: this.ttlFor(result) });
-    while (this.entries.size > this.maxEntries) {
-      const oldest = this.entries.keys().next().value;
-      if (oldest === undefined) break;
-      this.entries.delete(oldest);
-    }
   }
 
   get size(): number {

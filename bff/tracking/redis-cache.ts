@@ -1,8 +1,8 @@
 import { type TrackingResult, TrackingResultSchema } from '../../shared/tracking.ts';
 import type { RedisConnection } from '../backends/redis.ts';
 import {
+  type Cached,
   DEFAULT_TTLS,
-  type Freshness,
   freshnessOf,
   type TrackingCache,
   type TrackingStore,
@@ -11,8 +11,6 @@ import {
 } from './cache.ts';
 
 const DAY = 24 * 60 * 60_000;
-
-type Cached = { result: TrackingResult; freshness: Freshness };
 
 /**
  * The tracking cache shared by every instance (`BFF_REDIS_URL`): one JSON entry per code with the time it was stored

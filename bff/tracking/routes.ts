@@ -9,7 +9,7 @@ import { isUpstreamError } from '../upstream/errors.ts';
 import { normalizeCodes } from './codes.ts';
 import type { TrackingService } from './service.ts';
 import { limitVisitors, MemoryVisitorLimiter, type VisitorLimiter, visitorKey } from './visitor-limiter.ts';
-import { isShareSpent } from './visitor-share.ts';
+import { isShareSpent, shareSpentError } from './visitor-share.ts';
 
 /** CORS for the origins the merchant allowed, and for nobody else. */
 export function cors(allowed: readonly string[]): RequestHandler {
@@ -70,14 +70,8 @@ export function trackingRoutes(deps: {
       res.setHeader('Cache-Control', 'no-store');
       res.json({ results });
     } catch (error) {
-      if (isShareSpent(error)) {
-        // This visitor's fair share of the store's platform calls is spent; cached codes are still answered.
-        res.setHeader('Retry-After', String(error.retryAfterSeconds));
-        throw new ApiError(
-          'rate_limited',
-          `Too many lookups of codes not seen recently; retry in ${error.retryAfterSeconds} s.`,
-        );
-      }
+      // This visitor's fair share of the store's platform calls is spent; cached codes are still answered.
+      if (isShareSpent(error)) throw shareSpentError(res, error);
       if (!isUpstreamError(error)) throw error;
       // Never the upstream actionUrl or internals: the visitor learns only that tracking is unavailable.
       const message =

@@ -1,7 +1,7 @@
 import { MAX_CODES } from '../../shared/limits.ts';
 import type { TrackingResult } from '../../shared/tracking.ts';
 import type { TrackingLookupResult } from '../../shared/tracking-lookup.ts';
-import type { Logger } from '../logger.ts';
+import { type Logger, messageOf } from '../logger.ts';
 import { isUpstreamError, UpstreamError } from '../upstream/errors.ts';
 import type { RestClient } from '../upstream/rest-client.ts';
 import type { Freshness, TrackingStore } from './cache.ts';
@@ -125,10 +125,7 @@ export class TrackingService {
       );
       return;
     }
-    this.logger.warn(
-      { error: error instanceof Error ? error.message : String(error), codes },
-      'tracking: upstream lookup failed',
-    );
+    this.logger.warn({ error: messageOf(error), codes }, 'tracking: upstream lookup failed');
   }
 }
 

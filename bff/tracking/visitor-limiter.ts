@@ -1,8 +1,8 @@
 import type { Request, RequestHandler } from 'express';
 import { LRUCache } from 'lru-cache';
-import { ApiError } from '../../shared/errors.ts';
 import type { LimitDecision, RateLimit } from '../../shared/rate-limit.ts';
 import { senderKey } from '../../shared/security/address.ts';
+import { rateLimited } from '../http/errors.ts';
 
 /**
  * The per-visitor limit of the tracking API: `MemoryVisitorLimiter` in this process, or `RedisVisitorLimiter`
@@ -70,7 +70,7 @@ export function limitVisitors(limiter: VisitorLimiter): RequestHandler {
   return async (req, res, next) => {
     const decision = await limiter.take(visitorKey(req));
     if (decision.ok) return next();
-    res.setHeader('Retry-After', String(decision.retryAfterSeconds));
-    throw new ApiError('rate_limited', `Too many lookups; retry in ${decision.retryAfterSeconds} s.`);
+    const wait = decision.retryAfterSeconds;
+    throw rateLimited(res, wait, `Too many lookups; retry in ${wait} s.`);
   };
 }

@@ -1,4 +1,7 @@
+import type { Response } from 'express';
+import type { ApiError } from '../../shared/errors.ts';
 import type { RateLimit } from '../../shared/rate-limit.ts';
+import { rateLimited } from '../http/errors.ts';
 
 /**
  * The share of the store's upstream budget (`SHIPPING_RATE_LIMIT`, per its window: 60 calls a minute by default) one
@@ -27,4 +30,10 @@ export class ShareSpent extends Error {
 
 export function isShareSpent(error: unknown): error is ShareSpent {
   return error instanceof ShareSpent;
+}
+
+/** What `/api/tracking` and `/api/orders/lookup` answer when it is spent (cached codes are still answered). */
+export function shareSpentError(res: Response, error: ShareSpent): ApiError {
+  const wait = error.retryAfterSeconds;
+  return rateLimited(res, wait, `Too many lookups of codes not seen recently; retry in ${wait} s.`);
 }

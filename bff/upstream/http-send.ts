@@ -1,5 +1,6 @@
 import { Agent as HttpAgent, request as httpRequest } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { messageOf } from '../logger.ts';
 
 /** One upstream answer: the status, a header reader and the body text. */
 export interface Answer {
@@ -70,7 +71,7 @@ export function sendThroughFetch(fetchImpl: typeof fetch): Send {
       response = await fetchImpl(url, { method: 'POST', headers, body, signal });
     } catch (error) {
       if (signal.aborted) throw signal.reason;
-      throw new NetworkError(error instanceof Error ? error.message : String(error));
+      throw new NetworkError(messageOf(error));
     }
     const text = await response.text();
     return { status: response.status, header: (name) => response.headers.get(name) ?? undefined, text };

@@ -5,7 +5,7 @@ import {
 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { type CallToolResult, CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { LABEL_TOOL_NAMES } from '../../shared/tools.ts';
-import type { Logger } from '../logger.ts';
+import { type Logger, messageOf } from '../logger.ts';
 
 /**
  * Whether a failed platform call may have run the tool: `not_sent` when the request never reached the tool
@@ -84,9 +84,10 @@ export function classifyCallFailure(error: unknown): PlatformCallFailure {
   return 'unknown';
 }
 
-function messageOf(error: unknown): string {
+/** The failure's message with its socket-level code, for the error a caller sees. */
+function failureText(error: unknown): string {
   const code = causeCode(error);
-  const message = error instanceof Error ? error.message : String(error);
+  const message = messageOf(error);
   return code && !message.includes(code) ? `${message} (${code})` : message;
 }
 
@@ -150,7 +151,7 @@ export class PlatformMcp implements PlatformPort {
       await client.connect(transport, { timeout: timeoutMs });
     } catch (error) {
       await client.close().catch(() => undefined);
-      throw new PlatformCallError('not_sent', `platform MCP handshake failed: ${messageOf(error)}`);
+      throw new PlatformCallError('not_sent', `platform MCP handshake failed: ${failureText(error)}`);
     }
     this.open.add(client);
     return client;
@@ -177,7 +178,7 @@ export class PlatformMcp implements PlatformPort {
       void this.shared?.clear();
       throw new PlatformCallError(
         classifyCallFailure(error),
-        `platform MCP ${name} failed: ${messageOf(error)}`,
+        `platform MCP ${name} failed: ${failureText(error)}`,
       );
     } finally {
       await this.release(client);
@@ -189,10 +190,7 @@ export class PlatformMcp implements PlatformPort {
     try {
       return await this.call(name, args, 30_000);
     } catch (error) {
-      this.options.logger.warn(
-        { tool: name, error: error instanceof Error ? error.message : String(error) },
-        'platform MCP: retrying once',
-      );
+      this.options.logger.warn({ tool: name, error: messageOf(error) }, 'platform MCP: retrying once');
       return this.call(name, args, 30_000);
     }
   }
@@ -234,7 +232,7 @@ export class PlatformMcp implements PlatformPort {
     } catch (error) {
       // The upstream's own words go to the log, never to agents or the public: they are not ours to show.
       this.options.logger.warn(
-        { error: error instanceof Error ? error.message : String(error) },
+        { error: messageOf(error) },
         'platform MCP: the tool catalog could not be read',
       );
       return {

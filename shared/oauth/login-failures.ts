@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import { type Migration, migrate } from '../sql/migrate.ts';
+import { type Migration, migrated } from '../sql/migrate.ts';
 import type { Sql } from '../sql/sql.ts';
 
 /** The failures counted under one key (`address:…`, `account:…`, `device:…`) in its current window. */
@@ -122,13 +122,10 @@ export class SqlLoginFailures implements LoginFailures {
   private readonly sql: Sql;
 
   constructor(sql: Sql) {
-    this.sql = sql;
-    this.ready = migrate(sql, LOGIN_FAILURE_MIGRATIONS).then(() => undefined);
-    this.ready.catch(() => undefined);
+    ({ ready: this.ready, sql: this.sql } = migrated(sql, LOGIN_FAILURE_MIGRATIONS));
   }
 
   async get(key: string, now: number): Promise<FailureCount | undefined> {
-    await this.ready;
     const row = await this.sql.one(
       'SELECT failures, last_at, until_at FROM login_failures WHERE id = ? AND until_at > ?',
       [key, now],
@@ -137,7 +134,6 @@ export class SqlLoginFailures implements LoginFailures {
   }
 
   async add(key: string, now: number, rule: FailureRule): Promise<FailureCount> {
-    await this.ready;
     await this.sql.run('DELETE FROM login_failures WHERE until_at <= ?', [now]);
     const row = await this.sql.one(
       `INSERT INTO login_failures (id, failures, last_at, until_at) VALUES (?, 1, ?, ?)
@@ -154,7 +150,6 @@ export class SqlLoginFailures implements LoginFailures {
   }
 
   async release(key: string, now: number): Promise<void> {
-    await this.ready;
     await this.sql.run(
       'UPDATE login_failures SET failures = failures - 1 WHERE id = ? AND failures > 0 AND until_at > ?',
       [key, now],
@@ -162,12 +157,10 @@ export class SqlLoginFailures implements LoginFailures {
   }
 
   async clear(key: string): Promise<void> {
-    await this.ready;
     await this.sql.run('DELETE FROM login_failures WHERE id = ?', [key]);
   }
 
   async clearAll(): Promise<void> {
-    await this.ready;
     await this.sql.run('DELETE FROM login_failures');
   }
 }

@@ -109,6 +109,11 @@ export class AuthorizationPages {
       );
   }
 
+  /** The page for a form whose CSRF token or consent ticket is missing or wrong. */
+  private formExpired(res: Response): void {
+    this.errorPage(res, 403, 'Sessão inválida', 'O formulário expirou. Volte ao aplicativo e tente de novo.');
+  }
+
   /**
    * Before the SDK's `/authorize`: an unknown client or a redirect URI it did not register gets an HTML page, never
    * a redirect (the SDK would answer JSON).
@@ -274,12 +279,7 @@ ${
   login = async (req: Request, res: Response): Promise<void> => {
     const csrf = this.csrfOk(req);
     if (!csrf) {
-      return this.errorPage(
-        res,
-        403,
-        'Sessão inválida',
-        'O formulário expirou. Volte ao aplicativo e tente de novo.',
-      );
+      return this.formExpired(res);
     }
     const request = await this.readPending(req.body);
     if (!request) {
@@ -370,12 +370,7 @@ ${scopes}
     const csrf = this.csrfOk(req);
     const ticketText = field(req.body, 'ticket');
     if (!csrf || !ticketText) {
-      return this.errorPage(
-        res,
-        403,
-        'Sessão inválida',
-        'O formulário expirou. Volte ao aplicativo e tente de novo.',
-      );
+      return this.formExpired(res);
     }
     const hash = sha256Hex(ticketText);
     const store = this.options.provider.store;

@@ -1,5 +1,5 @@
 import type { OAuthClientInformationFull } from '@modelcontextprotocol/sdk/shared/auth.js';
-import { type Migration, migrate } from '../sql/migrate.ts';
+import { type Migration, migrated } from '../sql/migrate.ts';
 import type { Row, Sql, SqlValue } from '../sql/sql.ts';
 
 /** A registered client as stored: its metadata, without the client id (only its hash is kept). */
@@ -197,13 +197,11 @@ export class OAuthStore {
   private readonly sql: Sql;
 
   constructor(sql: Sql) {
-    this.sql = sql;
-    this.ready = migrate(sql, OAUTH_MIGRATIONS).then(() => undefined);
-    this.ready.catch(() => undefined);
+    ({ ready: this.ready, sql: this.sql } = migrated(sql, OAUTH_MIGRATIONS));
   }
 
   async putClient(client: ClientRecord): Promise<void> {
-    await this.run(
+    await this.sql.run(
       'INSERT INTO oauth_clients (id_hash, metadata, created_at, last_used_at) VALUES (?, ?, ?, ?)',
       [client.idHash, JSON.stringify(client.metadata), client.createdAt, client.lastUsedAt],
     );
@@ -214,7 +212,7 @@ export class OAuthStore {
    * (policy, consent and last use are kept). One statement, so two consents at once leave one row.
    */
   async putDocumentClient(client: ClientRecord & { documentUrl: string }): Promise<void> {
-    await this.run(
+    await this.sql.run(
       `INSERT INTO oauth_clients (id_hash, metadata, created_at, last_used_at, document_url) VALUES (?, ?, ?, ?, ?)
        ON CONFLICT (id_hash) DO UPDATE SET metadata = excluded.metadata, document_url = excluded.document_url`,
       [
@@ -234,7 +232,6 @@ export class OAuthStore {
    * client the merchant consented to is never touched. Clients without consent hold no code or token.
    */
   async registerClient(client: ClientRecord, bounds: PendingBounds): Promise<void> {
-    await this.ready;
     await this.sql.transaction(async (tx) => {
       await tx.lock('oauth_clients');
       await tx.run('DELETE FROM oauth_clients WHERE consented_at IS NULL AND created_at < ?', [
@@ -277,12 +274,12 @@ export class OAuthStore {
   }
 
   async getClient(idHash: string): Promise<ClientRecord | undefined> {
-    const row = await this.one('SELECT * FROM oauth_clients WHERE id_hash = ?', [idHash]);
+    const row = await this.sql.one('SELECT * FROM oauth_clients WHERE id_hash = ?', [idHash]);
     return row && toClient(row);
   }
 
   async listClients(): Promise<ClientRecord[]> {
-    return (await this.all('SELECT * FROM oauth_clients ORDER BY created_at')).map(toClient);
+    return (await this.sql.all('SELECT * FROM oauth_clients ORDER BY created_at')).map(toClient);
   }
 
   /**
@@ -290,7 +287,7 @@ export class OAuthStore {
    * query, whatever the number of registrations.
    */
   async consentedClients(page: { limit: number; offset: number }): Promise<ClientRecord[]> {
-    const rows = await this.all(
+    const rows = await this.sql.all(
       `SELECT * FROM oauth_clients WHERE consented_at IS NOT NULL
        ORDER BY consented_at DESC, id_hash LIMIT ? OFFSET ?`,
       [page.limit, page.offset],
@@ -300,13 +297,12 @@ export class OAuthStore {
 
   /** How many clients the merchant consented to. */
   async countConsentedClients(): Promise<number> {
-    const row = await this.one('SELECT COUNT(*) AS n FROM oauth_clients WHERE consented_at IS NOT NULL');
+    const row = await this.sql.one('SELECT COUNT(*) AS n FROM oauth_clients WHERE consented_at IS NOT NULL');
     return Number(row?.n ?? 0);
   }
 
   /** Deletes the client and every code and token it holds. */
   async deleteClient(idHash: string): Promise<boolean> {
-    await this.ready;
     return this.sql.transaction(async (tx) => {
       await tx.run('DELETE FROM oauth_tokens WHERE client_id_hash = ?', [idHash]);
       await tx.run('DELETE FROM oauth_codes WHERE client_id_hash = ?', [idHash]);
@@ -315,46 +311,49 @@ export class OAuthStore {
   }
 
   async touchClient(idHash: string, at: number): Promise<void> {
-    await this.run('UPDATE oauth_clients SET last_used_at = ? WHERE id_hash = ?', [at, idHash]);
+    await this.sql.run('UPDATE oauth_clients SET last_used_at = ? WHERE id_hash = ?', [at, idHash]);
   }
 
   /** Records the merchant's first consent to a client (a later one keeps the first time). */
   async markConsented(idHash: string, at: number): Promise<void> {
-    await this.run('UPDATE oauth_clients SET consented_at = ? WHERE id_hash = ? AND consented_at IS NULL', [
-      at,
-      idHash,
-    ]);
+    await this.sql.run(
+      'UPDATE oauth_clients SET consented_at = ? WHERE id_hash = ? AND consented_at IS NULL',
+      [at, idHash],
+    );
   }
 
   /** Sets (or, with null, clears) what the server keeps about a client beyond OAuth: the BFF's agent policy. */
   async setPolicy(idHash: string, policy: string | null): Promise<boolean> {
-    return (await this.run('UPDATE oauth_clients SET policy = ? WHERE id_hash = ?', [policy, idHash])) === 1;
+    return (
+      (await this.sql.run('UPDATE oauth_clients SET policy = ? WHERE id_hash = ?', [policy, idHash])) === 1
+    );
   }
 
   async putCode(hash: string, code: CodeRecord): Promise<void> {
-    await this.run(
+    await this.sql.run(
       `INSERT INTO oauth_codes (hash, ${GRANT_COLUMNS}, code_challenge, redirect_uri) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       [hash, ...grantValues(code), code.codeChallenge, code.redirectUri],
     );
   }
 
   async getCode(hash: string): Promise<CodeRecord | undefined> {
-    const row = await this.one('SELECT * FROM oauth_codes WHERE hash = ?', [hash]);
+    const row = await this.sql.one('SELECT * FROM oauth_codes WHERE hash = ?', [hash]);
     return row && toCode(row);
   }
 
   /** Marks the code used; answers whether it was fresh, already used, or unknown. */
   async spendCode(hash: string): Promise<Spend<CodeRecord>> {
-    const fresh = await this.one('UPDATE oauth_codes SET used = 1 WHERE hash = ? AND used = 0 RETURNING *', [
-      hash,
-    ]);
+    const fresh = await this.sql.one(
+      'UPDATE oauth_codes SET used = 1 WHERE hash = ? AND used = 0 RETURNING *',
+      [hash],
+    );
     if (fresh) return { state: 'fresh', record: toCode(fresh) };
     const record = await this.getCode(hash);
     return record ? { state: 'reused', record } : { state: 'unknown' };
   }
 
   async putToken(hash: string, token: TokenRecord): Promise<void> {
-    await this.run(
+    await this.sql.run(
       `INSERT INTO oauth_tokens (hash, kind, ${GRANT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
       [hash, token.kind, ...grantValues(token)],
     );
@@ -362,13 +361,13 @@ export class OAuthStore {
 
   /** The token, `used` once a refresh token was rotated. */
   async getToken(hash: string): Promise<(TokenRecord & { used: boolean }) | undefined> {
-    const row = await this.one('SELECT * FROM oauth_tokens WHERE hash = ?', [hash]);
+    const row = await this.sql.one('SELECT * FROM oauth_tokens WHERE hash = ?', [hash]);
     return row && toToken(row);
   }
 
   /** Marks a refresh token used (rotation); answers whether it was fresh, already used, or unknown (or not one). */
   async spendToken(hash: string): Promise<Spend<TokenRecord>> {
-    const fresh = await this.one(
+    const fresh = await this.sql.one(
       "UPDATE oauth_tokens SET used = 1 WHERE hash = ? AND kind = 'refresh' AND used = 0 RETURNING *",
       [hash],
     );
@@ -380,22 +379,22 @@ export class OAuthStore {
 
   /** Deletes every code and token of a grant. */
   async deleteGrant(grantId: string): Promise<void> {
-    await this.run('DELETE FROM oauth_tokens WHERE grant_id = ?', [grantId]);
-    await this.run('DELETE FROM oauth_codes WHERE grant_id = ?', [grantId]);
+    await this.sql.run('DELETE FROM oauth_tokens WHERE grant_id = ?', [grantId]);
+    await this.sql.run('DELETE FROM oauth_codes WHERE grant_id = ?', [grantId]);
   }
 
   /** Deletes codes, tokens and sessions expired before `now`. */
   async purgeExpired(now: number): Promise<void> {
-    await this.run('DELETE FROM oauth_tokens WHERE expires_at < ?', [now]);
-    await this.run('DELETE FROM oauth_codes WHERE expires_at < ?', [now]);
-    await this.run('DELETE FROM oauth_sessions WHERE expires_at < ?', [now]);
+    await this.sql.run('DELETE FROM oauth_tokens WHERE expires_at < ?', [now]);
+    await this.sql.run('DELETE FROM oauth_codes WHERE expires_at < ?', [now]);
+    await this.sql.run('DELETE FROM oauth_sessions WHERE expires_at < ?', [now]);
   }
 
   /** The scopes the live tokens of each of these clients hold, in one query (a page of `/admin/agents`). */
   async activeScopesOf(idHashes: readonly string[], now: number): Promise<Map<string, string[]>> {
     const scopes = new Map<string, Set<string>>(idHashes.map((id) => [id, new Set<string>()]));
     if (idHashes.length === 0) return new Map();
-    const rows = await this.all(
+    const rows = await this.sql.all(
       `SELECT client_id_hash, scopes FROM oauth_tokens
        WHERE client_id_hash IN (${idHashes.map(() => '?').join(', ')}) AND used = 0 AND expires_at >= ?`,
       [...idHashes, now],
@@ -409,7 +408,7 @@ export class OAuthStore {
 
   /** The scopes a client's live tokens hold (`/admin/agents`). */
   async activeScopes(idHash: string, now: number): Promise<string[]> {
-    const rows = await this.all(
+    const rows = await this.sql.all(
       'SELECT scopes FROM oauth_tokens WHERE client_id_hash = ? AND used = 0 AND expires_at >= ?',
       [idHash, now],
     );
@@ -421,7 +420,7 @@ export class OAuthStore {
    * sessions (`admin`). Stored here, not in process memory, so any instance can take the next step.
    */
   async putSession(hash: string, kind: SessionKind, payload: string, expiresAt: number): Promise<void> {
-    await this.run('INSERT INTO oauth_sessions (hash, kind, payload, expires_at) VALUES (?, ?, ?, ?)', [
+    await this.sql.run('INSERT INTO oauth_sessions (hash, kind, payload, expires_at) VALUES (?, ?, ?, ?)', [
       hash,
       kind,
       payload,
@@ -431,7 +430,7 @@ export class OAuthStore {
 
   /** The payload, or undefined when unknown, of another kind, or expired at `now`. */
   async getSession(hash: string, kind: SessionKind, now: number): Promise<string | undefined> {
-    const row = await this.one(
+    const row = await this.sql.one(
       'SELECT payload FROM oauth_sessions WHERE hash = ? AND kind = ? AND expires_at > ?',
       [hash, kind, now],
     );
@@ -440,32 +439,17 @@ export class OAuthStore {
 
   /** Deletes it; answers whether it existed (so of two concurrent uses, one wins). */
   async deleteSession(hash: string): Promise<boolean> {
-    return (await this.run('DELETE FROM oauth_sessions WHERE hash = ?', [hash])) > 0;
+    return (await this.sql.run('DELETE FROM oauth_sessions WHERE hash = ?', [hash])) > 0;
   }
 
   /** Forgets everything (the sandbox's reset). */
   async clear(): Promise<void> {
     for (const table of ['oauth_tokens', 'oauth_codes', 'oauth_sessions', 'oauth_clients']) {
-      await this.run(`DELETE FROM ${table}`);
+      await this.sql.run(`DELETE FROM ${table}`);
     }
   }
 
   healthy(): Promise<boolean> {
     return this.sql.healthy();
-  }
-
-  private async all(sql: string, params?: Parameters<Sql['all']>[1]): Promise<Row[]> {
-    await this.ready;
-    return this.sql.all(sql, params);
-  }
-
-  private async one(sql: string, params?: Parameters<Sql['one']>[1]): Promise<Row | undefined> {
-    await this.ready;
-    return this.sql.one(sql, params);
-  }
-
-  private async run(sql: string, params?: Parameters<Sql['run']>[1]): Promise<number> {
-    await this.ready;
-    return this.sql.run(sql, params);
   }
 }

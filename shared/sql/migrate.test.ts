@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type PostgresServer, startPostgres } from '../../testing/servers.ts';
-import { type Migration, migrate } from './migrate.ts';
+import { type Migration, migrate, migrated } from './migrate.ts';
 import { PostgresSql } from './postgres.ts';
 import type { Sql } from './sql.ts';
 import { isUniqueViolation } from './sql.ts';
@@ -187,6 +187,37 @@ describe('the SQL layer on node:sqlite, one process', () => {
       await expect(rolledBack).rejects.toThrow('roll back');
       await outside;
       expect(await sql.all('SELECT id FROM things')).toEqual([{ id: 'outside' }]);
+    } finally {
+      await sql.close();
+    }
+  });
+});
+
+describe('migrated', () => {
+  it('makes the first statement and transaction, issued at once, wait for the tables', async () => {
+    const { ready, sql } = migrated(new SqliteSql({ dataDir: ':memory:', file: 'x' }), MIGRATIONS);
+    try {
+      // Both issued before the migrations ran: on a bare connection each would fail with "no such table".
+      const inserted = sql.transaction((tx) => tx.run("INSERT INTO things (id, note) VALUES ('a', 'first')"));
+      const counted = sql.one('SELECT count(*) AS n FROM things');
+      expect(await inserted).toBe(1);
+      expect(await counted).toEqual({ n: expect.any(Number) });
+      await expect(ready).resolves.toBeUndefined();
+      expect(await sql.all('SELECT id, note FROM things')).toEqual([{ id: 'a', note: 'first' }]);
+    } finally {
+      await sql.close();
+    }
+  });
+
+  it('answers every call with the failure of a migration that did not apply, and stays healthy', async () => {
+    const { ready, sql } = migrated(new SqliteSql({ dataDir: ':memory:', file: 'x' }), [
+      { id: '001-broken', sql: 'INSERT INTO no_such_table VALUES (1)' },
+    ]);
+    try {
+      await expect(ready).rejects.toThrow(/no such table/);
+      await expect(sql.one('SELECT 1 AS n')).rejects.toThrow(/no such table/);
+      await expect(sql.transaction(async () => 1)).rejects.toThrow(/no such table/);
+      expect(await sql.healthy()).toBe(true);
     } finally {
       await sql.close();
     }

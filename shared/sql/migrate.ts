@@ -51,3 +51,25 @@ export function migrate(sql: Sql, migrations: readonly Migration[]): Promise<str
     return applied;
   });
 }
+
+/**
+ * `sql` for a store whose tables `migrations` make: they are applied now, and every statement and transaction through
+ * the answered `sql` waits for them. `ready` settles once they are applied (await it at start to fail fast).
+ */
+export function migrated(sql: Sql, migrations: readonly Migration[]): { ready: Promise<void>; sql: Sql } {
+  const ready = migrate(sql, migrations).then(() => undefined);
+  ready.catch(() => undefined);
+  return {
+    ready,
+    sql: {
+      dialect: sql.dialect,
+      label: sql.label,
+      all: (text, params) => ready.then(() => sql.all(text, params)),
+      one: (text, params) => ready.then(() => sql.one(text, params)),
+      run: (text, params) => ready.then(() => sql.run(text, params)),
+      transaction: (work) => ready.then(() => sql.transaction(work)),
+      healthy: () => sql.healthy(),
+      close: () => sql.close(),
+    },
+  };
+}
