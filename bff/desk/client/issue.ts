@@ -246,7 +246,7 @@ export class IssueForm {
       }
       const error = errorOf(answer.body);
       if (error) {
-        this.fail(this.t.failed(error.message), /^([\w.]+): /.exec(error.message)?.[1]);
+        this.fail(this.t.failed(error.message), error.field);
         return;
       }
       this.volumes = PlanShipmentOutputSchema.parse(answer.body).volumes;
