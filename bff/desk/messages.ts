@@ -23,7 +23,6 @@ const pt = {
   sessionExpired: 'Sua sessão expirou. Recarregue a página e entre de novo.',
   failed: (message: string) => `Não foi possível: ${message}`,
   network: 'Sem resposta do servidor. Verifique a conexão e tente de novo.',
-  working: 'Enviando…',
   noscript: 'Esta página precisa de JavaScript para agir; a lista e os detalhes funcionam sem ele.',
   scriptMissing:
     'O script do painel não foi construído (npm run build): os botões desta página não funcionam.',
@@ -345,7 +344,6 @@ const en: Messages = {
   sessionExpired: 'Your session expired. Reload the page and log in again.',
   failed: (message) => `That did not work: ${message}`,
   network: 'No answer from the server. Check the connection and try again.',
-  working: 'Sending…',
   noscript: 'This page needs JavaScript to act; the list and the details work without it.',
   scriptMissing: 'The desk’s script was not built (npm run build): the buttons of this page do not work.',
   attemptNotFound: 'This label does not exist.',
@@ -647,7 +645,6 @@ const es: Messages = {
   sessionExpired: 'Tu sesión expiró. Recarga la página y vuelve a entrar.',
   failed: (message) => `No fue posible: ${message}`,
   network: 'El servidor no respondió. Revisa la conexión e inténtalo de nuevo.',
-  working: 'Enviando…',
   noscript: 'Esta página necesita JavaScript para actuar; la lista y los detalles funcionan sin él.',
   scriptMissing:
     'El script del panel no se construyó (npm run build): los botones de esta página no funcionan.',

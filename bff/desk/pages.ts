@@ -117,22 +117,19 @@ export function deskPageRoutes(deps: DeskPagesDeps): Router {
     return async (req: Request, res: Response) => {
       const current = await visit(req, res);
       if (!current) return;
-      const content = await handler(current, req);
+      const { status, ...content } = await handler(current, req);
       const pending = (await deps.approvals.list({ state: 'pending' })).length;
       send(
         req,
         res,
         {
+          ...content,
           lang: current.lang,
-          title: content.title,
-          page: content.page,
-          section: content.section,
           session: current.session,
           pendingApprovals: pending,
           scriptMissing: !existsSync(join(scriptDir, 'desk.js')),
-          body: content.body,
         },
-        content.status,
+        status,
       );
     };
   };
