@@ -104,7 +104,7 @@ ${
     : html`<div class="table-scroll" role="region" aria-labelledby="decided-caption" tabindex="0">
 <table>
 <caption id="decided-caption">${t.decidedCaption}</caption>
-<thead><tr><th scope="col">${t.fieldSettledAt}</th><th scope="col">${t.askedBy}</th><th scope="col">${t.colOrder}</th><th scope="col">${t.destination}</th><th scope="col">${t.colState}</th><th scope="col">${t.colLabel}</th></tr></thead>
+<thead><tr><th scope="col">${t.fieldSettledAt}</th><th scope="col">${t.askedBy}</th><th scope="col">${t.colOrder}</th><th scope="col">${t.destination}</th><th scope="col">${t.fieldState}</th><th scope="col">${t.colLabel}</th></tr></thead>
 <tbody>${view.decided.map((approval) => decidedRow(view, approval))}</tbody>
 </table>
 </div>`

@@ -324,7 +324,7 @@ export class IssueForm {
     const fieldset = document.createElement('fieldset');
     fieldset.className = 'rate-list';
     const legend = document.createElement('legend');
-    legend.textContent = t.serviceLegend;
+    legend.textContent = t.fieldService;
     fieldset.append(legend);
     this.rates.forEach((rate, i) => {
       const row = document.createElement('div');
