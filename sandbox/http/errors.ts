@@ -1,4 +1,4 @@
-import type { ErrorRequestHandler, Request, RequestHandler } from 'express';
+import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
 import { ApiError, isApiError } from '../../shared/errors.ts';
 import { restChallenge } from './auth.ts';
@@ -22,6 +22,11 @@ export function methodNotAllowed(allow: string): RequestHandler {
     );
     res.status(error.status).json(error.toBody());
   };
+}
+
+/** A JSON-RPC error answer of `/mcp` (a request the MCP server never saw: malformed, or failed on purpose). */
+export function jsonRpcError(res: Response, status: number, code: number, message: string): void {
+  res.status(status).json({ jsonrpc: '2.0', error: { code, message }, id: null });
 }
 
 /** A client that closed the connection mid-request: nothing to answer and nothing wrong on our side. */

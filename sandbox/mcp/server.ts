@@ -9,7 +9,7 @@ import { PARTNER_TOOLS, TOOLS, type ToolName } from '../../shared/tools.ts';
 import { applyFault } from '../faults/apply.ts';
 import { authenticateMcp, type McpCaller, type MerchantAccess } from '../http/auth.ts';
 import { readJsonBody } from '../http/body.ts';
-import { methodNotAllowed } from '../http/errors.ts';
+import { jsonRpcError, methodNotAllowed } from '../http/errors.ts';
 import { strictRouter } from '../http/router.ts';
 import type { SandboxState } from '../state.ts';
 import { result, SandboxTools } from './tools.ts';
@@ -169,16 +169,6 @@ function buildServer(state: SandboxState, caller: McpCaller, baseUrl: string): M
       // Spec 1 rule 1: the store comes from the key; `instanceId` is ignored.
       return merchantServer(state, new Set(catalog(caller.access)), () => caller.access);
   }
-}
-
-function jsonRpcError(
-  res: Response,
-  status: number,
-  code: number,
-  message: string,
-  id: unknown = null,
-): void {
-  res.status(status).json({ jsonrpc: '2.0', error: { code, message }, id });
 }
 
 /** The tool a JSON-RPC message calls, if it is a `tools/call`, with its `instanceId` argument. */
