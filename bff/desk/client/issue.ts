@@ -17,19 +17,6 @@ import { failureText, once, required, say } from './ui.ts';
 
 /** Where the merchant's sender is remembered in this browser ("Lembrar este remetente"). */
 const SENDER_KEY = 'frete-kit.desk.sender';
-const SENDER_FIELDS = [
-  'nome',
-  'cpfCnpj',
-  'telefone',
-  'email',
-  'endereco.cep',
-  'endereco.logradouro',
-  'endereco.numero',
-  'endereco.complemento',
-  'endereco.bairro',
-  'endereco.cidade',
-  'endereco.uf',
-] as const;
 const ITEM_FIELDS = ['id', 'comprimento', 'largura', 'altura', 'weightGrams', 'quantity', 'valor'] as const;
 
 /** The desk's quote (`POST /admin/api/quote`): the platform's rates, each with its contract code when it is mapped. */
@@ -449,7 +436,12 @@ export class IssueForm {
     this.fieldInput(path)?.setAttribute('aria-invalid', 'true');
   }
 
-  // The sender, remembered in this browser when the merchant asks.
+  // The sender, remembered in this browser when the merchant asks: each of its fields by its path (`endereco.cep`).
+
+  private senderFields(): [path: string, input: HTMLInputElement][] {
+    const inputs = this.form.querySelectorAll<HTMLInputElement>('input[name^="sender."]');
+    return [...inputs].map((input) => [input.name.slice('sender.'.length), input]);
+  }
 
   private rememberSender(): void {
     const remember = this.form.querySelector<HTMLInputElement>('[data-remember-sender]');
@@ -459,7 +451,7 @@ export class IssueForm {
         localStorage.removeItem(SENDER_KEY);
         return;
       }
-      const saved = Object.fromEntries(SENDER_FIELDS.map((field) => [field, this.value(`sender.${field}`)]));
+      const saved = Object.fromEntries(this.senderFields().map(([path, input]) => [path, input.value]));
       localStorage.setItem(SENDER_KEY, JSON.stringify(saved));
     } catch {
       // Storage off (private mode, a policy): the sender is simply not remembered.
@@ -474,10 +466,9 @@ export class IssueForm {
       return;
     }
     if (typeof saved !== 'object' || saved === null) return;
-    for (const field of SENDER_FIELDS) {
-      const value = (saved as Record<string, unknown>)[field];
-      const input = this.form.querySelector<HTMLInputElement>(`[name="sender.${field}"]`);
-      if (input && typeof value === 'string') input.value = value;
+    for (const [path, input] of this.senderFields()) {
+      const value = (saved as Record<string, unknown>)[path];
+      if (typeof value === 'string') input.value = value;
     }
     const remember = this.form.querySelector<HTMLInputElement>('[data-remember-sender]');
     if (remember) remember.checked = true;
