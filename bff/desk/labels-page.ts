@@ -1,7 +1,7 @@
 import { type Html, html } from '../../shared/html.ts';
 import { ATTEMPT_STATES, type LedgerAttempt } from '../labels/ledger.ts';
 import type { ListQuery } from './api.ts';
-import type { DeskLang, Messages } from './messages.ts';
+import { type DeskLang, type Messages, stateName } from './messages.ts';
 import { issuerName, labelNames, stateBadge, timeOf } from './view-parts.ts';
 
 /** The print URL of the desk's JSON API for these attempts (one merged PDF). */
@@ -62,7 +62,7 @@ export function labelsBody(view: LabelsView): Html {
   const filtered = Boolean(query.q || query.state);
   const options = ATTEMPT_STATES.map(
     (state) =>
-      html`<option value="${state}"${query.state === state ? html` selected` : ''}>${t.state[state] ?? state}</option>`,
+      html`<option value="${state}"${query.state === state ? html` selected` : ''}>${stateName(t, state)}</option>`,
   );
   const table =
     attempts.length === 0

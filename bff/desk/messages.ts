@@ -921,11 +921,6 @@ export function deskLangOf(tag: string | null | undefined): DeskLang | undefined
   return undefined;
 }
 
-/** The messages of a language tag (pt-BR for anything the desk does not speak). */
-export function messagesFor(tag: string | null | undefined): Messages {
-  return MESSAGES[deskLangOf(tag) ?? 'pt-BR'];
-}
-
 /** A label's state in words, or the state itself when the desk has no word for it. */
 export function stateName(t: Messages, state: string): string {
   return t.state[state] ?? state;
