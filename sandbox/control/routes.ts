@@ -17,10 +17,9 @@ const LabelTimingSchema = z.strictObject({
 });
 
 /** The control API answers only on loopback; elsewhere it does not exist. */
-const loopbackOnly: RequestHandler = (req, res, next) => {
+const loopbackOnly: RequestHandler = (req, _res, next) => {
   if (isLoopbackAddress(req.socket.remoteAddress)) return next();
-  const error = new ApiError('not_found');
-  res.status(error.status).json(error.toBody());
+  throw new ApiError('not_found');
 };
 
 async function parseBody<T>(req: Parameters<RequestHandler>[0], schema: z.ZodMiniType<T>): Promise<T> {
