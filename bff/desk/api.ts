@@ -140,11 +140,11 @@ function refuse(res: Response, status: number, code: string, message: string): v
 }
 
 /** Whether a decision on an approval was refused because it was not pending: 404 when there is none, else 409. */
-function refusedDecision<T extends object>(
+function refusedDecision(
   res: Response,
   approvalId: string | undefined,
-  decided: T,
-): decided is Extract<T, { missing: true } | { notPending: string }> {
+  decided: object,
+): decided is { missing: true } | { notPending: string } {
   if ('missing' in decided) throw new ApiError('not_found', `no approval ${approvalId}`);
   if (!('notPending' in decided)) return false;
   refuse(res, 409, 'approval_not_pending', `the approval is ${decided.notPending}`);
