@@ -20,10 +20,10 @@ import { APPROVAL_STATES, type Approval, type ApprovalStore } from '../policies/
 import { type AgentPolicy, AgentPolicySchema, DESK } from '../policies/policy.ts';
 import type { RatesService } from '../rates/service.ts';
 
-/** A label answer as the desk's HTTP answer: its status, and the tool's structured result as the body. */
-function labelAnswerBody(answer: Parameters<typeof describeAnswer>[0]): { status: number; body: unknown } {
+/** Sends a label answer as the desk's HTTP answer: its status, and the tool's structured result as the body. */
+function sendLabelAnswer(res: Response, answer: Parameters<typeof describeAnswer>[0]): void {
   const { status, structured } = describeAnswer(answer);
-  return { status, body: structured };
+  res.status(status).json(structured);
 }
 
 export interface DeskApiDeps {
@@ -196,8 +196,7 @@ export function deskApiRoutes(deps: DeskApiDeps): Router {
 
   router.post('/admin/api/labels', json, async (req, res) => {
     const input = parse(AgentLabelInputSchema, req.body);
-    const { status, body } = labelAnswerBody(await deps.labels.generate(input, DESK));
-    res.status(status).json(body);
+    sendLabelAnswer(res, await deps.labels.generate(input, DESK));
   });
 
   router.post('/admin/api/labels/preview', json, async (req, res) => {
@@ -306,8 +305,7 @@ export function deskApiRoutes(deps: DeskApiDeps): Router {
       ...(attempt.orderId === null ? {} : { orderId: attempt.orderId, volume: attempt.volume ?? 1 }),
       ...(attempt.idempotencyKey === null ? {} : { idempotencyKey: attempt.idempotencyKey }),
     });
-    const { status, body } = labelAnswerBody(await deps.labels.generate(input, DESK));
-    res.status(status).json(body);
+    sendLabelAnswer(res, await deps.labels.generate(input, DESK));
   });
 
   router.post('/admin/api/labels/:attemptId/resolve', json, async (req, res) => {
@@ -336,8 +334,7 @@ export function deskApiRoutes(deps: DeskApiDeps): Router {
   router.post('/admin/api/approvals/:approvalId/approve', async (req, res) => {
     const approved = await deps.labels.approve(req.params.approvalId ?? '');
     if (refusedDecision(res, req.params.approvalId, approved)) return;
-    const { status, body } = labelAnswerBody(approved.answer);
-    res.status(status).json(body);
+    sendLabelAnswer(res, approved.answer);
   });
 
   router.post('/admin/api/approvals/:approvalId/reject', async (req, res) => {
