@@ -38,8 +38,7 @@ export async function callApi(path: string, body?: unknown): Promise<ApiAnswer> 
     throw new NoAnswer();
   }
   const parsed: unknown = await response.json().catch(() => undefined);
-  if (response.status === 401) throw new SessionExpired();
-  if (response.status === 403) throw new SessionExpired();
+  if (response.status === 401 || response.status === 403) throw new SessionExpired();
   return { status: response.status, body: parsed };
 }
 
