@@ -192,24 +192,15 @@ export const FIXTURE_CODES = {
 
 export function registerFixtures(book: TrackingBook, now: number): void {
   const day = 24 * HOUR_MS;
-  book.register(
-    FIXTURE_CODES.delivered,
-    now - 12 * day,
-    deliveryPlan(FIXTURE_CODES.delivered, SP_TO('RJ', 'Rio de Janeiro'), 6),
-  );
-  book.register(
-    FIXTURE_CODES.inTransit,
-    now - 3 * day,
-    deliveryPlan(FIXTURE_CODES.inTransit, SP_TO('BA', 'Salvador'), 8),
-  );
-  book.register(
-    FIXTURE_CODES.noEvents,
-    now,
-    deliveryPlan(FIXTURE_CODES.noEvents, SP_TO('MG', 'Belo Horizonte'), 6),
-  );
-  book.register(
-    FIXTURE_CODES.returned,
-    now - 20 * day,
-    returnPlan(FIXTURE_CODES.returned, SP_TO('PR', 'Curitiba'), 6),
-  );
+  const fixture = (
+    code: string,
+    daysAgo: number,
+    plan: typeof deliveryPlan,
+    route: RouteEnds,
+    days: number,
+  ) => book.register(code, now - daysAgo * day, plan(code, route, days));
+  fixture(FIXTURE_CODES.delivered, 12, deliveryPlan, SP_TO('RJ', 'Rio de Janeiro'), 6);
+  fixture(FIXTURE_CODES.inTransit, 3, deliveryPlan, SP_TO('BA', 'Salvador'), 8);
+  fixture(FIXTURE_CODES.noEvents, 0, deliveryPlan, SP_TO('MG', 'Belo Horizonte'), 6);
+  fixture(FIXTURE_CODES.returned, 20, returnPlan, SP_TO('PR', 'Curitiba'), 6);
 }
