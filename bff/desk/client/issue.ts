@@ -221,10 +221,7 @@ export class IssueForm {
       const answer = await callApi('/admin/api/plan', planRequest(this.lines()));
       const refusal = PlanShipmentRefusalSchema.safeParse(answer.body);
       if (refusal.success) {
-        const row = this.rows().findIndex((row) => {
-          const id = row.querySelector<HTMLInputElement>('[data-field="id"]')?.value.trim();
-          return id === refusal.data.itemId;
-        });
+        const row = this.lines().findIndex((line) => line.id === refusal.data.itemId);
         this.fail(
           `${reasonName(this.t, refusal.data.reason)} ${refusal.data.message}`,
           row >= 0 ? `items.${row}.id` : undefined,
