@@ -1,5 +1,4 @@
 import * as z from 'zod/mini';
-import { AgentLabelOutputSchema } from '../../../shared/agent-label.ts';
 import { formatCep, normalizeCep } from '../../../shared/cep.ts';
 import {
   type PlannedVolume,
@@ -375,13 +374,8 @@ export class IssueForm {
       try {
         const answer = await callApi('/admin/api/labels', request);
         const result = resultOf(this.t, i + 1, requests.length, answer.status, answer.body);
-        const parsed = AgentLabelOutputSchema.safeParse(answer.body);
-        if (
-          (result.kind === 'created' || result.kind === 'replayed') &&
-          parsed.success &&
-          parsed.data.attemptId
-        ) {
-          printable.push(parsed.data.attemptId);
+        if ((result.kind === 'created' || result.kind === 'replayed') && result.attemptId) {
+          printable.push(result.attemptId);
         }
         line = this.resultLine(result);
         if (result.kind === 'refused' && result.field && i === 0) this.markField(result.field);
