@@ -14,6 +14,9 @@ export interface SandboxConfig {
   publicUrl: string;
 }
 
+const wholeMs = (fallback: string) =>
+  z._default(z.string().check(z.regex(/^\d+$/, 'must be whole milliseconds')), fallback);
+
 const EnvSchema = z.object({
   SANDBOX_PORT: z._default(
     z
@@ -29,14 +32,8 @@ const EnvSchema = z.object({
       ),
     RATE_LIMIT_TEXT,
   ),
-  SANDBOX_LABEL_PDF_DELAY_MS: z._default(
-    z.string().check(z.regex(/^\d+$/, 'must be whole milliseconds')),
-    '150',
-  ),
-  SANDBOX_LABEL_PDF_WAIT_MS: z._default(
-    z.string().check(z.regex(/^\d+$/, 'must be whole milliseconds')),
-    '5000',
-  ),
+  SANDBOX_LABEL_PDF_DELAY_MS: wholeMs('150'),
+  SANDBOX_LABEL_PDF_WAIT_MS: wholeMs('5000'),
   SANDBOX_AUTH: z._default(z.enum(['keys', 'off'], 'must be keys or off'), 'keys'),
   SANDBOX_PUBLIC_URL: z.optional(
     z.string().check(

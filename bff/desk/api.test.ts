@@ -297,7 +297,16 @@ describe('the desk API behind the merchant’s session', () => {
     expect(bodies[1]?.prepostagemId).toBe(bodies[0]?.prepostagemId);
     expect(await sent()).toBe(before + 1);
     expect((await post(`/admin/api/approvals/${second?.approvalId}/reject`, {})).status).toBe(200);
-    expect((await post(`/admin/api/approvals/${second?.approvalId}/approve`, {})).status).toBe(409);
+    const late = await post(`/admin/api/approvals/${second?.approvalId}/approve`, {});
+    expect(late.status).toBe(409);
+    expect(await late.json()).toMatchObject({
+      error: { code: 'approval_not_pending', message: 'the approval is rejected' },
+    });
+    const again = await post(`/admin/api/approvals/${second?.approvalId}/reject`, {});
+    expect(await again.json()).toMatchObject({ error: { code: 'approval_not_pending' } });
+    const unknown = await post('/admin/api/approvals/no-such-approval/reject', {});
+    expect(unknown.status).toBe(404);
+    expect(await unknown.json()).toMatchObject({ error: { code: 'not_found' } });
     const answer = await ask('501');
     expect(answer.structuredContent).toMatchObject({ reason: 'approval_rejected' });
     expect((await ask('500')).structuredContent).toMatchObject({ prepostagemId: bodies[0]?.prepostagemId });

@@ -20,10 +20,10 @@ import { APPROVAL_STATES, type Approval, type ApprovalStore } from '../policies/
 import { type AgentPolicy, AgentPolicySchema, DESK } from '../policies/policy.ts';
 import type { RatesService } from '../rates/service.ts';
 
-/** A label answer as the desk's HTTP answer: its status, and the tool's structured result as the body. */
-function labelAnswerBody(answer: Parameters<typeof describeAnswer>[0]): { status: number; body: unknown } {
+/** Sends a label answer as the desk's HTTP answer: its status, and the tool's structured result as the body. */
+function sendLabelAnswer(res: Response, answer: Parameters<typeof describeAnswer>[0]): void {
   const { status, structured } = describeAnswer(answer);
-  return { status, body: structured };
+  res.status(status).json(structured);
 }
 
 export interface DeskApiDeps {
@@ -134,6 +134,23 @@ function parse<T>(schema: z.ZodMiniType<T>, value: unknown): T {
   throw new ApiError('invalid_body', `${issue?.path.join('.') || 'body'}: ${issue?.message ?? 'invalid'}`);
 }
 
+/** A refusal with a code of the desk's own (the spec lists none for it), in the spec 7.1 envelope. */
+function refuse(res: Response, status: number, code: string, message: string): void {
+  res.status(status).json({ error: { code, message } });
+}
+
+/** Whether a decision on an approval was refused because it was not pending: 404 when there is none, else 409. */
+function refusedDecision(
+  res: Response,
+  approvalId: string | undefined,
+  decided: object,
+): decided is { missing: true } | { notPending: string } {
+  if ('missing' in decided) throw new ApiError('not_found', `no approval ${approvalId}`);
+  if (!('notPending' in decided)) return false;
+  refuse(res, 409, 'approval_not_pending', `the approval is ${decided.notPending}`);
+  return true;
+}
+
 /**
  * The label desk's JSON API (docs/architecture.md, "Labels"), behind the merchant's /admin
  * session: the desk's pages use it, and so can a script (log in at `POST /admin/login`, then `GET /admin/api/session`
@@ -154,16 +171,13 @@ export function deskApiRoutes(deps: DeskApiDeps): Router {
     }
     if (req.method === 'POST') {
       const refused = deps.sessions.refusal(req, session, req.headers['x-csrf-token']);
+      if (refused === 'foreign_origin') {
+        refuse(res, 403, 'forbidden_origin', 'This request did not come from this desk.');
+        return;
+      }
       if (refused) {
-        res.status(403).json({
-          error: {
-            code: refused === 'foreign_origin' ? 'forbidden_origin' : 'invalid_csrf_token',
-            message:
-              refused === 'foreign_origin'
-                ? 'This request did not come from this desk.'
-                : 'Send the session’s CSRF token (GET /admin/api/session) in X-CSRF-Token.',
-          },
-        });
+        const message = 'Send the session’s CSRF token (GET /admin/api/session) in X-CSRF-Token.';
+        refuse(res, 403, 'invalid_csrf_token', message);
         return;
       }
     }
@@ -182,8 +196,7 @@ export function deskApiRoutes(deps: DeskApiDeps): Router {
 
   router.post('/admin/api/labels', json, async (req, res) => {
     const input = parse(AgentLabelInputSchema, req.body);
-    const { status, body } = labelAnswerBody(await deps.labels.generate(input, DESK));
-    res.status(status).json(body);
+    sendLabelAnswer(res, await deps.labels.generate(input, DESK));
   });
 
   router.post('/admin/api/labels/preview', json, async (req, res) => {
@@ -227,21 +240,15 @@ export function deskApiRoutes(deps: DeskApiDeps): Router {
     const attempts = await Promise.all(ids.map((id) => deps.ledger.get(id)));
     const unprintable = ids.filter((_, i) => attempts[i]?.state !== 'created' || !attempts[i]?.prepostagemId);
     if (unprintable.length > 0) {
-      res.status(409).json({
-        error: { code: 'label_not_printable', message: `no created label for: ${unprintable.join(', ')}` },
-      });
+      refuse(res, 409, 'label_not_printable', `no created label for: ${unprintable.join(', ')}`);
       return;
     }
     const merged = await PDFDocument.create();
     for (const attempt of attempts as LedgerAttempt[]) {
       const pdf = await deps.issuer.labelPdf(attempt.prepostagemId ?? '');
       if (!pdf.labelPdfBase64) {
-        res.status(409).json({
-          error: {
-            code: 'label_not_printable',
-            message: `the PDF of ${attempt.prepostagemId} is not ready${pdf.status ? ` (${pdf.status})` : ''}`,
-          },
-        });
+        const status = pdf.status ? ` (${pdf.status})` : '';
+        refuse(res, 409, 'label_not_printable', `the PDF of ${attempt.prepostagemId} is not ready${status}`);
         return;
       }
       const source = await PDFDocument.load(Buffer.from(pdf.labelPdfBase64, 'base64'));
@@ -289,12 +296,8 @@ export function deskApiRoutes(deps: DeskApiDeps): Router {
     const attempt = await deps.ledger.get(req.params.attemptId ?? '');
     if (!attempt) throw new ApiError('not_found', `no attempt ${req.params.attemptId}`);
     if (attempt.state !== 'not_sent') {
-      res.status(409).json({
-        error: {
-          code: 'not_resendable',
-          message: `the attempt is ${attempt.state}; only an attempt that was not sent is sent again`,
-        },
-      });
+      const message = `the attempt is ${attempt.state}; only an attempt that was not sent is sent again`;
+      refuse(res, 409, 'not_resendable', message);
       return;
     }
     const input = parse(AgentLabelInputSchema, {
@@ -302,8 +305,7 @@ export function deskApiRoutes(deps: DeskApiDeps): Router {
       ...(attempt.orderId === null ? {} : { orderId: attempt.orderId, volume: attempt.volume ?? 1 }),
       ...(attempt.idempotencyKey === null ? {} : { idempotencyKey: attempt.idempotencyKey }),
     });
-    const { status, body } = labelAnswerBody(await deps.labels.generate(input, DESK));
-    res.status(status).json(body);
+    sendLabelAnswer(res, await deps.labels.generate(input, DESK));
   });
 
   router.post('/admin/api/labels/:attemptId/resolve', json, async (req, res) => {
@@ -320,7 +322,7 @@ export function deskApiRoutes(deps: DeskApiDeps): Router {
       res.json({ label: labelRow(settled) });
     } catch (error) {
       if (!(error instanceof DecisionRefused)) throw error;
-      res.status(error.status).json({ error: { code: error.code, message: error.message } });
+      refuse(res, error.status, error.code, error.message);
     }
   });
 
@@ -331,26 +333,13 @@ export function deskApiRoutes(deps: DeskApiDeps): Router {
 
   router.post('/admin/api/approvals/:approvalId/approve', async (req, res) => {
     const approved = await deps.labels.approve(req.params.approvalId ?? '');
-    if ('missing' in approved) throw new ApiError('not_found', `no approval ${req.params.approvalId}`);
-    if ('notPending' in approved) {
-      res
-        .status(409)
-        .json({ error: { code: 'approval_not_pending', message: `the approval is ${approved.notPending}` } });
-      return;
-    }
-    const { status, body } = labelAnswerBody(approved.answer);
-    res.status(status).json(body);
+    if (refusedDecision(res, req.params.approvalId, approved)) return;
+    sendLabelAnswer(res, approved.answer);
   });
 
   router.post('/admin/api/approvals/:approvalId/reject', async (req, res) => {
     const rejected = await deps.labels.reject(req.params.approvalId ?? '');
-    if ('missing' in rejected) throw new ApiError('not_found', `no approval ${req.params.approvalId}`);
-    if ('notPending' in rejected) {
-      res
-        .status(409)
-        .json({ error: { code: 'approval_not_pending', message: `the approval is ${rejected.notPending}` } });
-      return;
-    }
+    if (refusedDecision(res, req.params.approvalId, rejected)) return;
     res.json({ approval: approvalRow((await deps.approvals.get(req.params.approvalId ?? '')) as Approval) });
   });
 

@@ -5,7 +5,7 @@ import type { LedgerAttempt } from '../labels/ledger.ts';
 import type { Approval } from '../policies/approval-store.ts';
 import { formatDimensions, formatMoney, formatWeight } from './format.ts';
 import type { DeskLang, Messages } from './messages.ts';
-import { definitions, labelNames, notice, partyBlock, stateBadge, timeOf } from './view-parts.ts';
+import { definitions, labelNames, notice, partyBlock, readStored, stateBadge, timeOf } from './view-parts.ts';
 
 export interface ApprovalsView {
   t: Messages;
@@ -18,15 +18,6 @@ export interface ApprovalsView {
   done?: string | undefined;
 }
 
-function requestOf(approval: Approval): AgentLabelInput | undefined {
-  try {
-    const parsed = AgentLabelInputSchema.safeParse(JSON.parse(approval.request));
-    return parsed.success ? parsed.data : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /** "PED-9, volume 1, pedida por careful": how an approval is named in its heading and its buttons. */
 function approvalName(t: Messages, approval: Approval, request: AgentLabelInput | undefined): string {
   if (request?.orderId === undefined) return t.approvalNoOrder(approval.issuedBy);
@@ -36,7 +27,7 @@ function approvalName(t: Messages, approval: Approval, request: AgentLabelInput 
 
 function pendingCard(view: ApprovalsView, approval: Approval): Html {
   const { t, lang } = view;
-  const request = requestOf(approval);
+  const request = readStored(AgentLabelInputSchema, approval.request);
   const name = approvalName(t, approval, request);
   const heading = `approval-${approval.id}`;
   return html`<li class="card">
@@ -70,7 +61,7 @@ ${
 
 function decidedRow(view: ApprovalsView, approval: Approval): Html {
   const { t, lang } = view;
-  const request = requestOf(approval);
+  const request = readStored(AgentLabelInputSchema, approval.request);
   const attempt = view.issued.get(approval.id);
   const names = labelNames(t, request?.orderId, request?.volume);
   const destination = request
@@ -113,7 +104,7 @@ ${
     : html`<div class="table-scroll" role="region" aria-labelledby="decided-caption" tabindex="0">
 <table>
 <caption id="decided-caption">${t.decidedCaption}</caption>
-<thead><tr><th scope="col">${t.fieldSettledAt}</th><th scope="col">${t.askedBy}</th><th scope="col">${t.colOrder}</th><th scope="col">${t.destination}</th><th scope="col">${t.colState}</th><th scope="col">${t.colLabel}</th></tr></thead>
+<thead><tr><th scope="col">${t.fieldSettledAt}</th><th scope="col">${t.askedBy}</th><th scope="col">${t.colOrder}</th><th scope="col">${t.destination}</th><th scope="col">${t.fieldState}</th><th scope="col">${t.colLabel}</th></tr></thead>
 <tbody>${view.decided.map((approval) => decidedRow(view, approval))}</tbody>
 </table>
 </div>`

@@ -7,7 +7,16 @@ import type { LedgerAttempt } from '../labels/ledger.ts';
 import { formatDimensions, formatMoney, formatWeight, formatWhen } from './format.ts';
 import { printHref } from './labels-page.ts';
 import type { DeskLang, Messages } from './messages.ts';
-import { definitions, issuerName, labelNames, notice, partyBlock, stateBadge, timeOf } from './view-parts.ts';
+import {
+  definitions,
+  issuerName,
+  labelNames,
+  notice,
+  partyBlock,
+  readStored,
+  stateBadge,
+  timeOf,
+} from './view-parts.ts';
 
 export interface AttemptView {
   t: Messages;
@@ -18,16 +27,6 @@ export interface AttemptView {
   serviceName: (serviceCode: string | null) => Html | string;
   /** What the page says first after an action (`?done=`). */
   done?: string | undefined;
-}
-
-/** The stored request, read with the platform's schema (a row the schema does not read is shown as it is). */
-function requestOf(attempt: LedgerAttempt): GenerateLabelInput | undefined {
-  try {
-    const parsed = GenerateLabelInputSchema.safeParse(JSON.parse(attempt.request));
-    return parsed.success ? parsed.data : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 function requestFacts(view: AttemptView, request: GenerateLabelInput | undefined): Html {
@@ -164,7 +163,8 @@ export function attemptBody(view: AttemptView): Html {
   const { t, attempt } = view;
   const names = labelNames(t, attempt.orderId, attempt.volume);
   const title = attempt.orderId === null ? t.attemptNoOrder : t.attemptTitle(names.order, names.volume);
-  const request = requestOf(attempt);
+  // The stored request, read with the platform's schema (a row the schema does not read is shown as it is).
+  const request = readStored(GenerateLabelInputSchema, attempt.request);
   const printable = attempt.state === 'created' && attempt.prepostagemId !== null;
   return html`<p class="back"><a href="/admin/labels">${t.back}</a></p>
 <h1>${title}</h1>

@@ -86,12 +86,12 @@ export function issueBody(view: IssueView): Html {
 <section class="step" aria-labelledby="step-parties" data-step="parties" hidden>
 <h2 id="step-parties" tabindex="-1">${t.stepParties}</h2>
 <fieldset class="party-fields">
-<legend>${t.recipientLegend}</legend>
+<legend>${t.fieldRecipient}</legend>
 <p class="full hint" data-recipient-cep></p>
 ${partyFields(t, 'recipient', undefined)}
 </fieldset>
 <fieldset class="party-fields">
-<legend>${t.senderLegend}</legend>
+<legend>${t.fieldSender}</legend>
 ${partyFields(t, 'sender', view.sender)}
 <div class="check wide"><input id="remember-sender" type="checkbox" data-remember-sender><label for="remember-sender">${t.rememberSender}</label></div>
 </fieldset>

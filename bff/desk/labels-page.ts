@@ -1,7 +1,7 @@
 import { type Html, html } from '../../shared/html.ts';
 import { ATTEMPT_STATES, type LedgerAttempt } from '../labels/ledger.ts';
 import type { ListQuery } from './api.ts';
-import type { DeskLang, Messages } from './messages.ts';
+import { type DeskLang, type Messages, stateName } from './messages.ts';
 import { issuerName, labelNames, stateBadge, timeOf } from './view-parts.ts';
 
 /** The print URL of the desk's JSON API for these attempts (one merged PDF). */
@@ -46,7 +46,7 @@ function row(view: LabelsView, attempt: LedgerAttempt): Html {
 <td class="service">${view.serviceName(attempt.serviceCode)}</td>
 <td class="state-cell">${stateBadge(t, attempt.state)}</td>
 <td class="tracking code" data-label="${t.colTracking}">${attempt.trackingCode ?? t.none}</td>
-<td class="issued" data-label="${t.colIssuedBy}">${issuerName(t, attempt.issuedBy)}</td>
+<td class="issued" data-label="${t.fieldIssuedBy}">${issuerName(t, attempt.issuedBy)}</td>
 <td class="when">${timeOf(lang, attempt.createdAt)}</td>
 <td class="row-actions"><a href="/admin/labels/${attempt.id}" aria-label="${t.detailsLabel(names.order, names.volume)}">${t.details}</a>${
     printable
@@ -62,7 +62,7 @@ export function labelsBody(view: LabelsView): Html {
   const filtered = Boolean(query.q || query.state);
   const options = ATTEMPT_STATES.map(
     (state) =>
-      html`<option value="${state}"${query.state === state ? html` selected` : ''}>${t.state[state] ?? state}</option>`,
+      html`<option value="${state}"${query.state === state ? html` selected` : ''}>${stateName(t, state)}</option>`,
   );
   const table =
     attempts.length === 0
@@ -75,11 +75,11 @@ export function labelsBody(view: LabelsView): Html {
 <th scope="col" class="select"><span class="visually-hidden">${t.colSelect}</span><input type="checkbox" aria-label="${t.selectAll}" data-select-all hidden></th>
 <th scope="col">${t.colOrder}</th>
 <th scope="col" class="number">${t.colVolume}</th>
-<th scope="col">${t.colRecipient}</th>
-<th scope="col">${t.colService}</th>
-<th scope="col">${t.colState}</th>
+<th scope="col">${t.fieldRecipient}</th>
+<th scope="col">${t.fieldService}</th>
+<th scope="col">${t.fieldState}</th>
 <th scope="col">${t.colTracking}</th>
-<th scope="col">${t.colIssuedBy}</th>
+<th scope="col">${t.fieldIssuedBy}</th>
 <th scope="col">${t.colWhen}</th>
 <th scope="col">${t.colActions}</th>
 </tr></thead>
@@ -105,7 +105,7 @@ export function labelsBody(view: LabelsView): Html {
 <p class="lead">${t.labelsIntro}</p>
 <form class="filters" method="get" action="/admin/labels" role="search">
 <div class="field grow"><label for="q">${t.searchLabel}</label><input id="q" name="q" type="search" maxlength="160" value="${query.q ?? ''}"></div>
-<div class="field"><label for="state">${t.stateLabel}</label><select id="state" name="state"><option value="">${t.allStates}</option>${options}</select></div>
+<div class="field"><label for="state">${t.fieldState}</label><select id="state" name="state"><option value="">${t.allStates}</option>${options}</select></div>
 <div class="field buttons"><button class="secondary" type="submit">${t.filter}</button>${
     filtered ? html` <a href="/admin/labels">${t.clearFilter}</a>` : ''
   }</div>

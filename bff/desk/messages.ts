@@ -23,7 +23,6 @@ const pt = {
   sessionExpired: 'Sua sessão expirou. Recarregue a página e entre de novo.',
   failed: (message: string) => `Não foi possível: ${message}`,
   network: 'Sem resposta do servidor. Verifique a conexão e tente de novo.',
-  working: 'Enviando…',
   noscript: 'Esta página precisa de JavaScript para agir; a lista e os detalhes funcionam sem ele.',
   scriptMissing:
     'O script do painel não foi construído (npm run build): os botões desta página não funcionam.',
@@ -53,7 +52,6 @@ const pt = {
     'Todas as etiquetas da loja, da mais recente: as do painel e as dos agentes. Uma etiqueta desconhecida precisa de você.',
   issueLink: 'Emitir etiquetas de um pedido',
   searchLabel: 'Buscar por pedido, código de rastreio ou destinatário',
-  stateLabel: 'Estado',
   allStates: 'Todos',
   filter: 'Filtrar',
   clearFilter: 'Limpar filtros',
@@ -64,11 +62,7 @@ const pt = {
   colSelect: 'Selecionar',
   colOrder: 'Pedido',
   colVolume: 'Volume',
-  colRecipient: 'Destinatário',
-  colService: 'Serviço',
-  colState: 'Estado',
   colTracking: 'Rastreio',
-  colIssuedBy: 'Emitida por',
   colWhen: 'Quando',
   colActions: 'Ações',
   noLabels: 'Nenhuma etiqueta ainda.',
@@ -204,7 +198,6 @@ const pt = {
   cep: 'CEP de destino',
   quote: 'Cotar o frete',
   quoting: 'Cotando…',
-  serviceLegend: 'Serviço',
   rateLine: (label: string, price: string, days: number, volumes: number) =>
     `${label}: ${price} ${volumes === 1 ? 'pelo volume' : `pelos ${volumes} volumes`}, até ${days === 1 ? '1 dia útil' : `${days} dias úteis`}`,
   rateFree: 'grátis',
@@ -214,8 +207,6 @@ const pt = {
   noQuote: (reason: string) => `Sem cotação para este CEP (${reason}).`,
   pickService: 'Escolha um serviço.',
   stepParties: '3. Destinatário e remetente',
-  recipientLegend: 'Destinatário',
-  senderLegend: 'Remetente',
   name: 'Nome',
   document: 'CPF ou CNPJ (opcional, só dígitos)',
   phone: 'Telefone (opcional)',
@@ -345,7 +336,6 @@ const en: Messages = {
   sessionExpired: 'Your session expired. Reload the page and log in again.',
   failed: (message) => `That did not work: ${message}`,
   network: 'No answer from the server. Check the connection and try again.',
-  working: 'Sending…',
   noscript: 'This page needs JavaScript to act; the list and the details work without it.',
   scriptMissing: 'The desk’s script was not built (npm run build): the buttons of this page do not work.',
   attemptNotFound: 'This label does not exist.',
@@ -371,7 +361,6 @@ const en: Messages = {
     'Every label of the store, newest first: the desk’s and the agents’. An unknown label needs you.',
   issueLink: 'Issue an order’s labels',
   searchLabel: 'Search by order, tracking code or recipient',
-  stateLabel: 'State',
   allStates: 'All',
   filter: 'Filter',
   clearFilter: 'Clear filters',
@@ -380,11 +369,7 @@ const en: Messages = {
   colSelect: 'Select',
   colOrder: 'Order',
   colVolume: 'Box',
-  colRecipient: 'Recipient',
-  colService: 'Service',
-  colState: 'State',
   colTracking: 'Tracking',
-  colIssuedBy: 'Issued by',
   colWhen: 'When',
   colActions: 'Actions',
   noLabels: 'No labels yet.',
@@ -518,7 +503,6 @@ const en: Messages = {
   cep: 'Destination CEP',
   quote: 'Quote shipping',
   quoting: 'Quoting…',
-  serviceLegend: 'Service',
   rateLine: (label, price, days, volumes) =>
     `${label}: ${price} for ${volumes === 1 ? 'the box' : `the ${volumes} boxes`}, up to ${days === 1 ? '1 business day' : `${days} business days`}`,
   rateFree: 'free',
@@ -528,8 +512,6 @@ const en: Messages = {
   noQuote: (reason) => `No quote for this CEP (${reason}).`,
   pickService: 'Pick a service.',
   stepParties: '3. Recipient and sender',
-  recipientLegend: 'Recipient',
-  senderLegend: 'Sender',
   name: 'Name',
   document: 'CPF or CNPJ (optional, digits only)',
   phone: 'Phone (optional)',
@@ -647,7 +629,6 @@ const es: Messages = {
   sessionExpired: 'Tu sesión expiró. Recarga la página y vuelve a entrar.',
   failed: (message) => `No fue posible: ${message}`,
   network: 'El servidor no respondió. Revisa la conexión e inténtalo de nuevo.',
-  working: 'Enviando…',
   noscript: 'Esta página necesita JavaScript para actuar; la lista y los detalles funcionan sin él.',
   scriptMissing:
     'El script del panel no se construyó (npm run build): los botones de esta página no funcionan.',
@@ -674,7 +655,6 @@ const es: Messages = {
     'Todas las etiquetas de la tienda, la más reciente primero: las del panel y las de los agentes. Una etiqueta desconocida te necesita.',
   issueLink: 'Emitir las etiquetas de un pedido',
   searchLabel: 'Buscar por pedido, código de seguimiento o destinatario',
-  stateLabel: 'Estado',
   allStates: 'Todos',
   filter: 'Filtrar',
   clearFilter: 'Quitar filtros',
@@ -685,11 +665,7 @@ const es: Messages = {
   colSelect: 'Seleccionar',
   colOrder: 'Pedido',
   colVolume: 'Bulto',
-  colRecipient: 'Destinatario',
-  colService: 'Servicio',
-  colState: 'Estado',
   colTracking: 'Seguimiento',
-  colIssuedBy: 'Emitida por',
   colWhen: 'Cuándo',
   colActions: 'Acciones',
   noLabels: 'Todavía no hay etiquetas.',
@@ -824,7 +800,6 @@ const es: Messages = {
   cep: 'CEP de destino',
   quote: 'Cotizar el envío',
   quoting: 'Cotizando…',
-  serviceLegend: 'Servicio',
   rateLine: (label, price, days, volumes) =>
     `${label}: ${price} por ${volumes === 1 ? 'el bulto' : `los ${volumes} bultos`}, hasta ${days === 1 ? '1 día hábil' : `${days} días hábiles`}`,
   rateFree: 'gratis',
@@ -834,8 +809,6 @@ const es: Messages = {
   noQuote: (reason) => `Sin cotización para este CEP (${reason}).`,
   pickService: 'Elige un servicio.',
   stepParties: '3. Destinatario y remitente',
-  recipientLegend: 'Destinatario',
-  senderLegend: 'Remitente',
   name: 'Nombre',
   document: 'CPF o CNPJ (opcional, solo dígitos)',
   phone: 'Teléfono (opcional)',
@@ -946,11 +919,6 @@ export function deskLangOf(tag: string | null | undefined): DeskLang | undefined
   if (primary === 'pt') return 'pt-BR';
   if (primary === 'en' || primary === 'es') return primary;
   return undefined;
-}
-
-/** The messages of a language tag (pt-BR for anything the desk does not speak). */
-export function messagesFor(tag: string | null | undefined): Messages {
-  return MESSAGES[deskLangOf(tag) ?? 'pt-BR'];
 }
 
 /** A label's state in words, or the state itself when the desk has no word for it. */

@@ -27,6 +27,7 @@ import {
   loginBody,
 } from './layout.ts';
 import { type DeskLang, MESSAGES, type Messages } from './messages.ts';
+import { readStored } from './view-parts.ts';
 
 /** Where `npm run build` writes the desk's script (`vite build --mode desk`). */
 export const DESK_SCRIPT_DIR = new URL('../../dist/desk/', import.meta.url).pathname;
@@ -116,22 +117,19 @@ export function deskPageRoutes(deps: DeskPagesDeps): Router {
     return async (req: Request, res: Response) => {
       const current = await visit(req, res);
       if (!current) return;
-      const content = await handler(current, req);
+      const { status, ...content } = await handler(current, req);
       const pending = (await deps.approvals.list({ state: 'pending' })).length;
       send(
         req,
         res,
         {
+          ...content,
           lang: current.lang,
-          title: content.title,
-          page: content.page,
-          section: content.section,
           session: current.session,
           pendingApprovals: pending,
           scriptMissing: !existsSync(join(scriptDir, 'desk.js')),
-          body: content.body,
         },
-        content.status,
+        status,
       );
     };
   };
@@ -254,11 +252,5 @@ function approvalNotice(
 /** The sender of the newest label in the ledger: the store's usual origin, the issue form's starting point. */
 async function lastSender(ledger: LedgerStore): Promise<Party | undefined> {
   const [newest] = await ledger.list({ limit: 1 });
-  if (!newest) return undefined;
-  try {
-    const parsed = GenerateLabelInputSchema.safeParse(JSON.parse(newest.request));
-    return parsed.success ? parsed.data.sender : undefined;
-  } catch {
-    return undefined;
-  }
+  return newest && readStored(GenerateLabelInputSchema, newest.request)?.sender;
 }

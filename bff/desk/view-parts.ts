@@ -1,3 +1,4 @@
+import type * as z from 'zod/mini';
 import { formatCep } from '../../shared/cep.ts';
 import { type Html, html } from '../../shared/html.ts';
 import type { Party } from '../../shared/party.ts';
@@ -10,6 +11,16 @@ export function definitions(
 ): Html {
   const shown = rows.filter(([, value]) => value !== undefined && value !== null && value !== '');
   return html`<dl class="facts">${shown.map(([term, value]) => html`<dt>${term}</dt><dd>${value}</dd>`)}</dl>`;
+}
+
+/** A stored JSON text read with a schema; undefined when it is not JSON or the schema does not read it. */
+export function readStored<T>(schema: z.ZodMiniType<T>, json: string): T | undefined {
+  try {
+    const parsed = schema.safeParse(JSON.parse(json));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** A moment as a `<time>` in São Paulo's clock. */

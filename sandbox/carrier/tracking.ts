@@ -34,6 +34,32 @@ const agency = (city: string, uf: Uf) => `Agência dos Correios - ${city}/${uf}`
 const sorting = (uf: Uf) => `Unidade de Tratamento - ${capitalOf(uf)}/${uf}`;
 const delivery = (city: string, uf: Uf) => `Unidade de Distribuição - ${city}/${uf}`;
 
+/** The events the simulated carrier reports, as the Correios write them (code, type, description). */
+const EVENTS = {
+  posted: { code: 'PO', type: '01', description: 'Objeto postado' },
+  transfer: { code: 'RO', type: '01', description: 'Objeto em transferência - por favor aguarde' },
+  outForDelivery: { code: 'OEC', type: '01', description: 'Objeto saiu para entrega ao destinatário' },
+  delivered: { code: 'BDE', type: '01', description: 'Objeto entregue ao destinatário' },
+  notAttended: { code: 'BDE', type: '02', description: 'Carteiro não atendido - entrega não realizada' },
+  awaitingPickup: { code: 'LDI', type: '01', description: 'Objeto aguardando retirada no endereço indicado' },
+  returned: { code: 'BDE', type: '23', description: 'Objeto devolvido ao remetente' },
+} as const;
+
+/** One event of a plan: what happens, how many hours after the label was created, where from and where to. */
+function planned(
+  event: keyof typeof EVENTS,
+  afterHours: number,
+  origin: string | undefined,
+  destination?: string,
+): PlannedEvent {
+  return {
+    afterHours,
+    ...EVENTS[event],
+    ...(origin ? { origin } : {}),
+    ...(destination ? { destination } : {}),
+  };
+}
+
 /**
  * The events of a package from posting to delivery: posted within 24 h of creation, delivered within 10 days,
  * the deadline stretched from business to calendar days.
@@ -44,56 +70,20 @@ export function deliveryPlan(code: string, route: RouteEnds, businessDays: numbe
   const deliveredAt = Math.min(postedAt + Math.ceil(businessDays * 1.4) * 24 + (seed % 7), 238);
   const span = deliveredAt - postedAt;
   const { originUf, originCity, destinationUf, destinationCity } = route;
-  const plan: PlannedEvent[] = [
-    {
-      afterHours: postedAt,
-      code: 'PO',
-      type: '01',
-      description: 'Objeto postado',
-      origin: agency(originCity, originUf),
-    },
-    {
-      afterHours: postedAt + Math.round(span * 0.2),
-      code: 'RO',
-      type: '01',
-      description: 'Objeto em transferência - por favor aguarde',
-      origin: agency(originCity, originUf),
-      destination: sorting(originUf),
-    },
+  const unit = delivery(destinationCity, destinationUf);
+  const plan = [
+    planned('posted', postedAt, agency(originCity, originUf)),
+    planned('transfer', postedAt + Math.round(span * 0.2), agency(originCity, originUf), sorting(originUf)),
   ];
   if (originUf !== destinationUf) {
-    plan.push({
-      afterHours: postedAt + Math.round(span * 0.45),
-      code: 'RO',
-      type: '01',
-      description: 'Objeto em transferência - por favor aguarde',
-      origin: sorting(originUf),
-      destination: sorting(destinationUf),
-    });
+    plan.push(
+      planned('transfer', postedAt + Math.round(span * 0.45), sorting(originUf), sorting(destinationUf)),
+    );
   }
   plan.push(
-    {
-      afterHours: postedAt + Math.round(span * 0.75),
-      code: 'RO',
-      type: '01',
-      description: 'Objeto em transferência - por favor aguarde',
-      origin: sorting(destinationUf),
-      destination: delivery(destinationCity, destinationUf),
-    },
-    {
-      afterHours: deliveredAt - 5,
-      code: 'OEC',
-      type: '01',
-      description: 'Objeto saiu para entrega ao destinatário',
-      origin: delivery(destinationCity, destinationUf),
-    },
-    {
-      afterHours: deliveredAt,
-      code: 'BDE',
-      type: '01',
-      description: 'Objeto entregue ao destinatário',
-      origin: delivery(destinationCity, destinationUf),
-    },
+    planned('transfer', postedAt + Math.round(span * 0.75), sorting(destinationUf), unit),
+    planned('outForDelivery', deliveredAt - 5, unit),
+    planned('delivered', deliveredAt, unit),
   );
   return plan;
 }
@@ -104,28 +94,9 @@ export function returnPlan(code: string, route: RouteEnds, businessDays: number)
   const last = plan.at(-1)?.afterHours ?? 0;
   const unit = delivery(route.destinationCity, route.destinationUf);
   plan.push(
-    {
-      afterHours: last + 4,
-      code: 'BDE',
-      type: '02',
-      description: 'Carteiro não atendido - entrega não realizada',
-      origin: unit,
-    },
-    {
-      afterHours: last + 28,
-      code: 'LDI',
-      type: '01',
-      description: 'Objeto aguardando retirada no endereço indicado',
-      origin: unit,
-    },
-    {
-      afterHours: last + 200,
-      code: 'BDE',
-      type: '23',
-      description: 'Objeto devolvido ao remetente',
-      origin: unit,
-      destination: agency(route.originCity, route.originUf),
-    },
+    planned('notAttended', last + 4, unit),
+    planned('awaitingPickup', last + 28, unit),
+    planned('returned', last + 200, unit, agency(route.originCity, route.originUf)),
   );
   return plan;
 }
@@ -148,31 +119,8 @@ function replan(plan: readonly PlannedEvent[], nowHours: number, scenario: Track
     plan.find((event) => event.origin?.startsWith('Unidade de Distribuição'))?.origin ?? plan.at(-1)?.origin;
   const sender = plan[0]?.origin;
   const next = nowHours + 1;
-  if (scenario === 'awaiting_pickup') {
-    return [
-      ...past,
-      {
-        afterHours: next,
-        code: 'LDI',
-        type: '01',
-        description: 'Objeto aguardando retirada no endereço indicado',
-        ...(unit ? { origin: unit } : {}),
-      },
-    ];
-  }
-  if (scenario === 'returned') {
-    return [
-      ...past,
-      {
-        afterHours: next,
-        code: 'BDE',
-        type: '23',
-        description: 'Objeto devolvido ao remetente',
-        ...(unit ? { origin: unit } : {}),
-        ...(sender ? { destination: sender } : {}),
-      },
-    ];
-  }
+  if (scenario === 'awaiting_pickup') return [...past, planned('awaitingPickup', next, unit)];
+  if (scenario === 'returned') return [...past, planned('returned', next, unit, sender)];
   return past;
 }
 
@@ -244,24 +192,15 @@ export const FIXTURE_CODES = {
 
 export function registerFixtures(book: TrackingBook, now: number): void {
   const day = 24 * HOUR_MS;
-  book.register(
-    FIXTURE_CODES.delivered,
-    now - 12 * day,
-    deliveryPlan(FIXTURE_CODES.delivered, SP_TO('RJ', 'Rio de Janeiro'), 6),
-  );
-  book.register(
-    FIXTURE_CODES.inTransit,
-    now - 3 * day,
-    deliveryPlan(FIXTURE_CODES.inTransit, SP_TO('BA', 'Salvador'), 8),
-  );
-  book.register(
-    FIXTURE_CODES.noEvents,
-    now,
-    deliveryPlan(FIXTURE_CODES.noEvents, SP_TO('MG', 'Belo Horizonte'), 6),
-  );
-  book.register(
-    FIXTURE_CODES.returned,
-    now - 20 * day,
-    returnPlan(FIXTURE_CODES.returned, SP_TO('PR', 'Curitiba'), 6),
-  );
+  const fixture = (
+    code: string,
+    daysAgo: number,
+    plan: typeof deliveryPlan,
+    route: RouteEnds,
+    days: number,
+  ) => book.register(code, now - daysAgo * day, plan(code, route, days));
+  fixture(FIXTURE_CODES.delivered, 12, deliveryPlan, SP_TO('RJ', 'Rio de Janeiro'), 6);
+  fixture(FIXTURE_CODES.inTransit, 3, deliveryPlan, SP_TO('BA', 'Salvador'), 8);
+  fixture(FIXTURE_CODES.noEvents, 0, deliveryPlan, SP_TO('MG', 'Belo Horizonte'), 6);
+  fixture(FIXTURE_CODES.returned, 20, returnPlan, SP_TO('PR', 'Curitiba'), 6);
 }

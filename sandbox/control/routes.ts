@@ -11,16 +11,13 @@ import type { SandboxState } from '../state.ts';
 
 const AdvanceSchema = z.strictObject({ hours: z.number().check(z.gt(0), z.lte(24 * 365)) });
 const ScenarioSchema = z.strictObject({ scenario: z.enum(TRACKING_SCENARIOS) });
-const LabelTimingSchema = z.strictObject({
-  pdfDelayMs: z.optional(z.int().check(z.gte(0), z.lte(600_000))),
-  pdfWaitMs: z.optional(z.int().check(z.gte(0), z.lte(600_000))),
-});
+const TimingMs = z.optional(z.int().check(z.gte(0), z.lte(600_000)));
+const LabelTimingSchema = z.strictObject({ pdfDelayMs: TimingMs, pdfWaitMs: TimingMs });
 
 /** The control API answers only on loopback; elsewhere it does not exist. */
-const loopbackOnly: RequestHandler = (req, res, next) => {
+const loopbackOnly: RequestHandler = (req, _res, next) => {
   if (isLoopbackAddress(req.socket.remoteAddress)) return next();
-  const error = new ApiError('not_found');
-  res.status(error.status).json(error.toBody());
+  throw new ApiError('not_found');
 };
 
 async function parseBody<T>(req: Parameters<RequestHandler>[0], schema: z.ZodMiniType<T>): Promise<T> {

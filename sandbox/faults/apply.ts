@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Request, Response } from 'express';
 import { ApiError } from '../../shared/errors.ts';
+import { jsonRpcError } from '../http/errors.ts';
 import type { SandboxState } from '../state.ts';
 import type { Fault } from './faults.ts';
 
@@ -28,11 +29,7 @@ async function applyOne(fault: Fault, target: string, req: Request, res: Respons
       return true;
     case 'error502':
       if (target.startsWith('mcp:')) {
-        res.status(502).json({
-          jsonrpc: '2.0',
-          error: { code: -32000, message: 'Bad gateway: the carrier is unavailable.' },
-          id: null,
-        });
+        jsonRpcError(res, 502, -32000, 'Bad gateway: the carrier is unavailable.');
         return false;
       }
       throw new ApiError(target === 'rates' ? 'quote_failed' : 'track_failed');

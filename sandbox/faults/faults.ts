@@ -10,7 +10,6 @@ export const FaultSchema = z.strictObject({
   probability: z.optional(z.number().check(z.gte(0), z.lte(1))),
 });
 export type Fault = z.infer<typeof FaultSchema>;
-export type FaultTarget = Fault['target'];
 
 /**
  * Injected failures: each fires `times` times (with `probability` each call), then is gone. Faults on one target

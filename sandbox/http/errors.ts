@@ -1,27 +1,27 @@
-import type { ErrorRequestHandler, Request, RequestHandler } from 'express';
+import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
 import { ApiError, isApiError } from '../../shared/errors.ts';
 import { restChallenge } from './auth.ts';
 
 /** Unknown routes: 404 in the platform's envelope (`not_found` is the sandbox's word; the spec lists no code). */
-export const notFound: RequestHandler = (req, res) => {
-  const error = new ApiError(
-    'not_found',
-    `No route ${req.method} ${req.path}. Only documented endpoints exist.`,
-  );
-  res.status(error.status).json(error.toBody());
+export const notFound: RequestHandler = (req) => {
+  throw new ApiError('not_found', `No route ${req.method} ${req.path}. Only documented endpoints exist.`);
 };
 
 /** Answers 405 `method_not_allowed` naming the allowed methods. */
 export function methodNotAllowed(allow: string): RequestHandler {
   return (req, res) => {
     res.setHeader('Allow', allow);
-    const error = new ApiError(
+    throw new ApiError(
       'method_not_allowed',
       `${req.method} is not allowed here; use ${allow.split(',')[0]}.`,
     );
-    res.status(error.status).json(error.toBody());
   };
+}
+
+/** A JSON-RPC error answer of `/mcp` (a request the MCP server never saw: malformed, or failed on purpose). */
+export function jsonRpcError(res: Response, status: number, code: number, message: string): void {
+  res.status(status).json({ jsonrpc: '2.0', error: { code, message }, id: null });
 }
 
 /** A client that closed the connection mid-request: nothing to answer and nothing wrong on our side. */

@@ -249,17 +249,12 @@ export class LabelDesk {
 
   private record(
     store: Store,
-    attempt: {
-      outcome: Attempt['outcome'];
-      evidence: Record<string, unknown>;
-      action: string;
-      reason?: string;
-      prepostagemId?: string;
-      trackingCode?: string;
-      orderId?: string;
-      source?: string;
-      createdAt?: string;
-    },
+    // The attempt of spec 4.4.5 but for its support code; its time and source default to now and `mcp`.
+    attempt: Pick<
+      Attempt,
+      'outcome' | 'evidence' | 'action' | 'reason' | 'prepostagemId' | 'trackingCode' | 'orderId'
+    > &
+      Partial<Pick<Attempt, 'source' | 'createdAt'>>,
   ): string {
     const supportCode = randomUUID();
     this.attempts.push({

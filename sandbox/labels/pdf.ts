@@ -23,7 +23,9 @@ function printable(text: string): string {
   return text.normalize('NFC').replace(/[^\x20-\x7E\u00A0-\u00FF]/g, '?');
 }
 
+/** Writes text and rules on the label, keeping the baseline of the last line it wrote (`y`, from the bottom). */
 class Writer {
+  y = HEIGHT - MARGIN;
   private readonly page: PDFPage;
   private readonly font: PDFFont;
   private readonly bold: PDFFont;
@@ -42,10 +44,18 @@ class Writer {
     this.page.drawText(line, { x, y, size, font });
   }
 
-  rule(y: number): void {
+  /** `gap` points below the last line, a line of text at the left margin. */
+  line(text: string, gap: number, size: number, isBold = false): void {
+    this.y -= gap;
+    this.text(text, MARGIN, this.y, size, isBold);
+  }
+
+  /** `gap` points below the last line, a rule across the label. */
+  rule(gap: number): void {
+    this.y -= gap;
     this.page.drawLine({
-      start: { x: MARGIN, y },
-      end: { x: WIDTH - MARGIN, y },
+      start: { x: MARGIN, y: this.y },
+      end: { x: WIDTH - MARGIN, y: this.y },
       thickness: 0.8,
       color: rgb(0, 0, 0),
     });
@@ -96,53 +106,33 @@ export async function renderLabelPdf(data: LabelPdfData): Promise<Uint8Array> {
   });
 
   const barHeight = 1.5 * CM;
-  let y = top - matrixSize - 0.3 * CM - barHeight;
+  w.y = top - matrixSize - 0.3 * CM - barHeight;
   const barcode = await pdf.embedPng(
     await code128({ bcid: 'code128', text: data.trackingCode, scale: 3, height: 14, includetext: false }),
   );
-  page.drawImage(barcode, { x: MARGIN + 0.5 * CM, y, width: WIDTH - 2 * MARGIN - 1 * CM, height: barHeight });
-  y -= 14;
-  w.text(data.trackingCode, WIDTH / 2 - 45, y, 12, true);
+  page.drawImage(barcode, {
+    x: MARGIN + 0.5 * CM,
+    y: w.y,
+    width: WIDTH - 2 * MARGIN - 1 * CM,
+    height: barHeight,
+  });
+  w.y -= 14;
+  w.text(data.trackingCode, WIDTH / 2 - 45, w.y, 12, true);
 
-  y -= 10;
-  w.text('Recebedor: ____________________________  Assinatura: ____________', MARGIN, y, 6);
-  y -= 8;
-  w.rule(y);
-  y -= 12;
-  w.text('DESTINATÁRIO', MARGIN, y, 9, true);
-  for (const line of partyLines(input.recipient)) {
-    y -= 11;
-    w.text(line, MARGIN, y, 9);
-  }
-  y -= 10;
-  w.rule(y);
-  y -= 11;
-  w.text('REMETENTE', MARGIN, y, 7, true);
-  for (const line of partyLines(input.sender)) {
-    y -= 9;
-    w.text(line, MARGIN, y, 7);
-  }
-  y -= 8;
-  w.rule(y);
-  y -= 10;
+  w.line('Recebedor: ____________________________  Assinatura: ____________', 10, 6);
+  w.rule(8);
+  w.line('DESTINATÁRIO', 12, 9, true);
+  for (const line of partyLines(input.recipient)) w.line(line, 11, 9);
+  w.rule(10);
+  w.line('REMETENTE', 11, 7, true);
+  for (const line of partyLines(input.sender)) w.line(line, 9, 7);
+  w.rule(8);
   const total = declaredValueCents(input.declaredItems) / 100;
-  w.text(
-    `Declaração de conteúdo: ${input.declaredItems.length} item(ns), valor R$ ${total.toFixed(2).replace('.', ',')}`,
-    MARGIN,
-    y,
-    7,
-  );
-  for (const item of input.declaredItems.slice(0, 3)) {
-    y -= 9;
-    w.text(`${item.quantidade} × ${item.conteudo}`, MARGIN, y, 7);
-  }
-  y -= 9;
+  const value = total.toFixed(2).replace('.', ',');
+  w.line(`Declaração de conteúdo: ${input.declaredItems.length} item(ns), valor R$ ${value}`, 10, 7);
+  for (const item of input.declaredItems.slice(0, 3)) w.line(`${item.quantidade} × ${item.conteudo}`, 9, 7);
   const d = input.dimensions;
-  w.text(
-    `Peso ${input.weightGrams} g  ·  ${d.comprimento} × ${d.largura} × ${d.altura} cm  ·  formato ${input.objectFormat}`,
-    MARGIN,
-    y,
-    7,
-  );
+  const size = `${d.comprimento} × ${d.largura} × ${d.altura} cm`;
+  w.line(`Peso ${input.weightGrams} g  ·  ${size}  ·  formato ${input.objectFormat}`, 9, 7);
   return pdf.save();
 }

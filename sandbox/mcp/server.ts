@@ -9,7 +9,7 @@ import { PARTNER_TOOLS, TOOLS, type ToolName } from '../../shared/tools.ts';
 import { applyFault } from '../faults/apply.ts';
 import { authenticateMcp, type McpCaller, type MerchantAccess } from '../http/auth.ts';
 import { readJsonBody } from '../http/body.ts';
-import { methodNotAllowed } from '../http/errors.ts';
+import { jsonRpcError, methodNotAllowed } from '../http/errors.ts';
 import { strictRouter } from '../http/router.ts';
 import type { SandboxState } from '../state.ts';
 import { result, SandboxTools } from './tools.ts';
@@ -65,6 +65,13 @@ function localAccess(state: SandboxState, instanceId: string | undefined): Merch
 
 const INSTRUCTIONS =
   'Shipping platform (sandbox). Always inspect reason and actionUrl in results. Labels are real, billable pre-postings.';
+const PARTNER_INSTRUCTIONS =
+  'Shipping platform (sandbox), platform scope. Create merchants and send each to its onboardingUrl; follow with get_merchant_status.';
+
+/** The platform's MCP server as clients see it in `initialize`: one name for both scopes, their own instructions. */
+function sandboxServer(instructions: string): McpServer {
+  return new McpServer({ name: 'shipping-platform-sandbox', version: '1.0.0' }, { instructions });
+}
 
 /** The merchant tools, each run for the store `resolve` gives for the call's `instanceId`. */
 function merchantServer(
@@ -72,10 +79,7 @@ function merchantServer(
   offered: ReadonlySet<ToolName>,
   resolve: (instanceId: string | undefined) => MerchantAccess | undefined,
 ): McpServer {
-  const server = new McpServer(
-    { name: 'shipping-platform-sandbox', version: '1.0.0' },
-    { instructions: INSTRUCTIONS },
-  );
+  const server = sandboxServer(INSTRUCTIONS);
   const run =
     <I extends { instanceId?: string | undefined }>(
       tool: ToolName,
@@ -130,13 +134,7 @@ function merchantServer(
 
 /** Spec 4.4.6: a platform key sees exactly the partner tools, for the merchants it created. */
 function partnerServer(state: SandboxState, partnerId: string, baseUrl: string): McpServer {
-  const server = new McpServer(
-    { name: 'shipping-platform-sandbox', version: '1.0.0' },
-    {
-      instructions:
-        'Shipping platform (sandbox), platform scope. Create merchants and send each to its onboardingUrl; follow with get_merchant_status.',
-    },
-  );
+  const server = sandboxServer(PARTNER_INSTRUCTIONS);
   server.registerTool('create_merchant', PARTNER_TOOLS.create_merchant, (input) => {
     const output = state.partners.create(partnerId, input, baseUrl);
     const text = output.reason
@@ -169,16 +167,6 @@ function buildServer(state: SandboxState, caller: McpCaller, baseUrl: string): M
       // Spec 1 rule 1: the store comes from the key; `instanceId` is ignored.
       return merchantServer(state, new Set(catalog(caller.access)), () => caller.access);
   }
-}
-
-function jsonRpcError(
-  res: Response,
-  status: number,
-  code: number,
-  message: string,
-  id: unknown = null,
-): void {
-  res.status(status).json({ jsonrpc: '2.0', error: { code, message }, id });
 }
 
 /** The tool a JSON-RPC message calls, if it is a `tools/call`, with its `instanceId` argument. */

@@ -1,6 +1,6 @@
 import { escapeHtml, Html, page } from '../../shared/html.ts';
 import type { NewStoreKeys } from './desk.ts';
-import { type FieldErrors, FORM_SERVICES, type OnboardingFields } from './form.ts';
+import { type FieldErrors, FORM_SERVICES, type OnboardingFields, readFields } from './form.ts';
 
 /** The stylesheet of the onboarding pages (served as a file: the pages carry no inline script or style). */
 export const ONBOARDING_CSS = `
@@ -61,15 +61,7 @@ export function formPage(
   fields: OnboardingFields | undefined,
   errors: FieldErrors = {},
 ): string {
-  const f: OnboardingFields = fields ?? {
-    originCep: '',
-    services: [],
-    plan: '',
-    contract: '',
-    contractNumber: '',
-    accessCode: '',
-    labels: '',
-  };
+  const f = fields ?? readFields({});
   const problems = Object.entries(errors) as [keyof OnboardingFields, string][];
   const summary =
     problems.length === 0

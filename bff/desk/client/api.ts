@@ -38,19 +38,20 @@ export async function callApi(path: string, body?: unknown): Promise<ApiAnswer> 
     throw new NoAnswer();
   }
   const parsed: unknown = await response.json().catch(() => undefined);
-  if (response.status === 401) throw new SessionExpired();
-  if (response.status === 403) throw new SessionExpired();
+  if (response.status === 401 || response.status === 403) throw new SessionExpired();
   return { status: response.status, body: parsed };
 }
 
-/** The code and message of an error answer (spec 7.1 envelope), when it is one. */
-export function errorOf(body: unknown): { code: string; message: string } | undefined {
+/**
+ * The code and message of an error answer (spec 7.1 envelope), when it is one, and the field its message names
+ * (`invalid_body`: "recipient.endereco.cep: Invalid input").
+ */
+export function errorOf(body: unknown): { code: string; message: string; field?: string } | undefined {
   if (typeof body !== 'object' || body === null || !('error' in body)) return undefined;
   const { error } = body as { error: unknown };
   if (typeof error !== 'object' || error === null) return undefined;
   const { code, message } = error as { code?: unknown; message?: unknown };
-  return {
-    code: typeof code === 'string' ? code : 'error',
-    message: typeof message === 'string' ? message : '',
-  };
+  const text = typeof message === 'string' ? message : '';
+  const field = /^([\w.]+): /.exec(text)?.[1];
+  return { code: typeof code === 'string' ? code : 'error', message: text, ...(field ? { field } : {}) };
 }

@@ -30,12 +30,9 @@ export function mountApprovals(t: Messages): void {
       say(status, failureText(t, error), true);
     }
   };
-  for (const button of document.querySelectorAll<HTMLButtonElement>('[data-approve]')) {
-    button.addEventListener('click', () =>
-      once(button, () => decide(button.dataset.approve ?? '', 'approve')),
-    );
-  }
-  for (const button of document.querySelectorAll<HTMLButtonElement>('[data-reject]')) {
-    button.addEventListener('click', () => once(button, () => decide(button.dataset.reject ?? '', 'reject')));
+  for (const verb of ['approve', 'reject'] as const) {
+    for (const button of document.querySelectorAll<HTMLButtonElement>(`[data-${verb}]`)) {
+      button.addEventListener('click', () => once(button, () => decide(button.dataset[verb] ?? '', verb)));
+    }
   }
 }

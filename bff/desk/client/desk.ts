@@ -1,4 +1,4 @@
-import { deskLangOf, messagesFor } from '../messages.ts';
+import { deskLangOf, MESSAGES } from '../messages.ts';
 import { mountAgents } from './agents.ts';
 import { mountApprovals } from './approvals.ts';
 import { mountAttempt } from './attempt.ts';
@@ -12,7 +12,7 @@ import { mountLabels } from './labels.ts';
  */
 function start(): void {
   const lang = deskLangOf(document.documentElement.lang) ?? 'pt-BR';
-  const t = messagesFor(lang);
+  const t = MESSAGES[lang];
   document.getElementById('notice')?.focus();
   switch (document.body.dataset.page) {
     case 'labels':

@@ -1,5 +1,4 @@
 import * as z from 'zod/mini';
-import { AgentLabelOutputSchema } from '../../../shared/agent-label.ts';
 import { formatCep, normalizeCep } from '../../../shared/cep.ts';
 import {
   type PlannedVolume,
@@ -17,19 +16,6 @@ import { failureText, once, required, say } from './ui.ts';
 
 /** Where the merchant's sender is remembered in this browser ("Lembrar este remetente"). */
 const SENDER_KEY = 'frete-kit.desk.sender';
-const SENDER_FIELDS = [
-  'nome',
-  'cpfCnpj',
-  'telefone',
-  'email',
-  'endereco.cep',
-  'endereco.logradouro',
-  'endereco.numero',
-  'endereco.complemento',
-  'endereco.bairro',
-  'endereco.cidade',
-  'endereco.uf',
-] as const;
 const ITEM_FIELDS = ['id', 'comprimento', 'largura', 'altura', 'weightGrams', 'quantity', 'valor'] as const;
 
 /** The desk's quote (`POST /admin/api/quote`): the platform's rates, each with its contract code when it is mapped. */
@@ -234,10 +220,7 @@ export class IssueForm {
       const answer = await callApi('/admin/api/plan', planRequest(this.lines()));
       const refusal = PlanShipmentRefusalSchema.safeParse(answer.body);
       if (refusal.success) {
-        const row = this.rows().findIndex((row) => {
-          const id = row.querySelector<HTMLInputElement>('[data-field="id"]')?.value.trim();
-          return id === refusal.data.itemId;
-        });
+        const row = this.lines().findIndex((line) => line.id === refusal.data.itemId);
         this.fail(
           `${reasonName(this.t, refusal.data.reason)} ${refusal.data.message}`,
           row >= 0 ? `items.${row}.id` : undefined,
@@ -246,7 +229,7 @@ export class IssueForm {
       }
       const error = errorOf(answer.body);
       if (error) {
-        this.fail(this.t.failed(error.message), /^([\w.]+): /.exec(error.message)?.[1]);
+        this.fail(this.t.failed(error.message), error.field);
         return;
       }
       this.volumes = PlanShipmentOutputSchema.parse(answer.body).volumes;
@@ -324,7 +307,7 @@ export class IssueForm {
     const fieldset = document.createElement('fieldset');
     fieldset.className = 'rate-list';
     const legend = document.createElement('legend');
-    legend.textContent = t.serviceLegend;
+    legend.textContent = t.fieldService;
     fieldset.append(legend);
     this.rates.forEach((rate, i) => {
       const row = document.createElement('div');
@@ -391,13 +374,8 @@ export class IssueForm {
       try {
         const answer = await callApi('/admin/api/labels', request);
         const result = resultOf(this.t, i + 1, requests.length, answer.status, answer.body);
-        const parsed = AgentLabelOutputSchema.safeParse(answer.body);
-        if (
-          (result.kind === 'created' || result.kind === 'replayed') &&
-          parsed.success &&
-          parsed.data.attemptId
-        ) {
-          printable.push(parsed.data.attemptId);
+        if ((result.kind === 'created' || result.kind === 'replayed') && result.attemptId) {
+          printable.push(result.attemptId);
         }
         line = this.resultLine(result);
         if (result.kind === 'refused' && result.field && i === 0) this.markField(result.field);
@@ -449,7 +427,12 @@ export class IssueForm {
     this.fieldInput(path)?.setAttribute('aria-invalid', 'true');
   }
 
-  // The sender, remembered in this browser when the merchant asks.
+  // The sender, remembered in this browser when the merchant asks: each of its fields by its path (`endereco.cep`).
+
+  private senderFields(): [path: string, input: HTMLInputElement][] {
+    const inputs = this.form.querySelectorAll<HTMLInputElement>('input[name^="sender."]');
+    return [...inputs].map((input) => [input.name.slice('sender.'.length), input]);
+  }
 
   private rememberSender(): void {
     const remember = this.form.querySelector<HTMLInputElement>('[data-remember-sender]');
@@ -459,7 +442,7 @@ export class IssueForm {
         localStorage.removeItem(SENDER_KEY);
         return;
       }
-      const saved = Object.fromEntries(SENDER_FIELDS.map((field) => [field, this.value(`sender.${field}`)]));
+      const saved = Object.fromEntries(this.senderFields().map(([path, input]) => [path, input.value]));
       localStorage.setItem(SENDER_KEY, JSON.stringify(saved));
     } catch {
       // Storage off (private mode, a policy): the sender is simply not remembered.
@@ -474,10 +457,9 @@ export class IssueForm {
       return;
     }
     if (typeof saved !== 'object' || saved === null) return;
-    for (const field of SENDER_FIELDS) {
-      const value = (saved as Record<string, unknown>)[field];
-      const input = this.form.querySelector<HTMLInputElement>(`[name="sender.${field}"]`);
-      if (input && typeof value === 'string') input.value = value;
+    for (const [path, input] of this.senderFields()) {
+      const value = (saved as Record<string, unknown>)[path];
+      if (typeof value === 'string') input.value = value;
     }
     const remember = this.form.querySelector<HTMLInputElement>('[data-remember-sender]');
     if (remember) remember.checked = true;

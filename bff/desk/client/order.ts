@@ -4,6 +4,7 @@ import type { PlannedVolume, PlanShipmentInput } from '../../../shared/packing/p
 import type { PartyInput } from '../../../shared/party.ts';
 import type { AgentPolicy } from '../../policies/policy.ts';
 import { type Messages, reasonName } from '../messages.ts';
+import { errorOf } from './api.ts';
 
 /**
  * The desk's script, its pure part: what the issue form, the results and the policy form mean, without a DOM (the
@@ -24,14 +25,7 @@ export interface OrderLine {
 /** The plan request of the order (`POST /admin/api/plan`): its lines without their value. */
 export function planRequest(lines: readonly OrderLine[]): PlanShipmentInput {
   return {
-    items: lines.map(({ id, comprimento, largura, altura, weightGrams, quantity }) => ({
-      id,
-      comprimento,
-      largura,
-      altura,
-      weightGrams,
-      quantity,
-    })),
+    items: lines.map(({ valor: _valor, ...item }) => item),
   };
 }
 
@@ -121,16 +115,6 @@ export interface IssueResult {
   attemptId?: string;
   /** The request field a refusal names (`weightGrams`, `recipient.endereco.cep`). */
   field?: string;
-}
-
-/** The field and message of a spec 7.1 error body (`invalid_body`: "recipient.endereco.cep: Invalid input"). */
-function errorOf(body: unknown): { code: string; message: string; field?: string } | undefined {
-  if (typeof body !== 'object' || body === null || !('error' in body)) return undefined;
-  const error = (body as { error: { code?: unknown; message?: unknown } }).error;
-  const code = typeof error.code === 'string' ? error.code : 'error';
-  const message = typeof error.message === 'string' ? error.message : '';
-  const field = /^([\w.]+): /.exec(message)?.[1];
-  return { code, message, ...(field ? { field } : {}) };
 }
 
 /** How one label answer of the desk's API (`POST /admin/api/labels` and the like) reads in the results. */
