@@ -21,24 +21,13 @@ const BUNDLES = {
   tracking: { entry: 'widget/tracking/entry.ts', file: 'shipping-tracking.js', name: 'ShippingTracking' },
 } as const;
 
-/** The calculator's second script, renamed by its hash once written (before the integrity manifest is). */
-function calculatorAppName(): Plugin {
+/** A build step run on the output folder once a bundle is written. */
+function afterWrite(name: string, step: (dir: string) => unknown): Plugin {
   return {
-    name: 'frete-kit:calculator-app-name',
+    name: `frete-kit:${name}`,
     apply: 'build',
     writeBundle(options) {
-      if (options.dir) nameCalculatorApp(options.dir);
-    },
-  };
-}
-
-/** After each bundle is written, `dist/widget/integrity.json` is rewritten with the sha384 of every script there. */
-function integrityManifest(): Plugin {
-  return {
-    name: 'frete-kit:integrity-manifest',
-    apply: 'build',
-    writeBundle(options) {
-      if (options.dir) writeIntegrityManifest(options.dir);
+      if (options.dir) step(options.dir);
     },
   };
 }
@@ -67,8 +56,10 @@ export default defineConfig(({ command, mode }) => {
     plugins: [
       validatorsPlugin(),
       preact(),
-      ...(mode === 'calculator-app' ? [calculatorAppName()] : []),
-      integrityManifest(),
+      // the calculator's second script is renamed by its hash before the integrity manifest is written
+      ...(mode === 'calculator-app' ? [afterWrite('calculator-app-name', nameCalculatorApp)] : []),
+      // after each bundle, `dist/widget/integrity.json` is rewritten with the sha384 of every script there
+      afterWrite('integrity-manifest', writeIntegrityManifest),
     ],
     define: {
       'process.env.NODE_ENV': JSON.stringify('production'),

@@ -403,6 +403,11 @@ describe('<shipping-calculator>: the second script, loaded after the first paint
     return page.evaluate(() => (window as unknown as { heard: unknown[] }).heard);
   }
 
+  // a press after a failure loads the second script again: a route still answering it must not outlive its page
+  afterEach(async () => {
+    await page.unrouteAll({ behavior: 'ignoreErrors' });
+  });
+
   beforeEach(async () => {
     await page.addInitScript(() => {
       const heard: unknown[] = [];

@@ -56,14 +56,15 @@ async function connect(mcpUrl: string, provider: TestOAuthClient): Promise<Clien
   return client;
 }
 
-/** What the browser is sent back to the client with (intercepted: nothing listens at the redirect URI). */
+/**
+ * What the browser is sent back to the client with (intercepted: nothing listens at the redirect URI), once the page
+ * is there: known only when the request is intercepted, a next `page.goto` raced the navigation still under way.
+ */
 function captureCallback(): () => URL | undefined {
-  let callback: URL | undefined;
-  void page.route(`${TEST_REDIRECT}**`, (route) => {
-    callback = new URL(route.request().url());
-    return route.fulfill({ status: 200, contentType: 'text/html', body: '<!doctype html><title>ok</title>' });
-  });
-  return () => callback;
+  void page.route(`${TEST_REDIRECT}**`, (route) =>
+    route.fulfill({ status: 200, contentType: 'text/html', body: '<!doctype html><title>ok</title>' }),
+  );
+  return () => (page.url().startsWith(TEST_REDIRECT) ? new URL(page.url()) : undefined);
 }
 
 interface Target {
