@@ -50,6 +50,7 @@ async function storefront(publicKey = 'pk_test_demo'): Promise<Storefront> {
 const cepField = () => page.locator('shipping-calculator input[autocomplete="postal-code"]');
 const results = () => page.locator('shipping-calculator .results');
 const options = () => page.locator('shipping-calculator .option');
+const fieldError = () => page.locator('shipping-calculator [part="error"]');
 
 async function quote(cep: string): Promise<void> {
   await cepField().fill(cep);
@@ -442,9 +443,7 @@ describe('<shipping-calculator>: the second script, loaded after the first paint
     await cepField().fill('123');
     await cepField().press('Enter');
     app.release();
-    await expect
-      .poll(() => page.locator('shipping-calculator [part="error"]').innerText())
-      .toBe('Digite um CEP válido com 8 dígitos.');
+    await expect.poll(() => fieldError().innerText()).toBe('Digite um CEP válido com 8 dígitos.');
     expect(await cepField().getAttribute('aria-invalid')).toBe('true');
     expect(await rateCalls()).toBe(0);
   });
@@ -483,10 +482,8 @@ describe('<shipping-calculator>: the second script, loaded after the first paint
     await cepField().fill('20040020');
     await cepField().press('Enter');
     app.release();
-    await expect
-      .poll(() => page.locator('shipping-calculator [part="error"]').innerText())
-      .toBe('Cálculo de frete indisponível no momento.');
-    expect(await page.locator('shipping-calculator [part="error"]').getAttribute('role')).toBe('alert');
+    await expect.poll(() => fieldError().innerText()).toBe('Cálculo de frete indisponível no momento.');
+    expect(await fieldError().getAttribute('role')).toBe('alert');
     expect(await errorsHeard()).toEqual([{ code: 'widget_unavailable', message: 'unavailable' }]);
     expect(errors.join('\n')).toMatch(
       /shipping-calculator: could not load .*shipping-widget-app\.[0-9a-f]{12}\.js/,

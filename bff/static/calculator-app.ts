@@ -9,6 +9,7 @@ import { sriHash } from './integrity.ts';
  * script a browser still has in its cache with its own second, not a newer one its integrity would refuse.
  */
 const APP_NAME = /shipping-widget-app\.[0-9a-f]{12}\.js/;
+const APP_FILE = new RegExp(`^${APP_NAME.source}$`);
 
 /** The file the calculator-app build writes, renamed by `nameCalculatorApp`, and the pointer to the current one. */
 const BUILT = 'shipping-widget-app.js';
@@ -16,7 +17,7 @@ const CURRENT = '.calculator-app';
 
 /** Whether `file` is a calculator second script (served as immutable: its name changes with its bytes). */
 export function isCalculatorApp(file: string): boolean {
-  return new RegExp(`^${APP_NAME.source}$`).test(file);
+  return APP_FILE.test(file);
 }
 
 /** The second script a first script names, if any. */

@@ -39,7 +39,7 @@ export interface CalculatorController {
 
 /**
  * Starts the calculator over the plain form of the first paint: the model, then Preact over the form (keeping what
- * was typed in it), then the remembered CEP (storage is slow to open). The second script (`shipping-widget-app.js`)
+ * was typed in it), then the remembered CEP (storage is slow to open). The second script (`shipping-widget-app.<hash>.js`)
  * holds this and everything it needs; the element loads it after its first paint.
  */
 export function mountCalculator(host: CalculatorHost): CalculatorController {

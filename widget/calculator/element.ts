@@ -45,8 +45,8 @@ export class ShippingCalculator extends HTMLElement {
     super();
     this.root = this.attachShadow({ mode: 'open' });
     adoptStyles(this.root, CALCULATOR_CSS);
-    // Enter in the plain first-paint form must not submit it as a page navigation.
-    // Enter or "Calcular" before the calculator started: it is answered once started, and the button says so now.
+    // Enter in the plain first-paint form must not submit it as a page navigation: it is answered once the
+    // calculator started, and the button says so now.
     this.root.addEventListener('submit', (event) => {
       event.preventDefault();
       if (this.controller) return;
@@ -118,8 +118,7 @@ export class ShippingCalculator extends HTMLElement {
         ShippingCalculator.settings[name.replace(/-(\w)/g, (_, letter: string) => letter.toUpperCase())] ??
         null,
       messages: () => messagesFor(this.language()),
-      emit: (type, detail) =>
-        this.dispatchEvent(new CustomEvent(type, { detail, bubbles: true, composed: true })),
+      emit: (type, detail) => this.emit(type, detail),
     });
     this.controller = controller;
     const pending = this.pending;
@@ -150,13 +149,11 @@ export class ShippingCalculator extends HTMLElement {
       message.textContent = messagesFor(this.language()).t.unavailable;
       message.setAttribute('role', 'alert');
     }
-    this.dispatchEvent(
-      new CustomEvent('shipping-error', {
-        detail: { code: 'widget_unavailable', message: 'unavailable' },
-        bubbles: true,
-        composed: true,
-      }),
-    );
+    this.emit('shipping-error', { code: 'widget_unavailable', message: 'unavailable' });
+  }
+
+  private emit(type: string, detail: unknown): void {
+    this.dispatchEvent(new CustomEvent(type, { detail, bubbles: true, composed: true }));
   }
 
   private language(): string | undefined {
