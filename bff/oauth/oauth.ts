@@ -1,14 +1,10 @@
 import { createHmac } from 'node:crypto';
-import type { Router } from 'express';
 import {
   type ClientMetadataFetchOptions,
   ClientMetadataResolver,
   clientIdHost,
 } from '../../shared/oauth/client-metadata.ts';
 import { type LoginFailures, MemoryLoginFailures } from '../../shared/oauth/login-failures.ts';
-import type { LoginGuard } from '../../shared/oauth/login-guard.ts';
-import type { AuthorizationPages } from '../../shared/oauth/pages.ts';
-import type { OAuthProvider } from '../../shared/oauth/provider.ts';
 import { AuthorizationServer } from '../../shared/oauth/server.ts';
 import type { ClientRecord, OAuthStore } from '../../shared/oauth/store.ts';
 import { sameSecret, sha256Hex } from '../../shared/security/hash.ts';
@@ -42,19 +38,10 @@ export interface BffOAuthOptions {
 
 /**
  * The BFF as OAuth 2.1 authorization server for its own `/mcp` (docs/architecture.md, "OAuth for MCP"): the merchant logs
- * in with `BFF_ADMIN_PASSWORD` and picks the scopes; clients and tokens live hashed in `oauth.sqlite`.
+ * in with `BFF_ADMIN_PASSWORD` and picks the scopes; clients and tokens live hashed in `oauth.sqlite`. Its `guard` is
+ * also the rule of `/admin/login` (one account); client metadata documents are fetched, validated and cached per process.
  */
-export class BffOAuth implements AgentTokenSource {
-  readonly provider: OAuthProvider;
-  readonly pages: AuthorizationPages;
-  readonly store: OAuthStore;
-  /** Who may try the merchant's password now (the OAuth login and `/admin/login`: one account). */
-  readonly guard: LoginGuard;
-  readonly resourceMetadataUrl: string;
-  /** Client ID Metadata Documents: fetched, validated and cached (per process). */
-  readonly clientMetadata: ClientMetadataResolver;
-  private readonly server: AuthorizationServer;
-
+export class BffOAuth extends AuthorizationServer implements AgentTokenSource {
   constructor(options: BffOAuthOptions) {
     const { config } = options;
     const password = config.adminPassword;
@@ -66,13 +53,9 @@ export class BffOAuth implements AgentTokenSource {
         'BFF_PUBLIC_URL must be https:// for OAuth (http only on a loopback address: 127.0.0.1, localhost, [::1])',
       );
     }
-    this.store = options.store;
-    this.clientMetadata = new ClientMetadataResolver({
-      ...(options.clientMetadata ? { fetch: options.clientMetadata } : {}),
-      ...(options.now ? { now: options.now } : {}),
-    });
-    this.server = new AuthorizationServer({
-      store: this.store,
+    const now = options.now ? { now: options.now } : {};
+    super({
+      store: options.store,
       issuer: config.publicUrl,
       scopes: AGENT_SCOPES,
       resourceName: 'frete-kit MCP',
@@ -91,13 +74,12 @@ export class BffOAuth implements AgentTokenSource {
         pickScopes: true,
         serverName: 'frete-kit',
       },
-      clientMetadata: this.clientMetadata,
-      ...(options.now ? { now: options.now } : {}),
+      clientMetadata: new ClientMetadataResolver({
+        ...(options.clientMetadata ? { fetch: options.clientMetadata } : {}),
+        ...now,
+      }),
+      ...now,
     });
-    this.provider = this.server.provider;
-    this.pages = this.server.pages;
-    this.guard = this.server.guard;
-    this.resourceMetadataUrl = this.server.resourceMetadataUrl;
   }
 
   /**
@@ -113,16 +95,6 @@ export class BffOAuth implements AgentTokenSource {
       scopes: AGENT_SCOPES.filter((scope) => check.scopes.includes(scope)),
       caller: { issuedBy: clientName(client), policy: clientPolicy(client) },
     };
-  }
-
-  /** The `WWW-Authenticate` of a 401 from `/mcp`. */
-  challenge(authorization: string | undefined): string {
-    return this.server.challenge(authorization);
-  }
-
-  /** Discovery, registration, authorize/token/revoke and the login and consent pages (shared/oauth/server.ts). */
-  routes(): Router {
-    return this.server.routes();
   }
 }
 

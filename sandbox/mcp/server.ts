@@ -205,7 +205,7 @@ export function mcpRoutes(state: SandboxState): Router {
       caller = oauth ? { kind: 'merchant', access: oauth } : authenticateMcp(req, state.registry, state.auth);
     } catch (error) {
       if (isApiError(error) && error.status === 401) {
-        res.setHeader('WWW-Authenticate', state.oauth.challenge(req));
+        res.setHeader('WWW-Authenticate', state.oauth.challenge(req.headers.authorization));
       }
       throw error;
     }

@@ -1,10 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import type { Router } from 'express';
 import { ApiError } from '../../shared/errors.ts';
 import { MemoryLoginFailures } from '../../shared/oauth/login-failures.ts';
-import type { AuthorizationPages } from '../../shared/oauth/pages.ts';
-import type { OAuthProvider } from '../../shared/oauth/provider.ts';
 import { AuthorizationServer } from '../../shared/oauth/server.ts';
 import { OAuthStore } from '../../shared/oauth/store.ts';
 import { sameSecret } from '../../shared/security/hash.ts';
@@ -27,20 +24,13 @@ export interface SandboxOAuthOptions {
  * authorization code flow with PKCE S256, a login page for the fixture merchants and a consent; an access token acts
  * on `/mcp` for its store with merchant permission. Everything in memory, cleared by `/_sandbox/reset`.
  */
-export class SandboxOAuth {
-  readonly provider: OAuthProvider;
-  readonly pages: AuthorizationPages;
-  readonly resourceMetadataUrl: string;
-  // The one OAuth store of both servers, on a node:sqlite database in memory: the sandbox keeps nothing on disk.
-  private readonly store = new OAuthStore(new SqliteSql({ dataDir: ':memory:', file: 'oauth.sqlite' }));
+export class SandboxOAuth extends AuthorizationServer {
   private readonly registry: StoreRegistry;
-  private readonly server: AuthorizationServer;
 
   constructor(options: SandboxOAuthOptions) {
-    this.registry = options.registry;
-    const now = options.now ? { now: options.now } : {};
-    this.server = new AuthorizationServer({
-      store: this.store,
+    super({
+      // The one OAuth store of both servers, on a node:sqlite database in memory: the sandbox keeps nothing on disk.
+      store: new OAuthStore(new SqliteSql({ dataDir: ':memory:', file: 'oauth.sqlite' })),
       issuer: options.publicUrl.replace(/\/+$/, ''),
       scopes: SANDBOX_SCOPES,
       resourceName: 'Shipping platform MCP (sandbox)',
@@ -57,11 +47,9 @@ export class SandboxOAuth {
         pickScopes: false,
         serverName: 'Sandbox da plataforma de frete',
       },
-      ...now,
+      ...(options.now ? { now: options.now } : {}),
     });
-    this.provider = this.server.provider;
-    this.pages = this.server.pages;
-    this.resourceMetadataUrl = this.server.resourceMetadataUrl;
+    this.registry = options.registry;
   }
 
   /**
@@ -98,19 +86,9 @@ export class SandboxOAuth {
     return { store, kind: 'secret', merchantPermission: true };
   }
 
-  /** The `WWW-Authenticate` of a 401 from `/mcp`. */
-  challenge(req: IncomingMessage): string {
-    return this.server.challenge(req.headers.authorization);
-  }
-
   /** Forgets clients, codes, tokens, consent tickets and login failures (`/_sandbox/reset`). */
   async reset(): Promise<void> {
     await this.pages.clear();
     await this.store.clear();
-  }
-
-  /** Discovery, registration, authorize/token/revoke and the login and consent pages (shared/oauth/server.ts). */
-  routes(): Router {
-    return this.server.routes();
   }
 }

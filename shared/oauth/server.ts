@@ -52,9 +52,11 @@ export interface AuthorizationServerOptions {
  * the provider (clients, codes, tokens, all hashed), the login and consent pages, and `routes()` — discovery
  * (RFC 8414 and RFC 9728), the SDK's register/authorize/token/revoke handlers, the pages and their stylesheet. The
  * sandbox (fixture merchants, one scope, in memory) and the BFF (the merchant's password, picked scopes, stored) differ
- * only in these options. Express at run time, as the SDK's router is: the only such import in `shared/`.
+ * only in these options (`SandboxOAuth` and `BffOAuth` extend it with them). Express at run time, as the SDK's router
+ * is: the only such import in `shared/`.
  */
 export class AuthorizationServer {
+  readonly store: OAuthStore;
   readonly provider: OAuthProvider;
   readonly pages: AuthorizationPages;
   /** Who may try a login now: the OAuth login page's rule, and the BFF's `/admin/login`'s. */
@@ -64,6 +66,7 @@ export class AuthorizationServer {
 
   constructor(options: AuthorizationServerOptions) {
     this.#options = options;
+    this.store = options.store;
     const { issuer } = options;
     const resource = `${issuer}/mcp`;
     this.resourceMetadataUrl = getOAuthProtectedResourceMetadataUrl(new URL(resource));
