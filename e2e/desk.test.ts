@@ -418,7 +418,7 @@ describe.each(BACKENDS)('the label desk in Chromium, on $name', (backend) => {
       await page.getByLabel('Valor (R$)').fill('500');
       await page.getByRole('button', { name: 'Salvar política' }).click();
       await poll(() => page.locator('[data-policy-status]').textContent()).toBe('Política salva.');
-      const [client] = (await bff.oauth?.provider.listClients()) ?? [];
+      const [client] = (await bff.oauth?.store.listClients()) ?? [];
       expect(JSON.parse(client?.policy ?? 'null')).toEqual({
         maxLabelsPerDay: 3,
         services: ['correios-pac'],

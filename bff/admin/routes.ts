@@ -209,7 +209,7 @@ ${pager}`
   router.post('/admin/agents/revoke', form, async (req, res) => {
     if (!(await withSession(req, res))) return;
     const client = typeof req.body?.client === 'string' ? req.body.client : '';
-    if (/^[0-9a-f]{64}$/.test(client)) await oauth.provider.revokeClient(client);
+    if (/^[0-9a-f]{64}$/.test(client)) await oauth.store.deleteClient(client);
     res.redirect(303, '/admin/agents');
   });
 

@@ -1,3 +1,4 @@
+import { OAuthError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import type { AuthorizationParams } from '@modelcontextprotocol/sdk/server/auth/provider.js';
 import type { OAuthClientInformationFull } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { NextFunction, Request, Response } from 'express';
@@ -9,7 +10,13 @@ import type { OriginPolicy } from '../security/origin-policy.ts';
 import { pageHeaders } from '../security/page-headers.ts';
 import { clientIdHost } from './client-metadata.ts';
 import { type LoginGuard, waitText } from './login-guard.ts';
-import { formActionSource, type OAuthProvider, type PendingAuthorization, redirectHost } from './provider.ts';
+import {
+  CODE_CHALLENGE,
+  formActionSource,
+  type OAuthProvider,
+  type PendingAuthorization,
+  redirectHost,
+} from './provider.ts';
 
 const TICKET_TTL_MS = 10 * 60_000;
 const MAX_FIELD = 2000;
@@ -46,11 +53,6 @@ export interface AuthorizationPagesOptions {
 interface Ticket {
   pending: Omit<PendingAuthorization, 'clientId'> & { clientIdHash: string };
   subject: string;
-}
-
-/** The strict headers of these pages: nothing inline, forms post here (and, on consent, redirect to the client). */
-function strictHeaders(res: Response, redirectUri?: string): void {
-  res.set(pageHeaders(redirectUri ? [formActionSource(redirectUri)] : []));
 }
 
 function field(body: unknown, name: string): string | undefined {
@@ -94,19 +96,18 @@ export class AuthorizationPages {
     return this.options.guard.clear();
   }
 
-  /** An HTML error page: never a redirect (the redirect URI may be the attacker's). */
-  errorPage(res: Response, status: number, title: string, message: string): void {
-    strictHeaders(res);
+  /** Sends a page with the strict headers: nothing inline, forms post here (the consent's redirects to `redirectUri`). */
+  private send(res: Response, status: number, title: string, body: Html, redirectUri?: string): void {
+    res.set(pageHeaders(redirectUri ? [formActionSource(redirectUri)] : []));
     res
       .status(status)
       .type('html')
-      .send(
-        page(
-          title,
-          html`<h1>${title}</h1><p class="error" role="alert">${message}</p>`,
-          this.options.cssHref,
-        ),
-      );
+      .send(page(title, body, this.options.cssHref));
+  }
+
+  /** An HTML error page: never a redirect (the redirect URI may be the attacker's). */
+  errorPage(res: Response, status: number, title: string, message: string): void {
+    this.send(res, status, title, html`<h1>${title}</h1><p class="error" role="alert">${message}</p>`);
   }
 
   /** The page for a form whose CSRF token or consent ticket is missing or wrong. */
@@ -151,7 +152,7 @@ export class AuthorizationPages {
         ? 'response_type must be code'
         : typeof params.code_challenge !== 'string' || params.code_challenge === ''
           ? 'code_challenge is required (PKCE)'
-          : !/^[A-Za-z0-9_-]{43}$/.test(params.code_challenge)
+          : !CODE_CHALLENGE.test(params.code_challenge)
             ? 'code_challenge must be a base64url SHA-256 (43 characters)'
             : params.code_challenge_method !== 'S256'
               ? 'code_challenge_method must be S256'
@@ -184,18 +185,15 @@ export class AuthorizationPages {
   /** What the provider's `authorize` would refuse (an unknown scope, another resource), or undefined. */
   private scopeOrResourceProblem(params: Record<string, unknown> | undefined): string | undefined {
     const { provider } = this.options;
-    const scope = params?.scope;
-    if (typeof scope === 'string' && scope.split(' ').some((s) => s !== '' && !provider.scopes.includes(s)))
-      return 'invalid_scope';
-    const resource = params?.resource;
-    if (resource === undefined) return undefined;
+    const { scope, resource } = params ?? {};
     try {
-      if (typeof resource === 'string' && new URL(resource).href.replace(/\/$/, '') === provider.resource)
-        return undefined;
-    } catch {
-      // not a URL: refused below
+      if (typeof scope === 'string') provider.checkScopes(scope.split(' ').filter(Boolean));
+      if (resource !== undefined) provider.checkResource(new URL(String(resource)));
+      return undefined;
+    } catch (error) {
+      // A resource that is not a URL (or not one string) is another resource too.
+      return error instanceof OAuthError ? error.errorCode : 'invalid_target';
     }
-    return 'invalid_target';
   }
 
   /** `OAuthProvider.renderLogin`: the login form for a validated request. */
@@ -242,11 +240,7 @@ ${
     }>
 <div class="actions"><button class="primary" type="submit">Entrar</button></div>
 </form>`;
-    strictHeaders(res);
-    res
-      .status(status)
-      .type('html')
-      .send(page('Entrar', body, this.options.cssHref));
+    this.send(res, status, 'Entrar', body);
   }
 
   /** The form's CSRF token when the post may proceed (see `CsrfGuard`), else undefined. */
@@ -358,11 +352,7 @@ ${scopes}
 <button class="secondary" type="submit" name="decision" value="deny">Negar</button>
 </div>
 </form>`;
-    strictHeaders(res, pending.redirectUri);
-    res
-      .status(status)
-      .type('html')
-      .send(page('Autorizar acesso', body, this.options.cssHref));
+    this.send(res, status, 'Autorizar acesso', body, pending.redirectUri);
   }
 
   /** `POST /oauth/consent`. */

@@ -21,6 +21,7 @@ import type {
   OAuthTokens,
 } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { Response } from 'express';
+import { LRUCache } from 'lru-cache';
 import { randomToken, sha256Hex } from '../security/hash.ts';
 import { isLoopbackHostname } from '../security/loopback.ts';
 import {
@@ -29,7 +30,7 @@ import {
   type ClientMetadataResolver,
   isClientIdUrl,
 } from './client-metadata.ts';
-import type { ClientRecord, OAuthStore, PendingBounds, TokenRecord } from './store.ts';
+import type { OAuthStore, PendingBounds, TokenRecord } from './store.ts';
 
 /** Lifetimes (ms). Codes are spent within seconds by a real client; an access token lasts an hour (contract). */
 export const OAUTH_TTL = { codeMs: 60_000, accessMs: 3_600_000, refreshMs: 30 * 24 * 3_600_000 } as const;
@@ -57,18 +58,17 @@ const MAX_URI_LENGTH = 2000;
 const MAX_NAME_LENGTH = 100;
 const FORBIDDEN_SCHEMES = new Set(['javascript:', 'data:', 'file:', 'vbscript:', 'blob:', 'about:']);
 
+/** A PKCE S256 code challenge: a SHA-256, base64url (43 characters). */
+export const CODE_CHALLENGE = /^[A-Za-z0-9_-]{43}$/;
+
 /**
  * RFC 6749 §3.1.2 / OAuth 2.1 §2.3.1: https, http on a loopback host (native apps), or a private-use scheme; never a
  * fragment, never a scheme a browser would run.
  */
 export function redirectUriProblem(uri: string): string | undefined {
   if (uri.length > MAX_URI_LENGTH) return 'redirect_uri is too long';
-  let url: URL;
-  try {
-    url = new URL(uri);
-  } catch {
-    return 'redirect_uri is not a URL';
-  }
+  const url = URL.parse(uri);
+  if (!url) return 'redirect_uri is not a URL';
   if (url.hash || uri.includes('#')) return 'redirect_uri must not have a fragment';
   if (FORBIDDEN_SCHEMES.has(url.protocol)) return `redirect_uri scheme ${url.protocol} is not allowed`;
   if (url.protocol === 'http:' && !isLoopbackHostname(url.hostname))
@@ -135,7 +135,7 @@ export class OAuthProvider implements OAuthServerProvider {
   readonly clientMetadata: ClientMetadataResolver | undefined;
   private readonly renderLogin: OAuthProviderOptions['renderLogin'];
   private readonly now: () => number;
-  private readonly touched = new Map<string, number>();
+  private readonly touched = new LRUCache<string, number>({ max: 10_000 });
   /** Document clients already resolved for the request being served (`withinRequest`). */
   private readonly requestClients = new AsyncLocalStorage<Map<string, OAuthClientInformationFull>>();
 
@@ -271,12 +271,14 @@ export class OAuthProvider implements OAuthServerProvider {
     return { ...metadata, client_id: clientId };
   }
 
-  private checkScopes(scopes: string[]): void {
+  /** Every scope is one this server offers, else `invalid_scope`. */
+  checkScopes(scopes: string[]): void {
     const unknown = scopes.filter((scope) => !this.scopes.includes(scope));
     if (unknown.length > 0) throw new InvalidScopeError(`unknown scope: ${unknown.join(' ').slice(0, 100)}`);
   }
 
-  private checkResource(resource: URL | string | undefined): void {
+  /** Tokens are issued for this resource only (RFC 8707), else `invalid_target`. */
+  checkResource(resource: URL | string | undefined): void {
     if (resource === undefined) return;
     const text = String(resource).replace(/\/$/, '');
     if (text !== this.resource) throw new InvalidTargetError(`tokens are issued only for ${this.resource}`);
@@ -298,23 +300,21 @@ export class OAuthProvider implements OAuthServerProvider {
    * (RFC 8252 §7.3: native apps take an ephemeral port).
    */
   redirectRegistered(client: OAuthClientInformationFull, uri: string): boolean {
+    const a = URL.parse(uri);
     return client.redirect_uris.some((registered) => {
       if (registered === uri) return true;
-      try {
-        const a = new URL(uri);
-        const b = new URL(registered);
-        return (
-          isLoopbackHostname(a.hostname) &&
-          a.protocol === 'http:' &&
-          a.protocol === b.protocol &&
-          a.hostname === b.hostname &&
-          a.pathname === b.pathname &&
-          a.search === b.search &&
-          !a.hash
-        );
-      } catch {
-        return false;
-      }
+      const b = URL.parse(registered);
+      return (
+        a !== null &&
+        b !== null &&
+        isLoopbackHostname(a.hostname) &&
+        a.protocol === 'http:' &&
+        a.protocol === b.protocol &&
+        a.hostname === b.hostname &&
+        a.pathname === b.pathname &&
+        a.search === b.search &&
+        !a.hash
+      );
     });
   }
 
@@ -326,7 +326,7 @@ export class OAuthProvider implements OAuthServerProvider {
   async pendingClient(pending: PendingAuthorization): Promise<OAuthClientInformationFull | undefined> {
     const client = await this.getClient(pending.clientId);
     if (!client || !this.redirectRegistered(client, pending.redirectUri)) return undefined;
-    if (!/^[A-Za-z0-9_-]{43}$/.test(pending.codeChallenge)) return undefined;
+    if (!CODE_CHALLENGE.test(pending.codeChallenge)) return undefined;
     if (pending.scopes.some((scope) => !this.scopes.includes(scope))) return undefined;
     return client;
   }
@@ -488,8 +488,6 @@ export class OAuthProvider implements OAuthServerProvider {
     const now = this.now();
     const last = this.touched.get(idHash);
     if (last !== undefined && now - last < TOUCH_EVERY_MS) return;
-    this.touched.delete(idHash);
-    if (this.touched.size >= 10_000) this.touched.clear();
     this.touched.set(idHash, now);
     await this.store.touchClient(idHash, now);
   }
@@ -520,16 +518,6 @@ export class OAuthProvider implements OAuthServerProvider {
     } catch {
       return { kind: 'invalid' };
     }
-  }
-
-  /** The clients and when each last used a token (`/admin/agents`). */
-  listClients(): Promise<ClientRecord[]> {
-    return this.store.listClients();
-  }
-
-  /** Revokes a client by its hash: every code and token it holds stops at once. */
-  revokeClient(idHash: string): Promise<boolean> {
-    return this.store.deleteClient(idHash);
   }
 }
 
