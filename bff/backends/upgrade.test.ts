@@ -72,7 +72,8 @@ async function expectUpgraded(backends: Backends, ids: (typeof IDS)['sqlite']): 
   // OAuth: the connected client, its live tokens and the admin session survive.
   const clients = (await oauth?.listClients()) ?? [];
   expect(clients.map((client) => client.metadata.client_name)).toEqual(['Claude']);
-  expect((await oauth?.activeScopes('a'.repeat(64), T0))?.sort()).toEqual(['labels', 'rates']);
+  const scopes = await oauth?.activeScopesOf(['a'.repeat(64)], T0);
+  expect(scopes?.get('a'.repeat(64))?.sort()).toEqual(['labels', 'rates']);
   expect(await oauth?.spendToken('c'.repeat(64))).toMatchObject({ state: 'fresh' });
   expect(await oauth?.getSession('d'.repeat(64), 'admin', T0)).toBe('{"csrf":"x"}');
 }

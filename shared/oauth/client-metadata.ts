@@ -88,23 +88,14 @@ export function isClientIdUrl(clientId: string): boolean {
 
 /** The host a URL client id names (the consent page and /admin/agents show it, §6.4), or undefined. */
 export function clientIdHost(clientId: string): string | undefined {
-  if (!isClientIdUrl(clientId)) return undefined;
-  try {
-    return new URL(clientId).host;
-  } catch {
-    return undefined;
-  }
+  return isClientIdUrl(clientId) ? URL.parse(clientId)?.host : undefined;
 }
 
 /** §3: https, a path, no dot segments, no fragment, no user or password (a query is tolerated: SHOULD NOT). */
 export function clientIdUrlProblem(clientId: string): string | undefined {
   if (clientId.length > CLIENT_METADATA_LIMITS.urlLength) return 'the URL is too long';
-  let url: URL;
-  try {
-    url = new URL(clientId);
-  } catch {
-    return 'not a URL';
-  }
+  const url = URL.parse(clientId);
+  if (!url) return 'not a URL';
   if (url.protocol !== 'https:') return `a client_id URL must use https, not ${url.protocol.slice(0, -1)}`;
   if (url.username || url.password) return 'a client_id URL must not carry a user name or password';
   if (clientId.includes('#')) return 'a client_id URL must not have a fragment';
@@ -225,11 +216,6 @@ export class ClientMetadataResolver {
     const started = this.fetchDocument(clientId).finally(() => this.inFlight.delete(clientId));
     this.inFlight.set(clientId, started);
     return started;
-  }
-
-  /** Forgets every cached document. */
-  clear(): void {
-    this.cache.clear();
   }
 
   private async fetchDocument(clientId: string): Promise<ClientMetadataDocument> {

@@ -406,15 +406,6 @@ export class OAuthStore {
     return new Map([...scopes].map(([id, set]) => [id, [...set]]));
   }
 
-  /** The scopes a client's live tokens hold (`/admin/agents`). */
-  async activeScopes(idHash: string, now: number): Promise<string[]> {
-    const rows = await this.sql.all(
-      'SELECT scopes FROM oauth_tokens WHERE client_id_hash = ? AND used = 0 AND expires_at >= ?',
-      [idHash, now],
-    );
-    return [...new Set(rows.flatMap((row) => String(row.scopes).split(' ').filter(Boolean)))];
-  }
-
   /**
    * Short-lived records keyed by the hash of a secret the browser holds: consent tickets (`consent`) and `/admin`
    * sessions (`admin`). Stored here, not in process memory, so any instance can take the next step.
@@ -447,9 +438,5 @@ export class OAuthStore {
     for (const table of ['oauth_tokens', 'oauth_codes', 'oauth_sessions', 'oauth_clients']) {
       await this.sql.run(`DELETE FROM ${table}`);
     }
-  }
-
-  healthy(): Promise<boolean> {
-    return this.sql.healthy();
   }
 }
