@@ -272,9 +272,7 @@ ${
   /** `POST /oauth/login`. */
   login = async (req: Request, res: Response): Promise<void> => {
     const csrf = this.csrfOk(req);
-    if (!csrf) {
-      return this.formExpired(res);
-    }
+    if (!csrf) return this.formExpired(res);
     const request = await this.readPending(req.body);
     if (!request) {
       return this.errorPage(
@@ -359,9 +357,7 @@ ${scopes}
   consent = async (req: Request, res: Response): Promise<void> => {
     const csrf = this.csrfOk(req);
     const ticketText = field(req.body, 'ticket');
-    if (!csrf || !ticketText) {
-      return this.formExpired(res);
-    }
+    if (!csrf || !ticketText) return this.formExpired(res);
     const hash = sha256Hex(ticketText);
     const store = this.options.provider.store;
     const saved = await store.getSession(hash, 'consent', this.now());

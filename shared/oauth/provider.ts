@@ -58,6 +58,9 @@ const MAX_URI_LENGTH = 2000;
 const MAX_NAME_LENGTH = 100;
 const FORBIDDEN_SCHEMES = new Set(['javascript:', 'data:', 'file:', 'vbscript:', 'blob:', 'about:']);
 
+/** The only grants a client may use (and has when it names none): the code flow and refresh. */
+const GRANT_TYPES = ['authorization_code', 'refresh_token'];
+
 /** A PKCE S256 code challenge: a SHA-256, base64url (43 characters). */
 export const CODE_CHALLENGE = /^[A-Za-z0-9_-]{43}$/;
 
@@ -181,7 +184,7 @@ export class OAuthProvider implements OAuthServerProvider {
       client_id: clientId,
       client_name: document.client_name,
       redirect_uris: document.redirect_uris,
-      grant_types: document.grant_types ?? ['authorization_code', 'refresh_token'],
+      grant_types: document.grant_types ?? GRANT_TYPES,
       response_types: document.response_types ?? ['code'],
       token_endpoint_auth_method: 'none',
       ...(document.client_uri === undefined ? {} : { client_uri: document.client_uri }),
@@ -230,8 +233,7 @@ export class OAuthProvider implements OAuthServerProvider {
     if ((client.client_name?.length ?? 0) > MAX_NAME_LENGTH) {
       throw new InvalidClientMetadataError(`client_name must have at most ${MAX_NAME_LENGTH} characters`);
     }
-    const grants = client.grant_types ?? ['authorization_code', 'refresh_token'];
-    if (grants.some((grant) => grant !== 'authorization_code' && grant !== 'refresh_token')) {
+    if ((client.grant_types ?? GRANT_TYPES).some((grant) => !GRANT_TYPES.includes(grant))) {
       throw new InvalidClientMetadataError('grant_types may only be authorization_code and refresh_token');
     }
     if ((client.response_types ?? ['code']).some((type) => type !== 'code')) {
@@ -243,7 +245,6 @@ export class OAuthProvider implements OAuthServerProvider {
   /** RFC 7591 for public clients: a client asking for a secret is registered public (the server may change values). */
   private async registerClient(client: OAuthClientInformationFull): Promise<OAuthClientInformationFull> {
     this.checkClientMetadata(client, { scopes: true });
-    const grants = client.grant_types ?? ['authorization_code', 'refresh_token'];
     const {
       client_id: clientId,
       client_secret: _secret,
@@ -252,7 +253,7 @@ export class OAuthProvider implements OAuthServerProvider {
     } = client;
     const metadata = {
       ...rest,
-      grant_types: grants,
+      grant_types: client.grant_types ?? GRANT_TYPES,
       response_types: ['code'],
       token_endpoint_auth_method: 'none',
       client_id_issued_at: client.client_id_issued_at ?? Math.floor(this.now() / 1000),
@@ -439,20 +440,13 @@ export class OAuthProvider implements OAuthServerProvider {
   private async issueTokens(grant: Omit<TokenRecord, 'kind' | 'expiresAt'>): Promise<OAuthTokens> {
     const access = randomToken();
     const refresh = randomToken();
-    const base = {
-      clientIdHash: grant.clientIdHash,
-      grantId: grant.grantId,
-      subject: grant.subject,
-      scopes: grant.scopes,
-      resource: grant.resource,
-    };
     await this.store.putToken(sha256Hex(access), {
-      ...base,
+      ...grant,
       kind: 'access',
       expiresAt: this.now() + OAUTH_TTL.accessMs,
     });
     await this.store.putToken(sha256Hex(refresh), {
-      ...base,
+      ...grant,
       kind: 'refresh',
       expiresAt: this.now() + OAUTH_TTL.refreshMs,
     });
@@ -507,7 +501,7 @@ export class OAuthProvider implements OAuthServerProvider {
     if (!token || token.length > 200) return { kind: 'invalid' };
     try {
       const auth = await this.verifyAccessToken(token);
-      if (String(auth.resource).replace(/\/$/, '') !== this.resource) return { kind: 'invalid' };
+      this.checkResource(auth.resource);
       return {
         kind: 'valid',
         auth,
