@@ -2,10 +2,8 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { type CookieJar, readCookie, setStrictCookie } from './cookie.ts';
 import { sha256Hex } from './hash.ts';
 
-/** How long a browser stays known after a successful login (each later login renews it). */
-export const DEVICE_COOKIE_DAYS = 90;
-
-const DAY_MS = 86_400_000;
+/** How long a browser stays known after a successful login (each later login renews it): 90 days. */
+const MAX_AGE_MS = 90 * 86_400_000;
 
 /**
  * OWASP's device cookies ("Slow Down Online Guessing Attacks with Device Cookies"): after a successful login the
@@ -17,18 +15,11 @@ const DAY_MS = 86_400_000;
 export class DeviceCookies {
   readonly #secret: Buffer;
   readonly #secure: boolean;
-  readonly #maxAgeMs: number;
   readonly #now: () => number;
 
-  constructor(options: {
-    secret: Buffer | string;
-    secure: boolean;
-    maxAgeDays?: number;
-    now?: () => number;
-  }) {
+  constructor(options: { secret: Buffer | string; secure: boolean; now?: () => number }) {
     this.#secret = Buffer.from(options.secret);
     this.#secure = options.secure;
-    this.#maxAgeMs = (options.maxAgeDays ?? DEVICE_COOKIE_DAYS) * DAY_MS;
     this.#now = options.now ?? Date.now;
   }
 
@@ -46,7 +37,7 @@ export class DeviceCookies {
       value: `${issued}.${id}.${this.#sign(account, issued, id).toString('base64url')}`,
       path: '/',
       secure: this.#secure,
-      maxAgeSeconds: this.#maxAgeMs / 1000,
+      maxAgeSeconds: MAX_AGE_MS / 1000,
     });
     return id;
   }
@@ -62,7 +53,7 @@ export class DeviceCookies {
     const expected = this.#sign(account, issued, id);
     if (presented.length !== expected.length || !timingSafeEqual(presented, expected)) return undefined;
     const age = this.#now() - Number.parseInt(issued, 36) * 1000;
-    return age >= -60_000 && age <= this.#maxAgeMs ? id : undefined;
+    return age >= -60_000 && age <= MAX_AGE_MS ? id : undefined;
   }
 
   #sign(account: string, issued: string, id: string): Buffer {
