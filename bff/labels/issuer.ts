@@ -22,8 +22,6 @@ import { LabelPdfs } from './pdf.ts';
 import { Reconciler, whyOf } from './reconciler.ts';
 import { Sender } from './sender.ts';
 
-export { unknownAdvice } from './reconciler.ts';
-
 /** What the agent is told. `record` follows spec 2.4 (plus the platform's `supportCode`). */
 export type IssueOutcome =
   | { kind: 'created'; record: GenerateLabelOutput; attemptId: string; replayed: boolean }
@@ -401,7 +399,7 @@ export class LabelIssuer {
         // Right after the loss, so a dropped answer is usually told as created on the same call; the attempt keeps
         // its lease (and its place in the send window) until this first reconciliation ends.
         const [settled] = await this.reconciler.reconcile([sent.attempt]).finally(sent.release);
-        if (settled && settled.state !== 'unknown') return markFresh(await this.resume(settled));
+        if (settled && settled.state !== 'unknown') return markReplayed(await this.resume(settled), false);
         this.reconciler.retryLater(attempt.id);
         return unknownOutcome(attempt, whyOf(settled ?? sent.attempt));
       }
@@ -457,11 +455,6 @@ export class LabelIssuer {
   private async replay(attempt: LedgerAttempt): Promise<IssueOutcome> {
     const record = await this.pdfs.attach(stored(attempt), 1);
     return { kind: 'created', record, attemptId: attempt.id, replayed: true };
-  }
-
-  /** Settles what it can of unknown attempts from the platform's history (see `Reconciler`). */
-  reconcile(attempts: LedgerAttempt[]): Promise<(LedgerAttempt | undefined)[]> {
-    return this.reconciler.reconcile(attempts);
   }
 
   /** `diagnose_label_issue` on the platform, parsed with the shared schema. */
@@ -523,12 +516,7 @@ function stored(attempt: LedgerAttempt): GenerateLabelOutput {
   };
 }
 
-function markReplayed(outcome: IssueOutcome): IssueOutcome {
-  return outcome.kind === 'created' || outcome.kind === 'rejected' ? { ...outcome, replayed: true } : outcome;
-}
-
-function markFresh(outcome: IssueOutcome): IssueOutcome {
-  return outcome.kind === 'created' || outcome.kind === 'rejected'
-    ? { ...outcome, replayed: false }
-    : outcome;
+/** A created or rejected outcome told as sent by this call (`false`) or as told again (`true`). */
+function markReplayed(outcome: IssueOutcome, replayed = true): IssueOutcome {
+  return outcome.kind === 'created' || outcome.kind === 'rejected' ? { ...outcome, replayed } : outcome;
 }
