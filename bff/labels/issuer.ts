@@ -3,7 +3,6 @@ import { declaredValueCents } from '../../shared/declared-value.ts';
 import type { DiagnoseLabelIssueInput, DiagnoseLabelIssueOutput } from '../../shared/diagnosis.ts';
 import type { GenerateLabelInput, GenerateLabelOutput, GetLabelPdfOutput } from '../../shared/label.ts';
 import { type Logger, messageOf } from '../logger.ts';
-import type { PlatformPort } from '../upstream/platform-mcp.ts';
 import { canonicalRequest, fingerprint } from './fingerprint.ts';
 import type { BeginInput } from './ledger.ts';
 import {
@@ -18,9 +17,9 @@ import {
   type UnknownWhy,
 } from './ledger.ts';
 import type { LedgerStore } from './ledger-store.ts';
-import { LabelPdfs } from './pdf.ts';
-import { Reconciler, whyOf } from './reconciler.ts';
-import { Sender } from './sender.ts';
+import { LabelPdfs, type LabelPdfsOptions } from './pdf.ts';
+import { Reconciler, type ReconcilerOptions, whyOf } from './reconciler.ts';
+import { Sender, type SenderOptions } from './sender.ts';
 
 /** What the agent is told. `record` follows spec 2.4 (plus the platform's `supportCode`). */
 export type IssueOutcome =
@@ -69,23 +68,14 @@ export interface LabelIntent {
   locale?: string | undefined;
 }
 
-export interface LabelIssuerOptions {
-  ledger: LedgerStore;
-  platform: PlatformPort;
-  logger: Logger;
+/** The issuer's own settings, and each part's (`Sender`, `Reconciler`, `LabelPdfs`) under the part's names. */
+export interface LabelIssuerOptions
+  extends Omit<SenderOptions, 'onLease'>,
+    Omit<ReconcilerOptions, 'now'>,
+    LabelPdfsOptions {
   now?: () => number;
   /** An identical request without an idempotency key within this window returns the first label. Default 24 h. */
   dedupeWindowMs?: number;
-  /** get_label_pdf after label_pdf_timeout: delays between tries (bounded). */
-  pdfDelaysMs?: number[];
-  /** How long generate_label may take upstream before its outcome is unknown. */
-  timeoutMs?: number;
-  /** Most generate_label calls in flight at once (see `Sender`). Default 4. */
-  maxInFlight?: number;
-  /** Tolerated clock difference between the BFF and the platform when matching history entries. Default 5 s. */
-  clockSkewMs?: number;
-  /** After an unknown outcome that diagnosis could not settle at once, try again after these delays. */
-  retryReconcileMs?: number[];
   /**
    * Several instances share the ledger (PostgreSQL): a `pending` attempt may then be another live instance's call in
    * flight, so start-up takes only orphans (below) instead of every pending attempt.
@@ -155,7 +145,6 @@ export class LabelIssuer {
     this.recentReach = options.recentReach ?? 8;
     this.windowWaitMs = options.windowWaitMs ?? 30_000;
     this.maxInFlight = options.maxInFlight ?? 4;
-    // Each part takes its own options from the issuer's (the names are the same).
     this.sender = new Sender({ ...options, onLease: (id) => this.holdLease(id) });
     this.orphanAfterMs = options.orphanAfterMs ?? this.sender.timeoutMs + 30_000;
     this.reconciler = new Reconciler({ ...options, now: this.now });
