@@ -414,8 +414,6 @@ export function plausibilityMessage(issue: PlausibilityIssue): string {
       return `A roll's length + 2 × diameter is at most ${FORMAT_LIMITS.roll.maxLengthPlusDiameters} cm; it is ${issue.sum} cm.`;
     case 'too_many_declared_items':
       return `declaredItems has ${issue.count} lines; a content declaration takes at most ${MAX_DECLARED_ITEMS}.`;
-    case 'declared_content_text':
-      return textProblemText(field, issue.problem);
     case 'declared_quantity':
       return `${field} is a whole number of units from 1 to ${MAX_DECLARED_QUANTITY.toLocaleString('en-US')}; ${issue.quantidade} is not.`;
     case 'declared_unit_value':
@@ -426,6 +424,7 @@ export function plausibilityMessage(issue: PlausibilityIssue): string {
       const { service } = issue;
       return `The declared total (Σ quantidade × valor, valor being each line's unit value) is ${formatBRL(issue.totalCents / 100, 'en')}, over the ${formatBRL(service.maxDeclaredValueBRL, 'en')} maximum declared value of ${service.name} (${service.serviceCode}).`;
     }
+    case 'declared_content_text':
     case 'party_text':
       return textProblemText(field, issue.problem);
     case 'cpf_cnpj':
