@@ -222,7 +222,7 @@ export class LedgerStore {
       const request = await tx.one('SELECT fingerprint FROM label_attempts WHERE id = ?', [id]);
       if (!request) throw new AttemptNotFoundError(`no attempt ${id}`);
       await tx.lock(String(request.fingerprint));
-      const current = await this.row(tx, id);
+      const current = await this.first('SELECT * FROM label_attempts WHERE id = ?', [id], tx);
       if (!current) throw new AttemptNotFoundError(`no attempt ${id}`);
       if (!TRANSITIONS[current.state].includes(settlement.state)) {
         throw new TransitionError(`an attempt ${current.state} cannot become ${settlement.state}`);
@@ -265,8 +265,8 @@ export class LedgerStore {
     await this.sql.run('UPDATE label_attempts SET unknown_why = ?, note = ? WHERE id = ?', [why, note, id]);
   }
 
-  async get(id: string): Promise<LedgerAttempt | undefined> {
-    return this.row(this.sql, id);
+  get(id: string): Promise<LedgerAttempt | undefined> {
+    return this.first('SELECT * FROM label_attempts WHERE id = ?', [id]);
   }
 
   /** The attempt holding this key, if the key is still remembered (younger than the window). */
@@ -360,12 +360,8 @@ export class LedgerStore {
     return this.sql.healthy();
   }
 
-  private async row(runner: SqlRunner, id: string): Promise<LedgerAttempt | undefined> {
-    return toAttempt(await runner.one('SELECT * FROM label_attempts WHERE id = ?', [id]));
-  }
-
-  private async first(sql: string, params: SqlValue[]): Promise<LedgerAttempt | undefined> {
-    return toAttempt(await this.sql.one(sql, params));
+  private async first(sql: string, params: SqlValue[], runner: SqlRunner = this.sql) {
+    return toAttempt(await runner.one(sql, params));
   }
 
   private async mustGet(id: string): Promise<LedgerAttempt> {
