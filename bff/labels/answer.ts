@@ -7,7 +7,7 @@ import {
   outcomeUnknownStatus,
   unsettledLabelSummary,
 } from '../../shared/agent-texts.ts';
-import { unknownAdvice } from './reconciler.ts';
+import { UNKNOWN_ADVICE } from './reconciler.ts';
 import type { LabelAnswer } from './service.ts';
 
 /**
@@ -72,7 +72,7 @@ export function describeAnswer(result: LabelAnswer): {
               reason: 'outcome_unknown' as const,
               status: outcomeUnknownStatus({
                 sentAt: outcome.since,
-                because: unknownAdvice(outcome.why),
+                because: UNKNOWN_ADVICE[outcome.why],
                 attemptId: outcome.attemptId,
               }),
             }),
