@@ -142,13 +142,12 @@ function dimensionsIssue(
   objectFormat: GenerateLabelInput['objectFormat'],
   { comprimento, largura, altura }: GenerateLabelInput['dimensions'],
 ): PlausibilityIssue | undefined {
+  const sides = { comprimento, largura, altura };
   if (objectFormat === '1') {
-    const { envelope } = FORMAT_LIMITS;
-    if (!within(comprimento, envelope.comprimento)) {
-      return { rule: 'envelope_out_of_limits', side: 'comprimento', value: comprimento };
-    }
-    if (!within(largura, envelope.largura)) {
-      return { rule: 'envelope_out_of_limits', side: 'largura', value: largura };
+    for (const side of ['comprimento', 'largura'] as const) {
+      const value = sides[side];
+      if (!within(value, FORMAT_LIMITS.envelope[side]))
+        return { rule: 'envelope_out_of_limits', side, value };
     }
     return undefined;
   }
@@ -162,7 +161,6 @@ function dimensionsIssue(
     return undefined;
   }
   const { box } = FORMAT_LIMITS;
-  const sides = { comprimento, largura, altura };
   for (const side of BOX_SIDES) {
     if (sides[side] > box[side].max) return { rule: 'box_side_over', side, value: sides[side] };
   }
