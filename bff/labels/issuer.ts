@@ -133,9 +133,8 @@ export class LabelIssuer {
   private closed = false;
 
   constructor(options: LabelIssuerOptions) {
-    const { ledger, logger } = options;
-    this.ledger = ledger;
-    this.logger = logger;
+    this.ledger = options.ledger;
+    this.logger = options.logger;
     this.now = options.now ?? Date.now;
     this.dedupeWindowMs = options.dedupeWindowMs ?? 24 * 3_600_000;
     this.sharedLedger = options.sharedLedger ?? false;
