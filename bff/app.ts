@@ -148,7 +148,6 @@ export function createBff(deps: BffDeps): Bff {
     approvals: backends.approvals,
     serviceCodes,
     rates,
-    logger,
     now,
   });
   const links = new TrackingLinks({ secret: backends.linkSecret, publicUrl: config.publicUrl, now });

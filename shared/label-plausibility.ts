@@ -142,13 +142,12 @@ function dimensionsIssue(
   objectFormat: GenerateLabelInput['objectFormat'],
   { comprimento, largura, altura }: GenerateLabelInput['dimensions'],
 ): PlausibilityIssue | undefined {
+  const sides = { comprimento, largura, altura };
   if (objectFormat === '1') {
-    const { envelope } = FORMAT_LIMITS;
-    if (!within(comprimento, envelope.comprimento)) {
-      return { rule: 'envelope_out_of_limits', side: 'comprimento', value: comprimento };
-    }
-    if (!within(largura, envelope.largura)) {
-      return { rule: 'envelope_out_of_limits', side: 'largura', value: largura };
+    for (const side of ['comprimento', 'largura'] as const) {
+      const value = sides[side];
+      if (!within(value, FORMAT_LIMITS.envelope[side]))
+        return { rule: 'envelope_out_of_limits', side, value };
     }
     return undefined;
   }
@@ -162,7 +161,6 @@ function dimensionsIssue(
     return undefined;
   }
   const { box } = FORMAT_LIMITS;
-  const sides = { comprimento, largura, altura };
   for (const side of BOX_SIDES) {
     if (sides[side] > box[side].max) return { rule: 'box_side_over', side, value: sides[side] };
   }
@@ -333,45 +331,33 @@ export function fieldOf(issue: PlausibilityIssue): string {
   }
 }
 
-/** The refusal reason of a broken rule. */
-export function reasonOf(issue: PlausibilityIssue): RefusalReason {
-  switch (issue.rule) {
-    case 'weight_below_minimum':
-    case 'weight_not_whole':
-      return 'implausible_weight';
-    case 'unknown_service':
-      return 'unknown_service';
-    case 'weight_over_limit':
-      return 'weight_over_limit';
-    case 'envelope_out_of_limits':
-    case 'box_side_over':
-    case 'box_sum_over':
-    case 'box_side_under':
-    case 'roll_length_out_of_limits':
-    case 'roll_diameter_out_of_limits':
-    case 'roll_sum_over':
-      return 'dimensions_out_of_limits';
-    case 'too_many_declared_items':
-      return 'too_many_declared_items';
-    case 'declared_content_text':
-    case 'declared_quantity':
-    case 'declared_unit_value':
-    case 'declared_unit_value_decimals':
-      return 'invalid_declared_item';
-    case 'declared_total_over':
-      return 'declared_value_over_limit';
-    case 'party_text':
-      return 'invalid_party_field';
-    case 'cpf_cnpj':
-      return 'invalid_cpf_cnpj';
-    case 'email':
-      return 'invalid_email';
-  }
-}
+/** The refusal reason of each broken rule. */
+const REASONS: Record<PlausibilityIssue['rule'], RefusalReason> = {
+  weight_below_minimum: 'implausible_weight',
+  weight_not_whole: 'implausible_weight',
+  unknown_service: 'unknown_service',
+  weight_over_limit: 'weight_over_limit',
+  envelope_out_of_limits: 'dimensions_out_of_limits',
+  box_side_over: 'dimensions_out_of_limits',
+  box_sum_over: 'dimensions_out_of_limits',
+  box_side_under: 'dimensions_out_of_limits',
+  roll_length_out_of_limits: 'dimensions_out_of_limits',
+  roll_diameter_out_of_limits: 'dimensions_out_of_limits',
+  roll_sum_over: 'dimensions_out_of_limits',
+  too_many_declared_items: 'too_many_declared_items',
+  declared_content_text: 'invalid_declared_item',
+  declared_quantity: 'invalid_declared_item',
+  declared_unit_value: 'invalid_declared_item',
+  declared_unit_value_decimals: 'invalid_declared_item',
+  declared_total_over: 'declared_value_over_limit',
+  party_text: 'invalid_party_field',
+  cpf_cnpj: 'invalid_cpf_cnpj',
+  email: 'invalid_email',
+};
 
 /** The refusal an agent reads: reason, field and an English sentence built from the issue's data. */
 export function refusalOf(issue: PlausibilityIssue): Refusal {
-  return { reason: reasonOf(issue), field: fieldOf(issue), message: plausibilityMessage(issue) };
+  return { reason: REASONS[issue.rule], field: fieldOf(issue), message: plausibilityMessage(issue) };
 }
 
 const CM = 'Dimensions are in centimetres.';
@@ -426,8 +412,6 @@ export function plausibilityMessage(issue: PlausibilityIssue): string {
       return `A roll's length + 2 × diameter is at most ${FORMAT_LIMITS.roll.maxLengthPlusDiameters} cm; it is ${issue.sum} cm.`;
     case 'too_many_declared_items':
       return `declaredItems has ${issue.count} lines; a content declaration takes at most ${MAX_DECLARED_ITEMS}.`;
-    case 'declared_content_text':
-      return textProblemText(field, issue.problem);
     case 'declared_quantity':
       return `${field} is a whole number of units from 1 to ${MAX_DECLARED_QUANTITY.toLocaleString('en-US')}; ${issue.quantidade} is not.`;
     case 'declared_unit_value':
@@ -438,6 +422,7 @@ export function plausibilityMessage(issue: PlausibilityIssue): string {
       const { service } = issue;
       return `The declared total (Σ quantidade × valor, valor being each line's unit value) is ${formatBRL(issue.totalCents / 100, 'en')}, over the ${formatBRL(service.maxDeclaredValueBRL, 'en')} maximum declared value of ${service.name} (${service.serviceCode}).`;
     }
+    case 'declared_content_text':
     case 'party_text':
       return textProblemText(field, issue.problem);
     case 'cpf_cnpj':

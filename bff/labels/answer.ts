@@ -7,7 +7,7 @@ import {
   outcomeUnknownStatus,
   unsettledLabelSummary,
 } from '../../shared/agent-texts.ts';
-import { unknownAdvice } from './reconciler.ts';
+import { UNKNOWN_ADVICE } from './reconciler.ts';
 import type { LabelAnswer } from './service.ts';
 
 /**
@@ -63,24 +63,19 @@ export function describeAnswer(result: LabelAnswer): {
         refused: false,
         status: 200,
       };
-    case 'unknown': {
-      const status = outcomeUnknownStatus({
-        sentAt: outcome.since,
-        because: unknownAdvice(outcome.why),
-        attemptId: outcome.attemptId,
-      });
-      const structured = {
-        reason: 'outcome_unknown' as const,
-        status,
-        attemptId: outcome.attemptId,
-        ...order,
-      };
-      return { structured, summary: unsettledLabelSummary(structured), refused: false, status: 200 };
-    }
+    case 'unknown':
     case 'not_sent': {
       const structured = {
-        reason: 'not_sent' as const,
-        status: notSentStatus(),
+        ...(outcome.kind === 'not_sent'
+          ? { reason: 'not_sent' as const, status: notSentStatus() }
+          : {
+              reason: 'outcome_unknown' as const,
+              status: outcomeUnknownStatus({
+                sentAt: outcome.since,
+                because: UNKNOWN_ADVICE[outcome.why],
+                attemptId: outcome.attemptId,
+              }),
+            }),
         attemptId: outcome.attemptId,
         ...order,
       };

@@ -8,18 +8,20 @@ import { CLOCK_SKEW_MS, diagnose, evidenceFingerprint } from './reconciler.ts';
 /** A pre-posting id as the platform writes them: letters and digits only (`PP2275353189`), 4 to 40 of them. */
 export const PREPOSTAGEM_ID = /^[A-Z0-9]{4,40}$/;
 
-/** Why an operator's decision was refused; `status` is the HTTP status the desk answers with. */
-export type DecisionRefusalCode =
-  | 'attempt_not_found'
-  | 'not_unknown'
-  | 'malformed_prepostagem_id'
-  | 'not_confirmed'
-  | 'other_request'
-  | 'bound_elsewhere'
-  | 'created_in_history'
-  | 'history_too_short'
-  | 'history_unavailable'
-  | 'reason_required';
+/** Why an operator's decision was refused, and the HTTP status the desk answers it with. */
+const REFUSAL_STATUS = {
+  attempt_not_found: 404,
+  not_unknown: 409,
+  malformed_prepostagem_id: 400,
+  not_confirmed: 409,
+  other_request: 409,
+  bound_elsewhere: 409,
+  created_in_history: 409,
+  history_too_short: 409,
+  history_unavailable: 503,
+  reason_required: 400,
+} as const;
+export type DecisionRefusalCode = keyof typeof REFUSAL_STATUS;
 
 export class DecisionRefused extends Error {
   override readonly name = 'DecisionRefused';
@@ -29,14 +31,7 @@ export class DecisionRefused extends Error {
   constructor(code: DecisionRefusalCode, message: string) {
     super(message);
     this.code = code;
-    this.status =
-      code === 'attempt_not_found'
-        ? 404
-        : code === 'malformed_prepostagem_id' || code === 'reason_required'
-          ? 400
-          : code === 'history_unavailable'
-            ? 503
-            : 409;
+    this.status = REFUSAL_STATUS[code];
   }
 }
 

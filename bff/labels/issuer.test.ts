@@ -13,7 +13,8 @@ import { createLogger } from '../logger.ts';
 import { dailyLimits } from '../policies/policy.ts';
 import { PlatformCallError, type PlatformPort } from '../upstream/platform-mcp.ts';
 import { canonicalRequest, fingerprint } from './fingerprint.ts';
-import { type IssueOutcome, LabelIssuer, type LabelIssuerOptions, unknownAdvice } from './issuer.ts';
+import { type IssueOutcome, LabelIssuer, type LabelIssuerOptions } from './issuer.ts';
+import { UNKNOWN_ADVICE } from './reconciler.ts';
 import { sqliteLedger } from './testing/ledgers.ts';
 
 /**
@@ -1221,11 +1222,11 @@ describe('LabelIssuer: what is told, and kept, in the less common paths', () => 
   });
 
   it('has advice for every reason an outcome stays unknown', () => {
-    expect(unknownAdvice('no_match')).toMatch(/absence proves nothing/);
-    expect(unknownAdvice('ambiguous')).toMatch(/none can be chosen safely/);
-    expect(unknownAdvice('history_overflow')).toMatch(/no longer reaches back/);
-    expect(unknownAdvice('diagnosis_failed')).toMatch(/could not be read/);
-    expect(unknownAdvice('binding_conflict')).toMatch(/already binds/);
+    expect(UNKNOWN_ADVICE.no_match).toMatch(/absence proves nothing/);
+    expect(UNKNOWN_ADVICE.ambiguous).toMatch(/none can be chosen safely/);
+    expect(UNKNOWN_ADVICE.history_overflow).toMatch(/no longer reaches back/);
+    expect(UNKNOWN_ADVICE.diagnosis_failed).toMatch(/could not be read/);
+    expect(UNKNOWN_ADVICE.binding_conflict).toMatch(/already binds/);
   });
 });
 

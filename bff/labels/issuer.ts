@@ -3,7 +3,6 @@ import { declaredValueCents } from '../../shared/declared-value.ts';
 import type { DiagnoseLabelIssueInput, DiagnoseLabelIssueOutput } from '../../shared/diagnosis.ts';
 import type { GenerateLabelInput, GenerateLabelOutput, GetLabelPdfOutput } from '../../shared/label.ts';
 import { type Logger, messageOf } from '../logger.ts';
-import type { PlatformPort } from '../upstream/platform-mcp.ts';
 import { canonicalRequest, fingerprint } from './fingerprint.ts';
 import type { BeginInput } from './ledger.ts';
 import {
@@ -18,11 +17,9 @@ import {
   type UnknownWhy,
 } from './ledger.ts';
 import type { LedgerStore } from './ledger-store.ts';
-import { LabelPdfs } from './pdf.ts';
-import { Reconciler, whyOf } from './reconciler.ts';
-import { Sender } from './sender.ts';
-
-export { unknownAdvice } from './reconciler.ts';
+import { LabelPdfs, type LabelPdfsOptions } from './pdf.ts';
+import { Reconciler, type ReconcilerOptions, whyOf } from './reconciler.ts';
+import { Sender, type SenderOptions } from './sender.ts';
 
 /** What the agent is told. `record` follows spec 2.4 (plus the platform's `supportCode`). */
 export type IssueOutcome =
@@ -71,23 +68,14 @@ export interface LabelIntent {
   locale?: string | undefined;
 }
 
-export interface LabelIssuerOptions {
-  ledger: LedgerStore;
-  platform: PlatformPort;
-  logger: Logger;
+/** The issuer's own settings, and each part's (`Sender`, `Reconciler`, `LabelPdfs`) under the part's names. */
+export interface LabelIssuerOptions
+  extends Omit<SenderOptions, 'onLease'>,
+    Omit<ReconcilerOptions, 'now'>,
+    LabelPdfsOptions {
   now?: () => number;
   /** An identical request without an idempotency key within this window returns the first label. Default 24 h. */
   dedupeWindowMs?: number;
-  /** get_label_pdf after label_pdf_timeout: delays between tries (bounded). */
-  pdfDelaysMs?: number[];
-  /** How long generate_label may take upstream before its outcome is unknown. */
-  timeoutMs?: number;
-  /** Most generate_label calls in flight at once (see `Sender`). Default 4. */
-  maxInFlight?: number;
-  /** Tolerated clock difference between the BFF and the platform when matching history entries. Default 5 s. */
-  clockSkewMs?: number;
-  /** After an unknown outcome that diagnosis could not settle at once, try again after these delays. */
-  retryReconcileMs?: number[];
   /**
    * Several instances share the ledger (PostgreSQL): a `pending` attempt may then be another live instance's call in
    * flight, so start-up takes only orphans (below) instead of every pending attempt.
@@ -145,9 +133,8 @@ export class LabelIssuer {
   private closed = false;
 
   constructor(options: LabelIssuerOptions) {
-    const { ledger, logger } = options;
-    this.ledger = ledger;
-    this.logger = logger;
+    this.ledger = options.ledger;
+    this.logger = options.logger;
     this.now = options.now ?? Date.now;
     this.dedupeWindowMs = options.dedupeWindowMs ?? 24 * 3_600_000;
     this.sharedLedger = options.sharedLedger ?? false;
@@ -157,7 +144,6 @@ export class LabelIssuer {
     this.recentReach = options.recentReach ?? 8;
     this.windowWaitMs = options.windowWaitMs ?? 30_000;
     this.maxInFlight = options.maxInFlight ?? 4;
-    // Each part takes its own options from the issuer's (the names are the same).
     this.sender = new Sender({ ...options, onLease: (id) => this.holdLease(id) });
     this.orphanAfterMs = options.orphanAfterMs ?? this.sender.timeoutMs + 30_000;
     this.reconciler = new Reconciler({ ...options, now: this.now });
@@ -401,7 +387,7 @@ export class LabelIssuer {
         // Right after the loss, so a dropped answer is usually told as created on the same call; the attempt keeps
         // its lease (and its place in the send window) until this first reconciliation ends.
         const [settled] = await this.reconciler.reconcile([sent.attempt]).finally(sent.release);
-        if (settled && settled.state !== 'unknown') return markFresh(await this.resume(settled));
+        if (settled && settled.state !== 'unknown') return markReplayed(await this.resume(settled), false);
         this.reconciler.retryLater(attempt.id);
         return unknownOutcome(attempt, whyOf(settled ?? sent.attempt));
       }
@@ -457,11 +443,6 @@ export class LabelIssuer {
   private async replay(attempt: LedgerAttempt): Promise<IssueOutcome> {
     const record = await this.pdfs.attach(stored(attempt), 1);
     return { kind: 'created', record, attemptId: attempt.id, replayed: true };
-  }
-
-  /** Settles what it can of unknown attempts from the platform's history (see `Reconciler`). */
-  reconcile(attempts: LedgerAttempt[]): Promise<(LedgerAttempt | undefined)[]> {
-    return this.reconciler.reconcile(attempts);
   }
 
   /** `diagnose_label_issue` on the platform, parsed with the shared schema. */
@@ -523,12 +504,7 @@ function stored(attempt: LedgerAttempt): GenerateLabelOutput {
   };
 }
 
-function markReplayed(outcome: IssueOutcome): IssueOutcome {
-  return outcome.kind === 'created' || outcome.kind === 'rejected' ? { ...outcome, replayed: true } : outcome;
-}
-
-function markFresh(outcome: IssueOutcome): IssueOutcome {
-  return outcome.kind === 'created' || outcome.kind === 'rejected'
-    ? { ...outcome, replayed: false }
-    : outcome;
+/** A created or rejected outcome told as sent by this call (`false`) or as told again (`true`). */
+function markReplayed(outcome: IssueOutcome, replayed = true): IssueOutcome {
+  return outcome.kind === 'created' || outcome.kind === 'rejected' ? { ...outcome, replayed } : outcome;
 }

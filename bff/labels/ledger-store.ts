@@ -173,34 +173,21 @@ export class LedgerStore {
     declaredValueCents: number,
   ): Promise<void> {
     await tx.lock(`label_issuer:${limits.issuedBy}`);
-    const today = await tx.one(
-      `SELECT count(*) AS n, CAST(coalesce(sum(declared_value_cents), 0) AS BIGINT) AS cents FROM label_attempts
-       WHERE issued_by = ? AND created_at >= ? AND created_at < ? AND state IN ('pending', 'unknown', 'created')`,
-      [limits.issuedBy, limits.dayStart, limits.dayEnd],
-    );
-    if (limits.maxLabels !== undefined && Number(today?.n ?? 0) + 1 > limits.maxLabels) {
+    const today = await spent(tx, limits.issuedBy, limits.dayStart, limits.dayEnd);
+    if (limits.maxLabels !== undefined && today.labels + 1 > limits.maxLabels) {
       throw new AgentLimitError('maxLabelsPerDay', limits.dayEnd);
     }
     if (
       limits.maxDeclaredValueCents !== undefined &&
-      Number(today?.cents ?? 0) + declaredValueCents > limits.maxDeclaredValueCents
+      today.cents + declaredValueCents > limits.maxDeclaredValueCents
     ) {
       throw new AgentLimitError('maxDeclaredValuePerDay', limits.dayEnd);
     }
   }
 
   /** What an issuer has spent of its day (open or created labels), for `preview_label`'s "limits left". */
-  async spentToday(
-    issuedBy: string,
-    dayStart: number,
-    dayEnd: number,
-  ): Promise<{ labels: number; cents: number }> {
-    const row = await this.sql.one(
-      `SELECT count(*) AS n, CAST(coalesce(sum(declared_value_cents), 0) AS BIGINT) AS cents FROM label_attempts
-       WHERE issued_by = ? AND created_at >= ? AND created_at < ? AND state IN ('pending', 'unknown', 'created')`,
-      [issuedBy, dayStart, dayEnd],
-    );
-    return { labels: Number(row?.n ?? 0), cents: Number(row?.cents ?? 0) };
+  spentToday(issuedBy: string, dayStart: number, dayEnd: number): Promise<{ labels: number; cents: number }> {
+    return spent(this.sql, issuedBy, dayStart, dayEnd);
   }
 
   /** Extends (or, with null, ends) the lease of an attempt still open; false when it is no longer open. */
@@ -235,7 +222,7 @@ export class LedgerStore {
       const request = await tx.one('SELECT fingerprint FROM label_attempts WHERE id = ?', [id]);
       if (!request) throw new AttemptNotFoundError(`no attempt ${id}`);
       await tx.lock(String(request.fingerprint));
-      const current = await this.row(tx, id);
+      const current = await this.first('SELECT * FROM label_attempts WHERE id = ?', [id], tx);
       if (!current) throw new AttemptNotFoundError(`no attempt ${id}`);
       if (!TRANSITIONS[current.state].includes(settlement.state)) {
         throw new TransitionError(`an attempt ${current.state} cannot become ${settlement.state}`);
@@ -278,13 +265,8 @@ export class LedgerStore {
     await this.sql.run('UPDATE label_attempts SET unknown_why = ?, note = ? WHERE id = ?', [why, note, id]);
   }
 
-  /** Records a sentence for the operator on an attempt; changes nothing else. */
-  async note(id: string, note: string): Promise<void> {
-    await this.sql.run('UPDATE label_attempts SET note = ? WHERE id = ?', [note, id]);
-  }
-
-  async get(id: string): Promise<LedgerAttempt | undefined> {
-    return this.row(this.sql, id);
+  get(id: string): Promise<LedgerAttempt | undefined> {
+    return this.first('SELECT * FROM label_attempts WHERE id = ?', [id]);
   }
 
   /** The attempt holding this key, if the key is still remembered (younger than the window). */
@@ -378,12 +360,8 @@ export class LedgerStore {
     return this.sql.healthy();
   }
 
-  private async row(runner: SqlRunner, id: string): Promise<LedgerAttempt | undefined> {
-    return toAttempt(await runner.one('SELECT * FROM label_attempts WHERE id = ?', [id]));
-  }
-
-  private async first(sql: string, params: SqlValue[]): Promise<LedgerAttempt | undefined> {
-    return toAttempt(await this.sql.one(sql, params));
+  private async first(sql: string, params: SqlValue[], runner: SqlRunner = this.sql) {
+    return toAttempt(await runner.one(sql, params));
   }
 
   private async mustGet(id: string): Promise<LedgerAttempt> {
@@ -391,4 +369,19 @@ export class LedgerStore {
     if (!attempt) throw new AttemptNotFoundError(`no attempt ${id}`);
     return attempt;
   }
+}
+
+/** An issuer's labels and declared value (centavos) between two instants, open or created ones. */
+async function spent(
+  runner: SqlRunner,
+  issuedBy: string,
+  from: number,
+  to: number,
+): Promise<{ labels: number; cents: number }> {
+  const row = await runner.one(
+    `SELECT count(*) AS n, CAST(coalesce(sum(declared_value_cents), 0) AS BIGINT) AS cents FROM label_attempts
+     WHERE issued_by = ? AND created_at >= ? AND created_at < ? AND state IN ('pending', 'unknown', 'created')`,
+    [issuedBy, from, to],
+  );
+  return { labels: Number(row?.n ?? 0), cents: Number(row?.cents ?? 0) };
 }

@@ -83,13 +83,6 @@ export function attemptFromRow(row: unknown): LedgerAttempt | undefined {
   return row ? fromRow(AttemptRowSchema, row) : undefined;
 }
 
-/** What the desk and the ledger CLI see of who asked, and for which order. */
-export interface AttemptIntent {
-  orderId?: string | undefined;
-  volume?: number | undefined;
-  issuedBy?: string | undefined;
-}
-
 export interface Settlement {
   state: Exclude<AttemptState, 'pending'>;
   settledBy: SettledBy;
@@ -137,8 +130,11 @@ export class AttemptNotFoundError extends Error {
   override readonly name = 'AttemptNotFoundError';
 }
 
-export interface BeginInput extends AttemptIntent {
+export interface BeginInput {
   fingerprint: string;
+  orderId?: string | undefined;
+  volume?: number | undefined;
+  issuedBy?: string | undefined;
   locale?: string | undefined;
   idempotencyKey?: string | undefined;
   request: string;

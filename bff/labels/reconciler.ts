@@ -26,7 +26,8 @@ export interface ReconcilerOptions {
   retryReconcileMs?: number[];
 }
 
-const WHY_TEXT: Record<UnknownWhy, string> = {
+/** What an unknown outcome tells the agent and the operator, by why it is still unknown. */
+export const UNKNOWN_ADVICE: Record<UnknownWhy, string> = {
   no_match:
     'no platform attempt with this exact request was found among the recent ones; it may appear later, and absence proves nothing',
   ambiguous: 'more than one unclaimed platform attempt carries this exact request; none can be chosen safely',
@@ -48,11 +49,6 @@ export async function diagnose(
   );
   if (!parsed.success) throw new Error('diagnose_label_issue answered an output that does not parse');
   return parsed.data;
-}
-
-/** What an unknown outcome tells the agent and the operator, by why it is still unknown. */
-export function unknownAdvice(why: UnknownWhy): string {
-  return WHY_TEXT[why];
 }
 
 /** Why an attempt is unknown, from its column (an attempt never tried against the history reads as `no_match`). */
@@ -145,7 +141,7 @@ export class Reconciler {
       if (matches.length !== 1 || !match) {
         const why: UnknownWhy =
           matches.length > 1 ? 'ambiguous' : full && oldestListed > from ? 'history_overflow' : 'no_match';
-        await ledger.explain(attempt.id, why, WHY_TEXT[why]);
+        await ledger.explain(attempt.id, why, UNKNOWN_ADVICE[why]);
         continue;
       }
       if (await this.claim(attempt, match)) claimed.add(match.supportCode);
@@ -168,7 +164,7 @@ export class Reconciler {
         await this.options.ledger.explain(
           attempt.id,
           'diagnosis_failed',
-          `${WHY_TEXT.diagnosis_failed}: ${message}`,
+          `${UNKNOWN_ADVICE.diagnosis_failed}: ${message}`,
         );
       }
       return undefined;

@@ -23,6 +23,9 @@ export type SendResult =
   /** The platform answered a pre-posting the ledger binds to another attempt: `unknown`, for a person. */
   | { kind: 'binding_conflict' };
 
+/** What a call came to before the lease is handed on: a lost answer names the attempt it left unknown. */
+type CallResult = Exclude<SendResult, { kind: 'lost' }> | { kind: 'lost'; attempt: LedgerAttempt };
+
 export interface SenderOptions {
   ledger: LedgerStore;
   platform: PlatformPort;
@@ -90,10 +93,7 @@ export class Sender {
     return result;
   }
 
-  private async call(
-    attempt: LedgerAttempt,
-    input: GenerateLabelInput,
-  ): Promise<Exclude<SendResult, { kind: 'lost' }> | { kind: 'lost'; attempt: LedgerAttempt }> {
+  private async call(attempt: LedgerAttempt, input: GenerateLabelInput): Promise<CallResult> {
     let result: CallToolResult;
     try {
       const { instanceId: _ignored, ...args } = input;
@@ -118,10 +118,7 @@ export class Sender {
     return this.created(attempt, record);
   }
 
-  private async rejected(
-    attempt: LedgerAttempt,
-    record: GenerateLabelOutput,
-  ): Promise<Exclude<SendResult, { kind: 'lost' }>> {
+  private async rejected(attempt: LedgerAttempt, record: GenerateLabelOutput): Promise<CallResult> {
     const reason = record.reason ?? 'platform_error';
     const settlement = {
       state: 'rejected' as const,
@@ -140,10 +137,7 @@ export class Sender {
     return { kind: 'rejected', record: { ...record, reason } };
   }
 
-  private async created(
-    attempt: LedgerAttempt,
-    record: GenerateLabelOutput,
-  ): Promise<Exclude<SendResult, { kind: 'lost' }>> {
+  private async created(attempt: LedgerAttempt, record: GenerateLabelOutput): Promise<CallResult> {
     try {
       await this.ledger.settle(attempt.id, {
         state: 'created',
@@ -179,10 +173,7 @@ export class Sender {
   }
 
   /** The call failed: `not_sent` when the tool cannot have run; otherwise `unknown`, for the issuer to reconcile. */
-  private async failed(
-    attempt: LedgerAttempt,
-    error: unknown,
-  ): Promise<Exclude<SendResult, { kind: 'lost' }> | { kind: 'lost'; attempt: LedgerAttempt }> {
+  private async failed(attempt: LedgerAttempt, error: unknown): Promise<CallResult> {
     const message = messageOf(error);
     if (isPlatformCallError(error) && error.failure === 'not_sent') {
       await this.ledger.settle(attempt.id, { state: 'not_sent', settledBy: 'answer', note: message });

@@ -3,7 +3,6 @@ import { formatCep } from '../../shared/cep.ts';
 import { centavos, declaredValueCents } from '../../shared/declared-value.ts';
 import { type GenerateLabelInput, GenerateLabelInputSchema } from '../../shared/label.ts';
 import { plausibilityOf } from '../../shared/label-plausibility.ts';
-import type { Logger } from '../logger.ts';
 import type { Approval, ApprovalStore } from '../policies/approval-store.ts';
 import { type Caller, dailyLimits, needsApproval, serviceAllowed } from '../policies/policy.ts';
 import type { RatesService } from '../rates/service.ts';
@@ -24,9 +23,6 @@ export interface Refusal {
   resetsAt?: number | undefined;
 }
 
-/** The carrier's plausibility rules (shared/), checked before anything is sent: a refusal, or undefined. */
-export type Plausibility = (input: GenerateLabelInput) => Refusal | undefined;
-
 /** What a label request came to, for the MCP tool and the desk alike. */
 export type LabelAnswer =
   | { kind: 'issued'; outcome: IssueOutcome; orderId?: string | undefined; volume?: number | undefined }
@@ -44,12 +40,7 @@ export interface LabelServiceOptions {
   approvals: ApprovalStore;
   serviceCodes: ServiceCodes;
   rates: Pick<RatesService, 'quote'>;
-  logger: Logger;
-  /** The carrier's plausibility rules (default shared/label-plausibility.ts). */
-  plausibility?: Plausibility;
   now?: () => number;
-  /** How long the merchant has to answer an approval (default 24 h). */
-  approvalTtlMs?: number;
 }
 
 /** A request the service may send: the platform's input with its contract code, and the intended label. */
@@ -62,7 +53,8 @@ interface Prepared {
   declaredValueCents: number;
 }
 
-const DAY_MS = 86_400_000;
+/** How long the merchant has to answer an approval (the agent is told "within 24 hours"). */
+const APPROVAL_TTL_MS = 86_400_000;
 /** Approvals one agent may have waiting at once: the merchant's desk is not a place to flood. */
 export const MAX_PENDING_APPROVALS = 50;
 
@@ -76,7 +68,7 @@ export class LabelService {
   private readonly options: Required<LabelServiceOptions>;
 
   constructor(options: LabelServiceOptions) {
-    this.options = { now: Date.now, approvalTtlMs: DAY_MS, plausibility: plausibilityOf, ...options };
+    this.options = { now: Date.now, ...options };
   }
 
   /** `generate_label`: issues the intended label once, or says why not (nothing sent). */
@@ -142,7 +134,7 @@ export class LabelService {
       issuedBy: caller.issuedBy,
       quotedPriceCents: quoted === undefined ? undefined : centavos(quoted),
       declaredValueCents: prepared.declaredValueCents,
-      ttlMs: this.options.approvalTtlMs,
+      ttlMs: APPROVAL_TTL_MS,
       maxPending: MAX_PENDING_APPROVALS,
     });
     if (!asked) {
@@ -260,13 +252,13 @@ export class LabelService {
 
   /** The service mapped, the input parsed as the platform takes it, the rules, and the caller's services. */
   private prepare(request: AgentLabelInput, caller: Caller): Prepared | { refusal: Refusal } {
-    const { serviceCodes, plausibility } = this.options;
+    const { serviceCodes } = this.options;
     const service = serviceCodes.resolve(request);
     if (!service.ok)
       return { refusal: { reason: 'unknown_service', message: service.message, field: 'serviceCode' } };
     const { serviceId: _id, orderId, volume, idempotencyKey, locale, ...platformFields } = request;
     const input = GenerateLabelInputSchema.parse({ ...platformFields, serviceCode: service.serviceCode });
-    const refusal = plausibility(input);
+    const refusal = plausibilityOf(input);
     if (refusal) return { refusal };
     if (!serviceAllowed(caller.policy, service)) {
       return {

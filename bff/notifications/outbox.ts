@@ -92,6 +92,16 @@ export async function enqueueEvent(
   }
 }
 
+/** `?, ?, …` for an IN list. */
+export function placeholders(n: number): string {
+  return Array.from({ length: n }, () => '?').join(', ');
+}
+
+/** `FOR UPDATE SKIP LOCKED` on PostgreSQL, where every instance claims; nothing on node:sqlite (one writer). */
+export function skipLocked(sql: Sql): string {
+  return sql.dialect === 'postgres' ? ' FOR UPDATE SKIP LOCKED' : '';
+}
+
 /** What the desk's log selects: one state, most recent first, older than a cursor. */
 export interface DeliveryFilter {
   state?: DeliveryState | undefined;
@@ -115,7 +125,6 @@ export class Outbox {
 
   /** Up to `limit` deliveries due at `now`, each leased until `leaseUntil` and counted as a try. */
   async claim(limit: number, now: number, leaseUntil: number): Promise<Delivery[]> {
-    const skipLocked = this.sql.dialect === 'postgres' ? ' FOR UPDATE SKIP LOCKED' : '';
     return this.sql.transaction(async (tx) => {
       const ids = await tx.all(
         `SELECT d.id FROM notification_deliveries d
@@ -124,18 +133,17 @@ export class Outbox {
              SELECT 1 FROM notification_deliveries b
              WHERE b.attempt_id = d.attempt_id AND b.channel = d.channel AND b.seq < d.seq
                AND b.state IN ('pending', 'retrying'))
-         ORDER BY d.next_at, d.seq, d.id LIMIT ?${skipLocked}`,
+         ORDER BY d.next_at, d.seq, d.id LIMIT ?${skipLocked(this.sql)}`,
         [now, now, limit],
       );
       if (ids.length === 0) return [];
       const list = ids.map((row) => String(row.id));
-      const params: SqlValue[] = [leaseUntil, ...list];
       await tx.run(
         `UPDATE notification_deliveries SET lease_until = ?, tries = tries + 1
-         WHERE id IN (${list.map(() => '?').join(', ')})`,
-        params,
+         WHERE id IN (${placeholders(list.length)})`,
+        [leaseUntil, ...list],
       );
-      const rows = await tx.all(`${SELECT} WHERE d.id IN (${list.map(() => '?').join(', ')})`, list);
+      const rows = await tx.all(`${SELECT} WHERE d.id IN (${placeholders(list.length)})`, list);
       return rows.map(toDelivery).sort((a, b) => a.nextAt - b.nextAt || a.seq - b.seq);
     });
   }
@@ -208,18 +216,5 @@ export class Outbox {
       params,
     );
     return rows.map(toDelivery);
-  }
-
-  /** Every event of a label, oldest first (tests, and the desk). */
-  async eventsOf(attemptId: string): Promise<{ id: string; type: ShipmentEventType; body: string }[]> {
-    const rows = await this.sql.all(
-      'SELECT id, type, body FROM shipment_events WHERE attempt_id = ? ORDER BY seq',
-      [attemptId],
-    );
-    return rows.map((row) => ({
-      id: String(row.id),
-      type: z.enum(SHIPMENT_EVENT_TYPES).parse(row.type),
-      body: String(row.body),
-    }));
   }
 }

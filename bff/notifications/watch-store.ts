@@ -1,10 +1,10 @@
 import * as z from 'zod/mini';
 import { PARCEL_STATUSES } from '../../shared/parcel-status.ts';
 import { type CamelCased, flag, fromRow } from '../../shared/sql/rows.ts';
-import type { Sql } from '../../shared/sql/sql.ts';
+import type { Sql, SqlRunner } from '../../shared/sql/sql.ts';
 import type { WatchState } from './changes.ts';
 import { WATCH_DAYS } from './migrations.ts';
-import { enqueueEvent, type NewEvent } from './outbox.ts';
+import { enqueueEvent, type NewEvent, placeholders, skipLocked } from './outbox.ts';
 
 /** A label the watcher follows: its tracking code, what was last seen, and the version its next record must match. */
 const WatchRowSchema = z.object({
@@ -59,34 +59,24 @@ export class WatchStore {
    * so no other instance (and no later round) looks at them meanwhile. Labels past `WATCH_DAYS` are let go here.
    */
   async claimDue(limit: number, now: number, nextCheckAt: number): Promise<Watch[]> {
-    const skipLocked = this.sql.dialect === 'postgres' ? ' FOR UPDATE SKIP LOCKED' : '';
     return this.sql.transaction(async (tx) => {
       await tx.run('UPDATE shipment_watches SET done = 1 WHERE done = 0 AND created_at < ?', [
         now - WATCH_DAYS * DAY_MS,
       ]);
       const rows = await tx.all(
         `SELECT attempt_id, tracking_code, status, event_key, changed_at, stalled, version FROM shipment_watches
-         WHERE done = 0 AND next_check_at <= ? ORDER BY next_check_at, attempt_id LIMIT ?${skipLocked}`,
+         WHERE done = 0 AND next_check_at <= ? ORDER BY next_check_at, attempt_id LIMIT ?${skipLocked(this.sql)}`,
         [now, limit],
       );
       const watches = rows.map(toWatch);
-      if (watches.length > 0) {
-        await tx.run(
-          `UPDATE shipment_watches SET next_check_at = ? WHERE attempt_id IN (${placeholders(watches.length)})`,
-          [nextCheckAt, ...watches.map((watch) => watch.attemptId)],
-        );
-      }
+      await nextCheck(tx, watches, nextCheckAt);
       return watches;
     });
   }
 
   /** Claimed labels that could not be looked at (the watcher's share was spent): first in line again from `at`. */
-  async putBack(watches: readonly Watch[], at: number): Promise<void> {
-    if (watches.length === 0) return;
-    await this.sql.run(
-      `UPDATE shipment_watches SET next_check_at = ? WHERE attempt_id IN (${placeholders(watches.length)})`,
-      [at, ...watches.map((watch) => watch.attemptId)],
-    );
+  putBack(watches: readonly Watch[], at: number): Promise<void> {
+    return nextCheck(this.sql, watches, at);
   }
 
   /**
@@ -131,7 +121,11 @@ export class WatchStore {
   }
 }
 
-/** `?, ?, …` for an IN list. */
-export function placeholders(n: number): string {
-  return Array.from({ length: n }, () => '?').join(', ');
+/** Moves the next look at these labels to `at`. */
+async function nextCheck(runner: SqlRunner, watches: readonly Watch[], at: number): Promise<void> {
+  if (watches.length === 0) return;
+  await runner.run(
+    `UPDATE shipment_watches SET next_check_at = ? WHERE attempt_id IN (${placeholders(watches.length)})`,
+    [at, ...watches.map((watch) => watch.attemptId)],
+  );
 }

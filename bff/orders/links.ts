@@ -9,7 +9,6 @@ const TOKEN = /^([A-Za-z0-9_-]{10,120})\.([A-Za-z0-9_-]{22})$/;
 export interface TrackingLinksOptions {
   secret: Buffer;
   publicUrl: string;
-  ttlMs?: number;
   now?: () => number;
 }
 
@@ -23,11 +22,11 @@ export class TrackingLinks {
   private readonly options: Required<TrackingLinksOptions>;
 
   constructor(options: TrackingLinksOptions) {
-    this.options = { ttlMs: LINK_TTL_MS, now: Date.now, ...options };
+    this.options = { now: Date.now, ...options };
   }
 
   token(attemptId: string): string {
-    const expires = Math.floor((this.options.now() + this.options.ttlMs) / 1000);
+    const expires = Math.floor((this.options.now() + LINK_TTL_MS) / 1000);
     const payload = Buffer.from(`${attemptId}.${expires}`).toString('base64url');
     return `${payload}.${this.tag(payload)}`;
   }

@@ -88,7 +88,7 @@ export class ApprovalStore {
     quotedPriceCents?: number | undefined;
     declaredValueCents: number;
     ttlMs: number;
-    maxPending?: number | undefined;
+    maxPending: number;
   }): Promise<Approval | undefined> {
     const now = this.now();
     await this.expire();
@@ -101,13 +101,11 @@ export class ApprovalStore {
           [fields.intent],
         );
         if (pending) return String(pending.id);
-        if (fields.maxPending !== undefined) {
-          const row = await tx.one(
-            `SELECT COUNT(*) AS n FROM label_approvals WHERE state = 'pending' AND issued_by = ?`,
-            [fields.issuedBy],
-          );
-          if (Number(row?.n ?? 0) >= fields.maxPending) return undefined;
-        }
+        const row = await tx.one(
+          `SELECT COUNT(*) AS n FROM label_approvals WHERE state = 'pending' AND issued_by = ?`,
+          [fields.issuedBy],
+        );
+        if (Number(row?.n ?? 0) >= fields.maxPending) return undefined;
         await tx.run(
           `INSERT INTO label_approvals (id, state, intent, request, issued_by, quoted_price_cents, declared_value_cents,
              created_at, expires_at) VALUES (?, 'pending', ?, ?, ?, ?, ?, ?, ?)`,
