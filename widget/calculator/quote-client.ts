@@ -1,6 +1,7 @@
 import type { QuoteItem, RatesResponse } from '../../shared/quote.ts';
 import { backoffDelay, sleep } from '../common/backoff.ts';
-import { errorCodeOf, parseRatesResponse } from './validation.ts';
+import { isRatesResponse } from '../validators/generated.js';
+import { errorCodeOf } from './validation.ts';
 
 /** What a quote came to, in the terms the shopper's screen needs. */
 export type QuoteOutcome =
@@ -81,10 +82,8 @@ export function createQuoteClient(options: QuoteClientOptions) {
     } catch {
       json = undefined;
     }
-    if (res.ok) {
-      const response = parseRatesResponse(json);
-      return response ? { kind: 'rates', response } : { kind: 'malformed' };
-    }
+    // spec 4.1: a 200 body that breaks the contract is an error state, not rates
+    if (res.ok) return isRatesResponse(json) ? { kind: 'rates', response: json } : { kind: 'malformed' };
     const code = errorCodeOf(json) ?? `http_${res.status}`;
     if (code === 'invalid_destination_cep') return { kind: 'invalid_cep' };
     if (TRANSIENT.has(res.status)) return { kind: 'retry', code };
