@@ -52,7 +52,7 @@ function storeHeader({ name, url, logoUrl }: StoreBranding, t: PageTexts): strin
     ? `<img class="store-logo" src="${escapeHtml(logoUrl)}" alt="${name ? '' : escapeHtml(t.logoAlt)}" height="40">`
     : '';
   const text = name ? `<span class="store-name">${escapeHtml(name)}</span>` : '';
-  const brand = logo || text ? `${logo}${text}` : '';
+  const brand = `${logo}${text}`;
   const home = url ? escapeHtml(url) : undefined;
   const parts = [
     brand &&
