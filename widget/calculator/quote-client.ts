@@ -1,4 +1,4 @@
-import type { QuoteItem, RatesResponse } from '../../shared/quote.ts';
+import type { RatesRequest, RatesResponse } from '../../shared/quote.ts';
 import { backoffDelay, sleep } from '../common/backoff.ts';
 import { isRatesResponse } from '../validators/generated.js';
 import { errorCodeOf } from './validation.ts';
@@ -25,11 +25,6 @@ export interface QuoteClientOptions {
   maxDelayMs?: number;
   timeoutMs?: number;
   cacheTtlMs?: number;
-}
-
-export interface QuoteRequest {
-  destinationCep: string;
-  items: QuoteItem[];
 }
 
 const TRANSIENT = new Set([429, 502, 503, 504]);
@@ -92,7 +87,10 @@ export function createQuoteClient(options: QuoteClientOptions) {
 
   return {
     /** Resolves with the outcome; rejects only when `signal` aborts (a newer quote replaced this one). */
-    async quote(request: QuoteRequest, signal: AbortSignal): Promise<QuoteOutcome> {
+    async quote(
+      request: Pick<RatesRequest, 'destinationCep' | 'items'>,
+      signal: AbortSignal,
+    ): Promise<QuoteOutcome> {
       const body = JSON.stringify(request);
       const key = JSON.stringify([url, publicKey, body]);
       const hit = cache.get(key);
