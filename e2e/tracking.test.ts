@@ -148,6 +148,37 @@ describe('the tracking page (/track)', () => {
     await expectAccessible('invalid');
   });
 
+  it('flags the order form’s empty fields, then a CEP that is not 8 digits, and asks nothing', async () => {
+    let requests = 0;
+    page.on('request', (request) => {
+      if (request.url().includes('/api/orders/lookup')) requests += 1;
+    });
+    await page.goto(`${bff.url}/track`);
+    const order = page.locator('shipping-tracking [part~="order-input"]');
+    const cep = page.locator('shipping-tracking [part~="cep-input"]');
+    const submit = page.locator('shipping-tracking [part~="order-button"]');
+    const error = page.locator('shipping-tracking [part="error"]').nth(1);
+    const flagged = async () => [
+      await order.getAttribute('aria-invalid'),
+      await cep.getAttribute('aria-invalid'),
+    ];
+    await submit.click();
+    await expect.poll(() => error.innerText()).toBe('Digite o número do pedido e o CEP de entrega.');
+    expect(await flagged()).toEqual(['true', 'true']);
+    // the field still empty is the one flagged
+    await order.fill('PED-1001');
+    await submit.click();
+    await expect.poll(() => error.innerText()).toBe('Digite o número do pedido e o CEP de entrega.');
+    expect(await flagged()).toEqual(['false', 'true']);
+    await cep.fill('2004');
+    await submit.click();
+    await expect.poll(() => error.innerText()).toBe('O CEP tem 8 dígitos (ex.: 01310-100).');
+    expect(await flagged()).toEqual(['false', 'true']);
+    expect(await cep.getAttribute('aria-describedby')).toBe(await error.getAttribute('id'));
+    expect(requests).toBe(0);
+    await expectAccessible('order-form-errors');
+  });
+
   it('shows several codes at once, on a phone-sized screen', async () => {
     await page.setViewportSize({ width: 375, height: 800 });
     await page.goto(`${bff.url}/track?codes=DG049186226BR,SW371675211BR,QB123456785BR,JT202600011BR`);

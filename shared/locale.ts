@@ -1,7 +1,7 @@
 /**
- * The languages the shopper-facing parts speak (the tracking page, the tracking element, the shopper's e-mails):
+ * The languages the shopper-facing parts speak (the tracking page, both widgets, the shopper's e-mails):
  * Brazilian Portuguese by default, English and Spanish on request. One home for the list and for how a language tag
- * (`?lang=`, `Accept-Language`, an order's `locale`) picks one of them.
+ * (`?lang=`, `Accept-Language`, an order's `locale`, a widget's `lang`) picks one of them.
  */
 export const LOCALES = ['pt-BR', 'en', 'es'] as const;
 export type Locale = (typeof LOCALES)[number];

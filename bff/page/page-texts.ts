@@ -1,33 +1,24 @@
 import type { Locale } from '../../shared/locale.ts';
 
 /** The tracking page's own words (the element brings its own), per language. */
-export interface PageTexts {
-  title: string;
-  lead: string;
-  back: string;
-  logoAlt: string;
-  order: (id: string) => string;
-  orderLead: string;
-  parcelLead: string;
-  parcel: string;
-  badLinkTitle: string;
-  badLinkLead: string;
-}
+const pt = {
+  title: 'Rastrear pedido',
+  lead: 'Digite o código de rastreamento que enviamos por e-mail (ex.: AA123456785BR), ou o número do pedido e o CEP de entrega.',
+  back: 'Voltar para a loja',
+  logoAlt: 'Logo da loja',
+  order: (id: string) => `Pedido ${id}`,
+  orderLead: 'Onde está cada volume do seu pedido.',
+  parcelLead: 'Onde está o seu envio.',
+  parcel: 'Seu envio',
+  badLinkTitle: 'Link inválido ou expirado',
+  badLinkLead:
+    'Este link de rastreamento não vale mais. Busque o pedido pelo número e pelo CEP de entrega, ou pelo código de rastreamento.',
+};
+
+export type PageTexts = typeof pt;
 
 export const PAGE_TEXTS: Record<Locale, PageTexts> = {
-  'pt-BR': {
-    title: 'Rastrear pedido',
-    lead: 'Digite o código de rastreamento que enviamos por e-mail (ex.: AA123456785BR), ou o número do pedido e o CEP de entrega.',
-    back: 'Voltar para a loja',
-    logoAlt: 'Logo da loja',
-    order: (id) => `Pedido ${id}`,
-    orderLead: 'Onde está cada volume do seu pedido.',
-    parcelLead: 'Onde está o seu envio.',
-    parcel: 'Seu envio',
-    badLinkTitle: 'Link inválido ou expirado',
-    badLinkLead:
-      'Este link de rastreamento não vale mais. Busque o pedido pelo número e pelo CEP de entrega, ou pelo código de rastreamento.',
-  },
+  'pt-BR': pt,
   en: {
     title: 'Track your order',
     lead: 'Enter the tracking code we e-mailed you (e.g. AA123456785BR), or the order number and the delivery CEP.',

@@ -25,22 +25,14 @@ export function renderTrackPage(
   view: TrackPageView = { kind: 'lookup' },
 ): string {
   const t = PAGE_TEXTS[locale];
-  const heading =
-    view.kind === 'order'
-      ? view.orderId
-        ? t.order(view.orderId)
-        : t.parcel
-      : view.kind === 'bad-link'
-        ? t.badLinkTitle
-        : t.title;
-  const lead =
-    view.kind === 'order'
-      ? view.orderId
-        ? t.orderLead
-        : t.parcelLead
-      : view.kind === 'bad-link'
-        ? t.badLinkLead
-        : t.lead;
+  const [heading, lead] =
+    view.kind === 'bad-link'
+      ? [t.badLinkTitle, t.badLinkLead]
+      : view.kind === 'lookup'
+        ? [t.title, t.lead]
+        : view.orderId
+          ? [t.order(view.orderId), t.orderLead]
+          : [t.parcel, t.parcelLead];
   const title = store.name ? `${escapeHtml(heading)} — ${escapeHtml(store.name)}` : escapeHtml(heading);
   const attrs = [
     locale === 'pt-BR' ? '' : ` lang="${locale}"`,
@@ -60,7 +52,7 @@ function storeHeader({ name, url, logoUrl }: StoreBranding, t: PageTexts): strin
     ? `<img class="store-logo" src="${escapeHtml(logoUrl)}" alt="${name ? '' : escapeHtml(t.logoAlt)}" height="40">`
     : '';
   const text = name ? `<span class="store-name">${escapeHtml(name)}</span>` : '';
-  const brand = logo || text ? `${logo}${text}` : '';
+  const brand = `${logo}${text}`;
   const home = url ? escapeHtml(url) : undefined;
   const parts = [
     brand &&

@@ -64,48 +64,42 @@ export function widgetCheck(dir = WIDGET_DIR): ReadinessCheck {
     return hash;
   };
   return async () => {
-    const missing: string[] = [];
-    for (const file of WIDGET_FILES) {
-      try {
-        await access(join(dir, file));
-      } catch {
-        missing.push(file);
-      }
-    }
-    if (missing.length > 0) {
-      return {
-        name: 'widget',
-        ok: false,
-        detail: `widget files missing: ${missing.join(', ')} (run npm run build, or copy dist/widget/)`,
-      };
-    }
-    let manifest: IntegrityManifest | undefined;
-    try {
-      manifest = IntegrityManifestSchema.parse(JSON.parse(await readFile(join(dir, INTEGRITY_FILE), 'utf8')));
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') {
-        return {
-          name: 'widget',
-          ok: false,
-          detail: `${INTEGRITY_FILE} is not a valid manifest (run npm run build)`,
-        };
-      }
-    }
-    const app = await calculatorAppCheck(dir, hashOf);
-    if (app) return { name: 'widget', ok: false, detail: app };
-    if (!manifest) return { name: 'widget', ok: true };
-    const mismatched: string[] = [];
-    for (const file of WIDGET_FILES) {
-      if (manifest[file] !== (await hashOf(file))) mismatched.push(file);
-    }
-    return mismatched.length === 0
-      ? { name: 'widget', ok: true }
-      : {
-          name: 'widget',
-          ok: false,
-          detail: `widget files do not match ${INTEGRITY_FILE}: ${mismatched.join(', ')} (copy dist/widget/ whole, from one build)`,
-        };
+    const detail = await widgetProblem(dir, hashOf);
+    return detail ? { name: 'widget', ok: false, detail } : { name: 'widget', ok: true };
   };
+}
+
+/** What keeps the widget scripts from being served as built, if anything. */
+async function widgetProblem(
+  dir: string,
+  hashOf: (file: string) => Promise<string>,
+): Promise<string | undefined> {
+  const missing: string[] = [];
+  for (const file of WIDGET_FILES) {
+    try {
+      await access(join(dir, file));
+    } catch {
+      missing.push(file);
+    }
+  }
+  if (missing.length > 0)
+    return `widget files missing: ${missing.join(', ')} (run npm run build, or copy dist/widget/)`;
+  let manifest: IntegrityManifest | undefined;
+  try {
+    manifest = IntegrityManifestSchema.parse(JSON.parse(await readFile(join(dir, INTEGRITY_FILE), 'utf8')));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT')
+      return `${INTEGRITY_FILE} is not a valid manifest (run npm run build)`;
+  }
+  const app = await calculatorAppCheck(dir, hashOf);
+  if (app || !manifest) return app;
+  const mismatched: string[] = [];
+  for (const file of WIDGET_FILES) {
+    if (manifest[file] !== (await hashOf(file))) mismatched.push(file);
+  }
+  return mismatched.length === 0
+    ? undefined
+    : `widget files do not match ${INTEGRITY_FILE}: ${mismatched.join(', ')} (copy dist/widget/ whole, from one build)`;
 }
 
 /**

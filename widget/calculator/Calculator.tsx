@@ -94,33 +94,19 @@ export function Calculator({ model, t, locale, id, prefs }: CalculatorProps) {
   );
 }
 
-/** The honest "no quote" message: never a word of free shipping (spec 4.1 rule 1). */
-function noQuoteMessage(reason: 'no_coverage' | 'merchant' | 'unknown', t: Messages): string {
-  if (reason === 'no_coverage') return t.noCoverage;
-  return reason === 'merchant' ? t.unavailable : t.noQuote;
-}
-
-/** What the live region says: one short sentence per state. */
+/** What the live region says: one short sentence per state (the results area shows the same words). */
 function announce(view: View, t: Messages): string {
   switch (view.kind) {
     case 'idle':
       return '';
-    case 'empty':
-      return t.empty;
-    case 'loading':
-      return t.loading;
     case 'rates':
       return t.options(view.rates.length);
     case 'no-quote':
-      return noQuoteMessage(view.reason, t);
-    case 'unavailable':
-      return t.unavailable;
-    case 'busy':
-      return t.busy;
-    case 'carrier':
-      return t.carrier;
-    case 'network':
-      return t.network;
+      // the honest "no quote": never a word of free shipping (spec 4.1 rule 1)
+      if (view.reason === 'no_coverage') return t.noCoverage;
+      return view.reason === 'merchant' ? t.unavailable : t.noQuote;
+    default:
+      return t[view.kind];
   }
 }
 
@@ -128,32 +114,8 @@ function Results({ view, model, t, locale, id, prefs }: CalculatorProps & { view
   switch (view.kind) {
     case 'idle':
       return null;
-    case 'empty':
-      return (
-        <p part="message" class="message empty">
-          {t.empty}
-        </p>
-      );
-    case 'loading':
-      return (
-        <p part="message" class="message loading">
-          {t.loading}
-        </p>
-      );
     case 'rates':
       return <RateList rates={view.rates} model={model} t={t} locale={locale} id={id} prefs={prefs} />;
-    case 'no-quote':
-      return (
-        <p part="message" class="message no-quote">
-          {noQuoteMessage(view.reason, t)}
-        </p>
-      );
-    case 'unavailable':
-      return (
-        <p part="message" class="message">
-          {t.unavailable}
-        </p>
-      );
     case 'busy':
     case 'carrier':
     case 'network':
@@ -164,6 +126,12 @@ function Results({ view, model, t, locale, id, prefs }: CalculatorProps & { view
             {t.retry}
           </button>
         </div>
+      );
+    default:
+      return (
+        <p part="message" class={view.kind === 'unavailable' ? 'message' : `message ${view.kind}`}>
+          {announce(view, t)}
+        </p>
       );
   }
 }

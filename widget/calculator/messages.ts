@@ -1,3 +1,5 @@
+import { type Locale, localeOf } from '../../shared/locale.ts';
+
 /**
  * The calculator's words, all in this one place: pt-BR by default, `lang="en"` or `lang="es"` on the element (or
  * `data-lang` on the script) switches. Each failure says what happened and what to do.
@@ -80,17 +82,14 @@ const es: Messages = {
   retry: 'Intentar de nuevo',
 };
 
-export const MESSAGES = { 'pt-BR': pt, en, es } as const;
-
-export type Lang = keyof typeof MESSAGES;
+export const MESSAGES: Record<Locale, Messages> = { 'pt-BR': pt, en, es };
 
 function pad(n: number): string {
   return String(n).padStart(2, '0');
 }
 
 /** The messages and the locale for numbers and prices (`en`, `es` or `pt-BR` for anything else). */
-export function messagesFor(lang: string | null | undefined): { t: Messages; locale: Lang } {
-  const tag = lang?.toLowerCase() ?? '';
-  const locale: Lang = tag.startsWith('en') ? 'en' : tag.startsWith('es') ? 'es' : 'pt-BR';
+export function messagesFor(lang: string | null | undefined): { t: Messages; locale: Locale } {
+  const locale = localeOf(lang) ?? 'pt-BR';
   return { t: MESSAGES[locale], locale };
 }

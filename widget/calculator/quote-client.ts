@@ -1,6 +1,7 @@
-import type { QuoteItem, RatesResponse } from '../../shared/quote.ts';
+import type { RatesRequest, RatesResponse } from '../../shared/quote.ts';
 import { backoffDelay, sleep } from '../common/backoff.ts';
-import { errorCodeOf, parseRatesResponse } from './validation.ts';
+import { isRatesResponse } from '../validators/generated.js';
+import { errorCodeOf } from './validation.ts';
 
 /** What a quote came to, in the terms the shopper's screen needs. */
 export type QuoteOutcome =
@@ -24,11 +25,6 @@ export interface QuoteClientOptions {
   maxDelayMs?: number;
   timeoutMs?: number;
   cacheTtlMs?: number;
-}
-
-export interface QuoteRequest {
-  destinationCep: string;
-  items: QuoteItem[];
 }
 
 const TRANSIENT = new Set([429, 502, 503, 504]);
@@ -81,10 +77,8 @@ export function createQuoteClient(options: QuoteClientOptions) {
     } catch {
       json = undefined;
     }
-    if (res.ok) {
-      const response = parseRatesResponse(json);
-      return response ? { kind: 'rates', response } : { kind: 'malformed' };
-    }
+    // spec 4.1: a 200 body that breaks the contract is an error state, not rates
+    if (res.ok) return isRatesResponse(json) ? { kind: 'rates', response: json } : { kind: 'malformed' };
     const code = errorCodeOf(json) ?? `http_${res.status}`;
     if (code === 'invalid_destination_cep') return { kind: 'invalid_cep' };
     if (TRANSIENT.has(res.status)) return { kind: 'retry', code };
@@ -93,7 +87,10 @@ export function createQuoteClient(options: QuoteClientOptions) {
 
   return {
     /** Resolves with the outcome; rejects only when `signal` aborts (a newer quote replaced this one). */
-    async quote(request: QuoteRequest, signal: AbortSignal): Promise<QuoteOutcome> {
+    async quote(
+      request: Pick<RatesRequest, 'destinationCep' | 'items'>,
+      signal: AbortSignal,
+    ): Promise<QuoteOutcome> {
       const body = JSON.stringify(request);
       const key = JSON.stringify([url, publicKey, body]);
       const hit = cache.get(key);

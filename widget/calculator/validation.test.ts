@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_WEIGHT_KG } from '../../shared/quote.ts';
-import { errorCodeOf, parseItems, parseRatesResponse } from './validation.ts';
+import { isRatesResponse } from '../validators/generated.js';
+import { errorCodeOf, parseItems } from './validation.ts';
 
 const shirt = { name: 'Camiseta', quantity: 2, unitPriceBRL: 79.9, weightKg: 0.3 };
 
@@ -53,21 +54,18 @@ describe("the platform's answers", () => {
         { code: 'PAC', serviceId: 'correios-pac', label: 'PAC', deliveryDays: 6, price: 21.5, extra: 1 },
       ],
     };
-    expect(parseRatesResponse(body)).toEqual(body);
-    expect(parseRatesResponse({ rates: [], reason: 'no_coverage' })).toEqual({
-      rates: [],
-      reason: 'no_coverage',
-    });
+    expect(isRatesResponse(body)).toBe(true);
+    expect(isRatesResponse({ rates: [], reason: 'no_coverage' })).toBe(true);
   });
 
   it('refuses a body that breaks the contract', () => {
-    expect(parseRatesResponse({ rates: [{ code: 'PAC' }] })).toBeUndefined();
+    expect(isRatesResponse({ rates: [{ code: 'PAC' }] })).toBe(false);
     expect(
-      parseRatesResponse({
+      isRatesResponse({
         rates: [{ code: 'PAC', serviceId: 's', label: 'PAC', deliveryDays: 1.5, price: 1 }],
       }),
-    ).toBeUndefined();
-    expect(parseRatesResponse(undefined)).toBeUndefined();
+    ).toBe(false);
+    expect(isRatesResponse(undefined)).toBe(false);
   });
 
   it('reads the spec 7.1 error code, or nothing from a body that is not an error envelope', () => {

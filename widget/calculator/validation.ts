@@ -1,6 +1,6 @@
 import { MAX_ITEMS } from '../../shared/limits.ts';
-import type { QuoteItem, RatesResponse } from '../../shared/quote.ts';
-import { isErrorBody, isQuoteItem, isRatesResponse } from '../validators/generated.js';
+import type { QuoteItem } from '../../shared/quote.ts';
+import { isErrorBody, isQuoteItem } from '../validators/generated.js';
 
 /**
  * The shared schemas at the widget's edges, through validators generated from them at build time
@@ -21,11 +21,6 @@ export function parseItems(value: unknown): QuoteItem[] | undefined {
     items.push(item);
   }
   return items;
-}
-
-/** A 200 body in the spec 4.1 shape, or undefined when it breaks the contract. */
-export function parseRatesResponse(json: unknown): RatesResponse | undefined {
-  return isRatesResponse(json) ? json : undefined;
 }
 
 /** The spec 7.1 error code of a body, if it has one. */

@@ -10,6 +10,22 @@ export interface TrackingProps {
   id: string;
 }
 
+/** The order form's two fields, each a label over an input; an empty one is flagged, as is a CEP not 8 digits. */
+const ORDER_FIELDS = [
+  {
+    name: 'orderId',
+    suffix: 'order',
+    label: 'orderLabel',
+    attrs: { autoComplete: 'off', spellcheck: false },
+  },
+  {
+    name: 'cep',
+    suffix: 'cep',
+    label: 'cepLabel',
+    attrs: { inputMode: 'numeric', autoComplete: 'postal-code', placeholder: '00000-000' },
+  },
+] as const;
+
 /** The tracking forms (codes; or order number and CEP) and one card per code. */
 export function Tracking({ model, t, id }: TrackingProps) {
   const view = model.view.value;
@@ -71,41 +87,26 @@ export function Tracking({ model, t, id }: TrackingProps) {
       >
         <p class="label">{t.orderTitle}</p>
         <div class="row">
-          <span class="field">
-            <label class="hint" for={`${id}-order`}>
-              {t.orderLabel}
-            </label>
-            <input
-              part="input order-input"
-              class="input input-plain"
-              id={`${id}-order`}
-              type="text"
-              autoComplete="off"
-              spellcheck={false}
-              value={model.orderId.value}
-              aria-invalid={problem === 'empty' && !model.orderId.value.trim() ? 'true' : 'false'}
-              aria-describedby={problem ? orderErrorId : undefined}
-              onInput={(event) => model.setOrder('orderId', event.currentTarget.value)}
-            />
-          </span>
-          <span class="field field-cep">
-            <label class="hint" for={`${id}-cep`}>
-              {t.cepLabel}
-            </label>
-            <input
-              part="input cep-input"
-              class="input input-plain"
-              id={`${id}-cep`}
-              type="text"
-              inputMode="numeric"
-              autoComplete="postal-code"
-              placeholder="00000-000"
-              value={model.cep.value}
-              aria-invalid={problem === 'cep' ? 'true' : 'false'}
-              aria-describedby={problem ? orderErrorId : undefined}
-              onInput={(event) => model.setOrder('cep', event.currentTarget.value)}
-            />
-          </span>
+          {ORDER_FIELDS.map(({ name, suffix, label, attrs }) => (
+            <span key={name} class={name === 'cep' ? 'field field-cep' : 'field'}>
+              <label class="hint" for={`${id}-${suffix}`}>
+                {t[label]}
+              </label>
+              <input
+                part={`input ${suffix}-input`}
+                class="input input-plain"
+                id={`${id}-${suffix}`}
+                type="text"
+                {...attrs}
+                value={model[name].value}
+                aria-invalid={
+                  (problem === 'empty' ? !model[name].value.trim() : problem === name) ? 'true' : 'false'
+                }
+                aria-describedby={problem ? orderErrorId : undefined}
+                onInput={(event) => model.setOrder(name, event.currentTarget.value)}
+              />
+            </span>
+          ))}
           <button part="button order-button" class="button button-end" type="submit">
             {t.orderSubmit}
           </button>
@@ -121,14 +122,8 @@ export function Tracking({ model, t, id }: TrackingProps) {
         {view.kind === 'loading' && <p class="message">{t.loading}</p>}
         {view.kind === 'error' && (
           <div class="message" role="alert">
-            <p>
-              {view.error === 'limited'
-                ? t.limited
-                : view.error === 'order-not-found'
-                  ? t.orderNotFound
-                  : t.unavailable}
-            </p>
-            {view.error !== 'order-not-found' && (
+            <p>{t[view.error]}</p>
+            {view.error !== 'orderNotFound' && (
               <button part="retry" class="retry" type="button" onClick={() => void model.retry()}>
                 {t.retry}
               </button>

@@ -1,3 +1,4 @@
+import { localeOf } from '../../shared/locale.ts';
 import type { ParcelStatus } from './status.ts';
 
 /** A badge and the one-line next step for the person waiting, per status; `where` is the unit the carrier names. */
@@ -193,9 +194,6 @@ const es: TrackingMessages = {
 };
 
 /** The tracking element's words, all in this one place: pt-BR by default, `lang="en"` or `lang="es"`. */
-export const TRACKING_MESSAGES = { 'pt-BR': pt, en, es } as const;
-
 export function trackingMessagesFor(lang: string | null | undefined): TrackingMessages {
-  const tag = lang?.toLowerCase() ?? '';
-  return tag.startsWith('en') ? en : tag.startsWith('es') ? es : pt;
+  return { 'pt-BR': pt, en, es }[localeOf(lang) ?? 'pt-BR'];
 }

@@ -14,7 +14,7 @@ export type TrackingView =
   | { kind: 'idle' }
   | { kind: 'loading' }
   | { kind: 'results'; items: TrackingItem[]; orderId?: string }
-  | { kind: 'error'; error: 'unavailable' | 'limited' | 'order-not-found' };
+  | { kind: 'error'; error: 'unavailable' | 'limited' | 'orderNotFound' };
 
 /** What is wrong with the order form: a field left empty, or a CEP that is not 8 digits. */
 export type OrderProblem = 'empty' | 'cep' | undefined;
@@ -34,7 +34,7 @@ function errorView(json: unknown, status: number): TrackingView {
     ? json.error.code
     : (json as { error?: { code?: unknown } } | undefined)?.error?.code;
   if (code === 'rate_limited' || status === 429) return { kind: 'error', error: 'limited' };
-  if (code === 'order_not_found') return { kind: 'error', error: 'order-not-found' };
+  if (code === 'order_not_found') return { kind: 'error', error: 'orderNotFound' };
   return { kind: 'error', error: 'unavailable' };
 }
 

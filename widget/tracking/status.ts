@@ -2,13 +2,7 @@
  * The tracking page's taxonomy lives in shared/parcel-status.ts (the BFF's shipment events use the same one); this
  * module adds what only the page needs: the carrier's clock reading as the shopper reads it.
  */
-export {
-  PARCEL_STATUSES,
-  type ParcelState,
-  type ParcelStatus,
-  parcelState,
-  statusOf,
-} from '../../shared/parcel-status.ts';
+export { type ParcelStatus, parcelState, statusOf } from '../../shared/parcel-status.ts';
 
 /**
  * A carrier timestamp as "20/11/2026 às 01:34", read from the string itself: spec 2.3 gives no time zone, so

@@ -41,15 +41,13 @@ export const TRACKING_CSS = `
 .details-list{margin:.25rem 0 0;padding-left:1rem}
 .headline{font-weight:600;margin:.5rem 0}
 .stale{margin:.25rem 0;padding:.4rem .6rem;background:var(--_sb);color:var(--_st);border-radius:.375rem;font-size:.9em}
-.no-events{color:var(--_m)}
 .timeline-title{font-size:.9rem;margin:.75rem 0 .25rem;color:var(--_m)}
 .timeline{list-style:none;margin:0;padding:0 0 0 1rem;border-left:2px solid var(--_cb)}
 .event{position:relative;padding:0 0 .75rem .75rem}
 .event::before{content:"";position:absolute;left:-1.4rem;top:.45rem;width:.6rem;height:.6rem;border-radius:50%;background:var(--_a)}
 .event p{margin:0}
 .event-description{font-weight:600}
-.event-time{font-size:.85em;color:var(--_m)}
-.event-route{font-size:.85em;color:var(--_m)}
+.event-time,.event-route{font-size:.85em;color:var(--_m)}
 .order-form{margin-top:.25rem}
 .field{display:flex;flex-direction:column;flex:1 1 10rem}
 .field-cep{flex:0 1 9rem}
