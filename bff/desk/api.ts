@@ -220,13 +220,7 @@ export function deskApiRoutes(deps: DeskApiDeps): Router {
         weightKg: volume.weightGrams / 1000,
       })),
     });
-    res.json({
-      ...response,
-      rates: response.rates.map((rate) => {
-        const serviceCode = deps.serviceCodes.codeOf(rate.serviceId);
-        return serviceCode ? { ...rate, serviceCode } : rate;
-      }),
-    });
+    res.json({ ...response, rates: deps.serviceCodes.withCodes(response.rates) });
   });
 
   router.get('/admin/api/labels/print', async (req, res) => {

@@ -148,13 +148,7 @@ export const AGENT_TOOLS: readonly AgentTool[] = [
     async (input, deps) => {
       try {
         const quoted = await deps.rates.quote(input);
-        const output = {
-          ...quoted,
-          rates: quoted.rates.map((rate) => {
-            const serviceCode = deps.serviceCodes.codeOf(rate.serviceId);
-            return serviceCode ? { ...rate, serviceCode } : rate;
-          }),
-        };
+        const output = { ...quoted, rates: deps.serviceCodes.withCodes(quoted.rates) };
         return answer(ratesSummary(output), output);
       } catch (error) {
         const refusal = configRefusal(error);
