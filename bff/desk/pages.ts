@@ -18,14 +18,7 @@ import { attemptBody } from './attempt-page.ts';
 import { issueBody } from './issue-page.ts';
 import { labelsBody } from './labels-page.ts';
 import { pickLanguage } from './language.ts';
-import {
-  DESK_CSS_PATH,
-  type DeskPageOptions,
-  type DeskSection,
-  deskHeaders,
-  deskPage,
-  loginBody,
-} from './layout.ts';
+import { DESK_CSS_PATH, type DeskPageOptions, type DeskSection, loginBody, sendDeskPage } from './layout.ts';
 import { type DeskLang, MESSAGES, type Messages } from './messages.ts';
 import { readStored } from './view-parts.ts';
 
@@ -93,13 +86,8 @@ export function deskPageRoutes(deps: DeskPagesDeps): Router {
     }),
   );
 
-  const send = (req: Request, res: Response, options: Omit<DeskPageOptions, 'here'>, status = 200) => {
-    res.set(deskHeaders());
-    res
-      .status(status)
-      .type('html')
-      .send(deskPage({ ...options, here: req.originalUrl }));
-  };
+  const send = (req: Request, res: Response, options: Omit<DeskPageOptions, 'here'>, status = 200) =>
+    sendDeskPage(res, status, { ...options, here: req.originalUrl });
 
   /** The visit's session and language; without a session, the login form (and undefined). */
   const visit = async (req: Request, res: Response): Promise<Visit | undefined> => {
