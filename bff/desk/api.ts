@@ -9,7 +9,7 @@ import { PlanShipmentInputSchema } from '../../shared/packing/plan.ts';
 import { planShipment } from '../../shared/packing/planner.ts';
 import type { AdminSession, AdminSessions } from '../admin/session.ts';
 import { describeAnswer } from '../labels/answer.ts';
-import { DecisionRefused, type OperatorDecisions } from '../labels/decisions.ts';
+import { DecisionRefused, type HistoryEntry, type OperatorDecisions } from '../labels/decisions.ts';
 import type { LabelIssuer } from '../labels/issuer.ts';
 import { ATTEMPT_STATES, type AttemptState, type LedgerAttempt } from '../labels/ledger.ts';
 import type { LedgerStore } from '../labels/ledger-store.ts';
@@ -132,6 +132,19 @@ function parse<T>(schema: z.ZodMiniType<T>, value: unknown): T {
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
   throw new ApiError('invalid_body', `${issue?.path.join('.') || 'body'}: ${issue?.message ?? 'invalid'}`);
+}
+
+/** The platform's history beside an unknown attempt; null, and why, when it cannot be read now. */
+export async function historyOf(
+  decisions: Pick<OperatorDecisions, 'evidence'>,
+  attemptId: string,
+): Promise<{ history: HistoryEntry[] } | { history: null; historyError: string }> {
+  try {
+    return { history: (await decisions.evidence(attemptId)).history };
+  } catch (error) {
+    if (error instanceof DecisionRefused) return { history: null, historyError: error.message };
+    throw error;
+  }
 }
 
 /** A refusal with a code of the desk's own (the spec lists none for it), in the spec 7.1 envelope. */
@@ -270,18 +283,9 @@ export function deskApiRoutes(deps: DeskApiDeps): Router {
       note: attempt.note,
       unknownWhy: attempt.unknownWhy,
     };
-    if (attempt.state !== 'unknown') {
-      res.json({ label: detail });
-      return;
-    }
     // An unknown outcome: the platform's recent attempts beside it, each saying whether it is this very request.
-    try {
-      const { history } = await deps.decisions.evidence(attempt.id);
-      res.json({ label: detail, history });
-    } catch (error) {
-      if (!(error instanceof DecisionRefused)) throw error;
-      res.json({ label: detail, history: null, historyError: error.message });
-    }
+    const history = attempt.state === 'unknown' ? await historyOf(deps.decisions, attempt.id) : {};
+    res.json({ label: detail, ...history });
   });
 
   // An attempt that never reached the platform (`not_sent`, e.g. after "nothing was created") sent again as the same

@@ -7,12 +7,11 @@ import type { Party } from '../../shared/party.ts';
 import { rememberReturn } from '../admin/return-to.ts';
 import type { AdminSession, AdminSessions } from '../admin/session.ts';
 import type { OperatorDecisions } from '../labels/decisions.ts';
-import { DecisionRefused, type HistoryEntry } from '../labels/decisions.ts';
 import type { LedgerAttempt } from '../labels/ledger.ts';
 import type { LedgerStore } from '../labels/ledger-store.ts';
 import type { ServiceCodes } from '../labels/service-codes.ts';
 import type { ApprovalStore } from '../policies/approval-store.ts';
-import { ListQuerySchema, labelPage } from './api.ts';
+import { historyOf, ListQuerySchema, labelPage } from './api.ts';
 import { approvalsBody } from './approvals-page.ts';
 import { attemptBody } from './attempt-page.ts';
 import { issueBody } from './issue-page.ts';
@@ -153,7 +152,8 @@ export function deskPageRoutes(deps: DeskPagesDeps): Router {
       const id = typeof req.params.attemptId === 'string' ? req.params.attemptId : '';
       const attempt = ATTEMPT_ID.test(id) ? await deps.ledger.get(id) : undefined;
       if (!attempt) return notFound(t);
-      const history = attempt.state === 'unknown' ? await historyOf(deps.decisions, attempt) : undefined;
+      const history =
+        attempt.state === 'unknown' ? (await historyOf(deps.decisions, attempt.id)).history : undefined;
       const done = attemptNotice(t, attempt, req.query.done);
       return {
         title:
@@ -200,19 +200,6 @@ function notFound(t: Messages): PageContent {
     body: html`<p class="back"><a href="/admin/labels">${t.back}</a></p>
 <h1>${t.attemptNotFound}</h1>`,
   };
-}
-
-/** The platform's history beside an unknown attempt; null when it cannot be read now. */
-async function historyOf(
-  decisions: Pick<OperatorDecisions, 'evidence'>,
-  attempt: LedgerAttempt,
-): Promise<HistoryEntry[] | null> {
-  try {
-    return (await decisions.evidence(attempt.id)).history;
-  } catch (error) {
-    if (error instanceof DecisionRefused) return null;
-    throw error;
-  }
 }
 
 /** What the attempt page says first after the script settled or resent it (`?done=`). */
