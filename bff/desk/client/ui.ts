@@ -1,5 +1,5 @@
 import type { Messages } from '../messages.ts';
-import { NoAnswer, SessionExpired } from './api.ts';
+import { callApi, NoAnswer, SessionExpired } from './api.ts';
 
 /** Writes a status line (a live region in the page): read out by screen readers, styled as an error when it is one. */
 export function say(region: Element | null, text: string, error = false): void {
@@ -13,6 +13,16 @@ export function failureText(t: Messages, error: unknown): string {
   if (error instanceof SessionExpired) return t.sessionExpired;
   if (error instanceof NoAnswer) return t.network;
   return t.failed(error instanceof Error ? error.message : String(error));
+}
+
+/** The API's answer to a POST; undefined once `region` says why there is none (no answer, the session gone). */
+export async function answerOf(t: Messages, region: Element | null, path: string, body: unknown) {
+  try {
+    return await callApi(path, body);
+  } catch (error) {
+    say(region, failureText(t, error), true);
+    return undefined;
+  }
 }
 
 /**
