@@ -100,26 +100,17 @@ export function deskPageRoutes(deps: DeskPagesDeps): Router {
     return undefined;
   };
 
-  const show = (handler: (visit: Visit, req: Request) => Promise<PageContent>) => {
-    return async (req: Request, res: Response) => {
+  const show =
+    (handler: (visit: Visit, req: Request) => Promise<PageContent>) =>
+    async (req: Request, res: Response) => {
       const current = await visit(req, res);
       if (!current) return;
       const { status, ...content } = await handler(current, req);
-      const pending = (await deps.approvals.list({ state: 'pending' })).length;
-      send(
-        req,
-        res,
-        {
-          ...content,
-          lang: current.lang,
-          session: current.session,
-          pendingApprovals: pending,
-          scriptMissing: !existsSync(join(scriptDir, 'desk.js')),
-        },
-        status,
-      );
+      const { lang, session } = current;
+      const pendingApprovals = (await deps.approvals.list({ state: 'pending' })).length;
+      const scriptMissing = !existsSync(join(scriptDir, 'desk.js'));
+      send(req, res, { ...content, lang, session, pendingApprovals, scriptMissing }, status);
     };
-  };
 
   router.get(
     '/admin/labels',

@@ -378,7 +378,10 @@ export class IssueForm {
           printable.push(result.attemptId);
         }
         line = this.resultLine(result);
-        if (result.kind === 'refused' && result.field && i === 0) this.markField(result.field);
+        // The field a refusal names is marked without moving the focus: the results are being read.
+        if (result.kind === 'refused' && result.field && i === 0) {
+          this.fieldInput(result.field)?.setAttribute('aria-invalid', 'true');
+        }
       } catch (error) {
         line = document.createElement('li');
         line.className = 'refused';
@@ -420,11 +423,6 @@ export class IssueForm {
       line.append(' ', link);
     }
     return line;
-  }
-
-  /** Marks the field a refusal names (without moving the focus: the results are being read). */
-  private markField(path: string): void {
-    this.fieldInput(path)?.setAttribute('aria-invalid', 'true');
   }
 
   // The sender, remembered in this browser when the merchant asks: each of its fields by its path (`endereco.cep`).
