@@ -39,6 +39,14 @@ export async function once(button: HTMLElement | null, action: () => Promise<voi
   }
 }
 
+/** A new element, with its class and its text when given. */
+export function element<K extends keyof HTMLElementTagNameMap>(tag: K, className = '', text?: string) {
+  const created = document.createElement(tag);
+  if (className) created.className = className;
+  if (text !== undefined) created.textContent = text;
+  return created;
+}
+
 /** An element of the page the script needs; a missing one is a bug of the page, said plainly. */
 export function required<T extends Element>(root: ParentNode, selector: string): T {
   const found = root.querySelector<T>(selector);
