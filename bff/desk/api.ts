@@ -184,14 +184,11 @@ export function deskApiRoutes(deps: DeskApiDeps): Router {
     }
     if (req.method === 'POST') {
       const refused = deps.sessions.refusal(req, session, req.headers['x-csrf-token']);
-      if (refused === 'foreign_origin') {
-        refuse(res, 403, 'forbidden_origin', 'This request did not come from this desk.');
-        return;
-      }
+      if (refused === 'foreign_origin')
+        return refuse(res, 403, 'forbidden_origin', 'This request did not come from this desk.');
       if (refused) {
         const message = 'Send the session’s CSRF token (GET /admin/api/session) in X-CSRF-Token.';
-        refuse(res, 403, 'invalid_csrf_token', message);
-        return;
+        return refuse(res, 403, 'invalid_csrf_token', message);
       }
     }
     res.locals.session = session;
@@ -246,17 +243,15 @@ export function deskApiRoutes(deps: DeskApiDeps): Router {
     }
     const attempts = await Promise.all(ids.map((id) => deps.ledger.get(id)));
     const unprintable = ids.filter((_, i) => attempts[i]?.state !== 'created' || !attempts[i]?.prepostagemId);
-    if (unprintable.length > 0) {
-      refuse(res, 409, 'label_not_printable', `no created label for: ${unprintable.join(', ')}`);
-      return;
-    }
+    if (unprintable.length > 0)
+      return refuse(res, 409, 'label_not_printable', `no created label for: ${unprintable.join(', ')}`);
     const merged = await PDFDocument.create();
     for (const attempt of attempts as LedgerAttempt[]) {
       const pdf = await deps.issuer.labelPdf(attempt.prepostagemId ?? '');
       if (!pdf.labelPdfBase64) {
         const status = pdf.status ? ` (${pdf.status})` : '';
-        refuse(res, 409, 'label_not_printable', `the PDF of ${attempt.prepostagemId} is not ready${status}`);
-        return;
+        const message = `the PDF of ${attempt.prepostagemId} is not ready${status}`;
+        return refuse(res, 409, 'label_not_printable', message);
       }
       const source = await PDFDocument.load(Buffer.from(pdf.labelPdfBase64, 'base64'));
       for (const page of await merged.copyPages(source, source.getPageIndices())) merged.addPage(page);
@@ -295,8 +290,7 @@ export function deskApiRoutes(deps: DeskApiDeps): Router {
     if (!attempt) throw new ApiError('not_found', `no attempt ${req.params.attemptId}`);
     if (attempt.state !== 'not_sent') {
       const message = `the attempt is ${attempt.state}; only an attempt that was not sent is sent again`;
-      refuse(res, 409, 'not_resendable', message);
-      return;
+      return refuse(res, 409, 'not_resendable', message);
     }
     const input = parse(AgentLabelInputSchema, {
       ...(JSON.parse(attempt.request) as object),
