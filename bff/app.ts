@@ -11,14 +11,17 @@ import { deskPageRoutes } from './desk/pages.ts';
 import { errorHandler, notFound } from './http/errors.ts';
 import { healthRoutes, type ReadinessCheck, upstreamCheck } from './http/health.ts';
 import { OperatorDecisions } from './labels/decisions.ts';
-import { LabelIssuer } from './labels/issuer.ts';
+import { LabelIssuer, type LabelIssuerOptions } from './labels/issuer.ts';
 import type { LedgerStore } from './labels/ledger-store.ts';
 import { LabelService } from './labels/service.ts';
 import { ServiceCodes } from './labels/service-codes.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { agentMcpRoutes } from './mcp/server.ts';
-import type { MailPort } from './notifications/mailer.ts';
-import { createNotifications, type Notifications } from './notifications/notifications.ts';
+import {
+  createNotifications,
+  type Notifications,
+  type NotificationsDeps,
+} from './notifications/notifications.ts';
 import { notificationRoutes } from './notifications/routes.ts';
 import { BffOAuth } from './oauth/oauth.ts';
 import { openApiRoutes } from './openapi/document.ts';
@@ -33,7 +36,7 @@ import type { Schedule } from './tracking/coalescer.ts';
 import { trackingRoutes } from './tracking/routes.ts';
 import { TrackingService } from './tracking/service.ts';
 import { PlatformMcp } from './upstream/platform-mcp.ts';
-import { createRestClient, type RestClient } from './upstream/rest-client.ts';
+import { createRestClient, type RestClient, type RestClientOptions } from './upstream/rest-client.ts';
 
 export interface BffDeps {
   config: BffConfig;
@@ -46,28 +49,22 @@ export interface BffDeps {
   /** How long lookups wait to be sent upstream together (default 50 ms). */
   coalesceWindowMs?: number;
   /** Retry timing of the upstream client (defaults suit production). */
-  upstream?: {
-    baseDelayMs?: number;
-    maxDelayMs?: number;
-    retries?: number;
-    timeoutMs?: number;
-    totalTimeoutMs?: number;
-  };
+  upstream?: Pick<
+    RestClientOptions,
+    'baseDelayMs' | 'maxDelayMs' | 'retries' | 'timeoutMs' | 'totalTimeoutMs'
+  >;
   /** OAuth: the SDK's per-IP endpoint limits (default on); how client metadata documents are fetched (tests). */
   oauth?: { rateLimits?: boolean; clientMetadata?: ClientMetadataFetchOptions };
   /** Label timing (PDF backoff, generate_label timeout), for tests. */
-  labels?: {
-    pdfDelaysMs?: number[];
-    timeoutMs?: number;
-    dedupeWindowMs?: number;
-    maxInFlight?: number;
-    retryReconcileMs?: number[];
-  };
+  labels?: Pick<
+    LabelIssuerOptions,
+    'pdfDelaysMs' | 'timeoutMs' | 'dedupeWindowMs' | 'maxInFlight' | 'retryReconcileMs'
+  >;
   /**
    * Notifications, for tests: `timers: false` leaves the cadence and the outbox poll off (the test calls `tick()`);
    * another mail port, the outbox lease, the poll interval.
    */
-  notifications?: { timers?: boolean; mailer?: MailPort; leaseMs?: number; pollMs?: number };
+  notifications?: { timers?: boolean } & Pick<NotificationsDeps, 'mailer' | 'leaseMs' | 'pollMs'>;
   /** How `order_not_found` waits for its time floor (tests observe it instead of sleeping). */
   lookupWait?: (ms: number) => Promise<void>;
   /** Where the built widget files are (default `dist/widget/`), for tests. */
@@ -152,6 +149,7 @@ export function createBff(deps: BffDeps): Bff {
   });
   const links = new TrackingLinks({ secret: backends.linkSecret, publicUrl: config.publicUrl, now });
   const orders = new OrderLookup(ledger);
+  const { timers, ...notificationTests } = deps.notifications ?? {};
   const notifications = createNotifications({
     config,
     watches: backends.watches,
@@ -164,11 +162,9 @@ export function createBff(deps: BffDeps): Bff {
     now,
     ...(deps.random ? { random: deps.random } : {}),
     ...(deps.fetch ? { fetch: deps.fetch } : {}),
-    ...(deps.notifications?.mailer ? { mailer: deps.notifications.mailer } : {}),
-    ...(deps.notifications?.leaseMs === undefined ? {} : { leaseMs: deps.notifications.leaseMs }),
-    ...(deps.notifications?.pollMs === undefined ? {} : { pollMs: deps.notifications.pollMs }),
+    ...notificationTests,
   });
-  if (deps.notifications?.timers !== false) notifications.start();
+  if (timers !== false) notifications.start();
   const oauth =
     config.adminPassword && backends.oauth
       ? new BffOAuth({

@@ -53,31 +53,37 @@ function variable<T>(read: (value: string | undefined) => T, trim = true) {
   );
 }
 
-function httpUrl(value: string): string {
+/** The value when it is a URL of one of these `protocols`; else `Invalid` saying `rule`. */
+function urlOf(value: string, protocols: RegExp, rule: string): string {
   try {
-    if (/^https?:$/.test(new URL(value).protocol)) return value.replace(/\/+$/, '');
+    if (protocols.test(new URL(value).protocol)) return value;
   } catch {}
-  throw new Invalid('must be an http(s) URL');
+  throw new Invalid(rule);
 }
 
+const httpUrl = (value: string) => urlOf(value, /^https?:$/, 'must be an http(s) URL').replace(/\/+$/, '');
 const optionalHttpUrl = (value: string | undefined) => (value ? httpUrl(value) : undefined);
 
 function serviceUrl(protocols: RegExp, example: string) {
-  return (value: string | undefined): string | undefined => {
-    if (!value) return undefined;
-    try {
-      if (protocols.test(new URL(value).protocol)) return value;
-    } catch {}
-    throw new Invalid(`must be a URL such as ${example}`);
+  return (value: string | undefined) =>
+    value ? urlOf(value, protocols, `must be a URL such as ${example}`) : undefined;
+}
+
+/** A number (default `fallback`) whose text matches `pattern` and that `fits`; else `Invalid` saying `rule`. */
+function numberOf(fallback: number, fits: (n: number) => boolean, rule: string, pattern = /^\d+(\.\d+)?$/) {
+  return (value: string | undefined): number => {
+    const text = value ?? String(fallback);
+    if (!pattern.test(text) || !fits(Number(text))) throw new Invalid(rule);
+    return Number(text);
   };
 }
 
-function port(fallback: number) {
-  return (value: string | undefined): number => {
-    if (!value) return fallback;
-    if (!/^\d+$/.test(value) || Number(value) > 65535) throw new Invalid('must be a port number (0-65535)');
-    return Number(value);
-  };
+const port = (fallback: number) =>
+  numberOf(fallback, (n) => n <= 65535, 'must be a port number (0-65535)', /^\d+$/);
+
+function wholeNumber(fallback: number, min: number, max: number, unit: string) {
+  const rule = `must be a whole number of ${unit} from ${min} to ${max}`;
+  return numberOf(fallback, (n) => n >= min && n <= max, rule, /^\d+$/);
 }
 
 function rateLimit(fallback: string) {
@@ -218,37 +224,12 @@ function trustProxy(value: string | undefined): false | number | string[] {
   return entries;
 }
 
-function idempotencyKeyDays(value: string | undefined): number {
-  const days = value ?? '7';
-  const n = Number(days);
-  if (!/^\d+(\.\d+)?$/.test(days) || n <= 0 || n > 3650)
-    throw new Invalid('must be a number of days greater than 0 and at most 3650');
-  return n;
-}
-
 function publicOrigin(value: string | undefined): string | undefined {
   if (!value) return undefined;
   const url = httpUrl(value);
   if (new URL(url).pathname !== '/')
     throw new Invalid('must be an origin (scheme://host[:port]) with no path');
   return url;
-}
-
-function wholeNumber(fallback: number, min: number, max: number, unit: string) {
-  return (value: string | undefined): number => {
-    const text = value ?? String(fallback);
-    if (!/^\d+$/.test(text) || Number(text) < min || Number(text) > max)
-      throw new Invalid(`must be a whole number of ${unit} from ${min} to ${max}`);
-    return Number(text);
-  };
-}
-
-function watchShare(value: string | undefined): number {
-  const text = value ?? '0.2';
-  const share = Number(text);
-  if (!/^\d+(\.\d+)?$/.test(text) || share > 0.5)
-    throw new Invalid('must be a share from 0 (no watcher) to 0.5, e.g. 0.2');
-  return share;
 }
 
 /** `Name <address>` or a bare address, on one line (a header value: a line break would inject headers). */
@@ -284,15 +265,13 @@ function webhookSecret(value: string | undefined): string | undefined {
   return value;
 }
 
-function linkSecret(value: string | undefined): string | undefined {
-  if (value !== undefined && value.length < 32)
-    throw new Invalid('must have at least 32 characters (openssl rand -hex 32)');
-  return value;
-}
-
-function adminPassword(value: string | undefined): string | undefined {
-  if (value !== undefined && value.length < 12) throw new Invalid('must have at least 12 characters');
-  return value;
+/** A secret of at least `length` characters (`rule` ends the message); absent is fine. */
+function secretOf(length: number, rule = '') {
+  return (value: string | undefined): string | undefined => {
+    if (value !== undefined && value.length < length)
+      throw new Invalid(`must have at least ${length} characters${rule}`);
+    return value;
+  };
 }
 
 /**
@@ -310,11 +289,13 @@ export const EnvSchema = z.object({
   BFF_VISITOR_RATE_LIMIT: variable(rateLimit('120/60')),
   BFF_TRUST_PROXY: variable(trustProxy),
   SHIPPING_RATE_LIMIT: variable(rateLimit(RATE_LIMIT_TEXT)),
-  BFF_IDEMPOTENCY_KEY_DAYS: variable(idempotencyKeyDays),
+  BFF_IDEMPOTENCY_KEY_DAYS: variable(
+    numberOf(7, (n) => n > 0 && n <= 3650, 'must be a number of days greater than 0 and at most 3650'),
+  ),
   BFF_PORT: variable(port(4000)),
   BFF_PUBLIC_URL: variable(publicOrigin),
   // The password is taken as given (spaces included); only an empty value is absent.
-  BFF_ADMIN_PASSWORD: variable(adminPassword, false),
+  BFF_ADMIN_PASSWORD: variable(secretOf(12), false),
   BFF_HOST: variable((value) => value ?? '127.0.0.1'),
   BFF_DATA_DIR: variable((value) => value ?? DEFAULT_DATA_DIR),
   BFF_REDIS_URL: variable(serviceUrl(/^rediss?:$/, 'redis://127.0.0.1:6379')),
@@ -325,14 +306,16 @@ export const EnvSchema = z.object({
   BFF_BOXES: variable(boxes),
   BFF_CHECKOUT_TOKENS: variable(checkoutTokens),
   BFF_WATCH_INTERVAL_S: variable(wholeNumber(300, 1, 86_400, 'seconds')),
-  BFF_WATCH_SHARE: variable(watchShare),
+  BFF_WATCH_SHARE: variable(
+    numberOf(0.2, (n) => n <= 0.5, 'must be a share from 0 (no watcher) to 0.5, e.g. 0.2'),
+  ),
   BFF_STALL_DAYS: variable(wholeNumber(3, 1, 60, 'business days')),
   BFF_SMTP_URL: variable(serviceUrl(/^smtps?:$/, 'smtp://user:password@mail.example:587')),
   BFF_MAIL_FROM: variable(mailFrom),
   BFF_MAIL_EVENTS: variable(mailEvents),
   BFF_WEBHOOK_URL: variable(optionalHttpUrl),
   BFF_WEBHOOK_SECRET: variable(webhookSecret),
-  BFF_LINK_SECRET: variable(linkSecret, false),
+  BFF_LINK_SECRET: variable(secretOf(32, ' (openssl rand -hex 32)'), false),
 });
 export type BffEnv = z.output<typeof EnvSchema>;
 

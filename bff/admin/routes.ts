@@ -9,7 +9,7 @@ import { randomToken, sameSecret, sha256Hex } from '../../shared/security/hash.t
 import { pageHeaders } from '../../shared/security/page-headers.ts';
 import type { BffConfig } from '../config.ts';
 import { agentPolicyRow } from '../desk/agent-policy-form.ts';
-import { deskHeaders, deskPage } from '../desk/layout.ts';
+import { sendDeskPage } from '../desk/layout.ts';
 import { type BffOAuth, clientPolicy, MERCHANT, SCOPE_LABELS } from '../oauth/oauth.ts';
 import { returnAfterLogin } from './return-to.ts';
 import {
@@ -55,27 +55,18 @@ export function adminRoutes(deps: AdminDeps): Router {
   const router = Router();
   const form = express.urlencoded({ extended: false, limit: '4kb' });
   const { csrf } = deps.sessions;
-  const session = (req: Request) => deps.sessions.current(req);
 
   /** A page; with a session, inside the desk's layout (its navigation, stylesheet and script: deskPage). */
   const send = (res: Response, status: number, title: string, body: Html, signedIn?: Session) => {
-    res.set(signedIn ? deskHeaders() : pageHeaders());
+    if (signedIn) {
+      const agents = { page: 'agents', section: 'agents', here: '/admin/agents' } as const;
+      return sendDeskPage(res, status, { ...agents, lang: 'pt-BR', title, session: signedIn, body });
+    }
     res
+      .set(pageHeaders())
       .status(status)
       .type('html')
-      .send(
-        signedIn
-          ? deskPage({
-              lang: 'pt-BR',
-              title,
-              page: 'agents',
-              section: 'agents',
-              session: signedIn,
-              here: '/admin/agents',
-              body,
-            })
-          : page(title, body, OAUTH_CSS_PATH),
-      );
+      .send(page(title, body, OAUTH_CSS_PATH));
   };
 
   const loginPage = (res: Response, status: number, error?: string) => {
@@ -100,7 +91,7 @@ ${error ? html`<p class="error" role="alert" id="login-error">${error}</p>` : ''
   router.get('/admin', (_req, res) => res.redirect(302, '/admin/agents'));
 
   router.get('/admin/agents', async (req, res) => {
-    const current = await session(req);
+    const current = await deps.sessions.current(req);
     if (!current) return loginPage(res, 200);
     // Connected: the clients the merchant consented to, newest consent first, one page at a time. Registration is
     // open, so a client that never got the merchant's consent is not shown (it can do nothing).
@@ -192,7 +183,7 @@ ${pager}`
   });
 
   const withSession = async (req: Request, res: Response): Promise<Session | undefined> => {
-    const current = await session(req);
+    const current = await deps.sessions.current(req);
     const refused = csrf.checkSession(req, current?.csrf, req.body?.csrf);
     if (current && !refused) return current;
     const why = refused === 'foreign_origin' ? REFUSED.foreign_origin : 'A sessão expirou.';

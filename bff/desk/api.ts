@@ -9,7 +9,7 @@ import { PlanShipmentInputSchema } from '../../shared/packing/plan.ts';
 import { planShipment } from '../../shared/packing/planner.ts';
 import type { AdminSession, AdminSessions } from '../admin/session.ts';
 import { describeAnswer } from '../labels/answer.ts';
-import { DecisionRefused, type OperatorDecisions } from '../labels/decisions.ts';
+import { DecisionRefused, type HistoryEntry, type OperatorDecisions } from '../labels/decisions.ts';
 import type { LabelIssuer } from '../labels/issuer.ts';
 import { ATTEMPT_STATES, type AttemptState, type LedgerAttempt } from '../labels/ledger.ts';
 import type { LedgerStore } from '../labels/ledger-store.ts';
@@ -134,6 +134,19 @@ function parse<T>(schema: z.ZodMiniType<T>, value: unknown): T {
   throw new ApiError('invalid_body', `${issue?.path.join('.') || 'body'}: ${issue?.message ?? 'invalid'}`);
 }
 
+/** The platform's history beside an unknown attempt; null, and why, when it cannot be read now. */
+export async function historyOf(
+  decisions: Pick<OperatorDecisions, 'evidence'>,
+  attemptId: string,
+): Promise<{ history: HistoryEntry[] } | { history: null; historyError: string }> {
+  try {
+    return { history: (await decisions.evidence(attemptId)).history };
+  } catch (error) {
+    if (error instanceof DecisionRefused) return { history: null, historyError: error.message };
+    throw error;
+  }
+}
+
 /** A refusal with a code of the desk's own (the spec lists none for it), in the spec 7.1 envelope. */
 function refuse(res: Response, status: number, code: string, message: string): void {
   res.status(status).json({ error: { code, message } });
@@ -171,14 +184,11 @@ export function deskApiRoutes(deps: DeskApiDeps): Router {
     }
     if (req.method === 'POST') {
       const refused = deps.sessions.refusal(req, session, req.headers['x-csrf-token']);
-      if (refused === 'foreign_origin') {
-        refuse(res, 403, 'forbidden_origin', 'This request did not come from this desk.');
-        return;
-      }
+      if (refused === 'foreign_origin')
+        return refuse(res, 403, 'forbidden_origin', 'This request did not come from this desk.');
       if (refused) {
         const message = 'Send the session’s CSRF token (GET /admin/api/session) in X-CSRF-Token.';
-        refuse(res, 403, 'invalid_csrf_token', message);
-        return;
+        return refuse(res, 403, 'invalid_csrf_token', message);
       }
     }
     res.locals.session = session;
@@ -220,13 +230,7 @@ export function deskApiRoutes(deps: DeskApiDeps): Router {
         weightKg: volume.weightGrams / 1000,
       })),
     });
-    res.json({
-      ...response,
-      rates: response.rates.map((rate) => {
-        const serviceCode = deps.serviceCodes.codeOf(rate.serviceId);
-        return serviceCode ? { ...rate, serviceCode } : rate;
-      }),
-    });
+    res.json({ ...response, rates: deps.serviceCodes.withCodes(response.rates) });
   });
 
   router.get('/admin/api/labels/print', async (req, res) => {
@@ -239,17 +243,15 @@ export function deskApiRoutes(deps: DeskApiDeps): Router {
     }
     const attempts = await Promise.all(ids.map((id) => deps.ledger.get(id)));
     const unprintable = ids.filter((_, i) => attempts[i]?.state !== 'created' || !attempts[i]?.prepostagemId);
-    if (unprintable.length > 0) {
-      refuse(res, 409, 'label_not_printable', `no created label for: ${unprintable.join(', ')}`);
-      return;
-    }
+    if (unprintable.length > 0)
+      return refuse(res, 409, 'label_not_printable', `no created label for: ${unprintable.join(', ')}`);
     const merged = await PDFDocument.create();
     for (const attempt of attempts as LedgerAttempt[]) {
       const pdf = await deps.issuer.labelPdf(attempt.prepostagemId ?? '');
       if (!pdf.labelPdfBase64) {
         const status = pdf.status ? ` (${pdf.status})` : '';
-        refuse(res, 409, 'label_not_printable', `the PDF of ${attempt.prepostagemId} is not ready${status}`);
-        return;
+        const message = `the PDF of ${attempt.prepostagemId} is not ready${status}`;
+        return refuse(res, 409, 'label_not_printable', message);
       }
       const source = await PDFDocument.load(Buffer.from(pdf.labelPdfBase64, 'base64'));
       for (const page of await merged.copyPages(source, source.getPageIndices())) merged.addPage(page);
@@ -276,18 +278,9 @@ export function deskApiRoutes(deps: DeskApiDeps): Router {
       note: attempt.note,
       unknownWhy: attempt.unknownWhy,
     };
-    if (attempt.state !== 'unknown') {
-      res.json({ label: detail });
-      return;
-    }
     // An unknown outcome: the platform's recent attempts beside it, each saying whether it is this very request.
-    try {
-      const { history } = await deps.decisions.evidence(attempt.id);
-      res.json({ label: detail, history });
-    } catch (error) {
-      if (!(error instanceof DecisionRefused)) throw error;
-      res.json({ label: detail, history: null, historyError: error.message });
-    }
+    const history = attempt.state === 'unknown' ? await historyOf(deps.decisions, attempt.id) : {};
+    res.json({ label: detail, ...history });
   });
 
   // An attempt that never reached the platform (`not_sent`, e.g. after "nothing was created") sent again as the same
@@ -297,8 +290,7 @@ export function deskApiRoutes(deps: DeskApiDeps): Router {
     if (!attempt) throw new ApiError('not_found', `no attempt ${req.params.attemptId}`);
     if (attempt.state !== 'not_sent') {
       const message = `the attempt is ${attempt.state}; only an attempt that was not sent is sent again`;
-      refuse(res, 409, 'not_resendable', message);
-      return;
+      return refuse(res, 409, 'not_resendable', message);
     }
     const input = parse(AgentLabelInputSchema, {
       ...(JSON.parse(attempt.request) as object),

@@ -1,3 +1,4 @@
+import type { Response } from 'express';
 import { type Html, html } from '../../shared/html.ts';
 import { pageHeaders } from '../../shared/security/page-headers.ts';
 import { DESK_LANGS, type DeskLang, MESSAGES, type Messages } from './messages.ts';
@@ -130,6 +131,11 @@ ${options.body}
 </body>
 </html>
 `.text;
+}
+
+/** Answers with a whole desk page (`deskPage`) and the desk's headers (`deskHeaders`). */
+export function sendDeskPage(res: Response, status: number, options: DeskPageOptions): void {
+  res.set(deskHeaders()).status(status).type('html').send(deskPage(options));
 }
 
 /** The login form of a desk page asked for without a session; logging in comes back to that page. */

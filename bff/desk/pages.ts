@@ -7,25 +7,17 @@ import type { Party } from '../../shared/party.ts';
 import { rememberReturn } from '../admin/return-to.ts';
 import type { AdminSession, AdminSessions } from '../admin/session.ts';
 import type { OperatorDecisions } from '../labels/decisions.ts';
-import { DecisionRefused, type HistoryEntry } from '../labels/decisions.ts';
 import type { LedgerAttempt } from '../labels/ledger.ts';
 import type { LedgerStore } from '../labels/ledger-store.ts';
 import type { ServiceCodes } from '../labels/service-codes.ts';
 import type { ApprovalStore } from '../policies/approval-store.ts';
-import { ListQuerySchema, labelPage } from './api.ts';
+import { historyOf, ListQuerySchema, labelPage } from './api.ts';
 import { approvalsBody } from './approvals-page.ts';
 import { attemptBody } from './attempt-page.ts';
 import { issueBody } from './issue-page.ts';
 import { labelsBody } from './labels-page.ts';
 import { pickLanguage } from './language.ts';
-import {
-  DESK_CSS_PATH,
-  type DeskPageOptions,
-  type DeskSection,
-  deskHeaders,
-  deskPage,
-  loginBody,
-} from './layout.ts';
+import { DESK_CSS_PATH, type DeskPageOptions, type DeskSection, loginBody, sendDeskPage } from './layout.ts';
 import { type DeskLang, MESSAGES, type Messages } from './messages.ts';
 import { readStored } from './view-parts.ts';
 
@@ -93,13 +85,8 @@ export function deskPageRoutes(deps: DeskPagesDeps): Router {
     }),
   );
 
-  const send = (req: Request, res: Response, options: Omit<DeskPageOptions, 'here'>, status = 200) => {
-    res.set(deskHeaders());
-    res
-      .status(status)
-      .type('html')
-      .send(deskPage({ ...options, here: req.originalUrl }));
-  };
+  const send = (req: Request, res: Response, options: Omit<DeskPageOptions, 'here'>, status = 200) =>
+    sendDeskPage(res, status, { ...options, here: req.originalUrl });
 
   /** The visit's session and language; without a session, the login form (and undefined). */
   const visit = async (req: Request, res: Response): Promise<Visit | undefined> => {
@@ -113,26 +100,17 @@ export function deskPageRoutes(deps: DeskPagesDeps): Router {
     return undefined;
   };
 
-  const show = (handler: (visit: Visit, req: Request) => Promise<PageContent>) => {
-    return async (req: Request, res: Response) => {
+  const show =
+    (handler: (visit: Visit, req: Request) => Promise<PageContent>) =>
+    async (req: Request, res: Response) => {
       const current = await visit(req, res);
       if (!current) return;
       const { status, ...content } = await handler(current, req);
-      const pending = (await deps.approvals.list({ state: 'pending' })).length;
-      send(
-        req,
-        res,
-        {
-          ...content,
-          lang: current.lang,
-          session: current.session,
-          pendingApprovals: pending,
-          scriptMissing: !existsSync(join(scriptDir, 'desk.js')),
-        },
-        status,
-      );
+      const { lang, session } = current;
+      const pendingApprovals = (await deps.approvals.list({ state: 'pending' })).length;
+      const scriptMissing = !existsSync(join(scriptDir, 'desk.js'));
+      send(req, res, { ...content, lang, session, pendingApprovals, scriptMissing }, status);
     };
-  };
 
   router.get(
     '/admin/labels',
@@ -165,7 +143,8 @@ export function deskPageRoutes(deps: DeskPagesDeps): Router {
       const id = typeof req.params.attemptId === 'string' ? req.params.attemptId : '';
       const attempt = ATTEMPT_ID.test(id) ? await deps.ledger.get(id) : undefined;
       if (!attempt) return notFound(t);
-      const history = attempt.state === 'unknown' ? await historyOf(deps.decisions, attempt) : undefined;
+      const history =
+        attempt.state === 'unknown' ? (await historyOf(deps.decisions, attempt.id)).history : undefined;
       const done = attemptNotice(t, attempt, req.query.done);
       return {
         title:
@@ -212,19 +191,6 @@ function notFound(t: Messages): PageContent {
     body: html`<p class="back"><a href="/admin/labels">${t.back}</a></p>
 <h1>${t.attemptNotFound}</h1>`,
   };
-}
-
-/** The platform's history beside an unknown attempt; null when it cannot be read now. */
-async function historyOf(
-  decisions: Pick<OperatorDecisions, 'evidence'>,
-  attempt: LedgerAttempt,
-): Promise<HistoryEntry[] | null> {
-  try {
-    return (await decisions.evidence(attempt.id)).history;
-  } catch (error) {
-    if (error instanceof DecisionRefused) return null;
-    throw error;
-  }
 }
 
 /** What the attempt page says first after the script settled or resent it (`?done=`). */

@@ -16,9 +16,12 @@ export class ServiceCodes {
     this.byId = new Map(Object.entries(map));
   }
 
-  /** The contract code of a quote's service, when the map knows it. */
-  codeOf(serviceId: string): string | undefined {
-    return this.byId.get(serviceId);
+  /** A quote's rates, each with the contract code of its service (`serviceCode`) when the map knows it. */
+  withCodes<Rate extends { serviceId: string }>(rates: readonly Rate[]) {
+    return rates.map((rate) => {
+      const serviceCode = this.byId.get(rate.serviceId);
+      return serviceCode ? { ...rate, serviceCode } : rate;
+    });
   }
 
   /** The service a quote calls this contract code, when the map knows it. */

@@ -6,10 +6,6 @@ import { isUpstreamError } from '../upstream/errors.ts';
 /** How long an agent should wait before calling again after a transient failure (platform down, limited, slow). */
 export const RETRY_AFTER_SECONDS = 10;
 
-function json(value: unknown): string {
-  return JSON.stringify(value, null, 2);
-}
-
 /**
  * A tool answer for an agent: a one-line summary, then the structured result as compact JSON when both fit in 1,000
  * characters (`leanText`), so a host that forwards only `content` still shows the model the fields that matter
@@ -30,7 +26,7 @@ export function refused(summary: string, structured: Record<string, unknown>): C
 
 /** A tool error the agent can act on: what went wrong and, as JSON, what to do. */
 export function failure(summary: string, details: Record<string, unknown> = {}): CallToolResult {
-  const text = Object.keys(details).length > 0 ? `${summary}\n${json(details)}` : summary;
+  const text = Object.keys(details).length > 0 ? `${summary}\n${JSON.stringify(details, null, 2)}` : summary;
   return { content: [{ type: 'text', text: scrubSecrets(text) }], isError: true };
 }
 

@@ -124,12 +124,15 @@ function ledgerDown(deps: AgentToolDeps, error: unknown): CallToolResult {
 }
 
 /**
- * A configuration refusal of the platform (spec 4.4, 7.3.1: 401/402/403/404, e.g. `subscription_required`): not
- * transient, so never "try again later"; the reason and the merchant's actionUrl, structured like the platform's MCP.
+ * A failed quote or tracking call. A configuration refusal of the platform (spec 4.4, 7.3.1: 401/402/403/404, e.g.
+ * `subscription_required`) is not transient, so never "try again later": the `empty` result with the reason and the
+ * merchant's actionUrl, structured like the platform's MCP. Anything else is a transient failure of `what`.
  */
-function configRefusal(error: unknown): { reason: string; actionUrl?: string } | undefined {
-  if (!isUpstreamError(error) || error.failure !== 'config' || !error.code) return undefined;
-  return { reason: error.code, ...(error.actionUrl ? { actionUrl: error.actionUrl } : {}) };
+function upstreamFailure(error: unknown, what: 'Quoting' | 'Tracking', empty: object): CallToolResult {
+  const { code, actionUrl } = isUpstreamError(error) && error.failure === 'config' ? error : {};
+  if (!code) return transientFailure(what, error);
+  const structured = { ...empty, reason: code, ...(actionUrl ? { actionUrl } : {}) };
+  return answer(refusalSummary(what === 'Quoting' ? 'quote' : 'tracking', structured), structured);
 }
 
 /**
@@ -148,21 +151,10 @@ export const AGENT_TOOLS: readonly AgentTool[] = [
     async (input, deps) => {
       try {
         const quoted = await deps.rates.quote(input);
-        const output = {
-          ...quoted,
-          rates: quoted.rates.map((rate) => {
-            const serviceCode = deps.serviceCodes.codeOf(rate.serviceId);
-            return serviceCode ? { ...rate, serviceCode } : rate;
-          }),
-        };
+        const output = { ...quoted, rates: deps.serviceCodes.withCodes(quoted.rates) };
         return answer(ratesSummary(output), output);
       } catch (error) {
-        const refusal = configRefusal(error);
-        if (refusal) {
-          const structured = { rates: [], ...refusal };
-          return answer(refusalSummary('quote', structured), structured);
-        }
-        return transientFailure('Quoting', error);
+        return upstreamFailure(error, 'Quoting', { rates: [] });
       }
     },
   ),
@@ -174,12 +166,7 @@ export const AGENT_TOOLS: readonly AgentTool[] = [
       return answer(trackingSummary(results), { results });
     } catch (error) {
       if (isApiError(error)) return failure(`Nothing was looked up: ${error.message}`, error.toBody());
-      const refusal = configRefusal(error);
-      if (refusal) {
-        const structured = { results: [], ...refusal };
-        return answer(refusalSummary('tracking', structured), structured);
-      }
-      return transientFailure('Tracking', error);
+      return upstreamFailure(error, 'Tracking', { results: [] });
     }
   }),
 

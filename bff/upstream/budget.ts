@@ -14,9 +14,9 @@ export type BudgetDecision = { ok: true } | { ok: false; retryAfterMs: number };
  * The store's upstream allowance (spec 8, `SHIPPING_RATE_LIMIT`: 60 calls per 60 s per store and route), spent before
  * every upstream call, so the BFF — all of its instances together, with a shared store — never sends a call the
  * platform would answer with 429. A retry goes only while more than the reserve is left, so retries never eat the
- * calls that visitors' first lookups need.
+ * calls that visitors' first lookups need. `MemoryBudget` for one instance, or `RedisBudget` (redis-budget.ts) for all
+ * of them together.
  */
-/** `MemoryBudget` for one instance, or `RedisBudget` (redis-budget.ts) for all of them together. */
 export interface UpstreamBudget {
   /** Spends one call of the route's allowance, or says how long until one frees. */
   take(route: BudgetRoute): Promise<BudgetDecision>;

@@ -32,6 +32,7 @@ export function createHttpSend(): Send {
   return (url, headers, body, signal) =>
     new Promise<Answer>((resolve, reject) => {
       const secure = url.protocol === 'https:';
+      const fail = (error: Error) => reject(signal.aborted ? signal.reason : new NetworkError(error.message));
       const req = (secure ? httpsRequest : httpRequest)(
         url,
         {
@@ -43,9 +44,7 @@ export function createHttpSend(): Send {
         (res) => {
           const chunks: Buffer[] = [];
           res.on('data', (chunk: Buffer) => chunks.push(chunk));
-          res.on('error', (error) =>
-            reject(signal.aborted ? signal.reason : new NetworkError(error.message)),
-          );
+          res.on('error', fail);
           res.on('end', () =>
             resolve({
               status: res.statusCode ?? 502,
@@ -58,7 +57,7 @@ export function createHttpSend(): Send {
           );
         },
       );
-      req.on('error', (error) => reject(signal.aborted ? signal.reason : new NetworkError(error.message)));
+      req.on('error', fail);
       req.end(body);
     });
 }

@@ -130,9 +130,7 @@ export class PlatformMcp implements PlatformPort {
   private catalog: { at: number; tools: string[] } | undefined;
   private looking: Promise<string[]> | undefined;
   private readonly open = new Set<Client>();
-  private readonly options: Required<Omit<PlatformMcpOptions, 'now' | 'sharedCatalog'>> & {
-    now: () => number;
-  };
+  private readonly options: Required<Omit<PlatformMcpOptions, 'sharedCatalog'>>;
   private readonly shared: SharedCatalogStore | undefined;
 
   constructor(options: PlatformMcpOptions) {

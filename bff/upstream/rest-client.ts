@@ -155,12 +155,8 @@ export function createRestClient(options: RestClientOptions) {
       throw new UpstreamError('limited', `${path}: the store's upstream allowance is spent for now`);
     if (outcome instanceof Error) throw toUpstreamError(outcome);
     if (outcome.status < 200 || outcome.status >= 300) throw httpError(outcome);
-    let json: unknown;
-    try {
-      json = JSON.parse(outcome.text);
-    } catch {
-      throw new UpstreamError('malformed', `${path}: the response is not JSON`);
-    }
+    const json = jsonOf(outcome.text);
+    if (json === undefined) throw new UpstreamError('malformed', `${path}: the response is not JSON`);
     const parsed = schema.safeParse(json);
     if (!parsed.success)
       throw new UpstreamError('malformed', `${path}: the response does not match the contract`);
@@ -178,17 +174,18 @@ export function createRestClient(options: RestClientOptions) {
 
 export type RestClient = ReturnType<typeof createRestClient>;
 
+/** An answer's body as JSON; undefined when it is not JSON. */
+function jsonOf(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
 function httpError(answer: Answer): UpstreamError {
   const { status } = answer;
-  let code: string | undefined;
-  let actionUrl: string | undefined;
-  try {
-    const body = ErrorBodySchema.safeParse(JSON.parse(answer.text));
-    code = body.success ? body.data.error.code : undefined;
-    actionUrl = body.success ? body.data.error.actionUrl : undefined;
-  } catch {
-    code = undefined;
-  }
+  const { code, actionUrl } = ErrorBodySchema.safeParse(jsonOf(answer.text)).data?.error ?? {};
   const details = { status, ...(code ? { code } : {}), ...(actionUrl ? { actionUrl } : {}) };
   if (status === 429) return new UpstreamError('limited', `upstream rate limit (${code ?? status})`, details);
   if (status >= 500) return new UpstreamError('unavailable', `upstream failure (${code ?? status})`, details);

@@ -1,7 +1,7 @@
 import type { Messages } from '../messages.ts';
-import { callApi, errorOf } from './api.ts';
+import { errorOf } from './api.ts';
 import { policyOf } from './order.ts';
-import { failureText, once, say } from './ui.ts';
+import { answerOf, once, say } from './ui.ts';
 
 /** `/admin/agents`: each OAuth client's policy form saved through `POST /admin/api/agents/<client>/policy`. */
 export function mountAgents(t: Messages): void {
@@ -28,13 +28,11 @@ export function mountAgents(t: Messages): void {
         approvalAmount: text('approvalAmount'),
       });
       void once(form.querySelector('button[type="submit"]'), async () => {
-        try {
-          const answer = await callApi(`/admin/api/agents/${form.dataset.policyForm}/policy`, policy ?? {});
-          const error = errorOf(answer.body);
-          say(status, error ? t.failed(error.message) : t.policySaved, Boolean(error));
-        } catch (error) {
-          say(status, failureText(t, error), true);
-        }
+        const path = `/admin/api/agents/${form.dataset.policyForm}/policy`;
+        const answer = await answerOf(t, status, path, policy ?? {});
+        if (!answer) return;
+        const error = errorOf(answer.body);
+        say(status, error ? t.failed(error.message) : t.policySaved, Boolean(error));
       });
     });
   }

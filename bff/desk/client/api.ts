@@ -22,17 +22,18 @@ function csrfToken(): string {
   return document.querySelector<HTMLMetaElement>('meta[name="csrf-token"]')?.content ?? '';
 }
 
-/** A POST with a JSON body (or a GET without one); the answer's status and JSON body, whatever the status. */
-export async function callApi(path: string, body?: unknown): Promise<ApiAnswer> {
+/** A POST with a JSON body; the answer's status and JSON body, whatever the status. */
+export async function callApi(path: string, body: unknown): Promise<ApiAnswer> {
   let response: Response;
   try {
     response = await fetch(path, {
-      method: body === undefined ? 'GET' : 'POST',
-      headers:
-        body === undefined
-          ? { accept: 'application/json' }
-          : { 'content-type': 'application/json', accept: 'application/json', 'x-csrf-token': csrfToken() },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json',
+        'x-csrf-token': csrfToken(),
+      },
+      body: JSON.stringify(body),
     });
   } catch {
     throw new NoAnswer();

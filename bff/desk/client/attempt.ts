@@ -1,7 +1,7 @@
 import { type Messages, reasonName } from '../messages.ts';
-import { callApi, errorOf } from './api.ts';
+import { errorOf } from './api.ts';
 import { resultOf } from './order.ts';
-import { failureText, once, say } from './ui.ts';
+import { answerOf, once, say } from './ui.ts';
 
 /**
  * One attempt: the decisions on an unknown one ("this pre-posting is ours" on a matching history entry, "nothing was
@@ -15,18 +15,15 @@ export function mountAttempt(t: Messages): void {
   const status = document.querySelector('[data-resolve-status]');
 
   const resolve = async (decision: Record<string, unknown>, done: 'created' | 'not_created') => {
-    try {
-      const answer = await callApi(`/admin/api/labels/${attemptId}/resolve`, decision);
-      if (answer.status === 200) {
-        window.location.assign(`/admin/labels/${attemptId}?done=${done}`);
-        return;
-      }
-      const error = errorOf(answer.body);
-      const words = error ? (t.resolveRefused[error.code] ?? error.message) : t.network;
-      say(status, t.failed(words), true);
-    } catch (error) {
-      say(status, failureText(t, error), true);
+    const answer = await answerOf(t, status, `/admin/api/labels/${attemptId}/resolve`, decision);
+    if (!answer) return;
+    if (answer.status === 200) {
+      window.location.assign(`/admin/labels/${attemptId}?done=${done}`);
+      return;
     }
+    const error = errorOf(answer.body);
+    const words = error ? (t.resolveRefused[error.code] ?? error.message) : t.network;
+    say(status, t.failed(words), true);
   };
 
   for (const button of document.querySelectorAll<HTMLButtonElement>('[data-resolve-created]')) {
@@ -60,22 +57,19 @@ export function mountAttempt(t: Messages): void {
   const resendStatus = document.querySelector('[data-resend-status]');
   resend?.addEventListener('click', () =>
     once(resend, async () => {
-      try {
-        const answer = await callApi(`/admin/api/labels/${attemptId}/resend`, {});
-        const error = errorOf(answer.body);
-        if (error) {
-          say(resendStatus, t.failed(t.resolveRefused[error.code] ?? reasonName(t, error.code)), true);
-          return;
-        }
-        const result = resultOf(t, 1, 1, answer.status, answer.body);
-        if (result.attemptId && result.attemptId !== attemptId) {
-          window.location.assign(`/admin/labels/${result.attemptId}?done=resent`);
-          return;
-        }
-        say(resendStatus, [result.text, result.detail].filter(Boolean).join(' '), result.kind === 'refused');
-      } catch (error) {
-        say(resendStatus, failureText(t, error), true);
+      const answer = await answerOf(t, resendStatus, `/admin/api/labels/${attemptId}/resend`, {});
+      if (!answer) return;
+      const error = errorOf(answer.body);
+      if (error) {
+        say(resendStatus, t.failed(t.resolveRefused[error.code] ?? reasonName(t, error.code)), true);
+        return;
       }
+      const result = resultOf(t, 1, 1, answer.status, answer.body);
+      if (result.attemptId && result.attemptId !== attemptId) {
+        window.location.assign(`/admin/labels/${result.attemptId}?done=resent`);
+        return;
+      }
+      say(resendStatus, [result.text, result.detail].filter(Boolean).join(' '), result.kind === 'refused');
     }),
   );
 }

@@ -12,7 +12,7 @@ import { formatDimensions, formatMoney, formatWeight } from '../format.ts';
 import { type DeskLang, type Messages, reasonName } from '../messages.ts';
 import { callApi, errorOf } from './api.ts';
 import { declaredValue, labelRequests, type OrderLine, partyFrom, planRequest, resultOf } from './order.ts';
-import { failureText, once, required, say } from './ui.ts';
+import { element, failureText, once, required, say } from './ui.ts';
 
 /** Where the merchant's sender is remembered in this browser ("Lembrar este remetente"). */
 const SENDER_KEY = 'frete-kit.desk.sender';
@@ -244,19 +244,15 @@ export class IssueForm {
 
   private showPlan(): void {
     const { t, lang, volumes } = this;
-    const summary = document.createElement('p');
-    summary.textContent = t.planned(volumes.length);
-    const list = document.createElement('ol');
-    list.className = 'volumes';
+    const summary = element('p', '', t.planned(volumes.length));
+    const list = element('ol', 'volumes');
     volumes.forEach((volume, i) => {
-      const item = document.createElement('li');
-      const title = document.createElement('strong');
-      title.textContent = t.volumeTitle(i + 1, volumes.length, volume.box);
-      const detail = document.createElement('span');
-      detail.textContent = ` — ${t.volumeDetail(formatWeight(volume.weightGrams, lang), formatDimensions(volume.dimensions, lang))}. ${t.volumeContents(
-        volume.items.map((line) => `${line.quantity} × ${line.id}`).join(', '),
-      )}`;
-      item.append(title, detail);
+      const title = element('strong', '', t.volumeTitle(i + 1, volumes.length, volume.box));
+      const weight = formatWeight(volume.weightGrams, lang);
+      const size = t.volumeDetail(weight, formatDimensions(volume.dimensions, lang));
+      const contents = volume.items.map((line) => `${line.quantity} × ${line.id}`).join(', ');
+      const item = element('li');
+      item.append(title, element('span', '', ` — ${size}. ${t.volumeContents(contents)}`));
       list.append(item);
     });
     required(this.form, '[data-plan-result]').replaceChildren(summary, list);
@@ -304,22 +300,18 @@ export class IssueForm {
 
   private showRates(): void {
     const { t, lang } = this;
-    const fieldset = document.createElement('fieldset');
-    fieldset.className = 'rate-list';
-    const legend = document.createElement('legend');
-    legend.textContent = t.fieldService;
-    fieldset.append(legend);
+    const fieldset = element('fieldset', 'rate-list');
+    fieldset.append(element('legend', '', t.fieldService));
     this.rates.forEach((rate, i) => {
-      const row = document.createElement('div');
-      row.className = rate.serviceCode ? 'check' : 'check unavailable';
-      const input = document.createElement('input');
+      const row = element('div', rate.serviceCode ? 'check' : 'check unavailable');
+      const input = element('input');
       input.type = 'radio';
       input.name = 'serviceId';
       input.value = rate.serviceId;
       input.id = `rate-${i}`;
       input.required = true;
       input.disabled = !rate.serviceCode;
-      const label = document.createElement('label');
+      const label = element('label');
       label.htmlFor = input.id;
       const price = rate.free ? t.rateFree : formatMoney(rate.price, lang);
       label.textContent = rate.serviceCode
@@ -378,11 +370,12 @@ export class IssueForm {
           printable.push(result.attemptId);
         }
         line = this.resultLine(result);
-        if (result.kind === 'refused' && result.field && i === 0) this.markField(result.field);
+        // The field a refusal names is marked without moving the focus: the results are being read.
+        if (result.kind === 'refused' && result.field && i === 0) {
+          this.fieldInput(result.field)?.setAttribute('aria-invalid', 'true');
+        }
       } catch (error) {
-        line = document.createElement('li');
-        line.className = 'refused';
-        line.textContent = failureText(this.t, error);
+        line = element('li', 'refused', failureText(this.t, error));
       }
       list.append(line);
     }
@@ -392,39 +385,26 @@ export class IssueForm {
     print.hidden = printable.length === 0;
     print.href = `/admin/api/labels/print?ids=${printable.map(encodeURIComponent).join(',')}`;
     print.textContent = `${this.t.printCreated(printable.length)} `;
-    const hint = document.createElement('span');
-    hint.className = 'visually-hidden';
-    hint.textContent = this.t.newTab;
-    print.append(hint);
+    print.append(element('span', 'visually-hidden', this.t.newTab));
     say(this.progress, summary);
     this.open('results');
   }
 
   private resultLine(result: ReturnType<typeof resultOf>): HTMLLIElement {
-    const line = document.createElement('li');
-    line.className = result.kind;
-    line.append(result.text);
+    const line = element('li', result.kind, result.text);
     if (result.detail) {
-      const detail = document.createElement('span');
-      detail.className = 'hint';
-      detail.textContent = ` ${result.detail}`;
+      const detail = element('span', 'hint', ` ${result.detail}`);
       // A refusal before sending is told in the BFF's words, which are English (the agents read them too).
       if (result.kind === 'refused') detail.lang = 'en';
       line.append(detail);
     }
     if (result.field) line.append(` ${this.t.resultField(result.field)}`);
     if (result.attemptId && result.kind !== 'created' && result.kind !== 'replayed') {
-      const link = document.createElement('a');
+      const link = element('a', '', this.t.openAttempt);
       link.href = `/admin/labels/${result.attemptId}`;
-      link.textContent = this.t.openAttempt;
       line.append(' ', link);
     }
     return line;
-  }
-
-  /** Marks the field a refusal names (without moving the focus: the results are being read). */
-  private markField(path: string): void {
-    this.fieldInput(path)?.setAttribute('aria-invalid', 'true');
   }
 
   // The sender, remembered in this browser when the merchant asks: each of its fields by its path (`endereco.cep`).

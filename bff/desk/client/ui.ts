@@ -1,5 +1,5 @@
 import type { Messages } from '../messages.ts';
-import { NoAnswer, SessionExpired } from './api.ts';
+import { callApi, NoAnswer, SessionExpired } from './api.ts';
 
 /** Writes a status line (a live region in the page): read out by screen readers, styled as an error when it is one. */
 export function say(region: Element | null, text: string, error = false): void {
@@ -15,6 +15,16 @@ export function failureText(t: Messages, error: unknown): string {
   return t.failed(error instanceof Error ? error.message : String(error));
 }
 
+/** The API's answer to a POST; undefined once `region` says why there is none (no answer, the session gone). */
+export async function answerOf(t: Messages, region: Element | null, path: string, body: unknown) {
+  try {
+    return await callApi(path, body);
+  } catch (error) {
+    say(region, failureText(t, error), true);
+    return undefined;
+  }
+}
+
 /**
  * Runs an action of a button once at a time: the button says it is busy (`aria-busy`) meanwhile, and a second click
  * does nothing, so one click sends one request.
@@ -27,6 +37,14 @@ export async function once(button: HTMLElement | null, action: () => Promise<voi
   } finally {
     button.setAttribute('aria-busy', 'false');
   }
+}
+
+/** A new element, with its class and its text when given. */
+export function element<K extends keyof HTMLElementTagNameMap>(tag: K, className = '', text?: string) {
+  const created = document.createElement(tag);
+  if (className) created.className = className;
+  if (text !== undefined) created.textContent = text;
+  return created;
 }
 
 /** An element of the page the script needs; a missing one is a bug of the page, said plainly. */
