@@ -6,7 +6,7 @@ import { pageHeaders } from '../../shared/security/page-headers.ts';
 import { ShipmentEventSchema } from '../../shared/shipment-events.ts';
 import { rememberReturn } from '../admin/return-to.ts';
 import type { AdminSessions } from '../admin/session.ts';
-import { deskHeaders, deskPage } from '../desk/layout.ts';
+import { sendDeskPage } from '../desk/layout.ts';
 import { DELIVERY_STATES, type Delivery, type Outbox } from './outbox.ts';
 
 export interface NotificationRoutesDeps {
@@ -128,15 +128,13 @@ export function notificationRoutes(deps: NotificationRoutesDeps): Router {
 </form></td>
 </tr>`;
     });
-    res.set(deskHeaders());
-    res.type('html').send(
-      deskPage({
-        lang: 'pt-BR',
-        title: 'Notificações',
-        section: 'notifications',
-        session: current,
-        here: '/admin/notifications',
-        body: html`<h1>Notificações</h1>
+    sendDeskPage(res, 200, {
+      lang: 'pt-BR',
+      title: 'Notificações',
+      section: 'notifications',
+      session: current,
+      here: '/admin/notifications',
+      body: html`<h1>Notificações</h1>
 <p>E-mails ao comprador e webhooks à loja, dos mais recentes aos mais antigos. Um envio que falha é repetido por 24 horas.</p>
 ${
   rows.length === 0
@@ -148,8 +146,7 @@ ${
 </table>`
 }
 `,
-      }),
-    );
+    });
   });
 
   router.post('/admin/notifications/:id/resend', form, async (req, res) => {
