@@ -4,7 +4,6 @@ import { clientIdHost } from '../../shared/oauth/client-metadata.ts';
 import { waitText } from '../../shared/oauth/login-guard.ts';
 import { OAUTH_CSS_PATH } from '../../shared/oauth/server.ts';
 import { readCookie } from '../../shared/security/cookie.ts';
-import type { CsrfRefusal } from '../../shared/security/csrf.ts';
 import { randomToken, sameSecret, sha256Hex } from '../../shared/security/hash.ts';
 import { pageHeaders } from '../../shared/security/page-headers.ts';
 import type { BffConfig } from '../config.ts';
@@ -14,9 +13,11 @@ import { type BffOAuth, clientPolicy, MERCHANT, SCOPE_LABELS } from '../oauth/oa
 import { returnAfterLogin } from './return-to.ts';
 import {
   type AdminSessions,
+  REFUSED,
   SESSION_COOKIE,
   SESSION_TTL_MS,
   type AdminSession as Session,
+  sendSessionRefused,
 } from './session.ts';
 
 /** Agents a page of `/admin/agents` shows at most (three queries a page, whatever the number of registrations). */
@@ -28,12 +29,6 @@ export interface AdminDeps {
   sessions: AdminSessions;
   now?: () => number;
 }
-
-/** What the merchant reads when a form post is refused: sent from another site's page, or with a stale token. */
-const REFUSED: Record<CsrfRefusal, string> = {
-  foreign_origin: 'O pedido veio de outra página, não desta administração; nada foi feito.',
-  bad_token: 'O formulário expirou. Tente de novo.',
-};
 
 function when(ms: number | null): string {
   return ms === null ? 'nunca' : `${new Date(ms).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
@@ -184,16 +179,9 @@ ${pager}`
 
   const withSession = async (req: Request, res: Response): Promise<Session | undefined> => {
     const current = await deps.sessions.current(req);
-    const refused = csrf.checkSession(req, current?.csrf, req.body?.csrf);
-    if (current && !refused) return current;
-    const why = refused === 'foreign_origin' ? REFUSED.foreign_origin : 'A sessão expirou.';
-    send(
-      res,
-      403,
-      'Sessão inválida',
-      html`<h1>Sessão inválida</h1>
-<p class="error" role="alert">${why} Entre de novo em <a href="/admin/agents">/admin/agents</a>.</p>`,
-    );
+    const refused = deps.sessions.refusal(req, current, req.body?.csrf);
+    if (!refused) return current;
+    sendSessionRefused(res, refused);
     return undefined;
   };
 

@@ -1,8 +1,11 @@
-import type { Request } from 'express';
+import type { Request, Response } from 'express';
+import { html, page } from '../../shared/html.ts';
+import { OAUTH_CSS_PATH } from '../../shared/oauth/server.ts';
 import type { OAuthStore } from '../../shared/oauth/store.ts';
 import { readCookie } from '../../shared/security/cookie.ts';
 import { CsrfGuard, type CsrfRefusal } from '../../shared/security/csrf.ts';
 import { sha256Hex } from '../../shared/security/hash.ts';
+import { pageHeaders } from '../../shared/security/page-headers.ts';
 
 /** The cookie of an /admin session (HttpOnly, SameSite=Strict, path /admin). */
 export const SESSION_COOKIE = 'admin_session';
@@ -52,4 +55,22 @@ export class AdminSessions {
     if (!session) return 'no_session';
     return this.csrf.checkSession(req, session.csrf, token);
   }
+}
+
+/** What the merchant reads when a form post is refused: sent from another site's page, or with a stale token. */
+export const REFUSED: Record<CsrfRefusal, string> = {
+  foreign_origin: 'O pedido veio de outra página, não desta administração; nada foi feito.',
+  bad_token: 'O formulário expirou. Tente de novo.',
+};
+
+/** The page of a form post refused in a session (`AdminSessions.refusal`): nothing was done, log in again. */
+export function sendSessionRefused(res: Response, refusal: CsrfRefusal | 'no_session'): void {
+  const why = refusal === 'foreign_origin' ? REFUSED.foreign_origin : 'A sessão expirou.';
+  const body = html`<h1>Sessão inválida</h1>
+<p class="error" role="alert">${why} Entre de novo em <a href="/admin/agents">/admin/agents</a>.</p>`;
+  res
+    .set(pageHeaders())
+    .status(403)
+    .type('html')
+    .send(page('Sessão inválida', body, OAUTH_CSS_PATH));
 }

@@ -123,7 +123,12 @@ describe('the notification log (the desk)', () => {
         headers: { 'content-type': 'application/x-www-form-urlencoded', cookie, ...headers },
         body: new URLSearchParams({ csrf }),
       });
-    expect((await post({ origin: 'https://evil.example' }, await sessionCsrf())).status).toBe(403);
+    const foreign = await post({ origin: 'https://evil.example' }, await sessionCsrf());
+    expect(foreign.status).toBe(403);
+    // The admin pages' refusal (bff/admin/session.ts), word for word.
+    expect(await foreign.text()).toContain(
+      'O pedido veio de outra página, não desta administração; nada foi feito.',
+    );
     expect((await post({ origin: bff.url }, await sessionCsrf())).status).toBe(303);
   });
 });

@@ -1,11 +1,9 @@
 import express, { type Request, type Response, Router } from 'express';
 import * as z from 'zod/mini';
-import { type Html, html, page } from '../../shared/html.ts';
-import { OAUTH_CSS_PATH } from '../../shared/oauth/server.ts';
-import { pageHeaders } from '../../shared/security/page-headers.ts';
+import { type Html, html } from '../../shared/html.ts';
 import { ShipmentEventSchema } from '../../shared/shipment-events.ts';
 import { rememberReturn } from '../admin/return-to.ts';
-import type { AdminSessions } from '../admin/session.ts';
+import { type AdminSessions, sendSessionRefused } from '../admin/session.ts';
 import { sendDeskPage } from '../desk/layout.ts';
 import { DELIVERY_STATES, type Delivery, type Outbox } from './outbox.ts';
 
@@ -152,19 +150,7 @@ ${
   router.post('/admin/notifications/:id/resend', form, async (req, res) => {
     const current = await session(req);
     const refused = sessions.refusal(req, current, req.body?.csrf);
-    if (refused) {
-      res.set(pageHeaders());
-      return res
-        .status(403)
-        .type('html')
-        .send(
-          page(
-            'Sessão inválida',
-            html`<h1>Sessão inválida</h1><p class="error" role="alert">${refused === 'foreign_origin' ? 'O pedido veio de outra página; nada foi feito.' : 'A sessão expirou.'} Entre de novo em <a href="/admin/agents">/admin/agents</a>.</p>`,
-            OAUTH_CSS_PATH,
-          ),
-        );
-    }
+    if (refused) return sendSessionRefused(res, refused);
     if (await outbox.resend(String(req.params.id), now())) deps.dispatch();
     res.redirect(303, '/admin/notifications');
   });
