@@ -1,11 +1,5 @@
 import pg from 'pg';
-import {
-  type Sql,
-  type SqlRunner,
-  type SqlTransaction,
-  type SqlValue,
-  UniqueViolation,
-} from './sql.ts';
+import { type Sql, type SqlRunner, type SqlTransaction, type SqlValue, UniqueViolation } from './sql.ts';
 
 /** `?` placeholders (the text both databases share, see sql.ts) as PostgreSQL's `$1, $2, …`; cached per text. */
 const numbered = new Map<string, string>();
