@@ -1,8 +1,11 @@
+import type { PreviewLabelOutput } from './agent-label.ts';
 import type { Attempt } from './diagnosis.ts';
+import type { LabelRecord } from './label.ts';
 import { ATTEMPT_HISTORY_DAYS } from './limits.ts';
 import { formatBRL } from './money.ts';
 import type { McpRate } from './quote.ts';
 import type { TrackingResult } from './tracking.ts';
+import type { TrackingLookupResult } from './tracking-lookup.ts';
 
 /**
  * What an AI agent reads in a tool result's text, for both MCP servers (the sandbox's, emulating the platform, and
@@ -13,8 +16,8 @@ import type { TrackingResult } from './tracking.ts';
 type Reasoned = { reason?: string | undefined; actionUrl?: string | undefined };
 
 /** Singular or plural, for counts ("1 option", "2 options"). */
-export function plural(count: number, one: string, many = `${one}s`): string {
-  return `${count} ${count === 1 ? one : many}`;
+export function plural(count: number, one: string): string {
+  return `${count} ${count === 1 ? one : `${one}s`}`;
 }
 
 /** Words of the carrier or the platform, quoted as theirs (they are in Portuguese; ours are English). */
@@ -53,9 +56,7 @@ export function trackingLine(result: TrackingResult): string {
 }
 
 /** A tracking answer in one line: the counts (stale ones too). `trackingLine` gives the detail of each code. */
-export function trackingSummary(
-  results: readonly (TrackingResult & { stale?: boolean | undefined })[],
-): string {
+export function trackingSummary(results: readonly TrackingLookupResult[]): string {
   const delivered = results.filter((r) => r.delivered).length;
   const missing = results.filter((r) => !r.found).length;
   const stale = results.filter((r) => r.stale).length;
@@ -67,16 +68,7 @@ export function trackingSummary(
 }
 
 /** What a `generate_label` record says: created (or returned again), PDF or how to get it, or nothing created. */
-export function labelSummary(
-  record: {
-    prepostagemId?: string | undefined;
-    trackingCode?: string | undefined;
-    status?: string | undefined;
-  } & {
-    labelPdfBase64?: string | undefined;
-  } & Reasoned,
-  replayed = false,
-): string {
+export function labelSummary(record: LabelRecord, replayed = false): string {
   if (!record.prepostagemId) {
     return `No pre-posting was created${record.status ? ` (${carrierWords(record.status)})` : ''}${reasonText(record)}.`;
   }
@@ -240,15 +232,12 @@ export function approvalSummary(answer: { reason: string; approvalId: string; me
 }
 
 /** What preview_label found: would it be sent, at what price, under which policy. */
-export function previewSummary(preview: {
-  wouldSend: boolean;
-  serviceCode?: string | undefined;
-  quotedPrice?: number | undefined;
-  approvalRequired: boolean;
-  reason?: string | undefined;
-  message?: string | undefined;
-  limitsLeft: { labels?: number | undefined; declaredValue?: number | undefined };
-}): string {
+export function previewSummary(
+  preview: Pick<
+    PreviewLabelOutput,
+    'wouldSend' | 'serviceCode' | 'quotedPrice' | 'approvalRequired' | 'reason' | 'message' | 'limitsLeft'
+  >,
+): string {
   const price =
     preview.quotedPrice === undefined
       ? 'no quote for this service'

@@ -23,10 +23,6 @@ export interface CivilDate {
   weekday: number;
 }
 
-function dayNumber(year: number, month: number, day: number): number {
-  return Date.UTC(year, month - 1, day) / DAY;
-}
-
 /** The civil date of a day number. */
 export function civilDate(n: number): CivilDate {
   const date = new Date(n * DAY);
@@ -54,7 +50,7 @@ export function easter(year: number): number {
   const m = Math.floor((a + 11 * h + 22 * l) / 451);
   const month = Math.floor((h + l - 7 * m + 114) / 31);
   const day = ((h + l - 7 * m + 114) % 31) + 1;
-  return dayNumber(year, month, day);
+  return Date.UTC(year, month - 1, day) / DAY;
 }
 
 const FIXED = ['1-1', '4-21', '5-1', '9-7', '10-12', '11-2', '11-15', '12-25'];
@@ -66,8 +62,7 @@ export function isHoliday(n: number): boolean {
   const { year, month, day } = civilDate(n);
   if (FIXED.includes(`${month}-${day}`)) return true;
   if (month === 11 && day === 20 && year >= 2024) return true;
-  const fromEaster = n - easter(year);
-  return MOVABLE.includes(fromEaster);
+  return MOVABLE.includes(n - easter(year));
 }
 
 export function isBusinessDay(n: number): boolean {

@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { MAX_ORDER_ID_LENGTH } from './limits.ts';
+import { InstanceIdSchema } from './quote.ts';
 import { ReasonSchema } from './reason-schema.ts';
 
 /**
@@ -25,9 +26,7 @@ export const DiagnoseLabelIssueInputSchema = /* @__PURE__ */ z.strictObject({
         z.describe('Only attempts for this store order id.'),
       ),
   ),
-  instanceId: z.optional(
-    z.string().check(z.describe('Ignored: the store is the one of the credentials (spec 1 rule 1).')),
-  ),
+  instanceId: InstanceIdSchema,
   supportCode: z.optional(
     z
       .uuid()

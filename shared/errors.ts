@@ -29,8 +29,8 @@ export const ErrorCodeSchema = /* @__PURE__ */ z.enum(ERROR_CODES);
 
 /**
  * Codes our servers add where the spec lists none: an unknown route, an order not found by its number and CEP, and an
- * internal error. Never in the OpenAPI
- * error examples or the shared `ErrorCodeSchema` (clients of the platform never see them from a documented route).
+ * internal error. Never in the OpenAPI error examples or the shared `ErrorCodeSchema` (clients of the platform never
+ * see them from a documented route).
  */
 export const SERVER_ERROR_STATUS = {
   not_found: 404,
@@ -79,7 +79,7 @@ export const ErrorBodySchema = /* @__PURE__ */ z.object({
 });
 export type ErrorBody = z.infer<typeof ErrorBodySchema>;
 
-/** What `ApiError.toBody()` writes: the envelope of spec 7.1, with our two extra codes. */
+/** What `ApiError.toBody()` writes: the envelope of spec 7.1, with our own codes too (`SERVER_ERROR_STATUS`). */
 export type ApiErrorBody = {
   error: { code: ApiErrorCode; message: string; actionUrl?: string };
 };

@@ -25,16 +25,14 @@ export type ServerLimits = { -readonly [K in keyof typeof SERVER_LIMITS]: number
 export interface HttpServerOptions {
   /** Overrides of `SERVER_LIMITS` (tests shorten the timeouts). */
   limits?: Partial<ServerLimits>;
-  /**
-   * Addresses the cap does not apply to: the reverse proxies the server trusts (every visitor arrives through them).
-   * Read on each connection, so it may be set once the app knows its `trust proxy`.
-   */
-  exempt?: (address: string) => boolean;
 }
 
 /** A `node:http` server with `SERVER_LIMITS`: timeouts for headers, requests and idle keep-alive, a per-address cap. */
 export interface LimitedServer extends Server {
-  /** Sets (or replaces) who is exempt from the per-address cap. */
+  /**
+   * Sets (or replaces) the addresses the per-address cap does not apply to: the reverse proxies the server trusts
+   * (every visitor arrives through them). Read on each connection, so it is set once the app knows its `trust proxy`.
+   */
   exemptFromCap(exempt: (address: string) => boolean): void;
   /** Connections held right now per address key (tests, diagnostics). */
   connectionsOf(address: string): number;
@@ -53,7 +51,7 @@ export function createHttpServer(options: HttpServerOptions = {}): LimitedServer
     keepAliveTimeout: limits.keepAliveTimeoutMs,
     connectionsCheckingInterval: limits.checkEveryMs,
   }) as LimitedServer;
-  let exempt = options.exempt ?? (() => false);
+  let exempt = (_address: string) => false;
   const open = new Map<string, number>();
 
   server.on('connection', (socket: Socket) => {

@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { DeclaredItemSchema, PartySchema } from './party.ts';
+import { InstanceIdSchema } from './quote.ts';
 import { ReasonSchema } from './reason-schema.ts';
 
 /** Spec 4.4.3: `1` envelope, `2` package or box (default), `3` roll. */
@@ -34,9 +35,7 @@ export const GenerateLabelInputSchema = /* @__PURE__ */ z.strictObject({
   declaredItems: z
     .array(DeclaredItemSchema)
     .check(z.minLength(1), z.describe('Content declaration: at least one line.')),
-  instanceId: z.optional(
-    z.string().check(z.describe('Ignored: the store is the one of the credentials (spec 1 rule 1).')),
-  ),
+  instanceId: InstanceIdSchema,
 });
 export type GenerateLabelInput = z.infer<typeof GenerateLabelInputSchema>;
 export type GenerateLabelInputRaw = z.input<typeof GenerateLabelInputSchema>;
@@ -66,9 +65,7 @@ export const GetLabelPdfInputSchema = /* @__PURE__ */ z.strictObject({
   prepostagemId: z
     .string()
     .check(z.minLength(1), z.describe('The prepostagemId returned by generate_label.')),
-  instanceId: z.optional(
-    z.string().check(z.describe('Ignored: the store is the one of the credentials (spec 1 rule 1).')),
-  ),
+  instanceId: InstanceIdSchema,
 });
 
 /** Spec 4.4.4 output: the label record without its tracking code; all optional. */

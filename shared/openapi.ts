@@ -136,6 +136,22 @@ const COMMON_ERRORS: ErrorCode[] = [
 
 const ITEM_EXAMPLE = { name: 'Camiseta', quantity: 2, unitPriceBRL: 79.9, weightKg: 0.3 };
 
+const DELIVERED_EVENT = {
+  code: 'BDE',
+  type: '01',
+  timestamp: '2026-11-10T14:32:00',
+  description: 'Objeto entregue ao destinatário',
+};
+
+/** A delivered parcel's tracking result: the example of both documents (the platform's and the BFF's). */
+export const DELIVERED_EXAMPLE = {
+  code: 'DG049186226BR',
+  found: true,
+  delivered: true,
+  lastStatus: DELIVERED_EVENT,
+  events: [DELIVERED_EVENT],
+};
+
 /**
  * The OpenAPI 3.1 document of the REST routes (spec 4.1–4.3), built from the shared schemas. `serverUrl` is the
  * {base_url}; without it the server is `/` (the origin the document was fetched from), never an empty list.
@@ -217,29 +233,7 @@ export function buildOpenApiDocument(serverUrl?: string): JsonObject {
             '200': {
               description: 'One result per code; a code not found is reported on its own result',
               content: jsonContent('TrackingResponse', {
-                example: {
-                  results: [
-                    {
-                      code: 'DG049186226BR',
-                      found: true,
-                      delivered: true,
-                      lastStatus: {
-                        code: 'BDE',
-                        type: '01',
-                        timestamp: '2026-11-10T14:32:00',
-                        description: 'Objeto entregue ao destinatário',
-                      },
-                      events: [
-                        {
-                          code: 'BDE',
-                          type: '01',
-                          timestamp: '2026-11-10T14:32:00',
-                          description: 'Objeto entregue ao destinatário',
-                        },
-                      ],
-                    },
-                  ],
-                },
+                example: { results: [DELIVERED_EXAMPLE] },
               }),
             },
             ...platformErrors([...COMMON_ERRORS, 'too_many_codes', 'secret_key_required', 'track_failed'], {

@@ -37,7 +37,8 @@ const DestinationCepSchema = /* @__PURE__ */ CepSchema.check(
 const RequestIdSchema = /* @__PURE__ */ z.optional(
   z.string().check(z.describe('Optional caller reference echoed in logs; does not change the quote.')),
 );
-const InstanceIdSchema = /* @__PURE__ */ z.optional(
+/** Spec 1 rule 1: every tool input takes an `instanceId` and ignores it. */
+export const InstanceIdSchema = /* @__PURE__ */ z.optional(
   z.string().check(z.describe('Ignored: the store is the one of the credentials (spec 1 rule 1).')),
 );
 

@@ -23,10 +23,10 @@ export function isS10(code: string): boolean {
   return s10CheckDigit(code.slice(2, 10)) === Number(code[10]);
 }
 
-/** Builds an S10 code from a 2-letter service prefix and a serial number (0–99,999,999). */
-export function makeS10(prefix: string, serial: number, country = 'BR'): string {
+/** Builds a Brazilian S10 code (ending BR) from a 2-letter service prefix and a serial number (0–99,999,999). */
+export function makeS10(prefix: string, serial: number): string {
   const digits = String(serial).padStart(8, '0');
-  return `${prefix}${digits}${s10CheckDigit(digits)}${country}`;
+  return `${prefix}${digits}${s10CheckDigit(digits)}BR`;
 }
 
 /** Upper-cases and strips spaces, so `dg 049186226 br` can be checked. */

@@ -17,23 +17,20 @@ export const SHIPMENT_EVENT_TYPES = [
 ] as const;
 export type ShipmentEventType = (typeof SHIPMENT_EVENT_TYPES)[number];
 
+/** The statuses that have an event of their own. */
+const OWN_EVENT: Partial<Record<ParcelStatus, ShipmentEventType>> = {
+  'out-for-delivery': 'shipment.out_for_delivery',
+  'awaiting-pickup': 'shipment.awaiting_pickup',
+  delivered: 'shipment.delivered',
+  returned: 'shipment.returned',
+};
+
 /**
  * The event a change to `status` is: the status's own event where it has one, `shipment.status_changed` for the
  * others (posted, in transit, a delivery problem, …). One event per change, never two.
  */
 export function eventTypeOf(status: ParcelStatus): ShipmentEventType {
-  switch (status) {
-    case 'out-for-delivery':
-      return 'shipment.out_for_delivery';
-    case 'awaiting-pickup':
-      return 'shipment.awaiting_pickup';
-    case 'delivered':
-      return 'shipment.delivered';
-    case 'returned':
-      return 'shipment.returned';
-    default:
-      return 'shipment.status_changed';
-  }
+  return OWN_EVENT[status] ?? 'shipment.status_changed';
 }
 
 /** The `data` of a webhook: which label, where it stands, the carrier's latest event and the signed tracking link. */

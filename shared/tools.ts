@@ -1,5 +1,5 @@
 import type * as z from 'zod/mini';
-import { DiagnoseLabelIssueInputSchema, DiagnoseLabelIssueOutputSchema } from './diagnosis.ts';
+import { DiagnoseLabelIssueInputSchema } from './diagnosis.ts';
 import {
   GenerateLabelInputSchema,
   GenerateLabelOutputSchema,
@@ -100,9 +100,6 @@ export const TOOLS = {
 export type ToolName = keyof typeof TOOLS;
 export const TOOL_NAMES = Object.keys(TOOLS) as ToolName[];
 export const LABEL_TOOL_NAMES = TOOL_NAMES.filter((name) => TOOLS[name].labels);
-
-/** The structured output schema of diagnose_label_issue, pinned in diagnosis.ts though undeclared upstream. */
-export { DiagnoseLabelIssueOutputSchema };
 
 /**
  * The partner tools of spec 4.4.6 (platform scope): offered only to a platform key (`pl_…`), never with the merchant

@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { MAX_CODES } from './limits.ts';
+import { InstanceIdSchema } from './quote.ts';
 import { ReasonSchema } from './reason-schema.ts';
 
 /** One carrier event (spec 2.3). Timestamps are kept exactly as given: no time zone is assumed. */
@@ -44,9 +45,7 @@ const CodesSchema = /* @__PURE__ */ z
 /** Spec 4.2 request body. `instanceId` is accepted and ignored (spec 1 rule 1). */
 export const TrackingRequestSchema = /* @__PURE__ */ z.strictObject({
   codes: CodesSchema,
-  instanceId: z.optional(
-    z.string().check(z.describe('Ignored: the store is the one of the credentials (spec 1 rule 1).')),
-  ),
+  instanceId: InstanceIdSchema,
 });
 export type TrackingRequest = z.infer<typeof TrackingRequestSchema>;
 

@@ -1,5 +1,5 @@
 /** Brazilian states by CEP range (first five digits, whole ranges: prefixes 69, 72, 73 and 76 span two states). */
-const RANGES: readonly (readonly [number, number, Uf])[] = [
+const RANGES = [
   [1000, 19999, 'SP'],
   [20000, 28999, 'RJ'],
   [29000, 29999, 'ES'],
@@ -30,36 +30,10 @@ const RANGES: readonly (readonly [number, number, Uf])[] = [
   [80000, 87999, 'PR'],
   [88000, 89999, 'SC'],
   [90000, 99999, 'RS'],
-];
+] as const;
 
-export type Uf =
-  | 'AC'
-  | 'AL'
-  | 'AM'
-  | 'AP'
-  | 'BA'
-  | 'CE'
-  | 'DF'
-  | 'ES'
-  | 'GO'
-  | 'MA'
-  | 'MG'
-  | 'MS'
-  | 'MT'
-  | 'PA'
-  | 'PB'
-  | 'PE'
-  | 'PI'
-  | 'PR'
-  | 'RJ'
-  | 'RN'
-  | 'RO'
-  | 'RR'
-  | 'RS'
-  | 'SC'
-  | 'SE'
-  | 'SP'
-  | 'TO';
+/** The 27 federative units, as the ranges name them. */
+export type Uf = (typeof RANGES)[number][2];
 
 /**
  * The state of a CEP from its first five digits (the Correios ranges by state are public), offline; `undefined`

@@ -2,6 +2,7 @@ import { Router } from 'express';
 import { ErrorBodySchema, type ErrorCode } from '../../shared/errors.ts';
 import { MAX_CODES } from '../../shared/limits.ts';
 import {
+  DELIVERED_EXAMPLE,
   type ErrorResponsesOptions,
   errorResponses,
   jsonContent,
@@ -76,21 +77,6 @@ const VERIFY_STATUS: ErrorResponsesOptions = {
 
 const PAC = { code: 'PAC', serviceId: 'correios-pac', label: 'Correios PAC', deliveryDays: 6, price: 21.5 };
 
-const DELIVERED_EVENT = {
-  code: 'BDE',
-  type: '01',
-  timestamp: '2026-11-10T14:32:00',
-  description: 'Objeto entregue ao destinatário',
-};
-
-const DELIVERED = {
-  code: 'DG049186226BR',
-  found: true,
-  delivered: true,
-  lastStatus: DELIVERED_EVENT,
-  events: [DELIVERED_EVENT],
-};
-
 /**
  * The OpenAPI 3.1 document of the BFF's public API (`POST /api/tracking`, `POST /api/orders/lookup`), built from the same zod schemas the
  * route validates with. Served at `GET /openapi.json`.
@@ -127,7 +113,7 @@ export function buildBffOpenApiDocument(publicUrl?: string): JsonObject {
               headers: { 'Cache-Control': { schema: { type: 'string', const: 'no-store' } } },
               content: jsonContent('TrackingLookupResponse', {
                 examples: {
-                  delivered: { value: { results: [DELIVERED] } },
+                  delivered: { value: { results: [DELIVERED_EXAMPLE] } },
                   noEventsYet: {
                     value: {
                       results: [{ code: 'QB123456785BR', found: true, delivered: false, events: [] }],
@@ -146,7 +132,7 @@ export function buildBffOpenApiDocument(publicUrl?: string): JsonObject {
                       ],
                     },
                   },
-                  stale: { value: { results: [{ ...DELIVERED, stale: true }] } },
+                  stale: { value: { results: [{ ...DELIVERED_EXAMPLE, stale: true }] } },
                 },
               }),
             },
@@ -207,7 +193,7 @@ export function buildBffOpenApiDocument(publicUrl?: string): JsonObject {
               description: "The order's parcels",
               content: jsonContent('OrderLookupResponse', {
                 examples: {
-                  delivered: { value: { orderId: '1001', results: [DELIVERED] } },
+                  delivered: { value: { orderId: '1001', results: [DELIVERED_EXAMPLE] } },
                 },
               }),
             },

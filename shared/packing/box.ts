@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { PACKAGE_LIMITS, packageSizeProblem } from './package-limits.ts';
+import { eachIdOnce } from './plan.ts';
 
 /** At most this many boxes in `BFF_BOXES`: the planner tries each one for every volume it opens. */
 export const MAX_BOXES = 20;
@@ -54,17 +55,5 @@ export type Box = z.infer<typeof BoxSchema>;
 /** `BFF_BOXES`: the merchant's boxes, each `id` once. */
 export const BoxesSchema = /* @__PURE__ */ z.array(BoxSchema).check(
   z.maxLength(MAX_BOXES, `must list at most ${MAX_BOXES} boxes`),
-  z.superRefine((boxes, ctx) => {
-    const seen = new Set<string>();
-    for (const [index, box] of boxes.entries()) {
-      if (seen.has(box.id))
-        ctx.issues.push({
-          code: 'custom',
-          message: `box id "${box.id}" is given twice`,
-          input: box,
-          path: [index],
-        });
-      seen.add(box.id);
-    }
-  }),
+  eachIdOnce((id) => `box id "${id}" is given twice`),
 );

@@ -22,8 +22,7 @@ export const PACKAGE_LIMITS = {
 
 /** The sides of a box from the longest to the shortest: how the label states comprimento, largura, altura. */
 export function sortedSides(sides: readonly [number, number, number]): [number, number, number] {
-  const [a, b, c] = [...sides].sort((x, y) => y - x) as [number, number, number];
-  return [a, b, c];
+  return [...sides].sort((x, y) => y - x) as [number, number, number];
 }
 
 /**

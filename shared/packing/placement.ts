@@ -54,9 +54,8 @@ export const itemLength = (cm: number): number => Math.max(1, Math.ceil(cm * SCA
 /** A box's side in tenths of a millimetre, rounded down. */
 export const boxLength = (cm: number): number => Math.floor(cm * SCALE + EPSILON);
 
+/** The product of the three: a cuboid's volume, or how many units a grid holds. */
 export const volumeOf = (v: Vec): number => v[0] * v[1] * v[2];
-
-const count = (grid: Vec): number => grid[0] * grid[1] * grid[2];
 
 /** The distinct orientations of a unit (all six axis-aligned rotations, fewer when sides are equal). */
 export function orientations(sides: Vec): Vec[] {
@@ -109,7 +108,7 @@ export class BoxLoad {
       const pieces = split(fit.space, block).filter((piece) => Math.min(...piece.size) >= this.#shortest);
       this.#spaces.splice(fit.index, 1, ...pieces);
       this.blocks.push(block);
-      const n = count(fit.grid);
+      const n = volumeOf(fit.grid);
       placed += n;
       left -= n;
     }
@@ -127,19 +126,13 @@ export class BoxLoad {
       const [x, y, z] = (this.#spaces[index] as Space).size;
       const room = x * y * z;
       for (const unit of turns) {
-        const take = Math.min(
-          Math.floor(x / unit[0]) * Math.floor(y / unit[1]) * Math.floor(z / unit[2]),
-          left,
-        );
+        const nx = Math.floor(x / unit[0]);
+        const ny = Math.floor(y / unit[1]);
+        const nz = Math.floor(z / unit[2]);
+        const take = Math.min(nx * ny * nz, left);
         if (take === 0) continue;
         if (best && (take < best.take || (take === best.take && room >= best.room))) continue;
-        best = {
-          index,
-          unit,
-          across: [Math.floor(x / unit[0]), Math.floor(y / unit[1]), Math.floor(z / unit[2])],
-          take,
-          room,
-        };
+        best = { index, unit, across: [nx, ny, nz], take, room };
       }
     }
     if (!best) return undefined;

@@ -4,6 +4,23 @@ import { MAX_ITEMS } from '../limits.ts';
 /** Units of one order line: at most 999. */
 export const MAX_QUANTITY = 999;
 
+/** A check that no two entries share an `id`: each repeat is an issue at `[index, ...under]` saying `message(id)`. */
+export function eachIdOnce(message: (id: string) => string, under: readonly string[] = []) {
+  return z.superRefine((entries: readonly { id: string }[], ctx) => {
+    const seen = new Set<string>();
+    for (const [index, entry] of entries.entries()) {
+      if (seen.has(entry.id))
+        ctx.issues.push({
+          code: 'custom',
+          message: message(entry.id),
+          input: entry,
+          path: [index, ...under],
+        });
+      seen.add(entry.id);
+    }
+  });
+}
+
 const centimetres = (what: string) =>
   z.number().check(z.gt(0), z.describe(`${what} of one unit, in centimetres (e.g. 20 or 12.5).`));
 
@@ -36,19 +53,7 @@ export const PlanShipmentInputSchema = /* @__PURE__ */ z.strictObject({
     z.minLength(1),
     z.maxLength(MAX_ITEMS),
     z.describe(`The order: 1 to ${MAX_ITEMS} product lines, each id once.`),
-    z.superRefine((items, ctx) => {
-      const seen = new Set<string>();
-      for (const [index, item] of items.entries()) {
-        if (seen.has(item.id))
-          ctx.issues.push({
-            code: 'custom',
-            message: `repeats the id "${item.id}": give each product line once, with its quantity`,
-            input: item,
-            path: [index, 'id'],
-          });
-        seen.add(item.id);
-      }
-    }),
+    eachIdOnce((id) => `repeats the id "${id}": give each product line once, with its quantity`, ['id']),
   ),
 });
 export type PlanShipmentInput = z.infer<typeof PlanShipmentInputSchema>;

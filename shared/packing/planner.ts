@@ -118,8 +118,7 @@ export function fill(type: BoxType, order: readonly UnitType[], wanted: readonly
 /** Units per line in a load. */
 export function contents(load: BoxLoad, lines: number): number[] {
   const counts = new Array<number>(lines).fill(0);
-  for (const block of load.blocks)
-    counts[block.item] = (counts[block.item] ?? 0) + block.grid[0] * block.grid[1] * block.grid[2];
+  for (const block of load.blocks) counts[block.item] = (counts[block.item] ?? 0) + volumeOf(block.grid);
   return counts;
 }
 

@@ -253,8 +253,11 @@ describe('safeFetch', () => {
     expect(attempts).toEqual([]);
   });
 
-  it('says so when a name does not resolve', async () => {
+  it('says so when a name does not resolve, or resolves to no address at all', async () => {
     expect((await refusal(url('nowhere.agente.test'))).reason).toBe('dns');
+    const { reason, attempts } = await refusal(url(HOST), { lookup: async () => [] });
+    expect(reason).toBe('dns');
+    expect(attempts).toEqual([]);
   });
 
   it('checks its instrument: a plain connection to the loopback listener is counted', async () => {

@@ -95,12 +95,8 @@ function beforeDeadline<T>(work: Promise<T>, signal: AbortSignal, host: string):
 async function resolveAll(host: string, lookup: Resolver): Promise<ResolvedAddress[]> {
   const literal = isIP(host);
   if (literal) return [{ address: host, family: literal }];
-  let addresses: ResolvedAddress[];
-  try {
-    addresses = await lookup(host);
-  } catch {
-    throw new SafeFetchError('dns', `${host} does not resolve`);
-  }
+  // A name that fails to resolve and one that resolves to nothing are the same refusal.
+  const addresses = await lookup(host).catch((): ResolvedAddress[] => []);
   if (addresses.length === 0) throw new SafeFetchError('dns', `${host} does not resolve`);
   return addresses;
 }

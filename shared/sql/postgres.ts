@@ -1,12 +1,5 @@
 import pg from 'pg';
-import {
-  type Row,
-  type Sql,
-  type SqlRunner,
-  type SqlTransaction,
-  type SqlValue,
-  UniqueViolation,
-} from './sql.ts';
+import { type Sql, type SqlRunner, type SqlTransaction, type SqlValue, UniqueViolation } from './sql.ts';
 
 /** `?` placeholders (the text both databases share, see sql.ts) as PostgreSQL's `$1, $2, …`; cached per text. */
 const numbered = new Map<string, string>();
@@ -37,24 +30,18 @@ const types = {
 };
 
 function runner(client: pg.Pool | pg.PoolClient): SqlRunner {
-  const all = async (sql: string, params: readonly SqlValue[] = []): Promise<Row[]> => {
+  const query = async (sql: string, params: readonly SqlValue[] = []) => {
     try {
-      return (await client.query(toNumbered(sql), [...params])).rows;
+      return await client.query(toNumbered(sql), [...params]);
     } catch (error) {
       return translate(error);
     }
   };
   return {
     dialect: 'postgres',
-    all,
-    one: async (sql, params) => (await all(sql, params))[0],
-    run: async (sql, params = []) => {
-      try {
-        return (await client.query(toNumbered(sql), [...params])).rowCount ?? 0;
-      } catch (error) {
-        return translate(error);
-      }
-    },
+    all: async (sql, params) => (await query(sql, params)).rows,
+    one: async (sql, params) => (await query(sql, params)).rows[0],
+    run: async (sql, params) => (await query(sql, params)).rowCount ?? 0,
   };
 }
 
@@ -65,13 +52,15 @@ function runner(client: pg.Pool | pg.PoolClient): SqlRunner {
 export class PostgresSql implements Sql {
   readonly dialect = 'postgres';
   readonly label = 'PostgreSQL';
+  readonly all: SqlRunner['all'];
+  readonly one: SqlRunner['one'];
+  readonly run: SqlRunner['run'];
   private readonly pool: pg.Pool;
-  private readonly runner: SqlRunner;
 
-  constructor(url: string, options: { max?: number } = {}) {
+  constructor(url: string) {
     this.pool = new pg.Pool({
       connectionString: url,
-      max: options.max ?? 10,
+      max: 10,
       connectionTimeoutMillis: 5_000,
       query_timeout: 5_000,
       statement_timeout: 5_000,
@@ -79,19 +68,7 @@ export class PostgresSql implements Sql {
     });
     // An idle client losing its connection must not crash the process: the next query reports it.
     this.pool.on('error', () => {});
-    this.runner = runner(this.pool);
-  }
-
-  all(sql: string, params?: readonly SqlValue[]): Promise<Row[]> {
-    return this.runner.all(sql, params);
-  }
-
-  one(sql: string, params?: readonly SqlValue[]): Promise<Row | undefined> {
-    return this.runner.one(sql, params);
-  }
-
-  run(sql: string, params?: readonly SqlValue[]): Promise<number> {
-    return this.runner.run(sql, params);
+    ({ all: this.all, one: this.one, run: this.run } = runner(this.pool));
   }
 
   async transaction<T>(work: (tx: SqlTransaction) => Promise<T>): Promise<T> {

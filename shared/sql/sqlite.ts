@@ -8,8 +8,6 @@ export interface SqliteOptions {
   dataDir: string;
   /** The file's name in `dataDir`, e.g. `labels.sqlite`. */
   file: string;
-  /** How long to wait for another process's write lock (default 5 s). */
-  busyTimeoutMs?: number;
 }
 
 /** Turns node:sqlite's unique-constraint error into `UniqueViolation`; anything else is rethrown as is. */
@@ -57,7 +55,8 @@ export class SqliteSql implements Sql {
       this.turns = turnsByFile.get(path) ?? new Turns();
       turnsByFile.set(path, this.turns);
     }
-    this.db.exec(`PRAGMA busy_timeout = ${Math.trunc(options.busyTimeoutMs ?? 5000)};`);
+    // How long to wait for another process's write lock (`npm run ledger` beside the BFF).
+    this.db.exec('PRAGMA busy_timeout = 5000;');
     this.db.exec('PRAGMA journal_mode = WAL;');
     // Deleted rows (revoked tokens, purged clients) are overwritten, not left readable in free pages.
     this.db.exec('PRAGMA secure_delete = ON;');
