@@ -4,8 +4,8 @@ import type { Attempt, DiagnoseLabelIssueInput } from '../../shared/diagnosis.ts
 import type { GenerateLabelInput, GetLabelPdfOutput, LabelRecord } from '../../shared/label.ts';
 import { ATTEMPT_HISTORY_DAYS, MAX_LISTED_ATTEMPTS } from '../../shared/limits.ts';
 import { makeS10 } from '../../shared/s10.ts';
+import { ufOfCep } from '../../shared/uf.ts';
 import type { CarrierClock } from '../carrier/clock.ts';
-import { ufOfCep } from '../carrier/geography.ts';
 import type { CarrierService } from '../carrier/services.ts';
 import { deliveryPlan, type TrackingBook } from '../carrier/tracking.ts';
 import type { Store, StoreRegistry } from '../stores/stores.ts';
