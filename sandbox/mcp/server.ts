@@ -18,10 +18,10 @@ import { MERCHANT_TOOLS, result } from './tools.ts';
 const MCP_BODY_LIMIT = 1_000_000;
 
 /** The store the local mode picks when `instanceId` is omitted (sandbox/README.md "Local unauthenticated MCP"). */
-export const LOCAL_DEFAULT_STORE = 'loja-demo';
+const LOCAL_DEFAULT_STORE = 'loja-demo';
 
 /** Spec 1 rule 4: label tools only where the store has label integration and the key merchant permission. */
-export function catalog(access: MerchantAccess): ToolName[] {
+function catalog(access: MerchantAccess): ToolName[] {
   return TOOL_NAMES.filter((name) => mayIssueLabels(access) || !TOOLS[name].labels);
 }
 
@@ -39,13 +39,8 @@ const EMPTY_OUTPUT: Record<ToolName, Record<string, unknown>> = {
 };
 
 function merchantNotFound(tool: ToolName, instanceId: string): CallToolResult {
-  return result(
-    `No store with instanceId "${instanceId.slice(0, 80)}" on this server.\nreason: merchant_not_found`,
-    {
-      ...EMPTY_OUTPUT[tool],
-      reason: 'merchant_not_found',
-    },
-  );
+  const text = `No store with instanceId "${instanceId.slice(0, 80)}" on this server.\nreason: merchant_not_found`;
+  return result(text, { ...EMPTY_OUTPUT[tool], reason: 'merchant_not_found' });
 }
 
 /**
