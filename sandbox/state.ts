@@ -50,7 +50,6 @@ export class SandboxState {
   /** The public origin, when configured; otherwise the loopback address a request arrived on stands for it. */
   readonly publicUrl: string | undefined;
   readonly oauth: SandboxOAuth;
-  private readonly defaults: { pdfDelayMs: number; pdfWaitMs: number };
 
   constructor(options: SandboxOptions = {}) {
     const now = options.now ?? Date.now;
@@ -62,12 +61,12 @@ export class SandboxState {
     this.rateLimit = options.rateLimit ?? RATE_LIMIT;
     this.limiter = new RateLimiter(this.rateLimit, now);
     this.faults = new Faults(options.random);
-    this.defaults = { pdfDelayMs: options.labelPdfDelayMs ?? 150, pdfWaitMs: options.labelPdfWaitMs ?? 5000 };
     this.labels = new LabelDesk({
       registry: this.registry,
       tracking: this.tracking,
       carrierClock: this.carrierClock,
-      ...this.defaults,
+      pdfDelayMs: options.labelPdfDelayMs ?? 150,
+      pdfWaitMs: options.labelPdfWaitMs ?? 5000,
       now,
     });
     registerFixtures(this.tracking, this.carrierClock.time());
@@ -85,8 +84,6 @@ export class SandboxState {
     this.limiter.reset();
     this.faults.clear();
     this.stats.reset();
-    this.labels.pdfDelayMs = this.defaults.pdfDelayMs;
-    this.labels.pdfWaitMs = this.defaults.pdfWaitMs;
     this.partners.reset(); // before the labels: their history is seeded for the fixture stores only
     this.labels.reset();
     await this.oauth.reset();

@@ -52,6 +52,7 @@ export class LabelDesk {
   private readonly now: () => number;
   private readonly byId = new Map<string, Prepostagem>();
   private attempts: (Attempt & { storeId: string })[] = [];
+  /** The PDF timing now: the options' until `POST /_sandbox/labels` changes it, and again after a reset. */
   pdfDelayMs: number;
   pdfWaitMs: number;
 
@@ -66,6 +67,8 @@ export class LabelDesk {
   reset(): void {
     this.byId.clear();
     this.attempts = [];
+    this.pdfDelayMs = this.options.pdfDelayMs;
+    this.pdfWaitMs = this.options.pdfWaitMs;
     for (const store of this.options.registry.stores) this.seedHistory(store);
   }
 
