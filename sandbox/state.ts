@@ -19,8 +19,6 @@ export interface SandboxOptions {
   labelPdfDelayMs?: number;
   /** How long generate_label waits for the PDF before `label_pdf_timeout`. Default 5000. */
   labelPdfWaitMs?: number;
-  /** The store fixtures (default: stores/stores.json). */
-  stores?: unknown;
   /** `keys`: credentials as the spec says; `off`: the local unauthenticated MCP mode. Default `keys`. */
   auth?: 'keys' | 'off';
   /**
@@ -53,7 +51,7 @@ export class SandboxState {
 
   constructor(options: SandboxOptions = {}) {
     const now = options.now ?? Date.now;
-    this.registry = new StoreRegistry(options.stores);
+    this.registry = new StoreRegistry();
     this.partners = new MerchantDesk(this.registry);
     this.auth = options.auth ?? 'keys';
     this.publicUrl = options.publicUrl?.replace(/\/+$/, '');
