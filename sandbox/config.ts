@@ -3,17 +3,6 @@ import { parseEnv } from '../shared/env.ts';
 import { RATE_LIMIT_TEXT } from '../shared/limits.ts';
 import { parseRateLimit, type RateLimit } from '../shared/rate-limit.ts';
 
-export interface SandboxConfig {
-  port: number;
-  rateLimit: RateLimit;
-  labelPdfDelayMs: number;
-  labelPdfWaitMs: number;
-  /** `keys`: credentials as the spec says; `off`: the local unauthenticated MCP mode (sandbox/README.md). */
-  auth: 'keys' | 'off';
-  /** The sandbox's {base_url} and {app_url}, no trailing slash; {mcp_url} is this plus `/mcp`. */
-  publicUrl: string;
-}
-
 const wholeMs = (fallback: string) =>
   z._default(z.string().check(z.regex(/^\d+$/, 'must be whole milliseconds')), fallback);
 
@@ -50,7 +39,7 @@ const EnvSchema = z.object({
 });
 
 /** Parses the sandbox's environment once; a `ConfigError` (shared/env.ts) names the variable and what is wrong. */
-export function parseSandboxConfig(env: Record<string, string | undefined> = process.env): SandboxConfig {
+export function parseSandboxConfig(env: Record<string, string | undefined> = process.env) {
   const data = parseEnv(EnvSchema, env);
   const port = Number(data.SANDBOX_PORT);
   return {
@@ -59,6 +48,7 @@ export function parseSandboxConfig(env: Record<string, string | undefined> = pro
     labelPdfDelayMs: Number(data.SANDBOX_LABEL_PDF_DELAY_MS),
     labelPdfWaitMs: Number(data.SANDBOX_LABEL_PDF_WAIT_MS),
     auth: data.SANDBOX_AUTH,
+    // The sandbox's {base_url} and {app_url}, no trailing slash; {mcp_url} is this plus `/mcp`.
     publicUrl: (data.SANDBOX_PUBLIC_URL ?? `http://127.0.0.1:${port}`).replace(/\/+$/, ''),
   };
 }

@@ -19,8 +19,6 @@ export interface SandboxOptions {
   labelPdfDelayMs?: number;
   /** How long generate_label waits for the PDF before `label_pdf_timeout`. Default 5000. */
   labelPdfWaitMs?: number;
-  /** The store fixtures (default: stores/stores.json). */
-  stores?: unknown;
   /** `keys`: credentials as the spec says; `off`: the local unauthenticated MCP mode. Default `keys`. */
   auth?: 'keys' | 'off';
   /**
@@ -50,11 +48,10 @@ export class SandboxState {
   /** The public origin, when configured; otherwise the loopback address a request arrived on stands for it. */
   readonly publicUrl: string | undefined;
   readonly oauth: SandboxOAuth;
-  private readonly defaults: { pdfDelayMs: number; pdfWaitMs: number };
 
   constructor(options: SandboxOptions = {}) {
     const now = options.now ?? Date.now;
-    this.registry = new StoreRegistry(options.stores);
+    this.registry = new StoreRegistry();
     this.partners = new MerchantDesk(this.registry);
     this.auth = options.auth ?? 'keys';
     this.publicUrl = options.publicUrl?.replace(/\/+$/, '');
@@ -62,12 +59,12 @@ export class SandboxState {
     this.rateLimit = options.rateLimit ?? RATE_LIMIT;
     this.limiter = new RateLimiter(this.rateLimit, now);
     this.faults = new Faults(options.random);
-    this.defaults = { pdfDelayMs: options.labelPdfDelayMs ?? 150, pdfWaitMs: options.labelPdfWaitMs ?? 5000 };
     this.labels = new LabelDesk({
       registry: this.registry,
       tracking: this.tracking,
       carrierClock: this.carrierClock,
-      ...this.defaults,
+      pdfDelayMs: options.labelPdfDelayMs ?? 150,
+      pdfWaitMs: options.labelPdfWaitMs ?? 5000,
       now,
     });
     registerFixtures(this.tracking, this.carrierClock.time());
@@ -85,8 +82,6 @@ export class SandboxState {
     this.limiter.reset();
     this.faults.clear();
     this.stats.reset();
-    this.labels.pdfDelayMs = this.defaults.pdfDelayMs;
-    this.labels.pdfWaitMs = this.defaults.pdfWaitMs;
     this.partners.reset(); // before the labels: their history is seeded for the fixture stores only
     this.labels.reset();
     await this.oauth.reset();

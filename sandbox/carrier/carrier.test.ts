@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { QuoteItemSchema } from '../../shared/quote.ts';
+import { ufOfCep } from '../../shared/uf.ts';
 import { CarrierClock, formatCarrierTime, HOUR_MS } from './clock.ts';
-import { ufOfCep, zoneBetween } from './geography.ts';
-import { priceService, SERVICES, subtotalBRL, totalWeightKg } from './prices.ts';
-import { carrierService } from './services.ts';
+import { zoneBetween } from './geography.ts';
+import { priceService, subtotalBRL, totalWeightKg } from './prices.ts';
+import { CARRIER_SERVICES, carrierService } from './services.ts';
 import { deliveryPlan, TrackingBook } from './tracking.ts';
 
 describe('ufOfCep', () => {
@@ -42,7 +43,7 @@ describe('zones and prices', () => {
   });
 
   it('charges more per kg and drops a service over 30 kg', () => {
-    const pac = SERVICES['03298'];
+    const pac = CARRIER_SERVICES['03298'];
     expect(priceService(pac, 'SP', 'SP', 1)?.price).toBeLessThan(
       priceService(pac, 'SP', 'SP', 5)?.price ?? 0,
     );
@@ -51,8 +52,8 @@ describe('zones and prices', () => {
   });
 
   it('charges the first kg, then each started kg, at the price of the zone, with its deadline', () => {
-    const pac = SERVICES['03298'];
-    const sedex = SERVICES['03220'];
+    const pac = CARRIER_SERVICES['03298'];
+    const sedex = CARRIER_SERVICES['03220'];
     // zone 1 (SP→SP): PAC 15.90 + 2.10 per further kg, 4 days
     expect(priceService(pac, 'SP', 'SP', 0.3)).toEqual({
       code: 'PAC',

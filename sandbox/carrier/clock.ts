@@ -1,4 +1,4 @@
-const HOUR_MS = 3_600_000;
+export const HOUR_MS = 3_600_000;
 
 /**
  * The carrier's simulated time: the real (or injected) clock plus what `POST /_sandbox/advance` added.
@@ -28,5 +28,3 @@ export class CarrierClock {
 export function formatCarrierTime(ms: number): string {
   return new Date(ms - 3 * HOUR_MS).toISOString().slice(0, 19);
 }
-
-export { HOUR_MS };

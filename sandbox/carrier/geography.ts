@@ -1,6 +1,4 @@
-import { type Uf, ufOfCep } from '../../shared/uf.ts';
-
-export { type Uf, ufOfCep };
+import type { Uf } from '../../shared/uf.ts';
 
 export type Region = 'N' | 'NE' | 'CO' | 'SE' | 'S';
 

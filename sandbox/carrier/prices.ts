@@ -1,26 +1,11 @@
 import { roundCents } from '../../shared/money.ts';
 import type { QuoteItem, Rate } from '../../shared/quote.ts';
-import { type Uf, zoneBetween } from './geography.ts';
-import { CARRIER_SERVICES, type PriceTable } from './services.ts';
+import type { Uf } from '../../shared/uf.ts';
+import { zoneBetween } from './geography.ts';
+import type { CarrierService, PriceTable } from './services.ts';
 
-/** A quotable Correios service: a price table of the catalog with its contract code and weight limit (spec 2.2). */
-export interface Service extends PriceTable {
-  serviceCode: QuotedServiceCode;
-  maxWeightKg: number;
-}
-
-type QuotedServiceCode = '03298' | '03220';
-
-function quoted(serviceCode: QuotedServiceCode): Service {
-  const service = CARRIER_SERVICES[serviceCode];
-  return { serviceCode, maxWeightKg: service.maxWeightGrams / 1000, ...service.prices };
-}
-
-/** The services the sandbox quotes, from the one catalog (`services.ts`). */
-export const SERVICES: Record<QuotedServiceCode, Service> = {
-  '03298': quoted('03298'),
-  '03220': quoted('03220'),
-};
+/** A service the calculator quotes (spec 2.2): a contract product of the one catalog with a price table. */
+type QuotedService = CarrierService & { prices: PriceTable };
 
 /** Σ quantity × weightKg (the weight defaults to 0.3 kg per unit, spec 2.1). */
 export function totalWeightKg(items: readonly QuoteItem[]): number {
@@ -34,20 +19,21 @@ export function subtotalBRL(items: readonly QuoteItem[]): number {
 
 /** The carrier's price and deadline for one service, or `undefined` when the package is over its limits. */
 export function priceService(
-  service: Service,
+  service: QuotedService,
   origin: Uf,
   destination: Uf,
   weightKg: number,
 ): Rate | undefined {
-  if (weightKg > service.maxWeightKg) return undefined;
+  if (weightKg > service.maxWeightGrams / 1000) return undefined;
+  const { prices } = service;
   const zone = zoneBetween(origin, destination) - 1;
   const extraKgs = Math.max(0, Math.ceil(weightKg) - 1);
-  const price = roundCents((service.firstKg[zone] ?? 0) + extraKgs * (service.extraKg[zone] ?? 0));
+  const price = roundCents((prices.firstKg[zone] ?? 0) + extraKgs * (prices.extraKg[zone] ?? 0));
   return {
-    code: service.code,
-    serviceId: service.serviceId,
-    label: service.label,
-    deliveryDays: service.days[zone] ?? 0,
+    code: prices.code,
+    serviceId: prices.serviceId,
+    label: prices.label,
+    deliveryDays: prices.days[zone] ?? 0,
     price,
   };
 }

@@ -1,8 +1,9 @@
 import { ApiError } from '../../shared/errors.ts';
 import type { RatesRequest, RatesResponse } from '../../shared/quote.ts';
+import { ufOfCep } from '../../shared/uf.ts';
 import type { Store, StoreRegistry } from '../stores/stores.ts';
-import { ufOfCep } from './geography.ts';
-import { priceService, SERVICES, subtotalBRL, totalWeightKg } from './prices.ts';
+import { priceService, subtotalBRL, totalWeightKg } from './prices.ts';
+import { CARRIER_SERVICES } from './services.ts';
 
 /** Destination CEPs that make the sandbox fail on purpose, for any store (sandbox/README.md, "Magic values"). */
 export const MAGIC_CEPS = { quoteFailed: '00000502', rateLimited: '00000429' } as const;
@@ -40,7 +41,7 @@ export function quote(
   const subtotal = subtotalBRL(request.items);
   const rates = [];
   for (const serviceCode of store.services) {
-    const rate = priceService(SERVICES[serviceCode], origin, destination, weight);
+    const rate = priceService(CARRIER_SERVICES[serviceCode], origin, destination, weight);
     if (!rate) continue;
     const freeRule = store.freeShipping;
     if (freeRule && freeRule.serviceCode === serviceCode && subtotal >= freeRule.minSubtotalBRL) {

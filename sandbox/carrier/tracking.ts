@@ -1,7 +1,8 @@
 import { isS10, makeS10 } from '../../shared/s10.ts';
 import type { TrackingEvent, TrackingResult } from '../../shared/tracking.ts';
+import type { Uf } from '../../shared/uf.ts';
 import { formatCarrierTime, HOUR_MS } from './clock.ts';
-import { capitalOf, type Uf } from './geography.ts';
+import { capitalOf } from './geography.ts';
 
 /** One event the carrier will report once its time has come. */
 export interface PlannedEvent extends TrackingEvent {

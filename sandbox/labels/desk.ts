@@ -4,8 +4,8 @@ import type { Attempt, DiagnoseLabelIssueInput } from '../../shared/diagnosis.ts
 import type { GenerateLabelInput, GetLabelPdfOutput, LabelRecord } from '../../shared/label.ts';
 import { ATTEMPT_HISTORY_DAYS, MAX_LISTED_ATTEMPTS } from '../../shared/limits.ts';
 import { makeS10 } from '../../shared/s10.ts';
+import { ufOfCep } from '../../shared/uf.ts';
 import type { CarrierClock } from '../carrier/clock.ts';
-import { ufOfCep } from '../carrier/geography.ts';
 import type { CarrierService } from '../carrier/services.ts';
 import { deliveryPlan, type TrackingBook } from '../carrier/tracking.ts';
 import type { Store, StoreRegistry } from '../stores/stores.ts';
@@ -52,6 +52,7 @@ export class LabelDesk {
   private readonly now: () => number;
   private readonly byId = new Map<string, Prepostagem>();
   private attempts: (Attempt & { storeId: string })[] = [];
+  /** The PDF timing now: the options' until `POST /_sandbox/labels` changes it, and again after a reset. */
   pdfDelayMs: number;
   pdfWaitMs: number;
 
@@ -66,6 +67,8 @@ export class LabelDesk {
   reset(): void {
     this.byId.clear();
     this.attempts = [];
+    this.pdfDelayMs = this.options.pdfDelayMs;
+    this.pdfWaitMs = this.options.pdfWaitMs;
     for (const store of this.options.registry.stores) this.seedHistory(store);
   }
 
@@ -88,31 +91,21 @@ export class LabelDesk {
       });
       return { status: PLAN_INACTIVE, reason: 'subscription_required', actionUrl, supportCode };
     }
-    if (!store.ownContract) {
+    if (!store.ownContract || store.carrierAuth === 'rejected') {
+      // Spec 1 rule 4: issuance needs the store's own *authenticated* contract; with one, the carrier refused its
+      // credentials, and that answer is the evidence.
+      const refused = store.ownContract;
       const actionUrl = registry.actionUrl(store, 'carrier-contract');
+      const status = refused ? CARRIER_AUTH_REJECTED : 'Contrato próprio com os Correios não configurado';
       const supportCode = this.record(store, {
         outcome: 'failed',
         reason: 'own_contract_required',
-        evidence,
-        action: `Cadastre o contrato próprio com os Correios em ${actionUrl} e tente de novo.`,
+        evidence: refused ? { ...evidence, carrierAnswer: { status } } : evidence,
+        action: refused
+          ? `Revise o usuário e o código de acesso do contrato com os Correios em ${actionUrl}; nenhuma pré-postagem foi criada.`
+          : `Cadastre o contrato próprio com os Correios em ${actionUrl} e tente de novo.`,
       });
-      return {
-        status: 'Contrato próprio com os Correios não configurado',
-        reason: 'own_contract_required',
-        actionUrl,
-        supportCode,
-      };
-    }
-    if (store.carrierAuth === 'rejected') {
-      // Spec 1 rule 4: issuance needs the store's own *authenticated* contract; the carrier refuses its credentials.
-      const actionUrl = registry.actionUrl(store, 'carrier-contract');
-      const supportCode = this.record(store, {
-        outcome: 'failed',
-        reason: 'own_contract_required',
-        evidence: { ...evidence, carrierAnswer: { status: CARRIER_AUTH_REJECTED } },
-        action: `Revise o usuário e o código de acesso do contrato com os Correios em ${actionUrl}; nenhuma pré-postagem foi criada.`,
-      });
-      return { status: CARRIER_AUTH_REJECTED, reason: 'own_contract_required', actionUrl, supportCode };
+      return { status, reason: 'own_contract_required', actionUrl, supportCode };
     }
     const check = checkLabel(input);
     if (!check.ok) {

@@ -18,7 +18,7 @@ import {
   type TextProblem,
 } from '../../shared/label-plausibility.ts';
 import { formatBRL } from '../../shared/money.ts';
-import { ufOfCep } from '../carrier/geography.ts';
+import { ufOfCep } from '../../shared/uf.ts';
 import { type CarrierService, carrierService } from '../carrier/services.ts';
 
 /**

@@ -2,27 +2,31 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Request, Response, Router } from 'express';
+import type * as z from 'zod/mini';
 import { reasonText } from '../../shared/agent-texts.ts';
 import { isApiError } from '../../shared/errors.ts';
 import { rebindingGuard } from '../../shared/security/rebinding.ts';
-import { PARTNER_TOOLS, TOOLS, type ToolName } from '../../shared/tools.ts';
+import { PARTNER_TOOLS, TOOL_NAMES, TOOLS, type ToolDefinition, type ToolName } from '../../shared/tools.ts';
 import { applyFault } from '../faults/apply.ts';
 import { authenticateMcp, type McpCaller, type MerchantAccess } from '../http/auth.ts';
 import { readJsonBody } from '../http/body.ts';
 import { jsonRpcError, methodNotAllowed } from '../http/errors.ts';
 import { strictRouter } from '../http/router.ts';
 import type { SandboxState } from '../state.ts';
-import { result, SandboxTools } from './tools.ts';
+import { MERCHANT_TOOLS, result } from './tools.ts';
 
 const MCP_BODY_LIMIT = 1_000_000;
 
 /** The store the local mode picks when `instanceId` is omitted (sandbox/README.md "Local unauthenticated MCP"). */
-export const LOCAL_DEFAULT_STORE = 'loja-demo';
+const LOCAL_DEFAULT_STORE = 'loja-demo';
 
 /** Spec 1 rule 4: label tools only where the store has label integration and the key merchant permission. */
-export function catalog(access: MerchantAccess): ToolName[] {
-  const labels = access.store.labelIntegration && access.merchantPermission;
-  return (Object.keys(TOOLS) as ToolName[]).filter((name) => labels || !TOOLS[name].labels);
+function catalog(access: MerchantAccess): ToolName[] {
+  return TOOL_NAMES.filter((name) => mayIssueLabels(access) || !TOOLS[name].labels);
+}
+
+function mayIssueLabels(access: MerchantAccess): boolean {
+  return access.store.labelIntegration && access.merchantPermission;
 }
 
 /** What each tool answers when no store can be resolved: its output schema's shape with only a `reason`. */
@@ -35,13 +39,8 @@ const EMPTY_OUTPUT: Record<ToolName, Record<string, unknown>> = {
 };
 
 function merchantNotFound(tool: ToolName, instanceId: string): CallToolResult {
-  return result(
-    `No store with instanceId "${instanceId.slice(0, 80)}" on this server.\nreason: merchant_not_found`,
-    {
-      ...EMPTY_OUTPUT[tool],
-      reason: 'merchant_not_found',
-    },
-  );
+  const text = `No store with instanceId "${instanceId.slice(0, 80)}" on this server.\nreason: merchant_not_found`;
+  return result(text, { ...EMPTY_OUTPUT[tool], reason: 'merchant_not_found' });
 }
 
 /**
@@ -73,61 +72,23 @@ function sandboxServer(instructions: string): McpServer {
   return new McpServer({ name: 'shipping-platform-sandbox', version: '1.0.0' }, { instructions });
 }
 
-/** The merchant tools, each run for the store `resolve` gives for the call's `instanceId`. */
+/** The merchant tools `offered`, each run for the store `resolve` gives for the call's `instanceId`. */
 function merchantServer(
   state: SandboxState,
-  offered: ReadonlySet<ToolName>,
+  offered: readonly ToolName[],
   resolve: (instanceId: string | undefined) => MerchantAccess | undefined,
 ): McpServer {
   const server = sandboxServer(INSTRUCTIONS);
-  const run =
-    <I extends { instanceId?: string | undefined }>(
-      tool: ToolName,
-      work: (
-        tools: SandboxTools,
-        input: I,
-        access: MerchantAccess,
-      ) => CallToolResult | Promise<CallToolResult>,
-    ) =>
-    (input: I) => {
+  for (const tool of offered) {
+    // `tool` is one name at a time: the SDK parses the input with `TOOLS[tool].inputSchema`, which is exactly what
+    // `MERCHANT_TOOLS[tool]` takes, but TypeScript sees the union of every tool's schema and input.
+    const config = TOOLS[tool] as ToolDefinition<z.ZodMiniType<{ instanceId?: string | undefined }>>;
+    server.registerTool(tool, config, (input) => {
       const access = resolve(input.instanceId);
       if (!access) return merchantNotFound(tool, input.instanceId ?? LOCAL_DEFAULT_STORE);
-      if (TOOLS[tool].labels && !(access.store.labelIntegration && access.merchantPermission))
-        return labelsDisabled(state, tool, access);
-      return work(new SandboxTools(state, access), input, access);
-    };
-  server.registerTool(
-    'get_shipping_rates',
-    TOOLS.get_shipping_rates,
-    run('get_shipping_rates', (tools, input) => tools.getShippingRates(input)),
-  );
-  server.registerTool(
-    'track_shipment',
-    TOOLS.track_shipment,
-    run('track_shipment', (tools, input: { codes: string[]; instanceId?: string | undefined }) =>
-      tools.trackShipment(input.codes),
-    ),
-  );
-  if (offered.has('generate_label')) {
-    server.registerTool(
-      'generate_label',
-      TOOLS.generate_label,
-      run('generate_label', (tools, input) => tools.generateLabel(input)),
-    );
-    server.registerTool(
-      'get_label_pdf',
-      TOOLS.get_label_pdf,
-      run('get_label_pdf', (tools, input: { prepostagemId: string; instanceId?: string | undefined }) =>
-        tools.getLabelPdf(input.prepostagemId),
-      ),
-    );
-    server.registerTool(
-      'diagnose_label_issue',
-      TOOLS.diagnose_label_issue,
-      run('diagnose_label_issue', (tools, input, access) =>
-        tools.diagnose(state.labels.diagnose(access.store, input), input.supportCode !== undefined),
-      ),
-    );
+      if (TOOLS[tool].labels && !mayIssueLabels(access)) return labelsDisabled(state, tool, access);
+      return MERCHANT_TOOLS[tool](input as never, state, access);
+    });
   }
   return server;
 }
@@ -162,10 +123,10 @@ function buildServer(state: SandboxState, caller: McpCaller, baseUrl: string): M
     case 'partner':
       return partnerServer(state, caller.partnerId, baseUrl);
     case 'local':
-      return merchantServer(state, new Set(Object.keys(TOOLS) as ToolName[]), (id) => localAccess(state, id));
+      return merchantServer(state, TOOL_NAMES, (id) => localAccess(state, id));
     case 'merchant':
       // Spec 1 rule 1: the store comes from the key; `instanceId` is ignored.
-      return merchantServer(state, new Set(catalog(caller.access)), () => caller.access);
+      return merchantServer(state, catalog(caller.access), () => caller.access);
   }
 }
 

@@ -42,7 +42,7 @@ export class SandboxOAuth extends AuthorizationServer {
         login: 'email',
         accountOf: (email) => this.accountOf(email),
         verifyLogin: (email, password) => this.verifyLogin(email, password),
-        storeName: (subject) => this.registry.stores.find((store) => store.id === subject)?.name ?? subject,
+        storeName: (subject) => this.registry.byId(subject)?.name ?? subject,
         scopeLabels: { mcp: 'Permissão de lojista no MCP: cotar, rastrear e emitir etiquetas (mcp)' },
         pickScopes: false,
         serverName: 'Sandbox da plataforma de frete',
@@ -79,7 +79,7 @@ export class SandboxOAuth extends AuthorizationServer {
   async access(req: IncomingMessage): Promise<MerchantAccess | undefined> {
     const check = await this.provider.checkBearer(req.headers.authorization);
     if (check.kind !== 'valid') return undefined;
-    const store = this.registry.stores.find((candidate) => candidate.id === check.subject);
+    const store = this.registry.byId(check.subject);
     if (!store) return undefined;
     if (store.deleted)
       throw new ApiError('merchant_not_found', 'The store bound to this token was not found.');

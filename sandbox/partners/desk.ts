@@ -13,13 +13,9 @@ import type { OnboardingChoices } from './form.ts';
 export const MERCHANTS_PER_PARTNER = 200;
 
 /** A merchant a partner created (spec 4.4.6). Its store exists once onboarding is done. */
-export interface ProvisionedMerchant {
+export interface ProvisionedMerchant extends CreateMerchantInput {
   merchantId: string;
   partnerId: string;
-  name: string;
-  email: string;
-  cpfCnpj: string | undefined;
-  externalId: string | undefined;
   /** The capability in the onboarding URL: whoever holds it finishes the configuration. */
   token: string;
   status: MerchantStatus;
@@ -69,10 +65,7 @@ export class MerchantDesk {
     const merchant: ProvisionedMerchant = {
       merchantId,
       partnerId,
-      name: input.name,
-      email: input.email,
-      cpfCnpj: input.cpfCnpj,
-      externalId: input.externalId,
+      ...input,
       token: randomBytes(24).toString('base64url'),
       status: 'pending',
       steps: { ...NO_STEPS },

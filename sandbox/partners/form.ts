@@ -1,5 +1,5 @@
 import { formatCep, normalizeCep } from '../../shared/cep.ts';
-import { ufOfCep } from '../carrier/geography.ts';
+import { ufOfCep } from '../../shared/uf.ts';
 
 /** The quote services a store can enable (contract product codes), with the names the form shows. */
 export const FORM_SERVICES = [

@@ -56,25 +56,18 @@ function answer(res: Response, body: unknown): void {
   res.json(body);
 }
 
+/**
+ * A bad body in the platform's words: too many items or codes, a `destinationCep` text that is not a CEP, or else
+ * `invalid_body` — naming paths, never values.
+ */
 function bodyError(issues: readonly z.core.$ZodIssue[], body: unknown, field: 'items' | 'codes'): ApiError {
-  const message = describeIssues(issues);
-  if (
-    issues.some((issue) => issue.path.length === 1 && issue.path[0] === field && issue.code === 'too_big')
-  ) {
-    return new ApiError(field === 'items' ? 'too_many_items' : 'too_many_codes', message);
-  }
+  if (issues.some((issue) => issue.path.length === 1 && issue.path[0] === field && issue.code === 'too_big'))
+    return new ApiError(field === 'items' ? 'too_many_items' : 'too_many_codes', describeIssues(issues));
   const cep = (body as { destinationCep?: unknown } | null)?.destinationCep;
-  if (
-    field === 'items' &&
-    typeof cep === 'string' &&
-    issues.some((issue) => issue.path[0] === 'destinationCep')
-  ) {
-    return new ApiError(
-      'invalid_destination_cep',
-      describeIssues(issues.filter((issue) => issue.path[0] === 'destinationCep')),
-    );
-  }
-  return new ApiError('invalid_body', message);
+  const cepIssues = issues.filter((issue) => issue.path[0] === 'destinationCep');
+  if (field === 'items' && typeof cep === 'string' && cepIssues.length > 0)
+    return new ApiError('invalid_destination_cep', describeIssues(cepIssues));
+  return new ApiError('invalid_body', describeIssues(issues));
 }
 
 /** `POST /v1/rates` and `POST /v1/tracking` (spec 4.1, 4.2). */
