@@ -179,7 +179,7 @@ export async function openBackends(config: BffConfig, options: BackendOptions): 
           watchShare,
         })
       : localBudget,
-    trackingCache: redis ? new RedisTrackingCache({ connection: redis, local: localCache, now }) : localCache,
+    trackingCache: redis ? new RedisTrackingCache({ connection: redis, local: localCache }) : localCache,
     visitorLimiter: redis
       ? new RedisVisitorLimiter(redis, config.visitorRateLimit, localLimiter)
       : localLimiter,
