@@ -2,12 +2,13 @@ import express, { Router } from 'express';
 import { ApiError } from '../../shared/errors.ts';
 import { describeIssues } from '../../shared/issues.ts';
 import { OrderLookupRequestSchema, type OrderLookupResponse } from '../../shared/order-lookup.ts';
+import { senderKey } from '../../shared/security/address.ts';
 import type { BffConfig } from '../config.ts';
 import { jsonOnly, methodNotAllowed, rateLimited } from '../http/errors.ts';
 import type { LedgerAttempt } from '../labels/ledger.ts';
 import { cors } from '../tracking/routes.ts';
 import type { TrackingService } from '../tracking/service.ts';
-import { limitVisitors, type VisitorLimiter, visitorKey } from '../tracking/visitor-limiter.ts';
+import { limitVisitors, type VisitorLimiter } from '../tracking/visitor-limiter.ts';
 import { isShareSpent, shareSpentError } from '../tracking/visitor-share.ts';
 import { isUpstreamError } from '../upstream/errors.ts';
 import type { OrderLookup } from './lookup.ts';
@@ -43,7 +44,7 @@ export function orderRoutes(deps: OrderRoutesDeps): Router {
     const parsed = OrderLookupRequestSchema.safeParse(req.body);
     if (!parsed.success) throw new ApiError('invalid_body', describeIssues(parsed.error.issues));
     const { orderId, cep } = parsed.data;
-    const visitor = visitorKey(req);
+    const visitor = senderKey(req);
     // Counted as a failure before the order is read, so concurrent guesses never get past the limit.
     const admission = await deps.throttle.admit(visitor, orderId);
     if (!admission.ok) {

@@ -1,14 +1,14 @@
 import express, { type RequestHandler, Router } from 'express';
 import { ApiError } from '../../shared/errors.ts';
 import { describeIssues } from '../../shared/issues.ts';
+import { senderKey } from '../../shared/security/address.ts';
 import { TrackingLookupRequestSchema } from '../../shared/tracking-lookup.ts';
 import type { BffConfig } from '../config.ts';
 import { jsonOnly, methodNotAllowed } from '../http/errors.ts';
-import type { Logger } from '../logger.ts';
 import { isUpstreamError } from '../upstream/errors.ts';
 import { normalizeCodes } from './codes.ts';
 import type { TrackingService } from './service.ts';
-import { limitVisitors, MemoryVisitorLimiter, type VisitorLimiter, visitorKey } from './visitor-limiter.ts';
+import { limitVisitors, type VisitorLimiter } from './visitor-limiter.ts';
 import { isShareSpent, shareSpentError } from './visitor-share.ts';
 
 /** CORS for the origins the merchant allowed, and for nobody else. */
@@ -52,21 +52,19 @@ export function parseCodes(body: unknown): string[] {
 export function trackingRoutes(deps: {
   config: BffConfig;
   service: TrackingService;
-  logger: Logger;
-  /** The per-visitor limit (default: in process memory, `BFF_VISITOR_RATE_LIMIT`). */
-  limiter?: VisitorLimiter;
+  /** The per-visitor limit (`BFF_VISITOR_RATE_LIMIT`), shared with the order lookup. */
+  limiter: VisitorLimiter;
 }): Router {
   const router = Router();
-  const limiter = deps.limiter ?? new MemoryVisitorLimiter(deps.config.visitorRateLimit);
   const json = express.json({ limit: '8kb', type: () => true });
 
   router.use('/api/tracking', cors(deps.config.allowedOrigins));
-  router.post('/api/tracking', limitVisitors(limiter));
+  router.post('/api/tracking', limitVisitors(deps.limiter));
   router.post('/api/tracking', jsonOnly);
   router.post('/api/tracking', json, async (req, res) => {
     const codes = parseCodes(req.body);
     try {
-      const results = await deps.service.lookup(codes, visitorKey(req));
+      const results = await deps.service.lookup(codes, senderKey(req));
       res.setHeader('Cache-Control', 'no-store');
       res.json({ results });
     } catch (error) {

@@ -1,4 +1,4 @@
-import type { Request, RequestHandler } from 'express';
+import type { RequestHandler } from 'express';
 import { LRUCache } from 'lru-cache';
 import type { LimitDecision, RateLimit } from '../../shared/rate-limit.ts';
 import { senderKey } from '../../shared/security/address.ts';
@@ -58,17 +58,12 @@ export class MemoryVisitorLimiter implements VisitorLimiter {
 }
 
 /**
- * Whom to count: `req.ip` (which Express takes from X-Forwarded-For only as far as `trust proxy` allows) when it is a
- * valid IP address, else the socket's own address; an IPv6 address by its /64 (shared/security/address.ts).
+ * Takes one of the visitor's lookups, or answers `rate_limited` with `Retry-After` (the tracking and order APIs). The
+ * visitor is its `senderKey`: an IP address as far as `trust proxy` allows, an IPv6 address by its /64.
  */
-export function visitorKey(req: Request): string {
-  return senderKey(req);
-}
-
-/** Takes one of the visitor's lookups, or answers `rate_limited` with `Retry-After` (the tracking and order APIs). */
 export function limitVisitors(limiter: VisitorLimiter): RequestHandler {
   return async (req, res, next) => {
-    const decision = await limiter.take(visitorKey(req));
+    const decision = await limiter.take(senderKey(req));
     if (decision.ok) return next();
     const wait = decision.retryAfterSeconds;
     throw rateLimited(res, wait, `Too many lookups; retry in ${wait} s.`);
