@@ -186,12 +186,7 @@ export async function openBackends(config: BffConfig, options: BackendOptions): 
     }),
     codeLoader: redis
       ? (batch, local, windowMs) => {
-          const loader = new RedisCodeLoader({
-            connection: redis,
-            batch,
-            local,
-            ...(windowMs === undefined ? {} : { windowMs }),
-          });
+          const loader = new RedisCodeLoader(redis, batch, local, windowMs);
           loaders.push(loader);
           return loader;
         }

@@ -6,11 +6,9 @@ import { senderKey } from '../../shared/security/address.ts';
 import type { BffConfig } from '../config.ts';
 import { jsonOnly, methodNotAllowed, rateLimited } from '../http/errors.ts';
 import type { LedgerAttempt } from '../labels/ledger.ts';
-import { cors } from '../tracking/routes.ts';
+import { cors, lookupFailure } from '../tracking/routes.ts';
 import type { TrackingService } from '../tracking/service.ts';
 import { limitVisitors, type VisitorLimiter } from '../tracking/visitor-limiter.ts';
-import { isShareSpent, shareSpentError } from '../tracking/visitor-share.ts';
-import { isUpstreamError } from '../upstream/errors.ts';
 import type { OrderLookup } from './lookup.ts';
 import type { LookupThrottle } from './lookup-throttle.ts';
 
@@ -72,10 +70,7 @@ export function orderRoutes(deps: OrderRoutesDeps): Router {
       res.setHeader('Cache-Control', 'no-store');
       res.json(body);
     } catch (error) {
-      // This visitor's fair share of the store's platform calls is spent, as on /api/tracking.
-      if (isShareSpent(error)) throw shareSpentError(res, error);
-      if (!isUpstreamError(error)) throw error;
-      throw new ApiError('track_failed', 'Tracking is temporarily unavailable; try again in a moment.');
+      throw lookupFailure(res, error);
     }
   });
   router.all('/api/orders/lookup', methodNotAllowed('POST'));

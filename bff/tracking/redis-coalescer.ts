@@ -282,21 +282,21 @@ export class RedisCodeLoader implements CodeLoader {
   private readonly local: Coalescer<TrackingResult>;
   private readonly connection: RedisConnection;
 
-  constructor(options: {
-    connection: RedisConnection;
-    batch: TrackingBatch;
-    local: Coalescer<TrackingResult>;
-    windowMs?: number;
-  }) {
-    this.connection = options.connection;
-    this.local = options.local;
+  constructor(
+    connection: RedisConnection,
+    batch: TrackingBatch,
+    local: Coalescer<TrackingResult>,
+    windowMs?: number,
+  ) {
+    this.connection = connection;
+    this.local = local;
     this.cluster = new ClusterCoalescer({
-      redis: options.connection.commands,
-      subscriber: options.connection.subscriber,
-      prefix: options.connection.prefix,
-      batch: options.batch,
+      redis: connection.commands,
+      subscriber: connection.subscriber,
+      prefix: connection.prefix,
+      batch,
       waitMs: 7_000,
-      ...(options.windowMs === undefined ? {} : { windowMs: options.windowMs }),
+      ...(windowMs === undefined ? {} : { windowMs }),
     });
     void this.cluster.start().catch(() => undefined);
   }
