@@ -92,8 +92,8 @@ const DELIVERED = {
 };
 
 /**
- * The OpenAPI 3.1 document of the BFF's public API (`POST /api/tracking`, `POST /api/orders/lookup`), built from the same zod schemas the
- * route validates with. Served at `GET /openapi.json`.
+ * The OpenAPI 3.1 document of the BFF's public API (`POST /api/tracking`, `/api/rates/verify`, `/api/orders/lookup`),
+ * built from the same zod schemas the routes validate with. Served at `GET /openapi.json`.
  */
 export function buildBffOpenApiDocument(publicUrl?: string): JsonObject {
   return {

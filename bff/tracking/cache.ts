@@ -5,17 +5,12 @@ import { type TrackingResult, TrackingResultSchema } from '../../shared/tracking
 const MINUTE = 60_000;
 
 /** How long a result is fresh, by what it says (delivered objects do not change; moving ones do). */
-export interface TrackingTtls {
-  delivered: number;
-  moving: number;
-  notFound: number;
-}
-
-export const DEFAULT_TTLS: TrackingTtls = {
+export const DEFAULT_TTLS = {
   delivered: 24 * 60 * MINUTE,
   moving: 5 * MINUTE,
   notFound: 2 * MINUTE,
 };
+export type TrackingTtls = typeof DEFAULT_TTLS;
 
 export type Freshness = 'fresh' | 'revalidate' | 'expired';
 

@@ -3,7 +3,7 @@ import type { TrackingLookupResult } from '../../shared/tracking-lookup.ts';
 import { type Logger, messageOf } from '../logger.ts';
 import { isUpstreamError, UpstreamError } from '../upstream/errors.ts';
 import type { RestClient } from '../upstream/rest-client.ts';
-import type { Cached, Freshness, TrackingStore } from './cache.ts';
+import type { Cached, TrackingStore } from './cache.ts';
 import { Coalescer, type Schedule } from './coalescer.ts';
 import { normalizeCodes } from './codes.ts';
 import type { VisitorLimiter } from './visitor-limiter.ts';
@@ -94,7 +94,8 @@ export class TrackingService {
       const cached = await Promise.all(
         clean.map((code) => Promise.race([this.cache.get(code), deadline.passed]).catch(() => undefined)),
       );
-      if (visitor !== undefined && this.share && cached.some((entry) => !served(entry?.freshness))) {
+      const needsPlatform = cached.some((entry) => (entry?.freshness ?? 'expired') === 'expired');
+      if (visitor !== undefined && this.share && needsPlatform) {
         const decision = await this.share.take(visitor);
         if (!decision.ok) throw new ShareSpent(decision.retryAfterSeconds);
       }
@@ -130,11 +131,6 @@ export class TrackingService {
     }
     this.logger.warn({ error: messageOf(error), codes }, 'tracking: upstream lookup failed');
   }
-}
-
-/** Whether the cache answers a code without the platform: fresh, or served while it is refreshed. */
-function served(freshness: Freshness | undefined): boolean {
-  return freshness === 'fresh' || freshness === 'revalidate';
 }
 
 /** A promise that rejects when the lookup's time is up (the upstream call itself goes on and fills the cache). */

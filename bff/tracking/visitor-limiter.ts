@@ -12,14 +12,6 @@ export interface VisitorLimiter {
   take(key: string): Promise<LimitDecision>;
 }
 
-/** Keys the in-process limiter holds at most; beyond it, the least recently seen visitor is forgotten. */
-export const DEFAULT_MAX_VISITOR_KEYS = 50_000;
-
-interface Window {
-  count: number;
-  endsAt: number;
-}
-
 /**
  * A fixed window per visitor in a bounded LRU map (lru-cache): memory follows the visitors of the last window and
  * never holds more than `maxKeys` of them. A flood of new addresses pushes out the least recently seen visitors —
@@ -27,14 +19,14 @@ interface Window {
  * lock a new shopper out.
  */
 export class MemoryVisitorLimiter implements VisitorLimiter {
-  private readonly windows: LRUCache<string, Window>;
+  private readonly windows: LRUCache<string, { count: number; endsAt: number }>;
   private readonly limit: RateLimit;
   private readonly now: () => number;
 
   constructor(limit: RateLimit, options: { maxKeys?: number; now?: () => number } = {}) {
     this.limit = limit;
     this.now = options.now ?? Date.now;
-    this.windows = new LRUCache({ max: options.maxKeys ?? DEFAULT_MAX_VISITOR_KEYS });
+    this.windows = new LRUCache({ max: options.maxKeys ?? 50_000 });
   }
 
   /** Visitors held right now. */
