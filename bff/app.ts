@@ -256,7 +256,6 @@ export function createBff(deps: BffDeps): Bff {
     trackingRoutes({
       config,
       service: tracking,
-      logger,
       limiter: backends.visitorLimiter,
     }),
   );

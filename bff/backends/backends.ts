@@ -5,7 +5,6 @@ import { migrate } from '../../shared/sql/migrate.ts';
 import { PostgresSql } from '../../shared/sql/postgres.ts';
 import type { Sql } from '../../shared/sql/sql.ts';
 import { SqliteSql } from '../../shared/sql/sqlite.ts';
-import type { TrackingResult } from '../../shared/tracking.ts';
 import type { BffConfig } from '../config.ts';
 import type { ReadinessCheck } from '../http/health.ts';
 import { LedgerStore } from '../labels/ledger-store.ts';
@@ -19,11 +18,10 @@ import { linkSecret, SECRET_MIGRATIONS } from '../orders/link-secret.ts';
 import { LOOKUP_FAILURES, LookupThrottle, MemoryFailures, RedisFailures } from '../orders/lookup-throttle.ts';
 import { ApprovalStore } from '../policies/approval-store.ts';
 import { TrackingCache, type TrackingStore } from '../tracking/cache.ts';
-import type { Coalescer } from '../tracking/coalescer.ts';
 import { RedisTrackingCache } from '../tracking/redis-cache.ts';
 import { RedisCodeLoader } from '../tracking/redis-coalescer.ts';
 import { RedisVisitorLimiter } from '../tracking/redis-visitor-limiter.ts';
-import type { CodeLoader, TrackingBatch } from '../tracking/service.ts';
+import type { SharedLoader } from '../tracking/service.ts';
 import { MemoryVisitorLimiter, type VisitorLimiter } from '../tracking/visitor-limiter.ts';
 import { visitorShareOf } from '../tracking/visitor-share.ts';
 import { MemoryBudget, routeLimit, type UpstreamBudget } from '../upstream/budget.ts';
@@ -69,9 +67,7 @@ export interface Backends {
   /** Failed order lookups per visitor and per order number (shared with Redis). */
   lookupThrottle: LookupThrottle;
   /** With Redis: the queue of codes every instance shares, with this instance's coalescer as its fallback. */
-  codeLoader:
-    | ((batch: TrackingBatch, local: Coalescer<TrackingResult>, windowMs?: number) => CodeLoader)
-    | undefined;
+  codeLoader: SharedLoader | undefined;
   catalog: SharedCatalogStore | undefined;
   /** Readiness of the storage: the ledger's database, and Redis when configured. */
   checks: ReadinessCheck[];
@@ -152,14 +148,13 @@ export async function openBackends(config: BffConfig, options: BackendOptions): 
       ? { name: 'ledger', ok: true, detail: sql.label }
       : { name: 'ledger', ok: false, detail: 'the label ledger does not answer' };
   // Redis down does not make the BFF unready: tracking and limits fall back to this instance; /readyz says so.
-  const redisCheck: ReadinessCheck = async () =>
-    (await redis?.ping())
-      ? { name: 'redis', ok: true, detail: 'shared across instances' }
-      : {
-          name: 'redis',
-          ok: true,
-          detail: 'unreachable: tracking, limits and the upstream budget fall back to this instance',
-        };
+  const redisCheck: ReadinessCheck = async () => ({
+    name: 'redis',
+    ok: true,
+    detail: (await redis?.ping())
+      ? 'shared across instances'
+      : 'unreachable: tracking, limits and the upstream budget fall back to this instance',
+  });
 
   return {
     sql,
@@ -179,7 +174,7 @@ export async function openBackends(config: BffConfig, options: BackendOptions): 
           watchShare,
         })
       : localBudget,
-    trackingCache: redis ? new RedisTrackingCache({ connection: redis, local: localCache, now }) : localCache,
+    trackingCache: redis ? new RedisTrackingCache({ connection: redis, local: localCache }) : localCache,
     visitorLimiter: redis
       ? new RedisVisitorLimiter(redis, config.visitorRateLimit, localLimiter)
       : localLimiter,
@@ -190,12 +185,7 @@ export async function openBackends(config: BffConfig, options: BackendOptions): 
     }),
     codeLoader: redis
       ? (batch, local, windowMs) => {
-          const loader = new RedisCodeLoader({
-            connection: redis,
-            batch,
-            local,
-            ...(windowMs === undefined ? {} : { windowMs }),
-          });
+          const loader = new RedisCodeLoader(redis, batch, local, windowMs);
           loaders.push(loader);
           return loader;
         }

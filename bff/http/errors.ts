@@ -2,12 +2,11 @@ import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
 import { ApiError, isApiError } from '../../shared/errors.ts';
 import type { Logger } from '../logger.ts';
 
-/** Answers 405 `method_not_allowed` naming the allowed methods. */
+/** Answers 405 `method_not_allowed` naming the allowed methods (through `errorHandler`, as every error). */
 export function methodNotAllowed(allow: string): RequestHandler {
   return (req, res) => {
     res.setHeader('Allow', allow);
-    const error = new ApiError('method_not_allowed', `${req.method} is not allowed here; use ${allow}.`);
-    res.status(error.status).json(error.toBody());
+    throw new ApiError('method_not_allowed', `${req.method} is not allowed here; use ${allow}.`);
   };
 }
 
@@ -25,9 +24,8 @@ export const jsonOnly: RequestHandler = (req, _res, next) => {
 };
 
 /** Unknown routes: 404 `not_found` (our code; the spec lists none) in the spec 7.1 envelope. */
-export const notFound: RequestHandler = (req, res) => {
-  const error = new ApiError('not_found', `No route ${req.method} ${req.path}.`);
-  res.status(error.status).json(error.toBody());
+export const notFound: RequestHandler = (req) => {
+  throw new ApiError('not_found', `No route ${req.method} ${req.path}.`);
 };
 
 /** The one place errors become responses: spec 7.1 envelopes; anything else a 500 that leaks nothing. */

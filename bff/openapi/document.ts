@@ -78,8 +78,8 @@ const VERIFY_STATUS: ErrorResponsesOptions = {
 const PAC = { code: 'PAC', serviceId: 'correios-pac', label: 'Correios PAC', deliveryDays: 6, price: 21.5 };
 
 /**
- * The OpenAPI 3.1 document of the BFF's public API (`POST /api/tracking`, `POST /api/orders/lookup`), built from the same zod schemas the
- * route validates with. Served at `GET /openapi.json`.
+ * The OpenAPI 3.1 document of the BFF's public API (`POST /api/tracking`, `/api/rates/verify`, `/api/orders/lookup`),
+ * built from the same zod schemas the routes validate with. Served at `GET /openapi.json`.
  */
 export function buildBffOpenApiDocument(publicUrl?: string): JsonObject {
   return {

@@ -2,14 +2,13 @@ import express, { Router } from 'express';
 import { ApiError } from '../../shared/errors.ts';
 import { describeIssues } from '../../shared/issues.ts';
 import { OrderLookupRequestSchema, type OrderLookupResponse } from '../../shared/order-lookup.ts';
+import { senderKey } from '../../shared/security/address.ts';
 import type { BffConfig } from '../config.ts';
 import { jsonOnly, methodNotAllowed, rateLimited } from '../http/errors.ts';
 import type { LedgerAttempt } from '../labels/ledger.ts';
-import { cors } from '../tracking/routes.ts';
+import { cors, lookupFailure } from '../tracking/routes.ts';
 import type { TrackingService } from '../tracking/service.ts';
-import { limitVisitors, type VisitorLimiter, visitorKey } from '../tracking/visitor-limiter.ts';
-import { isShareSpent, shareSpentError } from '../tracking/visitor-share.ts';
-import { isUpstreamError } from '../upstream/errors.ts';
+import { limitVisitors, type VisitorLimiter } from '../tracking/visitor-limiter.ts';
 import type { OrderLookup } from './lookup.ts';
 import type { LookupThrottle } from './lookup-throttle.ts';
 
@@ -43,7 +42,7 @@ export function orderRoutes(deps: OrderRoutesDeps): Router {
     const parsed = OrderLookupRequestSchema.safeParse(req.body);
     if (!parsed.success) throw new ApiError('invalid_body', describeIssues(parsed.error.issues));
     const { orderId, cep } = parsed.data;
-    const visitor = visitorKey(req);
+    const visitor = senderKey(req);
     // Counted as a failure before the order is read, so concurrent guesses never get past the limit.
     const admission = await deps.throttle.admit(visitor, orderId);
     if (!admission.ok) {
@@ -71,10 +70,7 @@ export function orderRoutes(deps: OrderRoutesDeps): Router {
       res.setHeader('Cache-Control', 'no-store');
       res.json(body);
     } catch (error) {
-      // This visitor's fair share of the store's platform calls is spent, as on /api/tracking.
-      if (isShareSpent(error)) throw shareSpentError(res, error);
-      if (!isUpstreamError(error)) throw error;
-      throw new ApiError('track_failed', 'Tracking is temporarily unavailable; try again in a moment.');
+      throw lookupFailure(res, error);
     }
   });
   router.all('/api/orders/lookup', methodNotAllowed('POST'));

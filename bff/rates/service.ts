@@ -1,11 +1,6 @@
 import { LRUCache } from 'lru-cache';
-import type { RatesResponse } from '../../shared/quote.ts';
+import type { RatesRequest, RatesResponse } from '../../shared/quote.ts';
 import type { RestClient } from '../upstream/rest-client.ts';
-
-export interface RatesRequestForCache {
-  destinationCep: string;
-  items: { name: string; quantity: number; unitPriceBRL: number; weightKg: number }[];
-}
 
 /**
  * Quotes for the merchant's agents, through the REST client, with a short cache: an identical quote (same CEP and
@@ -30,18 +25,17 @@ export class RatesService {
     this.cache = new LRUCache({ max: options.maxEntries ?? 5000 });
   }
 
-  async quote(request: RatesRequestForCache): Promise<RatesResponse> {
+  /** Only the CEP and the items are sent and make the cache key (an agent's `requestId` does not change a quote). */
+  async quote(request: Pick<RatesRequest, 'destinationCep' | 'items'>): Promise<RatesResponse> {
+    const { destinationCep, items } = request;
     const key = JSON.stringify([
-      request.destinationCep,
-      request.items.map((i) => [i.name, i.quantity, i.unitPriceBRL, i.weightKg]),
+      destinationCep,
+      items.map((i) => [i.name, i.quantity, i.unitPriceBRL, i.weightKg]),
     ]);
     // `peek`: a hit does not make a quote younger; the one stored longest ago goes first.
     const hit = this.cache.peek(key);
     if (hit && this.now() - hit.at < this.ttlMs) return hit.response;
-    const response = await this.client.rates({
-      destinationCep: request.destinationCep,
-      items: request.items,
-    });
+    const response = await this.client.rates({ destinationCep, items });
     this.cache.set(key, { at: this.now(), response });
     return response;
   }

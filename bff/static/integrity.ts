@@ -20,13 +20,8 @@ export function sriHash(bytes: Uint8Array): string {
 
 /** Hashes every script in `dir` (source maps and the manifest itself are not scripts a page loads). */
 export function buildIntegrityManifest(dir: string): IntegrityManifest {
-  const manifest: IntegrityManifest = {};
-  for (const file of readdirSync(dir)
-    .filter((name) => name.endsWith('.js'))
-    .sort()) {
-    manifest[file] = sriHash(readFileSync(join(dir, file)));
-  }
-  return manifest;
+  const scripts = readdirSync(dir).filter((name) => name.endsWith('.js'));
+  return Object.fromEntries(scripts.sort().map((file) => [file, sriHash(readFileSync(join(dir, file)))]));
 }
 
 /** Writes `dir/integrity.json`; the build calls it after each bundle, so it always covers every script in `dir`. */

@@ -69,19 +69,20 @@ export function widgetCheck(dir = WIDGET_DIR): ReadinessCheck {
   };
 }
 
+function exists(path: string): Promise<boolean> {
+  return access(path).then(
+    () => true,
+    () => false,
+  );
+}
+
 /** What keeps the widget scripts from being served as built, if anything. */
 async function widgetProblem(
   dir: string,
   hashOf: (file: string) => Promise<string>,
 ): Promise<string | undefined> {
   const missing: string[] = [];
-  for (const file of WIDGET_FILES) {
-    try {
-      await access(join(dir, file));
-    } catch {
-      missing.push(file);
-    }
-  }
+  for (const file of WIDGET_FILES) if (!(await exists(join(dir, file)))) missing.push(file);
   if (missing.length > 0)
     return `widget files missing: ${missing.join(', ')} (run npm run build, or copy dist/widget/)`;
   let manifest: IntegrityManifest | undefined;
@@ -113,11 +114,8 @@ async function calculatorAppCheck(
   const first = await readFile(join(dir, 'shipping-widget.js'), 'utf8');
   const app = appNamedBy(first);
   if (!app) return 'shipping-widget.js names no second script (run npm run build)';
-  try {
-    await access(join(dir, app));
-  } catch {
+  if (!(await exists(join(dir, app))))
     return `widget files missing: ${app}, the calculator's second script (copy dist/widget/ whole, from one build)`;
-  }
   return first.includes(await hashOf(app))
     ? undefined
     : `${app} is not the one shipping-widget.js was built with (copy dist/widget/ whole, from one build)`;

@@ -65,7 +65,7 @@ describe('TrackingCache', () => {
 
   it('uses the 24 h / 5 min / 2 min defaults and the wall clock when given nothing', () => {
     const cache = new TrackingCache();
-    expect([cache.ttlFor(delivered), cache.ttlFor(moving), cache.ttlFor(missing)]).toEqual([
+    expect([delivered, moving, missing].map((result) => cache.entryOf(result).ttl)).toEqual([
       24 * 60 * 60_000,
       5 * 60_000,
       2 * 60_000,

@@ -1,20 +1,16 @@
 import { LRUCache } from 'lru-cache';
-import type { TrackingResult } from '../../shared/tracking.ts';
+import * as z from 'zod/mini';
+import { type TrackingResult, TrackingResultSchema } from '../../shared/tracking.ts';
 
 const MINUTE = 60_000;
 
 /** How long a result is fresh, by what it says (delivered objects do not change; moving ones do). */
-export interface TrackingTtls {
-  delivered: number;
-  moving: number;
-  notFound: number;
-}
-
-export const DEFAULT_TTLS: TrackingTtls = {
+export const DEFAULT_TTLS = {
   delivered: 24 * 60 * MINUTE,
   moving: 5 * MINUTE,
   notFound: 2 * MINUTE,
 };
+export type TrackingTtls = typeof DEFAULT_TTLS;
 
 export type Freshness = 'fresh' | 'revalidate' | 'expired';
 
@@ -33,23 +29,13 @@ export interface TrackingStore {
   set(code: string, result: TrackingResult): void | Promise<void>;
 }
 
-/** How long a result stays fresh, by what it says (delivered objects do not change; moving ones do). */
-export function ttlOf(result: TrackingResult, ttls: TrackingTtls = DEFAULT_TTLS): number {
-  if (!result.found) return ttls.notFound;
-  return result.delivered ? ttls.delivered : ttls.moving;
-}
-
-/** Fresh within its TTL, served while revalidating within one more, expired after. */
-export function freshnessOf(storedAt: number, ttl: number, now: number): Freshness {
-  const age = now - storedAt;
-  return age < ttl ? 'fresh' : age < 2 * ttl ? 'revalidate' : 'expired';
-}
-
-interface Entry {
-  result: TrackingResult;
-  storedAt: number;
-  ttl: number;
-}
+/** A result, when it was stored and its TTL then: what the cache holds here and in Redis (redis-cache.ts). */
+export const TrackingEntrySchema = /* @__PURE__ */ z.object({
+  result: TrackingResultSchema,
+  storedAt: z.number(),
+  ttl: z.number(),
+});
+export type TrackingEntry = z.infer<typeof TrackingEntrySchema>;
 
 /**
  * Results per code with a TTL that fits the state and stale-while-revalidate: within one more TTL a result is served
@@ -57,7 +43,7 @@ interface Entry {
  * answer for when the upstream fails.
  */
 export class TrackingCache implements TrackingStore {
-  private readonly entries: LRUCache<string, Entry>;
+  private readonly entries: LRUCache<string, TrackingEntry>;
   private readonly now: () => number;
   private readonly ttls: TrackingTtls;
 
@@ -67,17 +53,30 @@ export class TrackingCache implements TrackingStore {
     this.entries = new LRUCache({ max: options.maxEntries ?? 20_000 });
   }
 
-  ttlFor(result: TrackingResult): number {
-    return ttlOf(result, this.ttls);
+  /** `result` stored now, with the TTL its state calls for (`TrackingTtls`). */
+  entryOf(result: TrackingResult): TrackingEntry {
+    const { delivered, moving, notFound } = this.ttls;
+    return {
+      result,
+      storedAt: this.now(),
+      ttl: result.found ? (result.delivered ? delivered : moving) : notFound,
+    };
+  }
+
+  /** An entry as it reads now: fresh within its TTL, served while revalidating within one more, expired after. */
+  read(entry: TrackingEntry): Cached {
+    const age = this.now() - entry.storedAt;
+    const freshness = age < entry.ttl ? 'fresh' : age < 2 * entry.ttl ? 'revalidate' : 'expired';
+    return { result: entry.result, freshness };
   }
 
   get(code: string): Cached | undefined {
     const entry = this.entries.get(code);
-    return entry && { result: entry.result, freshness: freshnessOf(entry.storedAt, entry.ttl, this.now()) };
+    return entry && this.read(entry);
   }
 
   set(code: string, result: TrackingResult): void {
-    this.entries.set(code, { result, storedAt: this.now(), ttl: this.ttlFor(result) });
+    this.entries.set(code, this.entryOf(result));
   }
 
   get size(): number {

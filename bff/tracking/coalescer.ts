@@ -37,10 +37,8 @@ export class Coalescer<V> {
       this.pending.push({ key, resolve, reject });
     });
     this.inFlight.set(key, promise);
-    promise.then(
-      () => this.inFlight.delete(key),
-      () => this.inFlight.delete(key),
-    );
+    const forget = () => this.inFlight.delete(key);
+    promise.then(forget, forget);
     if (this.pending.length >= this.options.maxBatch) this.flush();
     else if (!this.scheduled) {
       this.scheduled = true;

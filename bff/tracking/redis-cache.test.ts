@@ -19,7 +19,7 @@ describe('RedisTrackingCache (real redis-server)', () => {
     const connection = await redisConnection(server.url, secretKey);
     connections.push(connection);
     return {
-      cache: new RedisTrackingCache({ connection, local: new TrackingCache({ now: clock }), now: clock }),
+      cache: new RedisTrackingCache({ connection, local: new TrackingCache({ now: clock }) }),
       connection,
     };
   };

@@ -14,19 +14,25 @@ export interface ClusterCoalescerOptions {
   /** Key prefix naming the store, e.g. `frete:{<store hash>}` (the braces keep a store's keys in one cluster slot). */
   prefix: string;
   batch: TrackingBatch;
-  maxBatch?: number;
   /** How long a code waits for others to join its batch (default 50 ms). */
   windowMs?: number;
-  /** How long a code may stay in flight before another instance may send it again (a sender that died). */
-  inFlightTtlMs?: number;
   /** How long a caller waits for a code's answer, sent by any instance, before giving up. */
   waitMs?: number;
 }
 
+/** How long a code may stay in flight before another instance may send it again (a sender that died). */
+const IN_FLIGHT_TTL_MS = 15_000;
+
 /** What the sending instance publishes when a batch ends: results, or why it failed (no key, no body). */
 interface Outcome {
   results?: TrackingResult[];
-  failed?: { codes: string[]; message: string; failure?: UpstreamFailure; status?: number; code?: string };
+  failed?: {
+    codes: string[];
+    message: string;
+    failure?: UpstreamFailure | undefined;
+    status?: number | undefined;
+    code?: string | undefined;
+  };
 }
 
 /** Enqueues a code, stamped with the Redis clock, unless it is already queued or in flight; 1 when enqueued. */
@@ -104,7 +110,7 @@ export class ClusterCoalescer {
   private closed = false;
 
   constructor(options: ClusterCoalescerOptions) {
-    this.options = { maxBatch: MAX_CODES, windowMs: 50, inFlightTtlMs: 15_000, waitMs: 8_000, ...options };
+    this.options = { windowMs: 50, waitMs: 8_000, ...options };
   }
 
   private get keys() {
@@ -141,10 +147,8 @@ export class ClusterCoalescer {
         this.fail([code], new ClusterWaitTimeout(`no answer for ${code} within ${this.options.waitMs} ms`)),
       this.options.waitMs,
     );
-    answer.then(
-      () => clearTimeout(timeout),
-      () => clearTimeout(timeout),
-    );
+    const clear = () => clearTimeout(timeout);
+    answer.then(clear, clear);
     const { queue, inFlight } = this.keys;
     this.options.redis.eval(ENQUEUE, 2, queue, `${inFlight}${code}`, code).then(
       () => this.schedule(),
@@ -173,7 +177,7 @@ export class ClusterCoalescer {
     const { redis } = this.options;
     const { lock, queue, inFlight } = this.keys;
     try {
-      const locked = await redis.set(lock, this.id, 'PX', this.options.inFlightTtlMs, 'NX');
+      const locked = await redis.set(lock, this.id, 'PX', IN_FLIGHT_TTL_MS, 'NX');
       if (locked !== 'OK') return;
       try {
         // Closing stops taking batches (one taken is sent and answered: its codes are marked in flight).
@@ -183,8 +187,8 @@ export class ClusterCoalescer {
             2,
             queue,
             inFlight,
-            this.options.maxBatch,
-            this.options.inFlightTtlMs,
+            MAX_CODES,
+            IN_FLIGHT_TTL_MS,
             this.id,
             this.options.windowMs,
             this.options.waitMs,
@@ -194,7 +198,7 @@ export class ClusterCoalescer {
           // Not full and young: the batch waits the rest of its window for more codes, from any instance.
           else await new Promise((resolve) => setTimeout(resolve, Number(wait)));
           // A sender whose lock expired (a stalled event loop) stops: another one is sending now.
-          if (Number(await redis.eval(EXTEND, 1, lock, this.id, this.options.inFlightTtlMs)) !== 1) break;
+          if (Number(await redis.eval(EXTEND, 1, lock, this.id, IN_FLIGHT_TTL_MS)) !== 1) break;
         }
       } finally {
         await redis.eval(RELEASE, 1, lock, this.id);
@@ -216,21 +220,9 @@ export class ClusterCoalescer {
       const missing = codes.filter((code) => !values.has(code));
       if (missing.length > 0) outcome.failed = { codes: missing, message: 'the platform gave no result' };
     } catch (error) {
-      const details = error as {
-        message?: string;
-        failure?: UpstreamFailure;
-        status?: number;
-        code?: string;
-      };
-      outcome = {
-        failed: {
-          codes,
-          message: details.message ?? 'tracking lookup failed',
-          ...(details.failure ? { failure: details.failure } : {}),
-          ...(details.status ? { status: details.status } : {}),
-          ...(details.code ? { code: details.code } : {}),
-        },
-      };
+      // What an `UpstreamError` says, if it is one (JSON leaves out the fields another error lacks).
+      const { message = 'tracking lookup failed', failure, status, code } = error as Partial<UpstreamError>;
+      outcome = { failed: { codes, message, failure, status, code } };
     }
     // In-flight marks first, then the answers: a caller that comes in between queues the code again (a code in a
     // later batch) rather than waiting on an answer already published.
@@ -290,21 +282,21 @@ export class RedisCodeLoader implements CodeLoader {
   private readonly local: Coalescer<TrackingResult>;
   private readonly connection: RedisConnection;
 
-  constructor(options: {
-    connection: RedisConnection;
-    batch: TrackingBatch;
-    local: Coalescer<TrackingResult>;
-    windowMs?: number;
-  }) {
-    this.connection = options.connection;
-    this.local = options.local;
+  constructor(
+    connection: RedisConnection,
+    batch: TrackingBatch,
+    local: Coalescer<TrackingResult>,
+    windowMs?: number,
+  ) {
+    this.connection = connection;
+    this.local = local;
     this.cluster = new ClusterCoalescer({
-      redis: options.connection.commands,
-      subscriber: options.connection.subscriber,
-      prefix: options.connection.prefix,
-      batch: options.batch,
+      redis: connection.commands,
+      subscriber: connection.subscriber,
+      prefix: connection.prefix,
+      batch,
       waitMs: 7_000,
-      ...(options.windowMs === undefined ? {} : { windowMs: options.windowMs }),
+      ...(windowMs === undefined ? {} : { windowMs }),
     });
     void this.cluster.start().catch(() => undefined);
   }

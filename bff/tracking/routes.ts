@@ -1,15 +1,15 @@
-import express, { type RequestHandler, Router } from 'express';
+import express, { type RequestHandler, type Response, Router } from 'express';
 import { ApiError } from '../../shared/errors.ts';
 import { describeIssues } from '../../shared/issues.ts';
+import { senderKey } from '../../shared/security/address.ts';
 import { TrackingLookupRequestSchema } from '../../shared/tracking-lookup.ts';
 import type { BffConfig } from '../config.ts';
-import { jsonOnly, methodNotAllowed } from '../http/errors.ts';
-import type { Logger } from '../logger.ts';
+import { jsonOnly, methodNotAllowed, rateLimited } from '../http/errors.ts';
 import { isUpstreamError } from '../upstream/errors.ts';
 import { normalizeCodes } from './codes.ts';
 import type { TrackingService } from './service.ts';
-import { limitVisitors, MemoryVisitorLimiter, type VisitorLimiter, visitorKey } from './visitor-limiter.ts';
-import { isShareSpent, shareSpentError } from './visitor-share.ts';
+import { limitVisitors, type VisitorLimiter } from './visitor-limiter.ts';
+import { ShareSpent } from './visitor-share.ts';
 
 /** CORS for the origins the merchant allowed, and for nobody else. */
 export function cors(allowed: readonly string[]): RequestHandler {
@@ -48,37 +48,43 @@ export function parseCodes(body: unknown): string[] {
   return [...new Set(codes)];
 }
 
+/** What a failed lookup answers on `/api/tracking` and `/api/orders/lookup`; anything else is thrown on as it is. */
+export function lookupFailure(res: Response, error: unknown): unknown {
+  // This visitor's fair share of the store's platform calls is spent; cached codes are still answered.
+  if (error instanceof ShareSpent) {
+    const wait = error.retryAfterSeconds;
+    return rateLimited(res, wait, `Too many lookups of codes not seen recently; retry in ${wait} s.`);
+  }
+  if (!isUpstreamError(error)) return error;
+  // Never the upstream actionUrl or internals: the visitor learns only that tracking is unavailable.
+  const message =
+    error.failure === 'config'
+      ? 'Tracking is unavailable right now.'
+      : 'Tracking is temporarily unavailable; try again in a moment.';
+  return new ApiError('track_failed', message);
+}
+
 /** `POST /api/tracking` `{codes}` → `{results}` in request order (README.md, "Routes"). */
 export function trackingRoutes(deps: {
   config: BffConfig;
   service: TrackingService;
-  logger: Logger;
-  /** The per-visitor limit (default: in process memory, `BFF_VISITOR_RATE_LIMIT`). */
-  limiter?: VisitorLimiter;
+  /** The per-visitor limit (`BFF_VISITOR_RATE_LIMIT`), shared with the order lookup. */
+  limiter: VisitorLimiter;
 }): Router {
   const router = Router();
-  const limiter = deps.limiter ?? new MemoryVisitorLimiter(deps.config.visitorRateLimit);
   const json = express.json({ limit: '8kb', type: () => true });
 
   router.use('/api/tracking', cors(deps.config.allowedOrigins));
-  router.post('/api/tracking', limitVisitors(limiter));
+  router.post('/api/tracking', limitVisitors(deps.limiter));
   router.post('/api/tracking', jsonOnly);
   router.post('/api/tracking', json, async (req, res) => {
     const codes = parseCodes(req.body);
     try {
-      const results = await deps.service.lookup(codes, visitorKey(req));
+      const results = await deps.service.lookup(codes, senderKey(req));
       res.setHeader('Cache-Control', 'no-store');
       res.json({ results });
     } catch (error) {
-      // This visitor's fair share of the store's platform calls is spent; cached codes are still answered.
-      if (isShareSpent(error)) throw shareSpentError(res, error);
-      if (!isUpstreamError(error)) throw error;
-      // Never the upstream actionUrl or internals: the visitor learns only that tracking is unavailable.
-      const message =
-        error.failure === 'config'
-          ? 'Tracking is unavailable right now.'
-          : 'Tracking is temporarily unavailable; try again in a moment.';
-      throw new ApiError('track_failed', message);
+      throw lookupFailure(res, error);
     }
   });
   router.all('/api/tracking', methodNotAllowed('POST'));

@@ -1,10 +1,9 @@
-import { MAX_CODES } from '../../shared/limits.ts';
 import type { TrackingResult } from '../../shared/tracking.ts';
 import type { TrackingLookupResult } from '../../shared/tracking-lookup.ts';
 import { type Logger, messageOf } from '../logger.ts';
 import { isUpstreamError, UpstreamError } from '../upstream/errors.ts';
 import type { RestClient } from '../upstream/rest-client.ts';
-import type { Freshness, TrackingStore } from './cache.ts';
+import type { Cached, TrackingStore } from './cache.ts';
 import { Coalescer, type Schedule } from './coalescer.ts';
 import { normalizeCodes } from './codes.ts';
 import type { VisitorLimiter } from './visitor-limiter.ts';
@@ -35,10 +34,15 @@ export interface TrackingServiceOptions {
    */
   share?: VisitorLimiter | undefined;
   /** Several instances: builds the shared loader from the batch and this instance's coalescer (its fallback). */
-  shared?:
-    | ((batch: TrackingBatch, local: Coalescer<TrackingResult>, windowMs?: number) => CodeLoader)
-    | undefined;
+  shared?: SharedLoader | undefined;
 }
+
+/** Builds the loader every instance shares (`Backends.codeLoader`) around this instance's own coalescer. */
+export type SharedLoader = (
+  batch: TrackingBatch,
+  local: Coalescer<TrackingResult>,
+  windowMs?: number,
+) => CodeLoader;
 
 /** Tracking that spends the store's 60 calls a minute wisely: cache, stale-while-revalidate, coalescing. */
 export class TrackingService {
@@ -68,7 +72,6 @@ export class TrackingService {
     };
     const local = new Coalescer<TrackingResult>({
       batch,
-      maxBatch: MAX_CODES,
       ...(options.windowMs === undefined ? {} : { windowMs: options.windowMs }),
       ...(options.schedule ? { schedule: options.schedule } : {}),
     });
@@ -91,17 +94,18 @@ export class TrackingService {
       const cached = await Promise.all(
         clean.map((code) => Promise.race([this.cache.get(code), deadline.passed]).catch(() => undefined)),
       );
-      if (visitor !== undefined && this.share && cached.some((entry) => !served(entry?.freshness))) {
+      const needsPlatform = cached.some((entry) => (entry?.freshness ?? 'expired') === 'expired');
+      if (visitor !== undefined && this.share && needsPlatform) {
         const decision = await this.share.take(visitor);
         if (!decision.ok) throw new ShareSpent(decision.retryAfterSeconds);
       }
-      return await Promise.all(clean.map((code, i) => this.one(code, cached[i], deadline)));
+      return await Promise.all(clean.map((code, i) => this.one(code, deadline, cached[i])));
     } finally {
       deadline.clear();
     }
   }
 
-  private async one(code: string, cached: Cached, deadline: Deadline): Promise<TrackingLookupResult> {
+  private async one(code: string, deadline: Deadline, cached?: Cached): Promise<TrackingLookupResult> {
     if (cached?.freshness === 'fresh') return cached.result;
     if (cached?.freshness === 'revalidate') {
       // Logged once per batch by the batch itself.
@@ -127,13 +131,6 @@ export class TrackingService {
     }
     this.logger.warn({ error: messageOf(error), codes }, 'tracking: upstream lookup failed');
   }
-}
-
-type Cached = Awaited<ReturnType<TrackingStore['get']>>;
-
-/** Whether the cache answers a code without the platform: fresh, or served while it is refreshed. */
-function served(freshness: Freshness | undefined): boolean {
-  return freshness === 'fresh' || freshness === 'revalidate';
 }
 
 /** A promise that rejects when the lookup's time is up (the upstream call itself goes on and fills the cache). */

@@ -1,4 +1,4 @@
-import type { Request, RequestHandler } from 'express';
+import type { RequestHandler } from 'express';
 import { LRUCache } from 'lru-cache';
 import type { LimitDecision, RateLimit } from '../../shared/rate-limit.ts';
 import { senderKey } from '../../shared/security/address.ts';
@@ -12,14 +12,6 @@ export interface VisitorLimiter {
   take(key: string): Promise<LimitDecision>;
 }
 
-/** Keys the in-process limiter holds at most; beyond it, the least recently seen visitor is forgotten. */
-export const DEFAULT_MAX_VISITOR_KEYS = 50_000;
-
-interface Window {
-  count: number;
-  endsAt: number;
-}
-
 /**
  * A fixed window per visitor in a bounded LRU map (lru-cache): memory follows the visitors of the last window and
  * never holds more than `maxKeys` of them. A flood of new addresses pushes out the least recently seen visitors —
@@ -27,14 +19,14 @@ interface Window {
  * lock a new shopper out.
  */
 export class MemoryVisitorLimiter implements VisitorLimiter {
-  private readonly windows: LRUCache<string, Window>;
+  private readonly windows: LRUCache<string, { count: number; endsAt: number }>;
   private readonly limit: RateLimit;
   private readonly now: () => number;
 
   constructor(limit: RateLimit, options: { maxKeys?: number; now?: () => number } = {}) {
     this.limit = limit;
     this.now = options.now ?? Date.now;
-    this.windows = new LRUCache({ max: options.maxKeys ?? DEFAULT_MAX_VISITOR_KEYS });
+    this.windows = new LRUCache({ max: options.maxKeys ?? 50_000 });
   }
 
   /** Visitors held right now. */
@@ -58,17 +50,12 @@ export class MemoryVisitorLimiter implements VisitorLimiter {
 }
 
 /**
- * Whom to count: `req.ip` (which Express takes from X-Forwarded-For only as far as `trust proxy` allows) when it is a
- * valid IP address, else the socket's own address; an IPv6 address by its /64 (shared/security/address.ts).
+ * Takes one of the visitor's lookups, or answers `rate_limited` with `Retry-After` (the tracking and order APIs). The
+ * visitor is its `senderKey`: an IP address as far as `trust proxy` allows, an IPv6 address by its /64.
  */
-export function visitorKey(req: Request): string {
-  return senderKey(req);
-}
-
-/** Takes one of the visitor's lookups, or answers `rate_limited` with `Retry-After` (the tracking and order APIs). */
 export function limitVisitors(limiter: VisitorLimiter): RequestHandler {
   return async (req, res, next) => {
-    const decision = await limiter.take(visitorKey(req));
+    const decision = await limiter.take(senderKey(req));
     if (decision.ok) return next();
     const wait = decision.retryAfterSeconds;
     throw rateLimited(res, wait, `Too many lookups; retry in ${wait} s.`);

@@ -1,7 +1,4 @@
-import type { Response } from 'express';
-import type { ApiError } from '../../shared/errors.ts';
 import type { RateLimit } from '../../shared/rate-limit.ts';
-import { rateLimited } from '../http/errors.ts';
 
 /**
  * The share of the store's upstream budget (`SHIPPING_RATE_LIMIT`, per its window: 60 calls a minute by default) one
@@ -17,7 +14,7 @@ export function visitorShareOf(store: RateLimit): RateLimit {
   return { calls: Math.max(1, Math.floor(store.calls * VISITOR_SHARE)), seconds: store.seconds };
 }
 
-/** A visitor's lookup needs the platform and its share is spent: the route answers `429 rate_limited`. */
+/** A visitor's lookup needs the platform and its share is spent: the routes answer 429 (`lookupFailure`). */
 export class ShareSpent extends Error {
   override readonly name = 'ShareSpent';
   readonly retryAfterSeconds: number;
@@ -26,14 +23,4 @@ export class ShareSpent extends Error {
     super(`this visitor's share of the store's tracking calls is spent; retry in ${retryAfterSeconds} s`);
     this.retryAfterSeconds = retryAfterSeconds;
   }
-}
-
-export function isShareSpent(error: unknown): error is ShareSpent {
-  return error instanceof ShareSpent;
-}
-
-/** What `/api/tracking` and `/api/orders/lookup` answer when it is spent (cached codes are still answered). */
-export function shareSpentError(res: Response, error: ShareSpent): ApiError {
-  const wait = error.retryAfterSeconds;
-  return rateLimited(res, wait, `Too many lookups of codes not seen recently; retry in ${wait} s.`);
 }
