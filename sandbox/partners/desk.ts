@@ -63,9 +63,9 @@ export class MerchantDesk {
     do merchantId = `loja-${hex(5)}`;
     while (this.byId.has(merchantId) || this.registry.byId(merchantId));
     const merchant: ProvisionedMerchant = {
+      ...input,
       merchantId,
       partnerId,
-      ...input,
       token: randomBytes(24).toString('base64url'),
       status: 'pending',
       steps: { ...NO_STEPS },

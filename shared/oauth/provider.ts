@@ -501,7 +501,8 @@ export class OAuthProvider implements OAuthServerProvider {
     if (!token || token.length > 200) return { kind: 'invalid' };
     try {
       const auth = await this.verifyAccessToken(token);
-      this.checkResource(auth.resource);
+      // Unlike a request's optional `resource`, a token must name ours: one naming none is refused too.
+      if (String(auth.resource).replace(/\/$/, '') !== this.resource) return { kind: 'invalid' };
       return {
         kind: 'valid',
         auth,
