@@ -76,6 +76,10 @@ export default defineConfig(({ command, mode }) => {
       include: ['{shared,sandbox,bff,widget,e2e,scripts,testing}/**/*.test.{ts,tsx}'],
       reporters: ['default', './scripts/summary-reporter.ts'],
       testTimeout: 20_000,
+      // expect.poll waits for a state the code reaches on its own (a page rendered, a row settled); vitest's 1 s
+      // default is a machine speed, not a rule: a stressed soak run missed it once (README, "A suite that does not
+      // flake"). A poll still fails when the state never comes; only its wait is longer.
+      expect: { poll: { timeout: 10_000 } },
       hookTimeout: 60_000,
       tags: TEST_TAGS,
     },
