@@ -502,7 +502,8 @@ export class OAuthProvider implements OAuthServerProvider {
     try {
       const auth = await this.verifyAccessToken(token);
       // Unlike a request's optional `resource`, a token must name ours: one naming none is refused too.
-      if (String(auth.resource).replace(/\/$/, '') !== this.resource) return { kind: 'invalid' };
+      if (auth.resource === undefined) return { kind: 'invalid' };
+      this.checkResource(auth.resource);
       return {
         kind: 'valid',
         auth,
