@@ -75,6 +75,9 @@ export default defineConfig(({ command, mode }) => {
     test: {
       include: ['{shared,sandbox,bff,widget,e2e,scripts,testing}/**/*.test.{ts,tsx}'],
       reporters: ['default', './scripts/summary-reporter.ts'],
+      // Nothing a test starts outlives its file, or the run (testing/processes.ts).
+      globalSetup: ['testing/global-setup.ts'],
+      setupFiles: ['testing/setup.ts'],
       testTimeout: 20_000,
       // expect.poll waits for a state the code reaches on its own (a page rendered, a row settled); vitest's 1 s
       // default is a machine speed, not a rule: a stressed soak run missed it once (README, "A suite that does not

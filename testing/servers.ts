@@ -1,9 +1,10 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { chownSync, mkdtempSync, rmSync } from 'node:fs';
+import { chownSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { recordProcess } from './processes.ts';
 
 const run = promisify(execFile);
 
@@ -54,24 +55,39 @@ export async function startRedis(): Promise<RedisServer> {
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'bff-redis-'));
   let child: ChildProcess | undefined;
-  const start = async () => {
-    child = spawn(
-      'redis-server',
-      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir],
-      { stdio: 'ignore' },
-    );
-    await waitFor(() => redisPing(port), 'redis-server');
-  };
+  let forget: (() => void) | undefined;
   const stop = async () => {
     const running = child;
     child = undefined;
     if (!running || running.exitCode !== null) return;
     await new Promise<void>((resolve) => {
       running.once('exit', () => resolve());
+      running.kill('SIGCONT');
       running.kill('SIGTERM');
     });
   };
-  await start();
+  const close = async () => {
+    await stop();
+    rmSync(dir, { recursive: true, force: true });
+    forget?.();
+  };
+  const start = async () => {
+    const started = spawn(
+      'redis-server',
+      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir],
+      { stdio: 'ignore' },
+    );
+    child = started;
+    forget?.();
+    if (started.pid) forget = recordProcess({ pid: started.pid, what: 'redis-server', dir }, close);
+    await waitFor(() => redisPing(port), 'redis-server');
+  };
+  try {
+    await start();
+  } catch (error) {
+    await close();
+    throw error;
+  }
   return {
     url: `redis://127.0.0.1:${port}`,
     port,
@@ -79,11 +95,7 @@ export async function startRedis(): Promise<RedisServer> {
     stop,
     pause: () => void child?.kill('SIGSTOP'),
     resume: () => void child?.kill('SIGCONT'),
-    close: async () => {
-      child?.kill('SIGCONT');
-      await stop();
-      rmSync(dir, { recursive: true, force: true });
-    },
+    close,
   };
 }
 
@@ -121,25 +133,37 @@ export async function startPostgres(): Promise<PostgresServer> {
     chownSync(dir, Number(stdout.trim()), Number(gid.trim()));
   }
   const data = join(dir, 'data');
-  await pg('initdb', ['-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync', '-E', 'UTF8']);
   const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off`;
-  const start = async () => {
-    await pg('pg_ctl', ['-D', data, '-o', options, '-l', join(dir, 'log'), '-w', 'start']);
-  };
+  let forget: (() => void) | undefined;
   const stop = async () => {
     await pg('pg_ctl', ['-D', data, '-m', 'fast', '-w', 'stop']).catch(() => undefined);
   };
-  await start();
+  const close = async () => {
+    await stop();
+    rmSync(dir, { recursive: true, force: true });
+    forget?.();
+  };
+  const start = async () => {
+    await pg('pg_ctl', ['-D', data, '-o', options, '-l', join(dir, 'log'), '-w', 'start']);
+    // pg_ctl detaches the postmaster: its pid is the first line of postmaster.pid.
+    const pid = Number(readFileSync(join(data, 'postmaster.pid'), 'utf8').split('\n')[0]);
+    forget?.();
+    forget = recordProcess({ pid, what: 'PostgreSQL', dir, stopSignal: 'SIGQUIT' }, close);
+  };
+  try {
+    await pg('initdb', ['-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync', '-E', 'UTF8']);
+    await start();
+  } catch (error) {
+    await close();
+    throw error;
+  }
   const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
   return {
     url,
     port,
     start,
     stop,
-    close: async () => {
-      await stop();
-      rmSync(dir, { recursive: true, force: true });
-    },
+    close,
     createDatabase: async (name) => {
       if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error('database names here are lower-case identifiers');
       const [file, argv] = asPostgres(join(PG_BIN, 'createdb'), [

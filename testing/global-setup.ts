@@ -1,0 +1,27 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { RUN_DIR_VARIABLE, sweep, sweepNow } from './processes.ts';
+
+/**
+ * The run's directory of started processes (testing/processes.ts). `npm test` (scripts/test.ts) makes it and sweeps
+ * it itself; a bare `vitest run` gets one here, swept when the run ends — and on the way out of an interrupted run,
+ * where vitest exits without calling this teardown (the `exit` handler, which cannot wait, only signals).
+ */
+export default function setup(): () => Promise<void> {
+  if (process.env[RUN_DIR_VARIABLE]) return async () => undefined;
+  const runDir = mkdtempSync(join(tmpdir(), 'frete-test-run-'));
+  process.env[RUN_DIR_VARIABLE] = runDir;
+  const onExit = () => {
+    sweepNow(runDir);
+    rmSync(runDir, { recursive: true, force: true });
+  };
+  process.once('exit', onExit);
+  return async () => {
+    process.off('exit', onExit);
+    const stopped = await sweep(runDir);
+    if (stopped.length > 0)
+      process.stderr.write(`stopped what the tests left running: ${stopped.join(', ')}\n`);
+    rmSync(runDir, { recursive: true, force: true });
+  };
+}

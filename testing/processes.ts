@@ -1,0 +1,162 @@
+/**
+ * Nothing a test starts outlives the run. Two layers:
+ *
+ * - In the test file's process: every server the harness starts is kept in `open` until it is closed, and
+ *   `testing/setup.ts` closes whatever is left when the file ends — also when its `beforeAll` failed halfway
+ *   (PostgreSQL started, then Redis missing) and the file's own cleanup had nothing to close.
+ * - Outside it: each process started (a `redis-server`, a PostgreSQL postmaster — which `pg_ctl` detaches —, a BFF a
+ *   crash test runs) also leaves a record in the run's directory (`FRETE_TEST_RUN_DIR`, made by `npm test` or by the
+ *   global setup); `sweep` stops every recorded process still alive when the run ends, however it ended (a worker
+ *   killed on a timeout, Ctrl-C). A record names the process's start time, so a pid reused since is never touched.
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+export const RUN_DIR_VARIABLE = 'FRETE_TEST_RUN_DIR';
+
+interface ProcessRecord {
+  pid: number;
+  /** What it is, for the sweep's message. */
+  what: string;
+  /** `/proc/<pid>/stat`'s start time: the same pid with another start time is another process. */
+  startedAt: string;
+  /** Signal the whole process group (`spawn(…, { detached: true })`): a script and what it started. */
+  group?: boolean;
+  /** A directory to remove once the process is gone (a server's data). */
+  dir?: string;
+  /** How to stop it first (PostgreSQL: SIGQUIT, so the postmaster takes its backends with it); then SIGKILL. */
+  stopSignal?: NodeJS.Signals;
+}
+
+/** The process's start time in clock ticks since boot (field 22 of /proc/<pid>/stat), or undefined when gone. */
+function startTimeOf(pid: number): string | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The command name (field 2) is in parentheses and may hold spaces: count fields after its closing one.
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+  } catch {
+    return undefined;
+  }
+}
+
+/** Cleanups of what this process started and has not stopped yet (closed by `closeLeftovers`). */
+const open = new Map<string, () => Promise<void>>();
+
+/**
+ * Records a process this test process started: in the run's directory (when there is one) for the sweep, and
+ * `close` in this process for `closeLeftovers`. Returns the function to call once it is stopped for good.
+ */
+export function recordProcess(
+  entry: Omit<ProcessRecord, 'startedAt'>,
+  close: () => Promise<void>,
+): () => void {
+  const id = randomUUID();
+  open.set(id, close);
+  const runDir = process.env[RUN_DIR_VARIABLE];
+  const startedAt = startTimeOf(entry.pid);
+  let file: string | undefined;
+  if (runDir && startedAt) {
+    const record: ProcessRecord = { ...entry, startedAt };
+    mkdirSync(join(runDir, 'processes'), { recursive: true });
+    file = join(runDir, 'processes', `${id}.json`);
+    writeFileSync(file, JSON.stringify(record));
+  }
+  return () => {
+    open.delete(id);
+    if (file) rmSync(file, { force: true });
+  };
+}
+
+/** Closes whatever this process started and did not close (testing/setup.ts, after each test file). */
+export async function closeLeftovers(): Promise<number> {
+  const left = [...open.values()];
+  open.clear();
+  await Promise.allSettled(left.map((close) => close()));
+  return left.length;
+}
+
+function signal(record: ProcessRecord, name: NodeJS.Signals): void {
+  try {
+    process.kill(record.group ? -record.pid : record.pid, name);
+  } catch {
+    // gone already
+  }
+}
+
+/** The records of the run's directory still naming a live process (those gone are dropped, with their dirs). */
+function liveRecords(runDir: string): ProcessRecord[] {
+  let files: string[];
+  try {
+    files = readdirSync(join(runDir, 'processes'));
+  } catch {
+    return [];
+  }
+  const live: ProcessRecord[] = [];
+  for (const name of files) {
+    const file = join(runDir, 'processes', name);
+    try {
+      const record = JSON.parse(readFileSync(file, 'utf8')) as ProcessRecord;
+      if (startTimeOf(record.pid) === record.startedAt) live.push(record);
+      else if (record.dir) rmSync(record.dir, { recursive: true, force: true });
+    } catch {
+      // a record being written as the run ended: nothing to read yet
+    }
+    rmSync(file, { force: true });
+  }
+  return live;
+}
+
+function stopNow(record: ProcessRecord): void {
+  signal(record, 'SIGCONT');
+  signal(record, record.stopSignal ?? 'SIGKILL');
+}
+
+/**
+ * Signals every process recorded in `runDir` that is still the process recorded, without waiting (for an `exit`
+ * handler, which cannot wait): SIGCONT for one a test froze, then its stop signal.
+ */
+export function sweepNow(runDir: string): string[] {
+  const live = liveRecords(runDir);
+  for (const record of live) {
+    stopNow(record);
+    if (record.dir) rmSync(record.dir, { recursive: true, force: true });
+  }
+  return live.map((record) => `${record.what} (pid ${record.pid})`);
+}
+
+/**
+ * Stops every process recorded in `runDir` that is still the process recorded (its stop signal, then SIGKILL if it
+ * lingers: nothing of a test's server is worth keeping) and removes its directory. Answers what it stopped.
+ */
+export async function sweep(runDir: string): Promise<string[]> {
+  const live = liveRecords(runDir);
+  for (const record of live) stopNow(record);
+  for (const record of live) {
+    if (!(await gone(record.pid))) {
+      signal(record, 'SIGKILL');
+      await gone(record.pid);
+    }
+    if (record.dir) rmSync(record.dir, { recursive: true, force: true });
+  }
+  return live.map((record) => `${record.what} (pid ${record.pid})`);
+}
+
+/** Whether the pid exited (it may stay a zombie of its parent: that is gone enough) within 5 s. */
+async function gone(pid: number): Promise<boolean> {
+  for (let i = 0; i < 100; i += 1) {
+    if (['gone', 'Z', 'X'].includes(stateOf(pid))) return true;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return false;
+}
+
+/** The process's state letter (field 3 of /proc/<pid>/stat), or `gone`. */
+function stateOf(pid: number): string {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0] ?? 'gone';
+  } catch {
+    return 'gone';
+  }
+}
