@@ -7,6 +7,7 @@ import { parseEnv } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseSandboxConfig } from '../sandbox/config.ts';
 import { type RunningSandbox, startSandbox } from '../sandbox/testing.ts';
+import { recordChild } from '../testing/processes.ts';
 import { parseConfig } from './config.ts';
 
 const ROOT = new URL('..', import.meta.url).pathname;
@@ -28,12 +29,15 @@ function launch(
   cwd: string,
   env: Record<string, string>,
 ): Promise<{ url?: string; code?: number | null; output: string }> {
-  const child = spawn(process.execPath, [START], {
-    cwd,
-    // Only what a service manager would pass: no variable of this test process leaks in.
-    env: { PATH: process.env.PATH ?? '', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = recordChild(
+    spawn(process.execPath, [START], {
+      cwd,
+      // Only what a service manager would pass: no variable of this test process leaks in.
+      env: { PATH: process.env.PATH ?? '', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    }),
+    'npm run bff',
+  );
   children.push(child);
   let output = '';
   return new Promise((resolve) => {

@@ -1,6 +1,7 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { recordChild } from '../testing/processes.ts';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 let running: ChildProcess | undefined;
@@ -11,11 +12,17 @@ afterEach(() => {
 
 function start(env: Record<string, string>): { child: ChildProcess; output: () => string } {
   let text = '';
-  const child = spawn(process.execPath, ['scripts/start.ts'], {
-    cwd: ROOT,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  // Its own process group, recorded: were this test killed, the sandbox and BFF it started would go with it.
+  const child = recordChild(
+    spawn(process.execPath, ['scripts/start.ts'], {
+      cwd: ROOT,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    }),
+    'npm start',
+    { group: true },
+  );
   child.stdout?.on('data', (chunk) => (text += chunk));
   child.stderr?.on('data', (chunk) => (text += chunk));
   running = child;

@@ -9,6 +9,7 @@
  *   global setup); `sweep` stops every recorded process still alive when the run ends, however it ended (a worker
  *   killed on a timeout, Ctrl-C). A record names the process's start time, so a pid reused since is never touched.
  */
+import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -159,4 +160,29 @@ function stateOf(pid: number): string {
   } catch {
     return 'gone';
   }
+}
+
+/**
+ * Records a child process a test spawned (a BFF or sandbox as its own process, `npm start`), so it is stopped with the
+ * file or the run even when the test's own cleanup never runs; `group` for one spawned `detached` that starts
+ * processes of its own (its whole process group goes). Forgotten once it exits. Returns the child.
+ */
+export function recordChild<T extends ChildProcess>(
+  child: T,
+  what: string,
+  options: { group?: boolean } = {},
+): T {
+  if (!child.pid) return child;
+  const forget = recordProcess({ pid: child.pid, what, ...options }, async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    try {
+      process.kill(options.group ? -(child.pid ?? 0) : (child.pid ?? 0), 'SIGKILL');
+    } catch {
+      return;
+    }
+    await exited;
+  });
+  child.once('exit', forget);
+  return child;
 }

@@ -7,6 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
 import { type RunningSandbox, SAMPLE_LABEL, startSandbox } from '../../sandbox/testing.ts';
 import { GenerateLabelInputSchema } from '../../shared/label.ts';
+import { recordChild } from '../../testing/processes.ts';
 import { TEST_AGENTS } from '../testing.ts';
 import { fingerprint } from './fingerprint.ts';
 import { sqliteLedger } from './testing/ledgers.ts';
@@ -30,18 +31,21 @@ afterAll(async () => {
 
 /** The BFF as its own process (`node bff/main.ts`), on port 0; resolves with its URL once it listens. */
 async function startBffProcess(dataDir: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ['bff/main.ts'], {
-    cwd: ROOT,
-    env: {
-      PATH: process.env.PATH ?? '',
-      SHIPPING_API_URL: sandbox.url,
-      SHIPPING_SECRET_KEY: 'mk_test_demo',
-      BFF_PORT: '0',
-      BFF_DATA_DIR: dataDir,
-      BFF_AGENT_TOKENS: JSON.stringify(TEST_AGENTS),
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = recordChild(
+    spawn(process.execPath, ['bff/main.ts'], {
+      cwd: ROOT,
+      env: {
+        PATH: process.env.PATH ?? '',
+        SHIPPING_API_URL: sandbox.url,
+        SHIPPING_SECRET_KEY: 'mk_test_demo',
+        BFF_PORT: '0',
+        BFF_DATA_DIR: dataDir,
+        BFF_AGENT_TOKENS: JSON.stringify(TEST_AGENTS),
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    }),
+    'a BFF',
+  );
   children.push(child);
   let output = '';
   const url = await new Promise<string>((resolve, reject) => {

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningSandbox, startSandbox } from '../../sandbox/testing.ts';
+import { recordChild } from '../../testing/processes.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../../testing/servers.ts';
 import { TEST_AGENTS } from '../testing.ts';
 import { eventsOf, issueLabel, orderLabel, WEBHOOK_SECRET } from './testing/harness.ts';
@@ -29,21 +30,24 @@ afterAll(async () => {
 
 /** The BFF as its own process (`node bff/main.ts`) on port 0, its watcher every second; resolves once it listens. */
 async function startBffProcess(dataDir: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ['bff/main.ts'], {
-    cwd: ROOT,
-    env: {
-      PATH: process.env.PATH ?? '',
-      SHIPPING_API_URL: sandbox.url,
-      SHIPPING_SECRET_KEY: 'mk_test_demo',
-      BFF_PORT: '0',
-      BFF_DATA_DIR: dataDir,
-      BFF_AGENT_TOKENS: JSON.stringify(TEST_AGENTS),
-      BFF_WEBHOOK_URL: receiver.url,
-      BFF_WEBHOOK_SECRET: WEBHOOK_SECRET,
-      BFF_WATCH_INTERVAL_S: '1',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = recordChild(
+    spawn(process.execPath, ['bff/main.ts'], {
+      cwd: ROOT,
+      env: {
+        PATH: process.env.PATH ?? '',
+        SHIPPING_API_URL: sandbox.url,
+        SHIPPING_SECRET_KEY: 'mk_test_demo',
+        BFF_PORT: '0',
+        BFF_DATA_DIR: dataDir,
+        BFF_AGENT_TOKENS: JSON.stringify(TEST_AGENTS),
+        BFF_WEBHOOK_URL: receiver.url,
+        BFF_WEBHOOK_SECRET: WEBHOOK_SECRET,
+        BFF_WATCH_INTERVAL_S: '1',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    }),
+    'a BFF',
+  );
   children.push(child);
   let output = '';
   const url = await new Promise<string>((resolve, reject) => {

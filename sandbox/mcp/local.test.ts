@@ -10,6 +10,7 @@ import { ErrorBodySchema } from '../../shared/errors.ts';
 import { LabelRecordSchema } from '../../shared/label.ts';
 import { GetShippingRatesOutputSchema } from '../../shared/quote.ts';
 import { TOOL_NAMES } from '../../shared/tools.ts';
+import { recordChild } from '../../testing/processes.ts';
 import { type RunningSandbox, SAMPLE_LABEL, startSandbox } from '../testing.ts';
 import { callTool, connectMcp } from './testing.ts';
 
@@ -126,10 +127,13 @@ describe('SANDBOX_AUTH=off: the local unauthenticated MCP (spec 4.4)', () => {
   });
 
   it('says plainly at startup that MCP is unauthenticated', async () => {
-    const child = spawn(process.execPath, [new URL('../main.ts', import.meta.url).pathname], {
-      env: { ...process.env, SANDBOX_PORT: '0', SANDBOX_AUTH: 'off' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = recordChild(
+      spawn(process.execPath, [new URL('../main.ts', import.meta.url).pathname], {
+        env: { ...process.env, SANDBOX_PORT: '0', SANDBOX_AUTH: 'off' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      }),
+      'a sandbox',
+    );
     let output = '';
     try {
       await new Promise<void>((resolve, reject) => {
