@@ -209,6 +209,7 @@ export function createBff(deps: BffDeps): Bff {
       issuer,
       logger,
       oauth,
+      approvals: backends.approvals,
     }),
   );
   if (oauth) {
