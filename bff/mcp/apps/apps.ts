@@ -171,7 +171,12 @@ export class McpApps {
         description:
           'Called by the label preview app when the person clicks "Emitir etiqueta": issues the label the grant names, once.',
         inputSchema: IssueInputSchema,
-        annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
+        annotations: {
+          readOnlyHint: false,
+          destructiveHint: true,
+          idempotentHint: true,
+          openWorldHint: true,
+        },
         _meta: uiMeta('preview', ['app']),
       },
       async ({ grant }) => {
@@ -193,7 +198,12 @@ export class McpApps {
           'Shows the merchant the labels waiting for approval, each with approve and reject buttons. Only the merchant decides.',
         inputSchema: z.strictObject({}),
         outputSchema: ApprovalsOutputSchema,
-        annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+        annotations: {
+          readOnlyHint: true,
+          destructiveHint: false,
+          idempotentHint: true,
+          openWorldHint: false,
+        },
         _meta: uiMeta('approvals'),
       },
       async () => {
@@ -214,7 +224,12 @@ export class McpApps {
         title: 'Decide an approval',
         description: 'Called by the approvals app when the merchant clicks approve or reject.',
         inputSchema: DecideInputSchema,
-        annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
+        annotations: {
+          readOnlyHint: false,
+          destructiveHint: true,
+          idempotentHint: true,
+          openWorldHint: true,
+        },
         _meta: uiMeta('approvals', ['app']),
       },
       async ({ grant, decision }) => {

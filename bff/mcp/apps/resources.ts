@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import {
   type McpUiReadResourceResult,
   RESOURCE_MIME_TYPE,
   registerAppResource,
 } from '@modelcontextprotocol/ext-apps/server';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 
 /** The apps the BFF serves, each one HTML document built by `vite build --mode apps` into `dist/apps/`. */
 export const APPS = {
