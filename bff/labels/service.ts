@@ -166,7 +166,11 @@ export class LabelService {
    * An approved label, issued once: what its recorded attempt came to, or issued now through the ledger (which waits
    * for an identical request in the air) and the attempt recorded, so the approval answers it from then on.
    */
-  private async issueApproved(approval: Approval, prepared: Prepared, limits?: DailyLimits): Promise<IssueOutcome> {
+  private async issueApproved(
+    approval: Approval,
+    prepared: Prepared,
+    limits?: DailyLimits,
+  ): Promise<IssueOutcome> {
     const { approvals, issuer } = this.options;
     const answered = approval.attemptId ? await issuer.answer(approval.attemptId) : undefined;
     if (answered) return answered;
