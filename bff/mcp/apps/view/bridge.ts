@@ -110,7 +110,10 @@ export class Bridge implements AppHost {
       else waiting.resolve(message.result ?? {});
       return;
     }
-    if (message.id !== undefined) return this.answer(message.id, message.method);
+    if (message.id !== undefined) {
+      this.answer(message.id, message.method);
+      return;
+    }
     const params = message.params ?? {};
     if (message.method === 'ui/notifications/tool-input') {
       const args = params.arguments;
