@@ -28,6 +28,8 @@ export const META = {
   preview: 'frete-kit/preview',
   /** Per approval id, the right to decide it (`app_decide_approval`). */
   grants: 'frete-kit/grants',
+  /** On preview_label under `issue: "app"`: the button issues, by the person's click. */
+  byClick: 'frete-kit/byClick',
 } as const;
 
 /** The tools only an app calls (`visibility: ["app"]`): hidden from the model by the host, refused without a grant. */
@@ -137,7 +139,12 @@ export class McpApps {
     }
     const generate = tools.get('generate_label');
     if (!generate) return;
-    if (byApp) this.issueFromApp(server, generate, caller);
+    if (byApp) {
+      this.issueFromApp(server, generate, caller);
+      const preview = tools.get('preview_label');
+      if (preview)
+        after(preview, (result) => ({ ...result, _meta: { ...result._meta, [META.byClick]: true } }));
+    }
     if (identity.merchantLogin) this.approvalsApp(server);
   }
 
@@ -147,22 +154,18 @@ export class McpApps {
    */
   private issueFromApp(server: McpServer, generate: RegisteredTool, caller: Caller): void {
     const { labels } = this.options;
-    const original = generate.handler as (input: AgentLabelInput, extra: unknown) => Promise<CallToolResult>;
-    generate.update({
-      callback: (async (input: AgentLabelInput, extra: unknown) => {
-        const result = await original(input, extra);
-        const approvalId = pendingApproval(result);
-        if (!approvalId) return result;
-        const preview = await labels.preview(input, caller).catch(() => undefined);
-        return {
-          ...result,
-          _meta: {
-            ...result._meta,
-            [META.grant]: this.seals.grant('issue', approvalId, caller.issuedBy),
-            ...(preview ? { [META.preview]: preview } : {}),
-          },
-        };
-      }) as never,
+    after(generate, async (result, input) => {
+      const approvalId = pendingApproval(result);
+      if (!approvalId) return result;
+      const preview = await labels.preview(input, caller).catch(() => undefined);
+      return {
+        ...result,
+        _meta: {
+          ...result._meta,
+          [META.grant]: this.seals.grant('issue', approvalId, caller.issuedBy),
+          ...(preview ? { [META.preview]: preview } : {}),
+        },
+      };
     });
     server.registerTool(
       'app_issue_label',
@@ -244,6 +247,21 @@ export class McpApps {
       },
     );
   }
+}
+
+/**
+ * Adds to what a registered label tool answers (its input is the label request, as the SDK validated it), leaving
+ * the tool's definition in tools.ts untouched.
+ */
+function after(
+  tool: RegisteredTool,
+  step: (result: CallToolResult, input: AgentLabelInput) => CallToolResult | Promise<CallToolResult>,
+): void {
+  const original = tool.handler as (input: AgentLabelInput, extra: unknown) => Promise<CallToolResult>;
+  const callback = async (input: AgentLabelInput, extra: unknown) =>
+    step(await original(input, extra), input);
+  // The SDK types a callback by its schema, which this generic step cannot name: it is the tool's own input.
+  tool.update({ callback: callback as never });
 }
 
 /** The approval a `generate_label` result waits for, when it is `approval_pending`. */

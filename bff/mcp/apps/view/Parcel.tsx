@@ -1,14 +1,15 @@
-/** The carrier's longest side (cm): the drawing's scale is fixed so that a parcel of this size fills it. */
-const MAX_SIDE_CM = 100;
-/** Pixels of the drawing per centimetre. */
-const SCALE = 1.4;
+/** The drawing's box (px); the parcel is scaled to fill it, its proportions kept, a 10 cm bar giving the scale. */
+const WIDTH = 200;
+const HEIGHT = 150;
+const PAD = 10;
+/** Room under the parcel for the scale bar. */
+const FOOT = 20;
+/** A tiny parcel is not blown up past this many pixels per centimetre. */
+const MAX_SCALE = 9;
 /** Cabinet projection: depth drawn at 30°, halved. */
 const DEPTH = 0.5;
 const COS = Math.cos(Math.PI / 6);
 const SIN = Math.sin(Math.PI / 6);
-const PAD = 8;
-const WIDTH = Math.ceil((MAX_SIDE_CM + MAX_SIDE_CM * DEPTH * COS) * SCALE) + 2 * PAD;
-const HEIGHT = Math.ceil((MAX_SIDE_CM + MAX_SIDE_CM * DEPTH * SIN) * SCALE) + 2 * PAD + 18;
 
 export interface ParcelProps {
   comprimento: number;
@@ -16,20 +17,22 @@ export interface ParcelProps {
   altura: number;
   /** The text alternative: its size and weight, in the page's language. */
   label: string;
-  weightText: string;
 }
 
 /**
- * A parcel drawn to one fixed scale (the carrier's 100 cm side fills the drawing, a 10 cm bar beside it), so two
- * previews compare at a glance: front face length × height, the width as depth.
+ * A parcel drawn to scale: front face length × height, the width as depth, all three in proportion, and a bar of
+ * 10 cm at the same scale beneath it.
  */
-export function Parcel({ comprimento, largura, altura, label, weightText }: ParcelProps) {
-  const c = Math.min(comprimento, MAX_SIDE_CM) * SCALE;
-  const a = Math.min(altura, MAX_SIDE_CM) * SCALE;
-  const dx = Math.min(largura, MAX_SIDE_CM) * SCALE * DEPTH * COS;
-  const dy = Math.min(largura, MAX_SIDE_CM) * SCALE * DEPTH * SIN;
+export function Parcel({ comprimento, largura, altura, label }: ParcelProps) {
+  const across = comprimento + largura * DEPTH * COS;
+  const up = altura + largura * DEPTH * SIN;
+  const scale = Math.min(MAX_SCALE, (WIDTH - 2 * PAD) / across, (HEIGHT - 2 * PAD - FOOT) / up);
+  const c = comprimento * scale;
+  const a = altura * scale;
+  const dx = largura * scale * DEPTH * COS;
+  const dy = largura * scale * DEPTH * SIN;
   const x = PAD;
-  const y = HEIGHT - PAD - 18 - a;
+  const y = PAD + dy;
   const point = (px: number, py: number) => `${px.toFixed(1)},${py.toFixed(1)}`;
   const front = [point(x, y), point(x + c, y), point(x + c, y + a), point(x, y + a)].join(' ');
   const top = [point(x, y), point(x + dx, y - dy), point(x + c + dx, y - dy), point(x + c, y)].join(' ');
@@ -39,17 +42,15 @@ export function Parcel({ comprimento, largura, altura, label, weightText }: Parc
     point(x + c + dx, y + a - dy),
     point(x + c, y + a),
   ].join(' ');
-  const bar = 10 * SCALE;
+  const bar = 10 * scale;
+  const barY = y + a + FOOT / 2 + 2;
   return (
     <svg class="parcel" viewBox={`0 0 ${WIDTH} ${HEIGHT}`} role="img" aria-label={label}>
       <polygon class="face top" points={top} />
       <polygon class="face side" points={side} />
       <polygon class="face front" points={front} />
-      <text class="weight" x={x + c / 2} y={y + a / 2} text-anchor="middle" dominant-baseline="middle">
-        {weightText}
-      </text>
-      <line class="ruler" x1={WIDTH - PAD - bar} y1={HEIGHT - 6} x2={WIDTH - PAD} y2={HEIGHT - 6} />
-      <text class="ruler-text" x={WIDTH - PAD - bar - 4} y={HEIGHT - 2} text-anchor="end">
+      <line class="ruler" x1={x} y1={barY} x2={x + bar} y2={barY} />
+      <text class="ruler-text" x={x + bar + 4} y={barY + 4}>
         10 cm
       </text>
     </svg>

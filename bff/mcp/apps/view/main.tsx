@@ -8,7 +8,10 @@ import { ApprovalsView, LabelView, PreviewView, QuoteView, type ViewProps } from
 /** Each document names its app on `<html data-app>` (the build writes one document per app, vite.config.ts). */
 const VIEWS = {
   quote: { view: QuoteView, title: (t: AppMessages) => t.quoteTitle },
-  preview: { view: PreviewView, title: (t: AppMessages) => t.previewTitle },
+  preview: {
+    view: PreviewView,
+    title: (t: AppMessages, plan?: boolean) => (plan ? t.planTitle : t.previewTitle),
+  },
   label: { view: LabelView, title: (t: AppMessages) => t.labelTitle },
   approvals: { view: ApprovalsView, title: (t: AppMessages) => t.approvalsTitle },
 } as const;
@@ -47,10 +50,12 @@ async function start(): Promise<void> {
     root.lang = locale;
     const theme = model.theme.value;
     if (theme) root.dataset.theme = theme;
-    document.title = title(t);
+    // The preview app also shows plan_shipment's packing plan (its result has volumes).
+    const heading = title(t, Array.isArray(model.result.value?.structuredContent?.volumes));
+    document.title = heading;
     render(
       <Page
-        title={title(t)}
+        title={heading}
         view={view}
         t={t}
         locale={locale}

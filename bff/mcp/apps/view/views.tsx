@@ -22,6 +22,7 @@ import { Parcel } from './Parcel.tsx';
 const GRANT = 'frete-kit/grant';
 const PREVIEW = 'frete-kit/preview';
 const GRANTS = 'frete-kit/grants';
+const BY_CLICK = 'frete-kit/byClick';
 
 export interface ViewProps {
   t: AppMessages;
@@ -121,7 +122,7 @@ export function PreviewView(props: ViewProps) {
   if (!request || !result) return <Waiting t={t} />;
   const grant = typeof result._meta?.[GRANT] === 'string' ? result._meta[GRANT] : undefined;
   const preview = parsed(PreviewLabelOutputSchema, result._meta?.[PREVIEW] ?? result.structuredContent);
-  const verdict = verdictOf(t, preview, grant !== undefined);
+  const verdict = verdictOf(t, preview, grant !== undefined || result._meta?.[BY_CLICK] === true);
   const refused = verdict?.tone === 'danger' || preview?.existing !== undefined;
   return (
     <PreviewBody
@@ -174,7 +175,6 @@ function PreviewBody({ t, locale, host, request, preview, grant, verdict, refuse
           largura={largura}
           altura={altura}
           label={t.parcel(dimensions, request.weightGrams)}
-          weightText={`${request.weightGrams} g`}
         />
         <dl class="facts">
           <dt>{t.weight}</dt>
@@ -239,8 +239,8 @@ function PlanView({ t, plan }: { t: AppMessages; plan: PlanShipmentOutput }) {
               largura={largura}
               altura={altura}
               label={t.parcel(dimensions, volume.weightGrams)}
-              weightText={`${volume.weightGrams} g`}
             />
+            <p class="muted">{`${volume.weightGrams} g · ${dimensions}`}</p>
             <ul class="items">
               {volume.items.map((item) => (
                 <li key={item.id}>
