@@ -3,11 +3,10 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { CallToolRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { connectHost, modelTools } from '../bff/mcp/apps/testing.ts';
+import { connectHost, merchantToken, modelTools } from '../bff/mcp/apps/testing.ts';
 import { type RunningBff, startBff } from '../bff/testing.ts';
 import { type RunningSandbox, SAMPLE_LABEL, startSandbox } from '../sandbox/testing.ts';
 import { AgentLabelOutputSchema } from '../shared/agent-label.ts';
-import { approvedTokens } from '../shared/oauth/testing/suite.ts';
 import { AppsHost, type RenderedApp, type Rendering } from './support/apps-host.ts';
 import { launchBrowser, screenshot } from './support/browser.ts';
 
@@ -264,15 +263,8 @@ describe('a host with MCP Apps, played by the SDK client, ext-apps’ AppBridge 
     });
 
     it("approvals, on the merchant's own connection", async () => {
-      const tokens = await approvedTokens({
-        origin: () => bff.url,
-        credentials: { password: PASSWORD },
-        wrongCredentials: { password: 'x' },
-        consentScopes: ['labels'],
-        scopesSupported: ['rates', 'tracking', 'labels'],
-        advance: () => {},
-      });
-      const { client: merchant } = await connectHost(`${bff.url}/mcp`, tokens.access);
+      const access = await merchantToken(bff.url, PASSWORD);
+      const { client: merchant } = await connectHost(`${bff.url}/mcp`, access);
       try {
         await call('generate_label', { ...LABEL, orderId: 'APP-APPROVE' });
         const show = (await merchant.listTools()).tools.find(

@@ -7,11 +7,10 @@ import { type CallToolResult, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextp
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type RunningSandbox, SAMPLE_LABEL, startSandbox } from '../../../sandbox/testing.ts';
 import { AgentLabelOutputSchema, PreviewLabelOutputSchema } from '../../../shared/agent-label.ts';
-import { approvedTokens } from '../../../shared/oauth/testing/suite.ts';
 import { type RunningBff, startBff } from '../../testing.ts';
 import { APP_ONLY_TOOLS, META } from './apps.ts';
 import { APPS } from './resources.ts';
-import { appContent, connectHost, modelTools, uiOfTool } from './testing.ts';
+import { appContent, connectHost, merchantToken, modelTools, uiOfTool } from './testing.ts';
 
 const PASSWORD = 'senha-do-lojista-apps-test';
 /** An agent whose labels only the merchant's click issues. */
@@ -279,15 +278,8 @@ describe('the approvals app', () => {
     const agent = await host(CLICK.token, { apps: false });
     await call(agent, 'generate_label', orderLabel('E-1'));
     await call(agent, 'generate_label', orderLabel('E-2'));
-    const tokens = await approvedTokens({
-      origin: () => bff.url,
-      credentials: { password: PASSWORD },
-      wrongCredentials: { password: 'x' },
-      consentScopes: ['labels'],
-      scopesSupported: ['rates', 'tracking', 'labels'],
-      advance: () => {},
-    });
-    const merchant = await host(tokens.access);
+    const access = await merchantToken(bff.url, PASSWORD);
+    const merchant = await host(access);
     const shown = await call(merchant, 'show_approvals', {});
     const listed = shown.structuredContent as {
       approvals: { approvalId: string; request: { orderId: string } }[];

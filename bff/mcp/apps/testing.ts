@@ -4,6 +4,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { isInitializeRequest, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { expect } from 'vitest';
 import * as z from 'zod/mini';
+import { approvedTokens } from '../../../shared/oauth/testing/suite.ts';
 
 /**
  * A tool's `_meta.ui` (SEP-1865, "Resource Discovery"). Written here because ext-apps 1.7.5's type declarations
@@ -95,4 +96,17 @@ export function appContent(read: { contents: unknown[] }): {
     text: String(content.text),
     ui: ResourceUiSchema.parse(content._meta?.ui ?? {}),
   };
+}
+
+/** An OAuth access token the merchant granted (login with `password`, the `labels` scope): their own connection. */
+export async function merchantToken(origin: string, password: string): Promise<string> {
+  const tokens = await approvedTokens({
+    origin: () => origin,
+    credentials: { password },
+    wrongCredentials: { password: 'x' },
+    consentScopes: ['labels'],
+    scopesSupported: ['rates', 'tracking', 'labels'],
+    advance: () => {},
+  });
+  return tokens.access;
 }
