@@ -233,6 +233,19 @@ describe('a host with MCP Apps, played by the SDK client, ext-apps’ AppBridge 
       };
       const result = await call('get_shipping_rates', input);
       await sweep('quote', { tool: tool('get_shipping_rates'), input, result }, 'Opções de frete');
+      // The host's locale picks the language (shared/locale.ts): Spanish here.
+      const spanish = await host.render(context, {
+        tool: tool('get_shipping_rates'),
+        input,
+        result,
+        theme: 'light',
+        width: 360,
+        locale: 'es-AR',
+      });
+      await expect
+        .poll(() => spanish.frame.getByRole('heading', { level: 1 }).textContent())
+        .toBe('Opciones de envío');
+      expect(await spanish.frame.locator('html').getAttribute('lang')).toBe('es');
     });
 
     it('label preview', async () => {
