@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { appDocument, appPalette } from './documents.ts';
+import { appDocument, appPalette, deskButtons } from './documents.ts';
 
 const desk = readFileSync(new URL('../../desk/desk.css', import.meta.url), 'utf8');
 
@@ -14,8 +14,14 @@ describe("the apps' documents", () => {
     );
   });
 
-  it('refuses a desk.css without its two palettes, so the check above can fail', () => {
+  it("take the desk's buttons", () => {
+    expect(deskButtons(desk)).toMatch(/^button,\s*a\.button \{/);
+    expect(deskButtons(desk)).toContain('button.primary');
+  });
+
+  it('refuse a desk.css without its palettes or buttons, so the checks above can fail', () => {
     expect(() => appPalette('body { color: red }')).toThrow(/palette/);
+    expect(() => deskButtons('body { color: red }')).toThrow(/button/);
   });
 
   it('inline the script whole: a "</script" inside it cannot end the element', () => {

@@ -18,6 +18,13 @@ export function appPalette(deskCss: string): string {
   ].join('\n');
 }
 
+/** The desk's button rules (`button`, `.primary`, `.secondary`, …): the apps' buttons look as the desk's. */
+export function deskButtons(deskCss: string): string {
+  const rules = deskCss.match(/^button[^{]*\{[^}]*\}/gm) ?? [];
+  if (rules.length === 0) throw new Error('desk.css has no button rules to share with the apps');
+  return rules.join('\n');
+}
+
 /** One app's self-contained document: its styles and the one script inline, nothing fetched. */
 export function appDocument(app: AppName, css: string, script: string): string {
   // A script's text ends at the first "</script": none may appear inside it.
@@ -44,7 +51,7 @@ ${css}
 export function writeAppDocuments(dir: string): void {
   const desk = readFileSync(new URL('../../desk/desk.css', import.meta.url), 'utf8');
   const own = readFileSync(new URL('./view/apps.css', import.meta.url), 'utf8');
-  const css = `${appPalette(desk)}\n${own}`;
+  const css = `${appPalette(desk)}\n${deskButtons(desk)}\n${own}`;
   const script = readFileSync(`${dir}/apps.js`, 'utf8');
   for (const app of Object.keys(APPS) as AppName[]) {
     writeFileSync(`${dir}/${app}.html`, appDocument(app, css, script));
