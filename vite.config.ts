@@ -1,6 +1,7 @@
 import preact from '@preact/preset-vite';
 import type { Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
+import { writeAppDocuments } from './bff/mcp/apps/documents.ts';
 import { currentCalculatorApp, nameCalculatorApp } from './bff/static/calculator-app.ts';
 import { writeIntegrityManifest } from './bff/static/integrity.ts';
 import { TEST_TAGS } from './scripts/test-tags.ts';
@@ -48,8 +49,25 @@ const DESK = {
   },
 };
 
+/**
+ * The MCP apps (`--mode apps`): one ES module for the four views, then one self-contained HTML document per app in
+ * `dist/apps/` (bff/mcp/apps/documents.ts), which the BFF serves as `ui://` resources. Nothing is fetched at run time.
+ */
+const APPS = {
+  plugins: [preact(), afterWrite('app-documents', writeAppDocuments)],
+  define: { 'process.env.NODE_ENV': JSON.stringify('production') },
+  build: {
+    outDir: 'dist/apps',
+    minify: true,
+    emptyOutDir: true,
+    target: 'es2022',
+    lib: { entry: 'bff/mcp/apps/view/main.tsx', formats: ['es' as const], fileName: () => 'apps.js' },
+  },
+};
+
 export default defineConfig(({ command, mode }) => {
   if (mode === 'desk') return DESK;
+  if (mode === 'apps') return APPS;
   const bundle = mode === 'tracking' || mode === 'calculator-app' ? BUNDLES[mode] : BUNDLES.production;
   const calculator = command === 'build' && bundle === BUNDLES.production;
   return {

@@ -69,6 +69,8 @@ export interface BffDeps {
   lookupWait?: (ms: number) => Promise<void>;
   /** Where the built widget files are (default `dist/widget/`), for tests. */
   widgetDir?: string;
+  /** Where the MCP apps' built documents are (default `dist/apps/`), for tests. */
+  appsDir?: string;
   /** Where state lives (`openBackends`): opened, migrated and closed by the caller. */
   backends: Backends;
 }
@@ -209,6 +211,8 @@ export function createBff(deps: BffDeps): Bff {
       issuer,
       logger,
       oauth,
+      approvals: backends.approvals,
+      appsDir: deps.appsDir,
     }),
   );
   if (oauth) {

@@ -50,6 +50,9 @@ ${radio('always', t.approvalAlways, approval === 'always')}
 ${radio('above', t.approvalAbove, above)}
 <div class="field"><label for="${id('amount')}">${t.approvalAmount}</label><input id="${id('amount')}" name="approvalAmount" type="number" min="0" step="0.01" inputmode="decimal" value="${above ? approval : ''}"></div>
 </fieldset>
+<div class="check"><input id="${id('issue-app')}" type="checkbox" name="issue" value="app"${
+    policy?.issue === 'app' ? html` checked` : ''
+  }><label for="${id('issue-app')}">${t.issueByApp}</label></div>
 <div class="actions"><button class="secondary" type="submit">${t.savePolicy}</button></div>
 <p class="status" role="status" data-policy-status></p>
 </form>

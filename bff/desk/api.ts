@@ -62,7 +62,7 @@ export function labelRow(attempt: LedgerAttempt) {
   };
 }
 
-function approvalRow(approval: Approval) {
+export function approvalRow(approval: Approval) {
   return {
     approvalId: approval.id,
     state: approval.state,

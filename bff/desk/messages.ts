@@ -312,6 +312,7 @@ const pt = {
   approvalAbove: 'Quando o valor declarado passar de',
   approvalAmount: 'Valor (R$)',
   savePolicy: 'Salvar política',
+  issueByApp: 'Emitir só com o clique do lojista no app do agente (MCP Apps); sem app, espera aprovação aqui',
   policySaved: 'Política salva.',
 };
 
@@ -607,6 +608,8 @@ const en: Messages = {
   approvalAbove: 'When the declared value is over',
   approvalAmount: 'Amount (R$)',
   savePolicy: 'Save policy',
+  issueByApp:
+    "Issue only on the merchant's click in the agent's app (MCP Apps); without an app, wait for approval here",
   policySaved: 'Policy saved.',
 };
 
@@ -904,6 +907,8 @@ const es: Messages = {
   approvalAbove: 'Cuando el valor declarado supere',
   approvalAmount: 'Valor (R$)',
   savePolicy: 'Guardar política',
+  issueByApp:
+    'Emitir solo con el clic del comerciante en la app del agente (MCP Apps); sin app, espera aprobación aquí',
   policySaved: 'Política guardada.',
 };
 

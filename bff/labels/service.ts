@@ -8,7 +8,7 @@ import { type Caller, dailyLimits, needsApproval, serviceAllowed } from '../poli
 import type { RatesService } from '../rates/service.ts';
 import { fingerprint } from './fingerprint.ts';
 import type { IssueOutcome, LabelIntent, LabelIssuer } from './issuer.ts';
-import type { LedgerAttempt } from './ledger.ts';
+import type { DailyLimits, LedgerAttempt } from './ledger.ts';
 import type { LedgerStore } from './ledger-store.ts';
 import type { ServiceCodes } from './service-codes.ts';
 
@@ -166,11 +166,19 @@ export class LabelService {
    * An approved label, issued once: what its recorded attempt came to, or issued now through the ledger (which waits
    * for an identical request in the air) and the attempt recorded, so the approval answers it from then on.
    */
-  private async issueApproved(approval: Approval, prepared: Prepared): Promise<IssueOutcome> {
+  private async issueApproved(
+    approval: Approval,
+    prepared: Prepared,
+    limits?: DailyLimits,
+  ): Promise<IssueOutcome> {
     const { approvals, issuer } = this.options;
     const answered = approval.attemptId ? await issuer.answer(approval.attemptId) : undefined;
     if (answered) return answered;
-    const outcome = await issuer.issue(prepared.input, { ...prepared.intent, issuedBy: approval.issuedBy });
+    const outcome = await issuer.issue(prepared.input, {
+      ...prepared.intent,
+      issuedBy: approval.issuedBy,
+      ...(limits ? { limits } : {}),
+    });
     if (outcome.kind !== 'refused') await approvals.issued(approval.id, outcome.attemptId);
     return outcome;
   }
@@ -181,6 +189,8 @@ export class LabelService {
    */
   async approve(
     approvalId: string,
+    /** Whose limits the label counts against when the agent's own connection approves (the MCP app's click). */
+    within?: Caller,
   ): Promise<{ answer: LabelAnswer } | { missing: true } | { notPending: string }> {
     const { approvals } = this.options;
     const { decided, approval } = await approvals.decide(approvalId, 'approved');
@@ -189,7 +199,8 @@ export class LabelService {
     const stored = JSON.parse(approval.request) as AgentLabelInput;
     const prepared = this.prepare(stored, { issuedBy: approval.issuedBy });
     if ('refusal' in prepared) return { answer: { kind: 'refused', refusal: prepared.refusal } };
-    return { answer: this.issued(prepared, await this.issueApproved(approval, prepared)) };
+    const limits = within ? dailyLimits(within, this.options.now()) : undefined;
+    return { answer: this.issued(prepared, await this.issueApproved(approval, prepared, limits)) };
   }
 
   /** The merchant rejects: the agent's next call for this label answers `approval_rejected`. */

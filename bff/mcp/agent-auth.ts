@@ -6,6 +6,11 @@ import type { Caller } from '../policies/policy.ts';
 export interface AgentIdentity {
   scopes: AgentScope[];
   caller: Caller;
+  /**
+   * A connection the merchant granted by logging in (an OAuth token: the consent needs `BFF_ADMIN_PASSWORD`), never a
+   * static agent token: it may show and decide the merchant's approvals in the approvals app (bff/mcp/apps/).
+   */
+  merchantLogin?: boolean;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { McpServer, type RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import express, { type Request, type Response, Router } from 'express';
 import { agentInstructions } from '../../shared/agent-texts.ts';
@@ -7,7 +7,7 @@ import { isLoopbackHostname } from '../../shared/security/loopback.ts';
 import { rebindingGuard } from '../../shared/security/rebinding.ts';
 import type { AgentScope, BffConfig } from '../config.ts';
 import { methodNotAllowed } from '../http/errors.ts';
-import type { Caller } from '../policies/policy.ts';
+import type { ApprovalStore } from '../policies/approval-store.ts';
 import type { PlatformMcp } from '../upstream/platform-mcp.ts';
 import {
   type AgentAuth,
@@ -16,6 +16,7 @@ import {
   anyOf,
   staticTokenAuth,
 } from './agent-auth.ts';
+import { McpApps } from './apps/apps.ts';
 import { JsonExchange } from './json-exchange.ts';
 import { AGENT_TOOLS, type AgentToolDeps } from './tools.ts';
 
@@ -26,6 +27,10 @@ export interface AgentMcpDeps extends AgentToolDeps {
   oauth?: AgentTokenSource | undefined;
   /** Who the caller is: static agent tokens, then OAuth, by default; tests may chain another source. */
   auth?: AgentAuth;
+  /** The merchant's approvals, for the approvals app. */
+  approvals: ApprovalStore;
+  /** Where the apps' built documents are (default `dist/apps/`), for tests. */
+  appsDir?: string | undefined;
 }
 
 /** The tools a token may use: its scopes intersected with what the platform grants this store. */
@@ -50,18 +55,30 @@ export async function offeredTools(
  */
 const SCHEMA_VALIDATOR = new AjvJsonSchemaValidator();
 
-/** A server for one request, with the tools this token gets, registered from the table (tools.ts). */
+/**
+ * A server for one request, with the tools this token gets, registered from the table (tools.ts); for a connection
+ * that negotiated MCP Apps, with the apps added (apps/apps.ts).
+ */
 function buildServer(
   deps: AgentMcpDeps,
   tools: readonly string[],
   why: string | undefined,
-  caller: Caller,
+  identity: AgentIdentity,
+  apps: McpApps | undefined,
 ): McpServer {
   const server = new McpServer(
     { name: 'frete-kit-bff', version: '1.0.0' },
-    { instructions: agentInstructions(tools, why), jsonSchemaValidator: SCHEMA_VALIDATOR },
+    {
+      instructions: agentInstructions(tools, why),
+      jsonSchemaValidator: SCHEMA_VALIDATOR,
+      ...(apps ? { capabilities: { extensions: McpApps.extensions } } : {}),
+    },
   );
-  for (const tool of AGENT_TOOLS) if (tools.includes(tool.name)) tool.register(server, deps, caller);
+  const registered = new Map<string, RegisteredTool>();
+  for (const tool of AGENT_TOOLS) {
+    if (tools.includes(tool.name)) registered.set(tool.name, tool.register(server, deps, identity.caller));
+  }
+  apps?.attach(server, registered, identity);
   return server;
 }
 
@@ -105,10 +122,19 @@ export function agentMcpRoutes(deps: AgentMcpDeps): Router {
     res.locals.identity = identity;
     next();
   });
+  const apps = new McpApps({
+    labels: deps.labels,
+    approvals: deps.approvals,
+    secretKey: deps.config.secretKey,
+    appsDir: deps.appsDir,
+  });
   router.post('/mcp', express.json({ limit: '1mb' }), async (req: Request, res: Response) => {
-    const { scopes, caller } = res.locals.identity as AgentIdentity;
-    const { tools, why } = await offeredTools(deps, scopes);
-    const server = buildServer(deps, tools, why, caller);
+    const identity = res.locals.identity as AgentIdentity;
+    const { tools, why } = await offeredTools(deps, identity.scopes);
+    // Capability negotiation decides (SEP-1865): a client that declared MCP Apps gets a session id that says so.
+    const ui = apps.negotiate(req.body, req.get('mcp-session-id'), identity.caller.issuedBy);
+    if (ui.session) res.setHeader('Mcp-Session-Id', ui.session);
+    const server = buildServer(deps, tools, why, identity, ui.apps ? apps : undefined);
     const exchange = new JsonExchange();
     res.on('close', () => {
       void server.close();

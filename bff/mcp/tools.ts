@@ -1,4 +1,4 @@
-import type { McpServer, ToolCallback } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer, RegisteredTool, ToolCallback } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { SchemaOutput } from '@modelcontextprotocol/sdk/server/zod-compat.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod/mini';
@@ -57,7 +57,7 @@ export interface AgentTool {
   readonly name: string;
   readonly scope: AgentScope;
   /** Registers it on a server for one request of one agent (`caller`: who asks, with its policy). */
-  register(server: McpServer, deps: AgentToolDeps, caller: Caller): void;
+  register(server: McpServer, deps: AgentToolDeps, caller: Caller): RegisteredTool;
 }
 
 /** A table entry: how agents see the tool (`shared/tools.ts`), and a handler of the input the SDK validated. */
@@ -74,7 +74,7 @@ function agentTool<Input extends z.ZodMiniType>(
       // The SDK's callback type is a conditional over the schema, which TypeScript leaves unresolved for a generic
       // `Input`; for each concrete entry below it is exactly `(input: SchemaOutput<Input>) => …`.
       const callback = ((input: SchemaOutput<Input>) => handle(input, deps, caller)) as ToolCallback<Input>;
-      server.registerTool(name, config, callback);
+      return server.registerTool(name, config, callback);
     },
   };
 }
@@ -105,8 +105,8 @@ const LABEL_TOOL_ADDITIONS =
   'for the merchant (reason approval_pending: call again later with the same input). Use preview_label first to see ' +
   'the price and whether it would be sent.';
 
-/** The structured answer (and its text) of a label request, for generate_label. */
-function labelAnswer(result: LabelAnswer): CallToolResult {
+/** The structured answer (and its text) of a label request, for generate_label (and the app's click). */
+export function labelAnswer(result: LabelAnswer): CallToolResult {
   const { structured, summary, refused: isRefusal } = describeAnswer(result);
   return isRefusal ? refused(summary, structured) : answer(summary, structured);
 }

@@ -94,6 +94,7 @@ export class BffOAuth extends AuthorizationServer implements AgentTokenSource {
     return {
       scopes: AGENT_SCOPES.filter((scope) => check.scopes.includes(scope)),
       caller: { issuedBy: clientName(client), policy: clientPolicy(client) },
+      merchantLogin: true,
     };
   }
 }

@@ -17,6 +17,11 @@ export const AgentPolicySchema = z.strictObject({
   services: z.optional(z.array(z.string().check(z.minLength(1), z.maxLength(40))).check(z.minLength(1))),
   /** `never` (default), `always`, or a declared value in BRL above which the merchant approves first. */
   approval: z.optional(z.union([z.enum(['never', 'always']), z.number().check(z.minimum(0))])),
+  /**
+   * Who may spend: `agent` (default), or `app`: the agent's `generate_label` sends nothing and waits, like an approval,
+   * for the merchant's click in the label preview app of a host with MCP Apps (docs/agents/apps.md), or on the desk.
+   */
+  issue: z.optional(z.enum(['agent', 'app'])),
 });
 export type AgentPolicy = z.infer<typeof AgentPolicySchema>;
 
@@ -46,6 +51,8 @@ export function dailyLimits(caller: Caller, now: number): DailyLimits | undefine
 
 /** Whether the merchant must approve a label of this declared value (centavos, `declaredValueCents`) first. */
 export function needsApproval(policy: AgentPolicy | undefined, declaredValueCents: number): boolean {
+  // Only a person's click issues this agent's labels: the app's button (bff/mcp/apps/) or the desk's approve.
+  if (policy?.issue === 'app') return true;
   const approval = policy?.approval ?? 'never';
   if (approval === 'never') return false;
   if (approval === 'always') return true;

@@ -26,6 +26,7 @@ export function mountAgents(t: Messages): void {
           : data.getAll('services').map((service) => String(service)),
         approval: text('approval'),
         approvalAmount: text('approvalAmount'),
+        issue: text('issue'),
       });
       void once(form.querySelector('button[type="submit"]'), async () => {
         const path = `/admin/api/agents/${form.dataset.policyForm}/policy`;

@@ -194,6 +194,8 @@ describe('the policy form', () => {
     });
     expect(AgentPolicySchema.safeParse(policy).success).toBe(true);
     expect(policyOf({ ...empty, approval: 'always' })).toEqual({ approval: 'always' });
+    expect(policyOf({ ...empty, issue: 'app' })).toEqual({ issue: 'app' });
+    expect(AgentPolicySchema.safeParse(policyOf({ ...empty, issue: 'app' })).success).toBe(true);
   });
 });
 

@@ -181,6 +181,8 @@ export interface PolicyFields {
   services: readonly string[];
   approval: string;
   approvalAmount: string;
+  /** `app` when only the merchant's click in an MCP app issues (docs/agents/apps.md). */
+  issue?: string;
 }
 
 /** The policy a form says; null when it sets nothing (no limits: the client's policy is cleared). */
@@ -201,6 +203,7 @@ export function policyOf(fields: PolicyFields): AgentPolicy | null {
     ...(value === undefined ? {} : { maxDeclaredValuePerDay: value }),
     ...(services.length > 0 ? { services } : {}),
     ...(approval === undefined ? {} : { approval }),
+    ...(fields.issue === 'app' ? { issue: 'app' as const } : {}),
   };
   return Object.keys(policy).length === 0 ? null : policy;
 }
