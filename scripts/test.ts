@@ -7,10 +7,9 @@
  * stopped before the closing line: testing/processes.ts.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { RUN_DIR_VARIABLE, sweep } from '../testing/processes.ts';
+import { makeRunDir, RUN_DIR_VARIABLE, sweep } from '../testing/processes.ts';
 import { closingLine, type Summary } from './summary-reporter.ts';
 
 const ROOT = new URL('..', import.meta.url).pathname;
@@ -55,7 +54,7 @@ async function main(): Promise<number> {
     say(`\nnpm test: the build failed, no test ran\n${closingLine({ passed: 0, failed: 1, skipped: 0 })}`);
     return 1;
   }
-  const runDir = mkdtempSync(join(tmpdir(), 'frete-test-run-'));
+  const { runDir, tmp } = makeRunDir();
   const summaryFile = join(runDir, 'summary.json');
   const stop = () => {
     for (const child of running) child.kill('SIGINT');
@@ -63,7 +62,7 @@ async function main(): Promise<number> {
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
   try {
-    const env = { ...process.env, [RUN_DIR_VARIABLE]: runDir, SUMMARY_FILE: summaryFile };
+    const env = { ...process.env, [RUN_DIR_VARIABLE]: runDir, TMPDIR: tmp, SUMMARY_FILE: summaryFile };
     // The typecheck and lint use the cores while the first test files wait on their servers.
     const [check, tests] = await Promise.all([
       run('npm', ['run', 'check', '--silent'], { quiet: true }),

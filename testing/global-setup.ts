@@ -1,17 +1,16 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { RUN_DIR_VARIABLE, sweep, sweepNow } from './processes.ts';
+import { rmSync } from 'node:fs';
+import { makeRunDir, RUN_DIR_VARIABLE, sweep, sweepNow } from './processes.ts';
 
 /**
- * The run's directory of started processes (testing/processes.ts). `npm test` (scripts/test.ts) makes it and sweeps
- * it itself; a bare `vitest run` gets one here, swept when the run ends — and on the way out of an interrupted run,
+ * The run's directory of started processes and temporary files (testing/processes.ts). `npm test` (scripts/test.ts)
+ * makes it and sweeps it itself; a bare `vitest run` gets one here, swept when the run ends — and on the way out of an interrupted run,
  * where vitest exits without calling this teardown (the `exit` handler, which cannot wait, only signals).
  */
 export default function setup(): () => Promise<void> {
   if (process.env[RUN_DIR_VARIABLE]) return async () => undefined;
-  const runDir = mkdtempSync(join(tmpdir(), 'frete-test-run-'));
+  const { runDir, tmp } = makeRunDir();
   process.env[RUN_DIR_VARIABLE] = runDir;
+  process.env.TMPDIR = tmp;
   const onExit = () => {
     sweepNow(runDir);
     rmSync(runDir, { recursive: true, force: true });

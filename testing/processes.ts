@@ -11,10 +11,47 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  accessSync,
+  chmodSync,
+  constants,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 export const RUN_DIR_VARIABLE = 'FRETE_TEST_RUN_DIR';
+
+/** Memory-backed, where the machine has it (Linux's /dev/shm). */
+const RAM_DIR = '/dev/shm';
+
+/**
+ * Makes the run's directory and the temporary directory its tests use (`TMPDIR`, inside it): in memory where the
+ * machine has it. The tests' SQLite ledgers and PostgreSQL data dirs then commit without waiting on a disk's fsync,
+ * which changes no code path — the product still asks for every sync it asks for — only what a sync costs here
+ * (measured: 3,000 OAuth registrations, each a committed transaction, 25.6 s → 12.7 s on the shared machine).
+ */
+export function makeRunDir(): { runDir: string; tmp: string } {
+  let base = tmpdir();
+  try {
+    accessSync(RAM_DIR, constants.W_OK);
+    base = RAM_DIR;
+  } catch {
+    // no /dev/shm: the usual temporary directory
+  }
+  const runDir = mkdtempSync(join(base, 'frete-test-run-'));
+  const tmp = join(runDir, 'tmp');
+  mkdirSync(tmp);
+  // PostgreSQL runs as its own user (as root: `postgres`) and must reach its data dir under these.
+  chmodSync(runDir, 0o755);
+  chmodSync(tmp, 0o777);
+  return { runDir, tmp };
+}
 
 interface ProcessRecord {
   pid: number;
