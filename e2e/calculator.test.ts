@@ -1,7 +1,7 @@
-import AxeBuilder from '@axe-core/playwright';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type RunningSandbox, startSandbox } from '../sandbox/testing.ts';
+import { axeOn } from './support/axe.ts';
 import { launchBrowser, screenshot } from './support/browser.ts';
 import { type Storefront, startStorefront } from './support/storefront.ts';
 
@@ -109,7 +109,7 @@ const brl = (n: number) => `R$\u00a0${n.toFixed(2).replace('.', ',')}`;
 async function expectAccessible(state: string): Promise<void> {
   for (const colorScheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme });
-    const { violations } = await new AxeBuilder({ page }).analyze();
+    const { violations } = await axeOn(page).analyze();
     expect(
       violations.map(
         (v) => `${state} (${colorScheme}): ${v.id} ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,

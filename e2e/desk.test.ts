@@ -1,4 +1,3 @@
-import AxeBuilder from '@axe-core/playwright';
 import { PDFDocument } from 'pdf-lib';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,6 +7,7 @@ import { type RunningSandbox, SAMPLE_LABEL, startSandbox } from '../sandbox/test
 import { AgentLabelOutputSchema } from '../shared/agent-label.ts';
 import { approvedTokens } from '../shared/oauth/testing/suite.ts';
 import { type PostgresServer, startPostgres } from '../testing/servers.ts';
+import { axeOn } from './support/axe.ts';
 import { launchBrowser, screenshot } from './support/browser.ts';
 
 const PASSWORD = 'senha-do-lojista-e2e-desk';
@@ -516,11 +516,11 @@ describe.each(BACKENDS)('the label desk in Chromium, on $name', (backend) => {
         const { context, page } = await openLoggedIn('/admin/labels', viewport);
         // The instrument first: an input without a label on this page is a violation it reports.
         await page.evaluate(() => document.querySelector('main')?.append(document.createElement('input')));
-        expect((await new AxeBuilder({ page }).analyze()).violations.map((v) => v.id)).toContain('label');
+        expect((await axeOn(page).analyze()).violations.map((v) => v.id)).toContain('label');
         const sweep = async (state: string) => {
           for (const colorScheme of ['light', 'dark'] as const) {
             await page.emulateMedia({ colorScheme });
-            const { violations } = await new AxeBuilder({ page }).analyze();
+            const { violations } = await axeOn(page).analyze();
             expect(
               violations.map(
                 (v) =>
@@ -571,7 +571,7 @@ describe.each(BACKENDS)('the label desk in Chromium, on $name', (backend) => {
         await login.goto(`${bff.url}/admin/approvals`);
         for (const colorScheme of ['light', 'dark'] as const) {
           await login.emulateMedia({ colorScheme });
-          const { violations } = await new AxeBuilder({ page: login }).analyze();
+          const { violations } = await axeOn(login).analyze();
           expect(violations.map((v) => `login ${colorScheme} ${size}: ${v.id}`)).toEqual([]);
           await screenshot(login, `desk-login-${colorScheme}-${size}`);
         }

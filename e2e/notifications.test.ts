@@ -1,5 +1,4 @@
 import { mkdir, writeFile } from 'node:fs/promises';
-import AxeBuilder from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Clocks, issueLabel, orderLabel, WEBHOOK_SECRET } from '../bff/notifications/testing/harness.ts';
@@ -11,6 +10,7 @@ import {
   startWebhookReceiver,
   type WebhookReceiver,
 } from '../testing/servers.ts';
+import { axeOn } from './support/axe.ts';
 import { ARTIFACTS, launchBrowser, screenshot } from './support/browser.ts';
 
 /**
@@ -41,7 +41,7 @@ afterAll(async () => {
 });
 
 async function expectAccessible(page: Page, state: string): Promise<void> {
-  const { violations } = await new AxeBuilder({ page }).analyze();
+  const { violations } = await axeOn(page).analyze();
   expect(
     violations.map((v) => `${state}: ${v.id} ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
   ).toEqual([]);

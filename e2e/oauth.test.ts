@@ -1,4 +1,3 @@
-import AxeBuilder from '@axe-core/playwright';
 import { auth, UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -7,6 +6,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { type RunningBff, startBff } from '../bff/testing.ts';
 import { type RunningSandbox, startSandbox } from '../sandbox/testing.ts';
 import { TEST_REDIRECT, TestOAuthClient } from '../shared/oauth/testing/client.ts';
+import { axeOn } from './support/axe.ts';
 import { launchBrowser, screenshot } from './support/browser.ts';
 
 const ADMIN_PASSWORD = 'senha-do-lojista-e2e';
@@ -41,7 +41,7 @@ afterEach(async () => {
 });
 
 async function expectAccessible(state: string): Promise<void> {
-  const { violations } = await new AxeBuilder({ page }).analyze();
+  const { violations } = await axeOn(page).analyze();
   expect(
     violations.map((v) => `${state}: ${v.id} ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
   ).toEqual([]);

@@ -1,4 +1,3 @@
-import AxeBuilder from '@axe-core/playwright';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,6 +7,7 @@ import { LabelRecordSchema } from '../shared/label.ts';
 import { CreateMerchantOutputSchema, GetMerchantStatusOutputSchema } from '../shared/merchant.ts';
 import { RatesResponseSchema } from '../shared/quote.ts';
 import { TrackingResponseSchema } from '../shared/tracking.ts';
+import { axeOn } from './support/axe.ts';
 import { launchBrowser, screenshot } from './support/browser.ts';
 
 let sandbox: RunningSandbox;
@@ -26,7 +26,7 @@ afterAll(async () => {
 });
 
 async function expectAccessible(page: Page, state: string): Promise<void> {
-  const { violations } = await new AxeBuilder({ page }).analyze();
+  const { violations } = await axeOn(page).analyze();
   expect(
     violations.map((v) => `${state}: ${v.id} ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
   ).toEqual([]);

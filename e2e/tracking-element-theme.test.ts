@@ -1,8 +1,8 @@
-import AxeBuilder from '@axe-core/playwright';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningBff, startBff } from '../bff/testing.ts';
 import { type RunningSandbox, startSandbox } from '../sandbox/testing.ts';
+import { axeOn } from './support/axe.ts';
 import { launchBrowser, screenshot } from './support/browser.ts';
 
 /**
@@ -36,7 +36,7 @@ describe('<shipping-tracking> in light and dark', { timeout: 60_000 }, () => {
     await page.emulateMedia({ colorScheme });
     await page.goto(`${bff.url}/track?codes=${CODES}`);
     await expect.poll(() => page.locator('shipping-tracking .card').count(), { timeout: 20_000 }).toBe(3);
-    const { violations } = await new AxeBuilder({ page }).include('shipping-tracking').analyze();
+    const { violations } = await axeOn(page).include('shipping-tracking').analyze();
     expect(violations.map((v) => `${v.id} ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
     const surface = await page.evaluate(() => {
       const root = document.querySelector('shipping-tracking')?.shadowRoot?.querySelector('.tracking');
