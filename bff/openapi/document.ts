@@ -62,7 +62,7 @@ const VERIFY_STATUS: ErrorResponsesOptions = {
     401: 'No checkout token, or not one of BFF_CHECKOUT_TOKENS',
     405: 'Method not allowed (a browser\u2019s preflight too: this route has no CORS)',
     413: 'JSON body over 32,000 bytes',
-    429: 'The store\u2019s limit at the platform is spent: retry shortly; do not charge meanwhile',
+    429: 'The store\u2019s limit at the platform, or this checkout token\u2019s share of it, is spent: retry after Retry-After; do not charge meanwhile',
     502: 'The platform could not quote: do not charge, and do not tell the shopper the option is gone; retry',
   },
   headers: {
@@ -72,10 +72,18 @@ const VERIFY_STATUS: ErrorResponsesOptions = {
         schema: { type: 'string' },
       },
     },
+    429: RETRY_AFTER,
   },
 };
 
-const PAC = { code: 'PAC', serviceId: 'correios-pac', label: 'Correios PAC', deliveryDays: 6, price: 21.5 };
+const PAC = {
+  code: 'PAC',
+  serviceId: 'correios-pac',
+  label: 'Correios PAC',
+  deliveryDays: 6,
+  price: 21.5,
+  promise: { from: '2026-12-02', to: '2026-12-02', basis: 'platform', parcels: 0 },
+};
 
 /**
  * The OpenAPI 3.1 document of the BFF's public API (`POST /api/tracking`, `/api/rates/verify`, `/api/orders/lookup`),
@@ -148,8 +156,10 @@ export function buildBffOpenApiDocument(publicUrl?: string): JsonObject {
           description:
             'The price in the calculator\u2019s `shipping-select` event comes from the shopper\u2019s browser and can be ' +
             'edited there. Before charging, the store\u2019s checkout server sends the CEP, the cart and the chosen ' +
-            '`serviceId`; the BFF quotes them again with the secret key (an identical quote within a minute is ' +
-            'answered from its cache) and answers the rate to charge, or why the service cannot be charged. ' +
+            '`serviceId`; the BFF quotes them again with the secret key through its one quote core (an identical ' +
+            'quote within five minutes is answered from its cache; an uncached one spends this token\u2019s share of ' +
+            'the store\u2019s quotes) and answers the rate to charge with its delivery promise, or why the service ' +
+            'cannot be charged. ' +
             'Server to server: `Authorization: Bearer` with one of BFF_CHECKOUT_TOKENS; no CORS.',
           security: [{ checkoutToken: [] }],
           requestBody: jsonRequest('RateVerifyRequest', {
