@@ -1,0 +1,91 @@
+import { SHOPIFY_HMAC_HEADER, shopifyHmac } from '../../shared/checkouts/shopify.ts';
+import type { QuoteItem } from '../../shared/quote.ts';
+
+/** The Shopify app secret and Nuvemshop callback secret of the test BFFs (and of the sandbox's fixture app). */
+export const TEST_SHOPIFY_SECRET = 'shpss_test_checkout_secret_0001';
+export const TEST_NUVEMSHOP_SECRET = 'nuvemshop-callback-secret-0123456789abcdef';
+
+/** A Shopify cart line as its checkout sends it: price in centavos, grams, requires_shipping. */
+export function shopifyItem(item: QuoteItem, extra: Record<string, unknown> = {}) {
+  return {
+    name: item.name,
+    sku: null,
+    quantity: item.quantity,
+    grams: Math.round(item.weightKg * 1000),
+    price: Math.round(item.unitPriceBRL * 100),
+    requires_shipping: true,
+    ...extra,
+  };
+}
+
+/** A CarrierService request body for a CEP and Shopify cart lines. */
+export function shopifyBody(cep: string, items: unknown[], destination: Record<string, unknown> = {}) {
+  return {
+    rate: {
+      origin: { country: 'BR', postal_code: '01310-100', province: 'SP', city: 'São Paulo' },
+      destination: { country: 'BR', postal_code: cep, province: null, city: null, ...destination },
+      items,
+      currency: 'BRL',
+      locale: 'pt-BR',
+    },
+  };
+}
+
+/** POSTs a callback as Shopify does: the raw body signed with `secret` (`null`: unsigned). */
+export function postShopify(url: string, body: unknown, secret: string | null = TEST_SHOPIFY_SECRET) {
+  const text = typeof body === 'string' ? body : JSON.stringify(body);
+  return fetch(`${url}/checkout/shopify/rates`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      ...(secret === null ? {} : { [SHOPIFY_HMAC_HEADER]: shopifyHmac(secret, text) }),
+    },
+    body: text,
+  });
+}
+
+/** A Nuvemshop cart line: price in BRL, grams of one unit, free_shipping. */
+export function nuvemshopItem(item: QuoteItem, extra: Record<string, unknown> = {}) {
+  return {
+    id: 1,
+    product_id: 1,
+    name: item.name,
+    sku: null,
+    quantity: item.quantity,
+    free_shipping: false,
+    grams: Math.round(item.weightKg * 1000),
+    price: item.unitPriceBRL,
+    dimensions: { width: 12, height: 10, depth: 10 },
+    ...extra,
+  };
+}
+
+/** A shipping-carrier request; `productPage` sends only the destination's postal code, as product pages do. */
+export function nuvemshopBody(cep: string, items: unknown[], productPage = false) {
+  const full = { address: 'Rua A', number: '10', locality: 'Centro', city: 'Rio de Janeiro', province: 'RJ' };
+  return {
+    store_id: 1001,
+    currency: 'BRL',
+    language: 'pt',
+    origin: { country: 'BR', postal_code: '01310100' },
+    destination: {
+      name: null,
+      country: 'BR',
+      postal_code: cep,
+      phone: null,
+      ...(productPage
+        ? { address: null, number: null, floor: null, locality: null, city: null, province: null }
+        : full),
+    },
+    items,
+  };
+}
+
+/** POSTs a callback as Nuvemshop does, to the URL with the secret as its last segment. */
+export function postNuvemshop(url: string, body: unknown, secret = TEST_NUVEMSHOP_SECRET) {
+  return fetch(`${url}/checkout/nuvemshop/rates/${secret}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'user-agent': 'Nuvemshop' },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+}
