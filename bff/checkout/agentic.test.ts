@@ -147,7 +147,7 @@ describe('POST /checkout/fulfillment-options', () => {
     expect(
       (await options({ protocol: 'acp', items: [shirt], address: { postal_code: '00000-502' } })).status,
     ).toBe(503);
-    const small = await startBff(sandbox.url, { ...ENV, SHIPPING_RATE_LIMIT: '8/60' });
+    const small = await startBff(sandbox.url, { ...ENV, SHIPPING_RATE_LIMIT: '4/60' });
     try {
       const ask = (cep: string) =>
         options({ protocol: 'ucp', items: [shirt], address: { postal_code: cep } }, CHECKOUT, small);

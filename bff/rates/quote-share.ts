@@ -18,13 +18,14 @@ export interface QuoteCaller {
 
 /**
  * Each caller's share of the BFF's quote lane (`SHIPPING_RATE_LIMIT` less the browsers' reserve,
- * `BFF_BROWSER_QUOTE_SHARE`), by kind: the hosted checkouts (shoppers paying) and the merchant's desk may use half
- * of it each; an agent, a checkout token and a caller nobody named a quarter. With the defaults (60 a minute, half
- * kept for browsers) that is 15, 15, 7, 7 and 7 uncached quotes a minute.
+ * `BFF_BROWSER_QUOTE_SHARE`), by kind: where shoppers pay — a hosted checkout, a checkout token (the store's checkout
+ * server verifying, an agentic checkout) — and the merchant's desk, half of it each; an agent, and a caller nobody
+ * named, a quarter. With the defaults (60 a minute, half kept for browsers) that is 15 uncached quotes a minute for
+ * each checkout and the desk, 7 for each agent.
  */
 export const QUOTE_SHARES: Record<QuoteCallerKind, number> = {
   agent: 0.25,
-  checkout: 0.25,
+  checkout: 0.5,
   platform: 0.5,
   desk: 0.5,
   bff: 0.25,

@@ -285,10 +285,10 @@ describe('POST /api/rates/verify: errors in the spec 7.1 envelope', () => {
 describe('POST /api/rates/verify: each checkout token has its share of the quotes', () => {
   let small: RunningBff;
   beforeAll(async () => {
-    // 8 quotes a minute, half kept for browsers: a lane of 4, a checkout token's share 1.
+    // 4 quotes a minute, half kept for browsers: a lane of 2, a checkout token's share 1.
     small = await startBff(sandbox.url, {
       BFF_CHECKOUT_TOKENS: `${CHECKOUT},${OTHER}`,
-      SHIPPING_RATE_LIMIT: '8/60',
+      SHIPPING_RATE_LIMIT: '4/60',
     });
   });
   afterAll(async () => {
