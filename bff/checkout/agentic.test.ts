@@ -143,10 +143,27 @@ describe('POST /checkout/fulfillment-options', () => {
     expect(await upstreamQuotes()).toBe(0);
   });
 
-  it('answers 503 when the platform fails, and 429 with Retry-After once the token’s share is spent', async () => {
-    expect(
-      (await options({ protocol: 'acp', items: [shirt], address: { postal_code: '00000-502' } })).status,
-    ).toBe(503);
+  it('answers 503 when the platform fails (502), limits the store (429), refuses it (402) or is slower than the deadline', async () => {
+    for (const cep of ['00000-502', '00000-429']) {
+      const res = await options({ protocol: 'acp', items: [shirt], address: { postal_code: cep } });
+      expect(res.status).toBe(503);
+      expect(ErrorBodySchema.parse(await res.json()).error.code).toBe('quote_failed');
+    }
+    const body = { protocol: 'ucp', items: [shirt], address: { postal_code: RIO } };
+    const broke = await startBff(sandbox.url, { ...ENV, SHIPPING_SECRET_KEY: 'mk_test_sem_plano' });
+    const quick = await startBff(sandbox.url, { ...ENV, BFF_CHECKOUT_DEADLINE_MS: '300' });
+    try {
+      expect((await options(body, CHECKOUT, broke)).status).toBe(503);
+      await sandbox.control('faults', { target: 'rates', mode: 'latency', latencyMs: 1500 });
+      const started = performance.now();
+      expect((await options(body, CHECKOUT, quick)).status).toBe(503);
+      expect(performance.now() - started).toBeLessThan(1200);
+    } finally {
+      await Promise.all([broke.stop(), quick.stop()]);
+    }
+  });
+
+  it('answers 429 with Retry-After once the token’s share is spent', async () => {
     const small = await startBff(sandbox.url, { ...ENV, SHIPPING_RATE_LIMIT: '4/60' });
     try {
       const ask = (cep: string) =>

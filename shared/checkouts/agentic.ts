@@ -70,3 +70,9 @@ export const UcpFulfillmentOptionsSchema = /* @__PURE__ */ z.strictObject({
   options: z.array(UcpFulfillmentOptionSchema),
   reason: z.optional(ReasonSchema),
 });
+
+/** Either answer, as the OpenAPI document states it. */
+export const FulfillmentOptionsResponseSchema = /* @__PURE__ */ z.union([
+  AcpFulfillmentOptionsSchema,
+  UcpFulfillmentOptionsSchema,
+]);
