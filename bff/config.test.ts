@@ -3,6 +3,17 @@ import { ConfigError, EnvSchema, parseConfig, proxyTrustWarning } from './config
 
 const base = { SHIPPING_SECRET_KEY: 'mk_test_demo' };
 
+/** The ConfigError this environment (over `base`) is refused with. */
+function refusalOf(env: Record<string, string>): ConfigError {
+  try {
+    parseConfig({ ...base, ...env });
+  } catch (error) {
+    if (error instanceof ConfigError) return error;
+    throw error;
+  }
+  throw new Error(`${JSON.stringify(env)} was accepted`);
+}
+
 describe('parseConfig', () => {
   it('uses the defaults the README documents', () => {
     expect(parseConfig(base)).toMatchObject({
@@ -255,15 +266,9 @@ describe('parseConfig', () => {
       ],
     ];
     for (const [env, message] of refused) {
-      let error: unknown;
-      try {
-        parseConfig({ ...base, ...env });
-      } catch (caught) {
-        error = caught;
-      }
-      expect(error, JSON.stringify(env)).toBeInstanceOf(ConfigError);
-      expect((error as Error).message).toMatch(message);
-      expect((error as Error).message).not.toMatch(/supersecret|short-secret|c2hvcnQ/);
+      const { message: said } = refusalOf(env);
+      expect(said).toMatch(message);
+      expect(said).not.toMatch(/supersecret|short-secret|c2hvcnQ/);
     }
   });
 });
@@ -322,15 +327,9 @@ describe('parseConfig: quotes and checkouts (docs/checkout/)', () => {
       [{ BFF_NUVEMSHOP_API_URL: 'ftp://api.example' }, /^BFF_NUVEMSHOP_API_URL must be an http/],
     ];
     for (const [env, message] of refused) {
-      let error: unknown;
-      try {
-        parseConfig({ ...base, ...env });
-      } catch (caught) {
-        error = caught;
-      }
-      expect(error, JSON.stringify(env)).toBeInstanceOf(ConfigError);
-      expect((error as Error).message).toMatch(message);
-      expect((error as Error).message).not.toMatch(/supersecret/);
+      const { message: said } = refusalOf(env);
+      expect(said).toMatch(message);
+      expect(said).not.toMatch(/supersecret/);
     }
   });
 });

@@ -11,6 +11,7 @@ import { type RunningBff, startBff, TEST_AGENTS } from '../testing.ts';
 import {
   nuvemshopBody,
   nuvemshopItem,
+  platformQuotes,
   postNuvemshop,
   postShopify,
   shopifyBody,
@@ -56,12 +57,7 @@ function options(body: unknown, token = CHECKOUT, on = bff) {
   });
 }
 
-async function upstreamQuotes(): Promise<number> {
-  const stats = (await (await sandbox.control('stats', undefined, 'GET')).json()) as {
-    stores: Record<string, Record<string, number>>;
-  };
-  return Object.values(stats.stores).reduce((sum, routes) => sum + (routes['POST /v1/rates'] ?? 0), 0);
-}
+const upstreamQuotes = () => platformQuotes(sandbox);
 
 describe('POST /checkout/fulfillment-options', () => {
   it('answers ACP FulfillmentOptionShipping objects: id = serviceId, integer centavos, the promise as RFC 3339', async () => {

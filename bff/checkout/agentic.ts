@@ -48,35 +48,29 @@ export async function fulfillmentOptions(
     : { options: quote.rates.map(ucpOptionOf) };
 }
 
-function acpOptionOf(rate: QuotedRate): AcpFulfillmentOption {
+/** What both protocols say of a rate: its id, title, carrier, window and totals (integer centavos). */
+function optionOf(rate: QuotedRate) {
   const { earliest, latest } = rfc3339Window(rate.promise);
   const amount = centsOf(rate.price);
   return {
-    type: 'shipping',
     id: rate.serviceId,
     title: rate.label,
     carrier: CARRIER,
-    earliest_delivery_time: earliest,
-    latest_delivery_time: latest,
+    earliest,
+    latest,
     totals: [
-      { type: 'fulfillment', display_text: 'Frete', amount },
-      { type: 'total', display_text: 'Total', amount },
+      { type: 'fulfillment' as const, display_text: 'Frete', amount },
+      { type: 'total' as const, display_text: 'Total', amount },
     ],
   };
 }
 
+function acpOptionOf(rate: QuotedRate): AcpFulfillmentOption {
+  const { earliest, latest, ...option } = optionOf(rate);
+  return { type: 'shipping', ...option, earliest_delivery_time: earliest, latest_delivery_time: latest };
+}
+
 function ucpOptionOf(rate: QuotedRate): UcpFulfillmentOption {
-  const { earliest, latest } = rfc3339Window(rate.promise);
-  const amount = centsOf(rate.price);
-  return {
-    id: rate.serviceId,
-    title: rate.label,
-    carrier: CARRIER,
-    earliest_fulfillment_time: earliest,
-    latest_fulfillment_time: latest,
-    totals: [
-      { type: 'fulfillment', display_text: 'Frete', amount },
-      { type: 'total', display_text: 'Total', amount },
-    ],
-  };
+  const { earliest, latest, ...option } = optionOf(rate);
+  return { ...option, earliest_fulfillment_time: earliest, latest_fulfillment_time: latest };
 }

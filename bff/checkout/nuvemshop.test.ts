@@ -3,10 +3,17 @@ import { type RunningSandbox, startSandbox } from '../../sandbox/testing.ts';
 import { NuvemshopRatesAnswerSchema } from '../../shared/checkouts/nuvemshop.ts';
 import { platformPromise } from '../../shared/delivery-promise.ts';
 import { ErrorBodySchema } from '../../shared/errors.ts';
-import { type QuoteItem, RatesResponseSchema } from '../../shared/quote.ts';
+import type { QuoteItem } from '../../shared/quote.ts';
 import { type RunningBff, startBff } from '../testing.ts';
 import { nuvemshopWindow } from './promise-times.ts';
-import { nuvemshopBody, nuvemshopItem, postNuvemshop, TEST_NUVEMSHOP_SECRET } from './testing.ts';
+import {
+  directQuote,
+  nuvemshopBody,
+  nuvemshopItem,
+  platformQuotes,
+  postNuvemshop,
+  TEST_NUVEMSHOP_SECRET,
+} from './testing.ts';
 
 const ENV = {
   BFF_NUVEMSHOP_CALLBACK_SECRET: TEST_NUVEMSHOP_SECRET,
@@ -32,21 +39,9 @@ beforeEach(async () => {
   await sandbox.control('reset');
 });
 
-async function upstreamQuotes(): Promise<number> {
-  const stats = (await (await sandbox.control('stats', undefined, 'GET')).json()) as {
-    stores: Record<string, Record<string, number>>;
-  };
-  return Object.values(stats.stores).reduce((sum, routes) => sum + (routes['POST /v1/rates'] ?? 0), 0);
-}
+const upstreamQuotes = () => platformQuotes(sandbox);
 
-async function direct(cep: string, items: QuoteItem[]) {
-  const res = await fetch(`${sandbox.url}/v1/rates`, {
-    method: 'POST',
-    headers: { authorization: 'Bearer mk_test_demo', 'content-type': 'application/json' },
-    body: JSON.stringify({ destinationCep: cep, items }),
-  });
-  return RatesResponseSchema.parse(await res.json());
-}
+const direct = (cep: string, items: QuoteItem[]) => directQuote(sandbox, cep, items);
 
 async function rates(body: unknown, on: RunningBff = bff) {
   const res = await postNuvemshop(on.url, body);

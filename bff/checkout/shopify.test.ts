@@ -3,10 +3,17 @@ import { type RunningSandbox, startSandbox } from '../../sandbox/testing.ts';
 import { ShopifyRatesAnswerSchema, shopifyHmac } from '../../shared/checkouts/shopify.ts';
 import { platformPromise } from '../../shared/delivery-promise.ts';
 import { ErrorBodySchema } from '../../shared/errors.ts';
-import { type QuoteItem, RatesResponseSchema } from '../../shared/quote.ts';
+import type { QuoteItem } from '../../shared/quote.ts';
 import { type RunningBff, startBff } from '../testing.ts';
 import { shopifyWindow } from './promise-times.ts';
-import { postShopify, shopifyBody, shopifyItem, TEST_SHOPIFY_SECRET } from './testing.ts';
+import {
+  directQuote,
+  platformQuotes,
+  postShopify,
+  shopifyBody,
+  shopifyItem,
+  TEST_SHOPIFY_SECRET,
+} from './testing.ts';
 
 const STORE_DAYS = { handlingDays: 1, cutoffMinutes: 14 * 60 };
 const ENV = {
@@ -33,22 +40,9 @@ beforeEach(async () => {
   await sandbox.control('reset');
 });
 
-async function upstreamQuotes(): Promise<number> {
-  const stats = (await (await sandbox.control('stats', undefined, 'GET')).json()) as {
-    stores: Record<string, Record<string, number>>;
-  };
-  return Object.values(stats.stores).reduce((sum, routes) => sum + (routes['POST /v1/rates'] ?? 0), 0);
-}
+const upstreamQuotes = () => platformQuotes(sandbox);
 
-/** The platform's own quote of these items, asked directly with the secret key (the truth to compare with). */
-async function direct(cep: string, items: QuoteItem[]) {
-  const res = await fetch(`${sandbox.url}/v1/rates`, {
-    method: 'POST',
-    headers: { authorization: 'Bearer mk_test_demo', 'content-type': 'application/json' },
-    body: JSON.stringify({ destinationCep: cep, items }),
-  });
-  return RatesResponseSchema.parse(await res.json());
-}
+const direct = (cep: string, items: QuoteItem[]) => directQuote(sandbox, cep, items);
 
 /** Asks the BFF as Shopify does and parses the answer with the published schema. */
 async function rates(body: unknown, on: RunningBff = bff) {

@@ -1,5 +1,6 @@
+import type { RunningSandbox } from '../../sandbox/testing.ts';
 import { SHOPIFY_HMAC_HEADER, shopifyHmac } from '../../shared/checkouts/shopify.ts';
-import type { QuoteItem } from '../../shared/quote.ts';
+import { type QuoteItem, RatesResponseSchema } from '../../shared/quote.ts';
 
 /** The Shopify app secret and Nuvemshop callback secret of the test BFFs (and of the sandbox's fixture app). */
 export const TEST_SHOPIFY_SECRET = 'shpss_test_checkout_secret_0001';
@@ -88,4 +89,22 @@ export function postNuvemshop(url: string, body: unknown, secret = TEST_NUVEMSHO
     headers: { 'content-type': 'application/json', 'user-agent': 'Nuvemshop' },
     body: typeof body === 'string' ? body : JSON.stringify(body),
   });
+}
+
+/** The `POST /v1/rates` calls the sandbox counted since its last reset, every store together. */
+export async function platformQuotes(sandbox: RunningSandbox): Promise<number> {
+  const stats = (await (await sandbox.control('stats', undefined, 'GET')).json()) as {
+    stores: Record<string, Record<string, number>>;
+  };
+  return Object.values(stats.stores).reduce((sum, routes) => sum + (routes['POST /v1/rates'] ?? 0), 0);
+}
+
+/** The platform's own quote of these items, asked directly with the secret key (the truth to compare with). */
+export async function directQuote(sandbox: RunningSandbox, cep: string, items: QuoteItem[]) {
+  const res = await fetch(`${sandbox.url}/v1/rates`, {
+    method: 'POST',
+    headers: { authorization: 'Bearer mk_test_demo', 'content-type': 'application/json' },
+    body: JSON.stringify({ destinationCep: cep, items }),
+  });
+  return RatesResponseSchema.parse(await res.json());
 }

@@ -4,7 +4,13 @@ import { type RunningSandbox, SAMPLE_LABEL, startSandbox } from '../../sandbox/t
 import { PreviewLabelOutputSchema } from '../../shared/agent-label.ts';
 import { ShopifyRatesAnswerSchema } from '../../shared/checkouts/shopify.ts';
 import { type RedisServer, startRedis } from '../../testing/servers.ts';
-import { postShopify, shopifyBody, shopifyItem, TEST_SHOPIFY_SECRET } from '../checkout/testing.ts';
+import {
+  platformQuotes,
+  postShopify,
+  shopifyBody,
+  shopifyItem,
+  TEST_SHOPIFY_SECRET,
+} from '../checkout/testing.ts';
 import { type RunningBff, startBff, TEST_AGENTS } from '../testing.ts';
 import { callerKey, checkoutCaller, QUOTE_SHARES, quoteCallerOf, quoteShareOf } from './quote-share.ts';
 import { RateVerifyResponseSchema } from './verify.ts';
@@ -68,7 +74,7 @@ describe('one agent cannot spend the store’s quotes', () => {
     const priced = previews.filter((r) => PreviewLabelOutputSchema.parse(r.structuredContent).quotedPrice);
     // Its share: a quarter of the BFF's 30 (the store's 60 less the browsers' half).
     expect(priced.length).toBe(7);
-    expect(await upstream(sandbox)).toBe(7);
+    expect(await platformQuotes(sandbox)).toBe(7);
 
     // Shoppers' calculators quote the platform directly with the public key: 5 of 5 served.
     const shoppers = await Promise.all(
@@ -101,7 +107,7 @@ describe('one agent cannot spend the store’s quotes', () => {
     expect(refused.isError).toBe(true);
     expect(refused.structuredContent).toMatchObject({ rates: [], reason: 'rate_limited' });
     expect((refused.structuredContent as { retryAfterSeconds: number }).retryAfterSeconds).toBeGreaterThan(0);
-    expect(await upstream(sandbox)).toBeLessThanOrEqual(60);
+    expect(await platformQuotes(sandbox)).toBeLessThanOrEqual(60);
   });
 });
 
@@ -144,13 +150,6 @@ describe('the shares across instances', () => {
     expect((await verify(second, '30130-000')).status).toBe(429);
     // What the first instance paid for, the second answers from the shared cache.
     expect((await verify(second, '20040-020')).status).toBe(200);
-    expect(await upstream(sandbox)).toBe(1);
+    expect(await platformQuotes(sandbox)).toBe(1);
   });
 });
-
-async function upstream(sandbox: RunningSandbox): Promise<number> {
-  const stats = (await (await sandbox.control('stats', undefined, 'GET')).json()) as {
-    stores: Record<string, Record<string, number>>;
-  };
-  return stats.stores['loja-demo']?.['POST /v1/rates'] ?? 0;
-}

@@ -39,17 +39,8 @@ export class RedisQuoteStore implements QuoteStore {
       .catch(() => undefined);
   }
 
-  private async shared(key: string): Promise<RatesResponse | undefined> {
-    const text = await this.connection.commands.get(this.key(key));
-    if (text === null) return undefined;
-    let json: unknown;
-    try {
-      json = JSON.parse(text);
-    } catch {
-      return undefined;
-    }
-    // Validated like the platform's answer it was: the cache is shared, so it is an edge too.
-    const parsed = RatesResponseSchema.safeParse(json);
-    return parsed.success ? parsed.data : undefined;
+  private shared(key: string): Promise<RatesResponse | undefined> {
+    // Checked like the platform's answer it was.
+    return this.connection.getJson(this.key(key), RatesResponseSchema);
   }
 }
