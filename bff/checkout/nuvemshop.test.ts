@@ -8,6 +8,7 @@ import { type RunningBff, startBff } from '../testing.ts';
 import { nuvemshopWindow } from './promise-times.ts';
 import {
   directQuote,
+  EDGE_CARTS,
   nuvemshopBody,
   nuvemshopItem,
   platformQuotes,
@@ -135,12 +136,7 @@ describe('POST /checkout/nuvemshop/rates/<secret>: the core’s price, in Nuvems
     );
   });
 
-  it.each([
-    ['3 × R$ 19,90', [{ name: 'Meia', quantity: 3, unitPriceBRL: 19.9, weightKg: 0.1 }]],
-    ['R$ 0,01', [{ name: 'Adesivo', quantity: 1, unitPriceBRL: 0.01, weightKg: 0.01 }]],
-    ['999 units', [{ name: 'Parafuso', quantity: 999, unitPriceBRL: 0.05, weightKg: 0.01 }]],
-    ['50 lines', Array.from({ length: 50 }, (_, i) => ({ ...shirt, name: `p${i}`, weightKg: 0.05 }))],
-  ])('quotes %s as the platform quotes the same cart', async (_, items) => {
+  it.each(EDGE_CARTS)('quotes %s as the platform quotes the same cart', async (_, items) => {
     const answer = await rates(
       nuvemshopBody(
         RIO,

@@ -8,6 +8,7 @@ import { type RunningBff, startBff } from '../testing.ts';
 import { shopifyWindow } from './promise-times.ts';
 import {
   directQuote,
+  EDGE_CARTS,
   platformQuotes,
   postShopify,
   shopifyBody,
@@ -149,12 +150,7 @@ describe('POST /checkout/shopify/rates: the price and the dates of the quote cor
     expect((await at(2989)).find((r) => r.service_code === 'correios-pac')?.total_price).not.toBe('0');
   });
 
-  it.each([
-    ['3 × R$ 19,90', [{ name: 'Meia', quantity: 3, unitPriceBRL: 19.9, weightKg: 0.1 }]],
-    ['R$ 0,01', [{ name: 'Adesivo', quantity: 1, unitPriceBRL: 0.01, weightKg: 0.01 }]],
-    ['999 units', [{ name: 'Parafuso', quantity: 999, unitPriceBRL: 0.05, weightKg: 0.01 }]],
-    ['50 lines', Array.from({ length: 50 }, (_, i) => ({ ...shirt, name: `p${i}`, weightKg: 0.05 }))],
-  ])('quotes %s as the platform quotes the same cart', async (_, items) => {
+  it.each(EDGE_CARTS)('quotes %s as the platform quotes the same cart', async (_, items) => {
     const answer = await rates(
       shopifyBody(
         RIO,

@@ -108,3 +108,19 @@ export async function directQuote(sandbox: RunningSandbox, cep: string, items: Q
   });
   return RatesResponseSchema.parse(await res.json());
 }
+
+/** Carts at the conversions' edges (issue 34): a float-drift price, one centavo, 999 units, 50 lines. */
+export const EDGE_CARTS: [string, QuoteItem[]][] = [
+  ['3 × R$ 19,90', [{ name: 'Meia', quantity: 3, unitPriceBRL: 19.9, weightKg: 0.1 }]],
+  ['R$ 0,01', [{ name: 'Adesivo', quantity: 1, unitPriceBRL: 0.01, weightKg: 0.01 }]],
+  ['999 units', [{ name: 'Parafuso', quantity: 999, unitPriceBRL: 0.05, weightKg: 0.01 }]],
+  [
+    '50 lines',
+    Array.from({ length: 50 }, (_, i) => ({
+      name: `p${i}`,
+      quantity: 1,
+      unitPriceBRL: 79.9,
+      weightKg: 0.05,
+    })),
+  ],
+];
