@@ -234,9 +234,10 @@ export async function measureQuoteFairShare(seconds = 60): Promise<Figure> {
         browserOk === served.length &&
         verified === served.length &&
         agentTally.served <= agentShare &&
-        calls <= 60 * Math.ceil(seconds / 60),
+        calls <= 60 * windows,
       data: {
         seconds,
+        windows,
         shoppers: served.length,
         browserOk,
         verified,
