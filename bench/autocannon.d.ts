@@ -20,6 +20,8 @@ declare module 'autocannon' {
     connections?: number;
     duration?: number;
     amount?: number;
+    /** Requests per second across all connections (a fixed rate instead of as fast as possible). */
+    overallRate?: number;
   }
   export default function autocannon(options: Options): Promise<Result>;
 }

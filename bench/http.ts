@@ -2,18 +2,23 @@ import autocannon from 'autocannon';
 import { startBffProcess, startProcess, startSandboxProcess } from './processes.ts';
 import { type Figure, median, round } from './stats.ts';
 
-interface Load {
+export interface Load {
   rps: number;
   p50: number;
   p99: number;
   errors: number;
 }
 
-async function load(
+/**
+ * Autocannon for `seconds` (10 connections), as fast as the server answers or at `rate` requests a second: req/s,
+ * p50, p99 and everything that was not a 2xx.
+ */
+export async function load(
   url: string,
   body: unknown,
   headers: Record<string, string>,
   seconds: number,
+  rate?: number,
 ): Promise<Load> {
   const result = await autocannon({
     url,
@@ -22,6 +27,7 @@ async function load(
     body: JSON.stringify(body),
     connections: 10,
     duration: seconds,
+    ...(rate === undefined ? {} : { overallRate: rate }),
   });
   return {
     rps: result.requests.average,
@@ -32,7 +38,7 @@ async function load(
 }
 
 /** Alternates A and B `rounds` times, so both see the same machine noise; medians of each. */
-async function sideBySide(rounds: number, a: () => Promise<Load>, b: () => Promise<Load>) {
+export async function sideBySide(rounds: number, a: () => Promise<Load>, b: () => Promise<Load>) {
   const as: Load[] = [];
   const bs: Load[] = [];
   for (let i = 0; i < rounds; i++) {

@@ -35,7 +35,8 @@ async function timeCalls(c: Client, calls: number, distinct: boolean): Promise<n
 /** Figure 5: tools/call get_shipping_rates through the BFF vs the same call on the sandbox's MCP. */
 export async function measureMcp(rounds = 3, calls = 100): Promise<Figure> {
   const sandbox = await startSandboxProcess();
-  const bff = await startBffProcess(sandbox.url);
+  // The platform's limit as the sandbox's (none to speak of): this figure times the hop, not the quote shares.
+  const bff = await startBffProcess(sandbox.url, { SHIPPING_RATE_LIMIT: '10000000/60' });
   const viaBff = await client(`${bff.url}/mcp`, BENCH_AGENT_TOKEN);
   const direct = await client(`${sandbox.url}/mcp`, 'mk_test_demo');
   try {

@@ -9,6 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { measureBrowser } from './browser.ts';
+import { measureCheckoutStorm, measureQuoteFairShare } from './checkout.ts';
 import { measureCoalescing } from './coalescing.ts';
 import { measureFairShare } from './fair-share.ts';
 import { measureSandboxRates, measureTrackingHop } from './http.ts';
@@ -26,7 +27,7 @@ const build = spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit' }
 if (build.status !== 0) process.exit(1);
 
 const started = Date.now();
-const steps: [string, () => Promise<Figure>][] = [
+const steps: [string, () => Promise<Figure | Figure[]>][] = [
   ['bundle size', measureSize],
   ['browser timing', () => measureBrowser()],
   ['tracking hop', () => measureTrackingHop()],
@@ -38,6 +39,7 @@ const steps: [string, () => Promise<Figure>][] = [
   ['packing', () => measurePacking()],
   ['fair share', () => measureFairShare()],
   ['notifications', () => measureNotifications()],
+  ['checkout', async () => [await measureCheckoutStorm(), await measureQuoteFairShare()]],
 ];
 const onlyAt = process.argv.indexOf('--only');
 const only = onlyAt === -1 ? undefined : process.argv[onlyAt + 1];
@@ -54,7 +56,7 @@ const figures: Figure[] = [];
 for (const [name, step] of steps) {
   if (only && name !== only) continue;
   out(`… ${name}`);
-  figures.push(await step());
+  figures.push(...[await step()].flat());
 }
 for (const kept of previous) if (!figures.some((f) => f.id === kept.id)) figures.push(kept);
 figures.sort((a, b) => a.id - b.id);

@@ -1,9 +1,11 @@
 import express, { type Express } from 'express';
 import helmet from 'helmet';
+import { type DeliveryPromises, PlatformPromises } from '../shared/delivery-promise.ts';
 import type { ClientMetadataFetchOptions } from '../shared/oauth/client-metadata.ts';
 import { adminRoutes } from './admin/routes.ts';
 import { AdminSessions } from './admin/session.ts';
 import type { Backends } from './backends/backends.ts';
+import { checkoutRoutes } from './checkout/checkout.ts';
 import type { BffConfig } from './config.ts';
 import { demoRoutes } from './demo/routes.ts';
 import { deskApiRoutes } from './desk/api.ts';
@@ -67,6 +69,11 @@ export interface BffDeps {
   notifications?: { timers?: boolean } & Pick<NotificationsDeps, 'mailer' | 'leaseMs' | 'pollMs'>;
   /** How `order_not_found` waits for its time floor (tests observe it instead of sleeping). */
   lookupWait?: (ms: number) => Promise<void>;
+  /**
+   * Where each quoted rate's delivery promise comes from: the platform's count with the store's handling days and
+   * cut-off (`PlatformPromises(config.storeDays)`) unless another implementation of the port is given (history).
+   */
+  promises?: DeliveryPromises;
   /** Where the built widget files are (default `dist/widget/`), for tests. */
   widgetDir?: string;
   /** Where the MCP apps' built documents are (default `dist/apps/`), for tests. */
@@ -139,7 +146,16 @@ export function createBff(deps: BffDeps): Bff {
   });
   // Attempts a previous run left pending become unknown and are reconciled before new labels go out.
   void issuer.start();
-  const rates = new RatesService({ client: rest, now });
+  // The one quote core (docs/checkout/quote-core.md): verify, MCP, the desk, previews and every checkout adapter.
+  const rates = new RatesService({
+    client: rest,
+    now,
+    store: backends.quoteStore,
+    shares: backends.quoteShares,
+    promises: deps.promises ?? new PlatformPromises(config.storeDays),
+    storeDays: config.storeDays,
+    logger,
+  });
   const serviceCodes = new ServiceCodes(config.serviceCodes);
   const labels = new LabelService({
     issuer,
@@ -266,11 +282,12 @@ export function createBff(deps: BffDeps): Bff {
   app.use(
     ratesVerifyRoutes({
       tokens: config.checkoutTokens,
-      // One quote cache for agents, checkouts and label previews: an identical quote within a minute is one call.
+      // The one quote core: an identical quote within its cache time is one call, whoever asks.
       rates,
       logger,
     }),
   );
+  app.use(checkoutRoutes({ config, rates, serviceCodes, logger }));
   app.use(
     orderRoutes({
       config,

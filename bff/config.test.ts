@@ -3,6 +3,17 @@ import { ConfigError, EnvSchema, parseConfig, proxyTrustWarning } from './config
 
 const base = { SHIPPING_SECRET_KEY: 'mk_test_demo' };
 
+/** The ConfigError this environment (over `base`) is refused with. */
+function refusalOf(env: Record<string, string>): ConfigError {
+  try {
+    parseConfig({ ...base, ...env });
+  } catch (error) {
+    if (error instanceof ConfigError) return error;
+    throw error;
+  }
+  throw new Error(`${JSON.stringify(env)} was accepted`);
+}
+
 describe('parseConfig', () => {
   it('uses the defaults the README documents', () => {
     expect(parseConfig(base)).toMatchObject({
@@ -255,15 +266,70 @@ describe('parseConfig', () => {
       ],
     ];
     for (const [env, message] of refused) {
-      let error: unknown;
-      try {
-        parseConfig({ ...base, ...env });
-      } catch (caught) {
-        error = caught;
-      }
-      expect(error, JSON.stringify(env)).toBeInstanceOf(ConfigError);
-      expect((error as Error).message).toMatch(message);
-      expect((error as Error).message).not.toMatch(/supersecret|short-secret|c2hvcnQ/);
+      const { message: said } = refusalOf(env);
+      expect(said).toMatch(message);
+      expect(said).not.toMatch(/supersecret|short-secret|c2hvcnQ/);
+    }
+  });
+});
+
+describe('parseConfig: quotes and checkouts (docs/checkout/)', () => {
+  it('reads the defaults: no handling days or cut-off, half the quotes kept for browsers, a 2.5 s deadline, no platform', () => {
+    const config = parseConfig(base);
+    expect(config.storeDays).toEqual({ handlingDays: 0 });
+    expect(config.browserQuoteShare).toBe(0.5);
+    expect(config.checkout).toEqual({
+      deadlineMs: 2500,
+      shopifySecret: undefined,
+      nuvemshopCallbackSecret: undefined,
+      shopify: { shop: undefined, token: undefined, apiUrl: undefined },
+      nuvemshop: { storeId: undefined, token: undefined, apiUrl: 'https://api.nuvemshop.com.br/v1' },
+    });
+  });
+
+  it('reads the store days as the calculator writes its cut-off, and the shop’s Admin API from its domain', () => {
+    const config = parseConfig({
+      ...base,
+      BFF_HANDLING_DAYS: '2',
+      BFF_CUTOFF: '14h30',
+      BFF_SHOPIFY_SHOP: 'Loja.MyShopify.com',
+      BFF_SHOPIFY_TOKEN: 'shpat_0123456789abcdef',
+      BFF_NUVEMSHOP_CALLBACK_SECRET: 'a'.repeat(64),
+    });
+    expect(config.storeDays).toEqual({ handlingDays: 2, cutoffMinutes: 870 });
+    expect(config.checkout.shopify).toEqual({
+      shop: 'loja.myshopify.com',
+      token: 'shpat_0123456789abcdef',
+      apiUrl: 'https://loja.myshopify.com',
+    });
+    expect(config.checkout.nuvemshopCallbackSecret).toBe('a'.repeat(64));
+  });
+
+  it('refuses what would break a checkout, naming the variable and never echoing a secret', () => {
+    const refused: [Record<string, string>, RegExp][] = [
+      [{ BFF_CUTOFF: '25:00' }, /^BFF_CUTOFF must be an hour of the day/],
+      [{ BFF_HANDLING_DAYS: '1.5' }, /^BFF_HANDLING_DAYS must be a whole number/],
+      [{ BFF_BROWSER_QUOTE_SHARE: '1' }, /^BFF_BROWSER_QUOTE_SHARE must be a share/],
+      [{ BFF_CHECKOUT_DEADLINE_MS: '60000' }, /^BFF_CHECKOUT_DEADLINE_MS must be a whole number/],
+      [{ BFF_SHOPIFY_SECRET: 'supersecret' }, /^BFF_SHOPIFY_SECRET must have at least 16/],
+      [{ BFF_SHOPIFY_SECRET: 'supersecret with spaces' }, /^BFF_SHOPIFY_SECRET must have at least 16/],
+      [
+        { BFF_NUVEMSHOP_CALLBACK_SECRET: 'supersecret-too-short' },
+        /^BFF_NUVEMSHOP_CALLBACK_SECRET must be 32/,
+      ],
+      [
+        { BFF_NUVEMSHOP_CALLBACK_SECRET: `supersecret/${'x'.repeat(40)}` },
+        /^BFF_NUVEMSHOP_CALLBACK_SECRET must be/,
+      ],
+      [{ BFF_SHOPIFY_TOKEN: 'supersecret token' }, /^BFF_SHOPIFY_TOKEN must be the Admin API token/],
+      [{ BFF_SHOPIFY_SHOP: 'https://loja.myshopify.com' }, /^BFF_SHOPIFY_SHOP must be the shop's domain/],
+      [{ BFF_NUVEMSHOP_STORE_ID: 'loja' }, /^BFF_NUVEMSHOP_STORE_ID must be the numeric store id/],
+      [{ BFF_NUVEMSHOP_API_URL: 'ftp://api.example' }, /^BFF_NUVEMSHOP_API_URL must be an http/],
+    ];
+    for (const [env, message] of refused) {
+      const { message: said } = refusalOf(env);
+      expect(said).toMatch(message);
+      expect(said).not.toMatch(/supersecret/);
     }
   });
 });

@@ -1,5 +1,7 @@
 import { BlockList, isIP } from 'node:net';
 import * as z from 'zod/mini';
+import { parseCutoff } from '../shared/business-days.ts';
+import type { StoreDays } from '../shared/delivery-promise.ts';
 import { ConfigError, parseEnv } from '../shared/env.ts';
 import { describeIssues } from '../shared/issues.ts';
 import { RATE_LIMIT_TEXT } from '../shared/limits.ts';
@@ -30,6 +32,9 @@ export function parseDataDir(env: Record<string, string | undefined> = process.e
 }
 
 const DEFAULT_DATA_DIR = '.data';
+
+/** Nuvemshop's public API (its store id follows): `BFF_NUVEMSHOP_API_URL`'s default. */
+export const NUVEMSHOP_API_URL = 'https://api.nuvemshop.com.br/v1';
 
 /** What a variable's reader throws: the rest of a sentence that starts with the variable's name. */
 class Invalid extends Error {}
@@ -197,6 +202,57 @@ function checkoutTokens(value: string | undefined): string[] {
   return tokens;
 }
 
+/** `BFF_CUTOFF`: the São Paulo hour from which an order counts from the next business day (`14:00`, `14h30`, `14`). */
+function cutoff(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const minutes = parseCutoff(value);
+  if (minutes === undefined)
+    throw new Invalid('must be an hour of the day in São Paulo, e.g. 14:00 or 14h30');
+  return minutes;
+}
+
+/** A secret the platform sends or signs with: printable, no spaces, at least `length` characters. */
+function platformSecret(length: number, rule: string) {
+  return (value: string | undefined): string | undefined => {
+    if (value === undefined) return undefined;
+    if (value.length < length || !/^[\x21-\x7e]+$/.test(value))
+      throw new Invalid(`must have at least ${length} printable characters and no spaces${rule}`);
+    return value;
+  };
+}
+
+/** A path segment of at least 32 characters (it is the last segment of the callback URL Nuvemshop calls). */
+function callbackSecret(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  if (!/^[A-Za-z0-9_-]{32,200}$/.test(value))
+    throw new Invalid('must be 32 to 200 letters, digits, "-" or "_" (openssl rand -hex 32)');
+  return value;
+}
+
+/** An Admin API token of a store platform: letters, digits, "_" and "-" only (it goes into a header). */
+function apiToken(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  if (!/^[A-Za-z0-9_-]{16,512}$/.test(value))
+    throw new Invalid(
+      'must be the Admin API token as the platform shows it (16+ letters, digits, "_" or "-")',
+    );
+  return value;
+}
+
+/** A Shopify shop's domain, e.g. `loja.myshopify.com`. */
+function shopDomain(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  if (!/^[a-z0-9][a-z0-9-]*(\.[a-z0-9][a-z0-9-]*)+$/i.test(value))
+    throw new Invalid("must be the shop's domain, e.g. loja.myshopify.com");
+  return value.toLowerCase();
+}
+
+function storeId(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d{1,20}$/.test(value)) throw new Invalid('must be the numeric store id Nuvemshop gives');
+  return value;
+}
+
 const PROXY_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
 
 function isProxyAddress(entry: string): boolean {
@@ -316,6 +372,20 @@ export const EnvSchema = z.object({
   BFF_WEBHOOK_URL: variable(optionalHttpUrl),
   BFF_WEBHOOK_SECRET: variable(webhookSecret),
   BFF_LINK_SECRET: variable(secretOf(32, ' (openssl rand -hex 32)'), false),
+  BFF_HANDLING_DAYS: variable(wholeNumber(0, 0, 60, 'business days')),
+  BFF_CUTOFF: variable(cutoff),
+  BFF_BROWSER_QUOTE_SHARE: variable(
+    numberOf(0.5, (n) => n <= 0.9, 'must be a share from 0 (browsers get no reserve) to 0.9, e.g. 0.5'),
+  ),
+  BFF_CHECKOUT_DEADLINE_MS: variable(wholeNumber(2500, 100, 10_000, 'milliseconds')),
+  BFF_SHOPIFY_SECRET: variable(platformSecret(16, " (the Shopify app's client secret)"), false),
+  BFF_NUVEMSHOP_CALLBACK_SECRET: variable(callbackSecret),
+  BFF_SHOPIFY_SHOP: variable(shopDomain),
+  BFF_SHOPIFY_TOKEN: variable(apiToken),
+  BFF_SHOPIFY_API_URL: variable(optionalHttpUrl),
+  BFF_NUVEMSHOP_STORE_ID: variable(storeId),
+  BFF_NUVEMSHOP_TOKEN: variable(apiToken),
+  BFF_NUVEMSHOP_API_URL: variable(optionalHttpUrl),
 });
 export type BffEnv = z.output<typeof EnvSchema>;
 
@@ -374,7 +444,37 @@ function toConfig(env: BffEnv) {
     },
     /** The HMAC key of signed tracking links; undefined: generated once into the ledger's database. */
     linkSecret: env.BFF_LINK_SECRET,
+    /**
+     * The store's own days in front of the carrier's (`BFF_HANDLING_DAYS`, `BFF_CUTOFF`): every promise the quote
+     * core answers counts them, as the calculator's `handling-days` and `cutoff` do (set both alike).
+     */
+    storeDays: storeDaysOf(env),
+    /** The part of `SHIPPING_RATE_LIMIT`'s quotes kept for shoppers' browsers (`BFF_BROWSER_QUOTE_SHARE`). */
+    browserQuoteShare: env.BFF_BROWSER_QUOTE_SHARE,
+    /** The checkout adapters (docs/checkout/): deadline, the platforms' secrets, their Admin APIs for registration. */
+    checkout: {
+      deadlineMs: env.BFF_CHECKOUT_DEADLINE_MS,
+      shopifySecret: env.BFF_SHOPIFY_SECRET,
+      nuvemshopCallbackSecret: env.BFF_NUVEMSHOP_CALLBACK_SECRET,
+      shopify: {
+        shop: env.BFF_SHOPIFY_SHOP,
+        token: env.BFF_SHOPIFY_TOKEN,
+        apiUrl:
+          env.BFF_SHOPIFY_API_URL ?? (env.BFF_SHOPIFY_SHOP ? `https://${env.BFF_SHOPIFY_SHOP}` : undefined),
+      },
+      nuvemshop: {
+        storeId: env.BFF_NUVEMSHOP_STORE_ID,
+        token: env.BFF_NUVEMSHOP_TOKEN,
+        apiUrl: env.BFF_NUVEMSHOP_API_URL ?? NUVEMSHOP_API_URL,
+      },
+    },
   };
+}
+
+function storeDaysOf(env: BffEnv): StoreDays {
+  const days: StoreDays = { handlingDays: env.BFF_HANDLING_DAYS };
+  if (env.BFF_CUTOFF !== undefined) days.cutoffMinutes = env.BFF_CUTOFF;
+  return days;
 }
 
 /** Variables that need one another; the message names the one missing. */

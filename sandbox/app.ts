@@ -1,5 +1,6 @@
 import express, { type Express } from 'express';
 import { buildOpenApiDocument } from '../shared/openapi.ts';
+import { checkoutPlatformRoutes } from './checkouts/routes.ts';
 import { controlRoutes } from './control/routes.ts';
 import { errorHandler, methodNotAllowed, notFound } from './http/errors.ts';
 import { requestId } from './http/request-id.ts';
@@ -40,6 +41,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   app.use(restRoutes(state));
   app.use(mcpRoutes(state));
   app.use(onboardingRoutes(state.partners));
+  app.use(checkoutPlatformRoutes(state.checkouts));
   app.use(controlRoutes(state));
   app.use(notFound);
   app.use(errorHandler(options.logger));

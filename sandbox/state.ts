@@ -3,6 +3,7 @@ import { RATE_LIMIT } from '../shared/limits.ts';
 import { type RateLimit, RateLimiter } from '../shared/rate-limit.ts';
 import { CarrierClock } from './carrier/clock.ts';
 import { registerFixtures, TrackingBook } from './carrier/tracking.ts';
+import { CheckoutPlatforms } from './checkouts/state.ts';
 import { Faults } from './faults/faults.ts';
 import { LabelDesk } from './labels/desk.ts';
 import { SandboxOAuth } from './oauth/oauth.ts';
@@ -48,6 +49,8 @@ export class SandboxState {
   /** The public origin, when configured; otherwise the loopback address a request arrived on stands for it. */
   readonly publicUrl: string | undefined;
   readonly oauth: SandboxOAuth;
+  /** The store platforms' Admin APIs and checkouts (sandbox/checkouts/). */
+  readonly checkouts: CheckoutPlatforms;
 
   constructor(options: SandboxOptions = {}) {
     const now = options.now ?? Date.now;
@@ -68,6 +71,7 @@ export class SandboxState {
       now,
     });
     registerFixtures(this.tracking, this.carrierClock.time());
+    this.checkouts = new CheckoutPlatforms(now);
     this.oauth = new SandboxOAuth({
       registry: this.registry,
       publicUrl: options.publicUrl ?? 'http://127.0.0.1:4010',
@@ -84,6 +88,7 @@ export class SandboxState {
     this.stats.reset();
     this.partners.reset(); // before the labels: their history is seeded for the fixture stores only
     this.labels.reset();
+    this.checkouts.reset();
     await this.oauth.reset();
   }
 }

@@ -62,9 +62,9 @@ describe('npm start', () => {
     await expect.poll(output, { timeout: 30_000 }).toContain('Ctrl-C stops everything');
     const urls = [...output().matchAll(/https?:\/\/127\.0\.0\.1:\d+[^\s"]*/g)].map((m) => m[0]);
     const pages = urls.filter((url) =>
-      /\/(demo\/|demo\/product\.html|demo\/cart\.html|track\?codes=)/.test(url),
+      /\/(demo\/|demo\/product\.html|demo\/cart\.html|demo\/checkout\.html|track\?codes=)/.test(url),
     );
-    expect(pages).toHaveLength(4);
+    expect(pages).toHaveLength(5);
     for (const url of new Set(pages)) expect((await fetch(url)).status, url).toBe(200);
     // The demo store's name on /track, as in the README's picture of the tracking page.
     const track = pages.find((url) => url.includes('/track?'));
@@ -74,6 +74,22 @@ describe('npm start', () => {
     const sandbox = /Sandbox\s+(\S+)/.exec(output())?.[1];
     expect(token).toBeTruthy();
     expect((await fetch(`${sandbox}/openapi.json`)).status).toBe(200);
+    // The demo's emulated checkouts call the BFF: npm start registered its callbacks with the sandbox.
+    expect(output()).not.toContain('[checkout]');
+    for (const path of ['shopify/loja-demo.myshopify.com', 'nuvemshop/1001']) {
+      const quote = await fetch(`${sandbox}/_sandbox/checkouts/${path}/quote`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          cart: { items: [{ name: 'Camiseta', quantity: 1, unitPriceBRL: 79.9, weightKg: 0.3 }] },
+          destination: { postalCode: '20040-020' },
+        }),
+      });
+      expect(await quote.json()).toMatchObject({
+        source: 'callback',
+        options: [{ code: 'correios-pac' }, {}],
+      });
+    }
     const list = await fetch(String(mcp), {
       method: 'POST',
       headers: {

@@ -8,9 +8,12 @@ import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { createInterface } from 'node:readline';
 import * as z from 'zod/mini';
-import { ConfigError, EnvSchema } from '../bff/config.ts';
+import { runCheckoutCommand } from '../bff/checkout/registration.ts';
+import { ConfigError, EnvSchema, parseConfig } from '../bff/config.ts';
+import { SANDBOX_SHOPIFY_APP_SECRET } from '../sandbox/checkouts/accounts.ts';
 import { parseSandboxConfig } from '../sandbox/config.ts';
 import { parseEnv } from '../shared/env.ts';
+import { quotedServices } from './checkout.ts';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const env = process.env;
@@ -127,8 +130,23 @@ if (demoOrigin) {
   branding.BFF_STORE_LOGO_URL = env.BFF_STORE_LOGO_URL ?? `${demoOrigin}/favicon.svg`;
 }
 const sandboxUrl = await startChild('sandbox', 'sandbox/main.ts', { SANDBOX_PORT: String(sandboxPort) });
+// The sandbox's Shopify shop and Nuvemshop store (sandbox/README.md), whose emulated checkouts call the BFF's
+// callbacks; the store's handling day and 14:00 cut-off, as the demo pages' calculators have them.
+const checkoutEnv: Record<string, string> = {
+  BFF_HANDLING_DAYS: env.BFF_HANDLING_DAYS ?? '1',
+  BFF_CUTOFF: env.BFF_CUTOFF ?? '14:00',
+  BFF_SHOPIFY_SECRET: SANDBOX_SHOPIFY_APP_SECRET,
+  BFF_SHOPIFY_SHOP: 'loja-demo.myshopify.com',
+  BFF_SHOPIFY_TOKEN: 'shpat_test_demo_0000000001',
+  BFF_SHOPIFY_API_URL: `${sandboxUrl}/shopify/loja-demo.myshopify.com`,
+  BFF_NUVEMSHOP_CALLBACK_SECRET: randomBytes(24).toString('hex'),
+  BFF_NUVEMSHOP_STORE_ID: '1001',
+  BFF_NUVEMSHOP_TOKEN: 'nuvem_test_demo_000000001',
+  BFF_NUVEMSHOP_API_URL: `${sandboxUrl}/nuvemshop/v1`,
+};
 const bffUrl = await startChild('bff', 'bff/main.ts', {
   ...branding,
+  ...checkoutEnv,
   BFF_PORT: String(bffPort),
   SHIPPING_API_URL: sandboxUrl,
   SHIPPING_SECRET_KEY: 'mk_test_demo',
@@ -151,6 +169,29 @@ const bffUrl = await startChild('bff', 'bff/main.ts', {
     ]),
 });
 
+/** The BFF's callbacks registered with the sandbox's Shopify and Nuvemshop, as `npm run checkout -- register` does. */
+async function registerCheckouts(): Promise<string[]> {
+  const config = parseConfig({
+    ...env,
+    ...checkoutEnv,
+    SHIPPING_API_URL: sandboxUrl,
+    SHIPPING_SECRET_KEY: 'mk_test_demo',
+    BFF_PUBLIC_URL: bffUrl,
+  });
+  const lines: string[] = [];
+  for (const platform of ['shopify', 'nuvemshop'] as const) {
+    const result = await runCheckoutCommand('register', platform, {
+      config,
+      services: () => quotedServices(config),
+    });
+    if (!result.ok) lines.push(`[checkout] ${result.lines.join(' ')}`);
+  }
+  return lines;
+}
+const checkoutProblems = await registerCheckouts().catch((error: unknown) => [
+  `[checkout] the emulated checkouts could not be registered: ${(error as Error).message}`,
+]);
+
 const clientConfig = {
   mcpServers: {
     'loja-demo': {
@@ -160,12 +201,16 @@ const clientConfig = {
     },
   },
 };
+for (const line of checkoutProblems) out(line);
 out();
 out('frete-kit is running (Ctrl-C stops everything):');
 out();
 out(`  Demo storefront  ${bffUrl}/demo/`);
 out(`  Product page     ${bffUrl}/demo/product.html`);
 out(`  Cart page        ${bffUrl}/demo/cart.html`);
+out(
+  `  Checkouts        ${bffUrl}/demo/checkout.html  (the calculator beside the emulated Shopify and Nuvemshop checkouts)`,
+);
 out(`  Tracking page    ${bffUrl}/track?codes=DG049186226BR,SW371675211BR,QB123456785BR,JT202600011BR`);
 out(`  Sandbox          ${sandboxUrl}  (REST /v1/*, ${sandboxUrl}/openapi.json, MCP ${sandboxUrl}/mcp)`);
 out(`  MCP for agents   ${bffUrl}/mcp`);

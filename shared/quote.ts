@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { CepSchema } from './cep-schema.ts';
+import { DeliveryPromiseSchema } from './delivery-promise.ts';
 import { MAX_ITEMS } from './limits.ts';
 import { ReasonSchema } from './reason-schema.ts';
 
@@ -66,6 +67,17 @@ const rateShape = {
  */
 export const RateSchema = /* @__PURE__ */ z.looseObject({ ...rateShape, deliveryDays: z.int() });
 export type Rate = z.infer<typeof RateSchema>;
+
+/**
+ * A rate as the BFF's quote core answers it (`/api/rates/verify`, the checkout adapters, MCP): the platform's rate,
+ * charged as the free-shipping rule says (zero only for `free: true`), with the delivery promise every surface shows.
+ */
+export const QuotedRateSchema = /* @__PURE__ */ z.extend(RateSchema, {
+  promise: DeliveryPromiseSchema.check(
+    z.describe('When it arrives: São Paulo dates, the store\u2019s handling days and cut-off included.'),
+  ),
+});
+export type QuotedRate = z.infer<typeof QuotedRateSchema>;
 
 /** Spec 2.2 as MCP returns it: `deliveryDays` is a number. */
 export const McpRateSchema = /* @__PURE__ */ z.looseObject({ ...rateShape, deliveryDays: z.number() });

@@ -17,6 +17,9 @@ import { RedisLoginFailures } from '../oauth/redis-login-failures.ts';
 import { linkSecret, SECRET_MIGRATIONS } from '../orders/link-secret.ts';
 import { LOOKUP_FAILURES, LookupThrottle, MemoryFailures, RedisFailures } from '../orders/lookup-throttle.ts';
 import { ApprovalStore } from '../policies/approval-store.ts';
+import { MemoryQuoteStore, type QuoteStore } from '../rates/quote-cache.ts';
+import { QuoteShares, quoteShareOf } from '../rates/quote-share.ts';
+import { RedisQuoteStore } from '../rates/redis-quote-cache.ts';
 import { TrackingCache, type TrackingStore } from '../tracking/cache.ts';
 import { RedisTrackingCache } from '../tracking/redis-cache.ts';
 import { RedisCodeLoader } from '../tracking/redis-coalescer.ts';
@@ -64,6 +67,10 @@ export interface Backends {
   visitorLimiter: VisitorLimiter;
   /** Each visitor's share of the store's tracking calls (`visitorShareOf`): lookups that reach the platform. */
   visitorShare: VisitorLimiter;
+  /** The quote core's answers (bff/rates/): this process's memory, or Redis for every instance. */
+  quoteStore: QuoteStore;
+  /** Each quote caller's share of the BFF's quotes (`QUOTE_SHARES`), counted across instances with Redis. */
+  quoteShares: QuoteShares;
   /** Failed order lookups per visitor and per order number (shared with Redis). */
   lookupThrottle: LookupThrottle;
   /** With Redis: the queue of codes every instance shares, with this instance's coalescer as its fallback. */
@@ -128,7 +135,8 @@ export async function openBackends(config: BffConfig, options: BackendOptions): 
 
   // The watcher's share of the tracking route (none when it has nobody to tell): the visitors keep the rest.
   const watchShare = watcherShare(config);
-  const localBudget = new MemoryBudget(config.shippingRateLimit, { watchShare });
+  const browserShare = config.browserQuoteShare;
+  const localBudget = new MemoryBudget(config.shippingRateLimit, { watchShare, browserShare });
   const localCache = new TrackingCache({ now });
   const localLimiter = new MemoryVisitorLimiter(config.visitorRateLimit);
   // A tenth of what visitors may spend: the store's limit less the watcher's lane.
@@ -142,6 +150,15 @@ export async function openBackends(config: BffConfig, options: BackendOptions): 
     const local = new MemoryFailures(limit, { now });
     return redis ? new RedisFailures(redis, name, limit, local) : local;
   };
+
+  const localQuotes = new MemoryQuoteStore({ now });
+  // Each caller's share of the BFF's rates lane: the store's limit less what shoppers' browsers keep.
+  const quoteLane = routeLimit(config.shippingRateLimit, 'rates', 0, browserShare);
+  const quoteShares = new QuoteShares((kind) => {
+    const limit = quoteShareOf(quoteLane, kind);
+    const local = new MemoryVisitorLimiter(limit, { now });
+    return redis ? new RedisVisitorLimiter(redis, limit, local, `quote-${kind}`) : local;
+  });
 
   const ledgerCheck: ReadinessCheck = async () =>
     (await ledger.healthy())
@@ -172,6 +189,7 @@ export async function openBackends(config: BffConfig, options: BackendOptions): 
           limit: config.shippingRateLimit,
           local: localBudget,
           watchShare,
+          browserShare,
         })
       : localBudget,
     trackingCache: redis ? new RedisTrackingCache({ connection: redis, local: localCache }) : localCache,
@@ -179,6 +197,8 @@ export async function openBackends(config: BffConfig, options: BackendOptions): 
       ? new RedisVisitorLimiter(redis, config.visitorRateLimit, localLimiter)
       : localLimiter,
     visitorShare: redis ? new RedisVisitorLimiter(redis, shareLimit, localShare, 'share') : localShare,
+    quoteStore: redis ? new RedisQuoteStore({ connection: redis, local: localQuotes }) : localQuotes,
+    quoteShares,
     lookupThrottle: new LookupThrottle({
       visitors: failures('visitor', LOOKUP_FAILURES.perVisitor),
       orders: failures('order', LOOKUP_FAILURES.perOrder),

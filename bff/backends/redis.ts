@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Redis } from 'ioredis';
+import type * as z from 'zod/mini';
 import type { Logger } from '../logger.ts';
 
 /** ioredis's client, for the Redis implementations beside each capability (they never import the driver). */
@@ -73,6 +74,23 @@ export class RedisConnection {
       }
     }
     return local();
+  }
+
+  /**
+   * The JSON at `key`, checked with `schema` like any answer from outside (Redis is shared, so it is an edge too);
+   * undefined when absent, not JSON, or not of the schema. Throws when Redis does not answer (for `orLocal`).
+   */
+  async getJson<T>(key: string, schema: z.ZodMiniType<T>): Promise<T | undefined> {
+    const text = await this.commands.get(key);
+    if (text === null) return undefined;
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      return undefined;
+    }
+    const parsed = schema.safeParse(json);
+    return parsed.success ? parsed.data : undefined;
   }
 
   private report(error: Error): void {

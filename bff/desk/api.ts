@@ -18,6 +18,7 @@ import type { ServiceCodes } from '../labels/service-codes.ts';
 import type { Logger } from '../logger.ts';
 import { APPROVAL_STATES, type Approval, type ApprovalStore } from '../policies/approval-store.ts';
 import { type AgentPolicy, AgentPolicySchema, DESK } from '../policies/policy.ts';
+import { DESK_CALLER } from '../rates/quote-share.ts';
 import type { RatesService } from '../rates/service.ts';
 
 /** Sends a label answer as the desk's HTTP answer: its status, and the tool's structured result as the body. */
@@ -221,15 +222,18 @@ export function deskApiRoutes(deps: DeskApiDeps): Router {
   router.post('/admin/api/quote', json, async (req, res) => {
     const quote = parse(QuoteSchema, req.body);
     const perVolume = (quote.declaredValue ?? 0) / quote.volumes.length;
-    const response = await deps.rates.quote({
-      destinationCep: quote.destinationCep,
-      items: quote.volumes.map((volume, i) => ({
-        name: `volume ${i + 1}`,
-        quantity: 1,
-        unitPriceBRL: perVolume,
-        weightKg: volume.weightGrams / 1000,
-      })),
-    });
+    const response = await deps.rates.quote(
+      {
+        destinationCep: quote.destinationCep,
+        items: quote.volumes.map((volume, i) => ({
+          name: `volume ${i + 1}`,
+          quantity: 1,
+          unitPriceBRL: perVolume,
+          weightKg: volume.weightGrams / 1000,
+        })),
+      },
+      DESK_CALLER,
+    );
     res.json({ ...response, rates: deps.serviceCodes.withCodes(response.rates) });
   });
 

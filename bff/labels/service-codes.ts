@@ -24,6 +24,11 @@ export class ServiceCodes {
     });
   }
 
+  /** The contract code of a quote's service, when the map knows it. */
+  codeOf(serviceId: string): string | undefined {
+    return this.byId.get(serviceId);
+  }
+
   /** The service a quote calls this contract code, when the map knows it. */
   idOf(serviceCode: string): string | undefined {
     for (const [id, code] of this.byId) if (code === serviceCode) return id;

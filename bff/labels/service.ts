@@ -5,6 +5,7 @@ import { type GenerateLabelInput, GenerateLabelInputSchema } from '../../shared/
 import { plausibilityOf } from '../../shared/label-plausibility.ts';
 import type { Approval, ApprovalStore } from '../policies/approval-store.ts';
 import { type Caller, dailyLimits, needsApproval, serviceAllowed } from '../policies/policy.ts';
+import { quoteCallerOf } from '../rates/quote-share.ts';
 import type { RatesService } from '../rates/service.ts';
 import { fingerprint } from './fingerprint.ts';
 import type { IssueOutcome, LabelIntent, LabelIssuer } from './issuer.ts';
@@ -127,7 +128,7 @@ export class LabelService {
     const existing = await this.existing(prepared);
     const held = existing && existing.state !== 'not_sent' && existing.state !== 'rejected';
     if (existing && (held || existing.fingerprint !== fingerprint(prepared.input))) return undefined;
-    const quoted = await this.quote(prepared).catch(() => undefined);
+    const quoted = await this.quote(prepared, caller).catch(() => undefined);
     const asked = await approvals.request({
       intent: prepared.intentKey,
       request: JSON.stringify({ ...prepared.input, ...intentFields(prepared.intent) }),
@@ -228,7 +229,7 @@ export class LabelService {
         label,
       };
     }
-    const quotedPrice = await this.quote(prepared).catch(() => undefined);
+    const quotedPrice = await this.quote(prepared, caller).catch(() => undefined);
     const approvalRequired = needsApproval(caller.policy, prepared.declaredValueCents);
     const existing = await this.existing(prepared);
     const overLimit =
@@ -314,21 +315,27 @@ export class LabelService {
     return undefined;
   }
 
-  /** The platform's price for this package to this CEP, for the service (one /v1/rates call, cached a minute). */
-  private async quote(prepared: Prepared): Promise<number | undefined> {
+  /**
+   * The platform's price for this package to this CEP, for the service (one /v1/rates call through the quote core,
+   * cached; an uncached one spends the caller's share of the store's quotes).
+   */
+  private async quote(prepared: Prepared, caller: Caller): Promise<number | undefined> {
     const { input, serviceId } = prepared;
     if (!serviceId) return undefined;
-    const rates = await this.options.rates.quote({
-      destinationCep: input.recipient.endereco.cep,
-      items: [
-        {
-          name: 'volume',
-          quantity: 1,
-          unitPriceBRL: prepared.declaredValueCents / 100,
-          weightKg: Math.max(input.weightGrams, 1) / 1000,
-        },
-      ],
-    });
+    const rates = await this.options.rates.quote(
+      {
+        destinationCep: input.recipient.endereco.cep,
+        items: [
+          {
+            name: 'volume',
+            quantity: 1,
+            unitPriceBRL: prepared.declaredValueCents / 100,
+            weightKg: Math.max(input.weightGrams, 1) / 1000,
+          },
+        ],
+      },
+      quoteCallerOf(caller),
+    );
     return rates.rates.find((rate) => rate.serviceId === serviceId)?.price;
   }
 

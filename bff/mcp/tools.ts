@@ -17,6 +17,7 @@ import {
   refusalSummary,
   trackingSummary,
 } from '../../shared/agent-texts.ts';
+import { DeliveryPromiseSchema } from '../../shared/delivery-promise.ts';
 import { DiagnoseLabelIssueOutputSchema } from '../../shared/diagnosis.ts';
 import { isApiError } from '../../shared/errors.ts';
 import type { Box } from '../../shared/packing/box.ts';
@@ -35,6 +36,7 @@ import type { LabelAnswer, LabelService } from '../labels/service.ts';
 import type { ServiceCodes } from '../labels/service-codes.ts';
 import { type Logger, messageOf } from '../logger.ts';
 import type { Caller } from '../policies/policy.ts';
+import { isQuoteShareSpent, quoteCallerOf } from '../rates/quote-share.ts';
 import type { RatesService } from '../rates/service.ts';
 import type { TrackingService } from '../tracking/service.ts';
 import { isUpstreamError } from '../upstream/errors.ts';
@@ -86,6 +88,7 @@ const LEDGER_RETRY_SECONDS = 30;
 const AgentRatesOutputSchema = z.extend(GetShippingRatesOutputSchema, {
   rates: z.array(
     z.extend(McpRateSchema, {
+      promise: z.optional(DeliveryPromiseSchema),
       serviceCode: z.optional(
         z
           .string()
@@ -135,6 +138,14 @@ function upstreamFailure(error: unknown, what: 'Quoting' | 'Tracking', empty: ob
   return answer(refusalSummary(what === 'Quoting' ? 'quote' : 'tracking', structured), structured);
 }
 
+/** This agent's share of the store's quotes is spent: no quote now, and when to ask again (cached quotes still answer). */
+function shareSpent(retryAfterSeconds: number): CallToolResult {
+  return refused(
+    `No quote: this agent's share of the store's quotes is spent (others keep being served); an identical quote is still answered from the cache. Retry in ${retryAfterSeconds} seconds.`,
+    { rates: [], reason: 'rate_limited', retryable: true, retryAfterSeconds },
+  );
+}
+
 /**
  * Every tool of the BFF's MCP server, in catalog order: one entry a tool (name, scope, how agents see it, what it
  * does). `tools/list` and the instructions follow this order; adding a tool is adding an entry.
@@ -148,12 +159,14 @@ export const AGENT_TOOLS: readonly AgentTool[] = [
       outputSchema: AgentRatesOutputSchema,
       description: `${TOOLS.get_shipping_rates.description} Each option carries the serviceCode to label it with, where this store maps its serviceId.`,
     },
-    async (input, deps) => {
+    async (input, deps, caller) => {
       try {
-        const quoted = await deps.rates.quote(input);
+        // Each agent spends its own share of the store's quotes (cached answers are free).
+        const quoted = await deps.rates.quote(input, quoteCallerOf(caller));
         const output = { ...quoted, rates: deps.serviceCodes.withCodes(quoted.rates) };
         return answer(ratesSummary(output), output);
       } catch (error) {
+        if (isQuoteShareSpent(error)) return shareSpent(error.retryAfterSeconds);
         return upstreamFailure(error, 'Quoting', { rates: [] });
       }
     },

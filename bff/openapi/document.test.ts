@@ -1,6 +1,10 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningSandbox, startSandbox } from '../../sandbox/testing.ts';
+import {
+  FulfillmentOptionsRequestSchema,
+  FulfillmentOptionsResponseSchema,
+} from '../../shared/checkouts/agentic.ts';
 import { ErrorBodySchema } from '../../shared/errors.ts';
 import { OrderLookupRequestSchema, OrderLookupResponseSchema } from '../../shared/order-lookup.ts';
 import { TrackingLookupRequestSchema, TrackingLookupResponseSchema } from '../../shared/tracking-lookup.ts';
@@ -25,6 +29,10 @@ type Parser = { safeParse(value: unknown): { success: boolean } };
 const SCHEMAS: Record<string, { request: Parser; ok: Parser }> = {
   '/api/tracking': { request: TrackingLookupRequestSchema, ok: TrackingLookupResponseSchema },
   '/api/rates/verify': { request: RateVerifyRequestSchema, ok: RateVerifyResponseSchema },
+  '/checkout/fulfillment-options': {
+    request: FulfillmentOptionsRequestSchema,
+    ok: FulfillmentOptionsResponseSchema,
+  },
 };
 
 /** Every example of the document with the schema it must satisfy. */

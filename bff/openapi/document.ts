@@ -1,4 +1,8 @@
 import { Router } from 'express';
+import {
+  FulfillmentOptionsRequestSchema,
+  FulfillmentOptionsResponseSchema,
+} from '../../shared/checkouts/agentic.ts';
 import { ErrorBodySchema, type ErrorCode } from '../../shared/errors.ts';
 import { MAX_CODES } from '../../shared/limits.ts';
 import {
@@ -62,7 +66,7 @@ const VERIFY_STATUS: ErrorResponsesOptions = {
     401: 'No checkout token, or not one of BFF_CHECKOUT_TOKENS',
     405: 'Method not allowed (a browser\u2019s preflight too: this route has no CORS)',
     413: 'JSON body over 32,000 bytes',
-    429: 'The store\u2019s limit at the platform is spent: retry shortly; do not charge meanwhile',
+    429: 'The store\u2019s limit at the platform, or this checkout token\u2019s share of it, is spent: retry after Retry-After; do not charge meanwhile',
     502: 'The platform could not quote: do not charge, and do not tell the shopper the option is gone; retry',
   },
   headers: {
@@ -72,13 +76,68 @@ const VERIFY_STATUS: ErrorResponsesOptions = {
         schema: { type: 'string' },
       },
     },
+    429: RETRY_AFTER,
   },
 };
 
-const PAC = { code: 'PAC', serviceId: 'correios-pac', label: 'Correios PAC', deliveryDays: 6, price: 21.5 };
+const PAC = {
+  code: 'PAC',
+  serviceId: 'correios-pac',
+  label: 'Correios PAC',
+  deliveryDays: 6,
+  price: 21.5,
+  promise: { from: '2026-12-02', to: '2026-12-02', basis: 'platform', parcels: 0 },
+};
+
+const TOTALS = [
+  { type: 'fulfillment', display_text: 'Frete', amount: 2150 },
+  { type: 'total', display_text: 'Total', amount: 2150 },
+];
+const ACP_OPTION = {
+  type: 'shipping',
+  id: 'correios-pac',
+  title: 'Correios PAC',
+  carrier: 'Correios',
+  earliest_delivery_time: '2026-12-02T00:00:00-03:00',
+  latest_delivery_time: '2026-12-02T23:59:59-03:00',
+  totals: TOTALS,
+};
+const UCP_OPTION = {
+  id: 'correios-pac',
+  title: 'Correios PAC',
+  carrier: 'Correios',
+  earliest_fulfillment_time: '2026-12-02T00:00:00-03:00',
+  latest_fulfillment_time: '2026-12-02T23:59:59-03:00',
+  totals: TOTALS,
+};
+
+/** What `/checkout/fulfillment-options` answers for each error code (its 503 is written beside). */
+const OPTIONS_ERRORS: Partial<Record<ErrorCode, string>> = {
+  invalid_json: 'Send the body as JSON with Content-Type: application/json.',
+  invalid_body: 'address.postal_code: must be a CEP of 8 digits (dashes and spaces are ignored)',
+  too_many_items: 'items: Too big: expected array to have <=50 items',
+  missing_api_key: 'Send Authorization: Bearer <checkout token> (BFF_CHECKOUT_TOKENS).',
+  invalid_api_key: 'The checkout token is not valid.',
+  method_not_allowed: 'GET is not allowed here; use POST.',
+  payload_too_large: 'The JSON body is too large.',
+  rate_limited:
+    'This caller\u2019s share of the store\u2019s quotes is spent; cached quotes are still answered. Retry in 42 s.',
+};
+
+const OPTIONS_STATUS: ErrorResponsesOptions = {
+  statusText: {
+    400: 'Invalid request: fix it before retrying (nothing was quoted)',
+    401: 'No checkout token, or not one of BFF_CHECKOUT_TOKENS',
+    405: 'Method not allowed',
+    413: 'JSON body over 32,000 bytes',
+    429: 'This checkout token\u2019s share of the store\u2019s quotes is spent: retry after Retry-After',
+  },
+  headers: { 401: VERIFY_STATUS.headers?.[401] ?? {}, 429: RETRY_AFTER },
+};
 
 /**
- * The OpenAPI 3.1 document of the BFF's public API (`POST /api/tracking`, `/api/rates/verify`, `/api/orders/lookup`),
+ * The OpenAPI 3.1 document of the BFF's public API (`POST /api/tracking`, `/api/rates/verify`, `/api/orders/lookup`,
+ * `/checkout/fulfillment-options`),
  * built from the same zod schemas the routes validate with. Served at `GET /openapi.json`.
  */
 export function buildBffOpenApiDocument(publicUrl?: string): JsonObject {
@@ -92,7 +151,7 @@ export function buildBffOpenApiDocument(publicUrl?: string): JsonObject {
         'Order tracking for the store\u2019s visitors. Public: no key; the BFF holds the platform\u2019s secret key. ' +
         'Cross-origin calls are allowed from the origins in BFF_ALLOWED_ORIGINS. ' +
         'And, for the store\u2019s checkout server only (a checkout token, no CORS), the price of the shopper\u2019s ' +
-        'choice as the platform quotes it now.',
+        'choice as the platform quotes it now, and the shipping options of an agentic (ACP or UCP) checkout.',
     },
     ...(publicUrl ? { servers: [{ url: publicUrl }] } : {}),
     paths: {
@@ -148,8 +207,10 @@ export function buildBffOpenApiDocument(publicUrl?: string): JsonObject {
           description:
             'The price in the calculator\u2019s `shipping-select` event comes from the shopper\u2019s browser and can be ' +
             'edited there. Before charging, the store\u2019s checkout server sends the CEP, the cart and the chosen ' +
-            '`serviceId`; the BFF quotes them again with the secret key (an identical quote within a minute is ' +
-            'answered from its cache) and answers the rate to charge, or why the service cannot be charged. ' +
+            '`serviceId`; the BFF quotes them again with the secret key through its one quote core (an identical ' +
+            'quote within five minutes is answered from its cache; an uncached one spends this token\u2019s share of ' +
+            'the store\u2019s quotes) and answers the rate to charge with its delivery promise, or why the service ' +
+            'cannot be charged. ' +
             'Server to server: `Authorization: Bearer` with one of BFF_CHECKOUT_TOKENS; no CORS.',
           security: [{ checkoutToken: [] }],
           requestBody: jsonRequest('RateVerifyRequest', {
@@ -240,6 +301,54 @@ export function buildBffOpenApiDocument(publicUrl?: string): JsonObject {
           },
         },
       },
+      '/checkout/fulfillment-options': {
+        post: {
+          operationId: 'fulfillmentOptions',
+          summary: 'The shipping options of a cart and an address, as an ACP or UCP checkout writes them',
+          description:
+            'For the merchant\u2019s agentic checkout server (docs/checkout/agentic.md): the quote core\u2019s rates ' +
+            'as ACP `FulfillmentOptionShipping` objects or UCP fulfillment options, `id` = the rate\u2019s serviceId, ' +
+            'amounts in centavos (zero only for free: true), the delivery window of its promise. Each checkout token ' +
+            'spends its own share of the store\u2019s quotes; answered within BFF_CHECKOUT_DEADLINE_MS.',
+          security: [{ checkoutToken: [] }],
+          requestBody: jsonRequest('FulfillmentOptionsRequest', {
+            protocol: 'acp',
+            items: [{ name: 'Camiseta', quantity: 1, unitPriceBRL: 79.9, weightKg: 0.3 }],
+            address: { postal_code: '20040-020', country: 'BR' },
+          }),
+          responses: {
+            '200': {
+              description: 'The options, or an empty list with its reason (never free shipping)',
+              headers: { 'Cache-Control': { schema: { type: 'string', const: 'no-store' } } },
+              content: jsonContent('FulfillmentOptionsResponse', {
+                examples: {
+                  acp: { value: { fulfillment_options: [ACP_OPTION] } },
+                  ucp: { value: { options: [UCP_OPTION] } },
+                  noCoverage: { value: { options: [], reason: 'no_coverage' } },
+                },
+              }),
+            },
+            ...errorResponses(OPTIONS_ERRORS, OPTIONS_STATUS),
+            '503': {
+              description:
+                'No price in time: the platform failed, refused the store or was slower than the deadline; retry',
+              content: jsonContent('ErrorBody', {
+                examples: {
+                  quote_failed: {
+                    value: {
+                      error: {
+                        code: 'quote_failed',
+                        message:
+                          'No price can be given now; show the store\u2019s backup rates and ask again shortly.',
+                      },
+                    },
+                  },
+                },
+              }),
+            },
+          },
+        },
+      },
       '/openapi.json': openApiPath({ statusText: { 405: 'Method not allowed' } }),
     },
     components: {
@@ -248,6 +357,8 @@ export function buildBffOpenApiDocument(publicUrl?: string): JsonObject {
         TrackingLookupResponse: jsonSchema(TrackingLookupResponseSchema, 'output'),
         RateVerifyRequest: jsonSchema(RateVerifyRequestSchema, 'input'),
         RateVerifyResponse: jsonSchema(RateVerifyResponseSchema, 'output'),
+        FulfillmentOptionsRequest: jsonSchema(FulfillmentOptionsRequestSchema, 'input'),
+        FulfillmentOptionsResponse: jsonSchema(FulfillmentOptionsResponseSchema, 'output'),
         OrderLookupRequest: jsonSchema(OrderLookupRequestSchema, 'input'),
         OrderLookupResponse: jsonSchema(OrderLookupResponseSchema, 'output'),
         ErrorBody: jsonSchema(ErrorBodySchema, 'output'),

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type RunningSandbox, startSandbox } from '../../sandbox/testing.ts';
+import { platformPromise } from '../../shared/delivery-promise.ts';
 import { ErrorBodySchema } from '../../shared/errors.ts';
 import { RatesResponseSchema } from '../../shared/quote.ts';
 import { ConfigError, parseConfig } from '../config.ts';
@@ -17,7 +18,11 @@ let bff: RunningBff;
 
 beforeAll(async () => {
   sandbox = await startSandbox({ rateLimit: { calls: 1000, seconds: 60 } });
-  bff = await startBff(sandbox.url, { BFF_CHECKOUT_TOKENS: ` ${CHECKOUT} ,${OTHER}` });
+  // The platform's limit as high as the sandbox's here: the shares are tested on their own below.
+  bff = await startBff(sandbox.url, {
+    BFF_CHECKOUT_TOKENS: ` ${CHECKOUT} ,${OTHER}`,
+    SHIPPING_RATE_LIMIT: '1000/60',
+  });
 });
 afterAll(async () => {
   await bff?.stop();
@@ -141,14 +146,21 @@ describe('POST /api/rates/verify: who may ask', () => {
 });
 
 describe('POST /api/rates/verify: what the choice costs now', () => {
-  it('answers the rate the platform quotes now with the secret key: price, delivery days, free', async () => {
+  it('answers the rate the platform quotes now with the secret key: price, delivery days, free, and its promise', async () => {
+    const before = Date.now();
     const { res, json } = await verify(choice);
+    const after = Date.now();
     expect(res.status).toBe(200);
     expect(res.headers.get('cache-control')).toBe('no-store');
     const now = await platformQuote('20040020', [shirt]);
     const pac = now.rates.find((rate) => rate.serviceId === 'correios-pac');
-    expect(pac).toBeDefined();
-    expect(RateVerifyResponseSchema.parse(json)).toEqual({ available: true, rate: pac });
+    if (!pac) throw new Error('the platform quotes no PAC');
+    // The promise the calculator shows for this rate (no handling days, no cut-off configured), at the instant of the
+    // answer, whichever side of a São Paulo midnight the two clocks read.
+    const promises = [before, after].map((at) => platformPromise({ deliveryDays: pac.deliveryDays, at }, {}));
+    const parsed = RateVerifyResponseSchema.parse(json);
+    expect(parsed).toEqual({ available: true, rate: { ...pac, promise: expect.any(Object) } });
+    expect(promises).toContainEqual(parsed.available && parsed.rate.promise);
   });
 
   it('says free only when the platform says free (a cart of R$ 319,60 gets free PAC, SEDEX still priced)', async () => {
@@ -267,6 +279,39 @@ describe('POST /api/rates/verify: errors in the spec 7.1 envelope', () => {
     } finally {
       await broke.stop();
     }
+  });
+});
+
+describe('POST /api/rates/verify: each checkout token has its share of the quotes', () => {
+  let small: RunningBff;
+  beforeAll(async () => {
+    // 4 quotes a minute, half kept for browsers: a lane of 2, a checkout token's share 1.
+    small = await startBff(sandbox.url, {
+      BFF_CHECKOUT_TOKENS: `${CHECKOUT},${OTHER}`,
+      SHIPPING_RATE_LIMIT: '4/60',
+    });
+  });
+  afterAll(async () => {
+    await small?.stop();
+  });
+
+  it('answers 429 rate_limited with Retry-After to a token past its share and quotes nothing for it, while another token is served and the cache answers both', async () => {
+    const first = await verify(choice, undefined, small);
+    expect(first.res.status).toBe(200);
+    const second = await verify({ ...choice, cep: '30130-000' }, undefined, small);
+    expect(second.res.status).toBe(429);
+    expect(Number(second.res.headers.get('retry-after'))).toBeGreaterThan(0);
+    const { error } = ErrorBodySchema.parse(second.json);
+    expect(error.code).toBe('rate_limited');
+    expect(error.message).toContain('share');
+    expect(await upstreamQuotes()).toBe(1);
+    const other = await verify({ ...choice, cep: '30130-000' }, { authorization: `Bearer ${OTHER}` }, small);
+    expect(other.res.status).toBe(200);
+    expect(await upstreamQuotes()).toBe(2);
+    // Cached quotes are free: the spent token is answered from what the other one paid for.
+    const cached = await verify({ ...choice, cep: '30130-000' }, undefined, small);
+    expect(cached.res.status).toBe(200);
+    expect(await upstreamQuotes()).toBe(2);
   });
 });
 

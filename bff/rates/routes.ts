@@ -3,8 +3,9 @@ import express, { type RequestHandler, Router } from 'express';
 import { ApiError } from '../../shared/errors.ts';
 import { describeIssues } from '../../shared/issues.ts';
 import { MAX_BODY_BYTES } from '../../shared/limits.ts';
-import { jsonOnly, methodNotAllowed } from '../http/errors.ts';
+import { jsonOnly, methodNotAllowed, rateLimited } from '../http/errors.ts';
 import type { Logger } from '../logger.ts';
+import { checkoutCaller, isQuoteShareSpent, type QuoteCaller } from './quote-share.ts';
 import type { RatesService } from './service.ts';
 import { RateVerifyRequestSchema, verifyRate } from './verify.ts';
 
@@ -14,23 +15,38 @@ const digest = (value: string) => createHash('sha256').update(value).digest();
 const REALM = 'Bearer realm="frete-kit checkout"';
 
 /**
- * Whether `authorization` carries one of the checkout tokens, compared in constant time against every one of them
- * (the time taken says neither which token matched nor how much of one).
+ * The checkout token `authorization` carries, compared in constant time against every one of them (the time taken
+ * says neither which token matched nor how much of one); undefined when it carries none of them.
  */
-export function isCheckoutToken(tokens: readonly string[], authorization: string | undefined): boolean {
+export function checkoutTokenOf(
+  tokens: readonly string[],
+  authorization: string | undefined,
+): string | undefined {
   const presented = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '')?.[1];
-  if (!presented) return false;
+  if (!presented) return undefined;
   const presentedDigest = digest(presented);
-  let found = false;
-  for (const token of tokens) if (timingSafeEqual(presentedDigest, digest(token))) found = true;
+  let found: string | undefined;
+  for (const token of tokens) if (timingSafeEqual(presentedDigest, digest(token))) found = token;
   return found;
 }
 
-/** Only the store's checkout servers: `Authorization: Bearer <one of BFF_CHECKOUT_TOKENS>`, before the body is read. */
-function checkoutAuth(tokens: readonly string[]): RequestHandler {
+/** Whether `authorization` carries one of the checkout tokens (`checkoutTokenOf`). */
+export function isCheckoutToken(tokens: readonly string[], authorization: string | undefined): boolean {
+  return checkoutTokenOf(tokens, authorization) !== undefined;
+}
+
+/**
+ * Only the store's checkout servers: `Authorization: Bearer <one of BFF_CHECKOUT_TOKENS>`, before the body is read.
+ * The token's quote caller goes on in `res.locals.quoteCaller` (each token has its own share of the quotes).
+ */
+export function checkoutAuth(tokens: readonly string[]): RequestHandler {
   return (req, res, next) => {
     const authorization = req.headers.authorization;
-    if (isCheckoutToken(tokens, authorization)) return next();
+    const token = checkoutTokenOf(tokens, authorization);
+    if (token !== undefined) {
+      res.locals.quoteCaller = checkoutCaller(token);
+      return next();
+    }
     if (!authorization) {
       res.setHeader('WWW-Authenticate', REALM);
       throw new ApiError(
@@ -59,12 +75,24 @@ export function ratesVerifyRoutes(deps: {
   router.post('/api/rates/verify', json, async (req, res) => {
     const parsed = RateVerifyRequestSchema.safeParse(req.body);
     if (!parsed.success) throw bodyError(parsed.error.issues, req.body);
-    const answer = await verifyRate(deps.rates, parsed.data, deps.logger);
+    const caller: QuoteCaller = res.locals.quoteCaller;
+    let answer: Awaited<ReturnType<typeof verifyRate>>;
+    try {
+      answer = await verifyRate(deps.rates, parsed.data, deps.logger, caller);
+    } catch (error) {
+      if (!isQuoteShareSpent(error)) throw error;
+      throw rateLimited(res, error.retryAfterSeconds, quoteShareMessage(error.retryAfterSeconds));
+    }
     res.setHeader('Cache-Control', 'no-store');
     res.json(answer);
   });
   router.all('/api/rates/verify', methodNotAllowed('POST'));
   return router;
+}
+
+/** What a caller whose share of the quotes is spent reads (429 `rate_limited`, with `Retry-After`). */
+export function quoteShareMessage(retryAfterSeconds: number): string {
+  return `This caller's share of the store's quotes is spent; cached quotes are still answered. Retry in ${retryAfterSeconds} s.`;
 }
 
 /**

@@ -1,42 +1,193 @@
-import { LRUCache } from 'lru-cache';
-import type { RatesRequest, RatesResponse } from '../../shared/quote.ts';
+import {
+  type DeliveryPromise,
+  type DeliveryPromises,
+  PlatformPromises,
+  type PromiseInput,
+  type StoreDays,
+} from '../../shared/delivery-promise.ts';
+import type { QuotedRate, Rate, RatesRequest, RatesResponse } from '../../shared/quote.ts';
+import { type Logger, messageOf } from '../logger.ts';
 import type { RestClient } from '../upstream/rest-client.ts';
+import { MemoryQuoteStore, type QuoteStore } from './quote-cache.ts';
+import {
+  callerKey,
+  isQuoteShareSpent,
+  type QuoteCaller,
+  QuoteShareSpent,
+  type QuoteShares,
+  UNNAMED_CALLER,
+} from './quote-share.ts';
+
+/** What the quote core answers: the platform's answer, each rate charged by the free-shipping rule and promised. */
+export interface QuoteAnswer {
+  rates: QuotedRate[];
+  /** Why `rates` is empty (spec 4.1 rule 1: never free shipping). */
+  reason?: string | undefined;
+  /** For the merchant only (spec 4.1): where to fix the store's configuration. */
+  actionUrl?: string | undefined;
+}
+
+/** A quote as the core sends it: only the CEP and the items (an agent's `requestId` does not change a quote). */
+export type QuoteRequest = Pick<RatesRequest, 'destinationCep' | 'items'>;
+
+export interface RatesServiceOptions {
+  client: Pick<RestClient, 'rates'>;
+  now?: () => number;
+  /** How long an identical quote is answered from memory (default `QUOTE_CACHE_MS`), when no `store` is given. */
+  ttlMs?: number;
+  maxEntries?: number;
+  /** Where answers are kept: memory by default, Redis for all instances (`Backends.quoteStore`). */
+  store?: QuoteStore;
+  /** Each caller's share of uncached quotes (`Backends.quoteShares`); none: no share is kept (tests of the core). */
+  shares?: QuoteShares | undefined;
+  /** Where each rate's promise comes from (default the platform's count with `storeDays`). */
+  promises?: DeliveryPromises;
+  /** The store's handling days and cut-off, for the platform's promise (and as the fallback of `promises`). */
+  storeDays?: StoreDays;
+  logger?: Logger | undefined;
+}
+
+/** One quote on its way to the platform, and whose share paid for it. */
+interface Flight {
+  promise: Promise<RatesResponse>;
+  payer: string;
+}
+
+/** A caller who joined another's quote and saw that caller's share refused asks again this many times on its own. */
+const REJOINS = 2;
 
 /**
- * Quotes for the merchant's agents, through the REST client, with a short cache: an identical quote (same CEP and
- * items) within a minute is answered from memory, so an agent that asks twice does not spend the store's 60 calls a
- * minute. Failures are never cached.
+ * The one quote core of the BFF (docs/checkout/quote-core.md): `/api/rates/verify`, MCP `get_shipping_rates`, the
+ * label desk and previews, and every checkout adapter ask here, so each sees the same platform call, the same cache,
+ * the same free-shipping rule and the same promise.
+ *
+ * - An identical quote (same CEP and items) within the cache's time is answered without the platform, and identical
+ *   quotes asked at the same time are one platform call (single-flight, per instance). Failures are never cached.
+ * - A quote that needs the platform first spends one of its caller's share (`QuoteShares`), else `QuoteShareSpent`
+ *   is thrown and nothing is sent; answers from the cache or from a quote in flight cost nothing.
+ * - Every rate is charged by the free-shipping rule (`chargedRate`) and carries `promise` (`DeliveryPromises`).
  */
 export class RatesService {
-  private readonly cache: LRUCache<string, { at: number; response: RatesResponse }>;
   private readonly client: Pick<RestClient, 'rates'>;
   private readonly now: () => number;
-  private readonly ttlMs: number;
+  private readonly store: QuoteStore;
+  private readonly shares: QuoteShares | undefined;
+  private readonly promises: DeliveryPromises;
+  private readonly fallback: DeliveryPromises;
+  private readonly logger: Logger | undefined;
+  private readonly flights = new Map<string, Flight>();
 
-  constructor(options: {
-    client: Pick<RestClient, 'rates'>;
-    now?: () => number;
-    ttlMs?: number;
-    maxEntries?: number;
-  }) {
+  constructor(options: RatesServiceOptions) {
     this.client = options.client;
     this.now = options.now ?? Date.now;
-    this.ttlMs = options.ttlMs ?? 60_000;
-    this.cache = new LRUCache({ max: options.maxEntries ?? 5000 });
+    this.store =
+      options.store ??
+      new MemoryQuoteStore({
+        now: this.now,
+        ...(options.ttlMs === undefined ? {} : { ttlMs: options.ttlMs }),
+        ...(options.maxEntries === undefined ? {} : { maxEntries: options.maxEntries }),
+      });
+    this.shares = options.shares;
+    this.fallback = new PlatformPromises(options.storeDays);
+    this.promises = options.promises ?? this.fallback;
+    this.logger = options.logger;
   }
 
-  /** Only the CEP and the items are sent and make the cache key (an agent's `requestId` does not change a quote). */
-  async quote(request: Pick<RatesRequest, 'destinationCep' | 'items'>): Promise<RatesResponse> {
-    const { destinationCep, items } = request;
-    const key = JSON.stringify([
-      destinationCep,
-      items.map((i) => [i.name, i.quantity, i.unitPriceBRL, i.weightKg]),
-    ]);
-    // `peek`: a hit does not make a quote younger; the one stored longest ago goes first.
-    const hit = this.cache.peek(key);
-    if (hit && this.now() - hit.at < this.ttlMs) return hit.response;
-    const response = await this.client.rates({ destinationCep, items });
-    this.cache.set(key, { at: this.now(), response });
-    return response;
+  /**
+   * The platform's quote for this CEP and cart, as every surface shows it. `caller` says whose share an uncached
+   * quote spends (a caller left unnamed shares one share with every other unnamed one).
+   * Throws `QuoteShareSpent` when the caller's share is spent, `UpstreamError` when the platform did not answer.
+   */
+  async quote(request: QuoteRequest, caller: QuoteCaller = UNNAMED_CALLER): Promise<QuoteAnswer> {
+    const key = quoteKey(request);
+    const response = (await this.store.get(key)) ?? (await this.fetch(key, request, caller));
+    return this.present(response, request.destinationCep);
   }
+
+  /** The answer of the identical quote in flight, or of a new one this caller pays for. */
+  private async fetch(key: string, request: QuoteRequest, caller: QuoteCaller): Promise<RatesResponse> {
+    for (let rejoins = 0; ; rejoins++) {
+      const flight = this.flights.get(key) ?? this.start(key, request, caller);
+      try {
+        return await flight.promise;
+      } catch (error) {
+        // Another caller's spent share is not this caller's: it asks again, on its own share.
+        const theirs = isQuoteShareSpent(error) && error.callerKey !== callerKey(caller);
+        if (!theirs || rejoins >= REJOINS) throw error;
+      }
+    }
+  }
+
+  private start(key: string, request: QuoteRequest, caller: QuoteCaller): Flight {
+    const promise = (async () => {
+      if (this.shares) {
+        const decision = await this.shares.take(caller);
+        if (!decision.ok) throw new QuoteShareSpent(decision.retryAfterSeconds, caller);
+      }
+      const response = await this.client.rates({
+        destinationCep: request.destinationCep,
+        items: request.items,
+      });
+      await this.store.set(key, response);
+      return response;
+    })();
+    const flight = { promise, payer: callerKey(caller) };
+    this.flights.set(key, flight);
+    promise.then(
+      () => this.flights.delete(key),
+      () => this.flights.delete(key),
+    );
+    return flight;
+  }
+
+  /** The answer as every surface shows it: each rate charged by the free-shipping rule, with its promise. */
+  private async present(response: RatesResponse, destinationCep: string): Promise<QuoteAnswer> {
+    const at = this.now();
+    const rates: QuotedRate[] = [];
+    for (const rate of response.rates) {
+      const charged = chargedRate(rate);
+      if (!charged) {
+        this.logger?.warn(
+          { serviceId: rate.serviceId, price: rate.price },
+          'rates: a rate priced zero (or less) without free: true is not offered',
+        );
+        continue;
+      }
+      const input = { destinationCep, serviceId: rate.serviceId, deliveryDays: rate.deliveryDays, at };
+      rates.push({ ...charged, promise: await this.promiseFor(input) });
+    }
+    return { ...response, rates };
+  }
+
+  /** The promise of one rate; the platform's own count when the promise port fails (a history store down). */
+  private async promiseFor(input: PromiseInput): Promise<DeliveryPromise> {
+    try {
+      return await this.promises.promiseFor(input);
+    } catch (error) {
+      this.logger?.warn(
+        { error: messageOf(error) },
+        'rates: no promise from history; the platform count is used',
+      );
+      return this.fallback.promiseFor(input);
+    }
+  }
+}
+
+/**
+ * The free-shipping rule, the same on every surface (spec 4.1 rule 1 and 2.2): a rate with `free: true` is charged
+ * zero, whatever its `price`; a rate that says zero (or less, or nothing sensible) without `free: true` is not
+ * offered at all, because a checkout would charge the shopper nothing while the carrier bills the store.
+ */
+export function chargedRate(rate: Rate): Rate | undefined {
+  if (rate.free === true) return rate.price === 0 ? rate : { ...rate, price: 0 };
+  if (!Number.isFinite(rate.price) || rate.price <= 0) return undefined;
+  return rate;
+}
+
+/** The cache and single-flight key: the CEP and every item as sent (name, quantity, unit price, unit weight). */
+export function quoteKey(request: QuoteRequest): string {
+  return JSON.stringify([
+    request.destinationCep,
+    request.items.map((item) => [item.name, item.quantity, item.unitPriceBRL, item.weightKg]),
+  ]);
 }

@@ -2,11 +2,12 @@ import * as z from 'zod/mini';
 import { CepSchema } from '../../shared/cep-schema.ts';
 import { ApiError } from '../../shared/errors.ts';
 import { MAX_ITEMS } from '../../shared/limits.ts';
-import { QuoteItemSchema, RateSchema } from '../../shared/quote.ts';
+import { QuotedRateSchema, QuoteItemSchema } from '../../shared/quote.ts';
 import { ReasonSchema } from '../../shared/reason-schema.ts';
 import type { Logger } from '../logger.ts';
 import { isUpstreamError } from '../upstream/errors.ts';
-import type { RatesService } from './service.ts';
+import type { QuoteCaller } from './quote-share.ts';
+import type { QuoteAnswer, RatesService } from './service.ts';
 
 /**
  * `POST /api/rates/verify` body: what the shopper chose in the browser, as the checkout received it. No price: the
@@ -43,9 +44,9 @@ export const VERIFY_REASONS = { gone: 'service_unavailable', noQuote: 'no_quote'
 export const RateVerifyResponseSchema = /* @__PURE__ */ z.union([
   z.strictObject({
     available: z.literal(true),
-    rate: RateSchema.check(
+    rate: QuotedRateSchema.check(
       z.describe(
-        'The rate as the platform quotes it now, with the secret key: charge this price, not the browser\u2019s.',
+        'The rate as the platform quotes it now, with the secret key, and its delivery promise: charge this price, not the browser\u2019s.',
       ),
     ),
   }),
@@ -61,18 +62,20 @@ export const RateVerifyResponseSchema = /* @__PURE__ */ z.union([
 export type RateVerifyResponse = z.infer<typeof RateVerifyResponseSchema>;
 
 /**
- * Quotes the request again with the secret key (through the BFF's rates cache: an identical quote within a minute
- * is not asked twice) and answers the current rate of `serviceId`, or why it is gone. A failure to quote is an
- * error, never `available: false`: the checkout must neither charge nor tell the shopper the option is gone.
+ * Quotes the request again with the secret key through the quote core (an identical quote within its cache time is
+ * not asked twice), as `caller`, and answers the current rate of `serviceId`, or why it is gone. A failure to quote
+ * is an error, never `available: false`: the checkout must neither charge nor tell the shopper the option is gone.
+ * A spent share (`QuoteShareSpent`) is thrown as it is, for the route to answer 429 with `Retry-After`.
  */
 export async function verifyRate(
   rates: Pick<RatesService, 'quote'>,
   request: RateVerifyRequest,
   logger: Logger,
+  caller?: QuoteCaller,
 ): Promise<RateVerifyResponse> {
-  let response: Awaited<ReturnType<RatesService['quote']>>;
+  let response: QuoteAnswer;
   try {
-    response = await rates.quote({ destinationCep: request.cep, items: request.items });
+    response = await rates.quote({ destinationCep: request.cep, items: request.items }, caller);
   } catch (error) {
     throw quoteError(error, logger);
   }

@@ -40,16 +40,8 @@ export class RedisTrackingCache implements TrackingStore {
   }
 
   private async shared(code: string): Promise<Cached | undefined> {
-    const text = await this.connection.commands.get(this.key(code));
-    if (text === null) return undefined;
-    let json: unknown;
-    try {
-      json = JSON.parse(text);
-    } catch {
-      return undefined;
-    }
     // Validated like any upstream answer: the cache is shared, so it is an edge too.
-    const entry = TrackingEntrySchema.safeParse(json);
-    return entry.success ? this.local.read(entry.data) : undefined;
+    const entry = await this.connection.getJson(this.key(code), TrackingEntrySchema);
+    return entry ? this.local.read(entry) : undefined;
   }
 }

@@ -4,7 +4,9 @@ import type { RateLimit } from '../../shared/rate-limit.ts';
  * The routes the platform limits separately (spec 8: per store and route), and `tracking-watch`: the share of the
  * tracking route reserved for the BFF's own watcher (`BFF_WATCH_SHARE`). The platform sees one tracking route; the
  * BFF splits its allowance in two lanes, visitors' `tracking` and the watcher's `tracking-watch`, each a window of
- * its own, so the watcher never spends the visitors' calls and the two together never pass the limit.
+ * its own, so the watcher never spends the visitors' calls and the two together never pass the limit. The rates
+ * route is shared with shoppers' browsers, which quote the platform directly with the public key where the BFF
+ * cannot count them: the BFF's `rates` lane leaves them `BFF_BROWSER_QUOTE_SHARE` of the limit.
  */
 export type BudgetRoute = 'rates' | 'tracking' | 'tracking-watch';
 
@@ -37,15 +39,27 @@ export function watchCalls(limit: RateLimit, share: number): number {
   return Math.floor(limit.calls * share + 1e-9);
 }
 
+/** The shares of the limit kept out of a lane: the watcher's of the tracking route, browsers' of the rates route. */
+export interface LaneShares {
+  watchShare?: number;
+  browserShare?: number;
+}
+
 /**
  * One route's allowance: the store's limit, except that the tracking route is split between the visitors' lane
- * (`tracking`, the limit less the watcher's calls) and the watcher's (`tracking-watch`).
+ * (`tracking`, the limit less the watcher's calls) and the watcher's (`tracking-watch`), and the rates route keeps
+ * `browserShare` of the limit (rounded down) for shoppers' browsers.
  */
-export function routeLimit(limit: RateLimit, route: BudgetRoute, watchShare = 0): RateLimit {
+export function routeLimit(
+  limit: RateLimit,
+  route: BudgetRoute,
+  watchShare = 0,
+  browserShare = 0,
+): RateLimit {
   const watch = watchCalls(limit, watchShare);
   if (route === 'tracking-watch') return { calls: watch, seconds: limit.seconds };
   if (route === 'tracking') return { calls: limit.calls - watch, seconds: limit.seconds };
-  return limit;
+  return { calls: limit.calls - watchCalls(limit, browserShare), seconds: limit.seconds };
 }
 
 /** A sliding log of the last window's calls per route, in process memory (one instance). */
@@ -53,14 +67,18 @@ export class MemoryBudget implements UpstreamBudget {
   private readonly sent = new Map<BudgetRoute, number[]>();
   private readonly limit: RateLimit;
   private readonly reserve: number | undefined;
-  private readonly watchShare: number;
+  private readonly shares: LaneShares;
   private readonly now: () => number;
 
-  constructor(limit: RateLimit, options: { reserve?: number; now?: () => number; watchShare?: number } = {}) {
+  constructor(limit: RateLimit, options: { reserve?: number; now?: () => number } & LaneShares = {}) {
     this.limit = limit;
     this.reserve = options.reserve;
-    this.watchShare = options.watchShare ?? 0;
+    this.shares = options;
     this.now = options.now ?? Date.now;
+  }
+
+  private lane(route: BudgetRoute): RateLimit {
+    return routeLimit(this.limit, route, this.shares.watchShare, this.shares.browserShare);
   }
 
   private log(route: BudgetRoute, now: number): number[] {
@@ -73,7 +91,7 @@ export class MemoryBudget implements UpstreamBudget {
   async take(route: BudgetRoute): Promise<BudgetDecision> {
     const now = this.now();
     const log = this.log(route, now);
-    const { calls, seconds } = routeLimit(this.limit, route, this.watchShare);
+    const { calls, seconds } = this.lane(route);
     if (log.length >= calls) {
       const oldest = log[log.length - calls];
       // A lane without calls (no watcher share) never frees one: the longest wait there is.
@@ -85,7 +103,7 @@ export class MemoryBudget implements UpstreamBudget {
   }
 
   async canRetry(route: BudgetRoute): Promise<boolean> {
-    const limit = routeLimit(this.limit, route, this.watchShare);
+    const limit = this.lane(route);
     return limit.calls - this.log(route, this.now()).length > reserveOf(limit, this.reserve);
   }
 }

@@ -3,6 +3,7 @@ import type { RedisConnection } from '../backends/redis.ts';
 import {
   type BudgetDecision,
   type BudgetRoute,
+  type LaneShares,
   reserveOf,
   routeLimit,
   type UpstreamBudget,
@@ -46,21 +47,26 @@ export class RedisBudget implements UpstreamBudget {
   private readonly local: UpstreamBudget;
   private readonly limit: RateLimit;
   private readonly reserve: number | undefined;
-  private readonly watchShare: number;
+  private readonly shares: LaneShares;
 
-  constructor(options: {
-    connection: RedisConnection;
-    limit: RateLimit;
-    local: UpstreamBudget;
-    reserve?: number;
-    /** The share of the tracking route kept for the watcher (see `routeLimit`). */
-    watchShare?: number;
-  }) {
+  /** `watchShare` and `browserShare`: the parts of the limit kept out of their lanes (see `routeLimit`). */
+  constructor(
+    options: {
+      connection: RedisConnection;
+      limit: RateLimit;
+      local: UpstreamBudget;
+      reserve?: number;
+    } & LaneShares,
+  ) {
     this.connection = options.connection;
     this.local = options.local;
     this.limit = options.limit;
     this.reserve = options.reserve;
-    this.watchShare = options.watchShare ?? 0;
+    this.shares = options;
+  }
+
+  private lane(route: BudgetRoute): RateLimit {
+    return routeLimit(this.limit, route, this.shares.watchShare, this.shares.browserShare);
   }
 
   private key(route: BudgetRoute): string {
@@ -78,7 +84,7 @@ export class RedisBudget implements UpstreamBudget {
     return this.connection.orLocal(
       () =>
         this.usedShared(route).then((used) => {
-          const limit = routeLimit(this.limit, route, this.watchShare);
+          const limit = this.lane(route);
           return limit.calls - used > reserveOf(limit, this.reserve);
         }),
       () => this.local.canRetry(route),
@@ -88,7 +94,7 @@ export class RedisBudget implements UpstreamBudget {
   private async takeShared(route: BudgetRoute): Promise<BudgetDecision> {
     sequence = (sequence + 1) % Number.MAX_SAFE_INTEGER;
     const member = `${process.pid}:${Date.now()}:${sequence}:${Math.random()}`;
-    const { calls, seconds } = routeLimit(this.limit, route, this.watchShare);
+    const { calls, seconds } = this.lane(route);
     const windowMs = seconds * 1000;
     if (calls === 0) return { ok: false, retryAfterMs: windowMs };
     const waitMs = Number(

@@ -1,0 +1,188 @@
+import express, { type Request, type RequestHandler, type Response, Router } from 'express';
+import type * as z from 'zod/mini';
+import { FulfillmentOptionsRequestSchema } from '../../shared/checkouts/agentic.ts';
+import { NuvemshopRateRequestSchema } from '../../shared/checkouts/nuvemshop.ts';
+import {
+  SHOPIFY_HMAC_HEADER,
+  ShopifyRateRequestSchema,
+  shopifyHmac,
+} from '../../shared/checkouts/shopify.ts';
+import { ApiError, isApiError } from '../../shared/errors.ts';
+import { describeIssues } from '../../shared/issues.ts';
+import { MAX_BODY_BYTES } from '../../shared/limits.ts';
+import { sameSecret } from '../../shared/security/hash.ts';
+import type { BffConfig } from '../config.ts';
+import { jsonOnly, methodNotAllowed, rateLimited } from '../http/errors.ts';
+import type { ServiceCodes } from '../labels/service-codes.ts';
+import { type Logger, messageOf } from '../logger.ts';
+import type { QuoteCaller } from '../rates/quote-share.ts';
+import { checkoutAuth, quoteShareMessage } from '../rates/routes.ts';
+import type { RatesService } from '../rates/service.ts';
+import { fulfillmentOptions } from './agentic.ts';
+import { isNotQuotable, nuvemshopRates } from './nuvemshop.ts';
+import { type CheckoutUnavailable, isCheckoutUnavailable } from './quoting.ts';
+import { shopifyRates } from './shopify.ts';
+
+/**
+ * A hosted checkout's callback may carry a long cart (Shopify sends every line, with properties): bounded, and read
+ * whole before the signature is checked.
+ */
+export const CHECKOUT_BODY_LIMIT = 256 * 1024;
+
+export interface CheckoutDeps {
+  config: Pick<BffConfig, 'checkout' | 'checkoutTokens'>;
+  rates: Pick<RatesService, 'quote'>;
+  serviceCodes: ServiceCodes;
+  logger: Logger;
+}
+
+/**
+ * The checkout adapters (docs/checkout/): Shopify's CarrierService callback, Nuvemshop's shipping-carrier callback
+ * and the agentic checkouts' fulfillment options, each a thin translation around the one quote core. Every answer
+ * leaves before `BFF_CHECKOUT_DEADLINE_MS` (the clock starts when the request arrives): a price, no option, or 503.
+ * A platform's route exists only when its secret is configured.
+ */
+export function checkoutRoutes(deps: CheckoutDeps): Router {
+  const router = Router();
+  const { checkout } = deps.config;
+  const startClock: RequestHandler = (_req, res, next) => {
+    res.locals.deadlineAt = Date.now() + checkout.deadlineMs;
+    next();
+  };
+  const raw = express.raw({ type: () => true, limit: CHECKOUT_BODY_LIMIT });
+
+  const shopifySecret = checkout.shopifySecret;
+  if (shopifySecret) {
+    router.post('/checkout/shopify/rates', startClock, raw, async (req, res) => {
+      const body = rawBody(req);
+      const presented = req.get(SHOPIFY_HMAC_HEADER);
+      // spec 7.1's 401 codes: no signature at all, or one that is not of this body with the app's secret.
+      if (!presented)
+        throw new ApiError('missing_api_key', `Send ${SHOPIFY_HMAC_HEADER} (Shopify signs every call).`);
+      if (!sameSecret(shopifyHmac(shopifySecret, body), presented.trim()))
+        throw new ApiError(
+          'invalid_api_key',
+          `The ${SHOPIFY_HMAC_HEADER} signature does not match the body.`,
+        );
+      const request = parseBody(body, ShopifyRateRequestSchema);
+      await answer(res, deps.logger, 'shopify', () =>
+        shopifyRates(request, deps.rates, res.locals.deadlineAt),
+      );
+    });
+    router.all('/checkout/shopify/rates', methodNotAllowed('POST'));
+  }
+
+  const nuvemshopSecret = checkout.nuvemshopCallbackSecret;
+  if (nuvemshopSecret) {
+    // The secret is the URL's last segment: any other is an unknown route, and the body is never read.
+    const ours: RequestHandler = (req, _res, next) => {
+      if (!sameSecret(nuvemshopSecret, String(req.params.secret)))
+        throw new ApiError('not_found', 'Not found.');
+      next();
+    };
+    router.post('/checkout/nuvemshop/rates/:secret', startClock, ours, raw, async (req, res) => {
+      try {
+        const request = parseBody(rawBody(req), NuvemshopRateRequestSchema);
+        const storeId = checkout.nuvemshop.storeId;
+        if (storeId !== undefined && String(request.store_id) !== storeId)
+          throw new ApiError('not_found', 'Not found.');
+        await answer(res, deps.logger, 'nuvemshop', () =>
+          nuvemshopRates(request, deps, res.locals.deadlineAt),
+        );
+      } catch (error) {
+        if (isNotQuotable(error) || (isApiError(error) && error.code === 'invalid_body')) {
+          // Nuvemshop keeps a 422 a minute, and shows no option of this carrier meanwhile.
+          res.status(422).json(new ApiError('invalid_body', error.message).toBody());
+          return;
+        }
+        throw hideSecretPath(error, deps.logger);
+      }
+    });
+    router.all('/checkout/nuvemshop/rates/:secret', ours, methodNotAllowed('POST'));
+  }
+
+  const json = express.json({ limit: MAX_BODY_BYTES, type: () => true });
+  router.post(
+    '/checkout/fulfillment-options',
+    startClock,
+    checkoutAuth(deps.config.checkoutTokens),
+    jsonOnly,
+  );
+  router.post('/checkout/fulfillment-options', json, async (req, res) => {
+    const parsed = FulfillmentOptionsRequestSchema.safeParse(req.body);
+    if (!parsed.success) {
+      const tooMany = parsed.error.issues.some((i) => i.path[0] === 'items' && i.code === 'too_big');
+      throw new ApiError(tooMany ? 'too_many_items' : 'invalid_body', describeIssues(parsed.error.issues));
+    }
+    const caller: QuoteCaller = res.locals.quoteCaller;
+    await answer(res, deps.logger, 'agentic', () =>
+      fulfillmentOptions(parsed.data, deps.rates, caller, res.locals.deadlineAt),
+    );
+  });
+  router.all('/checkout/fulfillment-options', methodNotAllowed('POST'));
+  return router;
+}
+
+type Surface = 'shopify' | 'nuvemshop' | 'agentic';
+
+/**
+ * Sends a checkout's answer, or why there is none: a spent share is `429` to an agentic checkout (a server that
+ * retries) and `503` to a hosted checkout (which then shows backup rates); the platform failing, refusing or being
+ * slower than the deadline is `503`. All in the spec 7.1 envelope, without the platform's words.
+ */
+async function answer(res: Response, logger: Logger, surface: Surface, produce: () => Promise<object>) {
+  let body: object;
+  try {
+    body = await produce();
+  } catch (error) {
+    if (!isCheckoutUnavailable(error)) throw error;
+    unavailable(res, logger, surface, error);
+    return;
+  }
+  res.setHeader('Cache-Control', 'no-store');
+  res.json(body);
+}
+
+function unavailable(res: Response, logger: Logger, surface: Surface, error: CheckoutUnavailable): void {
+  const fields = { surface, why: error.why };
+  // A platform failure the merchant may have to act on; a spent share or a deadline is the storm the bounds expect.
+  if (error.why === 'platform')
+    logger.warn({ ...fields, error: error.message }, 'checkout: no price; answered 503');
+  else logger.info(fields, 'checkout: no price in time; answered 503');
+  if (error.why === 'share' && error.retryAfterSeconds !== undefined) {
+    const limited = rateLimited(res, error.retryAfterSeconds, quoteShareMessage(error.retryAfterSeconds));
+    if (surface === 'agentic') throw limited;
+  }
+  const message =
+    error.why === 'deadline'
+      ? 'The platform did not quote before the checkout deadline; show the store\u2019s backup rates.'
+      : 'No price can be given now; show the store\u2019s backup rates and ask again shortly.';
+  res.status(503).json(new ApiError('quote_failed', message).toBody());
+}
+
+function rawBody(req: Request): Buffer {
+  return Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+}
+
+/** The body as JSON checked with `schema`: `invalid_json` or `invalid_body` (paths, never values) otherwise. */
+function parseBody<T>(body: Buffer, schema: z.ZodMiniType<T>): T {
+  let json: unknown;
+  try {
+    json = JSON.parse(body.toString('utf8'));
+  } catch {
+    throw new ApiError('invalid_json');
+  }
+  const parsed = schema.safeParse(json);
+  if (!parsed.success) throw new ApiError('invalid_body', describeIssues(parsed.error.issues));
+  return parsed.data;
+}
+
+/**
+ * An unexpected error on the Nuvemshop route, logged here without the request's path (its last segment is the
+ * callback secret): the error handler, which logs the path, sees only a generic 500.
+ */
+function hideSecretPath(error: unknown, logger: Logger): unknown {
+  if (isApiError(error)) return error;
+  logger.error({ error: messageOf(error) }, 'checkout: unexpected error on the Nuvemshop callback');
+  return new ApiError('internal_error');
+}

@@ -1,0 +1,378 @@
+import * as z from 'zod/mini';
+import {
+  type NuvemshopCarrier,
+  NuvemshopCarrierOptionSchema,
+  NuvemshopCarrierSchema,
+} from '../../shared/checkouts/nuvemshop.ts';
+import { SHOPIFY_ADMIN_API_VERSION } from '../../shared/checkouts/shopify.ts';
+import { isLoopbackHostname } from '../../shared/security/loopback.ts';
+import type { BffConfig } from '../config.ts';
+
+/**
+ * `npm run checkout -- register|status|unregister shopify|nuvemshop` (docs/checkout/): the BFF's callback registered
+ * with the store platform's Admin API, its state read back, or removed. Each step says plainly what the platform
+ * refused (a plan without carrier-calculated shipping, a missing scope, a callback that is not https).
+ */
+export type CheckoutPlatform = 'shopify' | 'nuvemshop';
+export type CheckoutCommand = 'register' | 'status' | 'unregister';
+
+/** A service the store quotes: what a Nuvemshop option is created for (code = serviceId, name = label). */
+export interface QuotedService {
+  serviceId: string;
+  label: string;
+}
+
+export interface RegistrationDeps {
+  config: Pick<BffConfig, 'publicUrl' | 'checkout' | 'serviceCodes' | 'store'>;
+  /** The services the store's quotes carry (a sample quote, in scripts/checkout.ts). */
+  services?: () => Promise<QuotedService[]>;
+  fetch?: typeof fetch;
+}
+
+/** What the command did, line by line, and whether it did what was asked. */
+export interface CommandResult {
+  ok: boolean;
+  lines: string[];
+}
+
+/** A refusal of the platform (or of a precondition), in words the merchant can act on. */
+export class RegistrationRefused extends Error {
+  override readonly name = 'RegistrationRefused';
+}
+
+export async function runCheckoutCommand(
+  command: CheckoutCommand,
+  platform: CheckoutPlatform,
+  deps: RegistrationDeps,
+): Promise<CommandResult> {
+  try {
+    const admin = platform === 'shopify' ? new ShopifyRegistration(deps) : new NuvemshopRegistration(deps);
+    return { ok: true, lines: await admin[command]() };
+  } catch (error) {
+    if (error instanceof RegistrationRefused) return { ok: false, lines: [error.message] };
+    throw error;
+  }
+}
+
+/** The public address the platform will call: https, or http on a loopback host when the platform is the sandbox. */
+function callbackBase(deps: RegistrationDeps, apiUrl: string, label: string): string {
+  const base = deps.config.publicUrl;
+  const local = isLoopback(apiUrl);
+  if (!base.startsWith('https://') && !(local && isLoopback(base)))
+    throw new RegistrationRefused(
+      `${label} calls the BFF from the internet: BFF_PUBLIC_URL must be an https URL it can reach (it is ${base}). ` +
+        'Try it on the sandbox first (docs/checkout/).',
+    );
+  return base;
+}
+
+function isLoopback(url: string): boolean {
+  try {
+    return isLoopbackHostname(new URL(url).hostname.replace(/^\[|\]$/g, ''));
+  } catch {
+    return false;
+  }
+}
+
+async function send(deps: RegistrationDeps, label: string, url: string, init: RequestInit) {
+  try {
+    return await (deps.fetch ?? fetch)(url, { ...init, signal: AbortSignal.timeout(15_000) });
+  } catch {
+    throw new RegistrationRefused(`${label} could not be reached at ${new URL(url).origin}.`);
+  }
+}
+
+const CarrierServiceSchema = z.looseObject({
+  id: z.string(),
+  name: z.string(),
+  callbackUrl: z.nullable(z.string()),
+  active: z.boolean(),
+});
+type CarrierService = z.infer<typeof CarrierServiceSchema>;
+
+const UserErrorsSchema = z.array(z.looseObject({ message: z.string() }));
+
+const GraphqlAnswerSchema = z.looseObject({
+  data: z.optional(z.nullable(z.record(z.string(), z.unknown()))),
+  errors: z.optional(
+    z.union([
+      z.string(),
+      z.array(
+        z.looseObject({
+          message: z.string(),
+          extensions: z.optional(z.looseObject({ code: z.optional(z.string()) })),
+        }),
+      ),
+    ]),
+  ),
+});
+
+const PLAN_HINT =
+  'Carrier-calculated shipping needs the Advanced plan or higher, the Shopify plan billed yearly, or the feature added by Shopify Support (development stores have it).';
+
+/** Shopify's Admin GraphQL API: one CarrierService whose callback is `<BFF_PUBLIC_URL>/checkout/shopify/rates`. */
+class ShopifyRegistration {
+  private readonly deps: RegistrationDeps;
+  private readonly endpoint: string;
+  private readonly token: string;
+
+  constructor(deps: RegistrationDeps) {
+    const { shop, token, apiUrl } = deps.config.checkout.shopify;
+    if (!shop || !token || !apiUrl)
+      throw new RegistrationRefused(
+        'Set BFF_SHOPIFY_SHOP and BFF_SHOPIFY_TOKEN (the shop’s Admin API token) first.',
+      );
+    this.deps = deps;
+    this.token = token;
+    this.endpoint = `${apiUrl}/admin/api/${SHOPIFY_ADMIN_API_VERSION}/graphql.json`;
+  }
+
+  private callbackUrl(): string {
+    return `${callbackBase(this.deps, this.endpoint, 'Shopify')}/checkout/shopify/rates`;
+  }
+
+  async register(): Promise<string[]> {
+    if (!this.deps.config.checkout.shopifySecret)
+      throw new RegistrationRefused(
+        'Set BFF_SHOPIFY_SECRET (the app’s client secret) first: without it the BFF answers Shopify 404.',
+      );
+    const callbackUrl = this.callbackUrl();
+    const ours = await this.ours(callbackUrl);
+    const name = this.deps.config.store.name
+      ? `${this.deps.config.store.name} (Correios)`
+      : 'Correios (frete-kit)';
+    if (ours) {
+      if (!ours.active) await this.mutate('carrierServiceUpdate', { input: { id: ours.id, active: true } });
+      return [`Shopify: already registered as "${ours.name}" (${ours.id}), active, calling ${callbackUrl}.`];
+    }
+    const created = await this.mutate('carrierServiceCreate', {
+      input: { name, callbackUrl, active: true, supportsServiceDiscovery: true },
+    });
+    const service = CarrierServiceSchema.safeParse(created.carrierService);
+    if (!service.success)
+      throw new RegistrationRefused('Shopify answered the registration without a carrier service.');
+    return [
+      `Shopify: registered "${service.data.name}" (${service.data.id}), active, calling ${callbackUrl}.`,
+      'Shopify now asks the BFF for rates at checkout; add it to a shipping zone (Settings → Shipping and delivery) if it is not there yet.',
+    ];
+  }
+
+  async status(): Promise<string[]> {
+    const callbackUrl = this.callbackUrl();
+    const services = await this.list();
+    const ours = services.find((s) => s.callbackUrl === callbackUrl);
+    const others = services.filter((s) => s !== ours).map((s) => `"${s.name}"`);
+    return [
+      ours
+        ? `Shopify: registered as "${ours.name}" (${ours.id}), ${ours.active ? 'active' : 'INACTIVE'}, calling ${callbackUrl}.`
+        : `Shopify: not registered (no carrier service calls ${callbackUrl}).`,
+      ...(others.length > 0 ? [`Other carrier services of the shop: ${others.join(', ')}.`] : []),
+    ];
+  }
+
+  async unregister(): Promise<string[]> {
+    const callbackUrl = this.callbackUrl();
+    const ours = await this.ours(callbackUrl);
+    if (!ours) return [`Shopify: nothing to remove (no carrier service calls ${callbackUrl}).`];
+    await this.mutate('carrierServiceDelete', { id: ours.id });
+    return [`Shopify: removed "${ours.name}" (${ours.id}); the checkout no longer asks the BFF.`];
+  }
+
+  private async ours(callbackUrl: string): Promise<CarrierService | undefined> {
+    return (await this.list()).find((service) => service.callbackUrl === callbackUrl);
+  }
+
+  private async list(): Promise<CarrierService[]> {
+    const data = await this.graphql(
+      'query FreteKitCarrierServices { carrierServices(first: 50) { nodes { id name callbackUrl active } } }',
+      {},
+      'carrierServices',
+    );
+    const nodes = z.looseObject({ nodes: z.array(CarrierServiceSchema) }).safeParse(data);
+    if (!nodes.success)
+      throw new RegistrationRefused('Shopify answered carrierServices in a shape the kit does not know.');
+    return nodes.data.nodes;
+  }
+
+  /** A mutation's payload, after its `userErrors` (a refusal: said as Shopify says it, with what a plan needs). */
+  private async mutate(field: string, variables: Record<string, unknown>): Promise<Record<string, unknown>> {
+    const argument =
+      field === 'carrierServiceDelete'
+        ? '$id: ID!'
+        : `$input: DeliveryCarrierService${field === 'carrierServiceCreate' ? 'Create' : 'Update'}Input!`;
+    const call = field === 'carrierServiceDelete' ? 'id: $id' : 'input: $input';
+    const selection =
+      field === 'carrierServiceDelete'
+        ? 'deletedId userErrors { field message }'
+        : 'carrierService { id name callbackUrl active } userErrors { field message }';
+    const payload = await this.graphql(
+      `mutation FreteKit(${argument}) { ${field}(${call}) { ${selection} } }`,
+      variables,
+      field,
+    );
+    const record = z.looseObject({ userErrors: UserErrorsSchema }).safeParse(payload);
+    if (!record.success)
+      throw new RegistrationRefused(`Shopify answered ${field} in a shape the kit does not know.`);
+    const refusals = record.data.userErrors.map((e) => e.message);
+    if (refusals.length > 0)
+      throw new RegistrationRefused(
+        `Shopify refused ${field}: ${refusals.join('; ')}${field === 'carrierServiceCreate' ? ` ${PLAN_HINT}` : ''}`,
+      );
+    return record.data;
+  }
+
+  private async graphql(query: string, variables: Record<string, unknown>, field: string): Promise<unknown> {
+    const res = await send(this.deps, 'Shopify', this.endpoint, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-shopify-access-token': this.token },
+      body: JSON.stringify({ query, variables }),
+    });
+    if (res.status === 401 || res.status === 403)
+      throw new RegistrationRefused(
+        `Shopify refused the token (${res.status}): check BFF_SHOPIFY_TOKEN and BFF_SHOPIFY_SHOP.`,
+      );
+    if (res.status === 404)
+      throw new RegistrationRefused(`Shopify has no shop at ${new URL(this.endpoint).origin}.`);
+    const answer = GraphqlAnswerSchema.safeParse(await res.json().catch(() => undefined));
+    if (!res.ok || !answer.success)
+      throw new RegistrationRefused(`Shopify answered ${res.status} to ${field}.`);
+    const errors = answer.data.errors;
+    if (Array.isArray(errors) && errors.length > 0) {
+      if (errors.some((e) => e.extensions?.code === 'ACCESS_DENIED'))
+        throw new RegistrationRefused(
+          `Shopify refused ${field}: the token lacks the write_shipping scope (${errors[0]?.message}). Give the app read_shipping and write_shipping and install it again.`,
+        );
+      throw new RegistrationRefused(`Shopify refused ${field}: ${errors.map((e) => e.message).join('; ')}`);
+    }
+    return answer.data.data?.[field];
+  }
+}
+
+/** Nuvemshop's API: one shipping carrier (types `ship`) with an option per quoted service (code = serviceId). */
+class NuvemshopRegistration {
+  private readonly deps: RegistrationDeps;
+  private readonly base: string;
+  private readonly token: string;
+  private readonly secret: string | undefined;
+
+  constructor(deps: RegistrationDeps) {
+    const { storeId, token, apiUrl } = deps.config.checkout.nuvemshop;
+    if (!storeId || !token)
+      throw new RegistrationRefused(
+        'Set BFF_NUVEMSHOP_STORE_ID and BFF_NUVEMSHOP_TOKEN (the store’s API token) first.',
+      );
+    this.deps = deps;
+    this.token = token;
+    this.base = `${apiUrl}/${storeId}/shipping_carriers`;
+    this.secret = deps.config.checkout.nuvemshopCallbackSecret;
+  }
+
+  /** The callback with the secret, and the same with the secret hidden, for what is printed. */
+  private callback(): { url: string; shown: string } {
+    if (!this.secret)
+      throw new RegistrationRefused(
+        'Set BFF_NUVEMSHOP_CALLBACK_SECRET first (32+ characters: openssl rand -hex 32): it is the callback URL’s last segment.',
+      );
+    const base = `${callbackBase(this.deps, this.base, 'Nuvemshop')}/checkout/nuvemshop/rates/`;
+    return { url: `${base}${this.secret}`, shown: `${base}<BFF_NUVEMSHOP_CALLBACK_SECRET>` };
+  }
+
+  async register(): Promise<string[]> {
+    const { url, shown } = this.callback();
+    const services = (await this.deps.services?.()) ?? [];
+    if (services.length === 0)
+      throw new RegistrationRefused(
+        'The platform quoted no service to register as an option (check the store’s services).',
+      );
+    let carrier = (await this.carriers()).find((c) => c.callback_url === url);
+    const lines: string[] = [];
+    if (carrier) {
+      lines.push(`Nuvemshop: carrier "${carrier.name}" (${carrier.id}) already calls ${shown}.`);
+    } else {
+      const name = this.deps.config.store.name
+        ? `${this.deps.config.store.name} (Correios)`
+        : 'Correios (frete-kit)';
+      carrier = NuvemshopCarrierSchema.parse(
+        await this.call('POST', '', { name, callback_url: url, types: 'ship', active: true }),
+      );
+      lines.push(`Nuvemshop: created carrier "${carrier.name}" (${carrier.id}), calling ${shown}.`);
+    }
+    const existing = new Set((await this.options(carrier)).map((o) => o.code));
+    for (const service of services) {
+      if (existing.has(service.serviceId)) continue;
+      await this.call('POST', `/${carrier.id}/options`, { code: service.serviceId, name: service.label });
+      lines.push(`Nuvemshop: option "${service.label}" (code ${service.serviceId}) created.`);
+    }
+    lines.push(
+      'Turn the options on in the Nuvemshop admin (Configurações → Formas de entrega) if they are not yet.',
+    );
+    return lines;
+  }
+
+  async status(): Promise<string[]> {
+    const { url, shown } = this.callback();
+    const carrier = (await this.carriers()).find((c) => c.callback_url === url);
+    if (!carrier) return [`Nuvemshop: not registered (no carrier calls ${shown}).`];
+    const options = await this.options(carrier);
+    return [
+      `Nuvemshop: carrier "${carrier.name}" (${carrier.id}), ${carrier.active ? 'active' : 'INACTIVE'}, calling ${shown}.`,
+      `Options: ${options.map((o) => `${o.code} (${o.active ? 'on' : 'off'})`).join(', ') || 'none'}.`,
+    ];
+  }
+
+  async unregister(): Promise<string[]> {
+    const { url, shown } = this.callback();
+    const carrier = (await this.carriers()).find((c) => c.callback_url === url);
+    if (!carrier) return [`Nuvemshop: nothing to remove (no carrier calls ${shown}).`];
+    await this.call('DELETE', `/${carrier.id}`);
+    return [`Nuvemshop: removed carrier "${carrier.name}" (${carrier.id}) and its options.`];
+  }
+
+  private async carriers(): Promise<NuvemshopCarrier[]> {
+    const parsed = z.array(NuvemshopCarrierSchema).safeParse(await this.call('GET', ''));
+    if (!parsed.success)
+      throw new RegistrationRefused('Nuvemshop answered the carriers in a shape the kit does not know.');
+    return parsed.data;
+  }
+
+  private async options(carrier: NuvemshopCarrier) {
+    const parsed = z
+      .array(NuvemshopCarrierOptionSchema)
+      .safeParse(await this.call('GET', `/${carrier.id}/options`));
+    if (!parsed.success)
+      throw new RegistrationRefused('Nuvemshop answered the options in a shape the kit does not know.');
+    return parsed.data;
+  }
+
+  private async call(method: string, path: string, body?: unknown): Promise<unknown> {
+    const res = await send(this.deps, 'Nuvemshop', `${this.base}${path}`, {
+      method,
+      headers: {
+        authentication: `bearer ${this.token}`,
+        'user-agent': 'frete-kit (https://github.com/frete-kit)',
+        ...(body === undefined ? {} : { 'content-type': 'application/json; charset=utf-8' }),
+      },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    const json: unknown = await res.json().catch(() => undefined);
+    if (res.ok) return json;
+    const said = z.looseObject({ description: z.optional(z.string()) }).safeParse(json).data?.description;
+    if (res.status === 401)
+      throw new RegistrationRefused(
+        'Nuvemshop refused the token (401): check BFF_NUVEMSHOP_TOKEN and BFF_NUVEMSHOP_STORE_ID.',
+      );
+    if (res.status === 403)
+      throw new RegistrationRefused(
+        `Nuvemshop refused (403): the app needs the write_shipping scope${said ? ` (${said})` : ''}. Ask Nuvemshop's partners team to grant the shipping endpoints, then install the app again.`,
+      );
+    if (res.status === 422) {
+      const fields = Object.entries(z.record(z.string(), z.unknown()).safeParse(json).data ?? {})
+        .filter(([, value]) => Array.isArray(value))
+        .map(([key, value]) => `${key} ${Array.isArray(value) ? value.join(', ') : ''}`);
+      throw new RegistrationRefused(
+        `Nuvemshop refused (422): ${fields.join('; ') || said || 'validation error'}.`,
+      );
+    }
+    throw new RegistrationRefused(`Nuvemshop answered ${res.status}${said ? `: ${said}` : ''}.`);
+  }
+}

@@ -1,0 +1,64 @@
+import { normalizeCep } from '../../shared/cep.ts';
+import type { ShopifyRate, ShopifyRateRequest, ShopifyRatesAnswer } from '../../shared/checkouts/shopify.ts';
+import { type Locale, localeOf } from '../../shared/locale.ts';
+import type { QuotedRate } from '../../shared/quote.ts';
+import type { QuoteCaller } from '../rates/quote-share.ts';
+import type { RatesService } from '../rates/service.ts';
+import { type CartLine, centsOf, quoteItemsOf } from './cart.ts';
+import { arrivalPhrase, shopifyWindow } from './promise-times.ts';
+import { quoteBefore } from './quoting.ts';
+
+/** Shopify's callbacks spend one share, the hosted checkout's (every shopper paying through Shopify). */
+export const SHOPIFY_CALLER: QuoteCaller = { kind: 'platform', id: 'shopify' };
+
+/**
+ * The rates of a Shopify CarrierService request (docs/checkout/shopify.md), answered before `deadlineAt`:
+ *
+ * 1. a destination outside Brazil or without a CEP, and a cart with nothing that requires shipping: `rates: []`
+ *    (Shopify shows no option of this carrier, and no backup rates);
+ * 2. every line that requires shipping, in centavos and grams (`cart.ts`), quoted by the core as Shopify's caller;
+ * 3. each rate as an option: `service_code` is the rate's `serviceId`, `total_price` its centavos as a string (zero
+ *    only for `free: true`), the promise's dates as min/max. No coverage: `rates: []`.
+ *
+ * Throws `CheckoutUnavailable` when no price can be given in time (the route answers 503: backup rates).
+ */
+export async function shopifyRates(
+  request: ShopifyRateRequest,
+  core: Pick<RatesService, 'quote'>,
+  deadlineAt: number,
+): Promise<ShopifyRatesAnswer> {
+  const { destination, items } = request.rate;
+  const country = destination.country?.trim().toUpperCase();
+  const cep = normalizeCep(destination.postal_code ?? '');
+  if ((country && country !== 'BR') || !cep) return { rates: [] };
+  const lines: CartLine[] = items
+    .filter((item) => item.requires_shipping !== false)
+    .map((item) => ({
+      name: item.name ?? item.sku ?? '',
+      quantity: item.quantity,
+      unitCents: item.price,
+      unitGrams: item.grams,
+    }));
+  if (lines.length === 0) return { rates: [] };
+  const quote = await quoteBefore(
+    core,
+    { destinationCep: cep, items: quoteItemsOf(lines) },
+    SHOPIFY_CALLER,
+    deadlineAt,
+  );
+  const locale = localeOf(request.rate.locale) ?? 'pt-BR';
+  return { rates: quote.rates.map((rate) => shopifyRateOf(rate, locale)) };
+}
+
+function shopifyRateOf(rate: QuotedRate, locale: Locale): ShopifyRate {
+  const { min, max } = shopifyWindow(rate.promise);
+  return {
+    service_name: rate.label,
+    service_code: rate.serviceId,
+    description: arrivalPhrase(rate.promise, locale),
+    currency: 'BRL',
+    total_price: String(centsOf(rate.price)),
+    min_delivery_date: min,
+    max_delivery_date: max,
+  };
+}

@@ -1,0 +1,58 @@
+import type { RequestHandler, Router } from 'express';
+import { ApiError } from '../../shared/errors.ts';
+import { describeIssues } from '../../shared/issues.ts';
+import { isLoopbackAddress, isLoopbackHostname } from '../../shared/security/loopback.ts';
+import { readJsonBody } from '../http/body.ts';
+import { strictRouter } from '../http/router.ts';
+import { CheckoutQuoteSchema, nuvemshopCheckout, shopifyCheckout } from './checkout.ts';
+import { nuvemshopAdminRoutes } from './nuvemshop-admin.ts';
+import { shopifyAdminRoutes } from './shopify-admin.ts';
+import type { CheckoutPlatforms } from './state.ts';
+
+/**
+ * The store platforms the sandbox plays (sandbox/README.md, "Store platforms' checkouts"): Shopify's and Nuvemshop's
+ * Admin APIs where a carrier is registered, and `POST /_sandbox/checkouts/<platform>/<storeId>/quote`, a shopper's
+ * checkout asking the registered callback (loopback only, like the rest of `/_sandbox`).
+ */
+export function checkoutPlatformRoutes(platforms: CheckoutPlatforms): Router {
+  const router = strictRouter();
+  router.use(shopifyAdminRoutes(platforms));
+  router.use(nuvemshopAdminRoutes(platforms));
+  const path = '/_sandbox/checkouts/:platform/:storeId/quote';
+  router.options(path, loopbackCors);
+  router.post(path, loopbackCors, async (req, res) => {
+    const parsed = CheckoutQuoteSchema.safeParse(await readJsonBody(req));
+    if (!parsed.success) throw new ApiError('invalid_body', describeIssues(parsed.error.issues));
+    const storeId = String(req.params.storeId);
+    if (req.params.platform === 'shopify')
+      return void res.json(await shopifyCheckout(platforms, storeId, parsed.data));
+    if (req.params.platform === 'nuvemshop')
+      return void res.json(await nuvemshopCheckout(platforms, storeId, parsed.data));
+    throw new ApiError('not_found', 'The sandbox plays the checkouts of shopify and nuvemshop.');
+  });
+  return router;
+}
+
+/**
+ * Only from this machine, and CORS only for a page served from a loopback origin (the demo page of `npm start`
+ * shows the emulated checkout beside the calculator).
+ */
+const loopbackCors: RequestHandler = (req, res, next) => {
+  if (!isLoopbackAddress(req.socket.remoteAddress)) throw new ApiError('not_found');
+  const origin = req.get('origin');
+  let host = '';
+  try {
+    host = origin ? new URL(origin).hostname.replace(/^\[|\]$/g, '') : '';
+  } catch {}
+  if (origin && isLoopbackHostname(host)) {
+    res.setHeader('Access-Control-Allow-Origin', origin);
+    res.setHeader('Vary', 'Origin');
+  }
+  if (req.method === 'OPTIONS') {
+    res.setHeader('Access-Control-Allow-Methods', 'POST');
+    res.setHeader('Access-Control-Allow-Headers', 'Content-Type');
+    res.status(204).end();
+    return;
+  }
+  next();
+};

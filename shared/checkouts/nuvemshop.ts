@@ -1,0 +1,93 @@
+import * as z from 'zod/mini';
+
+/**
+ * Nuvemshop's (Tiendanube's) shipping carrier callback, as its API documentation publishes it (docs/checkout/
+ * nuvemshop.md cites it): the request the carrier's `callback_url` receives and the rates it answers. Shared by the
+ * BFF's adapter (bff/checkout/nuvemshop.ts) and the sandbox's emulated checkout (sandbox/checkouts/). Requests are
+ * loose (the platform adds fields); answers are what we promise.
+ */
+
+/** One line of the cart: `price` in BRL (a number), `grams` of one unit, `free_shipping` set by the merchant. */
+export const NuvemshopRateItemSchema = /* @__PURE__ */ z.looseObject({
+  id: z.optional(z.nullable(z.union([z.int(), z.string()]))),
+  product_id: z.optional(z.nullable(z.union([z.int(), z.string()]))),
+  name: z.optional(z.nullable(z.string())),
+  sku: z.optional(z.nullable(z.string())),
+  quantity: z.int().check(z.gte(1), z.lte(1_000_000)),
+  free_shipping: z.optional(z.nullable(z.boolean())),
+  grams: z.number().check(z.gte(0), z.lte(100_000_000)),
+  price: z.number().check(z.gte(0), z.lte(100_000_000)),
+  dimensions: z.optional(
+    z.nullable(
+      z.looseObject({
+        width: z.optional(z.nullable(z.number())),
+        height: z.optional(z.nullable(z.number())),
+        depth: z.optional(z.nullable(z.number())),
+      }),
+    ),
+  ),
+});
+export type NuvemshopRateItem = z.infer<typeof NuvemshopRateItemSchema>;
+
+/** An address: on product and cart pages only `postal_code` (and `country`) are set, the rest null. */
+export const NuvemshopAddressSchema = /* @__PURE__ */ z.looseObject({
+  country: z.optional(z.nullable(z.string())),
+  postal_code: z.optional(z.nullable(z.string())),
+  province: z.optional(z.nullable(z.string())),
+  city: z.optional(z.nullable(z.string())),
+});
+
+/** The body Nuvemshop POSTs to the carrier's callback. */
+export const NuvemshopRateRequestSchema = /* @__PURE__ */ z.looseObject({
+  store_id: z.union([z.int(), z.string()]),
+  currency: z.optional(z.nullable(z.string())),
+  language: z.optional(z.nullable(z.string())),
+  origin: z.optional(z.nullable(NuvemshopAddressSchema)),
+  destination: NuvemshopAddressSchema,
+  items: z.array(NuvemshopRateItemSchema).check(z.maxLength(1000)),
+});
+export type NuvemshopRateRequest = z.infer<typeof NuvemshopRateRequestSchema>;
+
+/**
+ * One rate: `code` must equal a registered option's code or the checkout drops it; `price` is what the shopper
+ * pays, `price_merchant` what the merchant pays (they differ only when free-shipping items are in the cart).
+ */
+export const NuvemshopRateSchema = /* @__PURE__ */ z.strictObject({
+  name: z.string().check(z.minLength(1)),
+  code: z.string().check(z.minLength(1)),
+  price: z.number().check(z.gte(0)),
+  price_merchant: z.optional(z.number().check(z.gte(0))),
+  currency: z.string().check(z.length(3)),
+  type: z.enum(['ship', 'pickup']),
+  min_delivery_date: z.optional(z.nullable(z.string())),
+  max_delivery_date: z.optional(z.nullable(z.string())),
+  reference: z.optional(z.string()),
+});
+export type NuvemshopRate = z.infer<typeof NuvemshopRateSchema>;
+
+export const NuvemshopRatesAnswerSchema = /* @__PURE__ */ z.strictObject({
+  rates: z.array(NuvemshopRateSchema),
+});
+export type NuvemshopRatesAnswer = z.infer<typeof NuvemshopRatesAnswerSchema>;
+
+/** A shipping carrier as `POST /shipping_carriers` answers it. */
+export const NuvemshopCarrierSchema = /* @__PURE__ */ z.looseObject({
+  id: z.int(),
+  name: z.string(),
+  callback_url: z.string(),
+  types: z.optional(z.string()),
+  active: z.boolean(),
+});
+export type NuvemshopCarrier = z.infer<typeof NuvemshopCarrierSchema>;
+
+/** A carrier option as `POST /shipping_carriers/{id}/options` answers it. */
+export const NuvemshopCarrierOptionSchema = /* @__PURE__ */ z.looseObject({
+  id: z.int(),
+  code: z.string(),
+  name: z.string(),
+  additional_days: z.optional(z.number()),
+  additional_cost: z.optional(z.number()),
+  allow_free_shipping: z.optional(z.boolean()),
+  active: z.boolean(),
+});
+export type NuvemshopCarrierOption = z.infer<typeof NuvemshopCarrierOptionSchema>;

@@ -1,0 +1,67 @@
+import { createHmac } from 'node:crypto';
+import * as z from 'zod/mini';
+
+/**
+ * Shopify's carrier-calculated shipping, as Shopify publishes it (docs/checkout/shopify.md cites the pages): the
+ * request a CarrierService's callback receives and the answer Shopify reads. Both the BFF's adapter
+ * (bff/checkout/shopify.ts) and the sandbox's emulated checkout (sandbox/checkouts/) take them from here. Requests
+ * are loose (Shopify adds fields over time); answers are what we promise, strict.
+ */
+
+/** One line of the cart: `grams` and `price` (centavos) are integers; `requires_shipping: false` is not shipped. */
+export const ShopifyRateItemSchema = /* @__PURE__ */ z.looseObject({
+  name: z.optional(z.nullable(z.string())),
+  sku: z.optional(z.nullable(z.string())),
+  quantity: z.int().check(z.gte(1), z.lte(1_000_000)),
+  grams: z.int().check(z.gte(0), z.lte(100_000_000)),
+  price: z.int().check(z.gte(0), z.lte(10_000_000_000)),
+  requires_shipping: z.optional(z.nullable(z.boolean())),
+});
+export type ShopifyRateItem = z.infer<typeof ShopifyRateItemSchema>;
+
+/** An address as Shopify sends it (every field may be null). */
+export const ShopifyAddressSchema = /* @__PURE__ */ z.looseObject({
+  country: z.optional(z.nullable(z.string())),
+  postal_code: z.optional(z.nullable(z.string())),
+  province: z.optional(z.nullable(z.string())),
+  city: z.optional(z.nullable(z.string())),
+});
+
+/** The body Shopify POSTs to the callback: `{"rate": {origin, destination, items, currency, locale}}`. */
+export const ShopifyRateRequestSchema = /* @__PURE__ */ z.looseObject({
+  rate: z.looseObject({
+    origin: z.optional(z.nullable(ShopifyAddressSchema)),
+    destination: ShopifyAddressSchema,
+    items: z.array(ShopifyRateItemSchema).check(z.maxLength(1000)),
+    currency: z.optional(z.nullable(z.string())),
+    locale: z.optional(z.nullable(z.string())),
+  }),
+});
+export type ShopifyRateRequest = z.infer<typeof ShopifyRateRequestSchema>;
+
+/** One option at the checkout: `total_price` is a string of centavos; dates as "YYYY-MM-DD HH:MM:SS -0300". */
+export const ShopifyRateSchema = /* @__PURE__ */ z.strictObject({
+  service_name: z.string().check(z.minLength(1)),
+  service_code: z.string().check(z.minLength(1)),
+  description: z.optional(z.string()),
+  currency: z.string().check(z.length(3)),
+  total_price: z.string().check(z.regex(/^\d+$/)),
+  min_delivery_date: z.optional(z.string()),
+  max_delivery_date: z.optional(z.string()),
+});
+export type ShopifyRate = z.infer<typeof ShopifyRateSchema>;
+
+/** The callback's answer: `rates: []` means "this carrier does not serve this cart" (no backup rates). */
+export const ShopifyRatesAnswerSchema = /* @__PURE__ */ z.strictObject({ rates: z.array(ShopifyRateSchema) });
+export type ShopifyRatesAnswer = z.infer<typeof ShopifyRatesAnswerSchema>;
+
+/** The header that carries the signature of the raw body. */
+export const SHOPIFY_HMAC_HEADER = 'x-shopify-hmac-sha256';
+
+/** Shopify's signature of a callback or webhook: base64(HMAC-SHA256(app client secret, raw body)). */
+export function shopifyHmac(secret: string, body: string | Uint8Array): string {
+  return createHmac('sha256', secret).update(body).digest('base64');
+}
+
+/** The Admin API version the kit speaks (supported for a year from its release: bump it with the docs). */
+export const SHOPIFY_ADMIN_API_VERSION = '2026-10';
