@@ -23,6 +23,8 @@ export interface RunningBff extends Bff {
   logs: string[];
   /** Connections its server holds open from this address now (the per-address cap's count). */
   connectionsFrom(address: string): number;
+  /** Connections from this address its server closed on arrival (the per-address cap), in all. */
+  refusedFrom(address: string): number;
   stop(): Promise<void>;
   track(codes: unknown, headers?: Record<string, string>): Promise<Response>;
 }
@@ -77,6 +79,7 @@ export async function startBff(
     backends: opened,
     logs,
     connectionsFrom: (address) => server.connectionsOf(address),
+    refusedFrom: (address) => server.refusedOf(address),
     stop: async () => {
       await new Promise<void>((resolve) => {
         server.close(() => resolve());

@@ -13,7 +13,10 @@ afterAll(async () => {
 
 describe('the sandbox server under idle and dribbling connections', () => {
   it('closes 3,000 idle or dribbling connections from one address: at most the cap held at once, each within the headers timeout', async () => {
-    const held = await holdConnections(sandbox.url, 3_000, () => sandbox.connectionsFrom('127.0.0.1'));
+    const held = await holdConnections(sandbox.url, 3_000, {
+      held: () => sandbox.connectionsFrom('127.0.0.1'),
+      refused: () => sandbox.refusedFrom('127.0.0.1'),
+    });
     try {
       // Beyond the per-address cap, connections are closed on arrival.
       expect(held.maxHeld).toBeLessThanOrEqual(SERVER_LIMITS.connectionsPerAddress);

@@ -6,6 +6,8 @@ export interface RunningSandbox extends Sandbox {
   url: string;
   /** Connections its server holds open from this address now (the per-address cap's count). */
   connectionsFrom(address: string): number;
+  /** Connections from this address its server closed on arrival (the per-address cap), in all. */
+  refusedFrom(address: string): number;
   close(): Promise<void>;
   /** POST JSON to a path with a Bearer key (or none). */
   post(path: string, body: unknown, key?: string, headers?: Record<string, string>): Promise<Response>;
@@ -33,6 +35,7 @@ export async function startSandbox(
     ...sandbox,
     url,
     connectionsFrom: (address) => server.connectionsOf(address),
+    refusedFrom: (address) => server.refusedOf(address),
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());

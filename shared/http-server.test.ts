@@ -107,6 +107,7 @@ describe('createHttpServer', () => {
     expect(server.connectionsOf('127.0.0.1')).toBe(3);
     const fourth = await open(port);
     expect(await fourth.closed).toBeLessThan(200);
+    expect(server.refusedOf('127.0.0.1')).toBe(1);
     const other = await open(port, '127.0.0.2');
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(server.connectionsOf('127.0.0.2')).toBe(1);
@@ -118,6 +119,7 @@ describe('createHttpServer', () => {
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(fifth.socket.destroyed).toBe(false);
     expect(server.connectionsOf('127.0.0.1')).toBe(3);
+    expect([server.refusedOf('127.0.0.1'), server.refusedOf('127.0.0.2')]).toEqual([1, 0]);
   });
 
   it('does not cap an exempt address (a trusted proxy)', async () => {
@@ -128,5 +130,6 @@ describe('createHttpServer', () => {
     await Promise.all([open(port), open(port), open(port), open(port)]);
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(server.connectionsOf('127.0.0.1')).toBe(4);
+    expect(server.refusedOf('127.0.0.1')).toBe(0);
   });
 });

@@ -36,6 +36,8 @@ export interface LimitedServer extends Server {
   exemptFromCap(exempt: (address: string) => boolean): void;
   /** Connections held right now per address key (tests, diagnostics). */
   connectionsOf(address: string): number;
+  /** Connections closed on arrival by the cap, in all, per address key (tests, diagnostics). */
+  refusedOf(address: string): number;
 }
 
 /**
@@ -53,6 +55,7 @@ export function createHttpServer(options: HttpServerOptions = {}): LimitedServer
   }) as LimitedServer;
   let exempt = (_address: string) => false;
   const open = new Map<string, number>();
+  const refused = new Map<string, number>();
 
   server.on('connection', (socket: Socket) => {
     const remote = socket.remoteAddress ?? '';
@@ -60,6 +63,8 @@ export function createHttpServer(options: HttpServerOptions = {}): LimitedServer
     const held = open.get(key) ?? 0;
     if (held >= limits.connectionsPerAddress && !exempt(remote)) {
       socket.destroy();
+      // Counted under the same key the cap uses; one number per key ever refused (a handful in practice).
+      refused.set(key, (refused.get(key) ?? 0) + 1);
       return;
     }
     open.set(key, held + 1);
@@ -80,5 +85,6 @@ export function createHttpServer(options: HttpServerOptions = {}): LimitedServer
     exempt = next;
   };
   server.connectionsOf = (address) => open.get(addressKey(address) ?? 'unknown') ?? 0;
+  server.refusedOf = (address) => refused.get(addressKey(address) ?? 'unknown') ?? 0;
   return server;
 }
