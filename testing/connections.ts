@@ -6,6 +6,8 @@ export interface HeldConnections {
   maxHeld: number;
   /** How many the server closed on arrival (its own count: no clock decides it, however busy the machine). */
   refused: number;
+  /** How long opening them all took (ms): a busy machine takes longer, and held ones time out meanwhile. */
+  floodMs: number;
   /**
    * Resolves, once the server has closed every connection, with the longest a connection lived (from its connect to
    * the server closing it); rejects after `timeoutMs` naming how many are still open.
@@ -39,6 +41,7 @@ export async function holdConnections(
   const timers: ReturnType<typeof setInterval>[] = [];
   let maxHeld = 0;
   const refusedBefore = server.refused();
+  const floodStart = Date.now();
   const sampler = setInterval(() => {
     maxHeld = Math.max(maxHeld, server.held());
   }, 20);
@@ -72,10 +75,12 @@ export async function holdConnections(
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   clearInterval(sampler);
+  const floodMs = Date.now() - floodStart;
   const stillOpen = () => all.filter((held) => held.closedAt === undefined).length;
   return {
     maxHeld,
     refused: server.refused() - refusedBefore,
+    floodMs,
     allClosed: async (timeoutMs) => {
       const deadline = Date.now() + timeoutMs;
       while (stillOpen() > 0) {
@@ -89,4 +94,19 @@ export async function holdConnections(
       for (const held of all) held.socket.destroy();
     },
   };
+}
+
+/**
+ * The fewest a server with this cap and headers timeout must have refused of `count` connections opened over
+ * `floodMs`: each slot holds a connection until the timeout closes it, so at most `cap` are taken per timeout period
+ * the flood spans, plus the first `cap`. A fast flood (under one period) leaves `count − 2 × cap`; a flood slowed by a
+ * busy machine spans more periods, and the bound follows it instead of a clock deciding.
+ */
+export function fewestRefused(
+  count: number,
+  floodMs: number,
+  limits: { connectionsPerAddress: number; headersTimeoutMs: number },
+): number {
+  const periods = Math.ceil(floodMs / limits.headersTimeoutMs);
+  return count - limits.connectionsPerAddress * (1 + Math.max(1, periods));
 }
