@@ -203,6 +203,11 @@ describe('POST /checkout/shopify/rates: the price and the dates of the quote cor
     ['a destination outside Brazil', shopifyBody('10001', [shopifyItem(shirt)], { country: 'US' })],
     ['a postal code that is not a CEP', shopifyBody('1234', [shopifyItem(shirt)])],
     ['no postal code', shopifyBody('', [shopifyItem(shirt)], { postal_code: null })],
+    // Its prices are cents of another currency: read as centavos they would move the free-shipping threshold.
+    [
+      'a cart in another currency',
+      { rate: { ...shopifyBody(RIO, [shopifyItem(shirt)]).rate, currency: 'USD' } },
+    ],
   ])('answers rates: [] to %s, without asking the platform', async (_, body) => {
     expect(await rates(body)).toEqual([]);
     expect(await upstreamQuotes()).toBe(0);

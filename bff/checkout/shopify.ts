@@ -14,8 +14,9 @@ export const SHOPIFY_CALLER: QuoteCaller = { kind: 'platform', id: 'shopify' };
 /**
  * The rates of a Shopify CarrierService request (docs/checkout/shopify.md), answered before `deadlineAt`:
  *
- * 1. a destination outside Brazil or without a CEP, and a cart with nothing that requires shipping: `rates: []`
- *    (Shopify shows no option of this carrier, and no backup rates);
+ * 1. a destination outside Brazil or without a CEP, a cart in another currency than BRL (its cents are not
+ *    centavos), and a cart with nothing that requires shipping: `rates: []` (Shopify shows no option of this carrier,
+ *    and no backup rates);
  * 2. every line that requires shipping, in centavos and grams (`cart.ts`), quoted by the core as Shopify's caller;
  * 3. each rate as an option: `service_code` is the rate's `serviceId`, `total_price` its centavos as a string (zero
  *    only for `free: true`), the promise's dates as min/max. No coverage: `rates: []`.
@@ -30,7 +31,8 @@ export async function shopifyRates(
   const { destination, items } = request.rate;
   const country = destination.country?.trim().toUpperCase();
   const cep = normalizeCep(destination.postal_code ?? '');
-  if ((country && country !== 'BR') || !cep) return { rates: [] };
+  const currency = request.rate.currency?.trim().toUpperCase();
+  if ((country && country !== 'BR') || !cep || (currency && currency !== 'BRL')) return { rates: [] };
   const lines: CartLine[] = items
     .filter((item) => item.requires_shipping !== false)
     .map((item) => ({

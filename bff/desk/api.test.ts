@@ -312,4 +312,25 @@ describe('the desk API behind the merchant’s session', () => {
     expect((await ask('500')).structuredContent).toMatchObject({ prepostagemId: bodies[0]?.prepostagemId });
     await agent.close();
   });
+
+  it('answers 429 with Retry-After, not a 500, once the desk’s share of the quotes is spent', async () => {
+    // Last in this file: it spends the desk's share (half of the BFF's lane) for the minute.
+    const quote = (declaredValue: number) =>
+      post('/admin/api/quote', {
+        destinationCep: '30130-010',
+        volumes: [{ weightGrams: 700 }],
+        declaredValue,
+      });
+    let refused: Response | undefined;
+    for (let i = 1; i <= 40 && !refused; i++) {
+      const res = await quote(i);
+      if (res.status !== 200) refused = res;
+    }
+    expect(refused?.status).toBe(429);
+    expect(Number(refused?.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(await refused?.json()).toMatchObject({ error: { code: 'rate_limited' } });
+    expect(bff.logs.join('\n')).not.toContain('unexpected error');
+    // A quote already made is still answered (cached quotes are free).
+    expect((await quote(1)).status).toBe(200);
+  });
 });

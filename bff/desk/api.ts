@@ -8,6 +8,7 @@ import type { Box } from '../../shared/packing/box.ts';
 import { PlanShipmentInputSchema } from '../../shared/packing/plan.ts';
 import { planShipment } from '../../shared/packing/planner.ts';
 import type { AdminSession, AdminSessions } from '../admin/session.ts';
+import { rateLimited } from '../http/errors.ts';
 import { describeAnswer } from '../labels/answer.ts';
 import { DecisionRefused, type HistoryEntry, type OperatorDecisions } from '../labels/decisions.ts';
 import type { LabelIssuer } from '../labels/issuer.ts';
@@ -18,7 +19,8 @@ import type { ServiceCodes } from '../labels/service-codes.ts';
 import type { Logger } from '../logger.ts';
 import { APPROVAL_STATES, type Approval, type ApprovalStore } from '../policies/approval-store.ts';
 import { type AgentPolicy, AgentPolicySchema, DESK } from '../policies/policy.ts';
-import { DESK_CALLER } from '../rates/quote-share.ts';
+import { DESK_CALLER, isQuoteShareSpent } from '../rates/quote-share.ts';
+import { quoteShareMessage } from '../rates/routes.ts';
 import type { RatesService } from '../rates/service.ts';
 
 /** Sends a label answer as the desk's HTTP answer: its status, and the tool's structured result as the body. */
@@ -222,18 +224,24 @@ export function deskApiRoutes(deps: DeskApiDeps): Router {
   router.post('/admin/api/quote', json, async (req, res) => {
     const quote = parse(QuoteSchema, req.body);
     const perVolume = (quote.declaredValue ?? 0) / quote.volumes.length;
-    const response = await deps.rates.quote(
-      {
-        destinationCep: quote.destinationCep,
-        items: quote.volumes.map((volume, i) => ({
-          name: `volume ${i + 1}`,
-          quantity: 1,
-          unitPriceBRL: perVolume,
-          weightKg: volume.weightGrams / 1000,
-        })),
-      },
-      DESK_CALLER,
-    );
+    const response = await deps.rates
+      .quote(
+        {
+          destinationCep: quote.destinationCep,
+          items: quote.volumes.map((volume, i) => ({
+            name: `volume ${i + 1}`,
+            quantity: 1,
+            unitPriceBRL: perVolume,
+            weightKg: volume.weightGrams / 1000,
+          })),
+        },
+        DESK_CALLER,
+      )
+      .catch((error: unknown) => {
+        // The desk's share of the quotes is spent: 429 with Retry-After (cached quotes are still answered).
+        if (!isQuoteShareSpent(error)) throw error;
+        throw rateLimited(res, error.retryAfterSeconds, quoteShareMessage(error.retryAfterSeconds));
+      });
     res.json({ ...response, rates: deps.serviceCodes.withCodes(response.rates) });
   });
 

@@ -100,8 +100,9 @@ export class LabelService {
     if (approval?.state === 'approved') {
       // Issued by the approval itself, once: its attempt is answered (the label, or the platform's rejection), never
       // sent again — not after the ledger's dedupe window either. Spent on a request that never reached the platform
-      // (`not_sent`), it asks the merchant again.
-      const outcome = await this.issueApproved(approval, prepared);
+      // (`not_sent`), it asks the merchant again. Not yet issued (a click the limits refused, a crash), the agent's own
+      // call sends it within the agent's limits, as any label of its own.
+      const outcome = await this.issueApproved(approval, prepared, dailyLimits(caller, this.options.now()));
       if (outcome.kind !== 'not_sent') return this.issued(prepared, outcome);
     }
     if (approval?.state === 'rejected') {

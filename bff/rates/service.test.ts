@@ -159,6 +159,34 @@ describe('RatesService: each caller has a share of uncached quotes', () => {
     expect(rates).toHaveBeenCalledTimes(2);
   });
 
+  it('serves a caller with a share left after any number of refused callers in front of it asked the same quote', async () => {
+    // Three agents whose shares are spent ask an uncached cart just before Shopify's callback does: each refused
+    // flight is theirs, not Shopify's, so Shopify ends up paying for its own quote instead of joining another.
+    const spent = new Set(['agent:x1', 'agent:x2', 'agent:x3']);
+    const shares = new QuoteShares(() => ({
+      take: async (key): Promise<LimitDecision> =>
+        spent.has(key) ? { ok: false, retryAfterSeconds: 42 } : { ok: true },
+    }));
+    const rates = vi.fn(async () => response);
+    const service = new RatesService({ client: { rates }, shares });
+    const shopify: QuoteCaller = { kind: 'platform', id: 'shopify' };
+    const asked = [
+      ...['x1', 'x2', 'x3'].map((id) => service.quote(request, { kind: 'agent', id })),
+      service.quote(request, shopify),
+      service.quote(request, shopify),
+    ];
+    const settled = await Promise.allSettled(asked);
+    expect(settled.map((s) => s.status)).toEqual([
+      'rejected',
+      'rejected',
+      'rejected',
+      'fulfilled',
+      'fulfilled',
+    ]);
+    // Shopify's two identical asks are still one platform call.
+    expect(rates).toHaveBeenCalledTimes(1);
+  });
+
   it('names a caller nobody named as one shared caller', async () => {
     const rates = vi.fn(async () => response);
     const service = new RatesService({ client: { rates }, shares: sharesOf(1) });

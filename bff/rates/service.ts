@@ -104,15 +104,22 @@ export class RatesService {
     return this.present(response, request.destinationCep);
   }
 
-  /** The answer of the identical quote in flight, or of a new one this caller pays for. */
+  /**
+   * The answer of the identical quote in flight, or of a new one this caller pays for. A caller whose joined quote
+   * was refused for its payer's spent share asks again on its own share (or joins an ask in flight it pays for itself,
+   * never another caller's that may be refused too: refused callers queued in front must not starve it).
+   */
   private async fetch(key: string, request: QuoteRequest, caller: QuoteCaller): Promise<RatesResponse> {
+    const own = callerKey(caller);
     for (let rejoins = 0; ; rejoins++) {
-      const flight = this.flights.get(key) ?? this.start(key, request, caller);
+      const existing = this.flights.get(key);
+      const flight =
+        existing && (rejoins === 0 || existing.payer === own) ? existing : this.start(key, request, caller);
       try {
         return await flight.promise;
       } catch (error) {
         // Another caller's spent share is not this caller's: it asks again, on its own share.
-        const theirs = isQuoteShareSpent(error) && error.callerKey !== callerKey(caller);
+        const theirs = isQuoteShareSpent(error) && error.callerKey !== own;
         if (!theirs || rejoins >= REJOINS) throw error;
       }
     }
@@ -133,10 +140,11 @@ export class RatesService {
     })();
     const flight = { promise, payer: callerKey(caller) };
     this.flights.set(key, flight);
-    promise.then(
-      () => this.flights.delete(key),
-      () => this.flights.delete(key),
-    );
+    // Only this flight's own entry: a caller asking again on its own share may have put its flight in its place.
+    const landed = () => {
+      if (this.flights.get(key) === flight) this.flights.delete(key);
+    };
+    promise.then(landed, landed);
     return flight;
   }
 

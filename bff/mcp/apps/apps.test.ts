@@ -262,6 +262,15 @@ describe('issue: "app" — only the click in the app issues', () => {
     expect(click.isError).toBe(true);
     expect(click.structuredContent).toMatchObject({ reason: 'agent_limit_reached' });
     expect(await prepostings()).toHaveLength(0);
+    // The click approved the label before the limit refused it: the model's own call must not issue it past the
+    // limit either (nor must a second click).
+    const agent = await call(client, 'generate_label', orderLabel('C-1'));
+    expect(agent.isError).toBe(true);
+    expect(agent.structuredContent).toMatchObject({ reason: 'agent_limit_reached' });
+    expect(await call(client, 'app_issue_label', { grant })).toMatchObject({
+      structuredContent: { reason: 'agent_limit_reached' },
+    });
+    expect(await prepostings()).toHaveLength(0);
   });
 
   it('without MCP Apps, waits on the desk as an approval: no grant, no app tool', async () => {
