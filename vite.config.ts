@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import preact from '@preact/preset-vite';
 import type { Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
@@ -96,6 +97,13 @@ export default defineConfig(({ command, mode }) => {
       // Nothing a test starts outlives its file, or the run (testing/processes.ts).
       globalSetup: ['testing/global-setup.ts'],
       setupFiles: ['testing/setup.ts'],
+      // Most test files wait (on servers, browsers, sockets) more than they compute: one worker per core left the
+      // two cores a third busy (issue 40's measurement: 390 s of CPU over 531 s). One more worker than cores keeps them
+      // busy. Workers are reused across files (no isolation): each file no longer pays a process and the same imports
+      // (zod, Express, the MCP SDK, our shared modules) again — the mutation runs have relied on the same for a year.
+      // What a file starts, it stops (testing/setup.ts checks), and files restore what they change (TZ, env).
+      maxWorkers: availableParallelism() + 1,
+      isolate: false,
       testTimeout: 20_000,
       // expect.poll waits for a state the code reaches on its own (a page rendered, a row settled); vitest's 1 s
       // default is a machine speed, not a rule: a stressed soak run missed it once (README, "A suite that does not
