@@ -1,12 +1,14 @@
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const ARTIFACTS = new URL('../artifacts/', import.meta.url).pathname;
 
+let shared: Promise<Browser> | undefined;
+
 /** Debian's Chromium, headless, with the flags this closed network needs. */
-export async function launchBrowser(): Promise<Browser> {
+function launch(): Promise<Browser> {
   if (!existsSync(CHROMIUM))
     throw new Error(`Chromium not found at ${CHROMIUM}: apt-get install chromium (or set CHROMIUM_PATH)`);
   return chromium.launch({
@@ -20,6 +22,45 @@ export async function launchBrowser(): Promise<Browser> {
       '--disable-sync',
       '--no-first-run',
     ],
+  });
+}
+
+/**
+ * The browser of this test process: launched once and shared by the test files the process runs (workers are reused
+ * across files: vite.config.ts), since a launch costs about a second of CPU. Each caller gets its own handle, whose
+ * `close()` closes the contexts and pages it opened — never the browser, nor another file's. Contexts share nothing
+ * (cookies, storage, cache), so files stay as isolated as with a browser each. Playwright stops the browser when the
+ * process exits; were the process killed, the browser's pipe to it closes and the browser exits too.
+ */
+export async function launchBrowser(): Promise<Browser> {
+  if (!shared || !(await shared.catch(() => undefined))?.isConnected()) shared = launch();
+  return handleOf(await shared);
+}
+
+function handleOf(browser: Browser): Browser {
+  const opened = new Set<BrowserContext>();
+  const track = <T extends BrowserContext>(context: T): T => {
+    opened.add(context);
+    context.once('close', () => opened.delete(context));
+    return context;
+  };
+  return new Proxy(browser, {
+    get(target, property) {
+      if (property === 'newContext')
+        return async (...args: Parameters<Browser['newContext']>) => track(await target.newContext(...args));
+      if (property === 'newPage')
+        return async (...args: Parameters<Browser['newPage']>) => {
+          const page = await target.newPage(...args);
+          track(page.context());
+          return page;
+        };
+      if (property === 'close')
+        return async () => {
+          await Promise.all([...opened].map((context) => context.close().catch(() => undefined)));
+        };
+      const value = Reflect.get(target, property, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
   });
 }
 
