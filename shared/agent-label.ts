@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { GenerateLabelInputSchema, GenerateLabelOutputSchema } from './label.ts';
-import { NO_CONTROL_CHARACTERS } from './limits.ts';
+import { isPlainText } from './label-plausibility.ts';
 import { LOCALES } from './locale.ts';
 
 /**
@@ -8,6 +8,9 @@ import { LOCALES } from './locale.ts';
  * 4.4.3), none of which reaches the platform: the order and its box, the quote's `serviceId` as another way to name
  * the service, and the agent's own key. ARCHITECTURE: "Orders, volumes and the label desk".
  */
+const PLAIN_TEXT_MESSAGE =
+  'plain text only: no control, invisible formatting or bidirectional characters (line breaks, U+202E, U+2028, C1 controls)';
+
 const intentFields = {
   serviceCode: z.optional(
     z
@@ -36,7 +39,7 @@ const intentFields = {
       .check(
         z.minLength(1),
         z.maxLength(160),
-        z.regex(NO_CONTROL_CHARACTERS, 'an orderId has no control characters'),
+        z.refine(isPlainText, PLAIN_TEXT_MESSAGE),
         z.describe(
           "The store's order this label is for. With it, the intended label is (orderId, volume): the same pair again returns that label, never a second one.",
         ),
@@ -68,7 +71,7 @@ const intentFields = {
       .check(
         z.minLength(1),
         z.maxLength(200),
-        z.regex(NO_CONTROL_CHARACTERS, 'an idempotencyKey has no control characters'),
+        z.refine(isPlainText, PLAIN_TEXT_MESSAGE),
         z.describe(
           'Your own key for this one intended label (e.g. "order-1234-label-1"); calling again with the same key returns the first result and never issues a second label.',
         ),

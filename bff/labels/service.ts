@@ -246,7 +246,12 @@ export class LabelService {
             },
           }
         : {}),
-      label: { ...label, service: `${prepared.serviceId ?? 'service'} (${prepared.input.serviceCode})` },
+      label: {
+        ...label,
+        service: prepared.serviceId
+          ? `${prepared.serviceId} (${prepared.input.serviceCode})`
+          : prepared.input.serviceCode,
+      },
     };
   }
 
