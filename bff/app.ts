@@ -247,6 +247,7 @@ export function createBff(deps: BffDeps): Bff {
         ledger,
         decisions,
         approvals: backends.approvals,
+        labels,
         serviceCodes,
         publicUrl: config.publicUrl,
       }),

@@ -180,7 +180,11 @@ describe('generate_label beside the happy path', () => {
       ...SAMPLE_LABEL,
       weightGrams: 703,
       serviceCode: '03140',
-      recipient: { ...SAMPLE_LABEL.recipient, endereco: { ...SAMPLE_LABEL.recipient.endereco, uf: 'SP' } },
+      // A CEP without coverage: only the carrier knows (a UF that is not its CEP's the BFF refuses first).
+      recipient: {
+        ...SAMPLE_LABEL.recipient,
+        endereco: { ...SAMPLE_LABEL.recipient.endereco, cep: '00100-000' },
+      },
     });
     expect(rejected.structuredContent).toMatchObject({ reason: 'prepostagem_rejected' });
     expect(textOf(rejected)).toMatch(
