@@ -1,6 +1,8 @@
 import { PDFDocument } from 'pdf-lib';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { callTool, connectMcp } from '../../sandbox/mcp/testing.ts';
 import { type RunningSandbox, SAMPLE_LABEL, startSandbox } from '../../sandbox/testing.ts';
+import { GenerateLabelOutputSchema } from '../../shared/label.ts';
 import { connectAgent } from '../labels/testing/soak.ts';
 import { type RunningBff, startBff } from '../testing.ts';
 
@@ -265,6 +267,43 @@ describe('the desk API behind the merchant’s session', () => {
       force: 'carrier panel: no pre-posting for this parcel',
     });
     expect(await forced.json()).toMatchObject({ label: { state: 'not_sent' } });
+  });
+
+  it('never binds, even forced, a pre-posting the history lists for another request, and takes only S10 tracking codes', async () => {
+    await sandbox.control('faults', { target: 'mcp:generate_label', mode: 'reset', times: 1 });
+    const lost = (await (await post('/admin/api/labels', order('7300'))).json()) as { attemptId: string };
+    // Another customer's pre-posting, made on the platform outside this BFF (a storefront app): no attempt holds it.
+    const platform = await connectMcp(`${sandbox.url}/mcp`, { authorization: 'Bearer mk_test_demo' });
+    const other = GenerateLabelOutputSchema.parse(
+      (await callTool(platform, 'generate_label', order('7301'))).structuredContent,
+    );
+    await platform.close();
+    const force = 'the carrier panel shows it for this parcel';
+    const bound = await post(`/admin/api/labels/${lost.attemptId}/resolve`, {
+      prepostagemId: other.prepostagemId,
+      force,
+    });
+    expect(bound.status).toBe(409);
+    expect(await bound.json()).toMatchObject({ error: { code: 'other_request' } });
+    for (const trackingCode of ['AB123', 'DG049186227BR', '<b>x</b>']) {
+      const malformed = await post(`/admin/api/labels/${lost.attemptId}/resolve`, {
+        prepostagemId: 'PP7777777777',
+        trackingCode,
+        force,
+      });
+      expect(malformed.status, trackingCode).toBe(400);
+      expect(await malformed.json()).toMatchObject({ error: { code: 'malformed_tracking_code' } });
+    }
+    // Force is for a history that no longer lists the pre-posting: that one is taken, with its S10 code.
+    const forced = await post(`/admin/api/labels/${lost.attemptId}/resolve`, {
+      prepostagemId: 'PP7777777777',
+      trackingCode: 'dg 049186226 br',
+      force,
+    });
+    expect(forced.status).toBe(200);
+    expect(await forced.json()).toMatchObject({
+      label: { state: 'created', prepostagemId: 'PP7777777777', trackingCode: 'DG049186226BR' },
+    });
   });
 
   it('lists an agent’s pending approval in full, approves it once (issuing the label) and rejects another', async () => {
