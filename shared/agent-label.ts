@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { GenerateLabelInputSchema, GenerateLabelOutputSchema } from './label.ts';
 import { isPlainText } from './label-plausibility.ts';
+import { MAX_VOLUME } from './limits.ts';
 import { LOCALES } from './locale.ts';
 
 /**
@@ -50,7 +51,7 @@ const intentFields = {
       .int()
       .check(
         z.minimum(1),
-        z.maximum(999),
+        z.maximum(MAX_VOLUME),
         z.describe(
           'Which box of the order (1, 2, …; default 1): two boxes of one order are two labels, even when identical.',
         ),

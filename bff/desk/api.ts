@@ -4,9 +4,7 @@ import * as z from 'zod/mini';
 import { AgentLabelInputSchema } from '../../shared/agent-label.ts';
 import { CepSchema } from '../../shared/cep-schema.ts';
 import { ApiError } from '../../shared/errors.ts';
-import type { Box } from '../../shared/packing/box.ts';
 import { PlanShipmentInputSchema } from '../../shared/packing/plan.ts';
-import { planShipment } from '../../shared/packing/planner.ts';
 import type { AdminSession, AdminSessions } from '../admin/session.ts';
 import { describeAnswer } from '../labels/answer.ts';
 import { DecisionRefused, type HistoryEntry, type OperatorDecisions } from '../labels/decisions.ts';
@@ -16,6 +14,7 @@ import type { LedgerStore } from '../labels/ledger-store.ts';
 import { type ApprovalLimits, chargedPrice, chargedQuote, type LabelService } from '../labels/service.ts';
 import type { ServiceCodes } from '../labels/service-codes.ts';
 import type { Logger } from '../logger.ts';
+import type { ShipmentPlans } from '../packing/plans.ts';
 import { APPROVAL_STATES, type Approval, type ApprovalStore } from '../policies/approval-store.ts';
 import { type AgentPolicy, AgentPolicySchema, DESK } from '../policies/policy.ts';
 import type { RatesService } from '../rates/service.ts';
@@ -35,7 +34,8 @@ export interface DeskApiDeps {
   approvals: ApprovalStore;
   rates: Pick<RatesService, 'quote'>;
   serviceCodes: ServiceCodes;
-  boxes: readonly Box[];
+  /** The desk's plans: the merchant's boxes, packed off the event loop within a time budget. */
+  plans: Pick<ShipmentPlans, 'plan'>;
   /** Sets an OAuth client's policy (absent without OAuth). */
   setClientPolicy?: ((idHash: string, policy: AgentPolicy | null) => Promise<boolean>) | undefined;
   logger: Logger;
@@ -221,9 +221,11 @@ export function deskApiRoutes(deps: DeskApiDeps): Router {
     res.json(await deps.labels.preview(parse(AgentLabelInputSchema, req.body), DESK));
   });
 
-  router.post('/admin/api/plan', json, (req, res) => {
-    const plan = planShipment(parse(PlanShipmentInputSchema, req.body), deps.boxes);
-    res.status('reason' in plan ? 422 : 200).json(plan);
+  router.post('/admin/api/plan', json, async (req, res) => {
+    const plan = await deps.plans.plan(parse(PlanShipmentInputSchema, req.body));
+    if ('reason' in plan && plan.retryAfterSeconds)
+      res.setHeader('Retry-After', String(plan.retryAfterSeconds));
+    res.status(!('reason' in plan) ? 200 : plan.reason === 'planner_busy' ? 503 : 422).json(plan);
   });
 
   router.post('/admin/api/quote', json, async (req, res) => {

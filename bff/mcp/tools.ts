@@ -19,13 +19,11 @@ import {
 } from '../../shared/agent-texts.ts';
 import { DiagnoseLabelIssueOutputSchema } from '../../shared/diagnosis.ts';
 import { isApiError } from '../../shared/errors.ts';
-import type { Box } from '../../shared/packing/box.ts';
 import {
   isPlanRefusal,
   PlanShipmentInputSchema,
   PlanShipmentOutputSchema,
 } from '../../shared/packing/plan.ts';
-import { planShipment } from '../../shared/packing/planner.ts';
 import { GetShippingRatesOutputSchema, McpRateSchema } from '../../shared/quote.ts';
 import { TOOLS, type ToolDefinition } from '../../shared/tools.ts';
 import type { AgentScope } from '../config.ts';
@@ -34,6 +32,7 @@ import type { LabelIssuer } from '../labels/issuer.ts';
 import type { LabelAnswer, LabelService } from '../labels/service.ts';
 import type { ServiceCodes } from '../labels/service-codes.ts';
 import { type Logger, messageOf } from '../logger.ts';
+import type { ShipmentPlans } from '../packing/plans.ts';
 import type { Caller } from '../policies/policy.ts';
 import type { RatesService } from '../rates/service.ts';
 import type { TrackingService } from '../tracking/service.ts';
@@ -47,8 +46,8 @@ export interface AgentToolDeps {
   issuer: LabelIssuer;
   labels: LabelService;
   serviceCodes: ServiceCodes;
-  /** The merchant's boxes (`BFF_BOXES`) for plan_shipment. */
-  boxes: readonly Box[];
+  /** plan_shipment: the merchant's boxes (`BFF_BOXES`), packed off the event loop within a time budget. */
+  plans: Pick<ShipmentPlans, 'plan'>;
   logger: Logger;
 }
 
@@ -228,7 +227,7 @@ export const AGENT_TOOLS: readonly AgentTool[] = [
       labels: true,
     },
     async (input, deps) => {
-      const plan = planShipment(input, deps.boxes);
+      const plan = await deps.plans.plan(input);
       return isPlanRefusal(plan) ? refused(planSummary(plan), plan) : answer(planSummary(plan), plan);
     },
   ),

@@ -102,7 +102,15 @@ export type PlanShipmentOutput = z.infer<typeof PlanShipmentOutputSchema>;
 
 /** Why there is no plan: a tool error's `structuredContent`. */
 export const PlanShipmentRefusalSchema = /* @__PURE__ */ z.looseObject({
-  reason: z.enum(['item_does_not_fit', 'no_boxes_configured']),
+  reason: z.enum([
+    'item_does_not_fit',
+    'no_boxes_configured',
+    'too_many_volumes',
+    'plan_too_slow',
+    'planner_busy',
+  ]),
+  /** For `planner_busy`: when to ask again, in seconds. */
+  retryAfterSeconds: z.optional(z.number()),
   itemId: z.optional(z.string()),
   message: z.string(),
 });
