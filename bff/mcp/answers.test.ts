@@ -160,7 +160,7 @@ describe('generate_label beside the happy path', () => {
     const client = await connect(ALL);
     const generate = (await client.listTools()).tools.find((tool) => tool.name === 'generate_label');
     expect(generate?.description).toContain(
-      'Without orderId or idempotencyKey, an identical request within 24 hours returns the first label (it is not sent again).',
+      'idempotencyKey and reuse them on retry: the same returns that label, never a second (without either, an identical request within 24 h does)',
     );
     // A presentation name is refused by the BFF, before anything reaches the platform.
     const before = await stats();
