@@ -1,3 +1,4 @@
+import { connect as connectTcp } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { McpClients } from '../../sandbox/mcp/testing.ts';
 import { type RunningSandbox, SAMPLE_LABEL, startSandbox } from '../../sandbox/testing.ts';
@@ -202,5 +203,65 @@ describe('summaries without placeholders', () => {
     const summary = text.split('\n')[0] ?? '';
     expect(summary).toContain('unknown_service');
     expect(summary).not.toMatch(/\?|service \(|no quote for this service/);
+  });
+});
+
+/**
+ * A client that reads nothing of the answer until it has sent its whole body, as many do: it sends the headers and a
+ * first part, waits until the server has answered, then sends the rest, and only then reads.
+ */
+async function postWholeBodyThenRead(
+  url: string,
+  bytes: number,
+): Promise<{ response: string; error?: string }> {
+  const { hostname, port } = new URL(url);
+  const socket = connectTcp(Number(port), hostname);
+  await new Promise((resolve) => socket.once('connect', resolve));
+  const received: Buffer[] = [];
+  let error: string | undefined;
+  socket.on('error', (e: NodeJS.ErrnoException) => {
+    error = e.code ?? e.message;
+  });
+  const answered = new Promise((resolve) => socket.once('data', resolve));
+  socket.on('data', (chunk: Buffer) => received.push(chunk));
+  const closed = new Promise((resolve) => socket.once('close', resolve));
+  socket.write(
+    `POST /mcp HTTP/1.1\r\nHost: ${new URL(url).host}\r\nContent-Type: application/json\r\n` +
+      `Accept: application/json, text/event-stream\r\nContent-Length: ${bytes}\r\n\r\n`,
+  );
+  const first = 64 * 1024;
+  socket.write(Buffer.alloc(first, 0x20));
+  await answered;
+  // The rest of the body, after the server has answered (and, before issue 38, closed the connection).
+  await new Promise<void>((resolve) => {
+    socket.write(Buffer.alloc(bytes - first, 0x20), () => resolve());
+  });
+  await closed;
+  return { response: Buffer.concat(received).toString('latin1'), ...(error ? { error } : {}) };
+}
+
+describe('the early 401 on /mcp', () => {
+  it('reaches a client that sends a whole 1 MB body before reading, every time, and then closes', async () => {
+    for (let round = 0; round < 5; round++) {
+      const { response, error } = await postWholeBodyThenRead(bff.url, 1_000_000);
+      expect(error, `round ${round}`).toBeUndefined();
+      expect(response).toMatch(/^HTTP\/1\.1 401 /);
+      expect(response).toContain('invalid_api_key');
+    }
+  });
+
+  it('cuts a body over the limit instead of reading it', async () => {
+    const { hostname, port } = new URL(bff.url);
+    const socket = connectTcp(Number(port), hostname);
+    const received: Buffer[] = [];
+    socket.on('data', (chunk: Buffer) => received.push(chunk));
+    socket.on('error', () => undefined);
+    const closed = new Promise((resolve) => socket.once('close', resolve));
+    socket.write(
+      `POST /mcp HTTP/1.1\r\nHost: ${new URL(bff.url).host}\r\nContent-Type: application/json\r\n` +
+        'Content-Length: 50000000\r\n\r\n',
+    );
+    await closed;
+    expect(Buffer.concat(received).toString('latin1')).toMatch(/^HTTP\/1\.1 401 /);
   });
 });

@@ -6,6 +6,7 @@ import { ApiError } from '../../shared/errors.ts';
 import { isLoopbackHostname } from '../../shared/security/loopback.ts';
 import { rebindingGuard } from '../../shared/security/rebinding.ts';
 import type { AgentScope, BffConfig } from '../config.ts';
+import { drainThenClose } from '../http/drain.ts';
 import { methodNotAllowed } from '../http/errors.ts';
 import type { Caller } from '../policies/policy.ts';
 import type { PlatformMcp } from '../upstream/platform-mcp.ts';
@@ -27,6 +28,9 @@ export interface AgentMcpDeps extends AgentToolDeps {
   /** Who the caller is: static agent tokens, then OAuth, by default; tests may chain another source. */
   auth?: AgentAuth;
 }
+
+/** The most an MCP request's body may hold (1 MB): parsed when authenticated, read and discarded when not. */
+const MCP_BODY_LIMIT_BYTES = 1_048_576;
 
 /** The tools a token may use: its scopes intersected with what the platform grants this store. */
 export async function offeredTools(
@@ -96,8 +100,10 @@ export function agentMcpRoutes(deps: AgentMcpDeps): Router {
         oauth?.challenge(req.headers.authorization) ??
           (sent ? 'Bearer realm="frete-kit-bff", error="invalid_token"' : 'Bearer realm="frete-kit-bff"'),
       );
-      // Connection: close, so a body we did not read is not drained on a kept-alive connection.
-      res.setHeader('Connection', 'close');
+      // Answered at once; the body (never parsed) is read and discarded up to the route's limit, then the connection
+      // closes: closing on a body still coming would reset it under a client that reads only once it has sent.
+      const answered = new Promise<void>((resolve) => res.once('finish', () => resolve()));
+      drainThenClose(req, answered, { maxBytes: MCP_BODY_LIMIT_BYTES, maxMs: 10_000 });
       const error = new ApiError('invalid_api_key', 'Send Authorization: Bearer <agent token>.');
       res.status(error.status).json(error.toBody());
       return;
@@ -105,7 +111,7 @@ export function agentMcpRoutes(deps: AgentMcpDeps): Router {
     res.locals.identity = identity;
     next();
   });
-  router.post('/mcp', express.json({ limit: '1mb' }), async (req: Request, res: Response) => {
+  router.post('/mcp', express.json({ limit: MCP_BODY_LIMIT_BYTES }), async (req: Request, res: Response) => {
     const { scopes, caller } = res.locals.identity as AgentIdentity;
     const { tools, why } = await offeredTools(deps, scopes);
     const server = buildServer(deps, tools, why, caller);
