@@ -65,7 +65,7 @@ function agentTool<Input extends z.ZodMiniType>(
       // `Input`; for each concrete entry below it is exactly `(input: SchemaOutput<Input>) => …`.
       const callback = ((input: SchemaOutput<Input>) => handle(input, deps, caller)) as ToolCallback<Input>;
       // No output schema is listed: every answer's text is its summary and its JSON, and the list is what each agent
-      // reads before its first call (issue 38: 6,525 tokens with them, the shapes in docs/agents/tools.md instead).
+      // reads before its first call (issue 38: 6,525 tokens with them, the shapes in docs/agents/labels.md).
       const { outputSchema: _shape, ...listed } = config;
       server.registerTool(name, listed, callback);
     },
