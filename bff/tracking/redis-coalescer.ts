@@ -208,7 +208,7 @@ export class ClusterCoalescer {
             this.id,
             this.options.windowMs,
             this.options.waitMs,
-            10 * this.options.windowMs,
+            40 * this.options.windowMs,
             this.options.windowMs,
           )) as (number | string)[];
           if (wait === undefined) break;
