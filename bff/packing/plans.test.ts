@@ -31,13 +31,13 @@ afterAll(async () => {
   await sandbox?.close();
 });
 
-/** The attack: 50 lines of 999 units, each unit a box of its own size class (49,950 units). */
+/** The attack: 50 lines of 999 units, no two of which share a box: 49,950 volumes, some 6 MB of plan. */
 const ATTACK: PackingItem[] = Array.from({ length: 50 }, (_, i) => ({
   id: `sku-${i}`,
-  comprimento: 30,
-  largura: 20,
-  altura: 18 + (i % 3),
-  weightGrams: 1500,
+  comprimento: 45,
+  largura: 35,
+  altura: 31,
+  weightGrams: 2000 + i,
   quantity: 999,
 }));
 
@@ -88,6 +88,9 @@ describe('packing off the event loop', () => {
     await clients.call(client, 'plan_shipment', { items: LARGE }, 60_000);
     const histogram = monitorEventLoopDelay({ resolution: 10 });
     histogram.enable();
+    // The event loop's own CPU time: what it spent computing, whatever else the machine runs (a wall-clock delay
+    // also counts the time this process waits for a core on a loaded machine).
+    const cpuBefore = process.threadCpuUsage();
     const plans = Array.from({ length: 8 }, (_, i) =>
       clients.call(client, 'plan_shipment', { items: i % 2 === 0 ? ATTACK : LARGE }, 60_000),
     );
@@ -105,16 +108,19 @@ describe('packing off the event loop', () => {
     }
     await finished;
     histogram.disable();
+    const cpu = process.threadCpuUsage(cpuBefore);
+    const loopCpuMs = (cpu.user + cpu.system) / 1000;
     const answered = await Promise.all(plans);
     // Each plan was packed (or refused as busy, saying when to ask again): none blocked the loop.
     for (const result of answered) {
       const structured = result.structuredContent as { reason?: string; volumes?: unknown[] };
       expect(structured.volumes?.length ?? structured.reason).toBeTruthy();
     }
-    // On the event loop, the attack's order alone blocked it 1.2 s a call (8 at once: a lookup waited 8.8 s), and a
-    // large plan ~0.3 s. Refused before packing, and packed in a worker, the loop is left with parsing and answering:
-    // measured 60–440 ms at most on a loaded 2-core machine (load 8), milliseconds when idle. The bound is generous
-    // for a loaded machine and still below one attack call's block.
+    // Packed on the event loop (before issue 38), these 8 plans cost it 1.5–2.5 s of CPU and stalled it 0.6 s at a
+    // time (1.2 s in the attack round; a lookup waited 8.8 s). Refused before packing, or packed in a worker, the loop
+    // is left with reading and answering: ~0.1 s of CPU in all. The wall-clock bounds are generous for a loaded
+    // 2-core machine (up to 0.44 s seen at load 16); the CPU bound is the one that tells the two apart.
+    expect(loopCpuMs, "the event loop's CPU time during the plans, ms").toBeLessThan(500);
     expect(histogram.max / 1e6, 'the longest event-loop delay, ms').toBeLessThan(1_000);
     expect(lookups.length).toBeGreaterThan(0);
     expect(Math.max(...lookups), 'the slowest cached lookup, ms').toBeLessThan(1_000);
