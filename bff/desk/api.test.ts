@@ -5,6 +5,7 @@ import { type RunningSandbox, SAMPLE_LABEL, startSandbox } from '../../sandbox/t
 import { GenerateLabelOutputSchema } from '../../shared/label.ts';
 import { connectAgent } from '../labels/testing/soak.ts';
 import { type RunningBff, startBff } from '../testing.ts';
+import { deskSession } from './testing.ts';
 
 const PASSWORD = 'senha-do-lojista-desk';
 const TOKENS = [
@@ -33,26 +34,7 @@ beforeEach(async () => {
   await sandbox.control('faults', undefined, 'DELETE');
 });
 
-/** A merchant's browser session: the cookies and the CSRF token a script gets from /admin/api/session. */
-async function login(): Promise<{ cookie: string; csrf: string }> {
-  const page = await fetch(`${bff.url}/admin/agents`);
-  const csrfCookie = (page.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
-  const csrf = /name="csrf" value="([^"]+)"/.exec(await page.text())?.[1] ?? '';
-  const response = await fetch(`${bff.url}/admin/login`, {
-    method: 'POST',
-    redirect: 'manual',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: csrfCookie },
-    body: new URLSearchParams({ csrf, password: PASSWORD }),
-  });
-  const cookie = response.headers
-    .getSetCookie()
-    .map((set) => set.split(';')[0] ?? '')
-    .join('; ');
-  const session = (await (await fetch(`${bff.url}/admin/api/session`, { headers: { cookie } })).json()) as {
-    csrfToken: string;
-  };
-  return { cookie, csrf: session.csrfToken };
-}
+const login = () => deskSession(bff.url, PASSWORD);
 
 let merchant: { cookie: string; csrf: string };
 beforeAll(async () => {

@@ -9,7 +9,8 @@ import { type RunningBff, startBff } from '../testing.ts';
 /**
  * What an agent is told before anything reaches the platform (issue 38, findings 9–12 and 14): characters an
  * order id may not carry, params that are not an object, a UF that is not its CEP's, the BFF's own ledger in a
- * diagnosis by order, and summaries without placeholders. One sandbox and one BFF for the file.
+ * diagnosis by order, summaries without placeholders, and the early 401 that reaches a client still sending its body.
+ * One sandbox and one BFF for the file.
  */
 const ALL = 'agent-all-scopes-0001';
 let sandbox: RunningSandbox;

@@ -4,6 +4,7 @@ import { McpClients } from '../../sandbox/mcp/testing.ts';
 import { type RunningSandbox, SAMPLE_LABEL, startSandbox } from '../../sandbox/testing.ts';
 import { AgentLabelOutputSchema, PreviewLabelOutputSchema } from '../../shared/agent-label.ts';
 import { RatesResponseSchema } from '../../shared/quote.ts';
+import { deskSession } from '../desk/testing.ts';
 import { type RunningBff, startBff } from '../testing.ts';
 
 /**
@@ -53,26 +54,7 @@ afterAll(async () => {
 
 let merchant: { cookie: string; csrf: string };
 
-/** A merchant's session: the cookies and the CSRF token a script gets from /admin/api/session. */
-async function login(): Promise<{ cookie: string; csrf: string }> {
-  const page = await fetch(`${bff.url}/admin/agents`);
-  const csrfCookie = (page.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
-  const csrf = /name="csrf" value="([^"]+)"/.exec(await page.text())?.[1] ?? '';
-  const response = await fetch(`${bff.url}/admin/login`, {
-    method: 'POST',
-    redirect: 'manual',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: csrfCookie },
-    body: new URLSearchParams({ csrf, password: PASSWORD }),
-  });
-  const cookie = response.headers
-    .getSetCookie()
-    .map((set) => set.split(';')[0] ?? '')
-    .join('; ');
-  const session = (await (await fetch(`${bff.url}/admin/api/session`, { headers: { cookie } })).json()) as {
-    csrfToken: string;
-  };
-  return { cookie, csrf: session.csrfToken };
-}
+const login = () => deskSession(bff.url, PASSWORD);
 
 const post = (path: string, body: unknown = {}) =>
   fetch(`${bff.url}${path}`, {
