@@ -208,8 +208,8 @@ describe('summaries without placeholders', () => {
 });
 
 /**
- * A client that reads nothing of the answer until it has sent its whole body, as many do: it sends the headers and a
- * first part, waits until the server has answered, then sends the rest, and only then reads.
+ * A client that sends its whole body before it reads, as many do: the headers and a first part, a pause (until the
+ * server answers, or 100 ms: a server that answers only once it has the body answers after), then the rest.
  */
 async function postWholeBodyThenRead(
   url: string,
@@ -223,7 +223,10 @@ async function postWholeBodyThenRead(
   socket.on('error', (e: NodeJS.ErrnoException) => {
     error = e.code ?? e.message;
   });
-  const answered = new Promise((resolve) => socket.once('data', resolve));
+  const answered = new Promise((resolve) => {
+    socket.once('data', resolve);
+    setTimeout(resolve, 100);
+  });
   socket.on('data', (chunk: Buffer) => received.push(chunk));
   const closed = new Promise((resolve) => socket.once('close', resolve));
   socket.write(
@@ -247,6 +250,7 @@ describe('the early 401 on /mcp', () => {
       const { response, error } = await postWholeBodyThenRead(bff.url, 1_000_000);
       expect(error, `round ${round}`).toBeUndefined();
       expect(response).toMatch(/^HTTP\/1\.1 401 /);
+      expect(response).toMatch(/\r\nConnection: close\r\n/i);
       expect(response).toContain('invalid_api_key');
     }
   });

@@ -6,7 +6,7 @@ import { ApiError } from '../../shared/errors.ts';
 import { isLoopbackHostname } from '../../shared/security/loopback.ts';
 import { rebindingGuard } from '../../shared/security/rebinding.ts';
 import type { AgentScope, BffConfig } from '../config.ts';
-import { drainThenClose } from '../http/drain.ts';
+import { discardBody } from '../http/drain.ts';
 import { methodNotAllowed } from '../http/errors.ts';
 import type { Caller } from '../policies/policy.ts';
 import type { PlatformMcp } from '../upstream/platform-mcp.ts';
@@ -100,10 +100,11 @@ export function agentMcpRoutes(deps: AgentMcpDeps): Router {
         oauth?.challenge(req.headers.authorization) ??
           (sent ? 'Bearer realm="frete-kit-bff", error="invalid_token"' : 'Bearer realm="frete-kit-bff"'),
       );
-      // Answered at once; the body (never parsed) is read and discarded up to the route's limit, then the connection
-      // closes: closing on a body still coming would reset it under a client that reads only once it has sent.
-      const answered = new Promise<void>((resolve) => res.once('finish', () => resolve()));
-      drainThenClose(req, answered, { maxBytes: MCP_BODY_LIMIT_BYTES, maxMs: 10_000 });
+      // The body (never parsed) is read and discarded up to the route's limit first: closing on a body still coming
+      // would reset it under a client that reads only once it has sent. Then Connection: close, so nothing more is
+      // read from this sender.
+      await discardBody(req, { maxBytes: MCP_BODY_LIMIT_BYTES, maxMs: 10_000 });
+      res.setHeader('Connection', 'close');
       const error = new ApiError('invalid_api_key', 'Send Authorization: Bearer <agent token>.');
       res.status(error.status).json(error.toBody());
       return;
