@@ -81,8 +81,9 @@ export async function measureCoalescing(codes = 1500, concurrency = 100): Promis
       figure: `coalescing: ${codes} visitors, one distinct code each, ${concurrency} at a time (1 BFF; 3 BFFs on one Redis + PostgreSQL, round-robin)`,
       value: `1 BFF: ${single.upstream} upstream calls (${single.perCall.toFixed(1)} lookups per call); 3 BFFs: ${cluster.upstream} calls (${cluster.perCall.toFixed(1)} per call); ${failed(single) + failed(cluster)} errors to visitors`,
       comparedWith: 'upstream calls counted at the sandbox (limit 60/60)',
-      goal: '≥ 20 lookups per call with 1 BFF, ≥ 40 with 3; 0 errors to visitors',
-      met: single.perCall >= 20 && cluster.perCall >= 40 && failed(single) === 0 && failed(cluster) === 0,
+      // Issue 38: back where it was before the fair shares and the watcher's lane (48.4 and 50.0).
+      goal: '≥ 48 lookups per call with 1 BFF and with 3; 0 errors to visitors',
+      met: single.perCall >= 48 && cluster.perCall >= 48 && failed(single) === 0 && failed(cluster) === 0,
       data: { codes, concurrency, single, cluster },
     };
   } finally {

@@ -12,7 +12,7 @@ import {
   volumeOf,
 } from '../shared/packing/placement.ts';
 import { isPlanRefusal, type PackingItem } from '../shared/packing/plan.ts';
-import { contents, fill, packOrder, planShipment } from '../shared/packing/planner.ts';
+import { contents, fill, packOrder, planShipment, volumesAtLeast } from '../shared/packing/planner.ts';
 import type { Figure } from './stats.ts';
 import { median, round } from './stats.ts';
 
@@ -351,15 +351,9 @@ function validate(items: PackingItem[], outcome: Outcome): string | undefined {
   return undefined;
 }
 
-/** No plan can use fewer boxes: the order's volume over the largest box's, its weight over the most a box carries. */
+/** No plan can use fewer boxes (the planner's own bound, `volumesAtLeast`). */
 function lowerBound(items: PackingItem[]): number {
-  const volume = items.reduce((v, it) => v + it.comprimento * it.largura * it.altura * it.quantity, 0);
-  const grams = items.reduce((g, it) => g + it.weightGrams * it.quantity, 0);
-  const largest = Math.max(...BENCH_BOXES.map((b) => b.comprimento * b.largura * b.altura));
-  const carries = Math.max(
-    ...BENCH_BOXES.map((b) => Math.min(b.maxWeightGrams, PACKAGE_LIMITS.maxWeightGrams) - b.tareGrams),
-  );
-  return Math.max(1, Math.ceil(volume / largest - 1e-9), Math.ceil(grams / carries));
+  return volumesAtLeast(items, BENCH_BOXES);
 }
 
 interface Tally {

@@ -30,6 +30,7 @@ import { openApiRoutes } from './openapi/document.ts';
 import { TrackingLinks } from './orders/links.ts';
 import { OrderLookup } from './orders/lookup.ts';
 import { orderRoutes } from './orders/routes.ts';
+import { ShipmentPlans } from './packing/plans.ts';
 import { pageRoutes } from './page/routes.ts';
 import { ratesVerifyRoutes } from './rates/routes.ts';
 import { RatesService } from './rates/service.ts';
@@ -165,6 +166,7 @@ export function createBff(deps: BffDeps): Bff {
     rates,
     now,
   });
+  const plans = new ShipmentPlans({ boxes: config.boxes });
   const links = new TrackingLinks({ secret: backends.linkSecret, publicUrl: config.publicUrl, now });
   const orders = new OrderLookup(ledger);
   const { timers, ...notificationTests } = deps.notifications ?? {};
@@ -221,7 +223,7 @@ export function createBff(deps: BffDeps): Bff {
       rates,
       labels,
       serviceCodes,
-      boxes: config.boxes,
+      plans,
       tracking,
       platform,
       issuer,
@@ -246,7 +248,7 @@ export function createBff(deps: BffDeps): Bff {
         approvals: backends.approvals,
         rates,
         serviceCodes,
-        boxes: config.boxes,
+        plans,
         setClientPolicy: (idHash, policy) =>
           oauth.store.setPolicy(idHash, policy === null ? null : JSON.stringify(policy)),
         logger,
@@ -267,6 +269,7 @@ export function createBff(deps: BffDeps): Bff {
         ledger,
         decisions,
         approvals: backends.approvals,
+        labels,
         serviceCodes,
         publicUrl: config.publicUrl,
       }),
@@ -321,6 +324,7 @@ export function createBff(deps: BffDeps): Bff {
       // The backends belong to whoever opened them (main.ts), which closes them after.
       notifications.close();
       issuer.close();
+      await plans.close();
       await platform.close();
     },
   };

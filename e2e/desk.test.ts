@@ -367,7 +367,7 @@ describe.each(BACKENDS)('the label desk in Chromium, on $name', (backend) => {
       '800 g',
       'Valor declarado',
       'R$',
-      'Preço cotado',
+      'Custo da etiqueta',
       'agente-cuidadoso',
       'Expira em',
     ]) {

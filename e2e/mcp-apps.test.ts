@@ -225,7 +225,9 @@ describe('a host with MCP Apps, played by the SDK client, ext-apps’ AppBridge 
     expect(host.reached).toBe(0);
   });
 
-  describe('every app, accessible in light and dark, at 360 and 600 px', () => {
+  // Each renders an app twice and runs axe across its frames (5 s alone; a machine-speed budget, as the
+  // calculator's axe tests have, for a stressed run).
+  describe('every app, accessible in light and dark, at 360 and 600 px', { timeout: 60_000 }, () => {
     it('quote', async () => {
       const input = {
         destinationCep: '20040-020',

@@ -139,8 +139,10 @@ async function resolve(decisions: (checked: boolean) => OperatorDecisions, args:
   }
   const reason = args.includes('--force') ? (option(args, '--force') ?? '') : undefined;
   try {
-    // Every decision is checked with the platform's history, unless a person forces it with a written reason.
-    const settled = await decisions(reason === undefined).resolve(
+    // Every decision is checked with the platform's history, unless a person forces it with a written reason; a forced
+    // "created" still reads the history when the BFF's configuration is at hand (it must not list the pre-posting
+    // for another request), and goes on without it when it is not.
+    const settled = await checkedUnlessForced(decisions, reason === undefined, Boolean(created)).resolve(
       id,
       created ? { created } : { notCreated: true },
       {
@@ -153,6 +155,22 @@ async function resolve(decisions: (checked: boolean) => OperatorDecisions, args:
       : `attempt ${settled.id} is settled as not created; the same request may be sent again`;
   } catch (error) {
     if (error instanceof DecisionRefused) throw new CliError(`refused (${error.code}): ${error.message}`);
+    throw error;
+  }
+}
+
+/** The operator's decisions, checked with the platform when the decision is unforced or binds a pre-posting. */
+function checkedUnlessForced(
+  decisions: (checked: boolean) => OperatorDecisions,
+  unforced: boolean,
+  binds: boolean,
+): OperatorDecisions {
+  if (unforced) return decisions(true);
+  if (!binds) return decisions(false);
+  try {
+    return decisions(true);
+  } catch (error) {
+    if (error instanceof CliError) return decisions(false);
     throw error;
   }
 }

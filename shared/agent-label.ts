@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { GenerateLabelInputSchema, GenerateLabelOutputSchema } from './label.ts';
-import { NO_CONTROL_CHARACTERS } from './limits.ts';
+import { isPlainText } from './label-plausibility.ts';
+import { MAX_VOLUME } from './limits.ts';
 import { LOCALES } from './locale.ts';
 
 /**
@@ -8,15 +9,16 @@ import { LOCALES } from './locale.ts';
  * 4.4.3), none of which reaches the platform: the order and its box, the quote's `serviceId` as another way to name
  * the service, and the agent's own key. ARCHITECTURE: "Orders, volumes and the label desk".
  */
+const PLAIN_TEXT_MESSAGE =
+  'plain text only: no control, invisible formatting or bidirectional characters (line breaks, U+202E, U+2028, C1 controls)';
+
 const intentFields = {
   serviceCode: z.optional(
     z
       .string()
       .check(
         z.minLength(1),
-        z.describe(
-          'Carrier contract product code, e.g. "03298" (PAC) or "03220" (SEDEX); or give serviceId instead. Never a presentation name like "PAC".',
-        ),
+        z.describe('Contract code, e.g. "03298" (PAC), "03220" (SEDEX), never "PAC"; or give serviceId.'),
       ),
   ),
   serviceId: z.optional(
@@ -25,9 +27,7 @@ const intentFields = {
       .check(
         z.minLength(1),
         z.maxLength(60),
-        z.describe(
-          'The serviceId of a get_shipping_rates result (e.g. "correios-pac"): this server maps it to the contract code. Give this or serviceCode.',
-        ),
+        z.describe('A get_shipping_rates serviceId (e.g. "correios-pac"), instead of serviceCode.'),
       ),
   ),
   orderId: z.optional(
@@ -36,9 +36,9 @@ const intentFields = {
       .check(
         z.minLength(1),
         z.maxLength(160),
-        z.regex(NO_CONTROL_CHARACTERS, 'an orderId has no control characters'),
+        z.refine(isPlainText, PLAIN_TEXT_MESSAGE),
         z.describe(
-          "The store's order this label is for. With it, the intended label is (orderId, volume): the same pair again returns that label, never a second one.",
+          'The store order. (orderId, volume) is one label: the same pair again returns it, never a second.',
         ),
       ),
   ),
@@ -47,20 +47,12 @@ const intentFields = {
       .int()
       .check(
         z.minimum(1),
-        z.maximum(999),
-        z.describe(
-          'Which box of the order (1, 2, …; default 1): two boxes of one order are two labels, even when identical.',
-        ),
+        z.maximum(MAX_VOLUME),
+        z.describe('Box of the order: 1, 2, … (default 1); each box is its own label.'),
       ),
   ),
   locale: z.optional(
-    z
-      .enum(LOCALES)
-      .check(
-        z.describe(
-          'The language of the shopper\'s order: their status e-mails are written in it ("pt-BR", the default, "en" or "es").',
-        ),
-      ),
+    z.enum(LOCALES).check(z.describe("Language of the shopper's status e-mails (default pt-BR).")),
   ),
   idempotencyKey: z.optional(
     z
@@ -68,9 +60,9 @@ const intentFields = {
       .check(
         z.minLength(1),
         z.maxLength(200),
-        z.regex(NO_CONTROL_CHARACTERS, 'an idempotencyKey has no control characters'),
+        z.refine(isPlainText, PLAIN_TEXT_MESSAGE),
         z.describe(
-          'Your own key for this one intended label (e.g. "order-1234-label-1"); calling again with the same key returns the first result and never issues a second label.',
+          'Your key for one label: the same key again returns the first result, never a second label.',
         ),
       ),
   ),

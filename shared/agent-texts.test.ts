@@ -306,9 +306,27 @@ describe('agent texts', () => {
     ).toBe(
       `Preview only, nothing was created: generate_label with this input would send it now; service 03298, quoted ${formatBRL(21.5)}; 3 labels left today, ${formatBRL(120)} of declared value left today.`,
     );
-    expect(previewSummary({ wouldSend: false, approvalRequired: true, limitsLeft: {} })).toMatch(
-      /would wait for the merchant's approval; service \?, no quote for this service\.$/,
+    expect(previewSummary({ wouldSend: false, approvalRequired: true, limitsLeft: {} })).toBe(
+      "Preview only, nothing was created: generate_label would wait for the merchant's approval.",
     );
+    expect(
+      previewSummary({ wouldSend: false, approvalRequired: true, serviceCode: '03298', limitsLeft: {} }),
+    ).toBe(
+      "Preview only, nothing was created: generate_label would wait for the merchant's approval; service 03298, not priced (the store's quote has no option for this service).",
+    );
+    const refusal = previewSummary({
+      wouldSend: false,
+      approvalRequired: false,
+      serviceCode: 'PAC',
+      reason: 'unknown_service',
+      message: '"PAC" is not a contract product code of this store.',
+      field: 'serviceCode',
+      limitsLeft: { labels: 1 },
+    });
+    expect(refusal).toBe(
+      'Preview only, nothing was created: generate_label would not send it (reason: unknown_service): "PAC" is not a contract product code of this store; 1 label left today.',
+    );
+    expect(refusal).not.toMatch(/\?|no quote for this service/);
     expect(
       planSummary({ volumes: [{ box: 'M', weightGrams: 1380, items: [{ quantity: 1 }, { quantity: 2 }] }] }),
     ).toBe('1 volume (one label each, volume 1 to 1): volume 1: box M, 3 items, 1380 g.');

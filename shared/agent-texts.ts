@@ -231,17 +231,23 @@ export function approvalSummary(answer: { reason: string; approvalId: string; me
   return `${answer.reason === 'approval_pending' ? 'Waiting for the merchant' : 'Not issued'} (reason: ${answer.reason}, approvalId ${answer.approvalId}). ${answer.message}`;
 }
 
-/** What preview_label found: would it be sent, at what price, under which policy. */
+/**
+ * What preview_label found: would it be sent, at what price, under which policy. A request refused before it was
+ * priced (`field` names what is wrong) is told as that refusal alone: no service or price to stand in for.
+ */
 export function previewSummary(
   preview: Pick<
     PreviewLabelOutput,
-    'wouldSend' | 'serviceCode' | 'quotedPrice' | 'approvalRequired' | 'reason' | 'message' | 'limitsLeft'
+    | 'wouldSend'
+    | 'serviceCode'
+    | 'quotedPrice'
+    | 'approvalRequired'
+    | 'reason'
+    | 'message'
+    | 'limitsLeft'
+    | 'field'
   >,
 ): string {
-  const price =
-    preview.quotedPrice === undefined
-      ? 'no quote for this service'
-      : `quoted ${formatBRL(preview.quotedPrice)}`;
   const limits = [
     preview.limitsLeft.labels === undefined ? '' : `${plural(preview.limitsLeft.labels, 'label')} left today`,
     preview.limitsLeft.declaredValue === undefined
@@ -252,8 +258,18 @@ export function previewSummary(
     ? 'generate_label with this input would send it now'
     : preview.approvalRequired
       ? "generate_label would wait for the merchant's approval"
-      : `generate_label would not send it${preview.reason ? ` (reason: ${preview.reason})` : ''}${preview.message ? `: ${preview.message}` : ''}`;
-  return `Preview only, nothing was created: ${verdict}; service ${preview.serviceCode ?? '?'}, ${price}${limits.length ? `; ${limits.join(', ')}` : ''}.`;
+      : `generate_label would not send it${preview.reason ? ` (reason: ${preview.reason})` : ''}${preview.message ? `: ${preview.message.replace(/\.$/, '')}` : ''}`;
+  const priced =
+    preview.field !== undefined || preview.serviceCode === undefined
+      ? []
+      : [
+          `service ${preview.serviceCode}`,
+          preview.quotedPrice === undefined
+            ? "not priced (the store's quote has no option for this service)"
+            : `quoted ${formatBRL(preview.quotedPrice)}`,
+        ];
+  const details = [priced.join(', '), limits.join(', ')].filter(Boolean);
+  return `Preview only, nothing was created: ${verdict}${details.length ? `; ${details.join('; ')}` : ''}.`;
 }
 
 /** What plan_shipment found: the boxes, or the item that fits none. */

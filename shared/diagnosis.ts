@@ -3,6 +3,9 @@ import { MAX_ORDER_ID_LENGTH } from './limits.ts';
 import { InstanceIdSchema } from './quote.ts';
 import { ReasonSchema } from './reason-schema.ts';
 
+/** A UUID as the platform writes support codes (a short pattern: tool schemas are read by agents, token by token). */
+const UUID = /^[0-9a-fA-F]{8}-(?:[0-9a-fA-F]{4}-){3}[0-9a-fA-F]{12}$/;
+
 /**
  * Where a label attempt came from (spec 4.4.5): `mcp` or one of two storefront apps. The spec names the apps
  * only as placeholders; we pin them as `nuvemshop` and `tray` (documented in the README).
@@ -14,24 +17,19 @@ export const LabelSourceSchema = /* @__PURE__ */ z.enum(LABEL_SOURCES);
 export const DiagnoseLabelIssueInputSchema = /* @__PURE__ */ z.strictObject({
   source: z.optional(
     LabelSourceSchema.check(
-      z.describe('Only attempts from this origin: "mcp" (agents), "nuvemshop" or "tray" (storefront apps).'),
+      z.describe('Only this origin: "mcp" (agents), "nuvemshop" or "tray" (store apps).'),
     ),
   ),
   orderId: z.optional(
-    z
-      .string()
-      .check(
-        z.minLength(1),
-        z.maxLength(MAX_ORDER_ID_LENGTH),
-        z.describe('Only attempts for this store order id.'),
-      ),
+    z.string().check(z.minLength(1), z.maxLength(MAX_ORDER_ID_LENGTH), z.describe('Only this store order.')),
   ),
   instanceId: InstanceIdSchema,
   supportCode: z.optional(
     z
-      .uuid()
+      .string()
       .check(
-        z.describe('The supportCode (UUID) of one attempt, from a label result; returns just that attempt.'),
+        z.regex(UUID, 'must be a UUID'),
+        z.describe("One attempt's supportCode (a UUID, from a label result)."),
       ),
   ),
 });

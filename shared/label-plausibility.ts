@@ -13,10 +13,12 @@ import {
   PRINTED_FIELD_MAX,
   type PrintedField,
 } from './carrier-limits.ts';
+import { formatCep } from './cep.ts';
 import { centavos, declaredValueCents, isWholeCentavos } from './declared-value.ts';
 import type { GenerateLabelInput } from './label.ts';
 import { formatBRL } from './money.ts';
 import type { DeclaredItem, Party } from './party.ts';
+import { type Uf, ufOfCep } from './uf.ts';
 
 /**
  * The plausibility rules of a `generate_label` input (README, "Agent policies and approvals"): what the
@@ -36,7 +38,10 @@ import type { DeclaredItem, Party } from './party.ts';
  * 6. the party text fields, sender then recipient (`invalid_party_field`): no control, invisible formatting or
  *    bidirectional override characters, not blank, within the lengths the carrier prints;
  * 7. `cpfCnpj` when present, sender then recipient (`invalid_cpf_cnpj`);
- * 8. `email` when present, sender then recipient (`invalid_email`).
+ * 8. `email` when present, sender then recipient (`invalid_email`);
+ * 9. each party's `endereco.uf` the state of its CEP, sender then recipient (`cep_uf_mismatch`): the Correios CEP
+ *    ranges by state are public (`shared/uf.ts`), so a UF the carrier would refuse is refused here first. A CEP no
+ *    state begins at (below 01000-000) is left to the carrier, which answers its coverage.
  */
 
 /** The reasons of a plausibility refusal: a closed set, listed in `reason-schema.ts` with the platform's. */
@@ -51,6 +56,7 @@ export const PLAUSIBILITY_REASONS = [
   'invalid_party_field',
   'invalid_cpf_cnpj',
   'invalid_email',
+  'cep_uf_mismatch',
 ] as const;
 
 /** Why a label was refused before it reached the platform: the reason, the field (a path) and a sentence. */
@@ -105,7 +111,8 @@ export type PlausibilityIssue =
   | { rule: 'declared_total_over'; totalCents: number; service: ContractService }
   | { rule: 'party_text'; party: PartyRole; path: PartyTextField; problem: TextProblem }
   | { rule: 'cpf_cnpj'; party: PartyRole; problem: 'shape' | 'repeated' | 'check_digits' }
-  | { rule: 'email'; party: PartyRole; problem: 'format' | 'too_long'; length: number };
+  | { rule: 'email'; party: PartyRole; problem: 'format' | 'too_long'; length: number }
+  | { rule: 'cep_uf_mismatch'; party: PartyRole; uf: string; cepUf: Uf; cep: string };
 
 /** The refusal of an implausible label, or `undefined` when every rule holds. */
 export function plausibilityOf(input: GenerateLabelInput): Refusal | undefined {
@@ -254,6 +261,12 @@ function partiesIssue(sender: Party, recipient: Party): PlausibilityIssue | unde
     if (email.length > EMAIL_MAX_LENGTH)
       return { rule: 'email', party: role, problem: 'too_long', length: email.length };
   }
+  for (const [role, party] of parties) {
+    const cepUf = ufOfCep(party.endereco.cep);
+    if (cepUf && party.endereco.uf.trim().toUpperCase() !== cepUf) {
+      return { rule: 'cep_uf_mismatch', party: role, uf: party.endereco.uf, cepUf, cep: party.endereco.cep };
+    }
+  }
   return undefined;
 }
 
@@ -264,6 +277,15 @@ function partiesIssue(sender: Party, recipient: Party): PlausibilityIssue | unde
  * model), line and paragraph separators, and lone surrogates. Each can reorder, hide or break what is printed.
  */
 const FORBIDDEN_CHARACTER = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/u;
+
+/**
+ * Whether a text is free of the characters above: the rule of party fields, and of every other text the BFF keeps and
+ * shows again (an `orderId` goes into e-mail subjects, webhooks, the desk and `/track`; an `idempotencyKey` into the
+ * desk). Checked as a refinement, not a JSON Schema `pattern`: `\p{…}` classes are not portable to every validator.
+ */
+export function isPlainText(text: string): boolean {
+  return !FORBIDDEN_CHARACTER.test(text);
+}
 
 /** What is wrong with a text field, or `undefined`. Lengths count code points of the NFC form. */
 export function textProblem(text: string, max?: number): TextProblem | undefined {
@@ -328,6 +350,8 @@ export function fieldOf(issue: PlausibilityIssue): string {
       return `${issue.party}.cpfCnpj`;
     case 'email':
       return `${issue.party}.email`;
+    case 'cep_uf_mismatch':
+      return `${issue.party}.endereco.uf`;
   }
 }
 
@@ -353,6 +377,7 @@ const REASONS: Record<PlausibilityIssue['rule'], RefusalReason> = {
   party_text: 'invalid_party_field',
   cpf_cnpj: 'invalid_cpf_cnpj',
   email: 'invalid_email',
+  cep_uf_mismatch: 'cep_uf_mismatch',
 };
 
 /** The refusal an agent reads: reason, field and an English sentence built from the issue's data. */
@@ -431,6 +456,10 @@ export function plausibilityMessage(issue: PlausibilityIssue): string {
       return issue.problem === 'format'
         ? `${field} is not a valid e-mail address.`
         : `${field} has ${issue.length} characters; the carrier takes at most ${EMAIL_MAX_LENGTH}.`;
+    case 'cep_uf_mismatch': {
+      const uf = ECHOABLE_CODE.test(issue.uf) ? `"${issue.uf}"` : 'given';
+      return `${field} ${uf} is not the state of CEP ${formatCep(issue.cep)}, which is in ${issue.cepUf}: check the CEP and the state (the carrier refuses a label whose UF is not its CEP's).`;
+    }
   }
 }
 

@@ -5,9 +5,7 @@ import { ReasonSchema } from './reason-schema.ts';
 
 /** Spec 4.4.3: `1` envelope, `2` package or box (default), `3` roll. */
 export const ObjectFormatSchema = /* @__PURE__ */ z._default(
-  z
-    .enum(['1', '2', '3'])
-    .check(z.describe('Object format: "1" envelope, "2" package or box (default), "3" roll/cylinder.')),
+  z.enum(['1', '2', '3']).check(z.describe('"1" envelope, "2" box (default), "3" roll.')),
   '2',
 );
 
@@ -17,24 +15,22 @@ export const GenerateLabelInputSchema = /* @__PURE__ */ z.strictObject({
     .string()
     .check(
       z.minLength(1),
-      z.describe(
-        'Carrier contract product code, e.g. "03298" (PAC) or "03220" (SEDEX); never a presentation name like "PAC".',
-      ),
+      z.describe('Contract product code, e.g. "03298" (PAC), "03220" (SEDEX); never a name like "PAC".'),
     ),
-  weightGrams: z.number().check(z.gt(0), z.describe('Weight of the packed object in grams, e.g. 800.')),
+  weightGrams: z.number().check(z.gt(0), z.describe('Packed weight in grams, e.g. 800.')),
   dimensions: z
     .strictObject({
-      comprimento: z.number().check(z.gt(0), z.describe('Length in centimetres.')),
-      largura: z.number().check(z.gt(0), z.describe('Width in centimetres.')),
-      altura: z.number().check(z.gt(0), z.describe('Height in centimetres.')),
+      comprimento: z.number().check(z.gt(0), z.describe('Length.')),
+      largura: z.number().check(z.gt(0), z.describe('Width.')),
+      altura: z.number().check(z.gt(0), z.describe('Height.')),
     })
-    .check(z.describe('Package dimensions in centimetres.')),
+    .check(z.describe('Package sides in centimetres.')),
   objectFormat: ObjectFormatSchema,
-  sender: PartySchema.check(z.describe('Who sends: usually the store, with its origin address.')),
-  recipient: PartySchema.check(z.describe('Who receives: the buyer, with the delivery address.')),
+  sender: PartySchema.check(z.describe('Who sends (usually the store).')),
+  recipient: PartySchema.check(z.describe('Who receives (the buyer).')),
   declaredItems: z
     .array(DeclaredItemSchema)
-    .check(z.minLength(1), z.describe('Content declaration: at least one line.')),
+    .check(z.minLength(1), z.describe('Content declaration, 1 line or more.')),
   instanceId: InstanceIdSchema,
 });
 export type GenerateLabelInput = z.infer<typeof GenerateLabelInputSchema>;
@@ -62,9 +58,7 @@ export type GenerateLabelOutput = z.infer<typeof GenerateLabelOutputSchema>;
 
 /** Spec 4.4.4 input. */
 export const GetLabelPdfInputSchema = /* @__PURE__ */ z.strictObject({
-  prepostagemId: z
-    .string()
-    .check(z.minLength(1), z.describe('The prepostagemId returned by generate_label.')),
+  prepostagemId: z.string().check(z.minLength(1), z.describe('From generate_label.')),
   instanceId: InstanceIdSchema,
 });
 

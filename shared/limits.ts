@@ -21,6 +21,12 @@ export const MAX_LISTED_ATTEMPTS = 10;
 /** Spec 8: `diagnose_label_issue` looks back 90 days. */
 export const ATTEMPT_HISTORY_DAYS = 90;
 
+/**
+ * Ours: the boxes of one order a label names (`volume` 1 to 999 in generate_label), and so the most volumes a plan of
+ * plan_shipment may answer — a plan with more could never be labelled.
+ */
+export const MAX_VOLUME = 999;
+
 /** Spec 8: an `orderId` is 1 to 160 characters. */
 export const MAX_ORDER_ID_LENGTH = 160;
 

@@ -9,18 +9,13 @@ export const DEFAULT_WEIGHT_KG = 0.3;
 
 /** Spec 2.1: one product line of the cart. */
 export const QuoteItemSchema = /* @__PURE__ */ z.strictObject({
-  name: z.string().check(z.describe('Product name, as shown in the cart.')),
-  quantity: z.int().check(z.gte(1), z.describe('Units of this product (integer, at least 1).')),
+  name: z.string().check(z.describe('Product name.')),
+  quantity: z.int().check(z.gte(1), z.describe('Units, at least 1.')),
   unitPriceBRL: z
     .number()
-    .check(
-      z.gte(0),
-      z.describe(
-        'Price of one unit in Brazilian reais (BRL), e.g. 79.9; counts towards free-shipping thresholds.',
-      ),
-    ),
+    .check(z.gte(0), z.describe('Unit price in BRL, e.g. 79.9 (free-shipping thresholds count it).')),
   weightKg: z._default(
-    z.number().check(z.gt(0), z.describe(`Weight of one unit in kilograms (default ${DEFAULT_WEIGHT_KG}).`)),
+    z.number().check(z.gt(0), z.describe(`Unit weight in kg (default ${DEFAULT_WEIGHT_KG}).`)),
     DEFAULT_WEIGHT_KG,
   ),
 });
@@ -28,19 +23,17 @@ export type QuoteItem = z.infer<typeof QuoteItemSchema>;
 
 const QuoteItemsSchema = /* @__PURE__ */ z
   .array(QuoteItemSchema)
-  .check(z.minLength(1), z.maxLength(MAX_ITEMS), z.describe(`The cart: 1 to ${MAX_ITEMS} product lines.`));
+  .check(z.minLength(1), z.maxLength(MAX_ITEMS), z.describe(`The cart: 1 to ${MAX_ITEMS} lines.`));
 
 const DestinationCepSchema = /* @__PURE__ */ CepSchema.check(
-  z.describe(
-    'Destination CEP (Brazilian postal code), 8 digits; "01310-100" and "01310100" are both accepted.',
-  ),
+  z.describe('Destination CEP, 8 digits ("01310-100" or "01310100").'),
 );
 const RequestIdSchema = /* @__PURE__ */ z.optional(
-  z.string().check(z.describe('Optional caller reference echoed in logs; does not change the quote.')),
+  z.string().check(z.describe('Your reference, for logs; does not change the quote.')),
 );
 /** Spec 1 rule 1: every tool input takes an `instanceId` and ignores it. */
 export const InstanceIdSchema = /* @__PURE__ */ z.optional(
-  z.string().check(z.describe('Ignored: the store is the one of the credentials (spec 1 rule 1).')),
+  z.string().check(z.describe('Accepted and ignored.')),
 );
 
 /** Spec 4.1 request body. `instanceId` is accepted and ignored (spec 1 rule 1); nothing else is. */

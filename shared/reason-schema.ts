@@ -15,7 +15,7 @@ import * as z from 'zod/mini';
  * - Plausibility, before a label reaches the platform (`PLAUSIBILITY_REASONS` in `label-plausibility.ts`, a
  *   closed set of ours): `implausible_weight`, `unknown_service`, `weight_over_limit`, `dimensions_out_of_limits`,
  *   `too_many_declared_items`, `invalid_declared_item`, `declared_value_over_limit`, `invalid_party_field`,
- *   `invalid_cpf_cnpj`, `invalid_email`. The sandbox's carrier refuses the same labels as `prepostagem_rejected`.
+ *   `invalid_cpf_cnpj`, `invalid_email`, `cep_uf_mismatch`. The sandbox's carrier refuses the same labels as `prepostagem_rejected`.
  * - The BFF's label policies and orders: `order_volume_conflict`, `agent_limit_reached`, `approval_pending`,
  *   `approval_rejected`, `approval_expired`, `identical_request_unknown`.
  * - Packing (the BFF's `plan_shipment`, `shared/packing/plan.ts`): `item_does_not_fit`, `no_boxes_configured`.

@@ -46,8 +46,8 @@ export const TOOLS = {
   get_shipping_rates: {
     title: 'Get shipping rates',
     description:
-      'Quotes every enabled shipping service (price in BRL, business days) for a destination CEP and cart items. ' +
-      'An empty `rates` with a `reason` means no quote is available: never present it as free shipping.',
+      'Quotes every enabled service (price in BRL, business days) for a CEP and cart items. Empty rates with a ' +
+      'reason: no quote, never free shipping.',
     inputSchema: GetShippingRatesInputSchema,
     outputSchema: GetShippingRatesOutputSchema,
     annotations: READ_ONLY,
@@ -56,8 +56,8 @@ export const TOOLS = {
   track_shipment: {
     title: 'Track shipments',
     description:
-      `Returns the event history and current status of up to ${MAX_CODES} Correios tracking codes: one result per requested ` +
-      'code, in the same order. A found object with no events has not been delivered.',
+      `Status and events of up to ${MAX_CODES} Correios codes, one result per code, in order. Found with no events: ` +
+      'not delivered.',
     inputSchema: TrackShipmentInputSchema,
     outputSchema: TrackShipmentOutputSchema,
     annotations: READ_ONLY,
@@ -66,10 +66,8 @@ export const TOOLS = {
   generate_label: {
     title: 'Generate a shipping label',
     description:
-      'Creates a REAL, billable pre-posting at the carrier with the contract product code (serviceCode, e.g. 03298 PAC, ' +
-      '03220 SEDEX; never a presentation name). It is not deduplicated: if the answer has reason ' +
-      'label_pdf_timeout, call get_label_pdf with the prepostagemId instead of calling this again; after an unknown ' +
-      'result, check diagnose_label_issue before resending.',
+      'Creates a REAL, billable pre-posting. Not deduplicated: on reason label_pdf_timeout call get_label_pdf, never ' +
+      'this again; after an unknown result, check diagnose_label_issue before resending.',
     inputSchema: GenerateLabelInputSchema,
     outputSchema: GenerateLabelOutputSchema,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
@@ -78,8 +76,8 @@ export const TOOLS = {
   get_label_pdf: {
     title: 'Get a label PDF',
     description:
-      'Returns the label PDF of a pre-posting (labelPdfBase64 and an application/pdf resource), or status and reason ' +
-      'when it is not printable yet.',
+      'The PDF of a pre-posting (labelPdfBase64 and an application/pdf resource), or status and reason while not ' +
+      'printable.',
     inputSchema: GetLabelPdfInputSchema,
     outputSchema: GetLabelPdfOutputSchema,
     annotations: READ_ONLY,
@@ -88,9 +86,8 @@ export const TOOLS = {
   diagnose_label_issue: {
     title: 'Diagnose a label issue',
     description:
-      `With a supportCode, returns that issuance attempt, its evidence and the action to take; without one, the ${MAX_LISTED_ATTEMPTS} ` +
-      `most recent attempts (${ATTEMPT_HISTORY_DAYS} days of history). ` +
-      'Filter by source and orderId. No record does not prove no label exists.',
+      `With a supportCode: that attempt, its evidence and the action. Without: the ${MAX_LISTED_ATTEMPTS} latest ` +
+      `(${ATTEMPT_HISTORY_DAYS} days), by source and orderId. No record does not prove no label.`,
     inputSchema: DiagnoseLabelIssueInputSchema,
     annotations: READ_ONLY,
     labels: true,

@@ -29,17 +29,12 @@ const CodesSchema = /* @__PURE__ */ z
   .array(
     z
       .string()
-      .check(
-        z.minLength(1),
-        z.describe(
-          'A Correios tracking code in the S10 form, e.g. "DG049186226BR" (spaces and case are ignored).',
-        ),
-      ),
+      .check(z.minLength(1), z.describe('An S10 code, e.g. "DG049186226BR" (spaces and case ignored).')),
   )
   .check(
     z.minLength(1),
     z.maxLength(MAX_CODES),
-    z.describe(`1 to ${MAX_CODES} tracking codes; one result comes back per code, in the same order.`),
+    z.describe(`1 to ${MAX_CODES} codes; one result per code, in order.`),
   );
 
 /** Spec 4.2 request body. `instanceId` is accepted and ignored (spec 1 rule 1). */

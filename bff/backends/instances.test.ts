@@ -88,7 +88,7 @@ beforeEach(async () => {
 });
 
 describe('three BFF instances on one Redis and one PostgreSQL', () => {
-  it('answers 1,500 visitor lookups of distinct codes, round-robin, in at most 38 upstream calls and no 429', async () => {
+  it('answers 1,500 visitor lookups of distinct codes, round-robin, in at most 32 upstream calls and no 429', async () => {
     // 1,500 visitors behind a proxy on this host, each with an address of its own (one visitor's fair share of the
     // store's calls is 6 a minute).
     await startInstances({ BFF_VISITOR_RATE_LIMIT: '100000/60', BFF_TRUST_PROXY: 'loopback' });
@@ -109,8 +109,8 @@ describe('three BFF instances on one Redis and one PostgreSQL', () => {
     );
     expect(Object.fromEntries(statuses)).toEqual({ 200: 1500 });
     const calls = await trackingCalls();
-    expect(calls).toBeLessThanOrEqual(38);
-    expect(1500 / calls).toBeGreaterThanOrEqual(39.4);
+    // 30 is every call full; a partial batch beside full ones is the rare case now (issue 38: 34.9–37.5 per call).
+    expect(calls, `${(1500 / calls).toFixed(1)} lookups per call`).toBeLessThanOrEqual(32);
   }, 60_000);
 
   it('holds one visitor limit per IP across the instances', async () => {

@@ -1,8 +1,11 @@
 import { PDFDocument } from 'pdf-lib';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { callTool, connectMcp } from '../../sandbox/mcp/testing.ts';
 import { type RunningSandbox, SAMPLE_LABEL, startSandbox } from '../../sandbox/testing.ts';
+import { GenerateLabelOutputSchema } from '../../shared/label.ts';
 import { connectAgent } from '../labels/testing/soak.ts';
 import { type RunningBff, startBff } from '../testing.ts';
+import { deskSession } from './testing.ts';
 
 const PASSWORD = 'senha-do-lojista-desk';
 const TOKENS = [
@@ -31,26 +34,7 @@ beforeEach(async () => {
   await sandbox.control('faults', undefined, 'DELETE');
 });
 
-/** A merchant's browser session: the cookies and the CSRF token a script gets from /admin/api/session. */
-async function login(): Promise<{ cookie: string; csrf: string }> {
-  const page = await fetch(`${bff.url}/admin/agents`);
-  const csrfCookie = (page.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
-  const csrf = /name="csrf" value="([^"]+)"/.exec(await page.text())?.[1] ?? '';
-  const response = await fetch(`${bff.url}/admin/login`, {
-    method: 'POST',
-    redirect: 'manual',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: csrfCookie },
-    body: new URLSearchParams({ csrf, password: PASSWORD }),
-  });
-  const cookie = response.headers
-    .getSetCookie()
-    .map((set) => set.split(';')[0] ?? '')
-    .join('; ');
-  const session = (await (await fetch(`${bff.url}/admin/api/session`, { headers: { cookie } })).json()) as {
-    csrfToken: string;
-  };
-  return { cookie, csrf: session.csrfToken };
-}
+const login = () => deskSession(bff.url, PASSWORD);
 
 let merchant: { cookie: string; csrf: string };
 beforeAll(async () => {
@@ -267,6 +251,43 @@ describe('the desk API behind the merchant’s session', () => {
     expect(await forced.json()).toMatchObject({ label: { state: 'not_sent' } });
   });
 
+  it('never binds, even forced, a pre-posting the history lists for another request, and takes only S10 tracking codes', async () => {
+    await sandbox.control('faults', { target: 'mcp:generate_label', mode: 'reset', times: 1 });
+    const lost = (await (await post('/admin/api/labels', order('7300'))).json()) as { attemptId: string };
+    // Another customer's pre-posting, made on the platform outside this BFF (a storefront app): no attempt holds it.
+    const platform = await connectMcp(`${sandbox.url}/mcp`, { authorization: 'Bearer mk_test_demo' });
+    const other = GenerateLabelOutputSchema.parse(
+      (await callTool(platform, 'generate_label', order('7301'))).structuredContent,
+    );
+    await platform.close();
+    const force = 'the carrier panel shows it for this parcel';
+    const bound = await post(`/admin/api/labels/${lost.attemptId}/resolve`, {
+      prepostagemId: other.prepostagemId,
+      force,
+    });
+    expect(bound.status).toBe(409);
+    expect(await bound.json()).toMatchObject({ error: { code: 'other_request' } });
+    for (const trackingCode of ['AB123', 'DG049186227BR', '<b>x</b>']) {
+      const malformed = await post(`/admin/api/labels/${lost.attemptId}/resolve`, {
+        prepostagemId: 'PP7777777777',
+        trackingCode,
+        force,
+      });
+      expect(malformed.status, trackingCode).toBe(400);
+      expect(await malformed.json()).toMatchObject({ error: { code: 'malformed_tracking_code' } });
+    }
+    // Force is for a history that no longer lists the pre-posting: that one is taken, with its S10 code.
+    const forced = await post(`/admin/api/labels/${lost.attemptId}/resolve`, {
+      prepostagemId: 'PP7777777777',
+      trackingCode: 'dg 049186226 br',
+      force,
+    });
+    expect(forced.status).toBe(200);
+    expect(await forced.json()).toMatchObject({
+      label: { state: 'created', prepostagemId: 'PP7777777777', trackingCode: 'DG049186226BR' },
+    });
+  });
+
   it('lists an agent’s pending approval in full, approves it once (issuing the label) and rejects another', async () => {
     const agent = await connectAgent(bff.url, TOKENS[0]?.token ?? '');
     const ask = (numero: string) =>
@@ -315,11 +336,12 @@ describe('the desk API behind the merchant’s session', () => {
 
   it('answers 429 with Retry-After, not a 500, once the desk’s share of the quotes is spent', async () => {
     // Last in this file: it spends the desk's share (half of the BFF's lane) for the minute.
-    const quote = (declaredValue: number) =>
+    // Each weight another quote (the desk quotes as the carrier charges: the declared value changes nothing).
+    const quote = (i: number) =>
       post('/admin/api/quote', {
         destinationCep: '30130-010',
-        volumes: [{ weightGrams: 700 }],
-        declaredValue,
+        volumes: [{ weightGrams: 700 + i }],
+        declaredValue: 100,
       });
     let refused: Response | undefined;
     for (let i = 1; i <= 40 && !refused; i++) {

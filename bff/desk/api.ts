@@ -4,9 +4,7 @@ import * as z from 'zod/mini';
 import { AgentLabelInputSchema } from '../../shared/agent-label.ts';
 import { CepSchema } from '../../shared/cep-schema.ts';
 import { ApiError } from '../../shared/errors.ts';
-import type { Box } from '../../shared/packing/box.ts';
 import { PlanShipmentInputSchema } from '../../shared/packing/plan.ts';
-import { planShipment } from '../../shared/packing/planner.ts';
 import type { AdminSession, AdminSessions } from '../admin/session.ts';
 import { rateLimited } from '../http/errors.ts';
 import { describeAnswer } from '../labels/answer.ts';
@@ -14,9 +12,10 @@ import { DecisionRefused, type HistoryEntry, type OperatorDecisions } from '../l
 import type { LabelIssuer } from '../labels/issuer.ts';
 import { ATTEMPT_STATES, type AttemptState, type LedgerAttempt } from '../labels/ledger.ts';
 import type { LedgerStore } from '../labels/ledger-store.ts';
-import type { LabelService } from '../labels/service.ts';
+import { type ApprovalLimits, chargedPrice, chargedQuote, type LabelService } from '../labels/service.ts';
 import type { ServiceCodes } from '../labels/service-codes.ts';
 import type { Logger } from '../logger.ts';
+import type { ShipmentPlans } from '../packing/plans.ts';
 import { APPROVAL_STATES, type Approval, type ApprovalStore } from '../policies/approval-store.ts';
 import { type AgentPolicy, AgentPolicySchema, DESK } from '../policies/policy.ts';
 import { DESK_CALLER, isQuoteShareSpent } from '../rates/quote-share.ts';
@@ -38,7 +37,8 @@ export interface DeskApiDeps {
   approvals: ApprovalStore;
   rates: Pick<RatesService, 'quote'>;
   serviceCodes: ServiceCodes;
-  boxes: readonly Box[];
+  /** The desk's plans: the merchant's boxes, packed off the event loop within a time budget. */
+  plans: Pick<ShipmentPlans, 'plan'>;
   /** Sets an OAuth client's policy (absent without OAuth). */
   setClientPolicy?: ((idHash: string, policy: AgentPolicy | null) => Promise<boolean>) | undefined;
   logger: Logger;
@@ -65,7 +65,7 @@ export function labelRow(attempt: LedgerAttempt) {
   };
 }
 
-export function approvalRow(approval: Approval) {
+export function approvalRow(approval: Approval, limits?: ApprovalLimits) {
   return {
     approvalId: approval.id,
     state: approval.state,
@@ -73,6 +73,8 @@ export function approvalRow(approval: Approval) {
     issuedBy: approval.issuedBy,
     ...(approval.quotedPriceCents === null ? {} : { quotedPrice: approval.quotedPriceCents / 100 }),
     declaredValue: approval.declaredValueCents / 100,
+    ...(limits ? { limitsLeft: limits } : {}),
+    ...(approval.overLimit ? { approvedOverLimit: true } : {}),
     attemptId: approval.attemptId,
     createdAt: new Date(approval.createdAt).toISOString(),
     expiresAt: new Date(approval.expiresAt).toISOString(),
@@ -125,9 +127,15 @@ const QuoteSchema = z.strictObject({
   volumes: z
     .array(z.strictObject({ weightGrams: z.number().check(z.gt(0)) }))
     .check(z.minLength(1), z.maxLength(50)),
-  /** The order's declared value (BRL), for the platform's free-shipping rules. */
+  /**
+   * The order's declared value (BRL). Accepted and not quoted with: the desk shows what the labels cost the store, as
+   * the carrier charges them, never a free-shipping price of the shopper's.
+   */
   declaredValue: z.optional(z.number().check(z.minimum(0))),
 });
+
+/** `POST …/approve`: `overLimit: true` is the merchant's second confirmation of a label over the agent's limits. */
+const ApproveSchema = z.optional(z.strictObject({ overLimit: z.optional(z.boolean()) }));
 
 /** Parses a body with a schema, or throws the spec 7.1 `invalid_body` error naming the first problem. */
 function parse<T>(schema: z.ZodMiniType<T>, value: unknown): T {
@@ -216,33 +224,25 @@ export function deskApiRoutes(deps: DeskApiDeps): Router {
     res.json(await deps.labels.preview(parse(AgentLabelInputSchema, req.body), DESK));
   });
 
-  router.post('/admin/api/plan', json, (req, res) => {
-    const plan = planShipment(parse(PlanShipmentInputSchema, req.body), deps.boxes);
-    res.status('reason' in plan ? 422 : 200).json(plan);
+  router.post('/admin/api/plan', json, async (req, res) => {
+    const plan = await deps.plans.plan(parse(PlanShipmentInputSchema, req.body));
+    if ('reason' in plan && plan.retryAfterSeconds)
+      res.setHeader('Retry-After', String(plan.retryAfterSeconds));
+    res.status(!('reason' in plan) ? 200 : plan.reason === 'planner_busy' ? 503 : 422).json(plan);
   });
 
   router.post('/admin/api/quote', json, async (req, res) => {
     const quote = parse(QuoteSchema, req.body);
-    const perVolume = (quote.declaredValue ?? 0) / quote.volumes.length;
     const response = await deps.rates
-      .quote(
-        {
-          destinationCep: quote.destinationCep,
-          items: quote.volumes.map((volume, i) => ({
-            name: `volume ${i + 1}`,
-            quantity: 1,
-            unitPriceBRL: perVolume,
-            weightKg: volume.weightGrams / 1000,
-          })),
-        },
-        DESK_CALLER,
-      )
+      .quote(chargedQuote(quote.destinationCep, quote.volumes), DESK_CALLER)
       .catch((error: unknown) => {
         // The desk's share of the quotes is spent: 429 with Retry-After (cached quotes are still answered).
         if (!isQuoteShareSpent(error)) throw error;
         throw rateLimited(res, error.retryAfterSeconds, quoteShareMessage(error.retryAfterSeconds));
       });
-    res.json({ ...response, rates: deps.serviceCodes.withCodes(response.rates) });
+    // A rate the platform still marks free has no price the carrier charges to tell: it is left out, never shown as 0.
+    const charged = response.rates.filter((rate) => chargedPrice(rate) !== undefined);
+    res.json({ ...response, rates: deps.serviceCodes.withCodes(charged) });
   });
 
   router.get('/admin/api/labels/print', async (req, res) => {
@@ -330,14 +330,37 @@ export function deskApiRoutes(deps: DeskApiDeps): Router {
     }
   });
 
+  // Every pending approval (with what its agent may still issue today), then the most recent decided ones.
   router.get('/admin/api/approvals', async (req, res) => {
     const state = APPROVAL_STATES.find((known) => known === req.query.state);
-    res.json({ approvals: (await deps.approvals.list(state ? { state } : {})).map(approvalRow) });
+    const approvals = await deps.approvals.list(state ? { state } : {});
+    const rows = await Promise.all(
+      approvals.map(async (approval) =>
+        approvalRow(
+          approval,
+          approval.state === 'pending' ? await deps.labels.approvalLimits(approval) : undefined,
+        ),
+      ),
+    );
+    res.json({ approvals: rows });
   });
 
-  router.post('/admin/api/approvals/:approvalId/approve', async (req, res) => {
-    const approved = await deps.labels.approve(req.params.approvalId ?? '');
+  router.post('/admin/api/approvals/:approvalId/approve', json, async (req, res) => {
+    const confirm = parse(ApproveSchema, req.body) ?? {};
+    const approved = await deps.labels.approve(req.params.approvalId ?? '', confirm);
     if (refusedDecision(res, req.params.approvalId, approved)) return;
+    if ('overLimit' in approved) {
+      const { over, ...limitsLeft } = approved.overLimit;
+      res.status(409).json({
+        error: {
+          code: 'agent_limit_reached',
+          message: `This label is over the agent's ${over === 'maxLabelsPerDay' ? 'labels per day' : 'declared value per day'} (${over}); nothing was sent. Approve it again with {"overLimit": true} to issue it anyway: it counts against the agent's day.`,
+          limit: over,
+          limitsLeft,
+        },
+      });
+      return;
+    }
     sendLabelAnswer(res, approved.answer);
   });
 

@@ -2,6 +2,7 @@ import { type AgentLabelInput, AgentLabelInputSchema } from '../../shared/agent-
 import { formatCep } from '../../shared/cep.ts';
 import { type Html, html } from '../../shared/html.ts';
 import type { LedgerAttempt } from '../labels/ledger.ts';
+import type { ApprovalLimits } from '../labels/service.ts';
 import type { Approval } from '../policies/approval-store.ts';
 import { formatDimensions, formatMoney, formatWeight } from './format.ts';
 import type { DeskLang, Messages } from './messages.ts';
@@ -14,6 +15,8 @@ export interface ApprovalsView {
   decided: readonly Approval[];
   /** The ledger attempt each approved label was issued as, by approval id. */
   issued: ReadonlyMap<string, LedgerAttempt>;
+  /** What each pending approval's agent may still issue today, by approval id. */
+  limits: ReadonlyMap<string, ApprovalLimits>;
   serviceName: (serviceCode: string | null) => Html | string;
   done?: string | undefined;
 }
@@ -25,13 +28,26 @@ function approvalName(t: Messages, approval: Approval, request: AgentLabelInput 
   return t.approvalHeading(names.order, names.volume, approval.issuedBy);
 }
 
+/** "resta 1 etiqueta, R$ 10,00 de valor declarado": what the agent may still issue today, or that it has no limit. */
+function limitsText(view: ApprovalsView, limits: ApprovalLimits | undefined): string {
+  const { t, lang } = view;
+  const parts = [
+    limits?.labels === undefined ? '' : t.labelsLeft(limits.labels),
+    limits?.declaredValue === undefined ? '' : t.valueLeft(formatMoney(limits.declaredValue, lang)),
+  ].filter(Boolean);
+  return parts.length === 0 ? t.noAgentLimits : parts.join(', ');
+}
+
 function pendingCard(view: ApprovalsView, approval: Approval): Html {
   const { t, lang } = view;
   const request = readStored(AgentLabelInputSchema, approval.request);
   const name = approvalName(t, approval, request);
   const heading = `approval-${approval.id}`;
-  return html`<li class="card">
+  const limits = view.limits.get(approval.id);
+  const over = limits?.over && (t.limitName[limits.over] ?? limits.over);
+  return html`<li class="card" data-approval="${approval.id}">
 <h3 id="${heading}">${name}</h3>
+${over ? html`<p class="notice notice-error" data-over-limit>${t.overLimitWarning(over)}</p>` : ''}
 ${
   request
     ? definitions([
@@ -47,6 +63,7 @@ ${
             : formatMoney(approval.quotedPriceCents / 100, lang),
         ],
         [t.askedBy, approval.issuedBy],
+        [t.agentLimits, limitsText(view, limits)],
         [t.askedAt, timeOf(lang, approval.createdAt)],
         [t.expiresAt, timeOf(lang, approval.expiresAt)],
       ])
@@ -55,6 +72,7 @@ ${
 <div class="actions">
 <button class="primary" type="button" data-approve="${approval.id}" aria-label="${t.approveLabel(name)}">${t.approve}</button>
 <button class="secondary" type="button" data-reject="${approval.id}" aria-label="${t.rejectLabel(name)}">${t.reject}</button>
+<button class="danger" type="button" hidden data-approve-over="${approval.id}" aria-label="${t.approveOverLimitLabel(name)}">${t.approveOverLimit}</button>
 </div>
 </li>`;
 }
@@ -72,7 +90,7 @@ function decidedRow(view: ApprovalsView, approval: Approval): Html {
 <td>${approval.issuedBy}</td>
 <td>${request?.orderId === undefined ? html`<span class="muted">${t.noOrder}</span>` : `${names.order} · ${names.volume}`}</td>
 <td>${destination}</td>
-<td>${t.approvalState[approval.state] ?? approval.state}</td>
+<td>${approval.overLimit ? t.approvedOverLimit : (t.approvalState[approval.state] ?? approval.state)}</td>
 <td>${
     attempt
       ? html`<a href="/admin/labels/${attempt.id}">${attempt.prepostagemId ?? t.details}</a> ${stateBadge(t, attempt.state)}`

@@ -9,6 +9,7 @@ import type { AdminSession, AdminSessions } from '../admin/session.ts';
 import type { OperatorDecisions } from '../labels/decisions.ts';
 import type { LedgerAttempt } from '../labels/ledger.ts';
 import type { LedgerStore } from '../labels/ledger-store.ts';
+import type { LabelService } from '../labels/service.ts';
 import type { ServiceCodes } from '../labels/service-codes.ts';
 import type { ApprovalStore } from '../policies/approval-store.ts';
 import { historyOf, ListQuerySchema, labelPage } from './api.ts';
@@ -31,6 +32,8 @@ export interface DeskPagesDeps {
   ledger: LedgerStore;
   decisions: Pick<OperatorDecisions, 'evidence'>;
   approvals: ApprovalStore;
+  /** What each pending approval's agent may still issue today. */
+  labels: Pick<LabelService, 'approvalLimits'>;
   serviceCodes: ServiceCodes;
   /** The BFF's public URL: its cookies are `Secure` when it is https. */
   publicUrl: string;
@@ -161,9 +164,15 @@ export function deskPageRoutes(deps: DeskPagesDeps): Router {
   router.get(
     '/admin/approvals',
     show(async ({ t, lang }, req) => {
-      const all = await deps.approvals.list({ limit: 200 });
+      // Every pending approval, however many were decided since; then the 50 most recent decided ones.
+      const all = await deps.approvals.list({ limit: 50 });
       const pending = all.filter((approval) => approval.state === 'pending');
-      const decided = all.filter((approval) => approval.state !== 'pending').slice(0, 50);
+      const decided = all.filter((approval) => approval.state !== 'pending');
+      const limits = new Map(
+        await Promise.all(
+          pending.map(async (approval) => [approval.id, await deps.labels.approvalLimits(approval)] as const),
+        ),
+      );
       const issued = new Map<string, LedgerAttempt>();
       for (const approval of decided) {
         const attempt = approval.attemptId ? await deps.ledger.get(approval.attemptId) : undefined;
@@ -174,7 +183,7 @@ export function deskPageRoutes(deps: DeskPagesDeps): Router {
         title: t.approvalsTitle,
         page: 'approvals',
         section: 'approvals',
-        body: approvalsBody({ t, lang, pending, decided, issued, serviceName, done }),
+        body: approvalsBody({ t, lang, pending, decided, issued, limits, serviceName, done }),
       };
     }),
   );

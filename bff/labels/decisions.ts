@@ -1,5 +1,6 @@
 import type { Attempt } from '../../shared/diagnosis.ts';
 import { MAX_LISTED_ATTEMPTS } from '../../shared/limits.ts';
+import { cleanTrackingCode, isS10 } from '../../shared/s10.ts';
 import type { PlatformPort } from '../upstream/platform-mcp.ts';
 import { BindingConflictError, type LedgerAttempt, TransitionError } from './ledger.ts';
 import type { LedgerStore } from './ledger-store.ts';
@@ -13,6 +14,7 @@ const REFUSAL_STATUS = {
   attempt_not_found: 404,
   not_unknown: 409,
   malformed_prepostagem_id: 400,
+  malformed_tracking_code: 400,
   not_confirmed: 409,
   other_request: 409,
   bound_elsewhere: 409,
@@ -51,7 +53,9 @@ export interface HistoryEntry {
  * an attempt only when it is well formed, the platform's history lists it for this store as created, its evidence is
  * this attempt's whole request, and nothing else holds it; "not created" only while the history shows no unbound
  * pre-posting of this very request. A decision the platform cannot confirm needs a written reason (`force`), kept in
- * the ledger's note and shown by `show` and the desk.
+ * the ledger's note and shown by `show` and the desk. Force is for a history that no longer lists the pre-posting (or
+ * cannot be read): a pre-posting the readable history lists for another request, or as not created, is refused even
+ * then; and a tracking code given by hand must be a well-formed S10 code.
  */
 export class OperatorDecisions {
   private readonly ledger: LedgerStore;
@@ -119,23 +123,36 @@ export class OperatorDecisions {
         'a pre-posting id is 4 to 40 letters and digits, e.g. PP2275353189',
       );
     }
+    const trackingCode = decision.trackingCode?.trim() ? cleanTrackingCode(decision.trackingCode) : undefined;
+    if (trackingCode !== undefined && !isS10(trackingCode)) {
+      throw new DecisionRefused(
+        'malformed_tracking_code',
+        'a tracking code is an S10 code: 2 letters, 9 digits (the last a check digit) and 2 letters, e.g. DG049186226BR',
+      );
+    }
     if (await this.ledger.isBound({ prepostagemId })) {
       throw new DecisionRefused('bound_elsewhere', `${prepostagemId} is already bound to another attempt`);
     }
-    const entry = reason ? undefined : await this.confirmed(attempt, prepostagemId);
+    const entry = reason
+      ? await this.notContradicted(attempt, prepostagemId)
+      : await this.confirmed(attempt, prepostagemId);
     return this.settle(attempt.id, {
       state: 'created',
       settledBy: 'operator',
       prepostagemId,
-      trackingCode: entry?.attempt.trackingCode ?? decision.trackingCode,
+      trackingCode: entry?.attempt.trackingCode ?? trackingCode,
       supportCode: entry?.attempt.supportCode,
       note,
     });
   }
 
   /** The history entry that proves the pre-posting is this attempt's, or a refusal saying what is missing. */
-  private async confirmed(attempt: LedgerAttempt, prepostagemId: string): Promise<HistoryEntry> {
-    const history = await this.history(attempt);
+  private async confirmed(
+    attempt: LedgerAttempt,
+    prepostagemId: string,
+    read?: HistoryEntry[],
+  ): Promise<HistoryEntry> {
+    const history = read ?? (await this.history(attempt));
     const entry = history.find((candidate) => candidate.attempt.prepostagemId === prepostagemId);
     if (entry?.attempt.outcome !== 'created') {
       throw new DecisionRefused(
@@ -153,6 +170,23 @@ export class OperatorDecisions {
       throw new DecisionRefused('bound_elsewhere', `${prepostagemId} is already bound to another attempt`);
     }
     return entry;
+  }
+
+  /**
+   * A forced decision's check: the history, when it can be read, must not list this pre-posting as anything but this
+   * attempt's created label. Its entry when it does list it so (nothing to force, then); undefined when it does not
+   * list it, or cannot be read.
+   */
+  private async notContradicted(
+    attempt: LedgerAttempt,
+    prepostagemId: string,
+  ): Promise<HistoryEntry | undefined> {
+    const history = await this.history(attempt).catch((error: unknown) => {
+      if (error instanceof DecisionRefused) return [];
+      throw error;
+    });
+    const entry = history.find((candidate) => candidate.attempt.prepostagemId === prepostagemId);
+    return entry && this.confirmed(attempt, prepostagemId, history);
   }
 
   private async history(attempt: LedgerAttempt): Promise<HistoryEntry[]> {

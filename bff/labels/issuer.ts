@@ -17,6 +17,7 @@ import {
   type UnknownWhy,
 } from './ledger.ts';
 import type { LedgerStore } from './ledger-store.ts';
+import { diagnoseOrder } from './order-diagnosis.ts';
 import { LabelPdfs, type LabelPdfsOptions } from './pdf.ts';
 import { Reconciler, type ReconcilerOptions, whyOf } from './reconciler.ts';
 import { Sender, type SenderOptions } from './sender.ts';
@@ -445,9 +446,15 @@ export class LabelIssuer {
     return { kind: 'created', record, attemptId: attempt.id, replayed: true };
   }
 
-  /** `diagnose_label_issue` on the platform, parsed with the shared schema. */
+  /**
+   * `diagnose_label_issue` on the platform, parsed with the shared schema; by `orderId`, with this BFF's own attempts
+   * of the order from the ledger (the platform's carry no order, see `diagnoseOrder`).
+   */
   diagnose(input: Omit<DiagnoseLabelIssueInput, 'instanceId'>): Promise<DiagnoseLabelIssueOutput> {
-    return this.reconciler.diagnose(input);
+    const read = (query: Omit<DiagnoseLabelIssueInput, 'instanceId'>) => this.reconciler.diagnose(query);
+    const { orderId } = input;
+    if (orderId === undefined || input.supportCode !== undefined) return read(input);
+    return diagnoseOrder(this.ledger, read, { ...input, orderId });
   }
 
   /** `get_label_pdf` on the platform, parsed with the shared schema. */

@@ -439,7 +439,8 @@ describe('an approval is for one request, of one caller, spent once (attacker re
 
   it('answers the platform’s rejection of an approved label, and does not ask the merchant again for it', async () => {
     const client = await connect(TOKENS[2]?.token ?? '');
-    const wrongState = { ...SAMPLE_LABEL.recipient.endereco, numero: '74', uf: 'SP' };
+    // A CEP no state begins at: only the carrier knows its coverage, and refuses it (the BFF checks a UF's CEP first).
+    const wrongState = { ...SAMPLE_LABEL.recipient.endereco, numero: '74', cep: '00100-000' };
     const input = { ...SAMPLE_LABEL, recipient: { ...SAMPLE_LABEL.recipient, endereco: wrongState } };
     const asked = { ...input, idempotencyKey: 'rejected-once' };
     const { approvalId } = labelOf(await call(client, 'generate_label', asked));

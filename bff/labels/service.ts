@@ -4,7 +4,13 @@ import { centavos, declaredValueCents } from '../../shared/declared-value.ts';
 import { type GenerateLabelInput, GenerateLabelInputSchema } from '../../shared/label.ts';
 import { plausibilityOf } from '../../shared/label-plausibility.ts';
 import type { Approval, ApprovalStore } from '../policies/approval-store.ts';
-import { type Caller, dailyLimits, needsApproval, serviceAllowed } from '../policies/policy.ts';
+import {
+  AgentPolicySchema,
+  type Caller,
+  dailyLimits,
+  needsApproval,
+  serviceAllowed,
+} from '../policies/policy.ts';
 import { quoteCallerOf } from '../rates/quote-share.ts';
 import type { RatesService } from '../rates/service.ts';
 import { fingerprint } from './fingerprint.ts';
@@ -100,9 +106,9 @@ export class LabelService {
     if (approval?.state === 'approved') {
       // Issued by the approval itself, once: its attempt is answered (the label, or the platform's rejection), never
       // sent again — not after the ledger's dedupe window either. Spent on a request that never reached the platform
-      // (`not_sent`), it asks the merchant again. Not yet issued (a click the limits refused, a crash), the agent's own
-      // call sends it within the agent's limits, as any label of its own.
-      const outcome = await this.issueApproved(approval, prepared, dailyLimits(caller, this.options.now()));
+      // (`not_sent`), it asks the merchant again. Not yet issued (a crash between the decision and the send), the agent's
+      // own call sends it within the agent's limits unless the merchant approved it over them (issueApproved).
+      const outcome = await this.issueApproved(approval, prepared);
       if (outcome.kind !== 'not_sent') return this.issued(prepared, outcome);
     }
     if (approval?.state === 'rejected') {
@@ -134,6 +140,7 @@ export class LabelService {
       intent: prepared.intentKey,
       request: JSON.stringify({ ...prepared.input, ...intentFields(prepared.intent) }),
       issuedBy: caller.issuedBy,
+      policy: caller.policy ? JSON.stringify(caller.policy) : undefined,
       quotedPriceCents: quoted === undefined ? undefined : centavos(quoted),
       declaredValueCents: prepared.declaredValueCents,
       ttlMs: APPROVAL_TTL_MS,
@@ -166,43 +173,74 @@ export class LabelService {
 
   /**
    * An approved label, issued once: what its recorded attempt came to, or issued now through the ledger (which waits
-   * for an identical request in the air) and the attempt recorded, so the approval answers it from then on.
+   * for an identical request in the air) and the attempt recorded, so the approval answers it from then on. It counts
+   * against the agent's daily limits like any of its labels; unless the merchant approved it over them, the ledger
+   * checks them in the same transaction as the attempt, and a label they refuse (another of the agent's labels
+   * counted first) reopens the approval, so the merchant can decide it over the limit.
    */
-  private async issueApproved(
-    approval: Approval,
-    prepared: Prepared,
-    limits?: DailyLimits,
-  ): Promise<IssueOutcome> {
+  private async issueApproved(approval: Approval, prepared: Prepared): Promise<IssueOutcome> {
     const { approvals, issuer } = this.options;
     const answered = approval.attemptId ? await issuer.answer(approval.attemptId) : undefined;
     if (answered) return answered;
+    const limits = approval.overLimit ? undefined : dailyLimits(approvalCaller(approval), this.options.now());
     const outcome = await issuer.issue(prepared.input, {
       ...prepared.intent,
       issuedBy: approval.issuedBy,
-      ...(limits ? { limits } : {}),
+      limits,
     });
+    if (outcome.kind === 'refused' && outcome.why === 'agent_limit_reached')
+      await approvals.reopen(approval.id);
     if (outcome.kind !== 'refused') await approvals.issued(approval.id, outcome.attemptId);
     return outcome;
   }
 
   /**
    * The merchant approves: the label is issued at once, through the ledger — once, however often it is approved. An
-   * approval already issued answers what its attempt came to, and never sends again.
+   * approval already issued answers what its attempt came to, and never sends again. A label over the agent's daily
+   * limits is approved only with `overLimit: true` (the merchant's second, explicit confirmation, recorded with the
+   * approval); without it the answer is which limit and what is left, and nothing changes.
    */
   async approve(
     approvalId: string,
-    /** Whose limits the label counts against when the agent's own connection approves (the MCP app's click). */
-    within?: Caller,
-  ): Promise<{ answer: LabelAnswer } | { missing: true } | { notPending: string }> {
+    confirm: { overLimit?: boolean | undefined } = {},
+  ): Promise<
+    { answer: LabelAnswer } | { missing: true } | { notPending: string } | { overLimit: OverLimit }
+  > {
     const { approvals } = this.options;
-    const { decided, approval } = await approvals.decide(approvalId, 'approved');
+    const current = await approvals.get(approvalId);
+    if (!current) return { missing: true };
+    const over = current.state === 'pending' ? await this.overLimit(current) : undefined;
+    if (over && !confirm.overLimit) return { overLimit: over };
+    const { decided, approval } = await approvals.decide(approvalId, 'approved', {
+      overLimit: over !== undefined,
+    });
     if (!approval) return { missing: true };
     if (!decided && approval.state !== 'approved') return { notPending: approval.state };
     const stored = JSON.parse(approval.request) as AgentLabelInput;
     const prepared = this.prepare(stored, { issuedBy: approval.issuedBy });
     if ('refusal' in prepared) return { answer: { kind: 'refused', refusal: prepared.refusal } };
-    const limits = within ? dailyLimits(within, this.options.now()) : undefined;
-    return { answer: this.issued(prepared, await this.issueApproved(approval, prepared, limits)) };
+    const outcome = await this.issueApproved(approval, prepared);
+    if (outcome.kind === 'refused' && outcome.why === 'agent_limit_reached') {
+      const now = await this.overLimit(approval);
+      if (now) return { overLimit: now };
+    }
+    return { answer: this.issued(prepared, outcome) };
+  }
+
+  /**
+   * What the agent of an approval may still issue today under the policy it asked with, and the limit this label
+   * would pass (`over`), for the desk's card. Empty when its policy sets no daily limit.
+   */
+  async approvalLimits(approval: Approval): Promise<ApprovalLimits> {
+    const left = await this.limitsLeft(approvalCaller(approval));
+    return { ...left, ...(overOf(left, approval.declaredValueCents) ?? {}) };
+  }
+
+  /** The limit an approval's label would pass today, with what is left; undefined when it fits. */
+  private async overLimit(approval: Approval): Promise<OverLimit | undefined> {
+    const left = await this.limitsLeft(approvalCaller(approval));
+    const over = overOf(left, approval.declaredValueCents);
+    return over && { ...left, ...over };
   }
 
   /** The merchant rejects: the agent's next call for this label answers `approval_rejected`. */
@@ -233,10 +271,7 @@ export class LabelService {
     const quotedPrice = await this.quote(prepared, caller).catch(() => undefined);
     const approvalRequired = needsApproval(caller.policy, prepared.declaredValueCents);
     const existing = await this.existing(prepared);
-    const overLimit =
-      (limitsLeft.labels !== undefined && limitsLeft.labels < 1) ||
-      (limitsLeft.declaredValue !== undefined &&
-        centavos(limitsLeft.declaredValue) < prepared.declaredValueCents);
+    const overLimit = overOf(limitsLeft, prepared.declaredValueCents) !== undefined;
     return {
       serviceCode: prepared.input.serviceCode,
       ...(prepared.serviceId ? { serviceId: prepared.serviceId } : {}),
@@ -259,7 +294,12 @@ export class LabelService {
             },
           }
         : {}),
-      label: { ...label, service: `${prepared.serviceId ?? 'service'} (${prepared.input.serviceCode})` },
+      label: {
+        ...label,
+        service: prepared.serviceId
+          ? `${prepared.serviceId} (${prepared.input.serviceCode})`
+          : prepared.input.serviceCode,
+      },
     };
   }
 
@@ -317,27 +357,18 @@ export class LabelService {
   }
 
   /**
-   * The platform's price for this package to this CEP, for the service (one /v1/rates call through the quote core,
-   * cached; an uncached one spends the caller's share of the store's quotes).
+   * What this label costs the store: the platform's price for this package to this CEP and service, as the carrier
+   * charges it (one /v1/rates call through the quote core, cached; an uncached one spends the caller's share of the
+   * store's quotes); undefined when the quote has no price for it.
    */
   private async quote(prepared: Prepared, caller: Caller): Promise<number | undefined> {
     const { input, serviceId } = prepared;
     if (!serviceId) return undefined;
     const rates = await this.options.rates.quote(
-      {
-        destinationCep: input.recipient.endereco.cep,
-        items: [
-          {
-            name: 'volume',
-            quantity: 1,
-            unitPriceBRL: prepared.declaredValueCents / 100,
-            weightKg: Math.max(input.weightGrams, 1) / 1000,
-          },
-        ],
-      },
+      chargedQuote(input.recipient.endereco.cep, [{ weightGrams: input.weightGrams }]),
       quoteCallerOf(caller),
     );
-    return rates.rates.find((rate) => rate.serviceId === serviceId)?.price;
+    return chargedPrice(rates.rates.find((rate) => rate.serviceId === serviceId));
   }
 
   private async limitsLeft(caller: Caller): Promise<PreviewLabelOutput['limitsLeft']> {
@@ -356,6 +387,53 @@ export class LabelService {
   private issued(prepared: Prepared, outcome: IssueOutcome): LabelAnswer {
     return { kind: 'issued', outcome, orderId: prepared.intent.orderId, volume: prepared.intent.volume };
   }
+}
+
+/** What an agent may still issue today (`preview_label`'s `limitsLeft`). */
+type LimitsLeft = PreviewLabelOutput['limitsLeft'];
+
+/** An approval's label over the agent's daily limits: which limit, and what is left today. */
+export type OverLimit = LimitsLeft & { over: 'maxLabelsPerDay' | 'maxDeclaredValuePerDay' };
+
+/** What an approval's agent may still issue today, and the limit its label would pass, for the desk's card. */
+export type ApprovalLimits = LimitsLeft & { over?: OverLimit['over'] };
+
+/** The limit a label of this declared value (centavos) would pass with what is left, or undefined. */
+function overOf(left: LimitsLeft, declaredValueCents: number): Pick<OverLimit, 'over'> | undefined {
+  if (left.labels !== undefined && left.labels < 1) return { over: 'maxLabelsPerDay' };
+  if (left.declaredValue !== undefined && centavos(left.declaredValue) < declaredValueCents)
+    return { over: 'maxDeclaredValuePerDay' };
+  return undefined;
+}
+
+/** The agent of an approval, with the policy it asked with. */
+function approvalCaller(approval: Approval): Caller {
+  const parsed =
+    approval.policy === null ? undefined : AgentPolicySchema.safeParse(JSON.parse(approval.policy));
+  return { issuedBy: approval.issuedBy, policy: parsed?.success ? parsed.data : undefined };
+}
+
+/**
+ * A quote of parcels as the carrier charges them: no cart value, so no free-shipping rule of the store's (which
+ * looks at what the shopper pays) turns a label's price into R$ 0,00. What a label costs the store is this price.
+ */
+export function chargedQuote(destinationCep: string, parcels: readonly { weightGrams: number }[]) {
+  return {
+    destinationCep,
+    items: parcels.map((parcel, i) => ({
+      name: `volume ${i + 1}`,
+      quantity: 1,
+      unitPriceBRL: 0,
+      weightKg: Math.max(parcel.weightGrams, 1) / 1000,
+    })),
+  };
+}
+
+/** A rate's price as the carrier charges it: never a free-shipping price (a rate marked `free` has none to tell). */
+export function chargedPrice(
+  rate: { price: number; free?: boolean | undefined } | undefined,
+): number | undefined {
+  return rate === undefined || rate.free === true ? undefined : rate.price;
 }
 
 function pendingAnswer(approvalId: string): LabelAnswer {

@@ -160,7 +160,7 @@ describe('generate_label beside the happy path', () => {
     const client = await connect(ALL);
     const generate = (await client.listTools()).tools.find((tool) => tool.name === 'generate_label');
     expect(generate?.description).toContain(
-      'Without orderId or idempotencyKey, an identical request within 24 hours returns the first label (it is not sent again).',
+      'idempotencyKey and reuse them on retry: the same returns that label, never a second (without either, an identical request within 24 h does)',
     );
     // A presentation name is refused by the BFF, before anything reaches the platform.
     const before = await stats();
@@ -180,7 +180,11 @@ describe('generate_label beside the happy path', () => {
       ...SAMPLE_LABEL,
       weightGrams: 703,
       serviceCode: '03140',
-      recipient: { ...SAMPLE_LABEL.recipient, endereco: { ...SAMPLE_LABEL.recipient.endereco, uf: 'SP' } },
+      // A CEP without coverage: only the carrier knows (a UF that is not its CEP's the BFF refuses first).
+      recipient: {
+        ...SAMPLE_LABEL.recipient,
+        endereco: { ...SAMPLE_LABEL.recipient.endereco, cep: '00100-000' },
+      },
     });
     expect(rejected.structuredContent).toMatchObject({ reason: 'prepostagem_rejected' });
     expect(textOf(rejected)).toMatch(

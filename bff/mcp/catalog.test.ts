@@ -57,10 +57,9 @@ describe('the tool catalog an agent sees on the BFF', () => {
     }
   });
 
-  it('declares supportCode in the generate_label output schema, and annotates read-only tools as such', async () => {
+  it('annotates read-only tools as such, and generate_label as destructive', async () => {
     const { tools } = await client.listTools();
     const generate = tools.find((tool) => tool.name === 'generate_label');
-    expect(generate?.outputSchema?.properties).toHaveProperty('supportCode');
     expect(generate?.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });
     for (const name of ['get_shipping_rates', 'track_shipment', 'get_label_pdf', 'diagnose_label_issue']) {
       expect(tools.find((tool) => tool.name === name)?.annotations).toMatchObject({
@@ -68,6 +67,45 @@ describe('the tool catalog an agent sees on the BFF', () => {
         destructiveHint: false,
       });
     }
+  });
+
+  // Issue 38: the list was 25,887 bytes of JSON (6,525 tokens, o200k_base), read by every agent before its first call.
+  it('lists the seven tools in 11,000 bytes at most, with no untyped schema and no output schema', async () => {
+    const response = await fetch(`${bff.url}/mcp`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        authorization: 'Bearer agent-all-scopes-0001',
+      },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    });
+    const text = JSON.stringify(((await response.json()) as { result: unknown }).result);
+    expect(text.length).toBeLessThanOrEqual(11_000);
+    // `additionalProperties: {}` (an untyped schema) is what the Inspector's portability check warns about.
+    expect(text).not.toContain('"additionalProperties":{}');
+    expect(text).not.toContain('outputSchema');
+    // The party is stated once and referred to by sender and recipient.
+    expect(text.match(/"logradouro":\{/g)).toHaveLength(1);
+  });
+
+  it('checks preview_label’s input as generate_label’s, naming the field', async () => {
+    const { recipient: _missing, ...input } = {
+      serviceCode: '03298',
+      weightGrams: 800,
+      dimensions: { comprimento: 20, largura: 15, altura: 10 },
+      sender: {
+        nome: 'Loja',
+        endereco: { cep: '01310100', logradouro: 'Av', numero: '1', bairro: 'B', cidade: 'SP', uf: 'SP' },
+      },
+      recipient: undefined,
+      declaredItems: [{ conteudo: 'x', quantidade: 1, valor: 1 }],
+    };
+    const result = await client.callTool({ name: 'preview_label', arguments: { ...input, extra: 1 } });
+    expect(result.isError).toBe(true);
+    const text = (result.content as { text: string }[])[0]?.text ?? '';
+    expect(text).toMatch(/^Input validation error: Invalid arguments for tool preview_label: /);
+    expect(text).toContain('recipient');
   });
 
   it('quotes with a one-line human summary ("1 option", "business day") followed by the JSON', async () => {

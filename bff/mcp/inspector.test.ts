@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inspectorCall, inspectorToolNames } from '../../sandbox/mcp/testing.ts';
+import { inspectorCall, inspectorToolNames, mcpInspectorRun } from '../../sandbox/mcp/testing.ts';
 import { type RunningSandbox, startSandbox } from '../../sandbox/testing.ts';
 import { TrackShipmentOutputSchema } from '../../shared/tracking.ts';
 import { type RunningBff, startBff } from '../testing.ts';
@@ -22,6 +22,19 @@ describe('the MCP Inspector CLI against the BFF', () => {
     expect(await inspectorToolNames(`${bff.url}/mcp`, 'agent-rates-only-0002')).toEqual([
       'get_shipping_rates',
     ]);
+  });
+
+  // Issue 38: 15 warnings before (`additionalProperties: {}` in the output schemas).
+  it('finds nothing unportable in the tool schemas (the Inspector’s schema portability check, strict)', async () => {
+    const { stdout, stderr } = await mcpInspectorRun(
+      `${bff.url}/mcp`,
+      'agent-all-scopes-0001',
+      '--method',
+      'tools/list',
+      '--strict',
+    );
+    expect((JSON.parse(stdout) as { tools: unknown[] }).tools).toHaveLength(7);
+    expect(stderr).not.toMatch(/portability|Warning: tool|Error: tool/i);
   });
 
   it('calls track_shipment', async () => {

@@ -1,11 +1,14 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
+  ClientRequestSchema,
+  ErrorCode,
   isInitializeRequest,
   isJSONRPCErrorResponse,
   isJSONRPCRequest,
   isJSONRPCResultResponse,
   type JSONRPCMessage,
   JSONRPCMessageSchema,
+  type JSONRPCRequest,
   type RequestId,
   SUPPORTED_PROTOCOL_VERSIONS,
 } from '@modelcontextprotocol/sdk/types.js';
@@ -13,6 +16,25 @@ import type { Request, Response } from 'express';
 
 /** The SDK's batch limit (server/requestBody.js). */
 const MAX_BATCH = 100;
+
+/** The SDK's schema of each request a client may send, by method (`tools/call` → `CallToolRequestSchema`). */
+const REQUEST_SCHEMAS = new Map<string, (typeof ClientRequestSchema.options)[number]>(
+  ClientRequestSchema.options.map((schema) => [schema.shape.method.value, schema]),
+);
+
+/**
+ * A request whose params do not fit its method's schema (e.g. `tools/call` with `arguments: null`), answered here
+ * as JSON-RPC -32602 with the first problem in a line: the SDK would parse it inside its handler and answer -32603
+ * "Internal error" with the whole validation dump.
+ */
+export function invalidParams(request: JSONRPCRequest): JSONRPCMessage | undefined {
+  const parsed = REQUEST_SCHEMAS.get(request.method)?.safeParse(request);
+  if (!parsed || parsed.success) return undefined;
+  const issue = parsed.error.issues[0];
+  const where = issue?.path.join('.') || 'params';
+  const message = `Invalid params: ${where}: ${issue?.message ?? 'invalid'}`.slice(0, 200);
+  return { jsonrpc: '2.0', id: request.id, error: { code: ErrorCode.InvalidParams, message } };
+}
 
 function rpcError(res: Response, status: number, code: number, message: string): void {
   res.status(status).json({ jsonrpc: '2.0', error: { code, message }, id: null });
@@ -94,10 +116,16 @@ export class JsonExchange implements Transport {
       // Two requests with one id could not both be answered: refuse the batch rather than hang on it.
       return rpcError(res, 400, -32600, 'Invalid Request: request ids in a batch must be unique');
     }
+    const refused = new Map(requests.map((request) => [request.id, invalidParams(request)] as const));
     const answers = requests.map(
-      (request) => new Promise<JSONRPCMessage>((resolve) => this.waiting.set(request.id, resolve)),
+      (request) =>
+        refused.get(request.id) ??
+        new Promise<JSONRPCMessage>((resolve) => this.waiting.set(request.id, resolve)),
     );
-    for (const message of messages) this.onmessage?.(message);
+    for (const message of messages) {
+      if (isJSONRPCRequest(message) && refused.get(message.id)) continue;
+      this.onmessage?.(message);
+    }
     if (requests.length === 0) {
       res.status(202).end();
       return;

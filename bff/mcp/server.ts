@@ -6,6 +6,7 @@ import { ApiError } from '../../shared/errors.ts';
 import { isLoopbackHostname } from '../../shared/security/loopback.ts';
 import { rebindingGuard } from '../../shared/security/rebinding.ts';
 import type { AgentScope, BffConfig } from '../config.ts';
+import { discardBody } from '../http/drain.ts';
 import { methodNotAllowed } from '../http/errors.ts';
 import type { ApprovalStore } from '../policies/approval-store.ts';
 import type { PlatformMcp } from '../upstream/platform-mcp.ts';
@@ -32,6 +33,9 @@ export interface AgentMcpDeps extends AgentToolDeps {
   /** Where the apps' built documents are (default `dist/apps/`), for tests. */
   appsDir?: string | undefined;
 }
+
+/** The most an MCP request's body may hold (1 MB): parsed when authenticated, read and discarded when not. */
+const MCP_BODY_LIMIT_BYTES = 1_048_576;
 
 /** The tools a token may use: its scopes intersected with what the platform grants this store. */
 export async function offeredTools(
@@ -113,7 +117,10 @@ export function agentMcpRoutes(deps: AgentMcpDeps): Router {
         oauth?.challenge(req.headers.authorization) ??
           (sent ? 'Bearer realm="frete-kit-bff", error="invalid_token"' : 'Bearer realm="frete-kit-bff"'),
       );
-      // Connection: close, so a body we did not read is not drained on a kept-alive connection.
+      // The body (never parsed) is read and discarded up to the route's limit first: closing on a body still coming
+      // would reset it under a client that reads only once it has sent. Then Connection: close, so nothing more is
+      // read from this sender.
+      await discardBody(req, { maxBytes: MCP_BODY_LIMIT_BYTES, maxMs: 10_000 });
       res.setHeader('Connection', 'close');
       const error = new ApiError('invalid_api_key', 'Send Authorization: Bearer <agent token>.');
       res.status(error.status).json(error.toBody());
@@ -128,7 +135,7 @@ export function agentMcpRoutes(deps: AgentMcpDeps): Router {
     secretKey: deps.config.secretKey,
     appsDir: deps.appsDir,
   });
-  router.post('/mcp', express.json({ limit: '1mb' }), async (req: Request, res: Response) => {
+  router.post('/mcp', express.json({ limit: MCP_BODY_LIMIT_BYTES }), async (req: Request, res: Response) => {
     const identity = res.locals.identity as AgentIdentity;
     const { tools, why } = await offeredTools(deps, identity.scopes);
     // Capability negotiation decides (SEP-1865): a client that declared MCP Apps gets a session id that says so.

@@ -2,11 +2,7 @@ import type { McpServer, RegisteredTool, ToolCallback } from '@modelcontextproto
 import type { SchemaOutput } from '@modelcontextprotocol/sdk/server/zod-compat.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod/mini';
-import {
-  AgentLabelInputSchema,
-  AgentLabelOutputSchema,
-  PreviewLabelOutputSchema,
-} from '../../shared/agent-label.ts';
+import { type AgentLabelInput, AgentLabelInputSchema } from '../../shared/agent-label.ts';
 import {
   diagnosisSummary,
   labelPdfSummary,
@@ -17,17 +13,9 @@ import {
   refusalSummary,
   trackingSummary,
 } from '../../shared/agent-texts.ts';
-import { DeliveryPromiseSchema } from '../../shared/delivery-promise.ts';
-import { DiagnoseLabelIssueOutputSchema } from '../../shared/diagnosis.ts';
 import { isApiError } from '../../shared/errors.ts';
-import type { Box } from '../../shared/packing/box.ts';
-import {
-  isPlanRefusal,
-  PlanShipmentInputSchema,
-  PlanShipmentOutputSchema,
-} from '../../shared/packing/plan.ts';
-import { planShipment } from '../../shared/packing/planner.ts';
-import { GetShippingRatesOutputSchema, McpRateSchema } from '../../shared/quote.ts';
+import { MAX_VOLUME } from '../../shared/limits.ts';
+import { isPlanRefusal, PlanShipmentInputSchema } from '../../shared/packing/plan.ts';
 import { TOOLS, type ToolDefinition } from '../../shared/tools.ts';
 import type { AgentScope } from '../config.ts';
 import { describeAnswer } from '../labels/answer.ts';
@@ -35,6 +23,7 @@ import type { LabelIssuer } from '../labels/issuer.ts';
 import type { LabelAnswer, LabelService } from '../labels/service.ts';
 import type { ServiceCodes } from '../labels/service-codes.ts';
 import { type Logger, messageOf } from '../logger.ts';
+import type { ShipmentPlans } from '../packing/plans.ts';
 import type { Caller } from '../policies/policy.ts';
 import { isQuoteShareSpent, quoteCallerOf } from '../rates/quote-share.ts';
 import type { RatesService } from '../rates/service.ts';
@@ -49,8 +38,8 @@ export interface AgentToolDeps {
   issuer: LabelIssuer;
   labels: LabelService;
   serviceCodes: ServiceCodes;
-  /** The merchant's boxes (`BFF_BOXES`) for plan_shipment. */
-  boxes: readonly Box[];
+  /** plan_shipment: the merchant's boxes (`BFF_BOXES`), packed off the event loop within a time budget. */
+  plans: Pick<ShipmentPlans, 'plan'>;
   logger: Logger;
 }
 
@@ -76,7 +65,10 @@ function agentTool<Input extends z.ZodMiniType>(
       // The SDK's callback type is a conditional over the schema, which TypeScript leaves unresolved for a generic
       // `Input`; for each concrete entry below it is exactly `(input: SchemaOutput<Input>) => …`.
       const callback = ((input: SchemaOutput<Input>) => handle(input, deps, caller)) as ToolCallback<Input>;
-      return server.registerTool(name, config, callback);
+      // No output schema is listed: every answer's text is its summary and its JSON, and the list is what each agent
+      // reads before its first call (issue 38: 6,525 tokens with them, the shapes in docs/agents/labels.md).
+      const { outputSchema: _shape, ...listed } = config;
+      return server.registerTool(name, listed, callback);
     },
   };
 }
@@ -84,29 +76,38 @@ function agentTool<Input extends z.ZodMiniType>(
 /** How long the agent waits before resending when the label ledger cannot be written. */
 const LEDGER_RETRY_SECONDS = 30;
 
-/** A quote's options with the contract code of each service the store's map knows (`BFF_SERVICE_CODES`). */
-const AgentRatesOutputSchema = z.extend(GetShippingRatesOutputSchema, {
-  rates: z.array(
-    z.extend(McpRateSchema, {
-      promise: z.optional(DeliveryPromiseSchema),
-      serviceCode: z.optional(
-        z
-          .string()
-          .check(
-            z.describe('The contract code to give generate_label for this option (serviceId works too).'),
-          ),
-      ),
-    }),
-  ),
+/**
+ * generate_label as this server issues it: unlike the platform's, an intended label is issued once (the ledger).
+ * Every guardrail an agent must know before its first call, and no more.
+ */
+const GENERATE_LABEL_TEXT =
+  'Creates a REAL, billable pre-posting. Give orderId (+ volume per box) or idempotencyKey and reuse them on retry: ' +
+  'the same returns that label, never a second (without either, an identical request within 24 h does). Unknown ' +
+  'outcome: call again, same input. label_pdf_timeout: get_label_pdf, never this. approval_pending: the merchant ' +
+  'decides; call again later, same input. Refusals send nothing. preview_label first shows price and policy.';
+
+/**
+ * preview_label's listed input: generate_label's, by reference. Listing that schema twice cost every agent ~1,400
+ * tokens for nothing it did not already read; the handler checks the input with the same schema as generate_label
+ * (`AgentLabelInputSchema`). `additionalProperties: true` (metadata copied into the JSON Schema) says so plainly.
+ */
+const PreviewLabelListedInputSchema = z.looseObject({}).register(z.globalRegistry, {
+  additionalProperties: true,
+  description: "Exactly generate_label's input (see its schema).",
 });
 
-const LABEL_TOOL_ADDITIONS =
-  ' This server adds: orderId and volume (the intended label is the pair: the same pair again returns that label; ' +
-  'another box of the order is another volume), serviceId from get_shipping_rates instead of serviceCode, and ' +
-  'idempotencyKey. Without orderId or idempotencyKey, an identical request within 24 hours returns the first label ' +
-  '(it is not sent again). Refusals (implausible input, an agent limit, a conflict) send nothing; a label may wait ' +
-  'for the merchant (reason approval_pending: call again later with the same input). Use preview_label first to see ' +
-  'the price and whether it would be sent.';
+/** An input the SDK did not check (preview_label's), checked as generate_label's is, answered as the SDK would. */
+function labelInputOf(input: unknown, tool: string): AgentLabelInput | CallToolResult {
+  const parsed = AgentLabelInputSchema.safeParse(input);
+  if (parsed.success) return parsed.data;
+  const issues = parsed.error.issues
+    .slice(0, 3)
+    .map((issue) => `${issue.path.join('.') || 'input'}: ${issue.message}`)
+    .join('; ');
+  return failure(`Input validation error: Invalid arguments for tool ${tool}: ${issues}`, {
+    error: 'invalid_arguments',
+  });
+}
 
 /** The structured answer (and its text) of a label request, for generate_label (and the app's click). */
 export function labelAnswer(result: LabelAnswer): CallToolResult {
@@ -156,8 +157,7 @@ export const AGENT_TOOLS: readonly AgentTool[] = [
     'rates',
     {
       ...TOOLS.get_shipping_rates,
-      outputSchema: AgentRatesOutputSchema,
-      description: `${TOOLS.get_shipping_rates.description} Each option carries the serviceCode to label it with, where this store maps its serviceId.`,
+      description: `${TOOLS.get_shipping_rates.description} Each option carries the serviceCode to label it with.`,
     },
     async (input, deps, caller) => {
       try {
@@ -186,12 +186,7 @@ export const AGENT_TOOLS: readonly AgentTool[] = [
   agentTool(
     'generate_label',
     'labels',
-    {
-      ...TOOLS.generate_label,
-      inputSchema: AgentLabelInputSchema,
-      outputSchema: AgentLabelOutputSchema,
-      description: `${TOOLS.generate_label.description}${LABEL_TOOL_ADDITIONS}`,
-    },
+    { ...TOOLS.generate_label, inputSchema: AgentLabelInputSchema, description: GENERATE_LABEL_TEXT },
     async (input, deps, caller) => {
       try {
         return labelAnswer(await deps.labels.generate(input, caller));
@@ -207,15 +202,15 @@ export const AGENT_TOOLS: readonly AgentTool[] = [
     {
       title: 'Preview a shipping label',
       description:
-        'A dry run of generate_label with the same input: checks it, maps the service, quotes the price for this ' +
-        'package and destination, and says which policy applies (approval needed? labels and declared value left ' +
-        'today?) and what would be printed. Creates nothing, sends nothing billable.',
-      inputSchema: AgentLabelInputSchema,
-      outputSchema: PreviewLabelOutputSchema,
+        "generate_label's dry run, same input: the label's cost to the store, whether it would be sent now or wait " +
+        'for approval, the limits left today, what would print. Creates nothing.',
+      inputSchema: PreviewLabelListedInputSchema,
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
       labels: true,
     },
-    async (input, deps, caller) => {
+    async (raw, deps, caller) => {
+      const input = labelInputOf(raw, 'preview_label');
+      if ('content' in input) return input;
       try {
         const preview = await deps.labels.preview(input, caller);
         return answer(previewSummary(preview), preview);
@@ -231,17 +226,15 @@ export const AGENT_TOOLS: readonly AgentTool[] = [
     {
       title: 'Plan the boxes of an order',
       description:
-        "Packs an order's items (dimensions in cm, weight in grams, quantity) into the merchant's boxes: fewest " +
-        'boxes first, each within its box and the carrier limits (30 kg, 100 cm a side, 200 cm in all). Answers one ' +
-        'volume per box (its box, items, weight with the tare, dimensions): issue one label per volume with ' +
-        'generate_label, orderId and volume 1, 2, … . Creates nothing.',
+        "Packs an order into the merchant's boxes, fewest first, within carrier limits (30 kg, 100 cm a side, 200 cm " +
+        `in all): one volume per box, each its own label (orderId, volume 1, 2, …); over ${MAX_VOLUME} volumes is ` +
+        'refused. Creates nothing.',
       inputSchema: PlanShipmentInputSchema,
-      outputSchema: PlanShipmentOutputSchema,
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
       labels: true,
     },
     async (input, deps) => {
-      const plan = planShipment(input, deps.boxes);
+      const plan = await deps.plans.plan(input);
       return isPlanRefusal(plan) ? refused(planSummary(plan), plan) : answer(planSummary(plan), plan);
     },
   ),
@@ -252,8 +245,7 @@ export const AGENT_TOOLS: readonly AgentTool[] = [
     {
       ...TOOLS.get_label_pdf,
       description:
-        'Returns the label PDF of a pre-posting in labelPdfBase64 (once: not repeated in the text), or status and ' +
-        'reason when it is not printable yet.',
+        'The PDF of a pre-posting in labelPdfBase64 (once, not in the text), or status and reason while not printable.',
     },
     async (input, deps) => {
       try {
@@ -268,8 +260,10 @@ export const AGENT_TOOLS: readonly AgentTool[] = [
   agentTool(
     'diagnose_label_issue',
     'labels',
-    // The platform declares no output schema for it (spec 2.7); the BFF declares the shape it answers.
-    { ...TOOLS.diagnose_label_issue, outputSchema: DiagnoseLabelIssueOutputSchema },
+    {
+      ...TOOLS.diagnose_label_issue,
+      description: `${TOOLS.diagnose_label_issue.description} By orderId, this server's attempts too.`,
+    },
     async (input, deps) => {
       try {
         const { instanceId: _ignored, ...args } = input;

@@ -43,8 +43,11 @@ return redis.call('ZADD', KEYS[1], 'NX', tonumber(now[1]) * 1000 + math.floor(to
 `;
 
 /**
- * A batch leaves full (ARGV[1] codes), or once its oldest code has waited the window (ARGV[4] ms): then up to
- * ARGV[1] queued codes (oldest first) are taken and marked in flight for ARGV[2] ms, in one step. Answers
+ * A batch leaves full (ARGV[1] codes), or once its oldest code has waited the window (ARGV[4] ms) and no more codes
+ * are coming, the rule of the in-process `Coalescer`: the window counts from the later of the code's enqueueing and
+ * the end of the last send (KEYS[3]), so codes queued behind a call in the air wait for the callers it answers; a
+ * code queued within the last ARGV[7] ms keeps the batch waiting; never past ARGV[6] ms from the oldest code. Then up
+ * to ARGV[1] queued codes (oldest first) are taken and marked in flight for ARGV[2] ms, in one step. Answers
  * {0, code…}, or {ms} to wait before looking again, or {} when the queue is empty. Codes queued longer than the callers
  * wait (ARGV[5] ms) are dropped first.
  */
@@ -56,9 +59,14 @@ redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', nowMs - tonumber(ARGV[5]))
 local count = redis.call('ZCARD', KEYS[1])
 if count == 0 then return {} end
 if count < tonumber(ARGV[1]) then
-  local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
-  local waited = nowMs - tonumber(oldest[2])
-  if waited < tonumber(ARGV[4]) then return {tonumber(ARGV[4]) - waited} end
+  local oldest = tonumber(redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')[2])
+  local newest = tonumber(redis.call('ZRANGE', KEYS[1], -1, -1, 'WITHSCORES')[2])
+  local cap = oldest + tonumber(ARGV[6]) - nowMs
+  if cap > 0 then
+    local since = math.max(oldest, tonumber(redis.call('GET', KEYS[3]) or '0'))
+    local left = math.max(since + tonumber(ARGV[4]) - nowMs, newest + tonumber(ARGV[7]) - nowMs)
+    if left > 0 then return {math.min(left, cap)} end
+  end
 end
 local popped = redis.call('ZPOPMIN', KEYS[1], ARGV[1])
 local claimed = {0}
@@ -68,6 +76,12 @@ for i = 1, #popped, 2 do
   claimed[#claimed + 1] = code
 end
 return claimed
+`;
+
+/** Notes, on the Redis clock, when a send ended (the next partial batch's window counts from then). */
+const SENT = `
+local clock = redis.call('TIME')
+return redis.call('SET', KEYS[1], tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000), 'PX', ARGV[1])
 `;
 
 /** Extends the sender lock only if this instance still holds it (1), else 0: another sender took over. */
@@ -119,6 +133,7 @@ export class ClusterCoalescer {
       queue: `${prefix}:tq`,
       inFlight: `${prefix}:tf:`,
       lock: `${prefix}:tl`,
+      sent: `${prefix}:ts`,
       channel: `${prefix}:td`,
     };
   }
@@ -175,7 +190,7 @@ export class ClusterCoalescer {
 
   private async drainHeld(): Promise<void> {
     const { redis } = this.options;
-    const { lock, queue, inFlight } = this.keys;
+    const { lock, queue, inFlight, sent } = this.keys;
     try {
       const locked = await redis.set(lock, this.id, 'PX', IN_FLIGHT_TTL_MS, 'NX');
       if (locked !== 'OK') return;
@@ -184,14 +199,17 @@ export class ClusterCoalescer {
         while (!this.closed) {
           const [wait, ...codes] = (await redis.eval(
             CLAIM,
-            2,
+            3,
             queue,
             inFlight,
+            sent,
             MAX_CODES,
             IN_FLIGHT_TTL_MS,
             this.id,
             this.options.windowMs,
             this.options.waitMs,
+            40 * this.options.windowMs,
+            this.options.windowMs,
           )) as (number | string)[];
           if (wait === undefined) break;
           if (codes.length > 0) await this.send(codes.map(String));
@@ -228,6 +246,7 @@ export class ClusterCoalescer {
     // later batch) rather than waiting on an answer already published.
     await redis.del(...codes.map((code) => `${this.keys.inFlight}${code}`));
     await redis.publish(this.keys.channel, JSON.stringify(outcome));
+    await redis.eval(SENT, 1, this.keys.sent, IN_FLIGHT_TTL_MS);
   }
 
   private settle(message: string): void {

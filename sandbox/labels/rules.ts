@@ -42,20 +42,15 @@ export function checkLabel(input: GenerateLabelInput): LabelCheck {
   const service = carrierService(input.serviceCode.trim());
   // plausibilityIssue refuses any code outside the contract, so this is only the type's way of saying so.
   if (!service) return { ok: false, status: `Código de serviço ${input.serviceCode.trim()} inexistente.` };
+  // The UF of each CEP is a plausibility rule (above); its coverage only the carrier knows.
   for (const [role, party] of [
     ['remetente', input.sender],
     ['destinatário', input.recipient],
   ] as const) {
-    const uf = ufOfCep(party.endereco.cep);
-    if (!uf)
+    if (!ufOfCep(party.endereco.cep)) {
       return {
         ok: false,
         status: `CEP do ${role} ${formatCep(party.endereco.cep)} sem cobertura de entrega.`,
-      };
-    if (party.endereco.uf.toUpperCase() !== uf) {
-      return {
-        ok: false,
-        status: `UF do ${role} (${party.endereco.uf}) não corresponde ao CEP ${formatCep(party.endereco.cep)} (${uf}).`,
       };
     }
   }
@@ -137,6 +132,8 @@ export function carrierStatus(issue: PlausibilityIssue): string {
       return issue.problem === 'format'
         ? `E-mail do ${ROLE[issue.party]} inválido.`
         : `E-mail do ${ROLE[issue.party]} com ${issue.length} caracteres: o máximo é ${EMAIL_MAX_LENGTH}.`;
+    case 'cep_uf_mismatch':
+      return `UF do ${ROLE[issue.party]} (${issue.uf}) não corresponde ao CEP ${formatCep(issue.cep)} (${issue.cepUf}).`;
   }
 }
 

@@ -83,7 +83,16 @@ export async function expectEach401(url: string, authorizations: (string | undef
 
 /** The MCP Inspector's CLI (a real client that is not ours) against `url`, with a Bearer token; its JSON answer. */
 export async function mcpInspector(url: string, token: string, ...args: string[]): Promise<unknown> {
-  const { stdout } = await promisify(execFile)(
+  return JSON.parse((await mcpInspectorRun(url, token, ...args)).stdout);
+}
+
+/** The MCP Inspector's CLI run, with what it wrote to stderr too (e.g. its schema portability findings). */
+export function mcpInspectorRun(
+  url: string,
+  token: string,
+  ...args: string[]
+): Promise<{ stdout: string; stderr: string }> {
+  return promisify(execFile)(
     'npx',
     [
       '--no-install',
@@ -98,7 +107,6 @@ export async function mcpInspector(url: string, token: string, ...args: string[]
     ],
     { timeout: 60_000 },
   );
-  return JSON.parse(stdout);
 }
 
 /** The tool names `token` sees through the Inspector, sorted. */

@@ -90,10 +90,28 @@ describe('client_id URLs', () => {
     ['https://app.example/client.json#x', 'fragment'],
     ['https://user:pw@app.example/client.json', 'user name or password'],
     [`https://app.example/${'a'.repeat(2_000)}`, 'too long'],
+    // The URL parser turns each of these into /victim/client.json, which is what would be fetched (issue 38).
+    ['https://app.example/a\\..\\victim\\client.json', 'backslash'],
+    ['https://app.example/a/.\t./victim/client.json', 'tab, line break'],
+    ['https://app.example/a/.\n./victim/client.json', 'tab, line break'],
+    ['https://app.example/a/.\r./victim/client.json', 'tab, line break'],
+    ['https://app.example/a/%2E%2e\\victim/client.json', 'backslash'],
+    ['https://app.example/caf\u00e9/client.json', 'is not the path'],
+    ['https://app.example/a b/client.json', 'tab, line break'],
   ])('%s → %s', (clientId, problem) => {
     const found = clientIdUrlProblem(clientId);
     if (problem === undefined) expect(found).toBeUndefined();
     else expect(found).toContain(problem);
+  });
+
+  it('checks the path the URL parser makes of each trick: every one would fetch /victim/client.json', () => {
+    for (const trick of [
+      'a\\..\\victim\\client.json',
+      'a/.\t./victim/client.json',
+      'a/.\n./victim/client.json',
+    ]) {
+      expect(new URL(`https://app.example/${trick}`).pathname).toBe('/victim/client.json');
+    }
   });
 
   it('tells a URL client id from a registered one (a UUID) and names its host', () => {

@@ -91,9 +91,19 @@ export function clientIdHost(clientId: string): string | undefined {
   return isClientIdUrl(clientId) ? URL.parse(clientId)?.host : undefined;
 }
 
-/** §3: https, a path, no dot segments, no fragment, no user or password (a query is tolerated: SHOULD NOT). */
+/**
+ * §3: https, a path, no dot segments, no fragment, no user or password (a query is tolerated: SHOULD NOT). The rule
+ * is checked on what the URL parser makes of the text as well as on the text: the parser drops tabs and line breaks
+ * and reads `\` as `/`, so `a\..\victim\client.json` and `a/.<tab>./victim` both fetch `/victim/client.json`. Such
+ * characters are refused outright, and a path the parser would rewrite at all (dot segments resolved, characters
+ * escaped) is refused too: the document fetched is always at the path written.
+ */
 export function clientIdUrlProblem(clientId: string): string | undefined {
   if (clientId.length > CLIENT_METADATA_LIMITS.urlLength) return 'the URL is too long';
+  if (clientId.includes('\\')) return 'a client_id URL must not contain a backslash';
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point
+  if (/[\u0000-\u0020\u007f-\u009f]/.test(clientId))
+    return 'a client_id URL must not contain a tab, line break, space or other control character';
   const url = URL.parse(clientId);
   if (!url) return 'not a URL';
   if (url.protocol !== 'https:') return `a client_id URL must use https, not ${url.protocol.slice(0, -1)}`;
@@ -108,6 +118,7 @@ export function clientIdUrlProblem(clientId: string): string | undefined {
   if (segments.some((segment) => segment === '.' || segment === '..'))
     return 'a client_id URL must not have . or .. path segments';
   if (url.pathname === '/' || rawPath === '') return 'a client_id URL must have a path';
+  if (url.pathname !== rawPath) return 'a client_id URL’s path as written is not the path it would fetch';
   return undefined;
 }
 

@@ -21,8 +21,7 @@ export function eachIdOnce(message: (id: string) => string, under: readonly stri
   });
 }
 
-const centimetres = (what: string) =>
-  z.number().check(z.gt(0), z.describe(`${what} of one unit, in centimetres (e.g. 20 or 12.5).`));
+const centimetres = (what: string) => z.number().check(z.gt(0), z.describe(`${what} of one unit, cm.`));
 
 /** One line of the order to pack: a unit's sides and weight, and how many units. */
 export const PackingItemSchema = /* @__PURE__ */ z.strictObject({
@@ -31,19 +30,13 @@ export const PackingItemSchema = /* @__PURE__ */ z.strictObject({
     .check(
       z.minLength(1),
       z.maxLength(100),
-      z.describe('The product line, e.g. its SKU; each id once per request. Volumes name items by it.'),
+      z.describe('The line, e.g. its SKU; each once. Volumes name items by it.'),
     ),
   comprimento: centimetres('Length'),
   largura: centimetres('Width'),
   altura: centimetres('Height'),
-  weightGrams: z.int().check(z.gte(1), z.describe('Weight of one unit in grams (integer, at least 1).')),
-  quantity: z
-    .int()
-    .check(
-      z.gte(1),
-      z.lte(MAX_QUANTITY),
-      z.describe(`Units of this product (integer, 1 to ${MAX_QUANTITY}).`),
-    ),
+  weightGrams: z.int().check(z.gte(1), z.describe('Weight of one unit, grams.')),
+  quantity: z.int().check(z.gte(1), z.lte(MAX_QUANTITY), z.describe(`Units, 1 to ${MAX_QUANTITY}.`)),
 });
 export type PackingItem = z.infer<typeof PackingItemSchema>;
 
@@ -52,7 +45,7 @@ export const PlanShipmentInputSchema = /* @__PURE__ */ z.strictObject({
   items: z.array(PackingItemSchema).check(
     z.minLength(1),
     z.maxLength(MAX_ITEMS),
-    z.describe(`The order: 1 to ${MAX_ITEMS} product lines, each id once.`),
+    z.describe(`The order: 1 to ${MAX_ITEMS} lines.`),
     eachIdOnce((id) => `repeats the id "${id}": give each product line once, with its quantity`, ['id']),
   ),
 });
@@ -102,7 +95,15 @@ export type PlanShipmentOutput = z.infer<typeof PlanShipmentOutputSchema>;
 
 /** Why there is no plan: a tool error's `structuredContent`. */
 export const PlanShipmentRefusalSchema = /* @__PURE__ */ z.looseObject({
-  reason: z.enum(['item_does_not_fit', 'no_boxes_configured']),
+  reason: z.enum([
+    'item_does_not_fit',
+    'no_boxes_configured',
+    'too_many_volumes',
+    'plan_too_slow',
+    'planner_busy',
+  ]),
+  /** For `planner_busy`: when to ask again, in seconds. */
+  retryAfterSeconds: z.optional(z.number()),
   itemId: z.optional(z.string()),
   message: z.string(),
 });

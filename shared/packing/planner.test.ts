@@ -10,7 +10,7 @@ import {
   PlanShipmentRefusalSchema,
   type PlanShipmentResult,
 } from './plan.ts';
-import { packOrder, planShipment } from './planner.ts';
+import { packOrder, planShipment, volumesAtLeast } from './planner.ts';
 
 const box = (id: string, sides: Vec, more: Partial<Box> = {}): Box => ({
   id,
@@ -42,6 +42,21 @@ function plan(items: PackingItem[], boxes: Box[] = CATALOGUE) {
   if (isPlanRefusal(result)) throw new Error(`refused: ${result.message}`);
   return PlanShipmentOutputSchema.parse(result).volumes;
 }
+
+describe('plans a label could never number (over 999 volumes)', () => {
+  it('refuses 50 lines × 999 units of a box each before packing, naming the limit', () => {
+    const attack = Array.from({ length: 50 }, (_, i) => item(`sku-${i}`, [30, 20, 18 + (i % 3)], 999, 1500));
+    expect(volumesAtLeast(attack, CATALOGUE)).toBeGreaterThan(999);
+    const refusal = PlanShipmentRefusalSchema.parse(planShipment({ items: attack }, CATALOGUE));
+    expect(refusal.reason).toBe('too_many_volumes');
+    expect(refusal.message).toMatch(/needs at least \d+ volumes; a label names volumes 1 to 999/);
+  });
+
+  it('counts units that cannot share the largest box, by size or by weight, one volume each', () => {
+    expect(volumesAtLeast([item('big', [45, 35, 25], 7)], CATALOGUE)).toBe(7);
+    expect(volumesAtLeast([item('heavy', [5, 5, 5], 3, 16_000)], CATALOGUE)).toBe(3);
+  });
+});
 
 describe('planShipment, examples', () => {
   it('puts a single small item in the smallest box', () => {
@@ -322,6 +337,17 @@ describe('planShipment, properties (random items and boxes)', () => {
     expect(seen.refused).toBeGreaterThan(30);
     expect(seen.planned).toBeGreaterThan(100);
     expect(seen.severalVolumes).toBeGreaterThan(50);
+  });
+
+  it('never plans fewer volumes than volumesAtLeast says (it is a lower bound)', () => {
+    fc.assert(
+      fc.property(itemsArbitrary, boxesArbitrary, (items, boxes) => {
+        const result = planShipment({ items }, boxes);
+        fc.pre(!isPlanRefusal(result));
+        expect(volumesAtLeast(items, boxes)).toBeLessThanOrEqual(result.volumes.length);
+      }),
+      { numRuns: 200 },
+    );
   });
 
   it('answers the same plan for the same input', () => {

@@ -1,3 +1,4 @@
+import { MAX_VOLUME } from '../limits.ts';
 import type { Box } from './box.ts';
 import { PACKAGE_LIMITS, sortedSides } from './package-limits.ts';
 import {
@@ -38,7 +39,41 @@ import type {
 export function planShipment(input: PlanShipmentInput, boxes: readonly Box[]): PlanShipmentResult {
   const refusal = refusalFor(input.items, boxes);
   if (refusal) return refusal;
-  return { volumes: packOrder(input.items, boxes).map((load) => volumeOfLoad(load, input.items, boxes)) };
+  const loads = packOrder(input.items, boxes);
+  if (loads.length > MAX_VOLUME) return tooManyVolumes(loads.length, 'packs into');
+  return { volumes: loads.map((load) => volumeOfLoad(load, input.items, boxes)) };
+}
+
+/**
+ * No plan can use fewer volumes: the order's volume over the largest box's inner volume, its weight over the most
+ * contents a box carries (the carrier's 30 kg included), and each unit too large to share the largest box with
+ * another one in a box of its own. Cheap (one pass over the lines), so a plan that could never be labelled is
+ * refused before any packing.
+ */
+export function volumesAtLeast(items: readonly PackingItem[], boxes: readonly Box[]): number {
+  if (boxes.length === 0) return 0;
+  const types = boxTypes(boxes);
+  const largest = Math.max(...types.map((type) => volumeOf(type.inner)));
+  const carries = Math.max(...types.map((type) => type.contentGrams));
+  let volume = 0;
+  let grams = 0;
+  let alone = 0;
+  for (const [index, item] of items.entries()) {
+    const unit = volumeOf(unitType(item, index).sides);
+    volume += unit * item.quantity;
+    grams += item.weightGrams * item.quantity;
+    if (2 * unit > largest || 2 * item.weightGrams > carries) alone += item.quantity;
+  }
+  return Math.max(1, alone, Math.ceil(volume / largest - 1e-9), Math.ceil(grams / carries));
+}
+
+function tooManyVolumes(volumes: number, verb: 'needs at least' | 'packs into'): PlanShipmentRefusal {
+  return {
+    reason: 'too_many_volumes',
+    message:
+      `This order ${verb} ${volumes} volumes; a label names volumes 1 to ${MAX_VOLUME}, so such a plan could never ` +
+      'be labelled. Split the order into shipments of fewer units and plan each.',
+  };
 }
 
 /**
@@ -63,7 +98,9 @@ function refusalFor(items: readonly PackingItem[], boxes: readonly Box[]): PlanS
   }
   const types = boxTypes(boxes);
   const item = items.find((item, index) => !types.some((type) => carries(type, unitType(item, index))));
-  return item && doesNotFit(item, boxes, types);
+  if (item) return doesNotFit(item, boxes, types);
+  const least = volumesAtLeast(items, boxes);
+  return least > MAX_VOLUME ? tooManyVolumes(least, 'needs at least') : undefined;
 }
 
 /** The boxes from the smallest inner volume to the largest (the configured order among equals). */

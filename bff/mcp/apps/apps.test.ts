@@ -262,11 +262,10 @@ describe('issue: "app" — only the click in the app issues', () => {
     expect(click.isError).toBe(true);
     expect(click.structuredContent).toMatchObject({ reason: 'agent_limit_reached' });
     expect(await prepostings()).toHaveLength(0);
-    // The click approved the label before the limit refused it: the model's own call must not issue it past the
-    // limit either (nor must a second click).
+    // The refused click decided nothing: the model's own call finds the label still waiting (it never issues it past
+    // the limit), and a second click is refused the same way; only the merchant's confirmation on the desk would.
     const agent = await call(client, 'generate_label', orderLabel('C-1'));
-    expect(agent.isError).toBe(true);
-    expect(agent.structuredContent).toMatchObject({ reason: 'agent_limit_reached' });
+    expect(agent.structuredContent).toMatchObject({ reason: 'approval_pending' });
     expect(await call(client, 'app_issue_label', { grant })).toMatchObject({
       structuredContent: { reason: 'agent_limit_reached' },
     });

@@ -185,7 +185,9 @@ export class McpApps {
       async ({ grant }) => {
         const approvalId = this.seals.approvalOf('issue', grant, caller.issuedBy);
         if (!approvalId) return grantRefused();
-        return decided(await labels.approve(approvalId, caller));
+        // The label counts against this agent's daily limits (the policy it asked with): over them, only the
+        // merchant's second confirmation on the desk issues it.
+        return decided(await labels.approve(approvalId));
       },
     );
   }
@@ -210,7 +212,11 @@ export class McpApps {
         _meta: uiMeta('approvals'),
       },
       async () => {
-        const pending = (await approvals.list({ state: 'pending', limit: 50 })).map(approvalRow);
+        const waiting = await approvals.list({ state: 'pending', limit: 50 });
+        // Each card tells what the agent may still issue today, as the desk's card does.
+        const pending = await Promise.all(
+          waiting.map(async (approval) => approvalRow(approval, await labels.approvalLimits(approval))),
+        );
         const grants = Object.fromEntries(
           pending.map((row) => [row.approvalId, this.seals.grant('decide', row.approvalId, MERCHANT)]),
         );
@@ -285,6 +291,13 @@ function decided(
   if ('answer' in outcome) return labelAnswer(outcome.answer);
   if ('missing' in outcome) {
     return refused('Nothing was sent: no such approval.', { reason: 'approval_not_found' });
+  }
+  if ('overLimit' in outcome) {
+    const { over } = outcome.overLimit;
+    return refused(
+      `Nothing was sent: this label would pass the agent's ${over} for today. Only the merchant can issue it over the limit, on the desk (/admin/approvals), with a second confirmation.`,
+      { reason: 'agent_limit_reached', limit: over },
+    );
   }
   return refused(`Nothing was sent: this label was ${outcome.notPending}.`, {
     reason: `approval_${outcome.notPending}`,
