@@ -15,7 +15,7 @@ import { quoteCallerOf } from '../rates/quote-share.ts';
 import type { RatesService } from '../rates/service.ts';
 import { fingerprint } from './fingerprint.ts';
 import type { IssueOutcome, LabelIntent, LabelIssuer } from './issuer.ts';
-import type { DailyLimits, LedgerAttempt } from './ledger.ts';
+import type { LedgerAttempt } from './ledger.ts';
 import type { LedgerStore } from './ledger-store.ts';
 import type { ServiceCodes } from './service-codes.ts';
 
