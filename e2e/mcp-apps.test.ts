@@ -278,7 +278,10 @@ describe('a host with MCP Apps, played by the SDK client, ext-apps’ AppBridge 
     });
 
     it("approvals, on the merchant's own connection", async () => {
-      const access = await merchantToken(bff.url, PASSWORD);
+      const access = await merchantToken(bff.url, PASSWORD, {
+        store: bff.backends.oauth as NonNullable<typeof bff.backends.oauth>,
+        set: { decidesApprovals: true },
+      });
       const { client: merchant } = await connectHost(`${bff.url}/mcp`, access);
       try {
         await call('generate_label', { ...LABEL, orderId: 'APP-APPROVE' });

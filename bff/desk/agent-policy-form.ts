@@ -53,6 +53,9 @@ ${radio('above', t.approvalAbove, above)}
 <div class="check"><input id="${id('issue-app')}" type="checkbox" name="issue" value="app"${
     policy?.issue === 'app' ? html` checked` : ''
   }><label for="${id('issue-app')}">${t.issueByApp}</label></div>
+<div class="check"><input id="${id('decides')}" type="checkbox" name="decidesApprovals" value="yes"${
+    policy?.decidesApprovals ? html` checked` : ''
+  }><label for="${id('decides')}">${t.decidesApprovals}</label></div>
 <div class="actions"><button class="secondary" type="submit">${t.savePolicy}</button></div>
 <p class="status" role="status" data-policy-status></p>
 </form>

@@ -329,6 +329,8 @@ const pt = {
   approvalAmount: 'Valor (R$)',
   savePolicy: 'Salvar política',
   issueByApp: 'Emitir só com o clique do lojista no app do agente (MCP Apps); sem app, espera aprovação aqui',
+  decidesApprovals:
+    'É o meu assistente: pode mostrar e decidir no app do agente (MCP Apps) as aprovações de outros agentes, nunca as suas',
   policySaved: 'Política salva.',
 };
 
@@ -639,6 +641,8 @@ const en: Messages = {
   savePolicy: 'Save policy',
   issueByApp:
     "Issue only on the merchant's click in the agent's app (MCP Apps); without an app, wait for approval here",
+  decidesApprovals:
+    "This is my own assistant: it may show and decide other agents' approvals in its app (MCP Apps), never its own",
   policySaved: 'Policy saved.',
 };
 
@@ -951,6 +955,8 @@ const es: Messages = {
   savePolicy: 'Guardar política',
   issueByApp:
     'Emitir solo con el clic del comerciante en la app del agente (MCP Apps); sin app, espera aprobación aquí',
+  decidesApprovals:
+    'Es mi propio asistente: puede mostrar y decidir en su app (MCP Apps) las aprobaciones de otros agentes, nunca las suyas',
   policySaved: 'Política guardada.',
 };
 

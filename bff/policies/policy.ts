@@ -22,6 +22,12 @@ export const AgentPolicySchema = z.strictObject({
    * for the merchant's click in the label preview app of a host with MCP Apps (docs/agents/apps.md), or on the desk.
    */
   issue: z.optional(z.enum(['agent', 'app'])),
+  /**
+   * An OAuth connection the merchant uses as their own assistant may show and decide the approvals of OTHER agents in
+   * its host's approvals app (docs/agents/apps.md); off unless set, and meaningless for a static token (never the
+   * merchant's). Its own labels it never decides.
+   */
+  decidesApprovals: z.optional(z.literal(true)),
 });
 export type AgentPolicy = z.infer<typeof AgentPolicySchema>;
 

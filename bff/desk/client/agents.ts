@@ -27,6 +27,7 @@ export function mountAgents(t: Messages): void {
         approval: text('approval'),
         approvalAmount: text('approvalAmount'),
         issue: text('issue'),
+        decidesApprovals: text('decidesApprovals'),
       });
       void once(form.querySelector('button[type="submit"]'), async () => {
         const path = `/admin/api/agents/${form.dataset.policyForm}/policy`;

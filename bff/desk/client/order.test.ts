@@ -195,6 +195,8 @@ describe('the policy form', () => {
     expect(AgentPolicySchema.safeParse(policy).success).toBe(true);
     expect(policyOf({ ...empty, approval: 'always' })).toEqual({ approval: 'always' });
     expect(policyOf({ ...empty, issue: 'app' })).toEqual({ issue: 'app' });
+    expect(policyOf({ ...empty, decidesApprovals: 'yes' })).toEqual({ decidesApprovals: true });
+    expect(policyOf({ ...empty, decidesApprovals: '' })).toBeNull();
     expect(AgentPolicySchema.safeParse(policyOf({ ...empty, issue: 'app' })).success).toBe(true);
   });
 });

@@ -183,6 +183,8 @@ export interface PolicyFields {
   approvalAmount: string;
   /** `app` when only the merchant's click in an MCP app issues (docs/agents/apps.md). */
   issue?: string;
+  /** `yes` when this connection may decide other agents' approvals in its host's app (docs/agents/apps.md). */
+  decidesApprovals?: string;
 }
 
 /** The policy a form says; null when it sets nothing (no limits: the client's policy is cleared). */
@@ -204,6 +206,7 @@ export function policyOf(fields: PolicyFields): AgentPolicy | null {
     ...(services.length > 0 ? { services } : {}),
     ...(approval === undefined ? {} : { approval }),
     ...(fields.issue === 'app' ? { issue: 'app' as const } : {}),
+    ...(fields.decidesApprovals === 'yes' ? { decidesApprovals: true as const } : {}),
   };
   return Object.keys(policy).length === 0 ? null : policy;
 }

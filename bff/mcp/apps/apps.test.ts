@@ -7,6 +7,7 @@ import { type CallToolResult, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextp
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type RunningSandbox, SAMPLE_LABEL, startSandbox } from '../../../sandbox/testing.ts';
 import { AgentLabelOutputSchema, PreviewLabelOutputSchema } from '../../../shared/agent-label.ts';
+import type { AgentPolicy } from '../../policies/policy.ts';
 import { type RunningBff, startBff } from '../../testing.ts';
 import { APP_ONLY_TOOLS, META } from './apps.ts';
 import { APPS } from './resources.ts';
@@ -282,11 +283,26 @@ describe('issue: "app" — only the click in the app issues', () => {
 });
 
 describe('the approvals app', () => {
+  const ownAssistant = (policy: AgentPolicy = {}) =>
+    merchantToken(bff.url, PASSWORD, {
+      store: bff.backends.oauth as NonNullable<typeof bff.backends.oauth>,
+      set: { ...policy, decidesApprovals: true },
+    });
+
+  it('is offered to no connection the merchant has not marked as their own assistant on /admin/agents', async () => {
+    const plain = await host(await merchantToken(bff.url, PASSWORD));
+    const names = (await plain.listTools()).tools.map((tool) => tool.name);
+    expect(names).not.toContain('show_approvals');
+    expect(names).not.toContain('app_decide_approval');
+    const refused = await call(plain, 'app_decide_approval', { grant: 'x.y', decision: 'approve' });
+    expect(refused.isError).toBe(true);
+  });
+
   it("is the merchant's own connection's: an OAuth grant shows the pending approvals and decides them once", async () => {
     const agent = await host(CLICK.token, { apps: false });
     await call(agent, 'generate_label', orderLabel('E-1'));
     await call(agent, 'generate_label', orderLabel('E-2'));
-    const access = await merchantToken(bff.url, PASSWORD);
+    const access = await ownAssistant();
     const merchant = await host(access);
     const shown = await call(merchant, 'show_approvals', {});
     const listed = shown.structuredContent as {
@@ -312,5 +328,32 @@ describe('the approvals app', () => {
     const wrong = await call(merchant, 'app_decide_approval', { grant: issueGrant, decision: 'approve' });
     expect(wrong.isError).toBe(true);
     expect(await prepostings()).toHaveLength(1);
+  });
+
+  it('never lets a connection decide the approvals it asked for itself, whatever grant it brings', async () => {
+    const before = (await prepostings()).length;
+    const assistant = await host(await ownAssistant({ approval: 'always' }));
+    // The assistant's own label waits for approval (its policy asks the merchant first)…
+    const own = await call(assistant, 'generate_label', orderLabel('F-1'));
+    expect(own.structuredContent).toMatchObject({ reason: 'approval_pending' });
+    const ownId = String(own.structuredContent?.approvalId);
+    // …is not among the approvals its app shows, and a grant for it (sealed with the merchant's key, as a grant
+    // made for another connection's list would be) is refused at the click.
+    const shown = await call(assistant, 'show_approvals', {});
+    const listed = (shown.structuredContent as { approvals: { approvalId: string }[] }).approvals;
+    expect(listed.map((approval) => approval.approvalId)).not.toContain(ownId);
+    const otherView = await host(await ownAssistant());
+    const grants = (await call(otherView, 'show_approvals', {}))._meta?.[META.grants] as Record<
+      string,
+      string
+    >;
+    const grant = grants[ownId];
+    expect(grant).toBeDefined();
+    const refused = await call(assistant, 'app_decide_approval', { grant, decision: 'approve' });
+    expect(refused.structuredContent).toMatchObject({ reason: 'grant_invalid' });
+    expect(await prepostings()).toHaveLength(before);
+    // The other assistant may decide it: separation of duties, not a ban.
+    const decided = await call(otherView, 'app_decide_approval', { grant, decision: 'reject' });
+    expect(decided.structuredContent).toMatchObject({ reason: 'approval_rejected' });
   });
 });

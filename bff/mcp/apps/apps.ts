@@ -145,7 +145,9 @@ export class McpApps {
       if (preview)
         after(preview, (result) => ({ ...result, _meta: { ...result._meta, [META.byClick]: true } }));
     }
-    if (identity.merchantLogin) this.approvalsApp(server);
+    // The merchant's own assistant only: an OAuth connection (granted through the merchant's login) whose policy on
+    // /admin/agents says so. A connection an agent uses must not decide the approvals meant to stop it.
+    if (identity.merchantLogin && caller.policy?.decidesApprovals === true) this.approvalsApp(server, caller);
   }
 
   /**
@@ -192,8 +194,12 @@ export class McpApps {
     );
   }
 
-  /** The merchant's own connection: `show_approvals` opens the approvals app, whose buttons call `app_decide_approval`. */
-  private approvalsApp(server: McpServer): void {
+  /**
+   * The merchant's own assistant: `show_approvals` opens the approvals app, whose buttons call `app_decide_approval`.
+   * It lists the other agents' approvals only: a label this connection asked for waits for the desk (separation of
+   * duties: whoever asks never approves, even through a host that ignores the app-only marking).
+   */
+  private approvalsApp(server: McpServer, caller: Caller): void {
     const { labels, approvals } = this.options;
     server.registerTool(
       'show_approvals',
@@ -212,7 +218,9 @@ export class McpApps {
         _meta: uiMeta('approvals'),
       },
       async () => {
-        const waiting = await approvals.list({ state: 'pending', limit: 50 });
+        const waiting = (await approvals.list({ state: 'pending', limit: 50 })).filter(
+          (approval) => approval.issuedBy !== caller.issuedBy,
+        );
         // Each card tells what the agent may still issue today, as the desk's card does.
         const pending = await Promise.all(
           waiting.map(async (approval) => approvalRow(approval, await labels.approvalLimits(approval))),
@@ -244,6 +252,8 @@ export class McpApps {
       async ({ grant, decision }) => {
         const approvalId = this.seals.approvalOf('decide', grant, MERCHANT);
         if (!approvalId) return grantRefused();
+        // A grant is only made for other agents' approvals; checked again at the click, whatever the grant says.
+        if ((await approvals.get(approvalId))?.issuedBy === caller.issuedBy) return grantRefused();
         if (decision === 'approve') return decided(await labels.approve(approvalId));
         const rejected = await labels.reject(approvalId);
         if ('rejected' in rejected) {

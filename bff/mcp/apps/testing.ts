@@ -4,7 +4,10 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { isInitializeRequest, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { expect } from 'vitest';
 import * as z from 'zod/mini';
+import type { OAuthStore } from '../../../shared/oauth/store.ts';
 import { approvedTokens } from '../../../shared/oauth/testing/suite.ts';
+import { sha256Hex } from '../../../shared/security/hash.ts';
+import type { AgentPolicy } from '../../policies/policy.ts';
 
 /**
  * A tool's `_meta.ui` (SEP-1865, "Resource Discovery"). Written here because ext-apps 1.7.5's type declarations
@@ -99,7 +102,12 @@ export function appContent(read: { contents: unknown[] }): {
 }
 
 /** An OAuth access token the merchant granted (login with `password`, the `labels` scope): their own connection. */
-export async function merchantToken(origin: string, password: string): Promise<string> {
+export async function merchantToken(
+  origin: string,
+  password: string,
+  /** The policy the merchant then sets on /admin/agents for this connection (as the desk's form stores it). */
+  policy?: { store: OAuthStore; set: AgentPolicy },
+): Promise<string> {
   const tokens = await approvedTokens({
     origin: () => origin,
     credentials: { password },
@@ -108,5 +116,6 @@ export async function merchantToken(origin: string, password: string): Promise<s
     scopesSupported: ['rates', 'tracking', 'labels'],
     advance: () => {},
   });
+  if (policy) await policy.store.setPolicy(sha256Hex(tokens.clientId), JSON.stringify(policy.set));
   return tokens.access;
 }
