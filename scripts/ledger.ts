@@ -204,9 +204,9 @@ export async function runLedgerCli(
 }
 
 /** The BFF's ledger: PostgreSQL when `BFF_DATABASE_URL` is set (several instances), else node:sqlite in `BFF_DATA_DIR`. */
-async function openLedger(): Promise<{ store: LedgerStore; close(): Promise<void> }> {
-  const databaseUrl = process.env.BFF_DATABASE_URL?.trim() || undefined;
-  const dataDir = parseDataDir();
+async function openLedger(env: Env): Promise<{ store: LedgerStore; close(): Promise<void> }> {
+  const databaseUrl = env.BFF_DATABASE_URL?.trim() || undefined;
+  const dataDir = parseDataDir(env);
   if (!databaseUrl && !existsSync(join(dataDir, 'labels.sqlite'))) {
     throw new CliError(
       `no label ledger at ${join(dataDir, 'labels.sqlite')} (set BFF_DATA_DIR to the BFF's)`,
@@ -228,13 +228,30 @@ async function openLedger(): Promise<{ store: LedgerStore; close(): Promise<void
   return { store, close: () => sql.close() };
 }
 
-if (import.meta.main) {
+type Env = Record<string, string | undefined>;
+
+/** What one run of the command came to: its exit code and what it wrote. */
+export interface LedgerRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * `npm run ledger -- <args>` as a function of its arguments and environment (the process below only prints what it
+ * answers), so its tests run it without starting a process each time.
+ */
+export async function ledgerCommand(args: string[], env: Env): Promise<LedgerRun> {
+  const failed = (error: unknown, code = 1): LedgerRun => ({
+    code: error instanceof CliError ? error.exitCode : code,
+    stdout: '',
+    stderr: `${error instanceof CliError ? error.message : String(error)}\n`,
+  });
   let ledger: { store: LedgerStore; close(): Promise<void> };
   try {
-    ledger = await openLedger();
+    ledger = await openLedger(env);
   } catch (error) {
-    process.stderr.write(`${error instanceof CliError ? error.message : String(error)}\n`);
-    process.exit(1);
+    return failed(error instanceof CliError ? new CliError(error.message) : error);
   }
   const { store } = ledger;
   let platform: PlatformMcp | undefined;
@@ -242,7 +259,7 @@ if (import.meta.main) {
     if (!checked) return new OperatorDecisions({ ledger: store, platform: NO_PLATFORM });
     let config: BffConfig;
     try {
-      config = parseConfig();
+      config = parseConfig(env);
     } catch (error) {
       throw new CliError(
         `resolve checks the decision with the platform, with the BFF's configuration: ${error instanceof ConfigError ? error.message : 'it is invalid'}`,
@@ -256,12 +273,18 @@ if (import.meta.main) {
     return new OperatorDecisions({ ledger: store, platform });
   };
   try {
-    process.stdout.write(`${await runLedgerCli(process.argv.slice(2), store, decisions)}\n`);
+    return { code: 0, stdout: `${await runLedgerCli(args, store, decisions)}\n`, stderr: '' };
   } catch (error) {
-    process.stderr.write(`${error instanceof CliError ? error.message : String(error)}\n`);
-    process.exitCode = error instanceof CliError ? error.exitCode : 1;
+    return failed(error);
   } finally {
     await platform?.close();
     await ledger.close();
   }
+}
+
+if (import.meta.main) {
+  const run = await ledgerCommand(process.argv.slice(2), process.env);
+  process.stdout.write(run.stdout);
+  process.stderr.write(run.stderr);
+  process.exitCode = run.code;
 }
