@@ -117,13 +117,20 @@ export function agentMcpRoutes(deps: AgentMcpDeps): Router {
         oauth?.challenge(req.headers.authorization) ??
           (sent ? 'Bearer realm="frete-kit-bff", error="invalid_token"' : 'Bearer realm="frete-kit-bff"'),
       );
-      // The body (never parsed) is read and discarded up to the route's limit first: closing on a body still coming
-      // would reset it under a client that reads only once it has sent. Then Connection: close, so nothing more is
-      // read from this sender.
-      await discardBody(req, { maxBytes: MCP_BODY_LIMIT_BYTES, maxMs: 10_000 });
-      res.setHeader('Connection', 'close');
+      // The whole answer goes at once (its length declared, so a client reading while it sends has all of it), then
+      // the body (never parsed) is read and discarded up to the route's limit, and only then does the answer end and
+      // the connection close (Connection: close): closing on a body still coming would reset it under a client that
+      // reads only once it has sent (EPIPE instead of the 401).
       const error = new ApiError('invalid_api_key', 'Send Authorization: Bearer <agent token>.');
-      res.status(error.status).json(error.toBody());
+      const body = JSON.stringify(error.toBody());
+      res.writeHead(error.status, {
+        'Content-Type': 'application/json; charset=utf-8',
+        'Content-Length': Buffer.byteLength(body),
+        Connection: 'close',
+      });
+      res.write(body);
+      await discardBody(req, { maxBytes: MCP_BODY_LIMIT_BYTES, maxMs: 10_000 });
+      res.end();
       return;
     }
     res.locals.identity = identity;
