@@ -1,5 +1,5 @@
+import ky, { isHTTPError } from 'ky';
 import type { RatesRequest, RatesResponse } from '../../shared/quote.ts';
-import { backoffDelay, sleep } from '../common/backoff.ts';
 import { isRatesResponse } from '../validators/generated.js';
 import { errorCodeOf } from './validation.ts';
 
@@ -27,7 +27,8 @@ export interface QuoteClientOptions {
   cacheTtlMs?: number;
 }
 
-const TRANSIENT = new Set([429, 502, 503, 504]);
+/** spec 7.3: the passing faults, retried; a 500 is the platform's bug and config/auth errors are the store's. */
+const TRANSIENT = [429, 502, 503, 504];
 /**
  * Identical quotes within a few minutes are answered from memory, so repeated clicks do not spend the limit.
  * Keyed by URL, public key and body: two calculators on one page with different stores or platforms never share
@@ -39,9 +40,17 @@ export function clearQuoteCache(): void {
   cache.clear();
 }
 
-type Attempt = QuoteOutcome | { kind: 'retry'; code: string };
+/** A body's JSON, or undefined: ky gives an error body as text unless its content-type says JSON. */
+function jsonOf(data: unknown): unknown {
+  if (typeof data !== 'string') return data;
+  try {
+    return JSON.parse(data);
+  } catch {
+    return undefined;
+  }
+}
 
-/** Calls the platform's `POST /v1/rates` with the public key, straight from the browser. */
+/** Calls the platform's `POST /v1/rates` with the public key, straight from the browser, through ky. */
 export function createQuoteClient(options: QuoteClientOptions) {
   const {
     apiUrl,
@@ -57,32 +66,32 @@ export function createQuoteClient(options: QuoteClientOptions) {
   const doFetch = options.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => fetch(input, init));
   const url = `${apiUrl.replace(/\/+$/, '')}/v1/rates`;
 
-  async function attempt(body: string, signal: AbortSignal): Promise<Attempt> {
-    const timeout = AbortSignal.timeout(timeoutMs);
-    let res: Response;
+  async function post(request: Pick<RatesRequest, 'destinationCep' | 'items'>, signal: AbortSignal) {
     try {
-      res = await doFetch(url, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${publicKey}`, 'content-type': 'application/json' },
-        body,
-        signal: AbortSignal.any([signal, timeout]),
+      return await ky.post(url, {
+        json: request,
+        headers: { authorization: `Bearer ${publicKey}` },
+        signal,
+        fetch: doFetch,
+        timeout: timeoutMs,
+        retry: {
+          limit: retries,
+          methods: ['post'],
+          statusCodes: TRANSIENT,
+          // Retry-After (up to 60 s) is longer than a shopper waits: after a few short tries, the retry button.
+          afterStatusCodes: [],
+          // spec 7.3: exponential backoff with full jitter over the capped window, [0, min(cap, base × 2^n))
+          delay: (attempt) => Math.min(maxDelayMs, baseDelayMs * 2 ** (attempt - 1)),
+          jitter: (delay) => Math.floor(random() * delay),
+          // any failure to get an answer (offline, reset, a timeout) is retried, unless a newer quote aborted it
+          shouldRetry: ({ error }) => (isHTTPError(error) ? undefined : !signal.aborted),
+        },
       });
     } catch (error) {
-      if (signal.aborted) throw error;
-      return { kind: 'retry', code: 'network' };
+      if (signal.aborted) throw signal.reason;
+      if (!isHTTPError(error)) return { kind: 'network' } as const;
+      return { kind: 'failed', status: error.response.status, json: jsonOf(error.data) } as const;
     }
-    let json: unknown;
-    try {
-      json = await res.json();
-    } catch {
-      json = undefined;
-    }
-    // spec 4.1: a 200 body that breaks the contract is an error state, not rates
-    if (res.ok) return isRatesResponse(json) ? { kind: 'rates', response: json } : { kind: 'malformed' };
-    const code = errorCodeOf(json) ?? `http_${res.status}`;
-    if (code === 'invalid_destination_cep') return { kind: 'invalid_cep' };
-    if (TRANSIENT.has(res.status)) return { kind: 'retry', code };
-    return { kind: 'unavailable', code };
   }
 
   return {
@@ -91,19 +100,21 @@ export function createQuoteClient(options: QuoteClientOptions) {
       request: Pick<RatesRequest, 'destinationCep' | 'items'>,
       signal: AbortSignal,
     ): Promise<QuoteOutcome> {
-      const body = JSON.stringify(request);
-      const key = JSON.stringify([url, publicKey, body]);
+      const key = JSON.stringify([url, publicKey, JSON.stringify(request)]);
       const hit = cache.get(key);
       if (hit && now() - hit.at < cacheTtlMs) return { kind: 'rates', response: hit.response };
-      for (let n = 0; ; n++) {
-        const outcome = await attempt(body, signal);
-        if (outcome.kind === 'rates') cache.set(key, { at: now(), response: outcome.response });
-        if (outcome.kind !== 'retry') return outcome;
-        if (n >= retries)
-          return outcome.code === 'network' ? { kind: 'network' } : { kind: 'busy', code: outcome.code };
-        // Retry-After (up to 60 s) is longer than a shopper waits: after a few short tries, the retry button.
-        await sleep(backoffDelay(n, baseDelayMs, maxDelayMs, random), signal);
+      const answer = await post(request, signal);
+      if (!(answer instanceof Response)) {
+        if (answer.kind === 'network') return answer;
+        const code = errorCodeOf(answer.json) ?? `http_${answer.status}`;
+        if (code === 'invalid_destination_cep') return { kind: 'invalid_cep' };
+        return TRANSIENT.includes(answer.status) ? { kind: 'busy', code } : { kind: 'unavailable', code };
       }
+      const json: unknown = await answer.json().catch(() => undefined);
+      // spec 4.1: a 200 body that breaks the contract is an error state, not rates
+      if (!isRatesResponse(json)) return { kind: 'malformed' };
+      cache.set(key, { at: now(), response: json });
+      return { kind: 'rates', response: json };
     },
   };
 }
