@@ -1,0 +1,32 @@
+/**
+ * `<shipping-calculator>` and `<shipping-tracking>` in Preact's JSX. Preact sets a prop as a property when the element
+ * has it (`items`) and listens to `on<event>` props: `onshipping-select={(event) => event.detail.rate}`.
+ *
+ * @example
+ * import type {} from '@frete-kit/widget/preact';
+ */
+import type { HTMLAttributes } from 'preact';
+import type {
+  ShippingCalculatorAttributes,
+  ShippingCalculatorElement,
+  ShippingCalculatorEventProps,
+  ShippingCalculatorProperties,
+  ShippingTrackingAttributes,
+  ShippingTrackingElement,
+} from './elements.js';
+
+type ShippingCalculatorProps = HTMLAttributes<ShippingCalculatorElement> &
+  Omit<ShippingCalculatorAttributes, 'items'> &
+  Partial<ShippingCalculatorProperties> &
+  ShippingCalculatorEventProps;
+
+type ShippingTrackingProps = HTMLAttributes<ShippingTrackingElement> & ShippingTrackingAttributes;
+
+declare module 'preact' {
+  namespace JSX {
+    interface IntrinsicElements {
+      'shipping-calculator': ShippingCalculatorProps;
+      'shipping-tracking': ShippingTrackingProps;
+    }
+  }
+}
