@@ -2,7 +2,8 @@
  * The public surface of `<shipping-calculator>` and `<shipping-tracking>` as types: what a storefront sets (attributes
  * and properties) and hears (events and their `detail`). Self-contained, since it is published as `dist/elements.d.ts`;
  * `elements.check.ts` holds it equal to the shared schemas and to what the calculator emits, so it cannot drift.
- * The framework declarations (`types/*.d.ts`) and `custom-elements.json` (`api.ts`) are built from it.
+ * The framework declarations (`react.d.ts`, `preact.d.ts`, `vue.d.ts`, `svelte.d.ts`) are built on it; the names in
+ * `custom-elements.ts` (the manifest) are held to it.
  */
 
 /** One line of the cart, as the store gives it (the platform's interface, section 2.1). Up to 50 lines. */
@@ -139,3 +140,15 @@ export type ShippingTrackingElement = HTMLElement;
 export type ShippingCalculatorEventProps = {
   [K in keyof ShippingCalculatorEventMap as `on${K}`]?: (event: ShippingCalculatorEventMap[K]) => void;
 };
+
+/**
+ * `<shipping-calculator>`'s props in a JSX or template whose attributes for an element are `Base` (React's, Preact's,
+ * Svelte's `HTMLAttributes`): theirs narrowed by ours (`lang`), the cart as a property, the events as `on<event>`.
+ */
+export type ShippingCalculatorProps<Base> = Base &
+  Omit<ShippingCalculatorAttributes, 'items'> &
+  Partial<ShippingCalculatorProperties> &
+  ShippingCalculatorEventProps;
+
+/** `<shipping-tracking>`'s props over a framework's `Base` attributes. */
+export type ShippingTrackingProps<Base> = Base & ShippingTrackingAttributes;

@@ -7,26 +7,17 @@
  */
 import type { HTMLAttributes } from 'preact';
 import type {
-  ShippingCalculatorAttributes,
   ShippingCalculatorElement,
-  ShippingCalculatorEventProps,
-  ShippingCalculatorProperties,
-  ShippingTrackingAttributes,
+  ShippingCalculatorProps,
   ShippingTrackingElement,
+  ShippingTrackingProps,
 } from './elements.js';
-
-type ShippingCalculatorProps = HTMLAttributes<ShippingCalculatorElement> &
-  Omit<ShippingCalculatorAttributes, 'items'> &
-  Partial<ShippingCalculatorProperties> &
-  ShippingCalculatorEventProps;
-
-type ShippingTrackingProps = HTMLAttributes<ShippingTrackingElement> & ShippingTrackingAttributes;
 
 declare module 'preact' {
   namespace JSX {
     interface IntrinsicElements {
-      'shipping-calculator': ShippingCalculatorProps;
-      'shipping-tracking': ShippingTrackingProps;
+      'shipping-calculator': ShippingCalculatorProps<HTMLAttributes<ShippingCalculatorElement>>;
+      'shipping-tracking': ShippingTrackingProps<HTMLAttributes<ShippingTrackingElement>>;
     }
   }
 }

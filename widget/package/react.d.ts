@@ -8,33 +8,21 @@
  */
 import type { DetailedHTMLProps, HTMLAttributes } from 'react';
 import type {
-  ShippingCalculatorAttributes,
   ShippingCalculatorElement,
-  ShippingCalculatorEventProps,
-  ShippingCalculatorProperties,
-  ShippingTrackingAttributes,
+  ShippingCalculatorProps,
   ShippingTrackingElement,
+  ShippingTrackingProps,
 } from './elements.js';
-
-type ShippingCalculatorProps = DetailedHTMLProps<
-  HTMLAttributes<ShippingCalculatorElement>,
-  ShippingCalculatorElement
-> &
-  Omit<ShippingCalculatorAttributes, 'items'> &
-  Partial<ShippingCalculatorProperties> &
-  ShippingCalculatorEventProps;
-
-type ShippingTrackingProps = DetailedHTMLProps<
-  HTMLAttributes<ShippingTrackingElement>,
-  ShippingTrackingElement
-> &
-  ShippingTrackingAttributes;
 
 declare module 'react' {
   namespace JSX {
     interface IntrinsicElements {
-      'shipping-calculator': ShippingCalculatorProps;
-      'shipping-tracking': ShippingTrackingProps;
+      'shipping-calculator': ShippingCalculatorProps<
+        DetailedHTMLProps<HTMLAttributes<ShippingCalculatorElement>, ShippingCalculatorElement>
+      >;
+      'shipping-tracking': ShippingTrackingProps<
+        DetailedHTMLProps<HTMLAttributes<ShippingTrackingElement>, ShippingTrackingElement>
+      >;
     }
   }
 }

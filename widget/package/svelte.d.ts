@@ -8,24 +8,15 @@
  */
 import type { HTMLAttributes } from 'svelte/elements';
 import type {
-  ShippingCalculatorAttributes,
   ShippingCalculatorElement,
-  ShippingCalculatorEventProps,
-  ShippingCalculatorProperties,
-  ShippingTrackingAttributes,
+  ShippingCalculatorProps,
   ShippingTrackingElement,
+  ShippingTrackingProps,
 } from './elements.js';
-
-type ShippingCalculatorProps = HTMLAttributes<ShippingCalculatorElement> &
-  Omit<ShippingCalculatorAttributes, 'items'> &
-  Partial<ShippingCalculatorProperties> &
-  ShippingCalculatorEventProps;
-
-type ShippingTrackingProps = HTMLAttributes<ShippingTrackingElement> & ShippingTrackingAttributes;
 
 declare module 'svelte/elements' {
   interface SvelteHTMLElements {
-    'shipping-calculator': ShippingCalculatorProps;
-    'shipping-tracking': ShippingTrackingProps;
+    'shipping-calculator': ShippingCalculatorProps<HTMLAttributes<ShippingCalculatorElement>>;
+    'shipping-tracking': ShippingTrackingProps<HTMLAttributes<ShippingTrackingElement>>;
   }
 }
