@@ -23,7 +23,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { builtCalculatorApp } from '../../bff/static/calculator-app.ts';
 import { sriHash } from '../../bff/static/integrity.ts';
 import { type RunningBff, startBff } from '../../bff/testing.ts';
-import { launchBrowser } from '../../e2e/support/browser.ts';
+import { launchBrowser, screenshot } from '../../e2e/support/browser.ts';
 import { type RunningSandbox, startSandbox } from '../../sandbox/testing.ts';
 import { CALCULATOR, TRACKING } from './custom-elements.ts';
 
@@ -262,15 +262,20 @@ describe('the packed package', () => {
     expect(loader).toContain(integrity['shipping-widget.js']);
     expect(loader).toContain(integrity['shipping-tracking.js']);
     expect(loader).not.toContain('__WIDGET_BUILD__');
-    for (const file of [
-      'index.d.ts',
-      'elements.d.ts',
-      'react.d.ts',
-      'preact.d.ts',
-      'vue.d.ts',
-      'svelte.d.ts',
-    ])
-      expect(existsSync(join(dist, file)), file).toBe(true);
+    expect(readdirSync(dist).sort()).toEqual(
+      [
+        'custom-elements.json',
+        'elements.d.ts',
+        'index.d.ts',
+        'index.js',
+        'preact.d.ts',
+        'react.d.ts',
+        'scripts',
+        'svelte.d.ts',
+        'types-only.js',
+        'vue.d.ts',
+      ].sort(),
+    );
     const manifest = JSON.parse(readFileSync(join(dist, 'custom-elements.json'), 'utf8')) as {
       schemaVersion: string;
       modules: { path: string; declarations: { tagName: string }[] }[];
@@ -394,6 +399,7 @@ describe.each(['react', 'vue'])('a Vite + %s build in Chromium', (framework) => 
         },
       ]);
       expect(errors).toEqual([]);
+      await screenshot(page, `widget-package-${framework}`);
     } finally {
       await page.close();
     }
