@@ -11,13 +11,34 @@ const ok = {
 const json = (status: number, body: unknown) =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
+/** What a call sent, read the same whether the client calls fetch(url, init) or fetch(request). */
+interface SentCall {
+  method: string;
+  headers: Headers;
+  body: string;
+}
+
+/** The signal a fetch must hear, whichever way it was called. */
+const signalOf = (input: RequestInfo | URL, init?: RequestInit) =>
+  init?.signal ?? (input instanceof Request ? input.signal : undefined);
+
+/** A fetch that never answers, and rejects as a real one does when its signal aborts (at once if it already has). */
+const neverAnswers = (input: RequestInfo | URL, init?: RequestInit) => {
+  const signal = signalOf(input, init);
+  return new Promise<Response>((_resolve, reject) => {
+    if (signal?.aborted) reject(signal.reason);
+    signal?.addEventListener('abort', () => reject(signal.reason));
+  });
+};
+
 /** A fetch that answers from a script and counts calls. */
 function scripted(...answers: (Response | Error)[]) {
-  const calls: RequestInit[] = [];
+  const calls: SentCall[] = [];
   const urls: string[] = [];
-  const fetch = async (url: RequestInfo | URL, init?: RequestInit) => {
-    urls.push(String(url));
-    calls.push(init ?? {});
+  const fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
+    const request = new Request(input, init);
+    urls.push(request.url);
+    calls.push({ method: request.method, headers: request.headers, body: await request.text() });
     const answer = answers.shift() ?? json(200, ok);
     if (answer instanceof Error) throw answer;
     return answer;
@@ -43,8 +64,8 @@ describe('createQuoteClient', () => {
     expect(urls).toEqual(['http://api/v1/rates']);
     const init = calls[0];
     expect(init?.method).toBe('POST');
-    expect(new Headers(init?.headers).get('authorization')).toBe('Bearer pk_test_demo');
-    expect(new Headers(init?.headers).get('content-type')).toBe('application/json');
+    expect(init?.headers.get('authorization')).toBe('Bearer pk_test_demo');
+    expect(init?.headers.get('content-type')).toBe('application/json');
     expect(JSON.parse(String(init?.body))).toEqual(request);
   });
 
@@ -161,7 +182,7 @@ describe('createQuoteClient', () => {
       { ...request, items: [{ ...request.items[0], quantity: 2 }] as typeof request.items },
       signal,
     );
-    expect(calls.map((init) => JSON.parse(String(init.body)))).toEqual([
+    expect(calls.map((init) => JSON.parse(init.body))).toEqual([
       request,
       { ...request, destinationCep: '20040021' },
       { ...request, items: [{ ...request.items[0], quantity: 2 }] },
@@ -265,13 +286,27 @@ describe('createQuoteClient', () => {
     expect(await outcome).toEqual({ kind: 'busy', code: 'quote_failed' });
   });
 
+  it('keeps to its own short backoff when a 429 says Retry-After: 60 (a shopper does not wait a minute)', async () => {
+    vi.useFakeTimers();
+    const limited = () =>
+      new Response(JSON.stringify({ error: { code: 'rate_limited', message: 'm' } }), {
+        status: 429,
+        headers: { 'content-type': 'application/json', 'retry-after': '60' },
+      });
+    const { fetch, calls } = scripted(limited(), limited(), limited(), limited());
+    const client = createQuoteClient({ apiUrl: 'http://api', publicKey: 'pk', fetch, random: () => 0.999 });
+    const outcome = client.quote(request, new AbortController().signal);
+    // 399 + 799 + 1598 ms of backoff, not 3 × 60 s
+    await vi.advanceTimersByTimeAsync(399 + 799 + 1598);
+    expect(calls).toHaveLength(4);
+    expect(await outcome).toEqual({ kind: 'busy', code: 'rate_limited' });
+  });
+
   it('gives up on an attempt that hangs past the timeout, retries it, then reports network', async () => {
     let attempts = 0;
-    const hanging = ((_: unknown, init?: RequestInit) => {
+    const hanging = ((input: RequestInfo | URL, init?: RequestInit) => {
       attempts++;
-      return new Promise((_resolve, reject) =>
-        init?.signal?.addEventListener('abort', () => reject(init.signal?.reason)),
-      );
+      return neverAnswers(input, init);
     }) as typeof globalThis.fetch;
     const client = createQuoteClient({
       apiUrl: 'http://api',
@@ -287,10 +322,7 @@ describe('createQuoteClient', () => {
 
   it('rejects, never resolves as a network failure, when aborted on its last try', async () => {
     const controller = new AbortController();
-    const fetch = ((_: unknown, init?: RequestInit) =>
-      new Promise((_resolve, reject) =>
-        init?.signal?.addEventListener('abort', () => reject(init.signal?.reason)),
-      )) as typeof globalThis.fetch;
+    const fetch = neverAnswers as typeof globalThis.fetch;
     const client = createQuoteClient({ apiUrl: 'http://api', publicKey: 'pk', fetch, retries: 0 });
     const pending = client.quote(request, controller.signal);
     controller.abort(new Error('replaced'));
@@ -320,10 +352,7 @@ describe('createQuoteClient', () => {
 
   it('rejects when aborted by a newer quote', async () => {
     const controller = new AbortController();
-    const fetch = ((_: unknown, init?: RequestInit) =>
-      new Promise((_resolve, reject) =>
-        init?.signal?.addEventListener('abort', () => reject(init.signal?.reason)),
-      )) as typeof globalThis.fetch;
+    const fetch = neverAnswers as typeof globalThis.fetch;
     const client = createQuoteClient({ apiUrl: 'http://api', publicKey: 'pk', fetch });
     const pending = client.quote(request, controller.signal);
     controller.abort();
