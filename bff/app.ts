@@ -4,7 +4,7 @@ import type { ClientMetadataFetchOptions } from '../shared/oauth/client-metadata
 import { adminRoutes } from './admin/routes.ts';
 import { AdminSessions } from './admin/session.ts';
 import type { Backends } from './backends/backends.ts';
-import type { BffConfig } from './config.ts';
+import { type BffConfig, ConfigError } from './config.ts';
 import { demoRoutes } from './demo/routes.ts';
 import { deskApiRoutes } from './desk/api.ts';
 import { deskPageRoutes } from './desk/pages.ts';
@@ -17,6 +17,7 @@ import { LabelService } from './labels/service.ts';
 import { ServiceCodes } from './labels/service-codes.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { agentMcpRoutes } from './mcp/server.ts';
+import { WATCH_DAYS } from './notifications/migrations.ts';
 import {
   createNotifications,
   type Notifications,
@@ -29,6 +30,8 @@ import { TrackingLinks } from './orders/links.ts';
 import { OrderLookup } from './orders/lookup.ts';
 import { orderRoutes } from './orders/routes.ts';
 import { pageRoutes } from './page/routes.ts';
+import { createHistoryPromises, type HistoryPromises } from './promise/promises.ts';
+import { TransitRecorder } from './promise/recorder.ts';
 import { ratesVerifyRoutes } from './rates/routes.ts';
 import { RatesService } from './rates/service.ts';
 import { widgetCheck, widgetRoutes } from './static/widget.ts';
@@ -71,6 +74,14 @@ export interface BffDeps {
   widgetDir?: string;
   /** Where state lives (`openBackends`): opened, migrated and closed by the caller. */
   backends: Backends;
+  /**
+   * The clock of the BFF's time-dependent work — the watcher's cadence and stall clock, pickup countdowns, link
+   * expiry, the delivery promise's "today" and its scores: the sandbox's under `BFF_TEST_CLOCK=sandbox` (main.ts
+   * connects it, bff/clock/sandbox-clock.ts); `now` otherwise.
+   */
+  workNow?: () => number;
+  /** The delivery promises every surface shows (default: learnt from the store's parcels, bff/promise/). */
+  promises?: HistoryPromises;
 }
 
 export interface Bff {
@@ -89,16 +100,29 @@ export interface Bff {
   notifications: Notifications;
   /** Signed links to an order's tracking page. */
   links: TrackingLinks;
+  /** The delivery promises (bff/promise/). */
+  promises: HistoryPromises;
   close(): Promise<void>;
 }
 
 type TrustFn = (address: string, hop: number) => boolean;
+
+/** The package a label's platform count is asked for: the deadline does not depend on the weight (spec 2.2). */
+const NOMINAL_ITEM = { name: 'volume', quantity: 1, unitPriceBRL: 0, weightKg: 0.3 };
+
+/** Real ms between the watcher's rounds under `BFF_TEST_CLOCK=sandbox`. */
+const TEST_CLOCK_CADENCE_MS = 1_000;
 
 /** Builds the merchant's server (Express 5). Does not listen. */
 export function createBff(deps: BffDeps): Bff {
   const { config, backends } = deps;
   const logger = deps.logger ?? createLogger();
   const now = deps.now ?? Date.now;
+  if (config.testClock && !deps.workNow)
+    throw new ConfigError(
+      'BFF_TEST_CLOCK=sandbox: the sandbox’s clock is not connected (bff/main.ts connects it)',
+    );
+  const workNow = deps.workNow ?? now;
   const rest = createRestClient({
     apiUrl: config.apiUrl,
     secretKey: config.secretKey,
@@ -147,7 +171,25 @@ export function createBff(deps: BffDeps): Bff {
     rates,
     now,
   });
-  const links = new TrackingLinks({ secret: backends.linkSecret, publicUrl: config.publicUrl, now });
+  const links = new TrackingLinks({ secret: backends.linkSecret, publicUrl: config.publicUrl, now: workNow });
+  const promises =
+    deps.promises ??
+    createHistoryPromises({ history: backends.transits, settings: config.promise, now: workNow, logger });
+  const recorder = new TransitRecorder({
+    history: backends.transits,
+    promises,
+    serviceCodes,
+    // A label whose lane has no history is promised the platform's count: the one last quoted for its CEP, else one
+    // rates call (cached a minute).
+    platformDays: async (destinationCep, serviceId) =>
+      (await rates.quote({ destinationCep, items: [NOMINAL_ITEM] })).rates.find(
+        (rate) => rate.serviceId === serviceId,
+      )?.deliveryDays,
+    now,
+    workNow,
+    watchDays: WATCH_DAYS,
+    logger,
+  });
   const orders = new OrderLookup(ledger);
   const { timers, ...notificationTests } = deps.notifications ?? {};
   const notifications = createNotifications({
@@ -160,6 +202,10 @@ export function createBff(deps: BffDeps): Bff {
     links,
     logger,
     now,
+    workNow,
+    promise: recorder,
+    // Under the test clock the watcher looks every real second: what is due is decided by the sandbox's time.
+    ...(config.testClock ? { cadenceMs: TEST_CLOCK_CADENCE_MS } : {}),
     ...(deps.random ? { random: deps.random } : {}),
     ...(deps.fetch ? { fetch: deps.fetch } : {}),
     ...notificationTests,
@@ -296,6 +342,7 @@ export function createBff(deps: BffDeps): Bff {
     trustsProxy: (address) => Boolean((app.get('trust proxy fn') as TrustFn)(address, 0)),
     notifications,
     links,
+    promises,
     close: async () => {
       // The backends belong to whoever opened them (main.ts), which closes them after.
       notifications.close();
