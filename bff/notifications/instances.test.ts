@@ -50,7 +50,7 @@ describe('two instances on one PostgreSQL', () => {
     ]);
     try {
       const [a, b] = bffs as [RunningBff, RunningBff];
-      const labels = [];
+      const labels: Awaited<ReturnType<typeof issueLabel>>[] = [];
       for (let i = 0; i < 6; i++)
         labels.push(await issueLabel(i % 2 ? b.url : a.url, orderLabel(`PED-PG-${i}`)));
       await Promise.all([a.notifications.tick(), b.notifications.tick()]);
