@@ -16,6 +16,7 @@ import { measureLabelSoak, measureLabelsUnderLoad } from './labels.ts';
 import { measureMcp } from './mcp.ts';
 import { measureNotifications } from './notifications.ts';
 import { measurePacking } from './packing.ts';
+import { measurePromise } from './promise.ts';
 import { measureSize } from './size.ts';
 import type { Figure } from './stats.ts';
 
@@ -38,6 +39,7 @@ const steps: [string, () => Promise<Figure>][] = [
   ['packing', () => measurePacking()],
   ['fair share', () => measureFairShare()],
   ['notifications', () => measureNotifications()],
+  ['promise', () => measurePromise()],
 ];
 const onlyAt = process.argv.indexOf('--only');
 const only = onlyAt === -1 ? undefined : process.argv[onlyAt + 1];

@@ -1,5 +1,6 @@
 import express, { type Express } from 'express';
 import helmet from 'helmet';
+import type { StoreDays } from '../shared/delivery-promise.ts';
 import type { ClientMetadataFetchOptions } from '../shared/oauth/client-metadata.ts';
 import { adminRoutes } from './admin/routes.ts';
 import { AdminSessions } from './admin/session.ts';
@@ -32,6 +33,7 @@ import { orderRoutes } from './orders/routes.ts';
 import { pageRoutes } from './page/routes.ts';
 import { createHistoryPromises, type HistoryPromises } from './promise/promises.ts';
 import { TransitRecorder } from './promise/recorder.ts';
+import { promiseRoutes, withPromises } from './promise/routes.ts';
 import { ratesVerifyRoutes } from './rates/routes.ts';
 import { RatesService } from './rates/service.ts';
 import { widgetCheck, widgetRoutes } from './static/widget.ts';
@@ -82,6 +84,11 @@ export interface BffDeps {
   workNow?: () => number;
   /** The delivery promises every surface shows (default: learnt from the store's parcels, bff/promise/). */
   promises?: HistoryPromises;
+  /**
+   * The store's handling days and cut-off in front of the carrier's days (none by default). Until the quote core's
+   * configuration carries them (`BFF_HANDLING_DAYS`, `BFF_CUTOFF`), a caller that knows them gives them here.
+   */
+  storeDays?: StoreDays;
 }
 
 export interface Bff {
@@ -174,7 +181,13 @@ export function createBff(deps: BffDeps): Bff {
   const links = new TrackingLinks({ secret: backends.linkSecret, publicUrl: config.publicUrl, now: workNow });
   const promises =
     deps.promises ??
-    createHistoryPromises({ history: backends.transits, settings: config.promise, now: workNow, logger });
+    createHistoryPromises({
+      history: backends.transits,
+      settings: config.promise,
+      storeDays: deps.storeDays ?? {},
+      now: workNow,
+      logger,
+    });
   const recorder = new TransitRecorder({
     history: backends.transits,
     promises,
@@ -298,13 +311,16 @@ export function createBff(deps: BffDeps): Bff {
       }),
     );
   }
+  const promised = withPromises(backends.transits);
   app.use(
     trackingRoutes({
       config,
       service: tracking,
       limiter: backends.visitorLimiter,
+      promised,
     }),
   );
+  app.use(promiseRoutes({ promises, limiter: backends.visitorLimiter, now: workNow }));
   app.use(
     ratesVerifyRoutes({
       tokens: config.checkoutTokens,
@@ -320,6 +336,7 @@ export function createBff(deps: BffDeps): Bff {
       tracking,
       limiter: backends.visitorLimiter,
       throttle: backends.lookupThrottle,
+      promised,
       ...(deps.lookupWait ? { wait: deps.lookupWait } : {}),
     }),
   );

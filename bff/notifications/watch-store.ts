@@ -42,16 +42,17 @@ export class WatchStore {
   /**
    * Starts watching the labels issued since the last call: `created` attempts of the last `WATCH_DAYS` with a tracking
    * code and no watch yet (the ledger's `label_attempts`, in the same database). A new label has no carrier events:
-   * that is its first status, so its first movement is already a change. Answers how many it added.
+   * that is its first status, so its first movement is already a change. Answers how many it added. `ledgerNow` is
+   * the clock of the ledger's `created_at` (the BFF's), when the watcher runs on the sandbox's (`BFF_TEST_CLOCK`).
    */
-  discover(now: number): Promise<number> {
+  discover(now: number, ledgerNow = now): Promise<number> {
     return this.sql.run(
       `INSERT INTO shipment_watches (attempt_id, tracking_code, status, changed_at, next_check_at, created_at)
        SELECT a.id, a.tracking_code, 'no-events', ?, ?, ? FROM label_attempts a
        WHERE a.state = 'created' AND a.tracking_code IS NOT NULL AND a.created_at >= ?
          AND NOT EXISTS (SELECT 1 FROM shipment_watches w WHERE w.attempt_id = a.id)
        ON CONFLICT (attempt_id) DO NOTHING`,
-      [now, now, now, now - WATCH_DAYS * DAY_MS],
+      [now, now, now, ledgerNow - WATCH_DAYS * DAY_MS],
     );
   }
 

@@ -77,7 +77,7 @@ export class Watcher {
   async round(): Promise<RoundReport> {
     const { watches, now, intervalMs } = this.options;
     const report: RoundReport = { looked: 0, events: 0, stopped: false };
-    await watches.discover(now());
+    await watches.discover(now(), this.options.sendNow());
     await this.beginHistories();
     for (;;) {
       const claimed = await watches.claimDue(MAX_CODES, now(), now() + intervalMs);

@@ -3,7 +3,7 @@ import { type Lane, REGIONS_LIST, UFS } from '../../shared/lanes.ts';
 import { type CamelCased, fromRow, nullish } from '../../shared/sql/rows.ts';
 import type { Sql, SqlRunner } from '../../shared/sql/sql.ts';
 import { placeholders } from '../notifications/outbox.ts';
-import type { DeliveredParcel, OpenParcel } from './estimate.ts';
+import { type DeliveredParcel, LANE_LEVELS, type LaneLevel, type OpenParcel } from './estimate.ts';
 import { HISTORY_DAYS } from './migrations.ts';
 
 const DAY_MS = 86_400_000;
@@ -23,6 +23,8 @@ const TransitRowSchema = z.object({
   promised_to: nullish(z.string()),
   promised_basis: nullish(z.enum(['history', 'platform'])),
   promised_parcels: nullish(z.number()),
+  promised_level: nullish(z.enum(LANE_LEVELS)),
+  platform_days: nullish(z.number()),
   outcome: z.enum(['open', 'delivered', 'returned']),
   posted_day: nullish(z.number()),
   ended_day: nullish(z.number()),
@@ -44,6 +46,10 @@ export interface NewTransit {
   createdAt: number;
   createdDay: number;
   promise?: { from: string; to: string; basis: 'history' | 'platform'; parcels: number } | undefined;
+  /** The lane level a history promise rested on. */
+  level?: LaneLevel | undefined;
+  /** The platform's count the label was quoted (`deliveryDays`); unknown: its transit is kept, not learnt from. */
+  platformDays?: number | undefined;
 }
 
 /** What a look taught of a parcel (written in the look's own transaction). */
@@ -119,8 +125,9 @@ export class TransitHistory {
       const { lane, promise } = parcel;
       started += await this.sql.run(
         `INSERT INTO parcel_transits (attempt_id, tracking_code, origin, service_id, dest_prefix, dest_uf, dest_area,
-           dest_region, created_at, created_day, promised_from, promised_to, promised_basis, promised_parcels, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (attempt_id) DO NOTHING`,
+           dest_region, created_at, created_day, promised_from, promised_to, promised_basis, promised_parcels,
+           promised_level, platform_days, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (attempt_id) DO NOTHING`,
         [
           parcel.attemptId,
           parcel.trackingCode,
@@ -136,6 +143,8 @@ export class TransitHistory {
           promise?.to ?? null,
           promise?.basis ?? null,
           promise?.parcels ?? null,
+          parcel.level ?? null,
+          parcel.platformDays ?? null,
           now,
         ],
       );
@@ -170,7 +179,8 @@ export class TransitHistory {
   async delivered(serviceId: string, sinceDay: number): Promise<(DeliveredParcel & { origin: string })[]> {
     const rows = await this.sql.all(
       `SELECT * FROM parcel_transits
-       WHERE service_id = ? AND outcome = 'delivered' AND ended_day >= ? AND transit_days IS NOT NULL`,
+       WHERE service_id = ? AND outcome = 'delivered' AND ended_day >= ? AND transit_days IS NOT NULL
+         AND platform_days IS NOT NULL`,
       [serviceId, sinceDay],
     );
     return rows.map((raw) => {
@@ -179,6 +189,7 @@ export class TransitHistory {
         ...laneOfRow(row),
         origin: row.origin,
         days: row.transitDays ?? 0,
+        platformDays: row.platformDays ?? 0,
         endedDay: row.endedDay ?? 0,
       };
     });
@@ -187,12 +198,18 @@ export class TransitHistory {
   /** The parcels of a service posted and still on the way. */
   async open(serviceId: string): Promise<(OpenParcel & { origin: string })[]> {
     const rows = await this.sql.all(
-      `SELECT * FROM parcel_transits WHERE service_id = ? AND outcome = 'open' AND posted_day IS NOT NULL`,
+      `SELECT * FROM parcel_transits
+       WHERE service_id = ? AND outcome = 'open' AND posted_day IS NOT NULL AND platform_days IS NOT NULL`,
       [serviceId],
     );
     return rows.map((raw) => {
       const row = fromRow(TransitRowSchema, raw);
-      return { ...laneOfRow(row), origin: row.origin, postedDay: row.postedDay ?? 0 };
+      return {
+        ...laneOfRow(row),
+        origin: row.origin,
+        postedDay: row.postedDay ?? 0,
+        platformDays: row.platformDays ?? 0,
+      };
     });
   }
 

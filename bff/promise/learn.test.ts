@@ -31,6 +31,8 @@ const row = (over: Partial<TransitRow> = {}): TransitRow => ({
   promisedTo: '2026-11-27',
   promisedBasis: 'history',
   promisedParcels: 40,
+  promisedLevel: 'area',
+  platformDays: 6,
   outcome: 'open',
   postedDay: null,
   endedDay: null,

@@ -7,7 +7,9 @@ import type { Migration } from '../../shared/sql/migrate.ts';
  * - the label's tracking code (the tracking page shows the promise of the codes it looks up);
  * - the lane: the store's origin (the sender's CEP, five digits), the service, the destination's 3-digit prefix,
  *   state, capital or interior and region (shared/lanes.ts);
- * - the promise it was sold with (`promised_*`, São Paulo dates), when one could be made;
+ * - the promise it was sold with (`promised_*`, São Paulo dates; `promised_level`: the lane level its history rested
+ *   on), when one could be made, and the platform's count it was quoted (`platform_days`, the `deliveryDays` the
+ *   history learns its offset from);
  * - what the carrier did: the São Paulo day numbers of its posting and of its delivery or return (`outcome`), the
  *   business days between them when it was delivered and they can be believed (`transit_days`), and the score
  *   against the promise (`late_days`: business days after the promised date, negative when early);
@@ -34,6 +36,8 @@ export const PROMISE_MIGRATIONS: readonly Migration[] = [
         promised_to TEXT,
         promised_basis TEXT,
         promised_parcels INTEGER,
+        promised_level TEXT,
+        platform_days INTEGER,
         outcome TEXT NOT NULL DEFAULT 'open',
         posted_day INTEGER,
         ended_day INTEGER,

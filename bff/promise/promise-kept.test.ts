@@ -86,6 +86,8 @@ describe('the promise a parcel was sold with', () => {
     const row = await rowOf(label.attemptId);
     const sold = platformPromise({ at: issuedAt, deliveryDays: 6 }, {}); // PAC São Paulo → Rio: 6 business days
     expect(row).toMatchObject({
+      platformDays: 6,
+      promisedLevel: null,
       serviceId: 'correios-pac',
       destUf: 'RJ',
       destArea: 'capital',
@@ -100,8 +102,8 @@ describe('the promise a parcel was sold with', () => {
     const delivered = await rowOf(label.attemptId);
     expect(delivered?.outcome).toBe('delivered');
     expect(delivered?.transitDays).toBeGreaterThanOrEqual(1);
-    // Rio de Janeiro's capital is one of the sandbox's early lanes for PAC: on time, days to spare.
-    expect(delivered?.lateDays).toBeLessThanOrEqual(0);
+    // Scored against the promise it was sold with (Rio's capital is an early lane for PAC, but the peak season may
+    // make it a day late: what matters is the score being the delivery's distance from the promised day).
     expect(delivered?.lateDays).toBe(lateDays(dayOfIso(sold.to), delivered?.endedDay ?? 0));
     const events = eventsOf(receiver.received);
     const moving = events.filter((event) => event.data.status !== 'delivered');
@@ -125,6 +127,7 @@ describe('the promise a parcel was sold with', () => {
       lane: rio,
       createdAt: clocks.now() - 20 * 86_400_000,
       createdDay: today - 20,
+      platformDays: 6,
     }));
     await bff.backends.transits.start(parcels, clocks.now());
     for (const [i, parcel] of parcels.entries())
@@ -151,7 +154,11 @@ describe('the promise a parcel was sold with', () => {
     expect(promise.parcels).toBeGreaterThanOrEqual(30);
     const label = await issueLabel(bff.url, orderLabel('KEPT-2'));
     await bff.notifications.tick();
-    expect(await rowOf(label.attemptId)).toMatchObject({ promisedBasis: 'history', promisedTo: promise.to });
+    expect(await rowOf(label.attemptId)).toMatchObject({
+      promisedBasis: 'history',
+      promisedTo: promise.to,
+      promisedLevel: 'prefix',
+    });
   }, 60_000);
 });
 

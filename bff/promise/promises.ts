@@ -64,25 +64,37 @@ export class HistoryPromises implements DeliveryPromises {
   }
 
   async promiseFor(input: PromiseInput): Promise<DeliveryPromise> {
+    return (await this.explain(input)).promise;
+  }
+
+  /**
+   * The promise and what it rests on (the lane level of its history, if any): what a label records beside the promise
+   * it was sold with. The promised day is the platform's count moved by the lane's offset, after the store's handling
+   * days; the range's first day assumes the store posts at once (its handling days are a most, not a least).
+   */
+  async explain(input: PromiseInput): Promise<{ promise: DeliveryPromise; estimate?: LaneEstimate }> {
     const { storeDays = {} } = this.options;
-    if (Number.isFinite(input.deliveryDays))
-      this.quotedDays.set(`${input.destinationCep}|${input.serviceId}`, input.deliveryDays);
+    const deliveryDays = Number.isFinite(input.deliveryDays)
+      ? Math.min(Math.max(0, input.deliveryDays), MAX_ARRIVAL_BUSINESS_DAYS)
+      : undefined;
+    if (deliveryDays === undefined) return { promise: platformPromise(input, storeDays) };
+    this.quotedDays.set(`${input.destinationCep}|${input.serviceId}`, deliveryDays);
     const estimate = await this.estimate(input.destinationCep, input.serviceId);
-    if (!estimate) return platformPromise(input, storeDays);
-    const date = (days: number) =>
+    if (!estimate) return { promise: platformPromise(input, storeDays) };
+    const date = (offset: number, handlingDays: number | undefined) =>
       isoDate(
         arrivalDate({
           now: input.at,
-          deliveryDays: Math.min(days, MAX_ARRIVAL_BUSINESS_DAYS),
-          ...(storeDays.handlingDays !== undefined ? { handlingDays: storeDays.handlingDays } : {}),
+          deliveryDays: Math.min(Math.max(1, deliveryDays + offset), MAX_ARRIVAL_BUSINESS_DAYS),
+          ...(handlingDays !== undefined ? { handlingDays } : {}),
           ...(storeDays.cutoffMinutes !== undefined ? { cutoffMinutes: storeDays.cutoffMinutes } : {}),
         }),
       );
+    const to = date(estimate.toOffset, storeDays.handlingDays);
+    const from = estimate.fromOffset === estimate.toOffset ? to : date(estimate.fromOffset, 0);
     return {
-      from: date(estimate.fromDays),
-      to: date(estimate.toDays),
-      basis: 'history',
-      parcels: estimate.parcels,
+      promise: { from: from < to ? from : to, to, basis: 'history', parcels: estimate.parcels },
+      estimate,
     };
   }
 
@@ -91,7 +103,10 @@ export class HistoryPromises implements DeliveryPromises {
     return this.quotedDays.get(`${destinationCep}|${serviceId}`);
   }
 
-  /** The lane's estimate, or undefined when its history is too thin (or cannot be read: then the platform's). */
+  /**
+   * The lane's estimate (business days against the platform's count), or undefined when its history is too thin (or
+   * cannot be read: then the platform's).
+   */
   async estimate(destinationCep: string, serviceId: string): Promise<LaneEstimate | undefined> {
     const lane = laneOf(destinationCep);
     if (!lane) return undefined;

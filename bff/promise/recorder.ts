@@ -25,7 +25,7 @@ const DAY_MS = 86_400_000;
 
 export interface TransitRecorderOptions {
   history: TransitHistory;
-  promises: Pick<HistoryPromises, 'promiseFor' | 'estimate' | 'quotedDaysOf' | 'invalidate'>;
+  promises: Pick<HistoryPromises, 'explain' | 'quotedDaysOf' | 'invalidate'>;
   serviceCodes: Pick<ServiceCodes, 'idOf'>;
   /** The platform's `deliveryDays` for a CEP and service, when no quote asked a promise for it (a rates call). */
   platformDays?: (destinationCep: string, serviceId: string) => Promise<number | undefined>;
@@ -92,7 +92,7 @@ export class TransitRecorder {
     // The label is issued at its creation on the BFF's clock; under the test clock, the carrier's world has its own.
     const at = this.options.workNow === this.options.now ? label.createdAt : workNow();
     const fresh = label.createdAt >= now() - FRESH_MS;
-    const promise = fresh ? await this.soldPromise(destination, serviceId, at) : undefined;
+    const sold = fresh ? await this.soldPromise(destination, serviceId, at) : undefined;
     return {
       attemptId: label.attemptId,
       trackingCode: label.trackingCode,
@@ -101,23 +101,28 @@ export class TransitRecorder {
       lane,
       createdAt: at,
       createdDay: dayOf(at),
-      promise,
+      promise: sold?.promise,
+      level: sold?.level,
+      platformDays: sold?.platformDays,
     };
   }
 
-  /** The promise a quote at `at` would have given: history, else the platform's count last quoted for the CEP. */
-  private async soldPromise(
-    cep: string,
-    serviceId: string,
-    at: number,
-  ): Promise<DeliveryPromise | undefined> {
+  /**
+   * The promise a quote at `at` would have given, and the platform's count it rests on: the one last quoted for the
+   * CEP and service, else one rates call. Undefined when the platform's count cannot be had.
+   */
+  private async soldPromise(cep: string, serviceId: string, at: number) {
     const { promises, platformDays } = this.options;
-    const estimate = await promises.estimate(cep, serviceId);
     const days =
-      promises.quotedDaysOf(cep, serviceId) ??
-      (estimate ? 0 : await platformDays?.(cep, serviceId).catch(() => undefined));
-    if (!estimate && days === undefined) return undefined;
-    return promises.promiseFor({ destinationCep: cep, serviceId, deliveryDays: days ?? 0, at });
+      promises.quotedDaysOf(cep, serviceId) ?? (await platformDays?.(cep, serviceId).catch(() => undefined));
+    if (days === undefined) return undefined;
+    const { promise, estimate } = await promises.explain({
+      destinationCep: cep,
+      serviceId,
+      deliveryDays: days,
+      at,
+    });
+    return { promise, level: estimate?.level, platformDays: days };
   }
 
   /** The history rows of these labels. */

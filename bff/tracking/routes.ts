@@ -2,7 +2,7 @@ import express, { type RequestHandler, type Response, Router } from 'express';
 import { ApiError } from '../../shared/errors.ts';
 import { describeIssues } from '../../shared/issues.ts';
 import { senderKey } from '../../shared/security/address.ts';
-import { TrackingLookupRequestSchema } from '../../shared/tracking-lookup.ts';
+import { TrackingLookupRequestSchema, type TrackingLookupResult } from '../../shared/tracking-lookup.ts';
 import type { BffConfig } from '../config.ts';
 import { jsonOnly, methodNotAllowed, rateLimited } from '../http/errors.ts';
 import { isUpstreamError } from '../upstream/errors.ts';
@@ -70,6 +70,8 @@ export function trackingRoutes(deps: {
   service: TrackingService;
   /** The per-visitor limit (`BFF_VISITOR_RATE_LIMIT`), shared with the order lookup. */
   limiter: VisitorLimiter;
+  /** Adds the delivery promise of this store's parcels still on their way (bff/promise/routes.ts). */
+  promised?: <T extends TrackingLookupResult>(results: T[]) => Promise<T[]>;
 }): Router {
   const router = Router();
   const json = express.json({ limit: '8kb', type: () => true });
@@ -80,7 +82,8 @@ export function trackingRoutes(deps: {
   router.post('/api/tracking', json, async (req, res) => {
     const codes = parseCodes(req.body);
     try {
-      const results = await deps.service.lookup(codes, senderKey(req));
+      const found = await deps.service.lookup(codes, senderKey(req));
+      const results = deps.promised ? await deps.promised(found) : found;
       res.setHeader('Cache-Control', 'no-store');
       res.json({ results });
     } catch (error) {

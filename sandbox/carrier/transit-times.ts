@@ -31,10 +31,10 @@ export const PROFILES: Record<Profile, readonly (readonly [offset: number, share
     [2, 0.03],
   ],
   early: [
-    [-3, 0.25],
+    [-3, 0.3],
     [-2, 0.45],
-    [-1, 0.25],
-    [0, 0.05],
+    [-1, 0.23],
+    [0, 0.02],
   ],
   late: [
     [-1, 0.05],

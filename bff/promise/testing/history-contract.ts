@@ -49,6 +49,7 @@ export function describeTransitHistory(name: string, open: () => Promise<[Sql, S
         createdAt,
         createdDay: Math.floor((createdAt - 3 * 3_600_000) / DAY),
         promise: { from: '2026-12-01', to: '2026-12-03', basis: 'platform' as const, parcels: 0 },
+        platformDays: 6,
       };
     };
 
@@ -110,6 +111,7 @@ export function describeTransitHistory(name: string, open: () => Promise<[Sql, S
             region: 'SE',
             origin: '01310',
             days: 4,
+            platformDays: 6,
             endedDay: TODAY - 1,
           },
         ]);

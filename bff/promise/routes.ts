@@ -1,0 +1,89 @@
+import express, { type RequestHandler, Router } from 'express';
+import type { DeliveryPromise } from '../../shared/delivery-promise.ts';
+import { ApiError } from '../../shared/errors.ts';
+import { describeIssues } from '../../shared/issues.ts';
+import { PromisesRequestSchema, type PromisesResponse } from '../../shared/promise-lookup.ts';
+import type { TrackingLookupResult } from '../../shared/tracking-lookup.ts';
+import { jsonOnly, methodNotAllowed } from '../http/errors.ts';
+import { limitVisitors, type VisitorLimiter } from '../tracking/visitor-limiter.ts';
+import type { TransitHistory } from './history-store.ts';
+import type { HistoryPromises } from './promises.ts';
+import { soldPromiseOf } from './recorder.ts';
+
+/**
+ * CORS for any origin: the calculator runs on the store's pages, wherever they are, and the answer is dates anyone
+ * may read (no key, no personal data, no platform call behind it).
+ */
+const anyOrigin: RequestHandler = (req, res, next) => {
+  res.setHeader('Access-Control-Allow-Origin', '*');
+  res.setHeader('Access-Control-Expose-Headers', 'Retry-After');
+  if (req.method === 'OPTIONS') {
+    res.setHeader('Access-Control-Allow-Methods', 'POST');
+    res.setHeader('Access-Control-Allow-Headers', 'Content-Type');
+    res.setHeader('Access-Control-Max-Age', '600');
+    res.status(204).end();
+    return;
+  }
+  next();
+};
+
+export interface PromiseRoutesDeps {
+  promises: Pick<HistoryPromises, 'promiseFor'>;
+  /** The per-visitor limit (`BFF_VISITOR_RATE_LIMIT`), shared with the tracking API. */
+  limiter: VisitorLimiter;
+  /** The instant of a promise (the work clock). */
+  now: () => number;
+}
+
+/**
+ * `POST /api/promises` `{cep, rates: [{serviceId, deliveryDays}]}` → `{promises: [{serviceId, promise}]}`: the promise
+ * of each rate the calculator got from the platform, by the same function the quote core uses (`promiseFor`).
+ */
+export function promiseRoutes(deps: PromiseRoutesDeps): Router {
+  const router = Router();
+  const json = express.json({ limit: '4kb', type: () => true });
+  router.use('/api/promises', anyOrigin);
+  router.post('/api/promises', limitVisitors(deps.limiter));
+  router.post('/api/promises', jsonOnly);
+  router.post('/api/promises', json, async (req, res) => {
+    const parsed = PromisesRequestSchema.safeParse(req.body);
+    if (!parsed.success) throw new ApiError('invalid_body', describeIssues(parsed.error.issues));
+    const { cep, rates } = parsed.data;
+    const at = deps.now();
+    const body: PromisesResponse = {
+      promises: await Promise.all(
+        rates.map(async ({ serviceId, deliveryDays }) => ({
+          serviceId,
+          promise: await deps.promises.promiseFor({ destinationCep: cep, serviceId, deliveryDays, at }),
+        })),
+      ),
+    };
+    // A promise moves with the day and the history: a shared cache may keep it a minute.
+    res.setHeader('Cache-Control', 'public, max-age=60');
+    res.json(body);
+  });
+  router.all('/api/promises', methodNotAllowed('POST'));
+  return router;
+}
+
+/**
+ * The tracking page's "previsão": each result of a parcel this store sold and that is still on its way carries the
+ * promise it was sold with. A history that cannot be read leaves the results as they are.
+ */
+export function withPromises(
+  history: Pick<TransitHistory, 'promisedFor'>,
+): <T extends TrackingLookupResult>(results: T[]) => Promise<T[]> {
+  return async (results) => {
+    let rows: Awaited<ReturnType<TransitHistory['promisedFor']>>;
+    try {
+      rows = await history.promisedFor(results.map((result) => result.code));
+    } catch {
+      return results;
+    }
+    return results.map((result) => {
+      const promise: DeliveryPromise | undefined =
+        result.found && !result.delivered ? soldPromiseOf(rows.get(result.code)) : undefined;
+      return promise ? { ...result, promise } : result;
+    });
+  };
+}
