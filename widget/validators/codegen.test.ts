@@ -92,6 +92,18 @@ const event = object({
   origin: field(text),
   destination: field(text),
 });
+const date = field(
+  fc.constantFrom('2026-12-01', '2026-12-03', '2028-02-29', '2026-02-30', '2026-1-1', '', 'x'),
+);
+const promise = object({
+  from: date,
+  to: date,
+  basis: field(fc.constantFrom('history', 'platform', 'guess')),
+  parcels: field(numbers),
+});
+const promisesResponse = object({
+  promises: list(object({ serviceId: field(text), promise: field(promise) })),
+});
 const trackingResult = object({
   code: field(text),
   found: field(fc.boolean()),
@@ -100,6 +112,7 @@ const trackingResult = object({
   events: list(event),
   message: field(text),
   stale: field(fc.constantFrom(true, false, 'true')),
+  promise: field(promise),
 });
 const trackingResponse = object({ results: list(trackingResult) });
 const orderResponse = object({ orderId: field(text), results: list(trackingResult) });
@@ -112,6 +125,7 @@ const SAMPLES = {
   isErrorBody: errorBody,
   isTrackingLookupResponse: trackingResponse,
   isOrderLookupResponse: orderResponse,
+  isPromisesResponse: promisesResponse,
 } satisfies Record<keyof typeof WIDGET_SCHEMAS, fc.Arbitrary<unknown>>;
 
 describe('the validators generated from the shared zod schemas', () => {

@@ -5,6 +5,7 @@
  */
 import type { ErrorBody } from '../../shared/errors.ts';
 import type { OrderLookupResponse } from '../../shared/order-lookup.ts';
+import type { PromisesResponse } from '../../shared/promise-lookup.ts';
 import type { QuoteItem, RatesResponse } from '../../shared/quote.ts';
 import type { TrackingLookupResponse } from '../../shared/tracking-lookup.ts';
 
@@ -18,3 +19,5 @@ export declare function isErrorBody(value: unknown): value is ErrorBody;
 export declare function isTrackingLookupResponse(value: unknown): value is TrackingLookupResponse;
 /** The BFF's `POST /api/orders/lookup` 200 body. For values from `JSON.parse`. */
 export declare function isOrderLookupResponse(value: unknown): value is OrderLookupResponse;
+/** The BFF's `POST /api/promises` 200 body. For values from `JSON.parse`. */
+export declare function isPromisesResponse(value: unknown): value is PromisesResponse;
