@@ -91,11 +91,9 @@ export class HistoryPromises implements DeliveryPromises {
         }),
       );
     const to = date(estimate.toOffset, storeDays.handlingDays);
-    const from = estimate.fromOffset === estimate.toOffset ? to : date(estimate.fromOffset, 0);
-    return {
-      promise: { from: from < to ? from : to, to, basis: 'history', parcels: estimate.parcels },
-      estimate,
-    };
+    const earliest = date(estimate.fromOffset, 0);
+    const from = estimate.fromOffset === estimate.toOffset || earliest > to ? to : earliest;
+    return { promise: { from, to, basis: 'history', parcels: estimate.parcels }, estimate };
   }
 
   /** The platform's `deliveryDays` last asked a promise for, for this CEP and service (a label's fallback). */
