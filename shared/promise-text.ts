@@ -43,11 +43,17 @@ export function shortDate(iso: string, locale: Locale): string {
 
 /**
  * The dates of a promise: "até qua., 26/11" or "entre 3 e 5/12" (pt-BR), "by Wed, Nov 26" or "Dec 3–5" (en),
- * "a más tardar el mié., 26/11" or "entre el 3 y el 5/12" (es).
+ * "a más tardar el mié., 26/11" or "entre el 3 y el 5/12" (es). One date is written by `oneDate`: `weekdayDate`
+ * (the calculator, the e-mails) or `shortDate` ("até 26/11": the tracking page, whose budget has no room for the
+ * weekdays' names).
  */
-export function promiseDates(promise: { from: string; to: string }, locale: Locale): string {
+export function promiseDates(
+  promise: { from: string; to: string },
+  locale: Locale,
+  oneDate: (iso: string, locale: Locale) => string,
+): string {
   if (promise.from >= promise.to) {
-    const date = weekdayDate(promise.to, locale);
+    const date = oneDate(promise.to, locale);
     return locale === 'en' ? `by ${date}` : locale === 'es' ? `a más tardar el ${date}` : `até ${date}`;
   }
   const from = civil(promise.from);

@@ -29,7 +29,7 @@ export function renderEmail({ event, locale, name, store }: EmailInput): EmailMe
   const t = EMAIL_TEXTS[locale];
   const { data } = event;
   const order = data.orderId ? t.order(data.orderId) : t.anOrder;
-  const dates = data.promise ? promiseDates(data.promise, locale) : undefined;
+  const dates = data.promise ? promiseDates(data.promise, locale, weekdayDate) : undefined;
   const headline =
     event.type === 'shipment.stalled'
       ? t.stalled(order)

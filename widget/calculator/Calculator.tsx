@@ -2,7 +2,7 @@ import { arrivalDate, isoDate, MAX_ARRIVAL_BUSINESS_DAYS } from '../../shared/bu
 import type { DeliveryPromise as StorePromise } from '../../shared/delivery-promise.ts';
 import type { Locale } from '../../shared/locale.ts';
 import { formatBRL, roundCents } from '../../shared/money.ts';
-import { promiseDates } from '../../shared/promise-text.ts';
+import { promiseDates, weekdayDate } from '../../shared/promise-text.ts';
 import type { Rate } from '../../shared/quote.ts';
 import { ufOfCep } from '../../shared/uf.ts';
 import type { Messages } from './messages.ts';
@@ -223,7 +223,7 @@ function DeliveryPromise({
   if (shown)
     return (
       <span part="option-arrival" class="option-promise" data-basis={promise?.basis}>
-        {t.promised(promiseDates(shown, locale))}
+        {t.promised(promiseDates(shown, locale, weekdayDate))}
       </span>
     );
   return (

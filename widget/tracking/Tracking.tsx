@@ -1,4 +1,4 @@
-import { promiseDates } from '../../shared/promise-text.ts';
+import { promiseDates, shortDate } from '../../shared/promise-text.ts';
 import type { TrackingEvent } from '../../shared/tracking.ts';
 import type { TrackingLookupResult } from '../../shared/tracking-lookup.ts';
 import type { TrackingMessages } from './messages.ts';
@@ -198,7 +198,7 @@ function Card({ result, t }: { result: TrackingLookupResult; t: TrackingMessages
       </p>
       {result.promise && (
         <p part="promise" class="promise">
-          {t.promise(promiseDates(result.promise, t.locale))}
+          {t.promise(promiseDates(result.promise, t.locale, shortDate))}
         </p>
       )}
       {result.stale && (
