@@ -308,6 +308,8 @@ export function createBff(deps: BffDeps): Bff {
         approvals: backends.approvals,
         serviceCodes,
         publicUrl: config.publicUrl,
+        transits: backends.transits,
+        workNow,
       }),
     );
   }

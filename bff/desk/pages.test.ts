@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningSandbox, SAMPLE_LABEL, startSandbox } from '../../sandbox/testing.ts';
+import { saoPauloDay } from '../../shared/business-days.ts';
+import { laneOf } from '../../shared/lanes.ts';
 import { type RunningBff, startBff } from '../testing.ts';
 
 const PASSWORD = 'senha-do-lojista-pages';
@@ -101,7 +103,13 @@ describe('the desk’s pages', () => {
   });
 
   it('serves every page with a strict CSP: its script and stylesheet from this server, nothing inline', async () => {
-    for (const path of ['/admin/labels', '/admin/labels/new', '/admin/approvals', '/admin/agents']) {
+    for (const path of [
+      '/admin/labels',
+      '/admin/labels/new',
+      '/admin/approvals',
+      '/admin/agents',
+      '/admin/promise',
+    ]) {
       const response = await get(path);
       expect(response.status).toBe(200);
       const csp = response.headers.get('content-security-policy') ?? '';
@@ -149,5 +157,49 @@ describe('the desk’s pages', () => {
     expect(html).toContain('Senha do lojista');
     expect(html).not.toContain('PED-');
     expect(html).not.toContain('csrf-token');
+  });
+
+  it('shows the promise kept per lane and service: share on time, median days early or late, deliveries', async () => {
+    const empty = await (await get('/admin/promise')).text();
+    expect(empty).toContain('Nenhuma entrega com prazo registrado ainda');
+    const rio = laneOf('20040-020');
+    const interior = laneOf('44001-000');
+    if (!rio || !interior) throw new Error('no lane');
+    const today = saoPauloDay(Date.now()).day;
+    const scored = [
+      ...Array.from({ length: 19 }, (_, i) => ['rio', rio, i % 2 === 0 ? -2 : -1] as const),
+      ['rio', rio, 1] as const,
+      ...Array.from({ length: 3 }, () => ['feira', interior, 2] as const),
+    ];
+    const parcels = scored.map(([name, lane], i) => ({
+      attemptId: `${name}-${i}`,
+      trackingCode: `QB${String(70000000 + i)}5BR`,
+      origin: '01310',
+      serviceId: 'correios-pac',
+      lane,
+      createdAt: Date.now() - 10 * 86_400_000,
+      createdDay: today - 10,
+      promise: { from: '2026-12-01', to: '2026-12-03', basis: 'history' as const, parcels: 40 },
+      platformDays: 6,
+    }));
+    await bff.backends.transits.start(parcels, Date.now());
+    for (const [i, [, , late]] of scored.entries())
+      await bff.backends.transits.change(
+        bff.backends.sql,
+        parcels[i]?.attemptId ?? '',
+        { outcome: 'delivered', postedDay: today - 8, endedDay: today - 2, transitDays: 6, lateDays: late },
+        Date.now(),
+      );
+    const html = await (await get('/admin/promise')).text();
+    expect(html).toContain('82,6 % no prazo, em 23 entregas');
+    const rows = html.match(/<tr>\s*<th scope="row">[\s\S]*?<\/tr>/g) ?? [];
+    expect(rows[0]).toMatch(
+      /RJ <span class="muted">capital<\/span>[\s\S]*correios-pac[\s\S]*>20<[\s\S]*>95 %<[\s\S]*1,5 dias antes/,
+    );
+    expect(rows[1]).toMatch(
+      /BA <span class="muted">interior<\/span>[\s\S]*>3<[\s\S]*class="number warn">0 %<[\s\S]*2 dias depois/,
+    );
+    const en = await (await get('/admin/promise?lang=en')).text();
+    expect(en).toContain('82.6 % on time, over 23 deliveries');
   });
 });
