@@ -14,7 +14,7 @@ import { SandboxClock } from './sandbox-clock.ts';
 
 /**
  * One clock for tests and demos: a BFF started with `BFF_TEST_CLOCK=sandbox` follows the sandbox's carrier clock, its
- * timers on as in production (a round every real second), so what takes business days — a stall, the 7 days a parcel
+ * timers on as in production (a round every 2 real seconds), so what takes business days — a stall, the 7 days a parcel
  * waits for pickup — happens in seconds when the sandbox's clock runs at two days a second.
  */
 const TWO_DAYS_A_SECOND = 2 * 86_400;
