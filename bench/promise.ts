@@ -13,6 +13,7 @@ import { AgentLabelInputSchema } from '../shared/agent-label.ts';
 import { isBusinessDay, saoPauloDay } from '../shared/business-days.ts';
 import { platformPromise } from '../shared/delivery-promise.ts';
 import { laneOf } from '../shared/lanes.ts';
+import { seededRandom } from '../shared/seeded-random.ts';
 import { ufOfCep } from '../shared/uf.ts';
 import { startSmtp } from '../testing/servers.ts';
 import { type Figure, round } from './stats.ts';
@@ -57,18 +58,6 @@ const SERVICES = [
   { serviceCode: '03298', serviceId: 'correios-pac', share: 0.7 },
   { serviceCode: '03220', serviceId: 'correios-sedex', share: 0.3 },
 ] as const;
-
-/** A small seeded generator (mulberry32), so every run labels the same parcels. */
-function draws(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 interface Parcel {
   attemptId: string;
@@ -115,7 +104,7 @@ const pct = (n: number, of: number) => (of === 0 ? 0 : round((100 * n) / of, 1))
  */
 export async function measurePromise(perDay = 12): Promise<Figure> {
   const started = Date.now();
-  const random = draws(36);
+  const random = seededRandom(36);
   const sandbox = await startSandbox({
     labelPdfDelayMs: 0,
     rateLimit: { calls: 10_000_000, seconds: 60 },

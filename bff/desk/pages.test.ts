@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningSandbox, SAMPLE_LABEL, startSandbox } from '../../sandbox/testing.ts';
-import { saoPauloDay } from '../../shared/business-days.ts';
-import { laneOf } from '../../shared/lanes.ts';
+import { seedDelivered } from '../promise/testing/seed.ts';
 import { type RunningBff, startBff } from '../testing.ts';
 
 const PASSWORD = 'senha-do-lojista-pages';
@@ -162,34 +161,27 @@ describe('the desk’s pages', () => {
   it('shows the promise kept per lane and service: share on time, median days early or late, deliveries', async () => {
     const empty = await (await get('/admin/promise')).text();
     expect(empty).toContain('Nenhuma entrega com prazo registrado ainda');
-    const rio = laneOf('20040-020');
-    const interior = laneOf('44001-000');
-    if (!rio || !interior) throw new Error('no lane');
-    const today = saoPauloDay(Date.now()).day;
-    const scored = [
-      ...Array.from({ length: 19 }, (_, i) => ['rio', rio, i % 2 === 0 ? -2 : -1] as const),
-      ['rio', rio, 1] as const,
-      ...Array.from({ length: 3 }, () => ['feira', interior, 2] as const),
-    ];
-    const parcels = scored.map(([name, lane], i) => ({
-      attemptId: `${name}-${i}`,
-      trackingCode: `QB${String(70000000 + i)}5BR`,
-      origin: '01310',
-      serviceId: 'correios-pac',
-      lane,
-      createdAt: Date.now() - 10 * 86_400_000,
-      createdDay: today - 10,
-      promise: { from: '2026-12-01', to: '2026-12-03', basis: 'history' as const, parcels: 40 },
-      platformDays: 6,
-    }));
-    await bff.backends.transits.start(parcels, Date.now());
-    for (const [i, [, , late]] of scored.entries())
-      await bff.backends.transits.change(
-        bff.backends.sql,
-        parcels[i]?.attemptId ?? '',
-        { outcome: 'delivered', postedDay: today - 8, endedDay: today - 2, transitDays: 6, lateDays: late },
-        Date.now(),
-      );
+    const promise = { from: '2026-12-01', to: '2026-12-03', basis: 'history' as const, parcels: 40 };
+    const now = Date.now();
+    // Rio: 19 early (alternately 2 and 1 business days), 1 late; Feira de Santana: 3 late by 2.
+    await seedDelivered(bff.backends, {
+      name: 'rio',
+      cep: '20040-020',
+      count: 20,
+      promise,
+      transitDays: () => 6,
+      lateDays: (i) => (i === 19 ? 1 : i % 2 === 0 ? -2 : -1),
+      now,
+    });
+    await seedDelivered(bff.backends, {
+      name: 'feira',
+      cep: '44001-000',
+      count: 3,
+      promise,
+      transitDays: () => 6,
+      lateDays: () => 2,
+      now,
+    });
     const html = await (await get('/admin/promise')).text();
     expect(html).toContain('82,6 % no prazo, em 23 entregas');
     const rows = html.match(/<tr>\s*<th scope="row">[\s\S]*?<\/tr>/g) ?? [];

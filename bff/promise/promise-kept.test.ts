@@ -2,7 +2,6 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type RunningSandbox, startSandbox } from '../../sandbox/testing.ts';
 import { saoPauloDay } from '../../shared/business-days.ts';
 import { DeliveryPromiseSchema, platformPromise } from '../../shared/delivery-promise.ts';
-import { laneOf } from '../../shared/lanes.ts';
 import {
   type SmtpServer,
   startSmtp,
@@ -18,6 +17,7 @@ import {
 } from '../notifications/testing/harness.ts';
 import { type RunningBff, startBff } from '../testing.ts';
 import { dayOfIso, lateDays } from './learn.ts';
+import { seedDelivered } from './testing/seed.ts';
 
 /**
  * Promise kept, end to end: a real BFF whose watcher follows the labels it issued on the sandbox's carrier (both
@@ -116,32 +116,13 @@ describe('the promise a parcel was sold with', () => {
   }, 60_000);
 
   it('rests on the store’s history once its lane has enough delivered parcels (basis history, parcels counted)', async () => {
-    const rio = laneOf('20040-020');
-    if (!rio) throw new Error('no lane');
-    const today = saoPauloDay(clocks.now()).day;
-    const parcels = Array.from({ length: 30 }, (_, i) => ({
-      attemptId: `seed-${i}`,
-      trackingCode: `QB${String(90000000 + i)}5BR`,
-      origin: '01310',
-      serviceId: 'correios-pac',
-      lane: rio,
-      createdAt: clocks.now() - 20 * 86_400_000,
-      createdDay: today - 20,
-      platformDays: 6,
-    }));
-    await bff.backends.transits.start(parcels, clocks.now());
-    for (const [i, parcel] of parcels.entries())
-      await bff.backends.transits.change(
-        bff.backends.sql,
-        parcel.attemptId,
-        {
-          outcome: 'delivered',
-          postedDay: today - 10,
-          endedDay: today - 10 + (i % 3) + 3,
-          transitDays: 3 + (i % 3),
-        },
-        clocks.now(),
-      );
+    await seedDelivered(bff.backends, {
+      name: 'seed',
+      cep: '20040-020',
+      count: 30,
+      transitDays: (i) => 3 + (i % 3),
+      now: clocks.now(),
+    });
     bff.promises.invalidate();
     const at = clocks.now();
     const promise = await bff.promises.promiseFor({
@@ -159,6 +140,30 @@ describe('the promise a parcel was sold with', () => {
       promisedTo: promise.to,
       promisedLevel: 'prefix',
     });
+  }, 60_000);
+});
+
+describe('a label whose platform count cannot be had', () => {
+  it('starts its history at a later round, with the promise, rather than without one', async () => {
+    await sandbox.control('faults', { target: 'rates', mode: 'error502', times: 50 });
+    const toBeloHorizonte = orderLabel('LATER-1');
+    toBeloHorizonte.recipient = {
+      ...toBeloHorizonte.recipient,
+      endereco: {
+        ...toBeloHorizonte.recipient.endereco,
+        cep: '30130-000',
+        cidade: 'Belo Horizonte',
+        uf: 'MG',
+      },
+    };
+    const label = await issueLabel(bff.url, toBeloHorizonte);
+    await bff.notifications.tick();
+    expect(await rowOf(label.attemptId)).toBeUndefined();
+    await sandbox.control('faults', undefined, 'DELETE');
+    await bff.notifications.tick();
+    const row = await rowOf(label.attemptId);
+    expect(row).toMatchObject({ platformDays: 6, destUf: 'MG' });
+    expect(row?.promisedTo).toMatch(/^\d{4}-\d{2}-\d{2}$/);
   }, 60_000);
 });
 

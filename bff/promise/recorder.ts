@@ -21,6 +21,8 @@ const EndsSchema = z.object({
 
 /** A label issued longer ago than this when its history starts was sold before this BFF recorded promises. */
 const FRESH_MS = 2 * 86_400_000;
+/** A label whose platform count could not be had is tried again at the next rounds for this long, then started without. */
+const RETRY_MS = 3_600_000;
 const DAY_MS = 86_400_000;
 
 export interface TransitRecorderOptions {
@@ -80,7 +82,7 @@ export class TransitRecorder {
 
   private async parcelOf(
     label: Awaited<ReturnType<TransitHistory['unrecorded']>>[number],
-  ): Promise<NewTransit> {
+  ): Promise<NewTransit | undefined> {
     const { serviceCodes, now, workNow } = this.options;
     const ends = EndsSchema.parse(JSON.parse(label.request));
     const origin = normalizeCep(ends.sender.endereco.cep)?.slice(0, 5) ?? '';
@@ -93,6 +95,8 @@ export class TransitRecorder {
     const at = this.options.workNow === this.options.now ? label.createdAt : workNow();
     const fresh = label.createdAt >= now() - FRESH_MS;
     const sold = fresh ? await this.soldPromise(destination, serviceId, at) : undefined;
+    // The platform did not answer its count: the label's history starts at a later round, with its promise.
+    if (fresh && !sold && label.createdAt >= now() - RETRY_MS) return undefined;
     return {
       attemptId: label.attemptId,
       trackingCode: label.trackingCode,

@@ -1,14 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningSandbox, startSandbox } from '../../sandbox/testing.ts';
-import { saoPauloDay } from '../../shared/business-days.ts';
 import { platformPromise } from '../../shared/delivery-promise.ts';
-import { laneOf } from '../../shared/lanes.ts';
 import { PromisesResponseSchema } from '../../shared/promise-lookup.ts';
 import { TrackingLookupResponseSchema } from '../../shared/tracking-lookup.ts';
 import { loopbackAddress, requestFrom } from '../../testing/from-address.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../../testing/servers.ts';
 import { Clocks, issueLabel, orderLabel, WEBHOOK_SECRET } from '../notifications/testing/harness.ts';
 import { type RunningBff, startBff } from '../testing.ts';
+import { seedDelivered } from './testing/seed.ts';
 
 /**
  * `POST /api/promises` (the calculator asks the promises of the rates it got from the platform) and the promise on
@@ -88,27 +87,14 @@ describe('POST /api/promises', () => {
   });
 
   it('answers the store’s history where its lane has enough parcels', async () => {
-    const lane = laneOf('40010-000');
-    if (!lane) throw new Error('no lane');
-    const today = saoPauloDay(clocks.now()).day;
-    const parcels = Array.from({ length: 30 }, (_, i) => ({
-      attemptId: `salvador-${i}`,
-      trackingCode: `QB${String(80000000 + i)}5BR`,
-      origin: '01310',
-      serviceId: 'correios-pac',
-      lane,
-      createdAt: clocks.now() - 10 * 86_400_000,
-      createdDay: today - 10,
+    await seedDelivered(bff.backends, {
+      name: 'salvador',
+      cep: '40010-000',
+      count: 30,
       platformDays: 8,
-    }));
-    await bff.backends.transits.start(parcels, clocks.now());
-    for (const [i, parcel] of parcels.entries())
-      await bff.backends.transits.change(
-        bff.backends.sql,
-        parcel.attemptId,
-        { outcome: 'delivered', postedDay: today - 9, endedDay: today - 2, transitDays: 5 + (i % 2) },
-        clocks.now(),
-      );
+      transitDays: (i) => 5 + (i % 2),
+      now: clocks.now(),
+    });
     bff.promises.invalidate();
     const { promises } = PromisesResponseSchema.parse(
       (await ask({ cep: '40010000', rates: [{ serviceId: 'correios-pac', deliveryDays: 8 }] }, 1)).json(),

@@ -1,31 +1,15 @@
-import express, { type RequestHandler, Router } from 'express';
+import express, { Router } from 'express';
 import type { DeliveryPromise } from '../../shared/delivery-promise.ts';
 import { ApiError } from '../../shared/errors.ts';
 import { describeIssues } from '../../shared/issues.ts';
 import { PromisesRequestSchema, type PromisesResponse } from '../../shared/promise-lookup.ts';
 import type { TrackingLookupResult } from '../../shared/tracking-lookup.ts';
 import { jsonOnly, methodNotAllowed } from '../http/errors.ts';
+import { cors } from '../tracking/routes.ts';
 import { limitVisitors, type VisitorLimiter } from '../tracking/visitor-limiter.ts';
 import type { TransitHistory } from './history-store.ts';
 import type { HistoryPromises } from './promises.ts';
 import { soldPromiseOf } from './recorder.ts';
-
-/**
- * CORS for any origin: the calculator runs on the store's pages, wherever they are, and the answer is dates anyone
- * may read (no key, no personal data, no platform call behind it).
- */
-const anyOrigin: RequestHandler = (req, res, next) => {
-  res.setHeader('Access-Control-Allow-Origin', '*');
-  res.setHeader('Access-Control-Expose-Headers', 'Retry-After');
-  if (req.method === 'OPTIONS') {
-    res.setHeader('Access-Control-Allow-Methods', 'POST');
-    res.setHeader('Access-Control-Allow-Headers', 'Content-Type');
-    res.setHeader('Access-Control-Max-Age', '600');
-    res.status(204).end();
-    return;
-  }
-  next();
-};
 
 export interface PromiseRoutesDeps {
   promises: Pick<HistoryPromises, 'promiseFor'>;
@@ -42,7 +26,8 @@ export interface PromiseRoutesDeps {
 export function promiseRoutes(deps: PromiseRoutesDeps): Router {
   const router = Router();
   const json = express.json({ limit: '4kb', type: () => true });
-  router.use('/api/promises', anyOrigin);
+  // Any origin: the calculator runs on the store's pages, wherever they are, and the answer is dates anyone may read.
+  router.use('/api/promises', cors('*'));
   router.post('/api/promises', limitVisitors(deps.limiter));
   router.post('/api/promises', jsonOnly);
   router.post('/api/promises', json, async (req, res) => {

@@ -11,14 +11,15 @@ import type { TrackingService } from './service.ts';
 import { limitVisitors, type VisitorLimiter } from './visitor-limiter.ts';
 import { ShareSpent } from './visitor-share.ts';
 
-/** CORS for the origins the merchant allowed, and for nobody else. */
-export function cors(allowed: readonly string[]): RequestHandler {
-  const origins = new Set(allowed);
+/** CORS for the origins the merchant allowed, and for nobody else; `'*'`: for any origin (an answer anyone may read). */
+export function cors(allowed: readonly string[] | '*'): RequestHandler {
+  const any = allowed === '*';
+  const origins = new Set(any ? [] : allowed);
   return (req, res, next) => {
     const origin = req.headers.origin;
     res.vary('Origin');
-    if (origin && origins.has(origin)) {
-      res.setHeader('Access-Control-Allow-Origin', origin);
+    if (origin && (any || origins.has(origin))) {
+      res.setHeader('Access-Control-Allow-Origin', any ? '*' : origin);
       res.setHeader('Access-Control-Expose-Headers', 'Retry-After');
       if (req.method === 'OPTIONS') {
         res.setHeader('Access-Control-Allow-Methods', 'POST');

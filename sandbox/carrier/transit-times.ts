@@ -1,5 +1,6 @@
 import { civilDate, isBusinessDay, saoPauloDay } from '../../shared/business-days.ts';
 import { type Lane, laneOf, regionOf } from '../../shared/lanes.ts';
+import { seededRandom } from '../../shared/seeded-random.ts';
 import type { Uf } from '../../shared/uf.ts';
 import { HOUR_MS } from './clock.ts';
 import { hash, type PlannedEvent, plannedBetween, type RouteEnds } from './tracking.ts';
@@ -86,18 +87,6 @@ export function isCarrierDay(day: number): boolean {
   return isBusinessDay(day) && !isStrikeDay(day);
 }
 
-/** A small seeded generator (mulberry32): the same draws for the same code on every run. */
-function draws(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
-
 function pick(profile: Profile, u: number): number {
   let covered = 0;
   for (const [offset, share] of PROFILES[profile]) {
@@ -132,7 +121,7 @@ export interface TransitInput {
  */
 export function transitOf(input: TransitInput): Transit {
   const { code, route, destinationCep, serviceCode, platformDays, createdAt } = input;
-  const random = draws(hash(code));
+  const random = seededRandom(hash(code));
   const lane = laneOf(destinationCep);
   const profile = lane ? profileOf(route.originUf, lane, serviceCode) : 'on-time';
   const postedAt = 2 + Math.floor(random() * 20);
