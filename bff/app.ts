@@ -69,7 +69,10 @@ export interface BffDeps {
    * Notifications, for tests: `timers: false` leaves the cadence and the outbox poll off (the test calls `tick()`);
    * another mail port, the outbox lease, the poll interval.
    */
-  notifications?: { timers?: boolean } & Pick<NotificationsDeps, 'mailer' | 'leaseMs' | 'pollMs'>;
+  notifications?: { timers?: boolean } & Pick<
+    NotificationsDeps,
+    'mailer' | 'leaseMs' | 'pollMs' | 'cadenceMs'
+  >;
   /** How `order_not_found` waits for its time floor (tests observe it instead of sleeping). */
   lookupWait?: (ms: number) => Promise<void>;
   /** Where the built widget files are (default `dist/widget/`), for tests. */

@@ -3,7 +3,7 @@ import { civilDate } from '../../shared/business-days.ts';
 import { isoDate } from '../../shared/delivery-promise.ts';
 import { MAX_CODES } from '../../shared/limits.ts';
 import { localeOf } from '../../shared/locale.ts';
-import { parcelState } from '../../shared/parcel-status.ts';
+import { ON_ITS_WAY, parcelState } from '../../shared/parcel-status.ts';
 import {
   type ShipmentEvent,
   ShipmentEventSchema,
@@ -186,8 +186,8 @@ export class Watcher {
   ): Promise<NewEvent | undefined> {
     const { ledger, links, channels } = this.options;
     const attempt = await ledger.get(watch.attemptId);
-    const promise =
-      change.status === 'delivered' || change.status === 'returned' ? undefined : soldPromiseOf(row);
+    // The promise while the parcel is on its way: not once it arrived, went back, or waits to be picked up.
+    const promise = ON_ITS_WAY.includes(change.status) ? soldPromiseOf(row) : undefined;
     const pickupBy =
       change.status === 'awaiting-pickup'
         ? isoDate(civilDate(pickupLastDayOf(change.lastEvent, at)))

@@ -82,7 +82,13 @@ describe('the promise a parcel was sold with', () => {
   it('is recorded with the label (the platform’s count: no history yet), carried by its events, and scored on delivery', async () => {
     const label = await issueLabel(bff.url, orderLabel('KEPT-1'));
     const issuedAt = clocks.now();
-    await bff.notifications.tick();
+    // The row starts at the first round whose rates call for the platform's count succeeds (a failed one waits).
+    await expect
+      .poll(async () => {
+        await bff.notifications.tick();
+        return rowOf(label.attemptId);
+      })
+      .toBeDefined();
     const row = await rowOf(label.attemptId);
     const sold = platformPromise({ at: issuedAt, deliveryDays: 6 }, {}); // PAC São Paulo → Rio: 6 business days
     expect(row).toMatchObject({

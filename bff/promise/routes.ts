@@ -2,6 +2,7 @@ import express, { Router } from 'express';
 import type { DeliveryPromise } from '../../shared/delivery-promise.ts';
 import { ApiError } from '../../shared/errors.ts';
 import { describeIssues } from '../../shared/issues.ts';
+import { ON_ITS_WAY, parcelState } from '../../shared/parcel-status.ts';
 import { PromisesRequestSchema, type PromisesResponse } from '../../shared/promise-lookup.ts';
 import type { TrackingLookupResult } from '../../shared/tracking-lookup.ts';
 import { jsonOnly, methodNotAllowed } from '../http/errors.ts';
@@ -52,8 +53,8 @@ export function promiseRoutes(deps: PromiseRoutesDeps): Router {
 }
 
 /**
- * The tracking page's "previsão": each result of a parcel this store sold and that is still on its way carries the
- * promise it was sold with. A history that cannot be read leaves the results as they are.
+ * The tracking page's "previsão": each result of a parcel this store sold and that is still on its way (not waiting
+ * for pickup: then its last day to pick up matters) carries the promise it was sold with. A history that cannot be read leaves the results as they are.
  */
 export function withPromises(
   history: Pick<TransitHistory, 'promisedFor'>,
@@ -66,8 +67,9 @@ export function withPromises(
       return results;
     }
     return results.map((result) => {
-      const promise: DeliveryPromise | undefined =
-        result.found && !result.delivered ? soldPromiseOf(rows.get(result.code)) : undefined;
+      const promise: DeliveryPromise | undefined = ON_ITS_WAY.includes(parcelState(result).status)
+        ? soldPromiseOf(rows.get(result.code))
+        : undefined;
       return promise ? { ...result, promise } : result;
     });
   };
