@@ -13,6 +13,7 @@ import {
 } from '../shared/packing/placement.ts';
 import { isPlanRefusal, type PackingItem } from '../shared/packing/plan.ts';
 import { contents, fill, packOrder, planShipment, volumesAtLeast } from '../shared/packing/planner.ts';
+import { seededRandom } from '../shared/seeded-random.ts';
 import type { Figure } from './stats.ts';
 import { median, round } from './stats.ts';
 
@@ -30,18 +31,6 @@ export const BENCH_BOXES: Box[] = [
   { id: 'G', comprimento: 54, largura: 36, altura: 27, tareGrams: 600, maxWeightGrams: 30_000 },
   { id: 'H', comprimento: 60, largura: 50, altura: 40, tareGrams: 900, maxWeightGrams: 30_000 },
 ];
-
-/** mulberry32: a small seeded generator, so every run draws the same orders. */
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 const carriedBySome = (item: PackingItem) =>
   BENCH_BOXES.some(
@@ -427,7 +416,7 @@ const summary = (t: Tally) =>
  * the largest order the schema allows (50 lines × 999 units) of small units, and of 2 kg units (thousands of boxes).
  */
 export async function measurePacking(orderCount = 300, bulkCount = 20): Promise<Figure> {
-  const random = seeded(20_251_122);
+  const random = seededRandom(20_251_122);
   const orders = Array.from({ length: orderCount }, (_, n) => drawOrder(random, n, false));
   const bulk = Array.from({ length: bulkCount }, (_, n) => drawOrder(random, orderCount + n, true));
   const largest = Array.from({ length: 50 }, (_, i) => ({

@@ -17,6 +17,7 @@ import { measureLabelSoak, measureLabelsUnderLoad } from './labels.ts';
 import { measureMcp } from './mcp.ts';
 import { measureNotifications } from './notifications.ts';
 import { measurePacking } from './packing.ts';
+import { measurePromise } from './promise.ts';
 import { measureSize } from './size.ts';
 import type { Figure } from './stats.ts';
 
@@ -40,6 +41,7 @@ const steps: [string, () => Promise<Figure | Figure[]>][] = [
   ['fair share', () => measureFairShare()],
   ['notifications', () => measureNotifications()],
   ['checkout', async () => [await measureCheckoutStorm(), await measureQuoteFairShare()]],
+  ['promise', () => measurePromise()],
 ];
 const onlyAt = process.argv.indexOf('--only');
 const only = onlyAt === -1 ? undefined : process.argv[onlyAt + 1];

@@ -1,12 +1,11 @@
 import express, { type Express } from 'express';
 import helmet from 'helmet';
-import { type DeliveryPromises, PlatformPromises } from '../shared/delivery-promise.ts';
 import type { ClientMetadataFetchOptions } from '../shared/oauth/client-metadata.ts';
 import { adminRoutes } from './admin/routes.ts';
 import { AdminSessions } from './admin/session.ts';
 import type { Backends } from './backends/backends.ts';
 import { checkoutRoutes } from './checkout/checkout.ts';
-import type { BffConfig } from './config.ts';
+import { type BffConfig, ConfigError } from './config.ts';
 import { demoRoutes } from './demo/routes.ts';
 import { deskApiRoutes } from './desk/api.ts';
 import { deskPageRoutes } from './desk/pages.ts';
@@ -19,6 +18,7 @@ import { LabelService } from './labels/service.ts';
 import { ServiceCodes } from './labels/service-codes.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { agentMcpRoutes } from './mcp/server.ts';
+import { WATCH_DAYS } from './notifications/migrations.ts';
 import {
   createNotifications,
   type Notifications,
@@ -32,6 +32,9 @@ import { OrderLookup } from './orders/lookup.ts';
 import { orderRoutes } from './orders/routes.ts';
 import { ShipmentPlans } from './packing/plans.ts';
 import { pageRoutes } from './page/routes.ts';
+import { createHistoryPromises, type HistoryPromises } from './promise/promises.ts';
+import { TransitRecorder } from './promise/recorder.ts';
+import { promiseRoutes, withPromises } from './promise/routes.ts';
 import { ratesVerifyRoutes } from './rates/routes.ts';
 import { RatesService } from './rates/service.ts';
 import { widgetCheck, widgetRoutes } from './static/widget.ts';
@@ -67,20 +70,30 @@ export interface BffDeps {
    * Notifications, for tests: `timers: false` leaves the cadence and the outbox poll off (the test calls `tick()`);
    * another mail port, the outbox lease, the poll interval.
    */
-  notifications?: { timers?: boolean } & Pick<NotificationsDeps, 'mailer' | 'leaseMs' | 'pollMs'>;
+  notifications?: { timers?: boolean } & Pick<
+    NotificationsDeps,
+    'mailer' | 'leaseMs' | 'pollMs' | 'cadenceMs'
+  >;
   /** How `order_not_found` waits for its time floor (tests observe it instead of sleeping). */
   lookupWait?: (ms: number) => Promise<void>;
-  /**
-   * Where each quoted rate's delivery promise comes from: the platform's count with the store's handling days and
-   * cut-off (`PlatformPromises(config.storeDays)`) unless another implementation of the port is given (history).
-   */
-  promises?: DeliveryPromises;
   /** Where the built widget files are (default `dist/widget/`), for tests. */
   widgetDir?: string;
   /** Where the MCP apps' built documents are (default `dist/apps/`), for tests. */
   appsDir?: string;
   /** Where state lives (`openBackends`): opened, migrated and closed by the caller. */
   backends: Backends;
+  /**
+   * The clock of the BFF's time-dependent work — the watcher's cadence and stall clock, pickup countdowns, link
+   * expiry, the delivery promise's "today" and its scores: the sandbox's under `BFF_TEST_CLOCK=sandbox` (main.ts
+   * connects it, bff/clock/sandbox-clock.ts); `now` otherwise.
+   */
+  workNow?: () => number;
+  /**
+   * The delivery promises every surface shows — the quote core's rates, the calculator's `/api/promises`, tracking,
+   * e-mails: learnt from the store's parcels (bff/promise/), the store's handling days and cut-off
+   * (`BFF_HANDLING_DAYS`, `BFF_CUTOFF`) in front, unless another implementation is given (tests).
+   */
+  promises?: HistoryPromises;
 }
 
 export interface Bff {
@@ -99,16 +112,32 @@ export interface Bff {
   notifications: Notifications;
   /** Signed links to an order's tracking page. */
   links: TrackingLinks;
+  /** The delivery promises (bff/promise/). */
+  promises: HistoryPromises;
   close(): Promise<void>;
 }
 
 type TrustFn = (address: string, hop: number) => boolean;
+
+/** The package a label's platform count is asked for: the deadline does not depend on the weight (spec 2.2). */
+const NOMINAL_ITEM = { name: 'volume', quantity: 1, unitPriceBRL: 0, weightKg: 0.3 };
+
+/**
+ * Real ms between the watcher's rounds under `BFF_TEST_CLOCK=sandbox`: what is due is decided by the sandbox's time,
+ * and a round each 2 s spends at most 30 tracking calls a minute (`BFF_WATCH_SHARE=0.5` of 60: `npm start`'s).
+ */
+const TEST_CLOCK_CADENCE_MS = 2_000;
 
 /** Builds the merchant's server (Express 5). Does not listen. */
 export function createBff(deps: BffDeps): Bff {
   const { config, backends } = deps;
   const logger = deps.logger ?? createLogger();
   const now = deps.now ?? Date.now;
+  if (config.testClock && !deps.workNow)
+    throw new ConfigError(
+      'BFF_TEST_CLOCK=sandbox: the sandbox’s clock is not connected (bff/main.ts connects it)',
+    );
+  const workNow = deps.workNow ?? now;
   const rest = createRestClient({
     apiUrl: config.apiUrl,
     secretKey: config.secretKey,
@@ -147,13 +176,25 @@ export function createBff(deps: BffDeps): Bff {
   });
   // Attempts a previous run left pending become unknown and are reconciled before new labels go out.
   void issuer.start();
+  // One promise for every surface: the quote core's rates, /api/promises, tracking, e-mails (docs/promise.md).
+  const promises =
+    deps.promises ??
+    createHistoryPromises({
+      history: backends.transits,
+      settings: config.promise,
+      storeDays: config.storeDays,
+      now: workNow,
+      logger,
+    });
   // The one quote core (docs/checkout/quote-core.md): verify, MCP, the desk, previews and every checkout adapter.
   const rates = new RatesService({
     client: rest,
     now,
     store: backends.quoteStore,
     shares: backends.quoteShares,
-    promises: deps.promises ?? new PlatformPromises(config.storeDays),
+    promises,
+    // Promised dates count from the work clock's today (the sandbox's under BFF_TEST_CLOCK), as /api/promises does.
+    promiseNow: workNow,
     storeDays: config.storeDays,
     logger,
   });
@@ -167,7 +208,22 @@ export function createBff(deps: BffDeps): Bff {
     now,
   });
   const plans = new ShipmentPlans({ boxes: config.boxes });
-  const links = new TrackingLinks({ secret: backends.linkSecret, publicUrl: config.publicUrl, now });
+  const links = new TrackingLinks({ secret: backends.linkSecret, publicUrl: config.publicUrl, now: workNow });
+  const recorder = new TransitRecorder({
+    history: backends.transits,
+    promises,
+    serviceCodes,
+    // A label whose lane has no history is promised the platform's count: the one last quoted for its CEP, else one
+    // rates call (cached a minute).
+    platformDays: async (destinationCep, serviceId) =>
+      (await rates.quote({ destinationCep, items: [NOMINAL_ITEM] })).rates.find(
+        (rate) => rate.serviceId === serviceId,
+      )?.deliveryDays,
+    now,
+    workNow,
+    watchDays: WATCH_DAYS,
+    logger,
+  });
   const orders = new OrderLookup(ledger);
   const { timers, ...notificationTests } = deps.notifications ?? {};
   const notifications = createNotifications({
@@ -180,6 +236,10 @@ export function createBff(deps: BffDeps): Bff {
     links,
     logger,
     now,
+    workNow,
+    promise: recorder,
+    // Under the test clock the watcher looks every 2 real seconds: what is due is decided by the sandbox's time.
+    ...(config.testClock ? { cadenceMs: TEST_CLOCK_CADENCE_MS } : {}),
     ...(deps.random ? { random: deps.random } : {}),
     ...(deps.fetch ? { fetch: deps.fetch } : {}),
     ...notificationTests,
@@ -272,16 +332,21 @@ export function createBff(deps: BffDeps): Bff {
         labels,
         serviceCodes,
         publicUrl: config.publicUrl,
+        transits: backends.transits,
+        workNow,
       }),
     );
   }
+  const promised = withPromises(backends.transits);
   app.use(
     trackingRoutes({
       config,
       service: tracking,
       limiter: backends.visitorLimiter,
+      promised,
     }),
   );
+  app.use(promiseRoutes({ promises, limiter: backends.visitorLimiter, now: workNow }));
   app.use(
     ratesVerifyRoutes({
       tokens: config.checkoutTokens,
@@ -298,6 +363,7 @@ export function createBff(deps: BffDeps): Bff {
       tracking,
       limiter: backends.visitorLimiter,
       throttle: backends.lookupThrottle,
+      promised,
       ...(deps.lookupWait ? { wait: deps.lookupWait } : {}),
     }),
   );
@@ -320,6 +386,7 @@ export function createBff(deps: BffDeps): Bff {
     trustsProxy: (address) => Boolean((app.get('trust proxy fn') as TrustFn)(address, 0)),
     notifications,
     links,
+    promises,
     close: async () => {
       // The backends belong to whoever opened them (main.ts), which closes them after.
       notifications.close();

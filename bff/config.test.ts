@@ -219,6 +219,8 @@ describe('parseConfig', () => {
         'shipment.awaiting_pickup',
         'shipment.delivered',
         'shipment.returned',
+        'shipment.promise_at_risk',
+        'shipment.pickup_reminder',
       ],
       webhookUrl: undefined,
       webhookSecret: undefined,
@@ -331,5 +333,40 @@ describe('parseConfig: quotes and checkouts (docs/checkout/)', () => {
       expect(said).toMatch(message);
       expect(said).not.toMatch(/supersecret/);
     }
+  });
+
+  it('reads the delivery promise and the test clock with their defaults, and refuses a test clock off this machine', () => {
+    expect(parseConfig(base)).toMatchObject({
+      promise: { quantile: 0.95, minParcels: 30 },
+      testClock: undefined,
+    });
+    expect(
+      parseConfig({
+        ...base,
+        BFF_PROMISE_QUANTILE: '0.9',
+        BFF_PROMISE_MIN_PARCELS: '50',
+        BFF_TEST_CLOCK: 'sandbox',
+      }),
+    ).toMatchObject({ promise: { quantile: 0.9, minParcels: 50 }, testClock: 'sandbox' });
+    expect(
+      parseConfig({ ...base, SHIPPING_API_URL: 'http://localhost:4010', BFF_TEST_CLOCK: 'sandbox' })
+        .testClock,
+    ).toBe('sandbox');
+    const refused: [Record<string, string>, RegExp][] = [
+      [{ BFF_PROMISE_QUANTILE: '1' }, /^BFF_PROMISE_QUANTILE must be a share from 0.5 to 0.99/],
+      [{ BFF_PROMISE_QUANTILE: '95' }, /^BFF_PROMISE_QUANTILE must be a share/],
+      [{ BFF_PROMISE_MIN_PARCELS: '0' }, /^BFF_PROMISE_MIN_PARCELS must be a whole number of parcels/],
+      [{ BFF_TEST_CLOCK: 'fast' }, /^BFF_TEST_CLOCK must be sandbox/],
+      [
+        { BFF_TEST_CLOCK: 'sandbox', SHIPPING_API_URL: 'https://api.frete.example' },
+        /^BFF_TEST_CLOCK=sandbox is refused: SHIPPING_API_URL \(https:\/\/api\.frete\.example\) is not a sandbox/,
+      ],
+      [
+        { BFF_TEST_CLOCK: 'sandbox', SHIPPING_API_URL: 'http://10.0.0.5:4010' },
+        /^BFF_TEST_CLOCK=sandbox is refused/,
+      ],
+    ];
+    for (const [env, message] of refused)
+      expect(() => parseConfig({ ...base, ...env }), JSON.stringify(env)).toThrow(message);
   });
 });

@@ -330,6 +330,12 @@ function secretOf(length: number, rule = '') {
   };
 }
 
+/** `BFF_TEST_CLOCK`: `sandbox` (docs/promise.md, "One clock for tests and demos"), or absent. */
+function testClock(value: string | undefined): 'sandbox' | undefined {
+  if (value === undefined || value === 'sandbox') return value;
+  throw new Invalid('must be sandbox, or absent (the BFF’s own clock)');
+}
+
 /**
  * The BFF's environment (README.md, "Configuration"): every variable, its default and its rule. The first
  * wrong variable in this order is the one the error names.
@@ -386,6 +392,11 @@ export const EnvSchema = z.object({
   BFF_NUVEMSHOP_STORE_ID: variable(storeId),
   BFF_NUVEMSHOP_TOKEN: variable(apiToken),
   BFF_NUVEMSHOP_API_URL: variable(optionalHttpUrl),
+  BFF_PROMISE_QUANTILE: variable(
+    numberOf(0.95, (n) => n >= 0.5 && n <= 0.99, 'must be a share from 0.5 to 0.99, e.g. 0.95'),
+  ),
+  BFF_PROMISE_MIN_PARCELS: variable(wholeNumber(30, 1, 10_000, 'parcels')),
+  BFF_TEST_CLOCK: variable(testClock),
 });
 export type BffEnv = z.output<typeof EnvSchema>;
 
@@ -468,6 +479,10 @@ function toConfig(env: BffEnv) {
         apiUrl: env.BFF_NUVEMSHOP_API_URL ?? NUVEMSHOP_API_URL,
       },
     },
+    /** The delivery promise learnt from the store's parcels (docs/promise.md). */
+    promise: { quantile: env.BFF_PROMISE_QUANTILE, minParcels: env.BFF_PROMISE_MIN_PARCELS },
+    /** `sandbox`: time-dependent work follows the sandbox's clock (`GET /_sandbox/clock`); never in production. */
+    testClock: env.BFF_TEST_CLOCK,
   };
 }
 
@@ -483,6 +498,13 @@ function checkPairs(env: BffEnv): void {
     throw new ConfigError('BFF_MAIL_FROM is required with BFF_SMTP_URL: the sender of the shopper e-mails');
   if (env.BFF_WEBHOOK_URL && !env.BFF_WEBHOOK_SECRET)
     throw new ConfigError('BFF_WEBHOOK_SECRET is required with BFF_WEBHOOK_URL: webhooks are always signed');
+  if (
+    env.BFF_TEST_CLOCK &&
+    !isLoopbackHostname(new URL(env.SHIPPING_API_URL).hostname.replace(/^\[|\]$/g, ''))
+  )
+    throw new ConfigError(
+      `BFF_TEST_CLOCK=sandbox is refused: SHIPPING_API_URL (${new URL(env.SHIPPING_API_URL).origin}) is not a sandbox on this machine; a test clock never drives a BFF against the real platform`,
+    );
 }
 
 /**

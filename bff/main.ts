@@ -1,6 +1,7 @@
 import { createHttpServer } from '../shared/http-server.ts';
 import { type Bff, createBff } from './app.ts';
 import { type Backends, openBackends } from './backends/backends.ts';
+import { SandboxClock } from './clock/sandbox-clock.ts';
 import { ConfigError, parseConfig, proxyTrustWarning } from './config.ts';
 import { createLogger, messageOf } from './logger.ts';
 
@@ -28,6 +29,22 @@ try {
   process.exit(1);
 }
 
+// BFF_TEST_CLOCK=sandbox: the time-dependent work follows the sandbox's clock; a platform that cannot tell it is not
+// a sandbox, and the BFF does not start (config.ts already refused any URL that is not on this machine).
+let workNow: (() => number) | undefined;
+if (config.testClock) {
+  try {
+    workNow = (await SandboxClock.connect(config.apiUrl)).now;
+  } catch (error) {
+    logger.fatal(messageOf(error));
+    await backends.close();
+    process.exit(1);
+  }
+  logger.warn(
+    'BFF_TEST_CLOCK=sandbox: the watcher, stalls, pickup countdowns, link expiry and promise scores follow the sandbox’s clock',
+  );
+}
+
 let bff: Bff | undefined;
 // Listen first: with port 0 and no BFF_PUBLIC_URL, the public URL (the OAuth issuer) is the port we got.
 // Timeouts and a per-address connection cap (shared/http-server.ts); the proxies we trust are exempt from the cap.
@@ -39,7 +56,7 @@ server.on('listening', () => {
   const publicUrl =
     new URL(config.publicUrl).port === '0' ? `http://${config.host}:${port}` : config.publicUrl;
   try {
-    bff = createBff({ config: { ...config, publicUrl }, logger, backends });
+    bff = createBff({ config: { ...config, publicUrl }, logger, backends, ...(workNow ? { workNow } : {}) });
   } catch (error) {
     logger.fatal(error instanceof ConfigError ? error.message : 'the BFF could not start');
     process.exit(1);

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { createHttpServer, type ServerLimits } from '../shared/http-server.ts';
 import { type Bff, type BffDeps, createBff } from './app.ts';
 import { type Backends, openBackends } from './backends/backends.ts';
+import { SandboxClock } from './clock/sandbox-clock.ts';
 import { parseConfig } from './config.ts';
 import { createLogger } from './logger.ts';
 
@@ -19,6 +20,8 @@ export interface RunningBff extends Bff {
   url: string;
   /** Where its state lives (a test may close the database under it). */
   backends: Backends;
+  /** With `BFF_TEST_CLOCK=sandbox` in `env` (and no `workNow` given): the sandbox's clock it follows. */
+  sandboxClock: SandboxClock | undefined;
   /** Every log line written, as JSON text (after redaction). */
   logs: string[];
   /** Connections its server holds open from this address now (the per-address cap's count). */
@@ -52,6 +55,7 @@ export async function startBff(
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   let bff: Bff;
   let backends: Backends | undefined;
+  let sandboxClock: SandboxClock | undefined;
   try {
     const config = parseConfig({
       BFF_PUBLIC_URL: url,
@@ -64,9 +68,19 @@ export async function startBff(
     });
     // Opened (and migrated) as main.ts does: BFF_DATABASE_URL / BFF_REDIS_URL in `env` share them.
     backends = await openBackends(config, { logger, ...(deps.now ? { now: deps.now } : {}) });
-    bff = createBff({ config, logger, upstream: { baseDelayMs: 5, maxDelayMs: 20 }, ...deps, backends });
+    if (config.testClock && !deps.workNow) sandboxClock = await SandboxClock.connect(apiUrl);
+    const workNow = deps.workNow ?? sandboxClock?.now;
+    bff = createBff({
+      config,
+      logger,
+      upstream: { baseDelayMs: 5, maxDelayMs: 20 },
+      ...deps,
+      ...(workNow ? { workNow } : {}),
+      backends,
+    });
   } catch (error) {
     server.close();
+    sandboxClock?.close();
     await backends?.close();
     throw error;
   }
@@ -77,6 +91,7 @@ export async function startBff(
     ...bff,
     url,
     backends: opened,
+    sandboxClock,
     logs,
     connectionsFrom: (address) => server.connectionsOf(address),
     refusedFrom: (address) => server.refusedOf(address),
@@ -86,6 +101,7 @@ export async function startBff(
         server.closeAllConnections();
       });
       await bff.close();
+      sandboxClock?.close();
       await opened.close();
     },
     track: (codes, headers = {}) =>

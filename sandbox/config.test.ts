@@ -9,7 +9,9 @@ describe('parseSandboxConfig', () => {
       rateLimit: { calls: 60, seconds: 60 },
       auth: 'keys',
       publicUrl: 'http://127.0.0.1:4010',
+      clockSpeed: 1,
     });
+    expect(parseSandboxConfig({ SANDBOX_CLOCK_SPEED: '2880' }).clockSpeed).toBe(2880);
   });
 
   it('reads SANDBOX_AUTH and SANDBOX_PUBLIC_URL', () => {
@@ -32,6 +34,8 @@ describe('parseSandboxConfig', () => {
     [{ SANDBOX_RATE_LIMIT: '60' }, 'SANDBOX_RATE_LIMIT'],
     [{ SANDBOX_RATE_LIMIT: '0/60' }, 'SANDBOX_RATE_LIMIT'],
     [{ SANDBOX_AUTH: 'none' }, 'SANDBOX_AUTH'],
+    [{ SANDBOX_CLOCK_SPEED: '-1' }, 'SANDBOX_CLOCK_SPEED'],
+    [{ SANDBOX_CLOCK_SPEED: 'fast' }, 'SANDBOX_CLOCK_SPEED'],
     [{ SANDBOX_PUBLIC_URL: 'https://sandbox.example/path' }, 'SANDBOX_PUBLIC_URL'],
   ])('names the variable that is wrong: %j', (env, name) => {
     expect(() => parseSandboxConfig(env)).toThrow(name);

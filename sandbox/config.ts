@@ -24,6 +24,17 @@ const EnvSchema = z.object({
   SANDBOX_LABEL_PDF_DELAY_MS: wholeMs('150'),
   SANDBOX_LABEL_PDF_WAIT_MS: wholeMs('5000'),
   SANDBOX_AUTH: z._default(z.enum(['keys', 'off'], 'must be keys or off'), 'keys'),
+  SANDBOX_CLOCK_SPEED: z._default(
+    z
+      .string()
+      .check(
+        z.refine(
+          (v) => /^\d+(\.\d+)?$/.test(v) && Number(v) <= 1_000_000,
+          'must be how many simulated seconds pass in a real one (1 to 1000000), e.g. 3600',
+        ),
+      ),
+    '1',
+  ),
   SANDBOX_PUBLIC_URL: z.optional(
     z.string().check(
       z.refine((v) => {
@@ -48,6 +59,7 @@ export function parseSandboxConfig(env: Record<string, string | undefined> = pro
     labelPdfDelayMs: Number(data.SANDBOX_LABEL_PDF_DELAY_MS),
     labelPdfWaitMs: Number(data.SANDBOX_LABEL_PDF_WAIT_MS),
     auth: data.SANDBOX_AUTH,
+    clockSpeed: Number(data.SANDBOX_CLOCK_SPEED),
     // The sandbox's {base_url} and {app_url}, no trailing slash; {mcp_url} is this plus `/mcp`.
     publicUrl: (data.SANDBOX_PUBLIC_URL ?? `http://127.0.0.1:${port}`).replace(/\/+$/, ''),
   };

@@ -27,6 +27,8 @@ export interface SandboxOptions {
    * resource), the OpenAPI server, onboarding links, the allowed Host.
    */
   publicUrl?: string | undefined;
+  /** How fast the carrier's clock runs (`SANDBOX_CLOCK_SPEED`; 1, real time, by default; 3600: an hour a second). */
+  clockSpeed?: number;
   /** Injectable time and randomness, for tests. */
   now?: () => number;
   random?: () => number;
@@ -58,7 +60,7 @@ export class SandboxState {
     this.partners = new MerchantDesk(this.registry);
     this.auth = options.auth ?? 'keys';
     this.publicUrl = options.publicUrl?.replace(/\/+$/, '');
-    this.carrierClock = new CarrierClock(now);
+    this.carrierClock = new CarrierClock(now, options.clockSpeed ?? 1);
     this.rateLimit = options.rateLimit ?? RATE_LIMIT;
     this.limiter = new RateLimiter(this.rateLimit, now);
     this.faults = new Faults(options.random);

@@ -23,6 +23,12 @@ export interface CivilDate {
   weekday: number;
 }
 
+/** `YYYY-MM-DD` of a civil date. */
+export function isoDate(date: Pick<CivilDate, 'year' | 'month' | 'day'>): string {
+  const pad = (n: number, width: number) => String(n).padStart(width, '0');
+  return `${pad(date.year, 4)}-${pad(date.month, 2)}-${pad(date.day, 2)}`;
+}
+
 /** The civil date of a day number. */
 export function civilDate(n: number): CivilDate {
   const date = new Date(n * DAY);

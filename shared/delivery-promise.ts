@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { arrivalDate, type CivilDate, MAX_ARRIVAL_BUSINESS_DAYS } from './business-days.ts';
+import { arrivalDate, isoDate, MAX_ARRIVAL_BUSINESS_DAYS } from './business-days.ts';
 
 /**
  * The delivery promise a rate carries wherever the kit shows a date (ARCHITECTURE.md, "Delivery promise and the test
@@ -48,11 +48,7 @@ export interface StoreDays {
   cutoffMinutes?: number;
 }
 
-/** `YYYY-MM-DD` of a civil date. */
-export function isoDate(date: CivilDate): string {
-  const pad = (n: number, width: number) => String(n).padStart(width, '0');
-  return `${pad(date.year, 4)}-${pad(date.month, 2)}-${pad(date.day, 2)}`;
-}
+export { isoDate };
 
 /**
  * The platform's promise: one date, the latest arrival as the calculator has always shown it (`arrivalDate`: posted

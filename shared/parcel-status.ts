@@ -19,6 +19,18 @@ export const PARCEL_STATUSES = [
 ] as const;
 export type ParcelStatus = (typeof PARCEL_STATUSES)[number];
 
+/**
+ * The statuses of a parcel still travelling to its shopper: where its delivery promise still means something (not
+ * once it arrived or went back, nor while it waits at a unit, when its last day to be picked up matters).
+ */
+export const ON_ITS_WAY: readonly ParcelStatus[] = [
+  'no-events',
+  'posted',
+  'in-transit',
+  'out-for-delivery',
+  'problem',
+];
+
 /** The status and, for a parcel waiting at a unit, where (the unit the carrier names) and since when. */
 export interface ParcelState {
   status: ParcelStatus;

@@ -1,11 +1,14 @@
 import * as z from 'zod/mini';
+import { DeliveryPromiseSchema } from './delivery-promise.ts';
 import { PARCEL_STATUSES, type ParcelStatus } from './parcel-status.ts';
 import { TrackingEventSchema } from './tracking.ts';
 
 /**
  * The events the BFF's watcher sends about the labels it issued (docs/architecture.md, "Notifications and orders without a code"):
  * one per change of a parcel's status in the tracking page's taxonomy (shared/parcel-status.ts), and `stalled` when no
- * new carrier event came for `BFF_STALL_DAYS` business days. The one home of their names and of the webhook body.
+ * new carrier event came for `BFF_STALL_DAYS` business days; `promise_at_risk` when a parcel is still on the way on
+ * the morning of the date it was promised for (docs/promise.md); `pickup_reminder` when a parcel waiting at a unit is
+ * two days from going back to the store (shared/pickup.ts). The one home of their names and of the webhook body.
  */
 export const SHIPMENT_EVENT_TYPES = [
   'shipment.status_changed',
@@ -14,6 +17,8 @@ export const SHIPMENT_EVENT_TYPES = [
   'shipment.delivered',
   'shipment.returned',
   'shipment.stalled',
+  'shipment.promise_at_risk',
+  'shipment.pickup_reminder',
 ] as const;
 export type ShipmentEventType = (typeof SHIPMENT_EVENT_TYPES)[number];
 
@@ -42,6 +47,10 @@ export const ShipmentEventDataSchema = /* @__PURE__ */ z.strictObject({
   status: z.enum(PARCEL_STATUSES),
   lastEvent: z.optional(TrackingEventSchema),
   trackingUrl: z.string(),
+  /** The delivery promise the parcel was sold with (São Paulo dates), when the BFF recorded one. */
+  promise: z.optional(DeliveryPromiseSchema),
+  /** While it waits at a unit: the last day it can be picked up before it goes back (`YYYY-MM-DD`). */
+  pickupBy: z.optional(z.iso.date()),
 });
 
 /**

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { DeliveryPromiseSchema } from './delivery-promise.ts';
 import { MAX_CODES } from './limits.ts';
 import { TrackingResultSchema } from './tracking.ts';
 
@@ -14,9 +15,13 @@ export const TrackingLookupRequestSchema = /* @__PURE__ */ z.strictObject({
 });
 export type TrackingLookupRequest = z.infer<typeof TrackingLookupRequestSchema>;
 
-/** A spec 2.3 result; `stale: true` (an addition) when it is the last known answer served while upstream fails. */
+/**
+ * A spec 2.3 result; `stale: true` (an addition) when it is the last known answer served while upstream fails;
+ * `promise` (an addition) for a parcel of this store still on its way: the delivery promise it was sold with.
+ */
 export const TrackingLookupResultSchema = /* @__PURE__ */ z.extend(TrackingResultSchema, {
   stale: z.optional(z.literal(true)),
+  promise: z.optional(DeliveryPromiseSchema),
 });
 export type TrackingLookupResult = z.infer<typeof TrackingLookupResultSchema>;
 

@@ -17,6 +17,8 @@ import { RedisLoginFailures } from '../oauth/redis-login-failures.ts';
 import { linkSecret, SECRET_MIGRATIONS } from '../orders/link-secret.ts';
 import { LOOKUP_FAILURES, LookupThrottle, MemoryFailures, RedisFailures } from '../orders/lookup-throttle.ts';
 import { ApprovalStore } from '../policies/approval-store.ts';
+import { TransitHistory } from '../promise/history-store.ts';
+import { PROMISE_MIGRATIONS } from '../promise/migrations.ts';
 import { MemoryQuoteStore, type QuoteStore } from '../rates/quote-cache.ts';
 import { QuoteShares, quoteShareOf } from '../rates/quote-share.ts';
 import { RedisQuoteStore } from '../rates/redis-quote-cache.ts';
@@ -51,6 +53,8 @@ export interface Backends {
   /** The watcher's state and the notification outbox, beside the ledger (bff/notifications/). */
   watches: WatchStore;
   outbox: Outbox;
+  /** The store's transit history, what its delivery promise is learnt from (bff/promise/), beside the ledger. */
+  transits: TransitHistory;
   /** The HMAC key of signed tracking links (`BFF_LINK_SECRET`, or generated once into the ledger's database). */
   linkSecret: Buffer;
   /** OAuth clients, codes, tokens and sessions; only with `BFF_ADMIN_PASSWORD` (OAuth and /admin are off without). */
@@ -127,6 +131,7 @@ export async function openBackends(config: BffConfig, options: BackendOptions): 
     // After the ledger's steps: the watcher's first step reads label_attempts.
     await migrate(sql, NOTIFICATION_MIGRATIONS);
     await migrate(sql, SECRET_MIGRATIONS);
+    await migrate(sql, PROMISE_MIGRATIONS);
     secret = await linkSecret(sql, config.linkSecret);
   } catch (error) {
     await closeSql().catch(() => undefined);
@@ -179,6 +184,7 @@ export async function openBackends(config: BffConfig, options: BackendOptions): 
     approvals,
     watches: new WatchStore(sql),
     outbox: new Outbox(sql),
+    transits: new TransitHistory(sql),
     linkSecret: secret,
     oauth,
     loginFailures: redis && sqlLoginFailures ? new RedisLoginFailures(redis) : sqlLoginFailures,

@@ -20,7 +20,7 @@ export function deskHeaders(): Record<string, string> {
 }
 
 /** The admin pages the shared navigation links, in its order. */
-export const DESK_SECTIONS = ['labels', 'approvals', 'agents', 'notifications'] as const;
+export const DESK_SECTIONS = ['labels', 'approvals', 'agents', 'notifications', 'promise'] as const;
 export type DeskSection = (typeof DESK_SECTIONS)[number];
 
 const SECTION_PATHS: Record<DeskSection, string> = {
@@ -28,6 +28,7 @@ const SECTION_PATHS: Record<DeskSection, string> = {
   approvals: '/admin/approvals',
   agents: '/admin/agents',
   notifications: '/admin/notifications',
+  promise: '/admin/promise',
 };
 
 const LANGUAGE_NAMES: Record<DeskLang, string> = { 'pt-BR': 'Português', en: 'English', es: 'Español' };
@@ -63,6 +64,7 @@ function navigation(t: Messages, options: DeskPageOptions): Html {
     approvals: t.navApprovals,
     agents: t.navAgents,
     notifications: t.navNotifications,
+    promise: t.navPromise,
   };
   const pending = options.pendingApprovals ?? 0;
   const items = DESK_SECTIONS.map(

@@ -12,6 +12,7 @@ const pt = {
   navApprovals: 'Aprovações',
   navAgents: 'Agentes',
   navNotifications: 'Notificações',
+  navPromise: 'Prazos',
   pendingCount: (n: number) => (n === 1 ? '1 esperando' : `${n} esperando`),
   languageLabel: 'Idioma',
   logout: 'Sair',
@@ -332,6 +333,26 @@ const pt = {
   decidesApprovals:
     'É o meu assistente: pode mostrar e decidir no app do agente (MCP Apps) as aprovações de outros agentes, nunca as suas',
   policySaved: 'Política salva.',
+  // Delivery promise kept
+  promiseTitle: 'Prazo cumprido',
+  promiseIntro: (days: number) =>
+    `Cada entrega comparada com o prazo com que foi vendida, nos últimos ${days} dias (datas de Brasília). O prazo vem das entregas da própria loja em cada rota, ou do prazo da plataforma onde há poucas.`,
+  promiseAll: (share: string, parcels: number) =>
+    parcels === 1 ? `${share} no prazo, em 1 entrega` : `${share} no prazo, em ${parcels} entregas`,
+  promiseCaption: 'Prazo cumprido por rota e serviço',
+  colLane: 'Destino',
+  colService: 'Serviço',
+  colParcels: 'Entregas',
+  colOnTime: 'No prazo',
+  colMedianLate: 'Mediana (dias úteis)',
+  capital: 'capital',
+  interior: 'interior',
+  /** `shown`: `n` written in the language (a median may be 1,5). */
+  daysEarly: (n: number, shown: string) => (n === 1 ? '1 dia antes' : `${shown} dias antes`),
+  daysLate: (n: number, shown: string) => (n === 1 ? '1 dia depois' : `${shown} dias depois`),
+  onTheDay: 'no dia',
+  noScores:
+    'Nenhuma entrega com prazo registrado ainda: as etiquetas emitidas a partir de agora entram aqui quando forem entregues.',
 };
 
 export type Messages = typeof pt;
@@ -344,6 +365,7 @@ const en: Messages = {
   navApprovals: 'Approvals',
   navAgents: 'Agents',
   navNotifications: 'Notifications',
+  navPromise: 'Delivery promise',
   pendingCount: (n) => `${n} waiting`,
   languageLabel: 'Language',
   logout: 'Log out',
@@ -644,6 +666,24 @@ const en: Messages = {
   decidesApprovals:
     "This is my own assistant: it may show and decide other agents' approvals in its app (MCP Apps), never its own",
   policySaved: 'Policy saved.',
+  // Delivery promise kept
+  promiseTitle: 'Delivery promise kept',
+  promiseIntro: (days) =>
+    `Each delivery against the promise it was sold with, over the last ${days} days (Brasília dates). The promise comes from the store's own deliveries on each lane, or from the platform's count where they are few.`,
+  promiseAll: (share, parcels) =>
+    parcels === 1 ? `${share} on time, over 1 delivery` : `${share} on time, over ${parcels} deliveries`,
+  promiseCaption: 'Promise kept by lane and service',
+  colLane: 'Destination',
+  colService: 'Service',
+  colParcels: 'Deliveries',
+  colOnTime: 'On time',
+  colMedianLate: 'Median (business days)',
+  capital: 'capital',
+  interior: 'interior',
+  daysEarly: (n, shown) => (n === 1 ? '1 day early' : `${shown} days early`),
+  daysLate: (n, shown) => (n === 1 ? '1 day late' : `${shown} days late`),
+  onTheDay: 'on the day',
+  noScores: 'No delivery with a recorded promise yet: labels issued from now on show here once delivered.',
 };
 
 const es: Messages = {
@@ -654,6 +694,7 @@ const es: Messages = {
   navApprovals: 'Aprobaciones',
   navAgents: 'Agentes',
   navNotifications: 'Notificaciones',
+  navPromise: 'Plazos',
   pendingCount: (n) => `${n} en espera`,
   languageLabel: 'Idioma',
   logout: 'Salir',
@@ -958,6 +999,25 @@ const es: Messages = {
   decidesApprovals:
     'Es mi propio asistente: puede mostrar y decidir en su app (MCP Apps) las aprobaciones de otros agentes, nunca las suyas',
   policySaved: 'Política guardada.',
+  // Delivery promise kept
+  promiseTitle: 'Plazo cumplido',
+  promiseIntro: (days) =>
+    `Cada entrega comparada con el plazo con que se vendió, en los últimos ${days} días (fechas de Brasilia). El plazo viene de las entregas de la propia tienda en cada ruta, o del plazo de la plataforma donde hay pocas.`,
+  promiseAll: (share, parcels) =>
+    parcels === 1 ? `${share} en plazo, en 1 entrega` : `${share} en plazo, en ${parcels} entregas`,
+  promiseCaption: 'Plazo cumplido por ruta y servicio',
+  colLane: 'Destino',
+  colService: 'Servicio',
+  colParcels: 'Entregas',
+  colOnTime: 'En plazo',
+  colMedianLate: 'Mediana (días hábiles)',
+  capital: 'capital',
+  interior: 'interior',
+  daysEarly: (n, shown) => (n === 1 ? '1 día antes' : `${shown} días antes`),
+  daysLate: (n, shown) => (n === 1 ? '1 día después' : `${shown} días después`),
+  onTheDay: 'en el día',
+  noScores:
+    'Todavía no hay entregas con plazo registrado: las etiquetas emitidas desde ahora aparecen aquí al ser entregadas.',
 };
 
 /** The desk's languages, the first the default. */

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningSandbox, SAMPLE_LABEL, startSandbox } from '../../sandbox/testing.ts';
+import { seedDelivered } from '../promise/testing/seed.ts';
 import { type RunningBff, startBff } from '../testing.ts';
 
 const PASSWORD = 'senha-do-lojista-pages';
@@ -101,7 +102,13 @@ describe('the desk’s pages', () => {
   });
 
   it('serves every page with a strict CSP: its script and stylesheet from this server, nothing inline', async () => {
-    for (const path of ['/admin/labels', '/admin/labels/new', '/admin/approvals', '/admin/agents']) {
+    for (const path of [
+      '/admin/labels',
+      '/admin/labels/new',
+      '/admin/approvals',
+      '/admin/agents',
+      '/admin/promise',
+    ]) {
       const response = await get(path);
       expect(response.status).toBe(200);
       const csp = response.headers.get('content-security-policy') ?? '';
@@ -149,5 +156,42 @@ describe('the desk’s pages', () => {
     expect(html).toContain('Senha do lojista');
     expect(html).not.toContain('PED-');
     expect(html).not.toContain('csrf-token');
+  });
+
+  it('shows the promise kept per lane and service: share on time, median days early or late, deliveries', async () => {
+    const empty = await (await get('/admin/promise')).text();
+    expect(empty).toContain('Nenhuma entrega com prazo registrado ainda');
+    const promise = { from: '2026-12-01', to: '2026-12-03', basis: 'history' as const, parcels: 40 };
+    const now = Date.now();
+    // Rio: 19 early (alternately 2 and 1 business days), 1 late; Feira de Santana: 3 late by 2.
+    await seedDelivered(bff.backends, {
+      name: 'rio',
+      cep: '20040-020',
+      count: 20,
+      promise,
+      transitDays: () => 6,
+      lateDays: (i) => (i === 19 ? 1 : i % 2 === 0 ? -2 : -1),
+      now,
+    });
+    await seedDelivered(bff.backends, {
+      name: 'feira',
+      cep: '44001-000',
+      count: 3,
+      promise,
+      transitDays: () => 6,
+      lateDays: () => 2,
+      now,
+    });
+    const html = await (await get('/admin/promise')).text();
+    expect(html).toContain('82,6 % no prazo, em 23 entregas');
+    const rows = html.match(/<tr>\s*<th scope="row">[\s\S]*?<\/tr>/g) ?? [];
+    expect(rows[0]).toMatch(
+      /RJ <span class="muted">capital<\/span>[\s\S]*correios-pac[\s\S]*>20<[\s\S]*>95 %<[\s\S]*1,5 dias antes/,
+    );
+    expect(rows[1]).toMatch(
+      /BA <span class="muted">interior<\/span>[\s\S]*>3<[\s\S]*class="number warn">0 %<[\s\S]*2 dias depois/,
+    );
+    const en = await (await get('/admin/promise?lang=en')).text();
+    expect(en).toContain('82.6 % on time, over 23 deliveries');
   });
 });

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import express, { type Request, type Response, Router } from 'express';
+import { saoPauloDay } from '../../shared/business-days.ts';
 import { type Html, html } from '../../shared/html.ts';
 import { GenerateLabelInputSchema } from '../../shared/label.ts';
 import type { Party } from '../../shared/party.ts';
@@ -12,6 +13,8 @@ import type { LedgerStore } from '../labels/ledger-store.ts';
 import type { LabelService } from '../labels/service.ts';
 import type { ServiceCodes } from '../labels/service-codes.ts';
 import type { ApprovalStore } from '../policies/approval-store.ts';
+import type { TransitHistory } from '../promise/history-store.ts';
+import { promiseKept } from '../promise/kept.ts';
 import { historyOf, ListQuerySchema, labelPage } from './api.ts';
 import { approvalsBody } from './approvals-page.ts';
 import { attemptBody } from './attempt-page.ts';
@@ -20,6 +23,7 @@ import { labelsBody } from './labels-page.ts';
 import { pickLanguage } from './language.ts';
 import { DESK_CSS_PATH, type DeskPageOptions, type DeskSection, loginBody, sendDeskPage } from './layout.ts';
 import { type DeskLang, MESSAGES, type Messages } from './messages.ts';
+import { promiseBody } from './promise-page.ts';
 import { readStored } from './view-parts.ts';
 
 /** Where `npm run build` writes the desk's script (`vite build --mode desk`). */
@@ -39,7 +43,14 @@ export interface DeskPagesDeps {
   publicUrl: string;
   /** Where the built script is (default `dist/desk/`), for tests. */
   scriptDir?: string;
+  /** The delivery promise's history (bff/promise/), for the promise kept. */
+  transits: Pick<TransitHistory, 'scored'>;
+  /** The clock of the promise's scores (the sandbox's under `BFF_TEST_CLOCK`). */
+  workNow?: () => number;
 }
+
+/** How far back the desk's promise kept reaches. */
+const PROMISE_DAYS = 90;
 
 /** What a page handler has: the merchant's session, language and words. */
 interface Visit {
@@ -184,6 +195,20 @@ export function deskPageRoutes(deps: DeskPagesDeps): Router {
         page: 'approvals',
         section: 'approvals',
         body: approvalsBody({ t, lang, pending, decided, issued, limits, serviceName, done }),
+      };
+    }),
+  );
+
+  router.get(
+    '/admin/promise',
+    show(async ({ t, lang }) => {
+      const today = saoPauloDay((deps.workNow ?? Date.now)()).day;
+      const { all, lanes } = promiseKept(await deps.transits.scored(today - PROMISE_DAYS));
+      return {
+        title: t.promiseTitle,
+        page: 'promise',
+        section: 'promise',
+        body: promiseBody({ t, lang, days: PROMISE_DAYS, all, lanes }),
       };
     }),
   );

@@ -105,4 +105,25 @@ describe('lookAt', () => {
     const cancelled = lookAt(seen.next, result([ev('EST', '', 'x'), out, moving, posted]), MONDAY + 1000, 3);
     expect(cancelled.event).toMatchObject({ type: 'shipment.status_changed', status: 'in-transit' });
   });
+
+  it('reminds the shopper to pick up a waiting parcel two days before its 7-day hold ends, once per wait', () => {
+    const ldi = ev('LDI', '01', '2026-11-24T10:00:00'); // the hold ends on 01/12: the reminder from 29/11
+    const waiting = lookAt(
+      watch({ status: 'in-transit', eventKey: 'x' }),
+      result([ldi, moving, posted]),
+      MONDAY + DAY,
+      3,
+    );
+    expect(waiting.event?.type).toBe('shipment.awaiting_pickup');
+    const saturday = Date.parse('2026-11-28T23:00:00-03:00');
+    expect(lookAt(waiting.next, result([ldi, moving, posted]), saturday, 3).event).toBeUndefined();
+    const sunday = Date.parse('2026-11-29T08:00:00-03:00');
+    const reminded = lookAt(waiting.next, result([ldi, moving, posted]), sunday, 30);
+    expect(reminded.event).toMatchObject({
+      type: 'shipment.pickup_reminder',
+      status: 'awaiting-pickup',
+      lastEvent: ldi,
+    });
+    expect(lookAt(reminded.next, result([ldi, moving, posted]), sunday + DAY, 30).event).toBeUndefined();
+  });
 });

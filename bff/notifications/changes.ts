@@ -1,5 +1,7 @@
 import { isBusinessDay, saoPauloDay } from '../../shared/business-days.ts';
+import { carrierDay } from '../../shared/carrier-time.ts';
 import { type ParcelStatus, parcelState } from '../../shared/parcel-status.ts';
+import { PICKUP_REMINDER_DAYS, pickupLastDay } from '../../shared/pickup.ts';
 import { eventTypeOf, type ShipmentEventType } from '../../shared/shipment-events.ts';
 import type { TrackingEvent, TrackingResult } from '../../shared/tracking.ts';
 
@@ -13,6 +15,8 @@ export interface WatchState {
   changedAt: number;
   /** Whether the current stall was already reported (once per stall). */
   stalled: boolean;
+  /** Whether the shopper was reminded to pick up the parcel waiting at a unit (once per wait; absent: not yet). */
+  reminded?: boolean;
 }
 
 /** What one look at a label comes to: the state to keep, whether to stop watching, and at most one event. */
@@ -45,7 +49,8 @@ export function businessDaysBetween(from: number, to: number): number {
 /**
  * One look at a label: a change of status is one event (the status's own, or `shipment.status_changed`); a new
  * carrier event restarts the stall clock; no new event for `stallDays` business days is `shipment.stalled`, once per
- * stall. The first look of a label whose status was unknown records it without an event. A code the platform does
+ * stall — except while the parcel waits for pickup, when `shipment.pickup_reminder` comes, once, two days before the
+ * hold ends (shared/pickup.ts). The first look of a label whose status was unknown records it without an event. A code the platform does
  * not find (yet) tells nothing new: nothing changes, but the stall clock runs.
  */
 export function lookAt(watch: WatchState, result: TrackingResult, now: number, stallDays: number): Look {
@@ -58,6 +63,7 @@ export function lookAt(watch: WatchState, result: TrackingResult, now: number, s
       eventKey,
       changedAt: fresh ? now : watch.changedAt,
       stalled: fresh ? false : watch.stalled,
+      reminded: status === watch.status ? (watch.reminded ?? false) : false,
     };
     const done = FINAL.includes(status);
     if (watch.status !== null && status !== watch.status) {
@@ -67,10 +73,33 @@ export function lookAt(watch: WatchState, result: TrackingResult, now: number, s
         event: { type: eventTypeOf(status), status, ...(event ? { lastEvent: event } : {}) },
       };
     }
-    if (fresh || watch.status === null) return { next, done };
+    if (watch.status === null) return { next, done };
+    const reminder = reminderOf(next, event, now);
+    if (reminder) return { next: { ...next, reminded: true }, done, event: reminder };
+    if (fresh) return { next, done };
     return stallOf(next, result, now, stallDays, done);
   }
   return stallOf(watch, result, now, stallDays, false);
+}
+
+/**
+ * The last day a parcel waiting at a unit can be picked up (shared/pickup.ts): 7 days from the day of the carrier's
+ * "awaiting pickup" event (its date as written, no zone assumed), or from the day the watcher first saw it.
+ */
+export function pickupLastDayOf(event: TrackingEvent | undefined, seenAt: number): number {
+  return pickupLastDay(carrierDay(event?.timestamp) ?? saoPauloDay(seenAt).day);
+}
+
+/** `shipment.pickup_reminder`, once per wait, from `PICKUP_REMINDER_DAYS` before the last day to pick up. */
+function reminderOf(watch: WatchState, event: TrackingEvent | undefined, now: number): Look['event'] {
+  if (watch.status !== 'awaiting-pickup' || watch.reminded) return undefined;
+  const lastDay = pickupLastDayOf(event, watch.changedAt);
+  if (saoPauloDay(now).day < lastDay - PICKUP_REMINDER_DAYS) return undefined;
+  return {
+    type: 'shipment.pickup_reminder',
+    status: 'awaiting-pickup',
+    ...(event ? { lastEvent: event } : {}),
+  };
 }
 
 function stallOf(
@@ -81,7 +110,9 @@ function stallOf(
   done: boolean,
 ): Look {
   const status = watch.status;
-  if (done || watch.stalled || status === null || FINAL.includes(status)) return { next: watch, done };
+  // A parcel waiting at a unit waits for the shopper, not for the carrier: its countdown is the reminder's, no stall.
+  if (done || watch.stalled || status === null || FINAL.includes(status) || status === 'awaiting-pickup')
+    return { next: watch, done };
   if (businessDaysBetween(watch.changedAt, now) < stallDays) return { next: watch, done };
   const lastEvent = result.found ? parcelState(result).event : undefined;
   return {

@@ -9,6 +9,15 @@ export interface EmailTexts {
   /** One line saying what to do next; `where` is the unit the carrier names. */
   next: Record<ParcelStatus, (where?: string) => string>;
   stalledNext: string;
+  /** A promise about to be broken: the headline, and what the shopper is told (`dates`: "até qua., 26/11"). */
+  atRisk: (order: string) => string;
+  atRiskNext: (dates: string) => string;
+  /** The reminder to pick up a parcel before it goes back (`date`: "sex., 04/12"). */
+  pickupReminder: (order: string) => string;
+  /** Where and until when to pick a waiting parcel up (`where`: the unit the carrier names). */
+  pickupBy: (date: string, where?: string) => string;
+  /** The promise a parcel was sold with, under the status (`dates`: "entre 3 e 5/12"). */
+  promised: string;
   order: (id: string) => string;
   anOrder: string;
   greeting: (name?: string) => string;
@@ -46,6 +55,13 @@ const pt: EmailTexts = {
     'not-found': () => 'Tente de novo mais tarde.',
   },
   stalledNext: 'A loja já foi avisada e está acompanhando com os Correios.',
+  atRisk: (o) => `Seu ${o} pode atrasar`,
+  atRiskNext: (dates) =>
+    `A previsão era ${dates}, e o objeto ainda está a caminho. A loja já foi avisada e está acompanhando com os Correios.`,
+  pickupReminder: (o) => `Retire seu ${o}: faltam poucos dias`,
+  pickupBy: (date, where) =>
+    `Retire ${where ? `em ${where}` : 'na unidade dos Correios indicada'} até ${date}, com um documento com foto; depois disso ele volta para a loja.`,
+  promised: 'Previsão de entrega',
   order: (id) => `pedido ${id}`,
   anOrder: 'pedido',
   greeting: (name) => (name ? `Olá, ${name},` : 'Olá,'),
@@ -83,6 +99,13 @@ const en: EmailTexts = {
     'not-found': () => 'Try again later.',
   },
   stalledNext: 'The store has been told and is following it up with the carrier.',
+  atRisk: (o) => `Your ${o} may be late`,
+  atRiskNext: (dates) =>
+    `It was expected ${dates} and is still on its way. The store has been told and is following it up with the carrier.`,
+  pickupReminder: (o) => `Pick up your ${o}: only a few days left`,
+  pickupBy: (date, where) =>
+    `Pick it up ${where ? `at ${where}` : 'at the carrier’s unit'} by ${date} with a photo ID; after that it goes back to the store.`,
+  promised: 'Expected delivery',
   order: (id) => `order ${id}`,
   anOrder: 'order',
   greeting: (name) => (name ? `Hello ${name},` : 'Hello,'),
@@ -120,6 +143,13 @@ const es: EmailTexts = {
     'not-found': () => 'Inténtalo más tarde.',
   },
   stalledNext: 'La tienda ya fue avisada y lo sigue con el transportista.',
+  atRisk: (o) => `Tu ${o} puede retrasarse`,
+  atRiskNext: (dates) =>
+    `Estaba previsto ${dates} y todavía está en camino. La tienda ya fue avisada y lo sigue con el transportista.`,
+  pickupReminder: (o) => `Retira tu ${o}: quedan pocos días`,
+  pickupBy: (date, where) =>
+    `Retíralo ${where ? `en ${where}` : 'en la unidad indicada'} hasta el ${date} con un documento con foto; después vuelve a la tienda.`,
+  promised: 'Entrega prevista',
   order: (id) => `pedido ${id}`,
   anOrder: 'pedido',
   greeting: (name) => (name ? `Hola, ${name}:` : 'Hola:'),

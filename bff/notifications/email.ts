@@ -1,5 +1,6 @@
 import { html } from '../../shared/html.ts';
 import type { Locale } from '../../shared/locale.ts';
+import { promiseDates, weekdayDate } from '../../shared/promise-text.ts';
 import type { ShipmentEvent } from '../../shared/shipment-events.ts';
 import type { BffConfig } from '../config.ts';
 import { EMAIL_TEXTS } from './email-texts.ts';
@@ -28,9 +29,26 @@ export function renderEmail({ event, locale, name, store }: EmailInput): EmailMe
   const t = EMAIL_TEXTS[locale];
   const { data } = event;
   const order = data.orderId ? t.order(data.orderId) : t.anOrder;
-  const headline = event.type === 'shipment.stalled' ? t.stalled(order) : t.headline[data.status](order);
+  const dates = data.promise ? promiseDates(data.promise, locale, weekdayDate) : undefined;
+  const headline =
+    event.type === 'shipment.stalled'
+      ? t.stalled(order)
+      : event.type === 'shipment.promise_at_risk'
+        ? t.atRisk(order)
+        : event.type === 'shipment.pickup_reminder'
+          ? t.pickupReminder(order)
+          : t.headline[data.status](order);
   const where = data.status === 'awaiting-pickup' ? data.lastEvent?.origin : undefined;
-  const next = event.type === 'shipment.stalled' ? t.stalledNext : t.next[data.status](where);
+  const next =
+    event.type === 'shipment.stalled'
+      ? t.stalledNext
+      : event.type === 'shipment.promise_at_risk' && dates
+        ? t.atRiskNext(dates)
+        : data.pickupBy
+          ? t.pickupBy(weekdayDate(data.pickupBy, locale), where)
+          : t.next[data.status](where);
+  // The promise under the status while the parcel is on its way (an at-risk e-mail already says it).
+  const promised = dates && event.type !== 'shipment.promise_at_risk' ? `${t.promised}: ${dates}` : undefined;
   const storeName = store.name ?? t.theStore;
   const first = name?.trim().split(/\s+/)[0];
   const subject = store.name ? `${store.name}: ${headline}` : headline;
@@ -48,6 +66,7 @@ export function renderEmail({ event, locale, name, store }: EmailInput): EmailMe
     '',
     `${headline}.`,
     next,
+    ...(promised ? [promised] : []),
     '',
     ...(last ? [`${t.lastEvent}: ${last}`] : []),
     `${t.code}: ${data.trackingCode}`,
@@ -74,6 +93,7 @@ export function renderEmail({ event, locale, name, store }: EmailInput): EmailMe
 <p style="margin:0 0 12px;font-size:15px">${t.greeting(first)}</p>
 <h1 style="margin:0 0 8px;font-size:22px;line-height:1.3">${headline}</h1>
 <p style="margin:0 0 16px;font-size:15px;line-height:1.5">${next}</p>
+${promised ? html`<p style="margin:0 0 16px;font-size:15px;line-height:1.5"><strong>${promised}</strong></p>` : ''}
 ${last ? html`<p style="margin:0 0 4px;font-size:13px;color:#57606a">${t.lastEvent}</p><p style="margin:0 0 16px;font-size:15px">${last}</p>` : ''}
 <p style="margin:0 0 4px;font-size:13px;color:#57606a">${t.code}</p>
 <p style="margin:0 0 20px;font-size:16px;font-family:Menlo,Consolas,monospace;letter-spacing:1px">${data.trackingCode}</p>

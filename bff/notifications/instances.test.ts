@@ -50,11 +50,19 @@ describe('two instances on one PostgreSQL', () => {
     ]);
     try {
       const [a, b] = bffs as [RunningBff, RunningBff];
-      const labels = [];
+      const labels: Awaited<ReturnType<typeof issueLabel>>[] = [];
       for (let i = 0; i < 6; i++)
         labels.push(await issueLabel(i % 2 ? b.url : a.url, orderLabel(`PED-PG-${i}`)));
       await Promise.all([a.notifications.tick(), b.notifications.tick()]);
-      for (let step = 0; step < 80; step++) {
+      // Until every label is delivered: the sandbox's transit times (three weeks at most on this lane, a strike or the
+      // peak season included), a look every 3 hours.
+      const delivered = () =>
+        labels.every((label) =>
+          eventsOf(receiver.received).some(
+            (event) => event.data.trackingCode === label.trackingCode && event.type === 'shipment.delivered',
+          ),
+        );
+      for (let step = 0; step < 24 * 8 && !delivered(); step++) {
         await clocks.advance(3);
         // Both instances' rounds and senders at once, several times per step.
         await Promise.all([

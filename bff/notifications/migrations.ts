@@ -70,6 +70,11 @@ export const NOTIFICATION_MIGRATIONS: readonly Migration[] = [
       CREATE INDEX notification_deliveries_by_time ON notification_deliveries (created_at)
     `,
   },
+  // The pickup reminder, once per wait at a unit (changes.ts).
+  {
+    id: '303-watch-pickup-reminder',
+    sql: 'ALTER TABLE shipment_watches ADD COLUMN reminded INTEGER NOT NULL DEFAULT 0',
+  },
 ];
 
 /**

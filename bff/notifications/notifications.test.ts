@@ -71,7 +71,7 @@ describe('the shopper and the merchant hear of every change, once and in order',
     const label = await issueLabel(bff.url, orderLabel('PED-1001'));
     // The first look finds a new label without events: its first status, not news.
     expect(await bff.notifications.tick()).toMatchObject({ looked: 1, events: 0 });
-    await follow(24 * 12, 3, () => eventsOf(receiver.received).some((e) => e.type === 'shipment.delivered'));
+    await follow(24 * 21, 3, () => eventsOf(receiver.received).some((e) => e.type === 'shipment.delivered'));
 
     const events = eventsOf(receiver.received);
     expect(receiver.received.every((webhook) => webhook.answered === 200)).toBe(true);
@@ -154,8 +154,9 @@ describe('the shopper and the merchant hear of every change, once and in order',
     const mails = await smtp.waitFor(types.length);
     const pickup = mails.at(-2);
     expect(pickup?.subject).toBe('Loja Demo: Tu pedido PED-3003 espera retiro');
-    expect(pickup?.text).toContain(
-      'Retíralo con un documento con foto en: Unidade de Distribuição - Rio de Janeiro/RJ.',
+    // The last day to pick it up: 7 days after the carrier's "awaiting pickup" event (shared/pickup.ts).
+    expect(pickup?.text).toMatch(
+      /Retíralo en Unidade de Distribuição - Rio de Janeiro\/RJ hasta el \S+ \d{2}\/\d{2} con un documento con foto/,
     );
     expect(pickup?.text).toMatch(/\/track\/s\/\S+\?lang=es/);
     expect(mails.at(-1)?.subject).toBe('Loja Demo: Tu pedido PED-3003 volvió a la tienda');

@@ -2,6 +2,7 @@ import type { BffConfig } from '../config.ts';
 import type { LedgerStore } from '../labels/ledger-store.ts';
 import { type Logger, messageOf } from '../logger.ts';
 import type { TrackingLinks } from '../orders/links.ts';
+import type { TransitRecorder } from '../promise/recorder.ts';
 import type { TrackingStore } from '../tracking/cache.ts';
 import type { RestClient } from '../upstream/rest-client.ts';
 import { Dispatcher } from './dispatcher.ts';
@@ -29,7 +30,17 @@ export interface NotificationsDeps {
   cache: TrackingStore;
   links: TrackingLinks;
   logger: Logger;
+  /** The BFF's clock: the outbox's tries and the webhooks' timestamps (a receiver checks them against its own). */
   now?: () => number;
+  /**
+   * The clock of the watcher's work — its cadence, the stall clock, pickup countdowns, the promise's scores: the
+   * sandbox's under `BFF_TEST_CLOCK=sandbox`; `now` otherwise.
+   */
+  workNow?: () => number;
+  /** Real ms between two rounds of the watcher (default `BFF_WATCH_INTERVAL_S`; 1 s under the test clock). */
+  cadenceMs?: number;
+  /** The delivery promise's history, which every look teaches (bff/promise/). */
+  promise?: TransitRecorder;
   random?: () => number;
   /** Tests: another mail port than SMTP, the webhook's fetch, the outbox lease, the dispatcher's poll. */
   mailer?: MailPort;
@@ -95,7 +106,9 @@ export function createNotifications(deps: NotificationsDeps): Notifications {
           stallDays: settings.stallDays,
           intervalMs: settings.watchIntervalMs,
           logger,
-          now,
+          now: deps.workNow ?? now,
+          sendNow: now,
+          promise: deps.promise,
         })
       : undefined;
 
@@ -134,7 +147,8 @@ export function createNotifications(deps: NotificationsDeps): Notifications {
         .catch(failed('the outbox'));
       later(deps.pollMs ?? POLL_MS, () => dispatcher.drain().catch(failed('sending')));
       // The cadence: a round at start, then each one `BFF_WATCH_INTERVAL_S` after the previous one ended.
-      if (watcher) later(0, () => tick().catch(failed('the watcher')), settings.watchIntervalMs);
+      if (watcher)
+        later(0, () => tick().catch(failed('the watcher')), deps.cadenceMs ?? settings.watchIntervalMs);
     },
     close() {
       closed = true;

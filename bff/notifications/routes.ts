@@ -58,6 +58,8 @@ const TYPE_LABELS: Record<Delivery['type'], string> = {
   'shipment.delivered': 'entregue',
   'shipment.returned': 'devolvido',
   'shipment.stalled': 'parado',
+  'shipment.promise_at_risk': 'prazo em risco',
+  'shipment.pickup_reminder': 'lembrete de retirada',
 };
 
 /**

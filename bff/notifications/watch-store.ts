@@ -14,6 +14,7 @@ const WatchRowSchema = z.object({
   event_key: z.nullable(z.string()),
   changed_at: z.number(),
   stalled: flag,
+  reminded: z._default(flag, false),
   version: z.number(),
 });
 
@@ -41,16 +42,17 @@ export class WatchStore {
   /**
    * Starts watching the labels issued since the last call: `created` attempts of the last `WATCH_DAYS` with a tracking
    * code and no watch yet (the ledger's `label_attempts`, in the same database). A new label has no carrier events:
-   * that is its first status, so its first movement is already a change. Answers how many it added.
+   * that is its first status, so its first movement is already a change. Answers how many it added. `ledgerNow` is
+   * the clock of the ledger's `created_at` (the BFF's), when the watcher runs on the sandbox's (`BFF_TEST_CLOCK`).
    */
-  discover(now: number): Promise<number> {
+  discover(now: number, ledgerNow = now): Promise<number> {
     return this.sql.run(
       `INSERT INTO shipment_watches (attempt_id, tracking_code, status, changed_at, next_check_at, created_at)
        SELECT a.id, a.tracking_code, 'no-events', ?, ?, ? FROM label_attempts a
        WHERE a.state = 'created' AND a.tracking_code IS NOT NULL AND a.created_at >= ?
          AND NOT EXISTS (SELECT 1 FROM shipment_watches w WHERE w.attempt_id = a.id)
        ON CONFLICT (attempt_id) DO NOTHING`,
-      [now, now, now, now - WATCH_DAYS * DAY_MS],
+      [now, now, now, ledgerNow - WATCH_DAYS * DAY_MS],
     );
   }
 
@@ -64,7 +66,7 @@ export class WatchStore {
         now - WATCH_DAYS * DAY_MS,
       ]);
       const rows = await tx.all(
-        `SELECT attempt_id, tracking_code, status, event_key, changed_at, stalled, version FROM shipment_watches
+        `SELECT attempt_id, tracking_code, status, event_key, changed_at, stalled, reminded, version FROM shipment_watches
          WHERE done = 0 AND next_check_at <= ? ORDER BY next_check_at, attempt_id LIMIT ?${skipLocked(this.sql)}`,
         [now, limit],
       );
@@ -81,18 +83,22 @@ export class WatchStore {
 
   /**
    * Records one look at a label, with its event (and the event's deliveries) when it made one — only if nobody
-   * recorded a look since the label was claimed (its version). Answers whether this call recorded it.
+   * recorded a look since the label was claimed (its version) — and whatever else the look taught (`also`: the
+   * delivery promise's history), in the same transaction. Answers whether this call recorded it.
    */
   async record(
     watch: Watch,
     look: { next: WatchState; done: boolean },
     event: NewEvent | undefined,
     now: number,
+    also?: (tx: SqlRunner) => Promise<void>,
+    /** The outbox's clock for the event's deliveries (the dispatcher's; `now` unless a test clock drives the look). */
+    queuedAt = now,
   ): Promise<boolean> {
     return this.sql.transaction(async (tx) => {
       const { next } = look;
       const changed = await tx.run(
-        `UPDATE shipment_watches SET status = ?, event_key = ?, changed_at = ?, stalled = ?, done = ?,
+        `UPDATE shipment_watches SET status = ?, event_key = ?, changed_at = ?, stalled = ?, reminded = ?, done = ?,
            checked_at = ?, version = version + 1
          WHERE attempt_id = ? AND version = ?`,
         [
@@ -100,6 +106,7 @@ export class WatchStore {
           next.eventKey,
           next.changedAt,
           next.stalled ? 1 : 0,
+          next.reminded ? 1 : 0,
           look.done ? 1 : 0,
           now,
           watch.attemptId,
@@ -108,7 +115,8 @@ export class WatchStore {
       );
       if (changed !== 1) return false;
       if (event)
-        await enqueueEvent(tx, { ...event, attemptId: watch.attemptId, seq: watch.version + 1 }, now);
+        await enqueueEvent(tx, { ...event, attemptId: watch.attemptId, seq: watch.version + 1 }, queuedAt);
+      await also?.(tx);
       return true;
     });
   }

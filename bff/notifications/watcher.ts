@@ -1,19 +1,25 @@
 import * as z from 'zod/mini';
+import { civilDate } from '../../shared/business-days.ts';
+import { isoDate } from '../../shared/delivery-promise.ts';
 import { MAX_CODES } from '../../shared/limits.ts';
 import { localeOf } from '../../shared/locale.ts';
+import { ON_ITS_WAY, parcelState } from '../../shared/parcel-status.ts';
 import {
   type ShipmentEvent,
   ShipmentEventSchema,
   type ShipmentEventType,
 } from '../../shared/shipment-events.ts';
-import type { TrackingResult } from '../../shared/tracking.ts';
+import type { SqlRunner } from '../../shared/sql/sql.ts';
+import type { TrackingEvent, TrackingResult } from '../../shared/tracking.ts';
 import type { LedgerStore } from '../labels/ledger-store.ts';
 import { type Logger, messageOf } from '../logger.ts';
 import type { TrackingLinks } from '../orders/links.ts';
+import type { TransitRow } from '../promise/history-store.ts';
+import { type PromiseLook, soldPromiseOf, type TransitRecorder } from '../promise/recorder.ts';
 import type { TrackingStore } from '../tracking/cache.ts';
 import { isUpstreamError } from '../upstream/errors.ts';
 import type { RestClient } from '../upstream/rest-client.ts';
-import { type Look, lookAt } from './changes.ts';
+import { type Look, lookAt, pickupLastDayOf } from './changes.ts';
 import { type Channel, type NewEvent, newEventId } from './outbox.ts';
 import type { Watch, WatchStore } from './watch-store.ts';
 
@@ -39,6 +45,10 @@ export interface WatcherOptions {
   intervalMs: number;
   logger: Logger;
   now?: () => number;
+  /** The delivery promise's history: each look teaches it, and a promise about to be broken is an event. */
+  promise?: TransitRecorder | undefined;
+  /** The dispatcher's clock, for the deliveries of an event (`now` unless a test clock drives the watcher). */
+  sendNow?: () => number;
 }
 
 /** What one round did. */
@@ -60,13 +70,15 @@ export class Watcher {
   private readonly options: Required<WatcherOptions>;
 
   constructor(options: WatcherOptions) {
-    this.options = { now: Date.now, ...options };
+    const now = options.now ?? Date.now;
+    this.options = { now, promise: undefined, sendNow: now, ...options };
   }
 
   async round(): Promise<RoundReport> {
     const { watches, now, intervalMs } = this.options;
     const report: RoundReport = { looked: 0, events: 0, stopped: false };
-    await watches.discover(now());
+    await watches.discover(now(), this.options.sendNow());
+    await this.beginHistories();
     for (;;) {
       const claimed = await watches.claimDue(MAX_CODES, now(), now() + intervalMs);
       if (claimed.length === 0) return report;
@@ -75,11 +87,12 @@ export class Watcher {
         report.stopped = true;
         return report;
       }
+      const rows = await this.historyOf(claimed);
       for (const watch of claimed) {
         const result = results.get(watch.trackingCode);
         if (!result) continue;
         report.looked += 1;
-        if (await this.record(watch, result)) report.events += 1;
+        if (await this.record(watch, result, rows.get(watch.attemptId))) report.events += 1;
       }
       if (claimed.length < MAX_CODES) return report;
     }
@@ -111,13 +124,53 @@ export class Watcher {
     }
   }
 
-  /** Records the look; answers whether it made an event. */
-  private async record(watch: Watch, result: TrackingResult): Promise<boolean> {
-    const { watches, stallDays, now, logger } = this.options;
+  /** The promise's history rows start for new labels; a failure there never stops the watcher's own work. */
+  private async beginHistories(): Promise<void> {
+    const { promise, logger } = this.options;
+    await promise?.begin().catch((error: unknown) => {
+      logger.warn(
+        { error: messageOf(error) },
+        'watcher: the delivery promise’s history could not be started',
+      );
+    });
+  }
+
+  private async historyOf(claimed: readonly Watch[]): Promise<Map<string, TransitRow>> {
+    const { promise, logger } = this.options;
+    if (!promise) return new Map();
+    return promise.rows(claimed.map((watch) => watch.attemptId)).catch((error: unknown) => {
+      logger.warn({ error: messageOf(error) }, 'watcher: the delivery promise’s history could not be read');
+      return new Map();
+    });
+  }
+
+  /**
+   * Records the look (and what it teaches the promise's history, in the same transaction); answers whether it made
+   * an event. A promise about to be broken is an event of its own when the look made no other (the next look tells
+   * it otherwise).
+   */
+  private async record(watch: Watch, result: TrackingResult, row: TransitRow | undefined): Promise<boolean> {
+    const { watches, stallDays, now, logger, promise } = this.options;
     const at = now();
     const look = lookAt(watch, result, at, stallDays);
-    const event = look.event ? await this.eventOf(watch, look, at) : undefined;
-    const recorded = await watches.record(watch, look, event, at);
+    let learnt: PromiseLook | undefined = row && promise ? promise.look(row, result, at) : undefined;
+    if (learnt?.atRisk && look.event) {
+      const { atRiskAt: _later, ...change } = learnt.change;
+      learnt = { change, atRisk: false };
+    }
+    const change: Look['event'] | undefined =
+      look.event ??
+      (learnt?.atRisk
+        ? {
+            type: 'shipment.promise_at_risk',
+            status: look.next.status ?? 'in-transit',
+            ...lastEventOf(look, result),
+          }
+        : undefined);
+    const event = change ? await this.eventOf(watch, change, at, row) : undefined;
+    const write =
+      row && promise && learnt ? (tx: SqlRunner) => promise.write(tx, row, learnt.change, at) : undefined;
+    const recorded = await watches.record(watch, look, event, at, write, this.options.sendNow());
     if (recorded && event) {
       logger.info({ event: event.id, type: event.type, attempt: watch.attemptId }, 'watcher: shipment event');
       return true;
@@ -125,11 +178,20 @@ export class Watcher {
     return false;
   }
 
-  private async eventOf(watch: Watch, look: Look, at: number): Promise<NewEvent | undefined> {
+  private async eventOf(
+    watch: Watch,
+    change: NonNullable<Look['event']>,
+    at: number,
+    row: TransitRow | undefined,
+  ): Promise<NewEvent | undefined> {
     const { ledger, links, channels } = this.options;
-    const change = look.event;
-    if (!change) return undefined;
     const attempt = await ledger.get(watch.attemptId);
+    // The promise while the parcel is on its way: not once it arrived, went back, or waits to be picked up.
+    const promise = ON_ITS_WAY.includes(change.status) ? soldPromiseOf(row) : undefined;
+    const pickupBy =
+      change.status === 'awaiting-pickup'
+        ? isoDate(civilDate(pickupLastDayOf(change.lastEvent, at)))
+        : undefined;
     const locale = localeOf(attempt?.locale) ?? 'pt-BR';
     const body: ShipmentEvent = ShipmentEventSchema.parse({
       type: change.type,
@@ -141,6 +203,8 @@ export class Watcher {
         status: change.status,
         ...(change.lastEvent ? { lastEvent: change.lastEvent } : {}),
         trackingUrl: links.url(watch.attemptId, locale),
+        ...(promise ? { promise } : {}),
+        ...(pickupBy ? { pickupBy } : {}),
       },
     });
     const deliveries: { channel: Channel; target: string }[] = [];
@@ -152,4 +216,10 @@ export class Watcher {
       deliveries.push({ channel: 'email', target: email });
     return { id: newEventId(), type: change.type, body: JSON.stringify(body), deliveries };
   }
+}
+
+/** The carrier's latest standing event of a result, for an event that is not a change of status. */
+function lastEventOf(look: Look, result: TrackingResult): { lastEvent?: TrackingEvent } {
+  const event = result.found ? parcelState(result).event : undefined;
+  return look.next.status !== null && event ? { lastEvent: event } : {};
 }

@@ -15,6 +15,7 @@ import {
   openApiPath,
 } from '../../shared/openapi.ts';
 import { OrderLookupRequestSchema, OrderLookupResponseSchema } from '../../shared/order-lookup.ts';
+import { PromisesRequestSchema, PromisesResponseSchema } from '../../shared/promise-lookup.ts';
 import { TrackingLookupRequestSchema, TrackingLookupResponseSchema } from '../../shared/tracking-lookup.ts';
 import { methodNotAllowed } from '../http/errors.ts';
 import { RateVerifyRequestSchema, RateVerifyResponseSchema } from '../rates/verify.ts';
@@ -137,7 +138,7 @@ const OPTIONS_STATUS: ErrorResponsesOptions = {
 
 /**
  * The OpenAPI 3.1 document of the BFF's public API (`POST /api/tracking`, `/api/rates/verify`, `/api/orders/lookup`,
- * `/checkout/fulfillment-options`),
+ * `/checkout/fulfillment-options`, `/api/promises`),
  * built from the same zod schemas the routes validate with. Served at `GET /openapi.json`.
  */
 export function buildBffOpenApiDocument(publicUrl?: string): JsonObject {
@@ -349,6 +350,61 @@ export function buildBffOpenApiDocument(publicUrl?: string): JsonObject {
           },
         },
       },
+      '/api/promises': {
+        post: {
+          operationId: 'deliveryPromises',
+          // Public: dates anyone may read; no platform call is made.
+          security: [],
+          summary: 'The delivery promise of each rate the calculator got from the platform',
+          description:
+            'The calculator quotes the platform from the shopper\u2019s browser; it sends the CEP and each rate\u2019s ' +
+            '`serviceId` and `deliveryDays` here and shows the date the store keeps: learnt from the store\u2019s own ' +
+            'delivered parcels on that lane (`basis: "history"`, with the parcels it rests on), or the platform\u2019s ' +
+            'count when the lane\u2019s history is thin (`basis: "platform"`). São Paulo dates, the store\u2019s ' +
+            'handling days and cut-off included; `from` equals `to` for one date. No platform call is made. CORS ' +
+            'for any origin; limited per visitor (BFF_VISITOR_RATE_LIMIT).',
+          requestBody: jsonRequest('PromisesRequest', {
+            cep: '20040-020',
+            rates: [
+              { serviceId: 'correios-pac', deliveryDays: 6 },
+              { serviceId: 'correios-sedex', deliveryDays: 2 },
+            ],
+          }),
+          responses: {
+            '200': {
+              description: 'One promise per rate, in the order asked',
+              content: jsonContent('PromisesResponse', {
+                examples: {
+                  learnt: {
+                    value: {
+                      promises: [
+                        {
+                          serviceId: 'correios-pac',
+                          promise: { from: '2026-12-01', to: '2026-12-03', basis: 'history', parcels: 214 },
+                        },
+                        {
+                          serviceId: 'correios-sedex',
+                          promise: { from: '2026-11-26', to: '2026-11-26', basis: 'platform', parcels: 0 },
+                        },
+                      ],
+                    },
+                  },
+                },
+              }),
+            },
+            '400': {
+              description: 'Invalid request: fix it before retrying',
+              content: jsonContent('ErrorBody'),
+            },
+            '405': { description: 'Method not allowed', content: jsonContent('ErrorBody') },
+            '429': {
+              description: 'Per-visitor limit (BFF_VISITOR_RATE_LIMIT) exceeded: wait Retry-After seconds',
+              headers: RETRY_AFTER,
+              content: jsonContent('ErrorBody'),
+            },
+          },
+        },
+      },
       '/openapi.json': openApiPath({ statusText: { 405: 'Method not allowed' } }),
     },
     components: {
@@ -361,6 +417,8 @@ export function buildBffOpenApiDocument(publicUrl?: string): JsonObject {
         FulfillmentOptionsResponse: jsonSchema(FulfillmentOptionsResponseSchema, 'output'),
         OrderLookupRequest: jsonSchema(OrderLookupRequestSchema, 'input'),
         OrderLookupResponse: jsonSchema(OrderLookupResponseSchema, 'output'),
+        PromisesRequest: jsonSchema(PromisesRequestSchema, 'input'),
+        PromisesResponse: jsonSchema(PromisesResponseSchema, 'output'),
         ErrorBody: jsonSchema(ErrorBodySchema, 'output'),
       },
       securitySchemes: {

@@ -3,6 +3,7 @@ import { ApiError } from '../../shared/errors.ts';
 import { describeIssues } from '../../shared/issues.ts';
 import { OrderLookupRequestSchema, type OrderLookupResponse } from '../../shared/order-lookup.ts';
 import { senderKey } from '../../shared/security/address.ts';
+import type { TrackingLookupResult } from '../../shared/tracking-lookup.ts';
 import type { BffConfig } from '../config.ts';
 import { jsonOnly, methodNotAllowed, rateLimited } from '../http/errors.ts';
 import type { LedgerAttempt } from '../labels/ledger.ts';
@@ -26,6 +27,8 @@ export interface OrderRoutesDeps {
   throttle: LookupThrottle;
   /** Waits (tests: the floor is observed, not slept). */
   wait?: (ms: number) => Promise<void>;
+  /** Adds the delivery promise of this store's parcels still on their way (bff/promise/routes.ts). */
+  promised?: <T extends TrackingLookupResult>(results: T[]) => Promise<T[]>;
 }
 
 /** `POST /api/orders/lookup` `{orderId, cep}` → `{orderId, results}` (docs/architecture.md, "Notifications and orders without a code"). */
@@ -65,7 +68,8 @@ export function orderRoutes(deps: OrderRoutesDeps): Router {
     await admission.release();
     try {
       const codes = parcels.flatMap((parcel) => parcel.trackingCode ?? []);
-      const results = await deps.tracking.lookup(codes, visitor);
+      const found = await deps.tracking.lookup(codes, visitor);
+      const results = deps.promised ? await deps.promised(found) : found;
       const body: OrderLookupResponse = { orderId, results };
       res.setHeader('Cache-Control', 'no-store');
       res.json(body);

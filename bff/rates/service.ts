@@ -44,6 +44,8 @@ export interface RatesServiceOptions {
   promises?: DeliveryPromises;
   /** The store's handling days and cut-off, for the platform's promise (and as the fallback of `promises`). */
   storeDays?: StoreDays;
+  /** The instant a promise counts from (the BFF's work clock: the sandbox's under `BFF_TEST_CLOCK`); `now` by default. */
+  promiseNow?: () => number;
   logger?: Logger | undefined;
 }
 
@@ -70,6 +72,7 @@ const REJOINS = 2;
 export class RatesService {
   private readonly client: Pick<RestClient, 'rates'>;
   private readonly now: () => number;
+  private readonly promiseNow: () => number;
   private readonly store: QuoteStore;
   private readonly shares: QuoteShares | undefined;
   private readonly promises: DeliveryPromises;
@@ -80,6 +83,7 @@ export class RatesService {
   constructor(options: RatesServiceOptions) {
     this.client = options.client;
     this.now = options.now ?? Date.now;
+    this.promiseNow = options.promiseNow ?? this.now;
     this.store =
       options.store ??
       new MemoryQuoteStore({
@@ -150,7 +154,7 @@ export class RatesService {
 
   /** The answer as every surface shows it: each rate charged by the free-shipping rule, with its promise. */
   private async present(response: RatesResponse, destinationCep: string): Promise<QuoteAnswer> {
-    const at = this.now();
+    const at = this.promiseNow();
     const rates: QuotedRate[] = [];
     for (const rate of response.rates) {
       const charged = chargedRate(rate);

@@ -2,7 +2,7 @@ import express, { type RequestHandler, type Response, Router } from 'express';
 import { ApiError } from '../../shared/errors.ts';
 import { describeIssues } from '../../shared/issues.ts';
 import { senderKey } from '../../shared/security/address.ts';
-import { TrackingLookupRequestSchema } from '../../shared/tracking-lookup.ts';
+import { TrackingLookupRequestSchema, type TrackingLookupResult } from '../../shared/tracking-lookup.ts';
 import type { BffConfig } from '../config.ts';
 import { jsonOnly, methodNotAllowed, rateLimited } from '../http/errors.ts';
 import { isUpstreamError } from '../upstream/errors.ts';
@@ -11,14 +11,15 @@ import type { TrackingService } from './service.ts';
 import { limitVisitors, type VisitorLimiter } from './visitor-limiter.ts';
 import { ShareSpent } from './visitor-share.ts';
 
-/** CORS for the origins the merchant allowed, and for nobody else. */
-export function cors(allowed: readonly string[]): RequestHandler {
-  const origins = new Set(allowed);
+/** CORS for the origins the merchant allowed, and for nobody else; `'*'`: for any origin (an answer anyone may read). */
+export function cors(allowed: readonly string[] | '*'): RequestHandler {
+  const any = allowed === '*';
+  const origins = new Set(any ? [] : allowed);
   return (req, res, next) => {
     const origin = req.headers.origin;
     res.vary('Origin');
-    if (origin && origins.has(origin)) {
-      res.setHeader('Access-Control-Allow-Origin', origin);
+    if (origin && (any || origins.has(origin))) {
+      res.setHeader('Access-Control-Allow-Origin', any ? '*' : origin);
       res.setHeader('Access-Control-Expose-Headers', 'Retry-After');
       if (req.method === 'OPTIONS') {
         res.setHeader('Access-Control-Allow-Methods', 'POST');
@@ -70,6 +71,8 @@ export function trackingRoutes(deps: {
   service: TrackingService;
   /** The per-visitor limit (`BFF_VISITOR_RATE_LIMIT`), shared with the order lookup. */
   limiter: VisitorLimiter;
+  /** Adds the delivery promise of this store's parcels still on their way (bff/promise/routes.ts). */
+  promised?: <T extends TrackingLookupResult>(results: T[]) => Promise<T[]>;
 }): Router {
   const router = Router();
   const json = express.json({ limit: '8kb', type: () => true });
@@ -80,7 +83,8 @@ export function trackingRoutes(deps: {
   router.post('/api/tracking', json, async (req, res) => {
     const codes = parseCodes(req.body);
     try {
-      const results = await deps.service.lookup(codes, senderKey(req));
+      const found = await deps.service.lookup(codes, senderKey(req));
+      const results = deps.promised ? await deps.promised(found) : found;
       res.setHeader('Cache-Control', 'no-store');
       res.json({ results });
     } catch (error) {

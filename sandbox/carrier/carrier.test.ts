@@ -132,6 +132,23 @@ describe('the carrier clock', () => {
     expect(clock.time()).toBe(T0);
   });
 
+  it('runs `speed` times as fast from the moment the speed is set, without a jump', () => {
+    let real = 1_763_800_000_000;
+    const clock = new CarrierClock(() => real, 60);
+    real += 1_000;
+    expect(clock.time()).toBe(1_763_800_000_000 + 60_000);
+    clock.setSpeed(0);
+    real += 5_000;
+    expect(clock.time()).toBe(1_763_800_000_000 + 60_000);
+    clock.advance(1);
+    clock.setSpeed(2);
+    real += 1_000;
+    expect(clock.time()).toBe(1_763_800_000_000 + 60_000 + HOUR_MS + 2_000);
+    clock.reset();
+    expect(clock.time()).toBe(real);
+    expect(clock.rate).toBe(60);
+  });
+
   it('writes Brasília time (UTC−3) without an offset', () => {
     expect(formatCarrierTime(Date.parse('2026-11-10T17:32:05Z'))).toBe('2026-11-10T14:32:05');
     expect(formatCarrierTime(Date.parse('2026-01-01T01:00:00Z'))).toBe('2025-12-31T22:00:00');

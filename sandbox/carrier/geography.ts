@@ -1,41 +1,41 @@
+import { regionOf } from '../../shared/lanes.ts';
 import type { Uf } from '../../shared/uf.ts';
 
-export type Region = 'N' | 'NE' | 'CO' | 'SE' | 'S';
-
-const STATES: Record<Uf, { region: Region; capital: string }> = {
-  AC: { region: 'N', capital: 'Rio Branco' },
-  AL: { region: 'NE', capital: 'Maceió' },
-  AM: { region: 'N', capital: 'Manaus' },
-  AP: { region: 'N', capital: 'Macapá' },
-  BA: { region: 'NE', capital: 'Salvador' },
-  CE: { region: 'NE', capital: 'Fortaleza' },
-  DF: { region: 'CO', capital: 'Brasília' },
-  ES: { region: 'SE', capital: 'Vitória' },
-  GO: { region: 'CO', capital: 'Goiânia' },
-  MA: { region: 'NE', capital: 'São Luís' },
-  MG: { region: 'SE', capital: 'Belo Horizonte' },
-  MS: { region: 'CO', capital: 'Campo Grande' },
-  MT: { region: 'CO', capital: 'Cuiabá' },
-  PA: { region: 'N', capital: 'Belém' },
-  PB: { region: 'NE', capital: 'João Pessoa' },
-  PE: { region: 'NE', capital: 'Recife' },
-  PI: { region: 'NE', capital: 'Teresina' },
-  PR: { region: 'S', capital: 'Curitiba' },
-  RJ: { region: 'SE', capital: 'Rio de Janeiro' },
-  RN: { region: 'NE', capital: 'Natal' },
-  RO: { region: 'N', capital: 'Porto Velho' },
-  RR: { region: 'N', capital: 'Boa Vista' },
-  RS: { region: 'S', capital: 'Porto Alegre' },
-  SC: { region: 'S', capital: 'Florianópolis' },
-  SE: { region: 'NE', capital: 'Aracaju' },
-  SP: { region: 'SE', capital: 'São Paulo' },
-  TO: { region: 'N', capital: 'Palmas' },
+/** Each state's capital, as the carrier names its sorting centre. */
+const CAPITALS: Record<Uf, string> = {
+  AC: 'Rio Branco',
+  AL: 'Maceió',
+  AM: 'Manaus',
+  AP: 'Macapá',
+  BA: 'Salvador',
+  CE: 'Fortaleza',
+  DF: 'Brasília',
+  ES: 'Vitória',
+  GO: 'Goiânia',
+  MA: 'São Luís',
+  MG: 'Belo Horizonte',
+  MS: 'Campo Grande',
+  MT: 'Cuiabá',
+  PA: 'Belém',
+  PB: 'João Pessoa',
+  PE: 'Recife',
+  PI: 'Teresina',
+  PR: 'Curitiba',
+  RJ: 'Rio de Janeiro',
+  RN: 'Natal',
+  RO: 'Porto Velho',
+  RR: 'Boa Vista',
+  RS: 'Porto Alegre',
+  SC: 'Florianópolis',
+  SE: 'Aracaju',
+  SP: 'São Paulo',
+  TO: 'Palmas',
 };
 
 const NEIGHBOUR_REGIONS = new Set(['SE-S', 'SE-CO', 'SE-NE', 'CO-N', 'CO-S', 'CO-NE', 'NE-N']);
 
 export function capitalOf(uf: Uf): string {
-  return STATES[uf].capital;
+  return CAPITALS[uf];
 }
 
 /**
@@ -43,8 +43,8 @@ export function capitalOf(uf: Uf): string {
  */
 export function zoneBetween(origin: Uf, destination: Uf): 1 | 2 | 3 | 4 {
   if (origin === destination) return 1;
-  const a = STATES[origin].region;
-  const b = STATES[destination].region;
+  const a = regionOf(origin);
+  const b = regionOf(destination);
   if (a === b) return 2;
   if (NEIGHBOUR_REGIONS.has(`${a}-${b}`) || NEIGHBOUR_REGIONS.has(`${b}-${a}`)) return 3;
   return 4;

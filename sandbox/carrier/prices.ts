@@ -17,6 +17,15 @@ export function subtotalBRL(items: readonly QuoteItem[]): number {
   return roundCents(items.reduce((sum, item) => sum + item.quantity * item.unitPriceBRL, 0));
 }
 
+/**
+ * The carrier's count for a service between two states (the `deliveryDays` a quote answers): its price table's by
+ * zone, or the service's own for a contract product the calculator does not quote.
+ */
+export function deliveryDaysOf(service: CarrierService, origin: Uf, destination: Uf): number {
+  if (!service.prices) return service.days;
+  return service.prices.days[zoneBetween(origin, destination) - 1] ?? service.days;
+}
+
 /** The carrier's price and deadline for one service, or `undefined` when the package is over its limits. */
 export function priceService(
   service: QuotedService,
@@ -33,7 +42,7 @@ export function priceService(
     code: prices.code,
     serviceId: prices.serviceId,
     label: prices.label,
-    deliveryDays: prices.days[zone] ?? 0,
+    deliveryDays: deliveryDaysOf(service, origin, destination),
     price,
   };
 }

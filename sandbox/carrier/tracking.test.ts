@@ -249,16 +249,23 @@ describe('TrackingBook.setScenario', () => {
     expect(codes(book, 24 * 365)).toEqual(before);
   });
 
-  it('awaiting_pickup: an hour later the parcel waits at its delivery unit, and stays there', () => {
+  it('awaiting_pickup: an hour later the parcel waits at its delivery unit, for 7 days, then goes back', () => {
     const book = booked();
     book.setScenario('QB000000005BR', 'awaiting_pickup', at(48));
     expect(codes(book, 48.5)).not.toContain('LDI/01');
-    const later = book.lookup('QB000000005BR', at(24 * 30));
-    expect(later.events[0]).toMatchObject({
+    const waiting = book.lookup('QB000000005BR', at(49 + 7 * 24));
+    expect(waiting.events[0]).toMatchObject({
       code: 'LDI',
       type: '01',
       origin: 'Unidade de Distribuição - Parintins/AM',
       timestamp: formatCarrierTime(at(49)),
+    });
+    expect(waiting.delivered).toBe(false);
+    const later = book.lookup('QB000000005BR', at(24 * 30));
+    expect(later.events[0]).toMatchObject({
+      code: 'BDE',
+      type: '23',
+      timestamp: formatCarrierTime(at(50 + 7 * 24)),
     });
     expect(later.delivered).toBe(false);
   });

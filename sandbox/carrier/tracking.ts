@@ -1,3 +1,4 @@
+import { PICKUP_HOLD_DAYS } from '../../shared/pickup.ts';
 import { isS10, makeS10 } from '../../shared/s10.ts';
 import type { TrackingEvent, TrackingResult } from '../../shared/tracking.ts';
 import type { Uf } from '../../shared/uf.ts';
@@ -25,7 +26,7 @@ const NOT_FOUND = 'Objeto não encontrado na base de dados dos Correios.';
 const NOT_S10 = 'Código de rastreamento inválido: use o formato de 13 caracteres (ex.: AA123456785BR).';
 
 /** FNV-1a: a stable small number per code, so every object moves the same way on every run. */
-function hash(text: string): number {
+export function hash(text: string): number {
   let h = 2166136261;
   for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 16777619);
   return h >>> 0;
@@ -63,12 +64,22 @@ function planned(
 
 /**
  * The events of a package from posting to delivery: posted within 24 h of creation, delivered within 10 days,
- * the deadline stretched from business to calendar days.
+ * the deadline stretched from business to calendar days. The fixtures' plan (and the timing `returnPlan` starts from);
+ * issued labels follow the lane's transit times (transit-times.ts).
  */
 export function deliveryPlan(code: string, route: RouteEnds, businessDays: number): PlannedEvent[] {
   const seed = hash(code);
   const postedAt = 2 + (seed % 20);
   const deliveredAt = Math.min(postedAt + Math.ceil(businessDays * 1.4) * 24 + (seed % 7), 238);
+  return plannedBetween(route, postedAt, deliveredAt);
+}
+
+/**
+ * The events between a posting and a delivery (hours after the label's creation): posted at the origin's agency,
+ * through the origin's sorting centre (and the destination's, between states) to the delivery unit, out for delivery
+ * 5 h before the delivery.
+ */
+export function plannedBetween(route: RouteEnds, postedAt: number, deliveredAt: number): PlannedEvent[] {
   const span = deliveredAt - postedAt;
   const { originUf, originCity, destinationUf, destinationCity } = route;
   const unit = delivery(destinationCity, destinationUf);
@@ -111,8 +122,9 @@ export type ScenarioRefusal = 'unknown_object' | 'already_delivered';
 
 /**
  * The object's plan from now on, per scenario: what has happened stays, what was still to come is replaced.
- * `stall`: nothing more; `awaiting_pickup`: an hour later the parcel waits at its delivery unit (and stays there);
- * `returned`: an hour later it goes back to the sender.
+ * `stall`: nothing more; `awaiting_pickup`: an hour later the parcel waits at its delivery unit, and goes back to the
+ * sender when nobody picked it up within the hold (`PICKUP_HOLD_DAYS`, shared/pickup.ts); `returned`: an hour later
+ * it goes back to the sender.
  */
 function replan(plan: readonly PlannedEvent[], nowHours: number, scenario: TrackingScenario): PlannedEvent[] {
   const past = plan.filter((event) => event.afterHours <= nowHours);
@@ -120,7 +132,10 @@ function replan(plan: readonly PlannedEvent[], nowHours: number, scenario: Track
     plan.find((event) => event.origin?.startsWith('Unidade de Distribuição'))?.origin ?? plan.at(-1)?.origin;
   const sender = plan[0]?.origin;
   const next = nowHours + 1;
-  if (scenario === 'awaiting_pickup') return [...past, planned('awaitingPickup', next, unit)];
+  if (scenario === 'awaiting_pickup') {
+    const back = next + PICKUP_HOLD_DAYS * 24 + 1;
+    return [...past, planned('awaitingPickup', next, unit), planned('returned', back, unit, sender)];
+  }
   if (scenario === 'returned') return [...past, planned('returned', next, unit, sender)];
   return past;
 }

@@ -40,6 +40,26 @@ describe('control API', () => {
     expect(JSON.parse(outside.body)).toMatchObject({ error: { code: 'not_found' } });
   });
 
+  it('tells the carrier’s time and speed (GET /_sandbox/clock), runs it faster or stops it, and reset restores it', async () => {
+    const clock = async () =>
+      (await (await sandbox.control('clock', undefined, 'GET')).json()) as Record<string, number>;
+    const before = Date.now();
+    const first = await clock();
+    expect(first.speed).toBe(1);
+    expect(first.now).toBeGreaterThanOrEqual(before);
+    await sandbox.control('advance', { hours: 2 });
+    const stopped = await (await sandbox.control('clock', { speed: 0 })).json();
+    expect(stopped.now).toBeGreaterThanOrEqual(before + 2 * 3_600_000);
+    expect((await clock()).now).toBe(stopped.now);
+    await sandbox.control('clock', { speed: 3_600_000 });
+    expect((await sandbox.control('clock', { speed: -1 })).status).toBe(400);
+    expect((await sandbox.control('clock', { speed: 2_000_000 })).status).toBe(400);
+    await sandbox.control('reset');
+    const reset = await clock();
+    expect(reset.speed).toBe(1);
+    expect(Math.abs((reset.now ?? 0) - Date.now())).toBeLessThan(60_000);
+  });
+
   it('counts calls per store and route, and reset clears them', async () => {
     await quote();
     await quote();
@@ -111,8 +131,11 @@ describe('control API', () => {
     expect(await res.json()).toEqual({ ok: true, code, scenario: 'awaiting_pickup' });
     await sandbox.control('advance', { hours: 2 });
     expect((await track())?.events[0]).toMatchObject({ code: 'LDI', type: '01' });
-    await sandbox.control('advance', { hours: 24 * 20 });
+    await sandbox.control('advance', { hours: 24 * 6 });
     expect((await track())?.events[0]).toMatchObject({ code: 'LDI', type: '01' });
+    // Nobody picked it up within the 7 days the carrier holds it (shared/pickup.ts): back to the sender.
+    await sandbox.control('advance', { hours: 24 * 2 });
+    expect((await track())?.events[0]).toMatchObject({ code: 'BDE', type: '23' });
 
     const unknown = await sandbox.control('tracking/QB999999995BR', { scenario: 'stall' });
     expect(unknown.status).toBe(404);

@@ -10,6 +10,7 @@ import { strictRouter } from '../http/router.ts';
 import type { SandboxState } from '../state.ts';
 
 const AdvanceSchema = z.strictObject({ hours: z.number().check(z.gt(0), z.lte(24 * 365)) });
+const SpeedSchema = z.strictObject({ speed: z.number().check(z.gte(0), z.lte(1_000_000)) });
 const ScenarioSchema = z.strictObject({ scenario: z.enum(TRACKING_SCENARIOS) });
 const TimingMs = z.optional(z.int().check(z.gte(0), z.lte(600_000)));
 const LabelTimingSchema = z.strictObject({ pdfDelayMs: TimingMs, pdfWaitMs: TimingMs });
@@ -51,6 +52,15 @@ export function controlRoutes(state: SandboxState): Router {
     const { hours } = await parseBody(req, AdvanceSchema);
     state.carrierClock.advance(hours);
     res.json({ ok: true, carrierTime: new Date(state.carrierClock.time()).toISOString() });
+  });
+  // The carrier's clock, for a BFF started with BFF_TEST_CLOCK=sandbox: `now` (epoch ms) and how fast it runs.
+  router.get('/_sandbox/clock', (_req, res) => {
+    res.json({ now: state.carrierClock.time(), speed: state.carrierClock.rate });
+  });
+  router.post('/_sandbox/clock', async (req, res) => {
+    const { speed } = await parseBody(req, SpeedSchema);
+    state.carrierClock.setSpeed(speed);
+    res.json({ now: state.carrierClock.time(), speed });
   });
   router.get('/_sandbox/stats', (_req, res) => {
     res.json({ ...state.stats.snapshot(), faultsFired: state.faults.fired });

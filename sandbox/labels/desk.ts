@@ -6,8 +6,10 @@ import { ATTEMPT_HISTORY_DAYS, MAX_LISTED_ATTEMPTS } from '../../shared/limits.t
 import { makeS10 } from '../../shared/s10.ts';
 import { ufOfCep } from '../../shared/uf.ts';
 import type { CarrierClock } from '../carrier/clock.ts';
+import { deliveryDaysOf } from '../carrier/prices.ts';
 import type { CarrierService } from '../carrier/services.ts';
-import { deliveryPlan, type TrackingBook } from '../carrier/tracking.ts';
+import type { TrackingBook } from '../carrier/tracking.ts';
+import { transitOf } from '../carrier/transit-times.ts';
 import type { Store, StoreRegistry } from '../stores/stores.ts';
 import { renderLabelPdf } from './pdf.ts';
 import { checkLabel } from './rules.ts';
@@ -215,7 +217,17 @@ export class LabelDesk {
         destinationUf,
         destinationCity: input.recipient.endereco.cidade,
       };
-      tracking.register(trackingCode, carrierClock.time(), deliveryPlan(trackingCode, route, service.days));
+      // The lane's transit time (transit-times.ts): what the delivery promise learns from.
+      const createdAt = carrierClock.time();
+      const { plan } = transitOf({
+        code: trackingCode,
+        route,
+        destinationCep: input.recipient.endereco.cep,
+        serviceCode: service.serviceCode,
+        platformDays: deliveryDaysOf(service, originUf, destinationUf),
+        createdAt,
+      });
+      tracking.register(trackingCode, createdAt, plan);
     }
     const pdf = renderLabelPdf({
       prepostagemId,

@@ -1,8 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { arrivalText, type CalculatorPrefs } from './Calculator.tsx';
-import { messagesFor } from './messages.ts';
+import { arrivalOf, type CalculatorPrefs } from './Calculator.tsx';
 
-const { t } = messagesFor('pt-BR');
 const prefs: CalculatorPrefs = {
   dated: true,
   handlingDays: 0,
@@ -19,14 +17,14 @@ const rate = (deliveryDays: number) => ({
 });
 const monday = Date.parse('2026-11-23T12:00:00-03:00');
 
-describe('arrivalText', () => {
+describe('arrivalOf', () => {
   it('gives the latest arrival date of an option', () => {
-    expect(arrivalText(rate(4), prefs, monday, t)).toBe('sex., 27/11');
+    expect(arrivalOf(rate(4), prefs, monday)).toBe('2026-11-27');
   });
 
   it('gives no date, at once, for an absurd deliveryDays from the platform (the browser would count days for hours)', () => {
     // RateSchema only says "an integer": 1e9 business days would be a billion-step loop on the shopper's page.
-    expect(arrivalText(rate(1_000_000_000), prefs, monday, t)).toBeUndefined();
-    expect(arrivalText(rate(Number.MAX_SAFE_INTEGER), prefs, monday, t)).toBeUndefined();
+    expect(arrivalOf(rate(1_000_000_000), prefs, monday)).toBeUndefined();
+    expect(arrivalOf(rate(Number.MAX_SAFE_INTEGER), prefs, monday)).toBeUndefined();
   });
 });

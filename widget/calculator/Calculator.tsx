@@ -1,9 +1,13 @@
-import { arrivalDate, MAX_ARRIVAL_BUSINESS_DAYS } from '../../shared/business-days.ts';
+import { arrivalDate, isoDate, MAX_ARRIVAL_BUSINESS_DAYS } from '../../shared/business-days.ts';
+import type { DeliveryPromise as StorePromise } from '../../shared/delivery-promise.ts';
+import type { Locale } from '../../shared/locale.ts';
 import { formatBRL, roundCents } from '../../shared/money.ts';
+import { promiseDates, weekdayDate } from '../../shared/promise-text.ts';
 import type { Rate } from '../../shared/quote.ts';
 import { ufOfCep } from '../../shared/uf.ts';
 import type { Messages } from './messages.ts';
 import type { CalculatorModel, View } from './model.ts';
+import type { Promises } from './promises.ts';
 import { CEP_SEARCH_URL } from './skeleton.ts';
 
 export interface CalculatorProps {
@@ -14,6 +18,8 @@ export interface CalculatorProps {
   id: string;
   /** The merchant's settings from the element's attributes. */
   prefs: CalculatorPrefs;
+  /** The store's promises from its BFF, when the element has a `promises-url`. */
+  promises?: Promises | undefined;
 }
 
 /** What the merchant tells the element about its store (attributes `handling-days`, `cutoff`, `free-shipping-from`). */
@@ -32,7 +38,7 @@ export interface CalculatorPrefs {
 }
 
 /** The shopper's flow: CEP field, submit, options (or an honest "no quote"), errors with a retry. */
-export function Calculator({ model, t, locale, id, prefs }: CalculatorProps) {
+export function Calculator({ model, t, locale, id, prefs, promises }: CalculatorProps) {
   const view = model.view.value;
   const error = model.fieldError.value;
   const errorId = `${id}-error`;
@@ -88,7 +94,7 @@ export function Calculator({ model, t, locale, id, prefs }: CalculatorProps) {
         {announce(view, t)}
       </p>
       <div part="results" class="results" aria-busy={loading ? 'true' : 'false'}>
-        <Results view={view} model={model} t={t} locale={locale} id={id} prefs={prefs} />
+        <Results view={view} model={model} t={t} locale={locale} id={id} prefs={prefs} promises={promises} />
       </div>
     </div>
   );
@@ -110,12 +116,22 @@ function announce(view: View, t: Messages): string {
   }
 }
 
-function Results({ view, model, t, locale, id, prefs }: CalculatorProps & { view: View }) {
+function Results({ view, model, t, locale, id, prefs, promises }: CalculatorProps & { view: View }) {
   switch (view.kind) {
     case 'idle':
       return null;
     case 'rates':
-      return <RateList rates={view.rates} model={model} t={t} locale={locale} id={id} prefs={prefs} />;
+      return (
+        <RateList
+          rates={view.rates}
+          model={model}
+          t={t}
+          locale={locale}
+          id={id}
+          prefs={prefs}
+          promises={promises}
+        />
+      );
     case 'busy':
     case 'carrier':
     case 'network':
@@ -136,9 +152,10 @@ function Results({ view, model, t, locale, id, prefs }: CalculatorProps & { view
   }
 }
 
-function RateList({ rates, model, t, locale, id, prefs }: CalculatorProps & { rates: Rate[] }) {
+function RateList({ rates, model, t, locale, id, prefs, promises }: CalculatorProps & { rates: Rate[] }) {
   const selected = model.selected.value;
-  const uf = ufOfCep(model.quotedCep.value);
+  const cep = model.quotedCep.value;
+  const uf = ufOfCep(cep);
   const now = prefs.now();
   return (
     <fieldset part="options" class="options">
@@ -162,7 +179,14 @@ function RateList({ rates, model, t, locale, id, prefs }: CalculatorProps & { ra
           <span part="option-label" class="option-label">
             {rate.label}
           </span>
-          <DeliveryPromise rate={rate} prefs={prefs} now={now} t={t} />
+          <DeliveryPromise
+            rate={rate}
+            prefs={prefs}
+            now={now}
+            t={t}
+            locale={locale as Locale}
+            promise={promises?.of(cep, rate)}
+          />
           <span part="option-price" class={`option-price${rate.free === true ? ' free' : ''}`}>
             {/* The honesty rule: "Grátis" only for free: true; a price of 0 without it is shown as R$ 0,00. */}
             {rate.free === true ? t.free : formatBRL(rate.price, locale)}
@@ -175,25 +199,31 @@ function RateList({ rates, model, t, locale, id, prefs }: CalculatorProps & { ra
 }
 
 /**
- * One promise per option: the arrival date when the store said when it posts (handling days, cut-off), else the
- * carrier's business days — never both, so they cannot disagree.
+ * One promise per option: the store's own when its BFF gave one (`promises-url`: learnt from its parcels, its handling
+ * days and cut-off included), else the arrival date when the store said when it posts (handling days, cut-off), else
+ * the carrier's business days — never two, so they cannot disagree.
  */
 function DeliveryPromise({
   rate,
   prefs,
   now,
   t,
+  locale,
+  promise,
 }: {
   rate: Rate;
   prefs: CalculatorPrefs;
   now: number;
   t: Messages;
+  locale: Locale;
+  promise: StorePromise | undefined;
 }) {
-  const date = prefs.dated ? arrivalText(rate, prefs, now, t) : undefined;
-  if (date !== undefined)
+  const date = prefs.dated ? arrivalOf(rate, prefs, now) : undefined;
+  const shown = promise ?? (date ? { from: date, to: date } : undefined);
+  if (shown)
     return (
-      <span part="option-arrival" class="option-promise">
-        {t.arrives(date)}
+      <span part="option-arrival" class="option-promise" data-basis={promise?.basis}>
+        {t.promised(promiseDates(shown, locale, weekdayDate))}
       </span>
     );
   return (
@@ -204,23 +234,19 @@ function DeliveryPromise({
 }
 
 /**
- * "qua., 26/11": the latest arrival in São Paulo business days, handling days and cut-off included; none beyond
+ * The latest arrival (`YYYY-MM-DD`) in São Paulo business days, handling days and cut-off included; none beyond
  * `MAX_ARRIVAL_BUSINESS_DAYS` (the option then shows "até N dias úteis", what the platform said).
  */
-export function arrivalText(
-  rate: Rate,
-  prefs: CalculatorPrefs,
-  now: number,
-  t: Messages,
-): string | undefined {
+export function arrivalOf(rate: Rate, prefs: CalculatorPrefs, now: number): string | undefined {
   if (!(rate.deliveryDays + prefs.handlingDays <= MAX_ARRIVAL_BUSINESS_DAYS)) return undefined;
-  const date = arrivalDate({
-    now,
-    deliveryDays: rate.deliveryDays,
-    handlingDays: prefs.handlingDays,
-    ...(prefs.cutoffMinutes === undefined ? {} : { cutoffMinutes: prefs.cutoffMinutes }),
-  });
-  return t.date(t.weekdays[date.weekday] ?? '', date.day, date.month);
+  return isoDate(
+    arrivalDate({
+      now,
+      deliveryDays: rate.deliveryDays,
+      handlingDays: prefs.handlingDays,
+      ...(prefs.cutoffMinutes === undefined ? {} : { cutoffMinutes: prefs.cutoffMinutes }),
+    }),
+  );
 }
 
 /**

@@ -6,6 +6,7 @@ import type { QuoteItem } from '../../shared/quote.ts';
 import { Calculator, type CalculatorPrefs } from './Calculator.tsx';
 import type { Messages } from './messages.ts';
 import { createCalculatorModel } from './model.ts';
+import { createPromises } from './promises.ts';
 import { createQuoteClient } from './quote-client.ts';
 import { parseItems } from './validation.ts';
 
@@ -51,11 +52,17 @@ export function mountCalculator(host: CalculatorHost): CalculatorController {
     );
   }
   const remember = host.setting('remember-cep') !== 'false';
+  // The store's BFF, for the delivery promise it keeps on each rate (docs/promise.md); none: the browser's own date.
+  const promisesUrl = host.setting('promises-url');
+  const promises = promisesUrl ? createPromises({ url: promisesUrl }) : undefined;
   const model = createCalculatorModel({
     client: createQuoteClient({ apiUrl: apiUrl ?? '', publicKey: publicKey ?? '' }),
     storage: remember ? safeLocalStorage() : undefined,
     events: {
-      rates: (detail) => host.emit('shipping-rates', detail),
+      rates: (detail) => {
+        void promises?.ask(detail.cep, detail.rates);
+        host.emit('shipping-rates', detail);
+      },
       select: (detail) => host.emit('shipping-select', detail),
       error: (detail) => host.emit('shipping-error', detail),
     },
@@ -73,7 +80,10 @@ export function mountCalculator(host: CalculatorHost): CalculatorController {
     const prefs = prefsOf(host);
     stopRendering?.();
     stopRendering = effect(() => {
-      render(<Calculator model={model} t={t} locale={locale} id={host.id} prefs={prefs} />, host.root);
+      render(
+        <Calculator model={model} t={t} locale={locale} id={host.id} prefs={prefs} promises={promises} />,
+        host.root,
+      );
     });
   }
 

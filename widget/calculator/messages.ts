@@ -15,9 +15,8 @@ const pt = {
   deliverTo: (uf: string) => `Entrega para ${uf}`,
   free: 'Grátis',
   days: (n: number) => (n === 1 ? 'até 1 dia útil' : `até ${n} dias úteis`),
-  arrives: (date: string) => `Chega até ${date}`,
-  weekdays: ['dom.', 'seg.', 'ter.', 'qua.', 'qui.', 'sex.', 'sáb.'],
-  date: (weekday: string, day: number, month: number) => `${weekday}, ${pad(day)}/${pad(month)}`,
+  /** An option's promise, its dates written by shared/promise-text.ts: "Chega até qua., 26/11", "Chega entre 3 e 5/12". */
+  promised: (dates: string) => `Chega ${dates}`,
   missing: (amount: string) => `Faltam ${amount} para frete grátis`,
   empty: 'Adicione itens ao carrinho para calcular o frete.',
   noCoverage: 'Ainda não entregamos neste CEP.',
@@ -42,10 +41,7 @@ const en: Messages = {
   deliverTo: (uf) => `Delivery to ${uf}`,
   free: 'Free',
   days: (n) => (n === 1 ? 'up to 1 business day' : `up to ${n} business days`),
-  arrives: (date) => `Arrives by ${date}`,
-  weekdays: ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'],
-  date: (weekday, day, month) =>
-    `${weekday}, ${'Jan Feb Mar Apr May Jun Jul Aug Sep Oct Nov Dec'.split(' ')[month - 1]} ${day}`,
+  promised: (dates) => `Arrives ${dates}`,
   missing: (amount) => `${amount} more for free shipping`,
   empty: 'Add items to the cart to calculate shipping.',
   noCoverage: 'We do not deliver to this CEP yet.',
@@ -68,9 +64,7 @@ const es: Messages = {
   deliverTo: (uf) => `Envío a ${uf}`,
   free: 'Gratis',
   days: (n) => (n === 1 ? 'hasta 1 día hábil' : `hasta ${n} días hábiles`),
-  arrives: (date) => `Llega a más tardar el ${date}`,
-  weekdays: ['dom.', 'lun.', 'mar.', 'mié.', 'jue.', 'vie.', 'sáb.'],
-  date: pt.date,
+  promised: (dates) => `Llega ${dates}`,
   missing: (amount) => `Faltan ${amount} para el envío gratis`,
   empty: 'Agrega productos al carrito para calcular el envío.',
   noCoverage: 'Todavía no enviamos a este CEP.',
@@ -83,10 +77,6 @@ const es: Messages = {
 };
 
 export const MESSAGES: Record<Locale, Messages> = { 'pt-BR': pt, en, es };
-
-function pad(n: number): string {
-  return String(n).padStart(2, '0');
-}
 
 /** The messages and the locale for numbers and prices (`en`, `es` or `pt-BR` for anything else). */
 export function messagesFor(lang: string | null | undefined): { t: Messages; locale: Locale } {

@@ -1,3 +1,4 @@
+import { promiseDates, shortDate } from '../../shared/promise-text.ts';
 import type { TrackingEvent } from '../../shared/tracking.ts';
 import type { TrackingLookupResult } from '../../shared/tracking-lookup.ts';
 import type { TrackingMessages } from './messages.ts';
@@ -195,6 +196,11 @@ function Card({ result, t }: { result: TrackingLookupResult; t: TrackingMessages
         {words.next(where)}
         {since && ` ${since}`}
       </p>
+      {result.promise && (
+        <p part="promise" class="promise">
+          {t.promise(promiseDates(result.promise, t.locale, shortDate))}
+        </p>
+      )}
       {result.stale && (
         <p part="stale" class="stale">
           {t.stale}

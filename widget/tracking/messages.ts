@@ -1,4 +1,4 @@
-import { localeOf } from '../../shared/locale.ts';
+import { type Locale, localeOf } from '../../shared/locale.ts';
 import type { ParcelStatus } from './status.ts';
 
 /** A badge and the one-line next step for the person waiting, per status; `where` is the unit the carrier names. */
@@ -48,6 +48,9 @@ const pt = {
   /** The word between date and time: "20/11/2026 às 01:34". */
   at: 'às',
   since: (when: string) => `Desde ${when}.`,
+  /** The store's delivery promise for a parcel on its way (`dates`: "até qua., 26/11", "entre 3 e 5/12"). */
+  promise: (dates: string) => `Previsão de entrega: ${dates}`,
+  locale: 'pt-BR' as Locale,
   stale: 'Não foi possível atualizar agora; esta é a última informação conhecida.',
   unavailable: 'Rastreamento indisponível no momento. Tente de novo em instantes.',
   limited: 'Muitas consultas seguidas. Aguarde um pouco e tente de novo.',
@@ -111,6 +114,8 @@ const en: TrackingMessages = {
   },
   at: 'at',
   since: (when) => `Since ${when}.`,
+  promise: (dates) => `Expected delivery: ${dates}`,
+  locale: 'en',
   stale: 'Could not refresh now; this is the last known information.',
   unavailable: 'Tracking is unavailable right now. Try again in a moment.',
   limited: 'Too many lookups. Wait a little and try again.',
@@ -174,6 +179,8 @@ const es: TrackingMessages = {
   },
   at: 'a las',
   since: (when) => `Desde ${when}.`,
+  promise: (dates) => `Entrega prevista: ${dates}`,
+  locale: 'es',
   stale: 'No fue posible actualizar ahora; esta es la última información conocida.',
   unavailable: 'Seguimiento no disponible en este momento. Inténtalo de nuevo en un momento.',
   limited: 'Demasiadas consultas seguidas. Espera un poco e inténtalo de nuevo.',

@@ -3,7 +3,8 @@ import { CEP_PATTERN, normalizeCep } from '../../shared/cep.ts';
 import { MAX_CODES } from '../../shared/limits.ts';
 import { cleanTrackingCode, isS10 } from '../../shared/s10.ts';
 import type { TrackingLookupResult } from '../../shared/tracking-lookup.ts';
-import { isErrorBody, isOrderLookupResponse, isTrackingLookupResponse } from '../validators/generated.js';
+import { isErrorBody, isTrackingLookupResponse } from '../validators/generated.js';
+import { isOrderLookupResponse } from '../validators/order-lookup.ts';
 
 /** One card: a code's result, or a code flagged as invalid (the others are looked up all the same). */
 export type TrackingItem =

@@ -1,9 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ERROR_CODES } from '../../shared/errors.ts';
+import { OrderLookupResponseSchema } from '../../shared/order-lookup.ts';
 import { validatorsModule } from './codegen.ts';
 import * as generated from './generated.js';
 import { isQuoteItem } from './generated.js';
+import { isOrderLookupResponse } from './order-lookup.ts';
 import { WIDGET_SCHEMAS } from './schemas.ts';
 
 /**
@@ -92,6 +94,18 @@ const event = object({
   origin: field(text),
   destination: field(text),
 });
+const date = field(
+  fc.constantFrom('2026-12-01', '2026-12-03', '2028-02-29', '2026-02-30', '2026-1-1', '', 'x'),
+);
+const promise = object({
+  from: date,
+  to: date,
+  basis: field(fc.constantFrom('history', 'platform', 'guess')),
+  parcels: field(numbers),
+});
+const promisesResponse = object({
+  promises: list(object({ serviceId: field(text), promise: field(promise) })),
+});
 const trackingResult = object({
   code: field(text),
   found: field(fc.boolean()),
@@ -100,6 +114,7 @@ const trackingResult = object({
   events: list(event),
   message: field(text),
   stale: field(fc.constantFrom(true, false, 'true')),
+  promise: field(promise),
 });
 const trackingResponse = object({ results: list(trackingResult) });
 const orderResponse = object({ orderId: field(text), results: list(trackingResult) });
@@ -111,7 +126,7 @@ const SAMPLES = {
   isRatesResponse: ratesResponse,
   isErrorBody: errorBody,
   isTrackingLookupResponse: trackingResponse,
-  isOrderLookupResponse: orderResponse,
+  isPromisesResponse: promisesResponse,
 } satisfies Record<keyof typeof WIDGET_SCHEMAS, fc.Arbitrary<unknown>>;
 
 describe('the validators generated from the shared zod schemas', () => {
@@ -147,6 +162,21 @@ describe('the validators generated from the shared zod schemas', () => {
       expect(accepted, name).toBeGreaterThan(20);
       expect(accepted, name).toBeLessThan(2000);
     }
+  });
+
+  it('isOrderLookupResponse (the tracking answer\u2019s validator and an orderId) accepts exactly what zod accepts', () => {
+    fc.assert(
+      fc.property(fc.oneof({ weight: 5, arbitrary: orderResponse }, fc.jsonValue()), (value) => {
+        expect(isOrderLookupResponse(structuredClone(value))).toBe(
+          OrderLookupResponseSchema.safeParse(value).success,
+        );
+      }),
+      { numRuns: 3000 },
+    );
+    const accepted = fc
+      .sample(orderResponse, { numRuns: 2000, seed: 42 })
+      .filter((value) => OrderLookupResponseSchema.safeParse(value).success).length;
+    expect(accepted).toBeGreaterThan(20);
   });
 
   it('isQuoteItem refuses, beyond zod, only what JSON would change (the platform receives JSON text)', () => {

@@ -4,7 +4,7 @@
  * would (`codegen.test.ts` checks it property by property), and fills in the schema's defaults in place.
  */
 import type { ErrorBody } from '../../shared/errors.ts';
-import type { OrderLookupResponse } from '../../shared/order-lookup.ts';
+import type { PromisesResponse } from '../../shared/promise-lookup.ts';
 import type { QuoteItem, RatesResponse } from '../../shared/quote.ts';
 import type { TrackingLookupResponse } from '../../shared/tracking-lookup.ts';
 
@@ -16,5 +16,5 @@ export declare function isRatesResponse(value: unknown): value is RatesResponse;
 export declare function isErrorBody(value: unknown): value is ErrorBody;
 /** The BFF's `POST /api/tracking` 200 body. For values from `JSON.parse`. */
 export declare function isTrackingLookupResponse(value: unknown): value is TrackingLookupResponse;
-/** The BFF's `POST /api/orders/lookup` 200 body. For values from `JSON.parse`. */
-export declare function isOrderLookupResponse(value: unknown): value is OrderLookupResponse;
+/** The BFF's `POST /api/promises` 200 body. For values from `JSON.parse`. */
+export declare function isPromisesResponse(value: unknown): value is PromisesResponse;

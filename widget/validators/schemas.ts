@@ -1,5 +1,5 @@
 import { ErrorBodySchema } from '../../shared/errors.ts';
-import { OrderLookupResponseSchema } from '../../shared/order-lookup.ts';
+import { PromisesResponseSchema } from '../../shared/promise-lookup.ts';
 import { QuoteItemSchema, RatesResponseSchema } from '../../shared/quote.ts';
 import { TrackingLookupResponseSchema } from '../../shared/tracking-lookup.ts';
 
@@ -16,7 +16,7 @@ export const WIDGET_SCHEMAS = {
   isRatesResponse: { schema: RatesResponseSchema, json: true },
   isErrorBody: { schema: ErrorBodySchema, json: true },
   isTrackingLookupResponse: { schema: TrackingLookupResponseSchema, json: true },
-  isOrderLookupResponse: { schema: OrderLookupResponseSchema, json: true },
+  isPromisesResponse: { schema: PromisesResponseSchema, json: true },
 } as const;
 
 export type ValidatorName = keyof typeof WIDGET_SCHEMAS;

@@ -1,0 +1,136 @@
+import { describe, expect, it } from 'vitest';
+import { addBusinessDays } from '../../shared/business-days.ts';
+import { type Lane, laneOf } from '../../shared/lanes.ts';
+import { type DeliveredParcel, estimateLane, type OpenParcel } from './estimate.ts';
+
+const day = (iso: string) => Date.parse(`${iso}T00:00:00Z`) / 86_400_000;
+const lane = (cep: string): Lane => {
+  const found = laneOf(cep);
+  if (!found) throw new Error(cep);
+  return found;
+};
+const CAMPINAS = lane('13035-680'); // SP interior, prefix 130
+const SOROCABA = lane('18035-000'); // SP interior, prefix 180
+const SAO_PAULO = lane('01310-100'); // SP capital
+const RIO = lane('20040-020'); // RJ capital
+const options = { quantile: 0.95, minParcels: 30, today: day('2026-11-27') };
+
+/** `n` parcels to `to`, each taking `days` (a function of its index), delivered on consecutive days before today. */
+function parcels(
+  to: Lane,
+  n: number,
+  days: (i: number) => number,
+  endedDay = options.today,
+): DeliveredParcel[] {
+  return Array.from({ length: n }, (_, i) => ({
+    ...to,
+    days: days(i),
+    platformDays: 0,
+    endedDay: endedDay - (i % 60),
+  }));
+}
+
+describe('estimateLane', () => {
+  it('rests on recent parcels only: a lane whose parcels are older than 90 days backs off, or gives up', () => {
+    const old = parcels(CAMPINAS, 40, () => 3, options.today - 100);
+    expect(estimateLane(CAMPINAS, old, [], options)).toBeUndefined();
+    const wider = [...old, ...parcels(SOROCABA, 40, () => 5)];
+    expect(estimateLane(CAMPINAS, wider, [], options)).toMatchObject({
+      level: 'area',
+      toOffset: 5,
+      parcels: 40,
+    });
+  });
+
+  it('rests on the CEP prefix when it has enough parcels', () => {
+    const history = [...parcels(CAMPINAS, 40, () => 3), ...parcels(SOROCABA, 40, () => 8)];
+    expect(estimateLane(CAMPINAS, history, [], options)).toEqual({
+      level: 'prefix',
+      fromOffset: 3,
+      toOffset: 3,
+      parcels: 40,
+    });
+  });
+
+  it('backs off from the prefix to capital/interior, to the state, to the region, and then gives up', () => {
+    const interior = [...parcels(CAMPINAS, 20, () => 3), ...parcels(SOROCABA, 20, () => 5)];
+    expect(estimateLane(CAMPINAS, interior, [], options)).toMatchObject({ level: 'area', parcels: 40 });
+    const state = [...parcels(CAMPINAS, 10, () => 3), ...parcels(SAO_PAULO, 25, () => 2)];
+    expect(estimateLane(CAMPINAS, state, [], options)).toMatchObject({ level: 'uf', parcels: 35 });
+    const region = [...parcels(CAMPINAS, 10, () => 3), ...parcels(RIO, 25, () => 4)];
+    expect(estimateLane(CAMPINAS, region, [], options)).toMatchObject({ level: 'region', parcels: 35 });
+    const thin = parcels(CAMPINAS, 29, () => 3);
+    expect(estimateLane(CAMPINAS, thin, [], options)).toBeUndefined();
+    expect(estimateLane(lane('69005-000'), region, [], options)).toBeUndefined(); // Manaus: another region
+  });
+
+  it('gives a range where the lane’s parcels spread, one date where they do not', () => {
+    const spread = parcels(CAMPINAS, 100, (i) => 2 + (i % 5)); // 2…6 days
+    const wide = estimateLane(CAMPINAS, spread, [], options);
+    expect(wide?.fromOffset).toBe(2);
+    expect(wide?.toOffset).toBe(6);
+    const narrow = parcels(CAMPINAS, 100, (i) => 3 + (i % 2)); // 3 or 4 days
+    expect(estimateLane(CAMPINAS, narrow, [], options)).toMatchObject({ fromOffset: 4, toOffset: 4 });
+  });
+
+  it('follows a strike: up before its parcels arrive (the overdue ones), and back down once it is over', () => {
+    // Six months of a steady lane: 4 days, a few 5s.
+    const steady = (until: number, from: number) =>
+      Array.from({ length: until - from }, (_, i) => ({
+        ...CAMPINAS,
+        days: i % 10 === 0 ? 5 : 4,
+        platformDays: 0,
+        endedDay: from + i,
+      }));
+    const before = steady(day('2026-08-01'), day('2026-02-01'));
+    const normal = estimateLane(CAMPINAS, before, [], { ...options, today: day('2026-08-01') });
+    expect(normal?.toOffset).toBe(5);
+
+    // The strike: nothing arrives for two weeks; the parcels posted meanwhile are overdue.
+    const strikeDay = day('2026-08-14');
+    const stuck: OpenParcel[] = Array.from({ length: 10 }, (_, i) => ({
+      ...CAMPINAS,
+      postedDay: day('2026-08-03') + i,
+      platformDays: 0,
+    }));
+    const during = estimateLane(CAMPINAS, before, stuck, { ...options, today: strikeDay });
+    expect(during?.toOffset).toBeGreaterThan(5);
+
+    // The strike's parcels arrive late (12 days), then the lane runs as before.
+    const late = Array.from({ length: 20 }, (_, i) => ({
+      ...CAMPINAS,
+      days: 12,
+      platformDays: 0,
+      endedDay: day('2026-08-17') + i,
+    }));
+    const right = estimateLane(CAMPINAS, [...before, ...late], [], { ...options, today: day('2026-09-06') });
+    expect(right?.toOffset).toBe(12);
+    // Still there while its parcels are in the 90-day window…
+    const after = steady(day('2026-12-10'), day('2026-09-06'));
+    const history = [...before, ...late, ...after];
+    expect(estimateLane(CAMPINAS, history, [], { ...options, today: day('2026-11-30') })?.toOffset).toBe(12);
+    // …and gone once the last of them has left it.
+    expect(estimateLane(CAMPINAS, history, [], { ...options, today: day('2026-12-10') })?.toOffset).toBe(5);
+  });
+
+  it('pools lanes the platform quotes differently by their offset from its count, not their days', () => {
+    // São Paulo's interior quoted 4 days, arriving in 3; Rio's capital quoted 6, arriving in 5: one day early, both.
+    const sp = parcels(CAMPINAS, 20, () => 3).map((p) => ({ ...p, platformDays: 4 }));
+    const rj = parcels(RIO, 20, () => 5).map((p) => ({ ...p, platformDays: 6 }));
+    expect(estimateLane(lane('30130-000'), [...sp, ...rj], [], options)).toMatchObject({
+      level: 'region',
+      fromOffset: -1,
+      toOffset: -1,
+      parcels: 40,
+    });
+  });
+
+  it('promises the slowest days a lane has taken when its history is small', () => {
+    const history = parcels(CAMPINAS, 30, (i) => (i === 7 ? 9 : 3));
+    expect(estimateLane(CAMPINAS, history, [], options)?.toOffset).toBe(9);
+    // The margin shrinks as the history grows: one slow parcel in 400 is not promised.
+    const more = parcels(CAMPINAS, 400, (i) => (i === 7 ? 9 : 3));
+    expect(estimateLane(CAMPINAS, more, [], options)?.toOffset).toBe(3);
+    expect(addBusinessDays(0, 0)).toBe(0);
+  });
+});

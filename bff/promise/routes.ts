@@ -1,0 +1,76 @@
+import express, { Router } from 'express';
+import type { DeliveryPromise } from '../../shared/delivery-promise.ts';
+import { ApiError } from '../../shared/errors.ts';
+import { describeIssues } from '../../shared/issues.ts';
+import { ON_ITS_WAY, parcelState } from '../../shared/parcel-status.ts';
+import { PromisesRequestSchema, type PromisesResponse } from '../../shared/promise-lookup.ts';
+import type { TrackingLookupResult } from '../../shared/tracking-lookup.ts';
+import { jsonOnly, methodNotAllowed } from '../http/errors.ts';
+import { cors } from '../tracking/routes.ts';
+import { limitVisitors, type VisitorLimiter } from '../tracking/visitor-limiter.ts';
+import type { TransitHistory } from './history-store.ts';
+import type { HistoryPromises } from './promises.ts';
+import { soldPromiseOf } from './recorder.ts';
+
+export interface PromiseRoutesDeps {
+  promises: Pick<HistoryPromises, 'promiseFor'>;
+  /** The per-visitor limit (`BFF_VISITOR_RATE_LIMIT`), shared with the tracking API. */
+  limiter: VisitorLimiter;
+  /** The instant of a promise (the work clock). */
+  now: () => number;
+}
+
+/**
+ * `POST /api/promises` `{cep, rates: [{serviceId, deliveryDays}]}` → `{promises: [{serviceId, promise}]}`: the promise
+ * of each rate the calculator got from the platform, by the same function the quote core uses (`promiseFor`).
+ */
+export function promiseRoutes(deps: PromiseRoutesDeps): Router {
+  const router = Router();
+  const json = express.json({ limit: '4kb', type: () => true });
+  // Any origin: the calculator runs on the store's pages, wherever they are, and the answer is dates anyone may read.
+  router.use('/api/promises', cors('*'));
+  router.post('/api/promises', limitVisitors(deps.limiter));
+  router.post('/api/promises', jsonOnly);
+  router.post('/api/promises', json, async (req, res) => {
+    const parsed = PromisesRequestSchema.safeParse(req.body);
+    if (!parsed.success) throw new ApiError('invalid_body', describeIssues(parsed.error.issues));
+    const { cep, rates } = parsed.data;
+    const at = deps.now();
+    const body: PromisesResponse = {
+      promises: await Promise.all(
+        rates.map(async ({ serviceId, deliveryDays }) => ({
+          serviceId,
+          promise: await deps.promises.promiseFor({ destinationCep: cep, serviceId, deliveryDays, at }),
+        })),
+      ),
+    };
+    // A promise moves with the day and the history: a shared cache may keep it a minute.
+    res.setHeader('Cache-Control', 'public, max-age=60');
+    res.json(body);
+  });
+  router.all('/api/promises', methodNotAllowed('POST'));
+  return router;
+}
+
+/**
+ * The tracking page's "previsão": each result of a parcel this store sold and that is still on its way (not waiting
+ * for pickup: then its last day to pick up matters) carries the promise it was sold with. A history that cannot be read leaves the results as they are.
+ */
+export function withPromises(
+  history: Pick<TransitHistory, 'promisedFor'>,
+): <T extends TrackingLookupResult>(results: T[]) => Promise<T[]> {
+  return async (results) => {
+    let rows: Awaited<ReturnType<TransitHistory['promisedFor']>>;
+    try {
+      rows = await history.promisedFor(results.map((result) => result.code));
+    } catch {
+      return results;
+    }
+    return results.map((result) => {
+      const promise: DeliveryPromise | undefined = ON_ITS_WAY.includes(parcelState(result).status)
+        ? soldPromiseOf(rows.get(result.code))
+        : undefined;
+      return promise ? { ...result, promise } : result;
+    });
+  };
+}

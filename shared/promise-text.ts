@@ -1,0 +1,69 @@
+import type { Locale } from './locale.ts';
+
+/**
+ * How a delivery promise reads, in each language, wherever the kit shows it (the calculator's "Chega …", the tracking
+ * page's "Previsão de entrega: …", the shopper's e-mails): one date, "até qua., 26/11", where the store's parcels
+ * arrive within a day of each other; a range, "entre 3 e 5/12", where they spread wider (docs/promise.md). No `Intl`:
+ * the same words in every browser and in Node, from the date as written (São Paulo's calendar date).
+ */
+
+const WEEKDAYS: Record<Locale, readonly string[]> = {
+  'pt-BR': ['dom.', 'seg.', 'ter.', 'qua.', 'qui.', 'sex.', 'sáb.'],
+  en: ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'],
+  es: ['dom.', 'lun.', 'mar.', 'mié.', 'jue.', 'vie.', 'sáb.'],
+};
+const MONTHS_EN = 'Jan Feb Mar Apr May Jun Jul Aug Sep Oct Nov Dec'.split(' ');
+
+interface Civil {
+  day: number;
+  month: number;
+  weekday: number;
+}
+
+function civil(iso: string): Civil {
+  const [y, m, d] = iso.split('-').map(Number);
+  const date = new Date(Date.UTC(y ?? 1970, (m ?? 1) - 1, d ?? 1));
+  return { day: date.getUTCDate(), month: date.getUTCMonth() + 1, weekday: date.getUTCDay() };
+}
+
+const pad = (n: number) => String(n).padStart(2, '0');
+
+/** "qua., 26/11" · "Wed, Nov 26" · "mié., 26/11": a date with its weekday. */
+export function weekdayDate(iso: string, locale: Locale): string {
+  const { day, month, weekday } = civil(iso);
+  const name = WEEKDAYS[locale][weekday] ?? '';
+  return locale === 'en' ? `${name}, ${MONTHS_EN[month - 1]} ${day}` : `${name}, ${pad(day)}/${pad(month)}`;
+}
+
+/** "26/11" · "Nov 26": a date without its weekday. */
+export function shortDate(iso: string, locale: Locale): string {
+  const { day, month } = civil(iso);
+  return locale === 'en' ? `${MONTHS_EN[month - 1]} ${day}` : `${pad(day)}/${pad(month)}`;
+}
+
+/**
+ * The dates of a promise: "até qua., 26/11" or "entre 3 e 5/12" (pt-BR), "by Wed, Nov 26" or "Dec 3–5" (en),
+ * "a más tardar el mié., 26/11" or "entre el 3 y el 5/12" (es). One date is written by `oneDate`: `weekdayDate`
+ * (the calculator, the e-mails) or `shortDate` ("até 26/11": the tracking page, whose budget has no room for the
+ * weekdays' names).
+ */
+export function promiseDates(
+  promise: { from: string; to: string },
+  locale: Locale,
+  oneDate: (iso: string, locale: Locale) => string,
+): string {
+  if (promise.from >= promise.to) {
+    const date = oneDate(promise.to, locale);
+    return locale === 'en' ? `by ${date}` : locale === 'es' ? `a más tardar el ${date}` : `até ${date}`;
+  }
+  const from = civil(promise.from);
+  const to = civil(promise.to);
+  const sameMonth = from.month === to.month;
+  if (locale === 'en') {
+    const end = sameMonth ? String(to.day) : shortDate(promise.to, locale);
+    return `${shortDate(promise.from, locale)}–${end}`;
+  }
+  const start = sameMonth ? String(from.day) : shortDate(promise.from, locale);
+  const end = `${to.day}/${pad(to.month)}`;
+  return locale === 'es' ? `entre el ${start} y el ${end}` : `entre ${start} e ${end}`;
+}
