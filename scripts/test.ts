@@ -9,7 +9,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { makeRunDir, RUN_DIR_VARIABLE, sweep } from '../testing/processes.ts';
+import { makeRunDir, RUN_DIR_REMOVAL, RUN_DIR_VARIABLE, sweep } from '../testing/processes.ts';
 import { closingLine, type Summary } from './summary-reporter.ts';
 
 const ROOT = new URL('..', import.meta.url).pathname;
@@ -78,7 +78,7 @@ async function main(): Promise<number> {
     say(closingLine({ passed: summary?.passed ?? 0, failed, skipped: summary?.skipped ?? 0 }));
     return failed > 0 || tests.code !== 0 ? 1 : 0;
   } finally {
-    rmSync(runDir, { recursive: true, force: true });
+    rmSync(runDir, RUN_DIR_REMOVAL);
   }
 }
 

@@ -1,5 +1,5 @@
 import { rmSync } from 'node:fs';
-import { makeRunDir, RUN_DIR_VARIABLE, sweep, sweepNow } from './processes.ts';
+import { makeRunDir, RUN_DIR_REMOVAL, RUN_DIR_VARIABLE, sweep, sweepNow } from './processes.ts';
 
 /**
  * The run's directory of started processes and temporary files (testing/processes.ts). `npm test` (scripts/test.ts)
@@ -13,7 +13,7 @@ export default function setup(): () => Promise<void> {
   process.env.TMPDIR = tmp;
   const onExit = () => {
     sweepNow(runDir);
-    rmSync(runDir, { recursive: true, force: true });
+    rmSync(runDir, RUN_DIR_REMOVAL);
   };
   process.once('exit', onExit);
   return async () => {
@@ -21,6 +21,6 @@ export default function setup(): () => Promise<void> {
     const stopped = await sweep(runDir);
     if (stopped.length > 0)
       process.stderr.write(`stopped what the tests left running: ${stopped.join(', ')}\n`);
-    rmSync(runDir, { recursive: true, force: true });
+    rmSync(runDir, RUN_DIR_REMOVAL);
   };
 }

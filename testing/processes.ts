@@ -27,6 +27,12 @@ import { join } from 'node:path';
 
 export const RUN_DIR_VARIABLE = 'FRETE_TEST_RUN_DIR';
 
+/**
+ * How the run's directory is removed at the end: a browser a test process shared (e2e/support/browser.ts) may still be
+ * writing its profile under TMPDIR while it exits, so a removal that meets a directory filling again tries again.
+ */
+export const RUN_DIR_REMOVAL = { recursive: true, force: true, maxRetries: 5, retryDelay: 100 } as const;
+
 /** Memory-backed, where the machine has it (Linux's /dev/shm). */
 const RAM_DIR = '/dev/shm';
 
