@@ -28,6 +28,8 @@ export interface RunningBff extends Bff {
   connectionsFrom(address: string): number;
   /** Connections from this address its server closed on arrival (the per-address cap), in all. */
   refusedFrom(address: string): number;
+  /** Connections from this address its server let in, in all. */
+  acceptedFrom(address: string): number;
   stop(): Promise<void>;
   track(codes: unknown, headers?: Record<string, string>): Promise<Response>;
 }
@@ -95,6 +97,7 @@ export async function startBff(
     logs,
     connectionsFrom: (address) => server.connectionsOf(address),
     refusedFrom: (address) => server.refusedOf(address),
+    acceptedFrom: (address) => server.acceptedOf(address),
     stop: async () => {
       await new Promise<void>((resolve) => {
         server.close(() => resolve());

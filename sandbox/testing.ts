@@ -8,6 +8,8 @@ export interface RunningSandbox extends Sandbox {
   connectionsFrom(address: string): number;
   /** Connections from this address its server closed on arrival (the per-address cap), in all. */
   refusedFrom(address: string): number;
+  /** Connections from this address its server let in, in all. */
+  acceptedFrom(address: string): number;
   close(): Promise<void>;
   /** POST JSON to a path with a Bearer key (or none). */
   post(path: string, body: unknown, key?: string, headers?: Record<string, string>): Promise<Response>;
@@ -36,6 +38,7 @@ export async function startSandbox(
     url,
     connectionsFrom: (address) => server.connectionsOf(address),
     refusedFrom: (address) => server.refusedOf(address),
+    acceptedFrom: (address) => server.acceptedOf(address),
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());

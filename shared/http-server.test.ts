@@ -120,6 +120,7 @@ describe('createHttpServer', () => {
     expect(fifth.socket.destroyed).toBe(false);
     expect(server.connectionsOf('127.0.0.1')).toBe(3);
     expect([server.refusedOf('127.0.0.1'), server.refusedOf('127.0.0.2')]).toEqual([1, 0]);
+    expect([server.acceptedOf('127.0.0.1'), server.acceptedOf('127.0.0.2')]).toEqual([4, 1]);
   });
 
   it('does not cap an exempt address (a trusted proxy)', async () => {

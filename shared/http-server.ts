@@ -38,6 +38,8 @@ export interface LimitedServer extends Server {
   connectionsOf(address: string): number;
   /** Connections closed on arrival by the cap, in all, per address key (tests, diagnostics). */
   refusedOf(address: string): number;
+  /** Connections let in (held, at least for a while), in all, per address key (tests, diagnostics). */
+  acceptedOf(address: string): number;
 }
 
 /**
@@ -56,6 +58,7 @@ export function createHttpServer(options: HttpServerOptions = {}): LimitedServer
   let exempt = (_address: string) => false;
   const open = new Map<string, number>();
   const refused = new Map<string, number>();
+  const accepted = new Map<string, number>();
 
   server.on('connection', (socket: Socket) => {
     const remote = socket.remoteAddress ?? '';
@@ -63,11 +66,12 @@ export function createHttpServer(options: HttpServerOptions = {}): LimitedServer
     const held = open.get(key) ?? 0;
     if (held >= limits.connectionsPerAddress && !exempt(remote)) {
       socket.destroy();
-      // Counted under the same key the cap uses; one number per key ever refused (a handful in practice).
+      // Counted under the same key the cap uses; one number per key ever seen (tests and diagnostics).
       refused.set(key, (refused.get(key) ?? 0) + 1);
       return;
     }
     open.set(key, held + 1);
+    accepted.set(key, (accepted.get(key) ?? 0) + 1);
     socket.once('close', () => {
       const left = (open.get(key) ?? 1) - 1;
       if (left > 0) open.set(key, left);
@@ -86,5 +90,6 @@ export function createHttpServer(options: HttpServerOptions = {}): LimitedServer
   };
   server.connectionsOf = (address) => open.get(addressKey(address) ?? 'unknown') ?? 0;
   server.refusedOf = (address) => refused.get(addressKey(address) ?? 'unknown') ?? 0;
+  server.acceptedOf = (address) => accepted.get(addressKey(address) ?? 'unknown') ?? 0;
   return server;
 }

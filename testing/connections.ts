@@ -4,8 +4,9 @@ import { connect, type Socket } from 'node:net';
 export interface HeldConnections {
   /** The most connections the server said it held at once (sampled every 20 ms while they were opened). */
   maxHeld: number;
-  /** How many the server closed on arrival (its own count: no clock decides it, however busy the machine). */
+  /** How many the server closed on arrival, and let in (its own counts: no clock decides them). */
   refused: number;
+  accepted: number;
   /** How long opening them all took (ms): a busy machine takes longer, and held ones time out meanwhile. */
   floodMs: number;
   /**
@@ -32,8 +33,8 @@ interface Held {
 export async function holdConnections(
   url: string,
   count: number,
-  /** How many connections from 127.0.0.1 the server holds now, and has refused in all (its own counts). */
-  server: { held: () => number; refused: () => number },
+  /** How many connections from 127.0.0.1 the server holds now, and has refused and let in, in all (its own counts). */
+  server: { held: () => number; refused: () => number; accepted: () => number },
   batch = 250,
 ): Promise<HeldConnections> {
   const { hostname, port } = new URL(url);
@@ -41,6 +42,7 @@ export async function holdConnections(
   const timers: ReturnType<typeof setInterval>[] = [];
   let maxHeld = 0;
   const refusedBefore = server.refused();
+  const acceptedBefore = server.accepted();
   const floodStart = Date.now();
   const sampler = setInterval(() => {
     maxHeld = Math.max(maxHeld, server.held());
@@ -80,6 +82,7 @@ export async function holdConnections(
   return {
     maxHeld,
     refused: server.refused() - refusedBefore,
+    accepted: server.accepted() - acceptedBefore,
     floodMs,
     allClosed: async (timeoutMs) => {
       const deadline = Date.now() + timeoutMs;
@@ -97,16 +100,15 @@ export async function holdConnections(
 }
 
 /**
- * The fewest a server with this cap and headers timeout must have refused of `count` connections opened over
- * `floodMs`: each slot holds a connection until the timeout closes it, so at most `cap` are taken per timeout period
- * the flood spans, plus the first `cap`. A fast flood (under one period) leaves `count − 2 × cap`; a flood slowed by a
- * busy machine spans more periods, and the bound follows it instead of a clock deciding.
+ * The most a server with this cap and headers timeout may have let in while connections kept coming for `floodMs`:
+ * each slot holds a connection until the timeout closes it, so `cap` at first and at most `cap` more per timeout
+ * period the flood spans. A fast flood (under one period) lets in at most 2 × cap; one slowed by a busy machine spans
+ * more periods, and the bound follows it instead of a clock deciding. (Counted as let in by the server itself: a
+ * starved server's full accept queue drops some attempts it never sees, so "refused" is no complement of it.)
  */
-export function fewestRefused(
-  count: number,
+export function mostAccepted(
   floodMs: number,
   limits: { connectionsPerAddress: number; headersTimeoutMs: number },
 ): number {
-  const periods = Math.ceil(floodMs / limits.headersTimeoutMs);
-  return count - limits.connectionsPerAddress * (1 + Math.max(1, periods));
+  return limits.connectionsPerAddress * (1 + Math.max(1, Math.ceil(floodMs / limits.headersTimeoutMs)));
 }

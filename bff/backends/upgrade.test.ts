@@ -12,6 +12,7 @@ import { createLogger } from '../logger.ts';
 import { NOTIFICATION_MIGRATIONS } from '../notifications/migrations.ts';
 import { SECRET_MIGRATIONS } from '../orders/link-secret.ts';
 import { APPROVAL_MIGRATIONS } from '../policies/approval-store.ts';
+import { PROMISE_MIGRATIONS } from '../promise/migrations.ts';
 import { type Backends, openBackends } from './backends.ts';
 
 /**
@@ -129,6 +130,7 @@ describe('opening the databases of release 0.2.0', () => {
         ...APPROVAL_MIGRATIONS,
         ...NOTIFICATION_MIGRATIONS,
         ...SECRET_MIGRATIONS,
+        ...PROMISE_MIGRATIONS,
       ]
         .map((m) => m.id)
         .sort();

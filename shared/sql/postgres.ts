@@ -73,6 +73,10 @@ export class PostgresSql implements Sql {
 
   async transaction<T>(work: (tx: SqlTransaction) => Promise<T>): Promise<T> {
     const client = await this.pool.connect();
+    // The pool listens for errors on idle clients only: a connection lost while this one is checked out (PostgreSQL
+    // stopped mid-transaction) would be an uncaught 'error' and end the process. Its next query reports it instead.
+    const lost = () => {};
+    client.on('error', lost);
     const tx: SqlTransaction = {
       ...runner(client),
       // A transaction-scoped advisory lock: released by COMMIT or ROLLBACK, whichever instance holds it.
@@ -89,6 +93,7 @@ export class PostgresSql implements Sql {
       await client.query('ROLLBACK').catch(() => undefined);
       throw error;
     } finally {
+      client.off('error', lost);
       client.release();
     }
   }

@@ -103,6 +103,12 @@ export const CALCULATOR = {
       description:
         'The cart subtotal in BRL from which the store offers free shipping: shows how much is missing.',
     },
+    {
+      name: 'promises-url',
+      type: 'string',
+      description:
+        "The store's BFF POST /api/promises: each option shows the date the store keeps (learnt from its parcels) instead of the platform's count.",
+    },
     THEME,
   ],
   properties: [
@@ -185,6 +191,7 @@ export const TRACKING = {
     'badge',
     'headline',
     'next',
+    'promise',
     'stale',
     'timeline',
     'details',

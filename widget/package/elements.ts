@@ -86,6 +86,11 @@ export interface ShippingCalculatorAttributes {
   cutoff?: number | string;
   /** The cart subtotal in BRL from which the store offers free shipping: shows how much is missing. A hint only. */
   'free-shipping-from'?: number | `${number}`;
+  /**
+   * The store's BFF `POST /api/promises` (e.g. `https://your-bff.example/api/promises`): each option then shows the
+   * date the store keeps, learnt from its own parcels (docs/promise.md), instead of the platform's count.
+   */
+  'promises-url'?: string;
   /** Overrides the shopper's `prefers-color-scheme`. */
   'data-theme'?: 'light' | 'dark';
 }

@@ -48,6 +48,8 @@ export interface ShippingCalculatorOptions extends WidgetSource {
   cutoff?: number | string;
   /** The cart subtotal in BRL from which the store offers free shipping (a hint only). */
   freeShippingFrom?: number;
+  /** The store's BFF `POST /api/promises`: each option shows the date the store keeps (docs/promise.md). */
+  promisesUrl?: string;
 }
 
 /** `loadShippingTracking`'s options. */
@@ -129,6 +131,7 @@ export function loadShippingCalculator(
   if (options.handlingDays !== undefined) settings.handlingDays = String(options.handlingDays);
   if (options.cutoff !== undefined) settings.cutoff = String(options.cutoff);
   if (options.freeShippingFrom !== undefined) settings.freeShippingFrom = String(options.freeShippingFrom);
+  if (options.promisesUrl !== undefined) settings.promisesUrl = options.promisesUrl;
   return load(
     'shipping-calculator',
     'shipping-widget.js',
