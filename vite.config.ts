@@ -6,6 +6,7 @@ import { writeAppDocuments } from './bff/mcp/apps/documents.ts';
 import { currentCalculatorApp, nameCalculatorApp } from './bff/static/calculator-app.ts';
 import { writeIntegrityManifest } from './bff/static/integrity.ts';
 import { TEST_TAGS } from './scripts/test-tags.ts';
+import LongestFirst from './testing/sequencer.ts';
 import { validatorsPlugin } from './widget/validators/plugin.ts';
 
 /**
@@ -104,6 +105,7 @@ export default defineConfig(({ command, mode }) => {
       // What a file starts, it stops (testing/setup.ts checks), and files restore what they change (TZ, env).
       maxWorkers: availableParallelism() + 1,
       isolate: false,
+      sequence: { sequencer: LongestFirst },
       testTimeout: 20_000,
       // expect.poll waits for a state the code reaches on its own (a page rendered, a row settled); vitest's 1 s
       // default is a machine speed, not a rule: a stressed soak run missed it once (README, "A suite that does not
