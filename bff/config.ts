@@ -511,6 +511,10 @@ function storeDaysOf(env: BffEnv): StoreDays {
 function checkPairs(env: BffEnv): void {
   if (env.BFF_SMTP_URL && !env.BFF_MAIL_FROM)
     throw new ConfigError('BFF_MAIL_FROM is required with BFF_SMTP_URL: the sender of the shopper e-mails');
+  if (env.BFF_NUVEMSHOP_APP_SECRET && !(env.BFF_NUVEMSHOP_STORE_ID && env.BFF_NUVEMSHOP_TOKEN))
+    throw new ConfigError(
+      'BFF_NUVEMSHOP_STORE_ID and BFF_NUVEMSHOP_TOKEN are required with BFF_NUVEMSHOP_APP_SECRET: the paid order is read through the Nuvemshop API',
+    );
   if (env.BFF_WEBHOOK_URL && !env.BFF_WEBHOOK_SECRET)
     throw new ConfigError('BFF_WEBHOOK_SECRET is required with BFF_WEBHOOK_URL: webhooks are always signed');
 }

@@ -16,10 +16,12 @@ import { WatchStore } from '../notifications/watch-store.ts';
 import { RedisLoginFailures } from '../oauth/redis-login-failures.ts';
 import { linkSecret, SECRET_MIGRATIONS } from '../orders/link-secret.ts';
 import { LOOKUP_FAILURES, LookupThrottle, MemoryFailures, RedisFailures } from '../orders/lookup-throttle.ts';
+import { OrderStore } from '../orders/order-store.ts';
 import { ApprovalStore } from '../policies/approval-store.ts';
 import { MemoryQuoteStore, type QuoteStore } from '../rates/quote-cache.ts';
 import { QuoteShares, quoteShareOf } from '../rates/quote-share.ts';
 import { RedisQuoteStore } from '../rates/redis-quote-cache.ts';
+import { FulfillmentStore } from '../stores/tracking-back.ts';
 import { TrackingCache, type TrackingStore } from '../tracking/cache.ts';
 import { RedisTrackingCache } from '../tracking/redis-cache.ts';
 import { RedisCodeLoader } from '../tracking/redis-coalescer.ts';
@@ -51,6 +53,9 @@ export interface Backends {
   /** The watcher's state and the notification outbox, beside the ledger (bff/notifications/). */
   watches: WatchStore;
   outbox: Outbox;
+  /** The orders to ship and their tracking going back to the store (bff/orders/, bff/stores/), beside the ledger. */
+  orders: OrderStore;
+  fulfillments: FulfillmentStore;
   /** The HMAC key of signed tracking links (`BFF_LINK_SECRET`, or generated once into the ledger's database). */
   linkSecret: Buffer;
   /** OAuth clients, codes, tokens and sessions; only with `BFF_ADMIN_PASSWORD` (OAuth and /admin are off without). */
@@ -112,6 +117,7 @@ export async function openBackends(config: BffConfig, options: BackendOptions): 
     : undefined;
   const ledger = new LedgerStore(sql, { now, keyWindowMs: config.idempotencyKeyDays * 86_400_000 });
   const approvals = new ApprovalStore(sql, { now });
+  const orders = new OrderStore(sql, { now });
   const oauth = oauthSql ? new OAuthStore(oauthSql) : undefined;
   const sqlLoginFailures = oauthSql ? new SqlLoginFailures(oauthSql) : undefined;
   const closeSql = async () => {
@@ -127,6 +133,8 @@ export async function openBackends(config: BffConfig, options: BackendOptions): 
     // After the ledger's steps: the watcher's first step reads label_attempts.
     await migrate(sql, NOTIFICATION_MIGRATIONS);
     await migrate(sql, SECRET_MIGRATIONS);
+    // After the ledger's and the watcher's steps: an order's state is read from label_attempts and shipment_watches.
+    await orders.ready;
     secret = await linkSecret(sql, config.linkSecret);
   } catch (error) {
     await closeSql().catch(() => undefined);
@@ -179,6 +187,8 @@ export async function openBackends(config: BffConfig, options: BackendOptions): 
     approvals,
     watches: new WatchStore(sql),
     outbox: new Outbox(sql),
+    orders,
+    fulfillments: new FulfillmentStore(sql),
     linkSecret: secret,
     oauth,
     loginFailures: redis && sqlLoginFailures ? new RedisLoginFailures(redis) : sqlLoginFailures,

@@ -54,6 +54,18 @@ export async function runCheckoutCommand(
   }
 }
 
+/** The order webhooks' lines; a refusal there is said, and does not undo the carrier's registration. */
+async function orderWebhooks(platform: string, subscribe: () => Promise<string[]>): Promise<string[]> {
+  try {
+    return await subscribe();
+  } catch (error) {
+    if (!(error instanceof StoreRefused)) throw error;
+    return [
+      `${platform}: the order webhooks were not subscribed (orders will not arrive by themselves): ${error.message}`,
+    ];
+  }
+}
+
 /** The public address the platform will call: https, or http on a loopback host when the platform is the sandbox. */
 function callbackBase(deps: RegistrationDeps, apiUrl: string, label: string): string {
   const base = deps.config.publicUrl;
@@ -116,7 +128,10 @@ class ShopifyRegistration {
       : 'Correios (frete-kit)';
     if (ours) {
       if (!ours.active) await this.mutate('carrierServiceUpdate', { input: { id: ours.id, active: true } });
-      return [`Shopify: already registered as "${ours.name}" (${ours.id}), active, calling ${callbackUrl}.`];
+      return [
+        `Shopify: already registered as "${ours.name}" (${ours.id}), active, calling ${callbackUrl}.`,
+        ...(await this.subscribeOrders()),
+      ];
     }
     const created = await this.mutate('carrierServiceCreate', {
       input: { name, callbackUrl, active: true, supportsServiceDiscovery: true },
@@ -127,7 +142,45 @@ class ShopifyRegistration {
     return [
       `Shopify: registered "${service.data.name}" (${service.data.id}), active, calling ${callbackUrl}.`,
       'Shopify now asks the BFF for rates at checkout; add it to a shipping zone (Settings → Shipping and delivery) if it is not there yet.',
+      ...(await this.subscribeOrders()),
     ];
+  }
+
+  /**
+   * The store's paid orders (and changes to them) sent to `<BFF_PUBLIC_URL>/stores/shopify/webhooks` (docs/orders.md):
+   * the `ORDERS_PAID` and `ORDERS_UPDATED` webhook subscriptions, each once.
+   */
+  private subscribeOrders(): Promise<string[]> {
+    return orderWebhooks('Shopify', () => this.subscribe());
+  }
+
+  private async subscribe(): Promise<string[]> {
+    const uri = `${callbackBase(this.deps, this.admin.endpoint, 'Shopify')}/stores/shopify/webhooks`;
+    const listed = z
+      .looseObject({ nodes: z.array(z.looseObject({ topic: z.string(), uri: z.optional(z.string()) })) })
+      .safeParse(
+        await this.admin.graphql(
+          'query FreteKitWebhooks { webhookSubscriptions(first: 100) { nodes { id topic uri } } }',
+          {},
+          'webhookSubscriptions',
+          'read_orders',
+        ),
+      );
+    const have = new Set((listed.data?.nodes ?? []).filter((n) => n.uri === uri).map((n) => n.topic));
+    const lines: string[] = [];
+    for (const topic of ['ORDERS_PAID', 'ORDERS_UPDATED']) {
+      if (have.has(topic)) continue;
+      await this.admin.mutate(
+        `mutation FreteKitWebhook($topic: WebhookSubscriptionTopic!, $webhookSubscription: WebhookSubscriptionInput!) {
+          webhookSubscriptionCreate(topic: $topic, webhookSubscription: $webhookSubscription) {
+            webhookSubscription { id topic uri } userErrors { field message } } }`,
+        { topic, webhookSubscription: { uri, format: 'JSON' } },
+        'webhookSubscriptionCreate',
+        'read_orders',
+      );
+      lines.push(`Shopify: ${topic} webhook sent to ${uri}.`);
+    }
+    return lines.length > 0 ? lines : [`Shopify: order webhooks already sent to ${uri}.`];
   }
 
   async status(): Promise<string[]> {
@@ -247,7 +300,28 @@ class NuvemshopRegistration {
     lines.push(
       'Turn the options on in the Nuvemshop admin (Configurações → Formas de entrega) if they are not yet.',
     );
+    if (this.deps.config.checkout.nuvemshop.appSecret) lines.push(...(await this.subscribeOrders()));
     return lines;
+  }
+
+  /** The store's paid orders (and changes) sent to `<BFF_PUBLIC_URL>/stores/nuvemshop/webhooks`, each event once. */
+  private subscribeOrders(): Promise<string[]> {
+    return orderWebhooks('Nuvemshop', () => this.subscribe());
+  }
+
+  private async subscribe(): Promise<string[]> {
+    const url = `${callbackBase(this.deps, this.base, 'Nuvemshop')}/stores/nuvemshop/webhooks`;
+    const listed = z
+      .array(z.looseObject({ event: z.string(), url: z.string() }))
+      .safeParse(await this.api.call('GET', '/webhooks', 'read_orders'));
+    const have = new Set((listed.data ?? []).filter((w) => w.url === url).map((w) => w.event));
+    const lines: string[] = [];
+    for (const event of ['order/paid', 'order/updated']) {
+      if (have.has(event)) continue;
+      await this.api.call('POST', '/webhooks', 'write_orders', { event, url });
+      lines.push(`Nuvemshop: ${event} webhook sent to ${url}.`);
+    }
+    return lines.length > 0 ? lines : [`Nuvemshop: order webhooks already sent to ${url}.`];
   }
 
   async status(): Promise<string[]> {

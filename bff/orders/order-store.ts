@@ -193,6 +193,15 @@ export class OrderStore {
     return taken;
   }
 
+  /** The operator's review of an order (bff/orders/desk-routes.ts): its content replaced, its version kept. */
+  async replace(order: StoreOrder): Promise<void> {
+    await this.sql.run('UPDATE store_orders SET body = ?, updated_at = ? WHERE order_id = ?', [
+      JSON.stringify(order),
+      this.now(),
+      order.orderId,
+    ]);
+  }
+
   /** The volumes an order's labels are planned in (the desk sets it before issuing them). */
   async plan(orderId: string, volumes: number): Promise<void> {
     await this.sql.run('UPDATE store_orders SET planned_volumes = ? WHERE order_id = ?', [volumes, orderId]);
