@@ -1,0 +1,204 @@
+import { inflateSync } from 'node:zlib';
+import { PDFDocument } from 'pdf-lib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SAMPLE_LABEL } from '../../sandbox/testing.ts';
+import {
+  NUVEMSHOP_STORE,
+  nuvemshopOrder,
+  type OrderStack,
+  SHOPIFY_SHOP,
+  shopifyOrder,
+  startOrderStack,
+} from './testing.ts';
+
+let stack: OrderStack;
+beforeAll(async () => {
+  // The tracking outbox's poll is off: each test drains it itself.
+  stack = await startOrderStack({}, { orders: { timers: false }, random: () => 0 });
+}, 30_000);
+afterAll(async () => {
+  await stack?.close();
+});
+
+const SENDER = SAMPLE_LABEL.sender;
+
+interface Result {
+  orderId: string;
+  volumes: {
+    volume: number;
+    status: number;
+    answer: { attemptId?: string; trackingCode?: string; prepostagemId?: string };
+  }[];
+  refused?: { reason: string };
+}
+
+async function issue(orderIds: string[]): Promise<Result[]> {
+  const res = await stack.desk.post('/admin/api/orders/labels', { orderIds, sender: SENDER });
+  expect(res.status).toBe(200);
+  return ((await res.json()) as { results: Result[] }).results;
+}
+
+const prepostings = async () =>
+  (
+    (await (await stack.sandbox.control('prepostings', undefined, 'GET')).json()) as {
+      prepostings: { trackingCode: string }[];
+    }
+  ).prepostings;
+
+/** The text each page of a PDF draws (WinAnsi hex strings in its inflated content streams). */
+async function pageTexts(bytes: Uint8Array): Promise<string[][]> {
+  const doc = await PDFDocument.load(bytes);
+  return doc.getPages().map((page) => {
+    const texts: string[] = [];
+    const contents = page.node.Contents();
+    const streams = contents && 'asArray' in contents ? contents.asArray() : [contents];
+    for (const ref of streams) {
+      const stream = ref ? doc.context.lookup(ref) : undefined;
+      const raw = (stream as { contents?: Uint8Array } | undefined)?.contents;
+      if (!raw) continue;
+      let content: string;
+      try {
+        content = inflateSync(raw).toString('latin1');
+      } catch {
+        content = Buffer.from(raw).toString('latin1');
+      }
+      for (const match of content.matchAll(/<([0-9A-Fa-f]*)> Tj/g))
+        texts.push(Buffer.from(match[1] ?? '', 'hex').toString('latin1'));
+    }
+    return texts;
+  });
+}
+
+describe('a day of orders on the desk', () => {
+  it('issues every volume of a selection once, whatever the double clicks, and the orders become labelled', async () => {
+    const big = await stack.paid(
+      'shopify',
+      shopifyOrder({ items: [{ name: 'Panela', sku: 'PAN-01', quantity: 3, grams: 4000, price: 120 }] }),
+    );
+    const small = await stack.paid('nuvemshop', nuvemshopOrder());
+    const ids = [big.order.orderId, small.order.orderId];
+    const before = (await prepostings()).length;
+    // Two clicks at once, then a third after: the ledger answers the same labels.
+    const [first, second] = await Promise.all([issue(ids), issue(ids)]);
+    const third = await issue(ids);
+    const volumes = (first ?? []).flatMap((r) => r.volumes);
+    expect(volumes.length).toBeGreaterThanOrEqual(3);
+    // The platform saw one pre-posting per volume: none for the second and third clicks.
+    expect((await prepostings()).length - before).toBe(volumes.length);
+    for (const result of [...(second ?? []), ...third])
+      for (const v of result.volumes) expect(v.status).not.toBe(201);
+    const listed = (await (await stack.desk.get('/admin/api/orders')).json()) as {
+      orders: { orderId: string; state: string; labels: unknown[] }[];
+    };
+    for (const id of ids) expect(listed.orders.find((o) => o.orderId === id)?.state).toBe('labelled');
+  });
+
+  it('sends the tracking back to each store once, and the emulated stores show the codes', async () => {
+    const { order } = await stack.paid('shopify', shopifyOrder({ customer: { name: 'Helena Faria' } }));
+    const nuvem = await stack.paid('nuvemshop', nuvemshopOrder({ customer: { name: 'Igor Sá' } }));
+    const [shopifyResult, nuvemResult] = await issue([order.orderId, nuvem.order.orderId]);
+    await stack.bff.trackingBack.drain();
+    await issue([order.orderId]);
+    await stack.bff.trackingBack.drain();
+    const codes = (r: Result | undefined) => r?.volumes.map((v) => v.answer.trackingCode);
+    const shop = (await (
+      await stack.sandbox.control(`stores/shopify/${SHOPIFY_SHOP}/orders`, undefined, 'GET')
+    ).json()) as {
+      orders: { orderId: string; fulfillments: { numbers: string[]; urls: string[]; company: string }[] }[];
+    };
+    const shopifyOrderSeen = shop.orders.find((o) => o.orderId === order.orderId);
+    expect(shopifyOrderSeen?.fulfillments).toHaveLength(1);
+    expect(shopifyOrderSeen?.fulfillments[0]).toMatchObject({
+      company: 'Correios',
+      numbers: codes(shopifyResult),
+    });
+    expect(shopifyOrderSeen?.fulfillments[0]?.urls[0]).toBe(
+      `${stack.bff.url}/track?codes=${codes(shopifyResult)?.join(',')}`,
+    );
+    const store = (await (
+      await stack.sandbox.control(`stores/nuvemshop/${NUVEMSHOP_STORE}/orders`, undefined, 'GET')
+    ).json()) as {
+      orders: { orderId: string; body: { shipping_status: string; shipping_tracking_number: string } }[];
+    };
+    expect(store.orders.find((o) => o.orderId === nuvem.order.orderId)?.body).toMatchObject({
+      shipping_status: 'shipped',
+      shipping_tracking_number: codes(nuvemResult)?.join(', '),
+    });
+    const view = (await (
+      await stack.desk.get(`/admin/api/orders/${encodeURIComponent(order.orderId)}`)
+    ).json()) as {
+      order: { trackingBack: { state: string } };
+    };
+    expect(view.order.trackingBack).toMatchObject({ state: 'sent' });
+  });
+
+  it('retries a fulfillment call that fails, with backoff, and shows why until it gets through', async () => {
+    let clock = Date.now();
+    const { order } = await stack.paid('shopify', shopifyOrder({ customer: { name: 'Júlia Reis' } }));
+    await stack.sandbox.control('stores/shopify/faults', { failFulfillments: 2 });
+    await issue([order.orderId]);
+    await stack.bff.trackingBack.drain();
+    const shown = async () =>
+      (
+        (await (await stack.desk.get(`/admin/api/orders/${encodeURIComponent(order.orderId)}`)).json()) as {
+          order: { trackingBack: { state: string; tries: number; error?: string } };
+        }
+      ).order.trackingBack;
+    expect(await shown()).toMatchObject({
+      state: 'retrying',
+      tries: 1,
+      error: expect.stringContaining('500'),
+    });
+    // Not due yet: nothing is tried before its backoff.
+    expect(await stack.bff.trackingBack.drain()).toBe(0);
+    clock = Date.now();
+    const fulfillments = stack.bff.backends.fulfillments;
+    const due = async () => {
+      const row = await fulfillments.get(order.orderId);
+      await stack.bff.backends.sql.run('UPDATE store_fulfillments SET next_at = ? WHERE order_id = ?', [
+        clock - 1,
+        order.orderId,
+      ]);
+      return row;
+    };
+    await due();
+    await stack.bff.trackingBack.drain();
+    expect(await shown()).toMatchObject({ state: 'retrying', tries: 2 });
+    await due();
+    await stack.bff.trackingBack.drain();
+    expect(await shown()).toMatchObject({ state: 'sent', tries: 3 });
+  });
+
+  it('prints the day as one PDF, each label stamped with its order and volume, and reports an unprintable one', async () => {
+    const { order } = await stack.paid(
+      'shopify',
+      shopifyOrder({
+        customer: { name: 'Kátia Luz' },
+        items: [{ name: 'Panela', quantity: 3, grams: 4000, price: 120 }],
+      }),
+    );
+    const [result] = await issue([order.orderId]);
+    const ids = (result?.volumes ?? []).map((v) => v.answer.attemptId ?? '');
+    expect(ids.length).toBe(2);
+    // A label that failed (refused by the plausibility rules: 5 g) is asked to print beside them.
+    const refused = await stack.desk.post('/admin/api/labels', {
+      ...SAMPLE_LABEL,
+      weightGrams: 5,
+      orderId: 'PED-RUIM',
+    });
+    expect(refused.status).toBe(422);
+    const res = await stack.desk.get(
+      `/admin/api/labels/print?ids=${[...ids, '00000000-0000-4000-8000-000000000000'].join(',')}`,
+    );
+    expect(res.status).toBe(200);
+    const pages = await pageTexts(new Uint8Array(await res.arrayBuffer()));
+    expect(pages).toHaveLength(3);
+    expect(pages[0]).toContain(`${order.orderId} · 1/2`);
+    expect(pages[1]).toContain(`${order.orderId} · 2/2`);
+    expect(pages[2]?.join(' ')).toMatch(/não foram impressas/);
+    expect(pages[2]?.join(' ')).toMatch(/esta etiqueta não existe/);
+    // Nothing printable: a clear refusal, not an empty PDF.
+    const none = await stack.desk.get('/admin/api/labels/print?ids=00000000-0000-4000-8000-000000000000');
+    expect(none.status).toBe(409);
+  });
+});
