@@ -334,6 +334,7 @@ export function createBff(deps: BffDeps): Bff {
         approvals: backends.approvals,
         serviceCodes,
         publicUrl: config.publicUrl,
+        orders: orderDesk,
       }),
     );
   }

@@ -99,14 +99,14 @@ export class OrderDesk {
 
   /**
    * The store's price for the order's volumes with its service: one quote of the volumes (the quote core, cached), as
-   * the desk's quote step asks it; undefined when it cannot be had now (the desk's share is spent, no such service).
+   * the desk's quote step asks it, with no cart value — the free-shipping rules are what the shopper was offered; the
+   * store pays the carrier's price. Undefined when it cannot be had now (the desk's share is spent, no such service).
    */
   private async price(
     order: StoreOrder,
     volumes: readonly { weightGrams: number }[],
   ): Promise<number | undefined> {
     if (!order.serviceId || !/^\d{8}$/.test(order.recipient.endereco.cep)) return undefined;
-    const declared = order.items.reduce((sum, item) => sum + item.quantity * item.valor, 0);
     try {
       const quote = await this.deps.rates.quote(
         {
@@ -114,7 +114,7 @@ export class OrderDesk {
           items: volumes.map((volume, i) => ({
             name: `volume ${i + 1}`,
             quantity: 1,
-            unitPriceBRL: Math.round((declared / volumes.length) * 100) / 100,
+            unitPriceBRL: 0,
             weightKg: volume.weightGrams / 1000,
           })),
         },

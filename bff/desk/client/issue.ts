@@ -11,6 +11,7 @@ import { ufOfCep } from '../../../shared/uf.ts';
 import { formatDimensions, formatMoney, formatWeight } from '../format.ts';
 import { type DeskLang, type Messages, reasonName } from '../messages.ts';
 import { callApi, errorOf } from './api.ts';
+import { fillFromCep } from './cep.ts';
 import { declaredValue, labelRequests, type OrderLine, partyFrom, planRequest, resultOf } from './order.ts';
 import { element, failureText, once, required, say } from './ui.ts';
 
@@ -323,11 +324,15 @@ export class IssueForm {
     required(this.form, '[data-quote-result]').replaceChildren(fieldset);
   }
 
-  /** The recipient's CEP is the quote's; its UF follows from it when the merchant has not written one. */
+  /**
+   * The recipient's CEP is the quote's; its UF follows from it at once when the merchant has not written one, and the
+   * street, neighbourhood and city from the CEP service (the fields the merchant left empty).
+   */
   private prefillRecipient(cep: string): void {
     required(this.form, '[data-recipient-cep]').textContent = this.t.recipientCep(formatCep(cep));
     const uf = required<HTMLInputElement>(this.form, '#recipient-endereco-uf');
     if (!uf.value) uf.value = ufOfCep(cep) ?? '';
+    void fillFromCep(cep, (name) => this.form.querySelector<HTMLInputElement>(`#recipient-endereco-${name}`));
   }
 
   // 3. Issue
