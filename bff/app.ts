@@ -280,6 +280,7 @@ export function createBff(deps: BffDeps): Bff {
       oauth,
       approvals: backends.approvals,
       appsDir: deps.appsDir,
+      orders: orderDesk,
     }),
   );
   if (oauth) {

@@ -40,7 +40,7 @@ afterAll(async () => {
 describe('the tool catalog an agent sees on the BFF', () => {
   it('describes every input property of every tool, idempotencyKey included', async () => {
     const { tools } = await client.listTools();
-    expect(tools).toHaveLength(7);
+    expect(tools).toHaveLength(9);
     for (const tool of tools) {
       expect({ tool: tool.name, missing: undescribed(tool.inputSchema as JsonSchema) }).toEqual({
         tool: tool.name,

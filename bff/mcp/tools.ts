@@ -35,6 +35,7 @@ import type { LabelIssuer } from '../labels/issuer.ts';
 import type { LabelAnswer, LabelService } from '../labels/service.ts';
 import type { ServiceCodes } from '../labels/service-codes.ts';
 import { type Logger, messageOf } from '../logger.ts';
+import type { OrderDesk } from '../orders/order-desk.ts';
 import type { Caller } from '../policies/policy.ts';
 import { isQuoteShareSpent, quoteCallerOf } from '../rates/quote-share.ts';
 import type { RatesService } from '../rates/service.ts';
@@ -51,8 +52,45 @@ export interface AgentToolDeps {
   serviceCodes: ServiceCodes;
   /** The merchant's boxes (`BFF_BOXES`) for plan_shipment. */
   boxes: readonly Box[];
+  /** The orders to ship and the day's labels (bff/orders/). */
+  orders: Pick<OrderDesk, 'list' | 'labelsOfDay'>;
   logger: Logger;
 }
+
+/** `list_orders_to_ship`: which orders (default: those still to ship), and how many at most. */
+const ListOrdersInputSchema = z.strictObject({
+  state: z.optional(
+    z
+      .enum(['to_ship', 'new', 'partly_labelled', 'labelled', 'posted'])
+      .check(z.describe('to_ship (default): new and partly labelled; or one state.')),
+  ),
+  limit: z.optional(
+    z.int().check(z.gte(1), z.lte(100), z.describe('At most this many orders (default 50).')),
+  ),
+});
+
+const ListOrdersOutputSchema = z.looseObject({
+  orders: z.array(z.looseObject({ orderId: z.string(), state: z.string() })),
+});
+
+/** `list_labels`: one São Paulo day's labels. */
+const ListLabelsInputSchema = z.strictObject({
+  day: z.optional(
+    z
+      .string()
+      .check(
+        z.regex(/^\d{4}-\d{2}-\d{2}$/),
+        z.describe('The São Paulo calendar day, YYYY-MM-DD (default today).'),
+      ),
+  ),
+});
+
+const ListLabelsOutputSchema = z.looseObject({
+  day: z.string(),
+  labels: z.array(z.looseObject({ attemptId: z.string(), state: z.string() })),
+});
+
+const LIST = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
 
 /** One tool of the BFF's MCP server: its name, the scope a token needs for it, and how it is registered. */
 export interface AgentTool {
@@ -243,6 +281,72 @@ export const AGENT_TOOLS: readonly AgentTool[] = [
     async (input, deps) => {
       const plan = planShipment(input, deps.boxes);
       return isPlanRefusal(plan) ? refused(planSummary(plan), plan) : answer(planSummary(plan), plan);
+    },
+  ),
+
+  agentTool(
+    'list_orders_to_ship',
+    'labels',
+    {
+      title: "List the store's orders to ship",
+      description:
+        "The store's paid orders (Shopify, Nuvemshop, the CSV import) with their recipient, items, chosen serviceId, " +
+        'state, the volumes the packer planned (box, weight, dimensions, items) and their labels. An order with ' +
+        'needsReview waits for the merchant: do not label it. For the others, call generate_label once per planned ' +
+        'volume with orderId and volume 1, 2, … (the same pair again answers the same label). Creates nothing.',
+      inputSchema: ListOrdersInputSchema,
+      outputSchema: ListOrdersOutputSchema,
+      annotations: LIST,
+      labels: true,
+    },
+    async (input, deps) => {
+      const orders = (await deps.orders.list({ state: input.state ?? 'to_ship' })).slice(
+        0,
+        input.limit ?? 50,
+      );
+      const review = orders.filter((order) =>
+        order.needsReview.some((r) => r.reason !== 'changed_after_label'),
+      );
+      const summary =
+        orders.length === 0
+          ? 'No orders in this state.'
+          : `${orders.length} order(s): ${orders
+              .slice(0, 20)
+              .map((order) => `${order.orderId} (${order.state})`)
+              .join(
+                ', ',
+              )}${orders.length > 20 ? ', …' : ''}.${review.length > 0 ? ` ${review.length} need the merchant's review first.` : ''}`;
+      return answer(summary, { orders });
+    },
+  ),
+
+  agentTool(
+    'list_labels',
+    'labels',
+    {
+      title: "List a day's labels",
+      description:
+        'The labels asked for on one São Paulo day (default today), oldest first: order, volume, state, tracking ' +
+        'code, service and who issued it — "what shipped today?". Creates nothing.',
+      inputSchema: ListLabelsInputSchema,
+      outputSchema: ListLabelsOutputSchema,
+      annotations: LIST,
+      labels: true,
+    },
+    async (input, deps) => {
+      const { day, labels } = await deps.orders.labelsOfDay(input.day);
+      const rows = labels.map((attempt) => ({
+        attemptId: attempt.id,
+        orderId: attempt.orderId,
+        volume: attempt.volume,
+        state: attempt.state,
+        trackingCode: attempt.trackingCode,
+        serviceCode: attempt.serviceCode,
+        issuedBy: attempt.issuedBy,
+        createdAt: new Date(attempt.createdAt).toISOString(),
+      }));
+      const created = rows.filter((row) => row.state === 'created').length;
+      return answer(`${day}: ${rows.length} label(s), ${created} created.`, { day, labels: rows });
     },
   ),
 

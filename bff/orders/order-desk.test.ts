@@ -2,6 +2,7 @@ import { inflateSync } from 'node:zlib';
 import { PDFDocument } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SAMPLE_LABEL } from '../../sandbox/testing.ts';
+import { connectAgent } from '../labels/testing/soak.ts';
 import {
   NUVEMSHOP_STORE,
   nuvemshopOrder,
@@ -200,5 +201,63 @@ describe('a day of orders on the desk', () => {
     // Nothing printable: a clear refusal, not an empty PDF.
     const none = await stack.desk.get('/admin/api/labels/print?ids=00000000-0000-4000-8000-000000000000');
     expect(none.status).toBe(409);
+  });
+
+  it('lets an agent list the orders to ship and a day’s labels, and issue the planned volumes within its policy', async () => {
+    const { order } = await stack.paid('nuvemshop', nuvemshopOrder({ customer: { name: 'Lia Prado' } }));
+    const agent = await connectAgent(stack.bff.url, 'agent-all-scopes-0001');
+    try {
+      const listed = await agent.callTool({ name: 'list_orders_to_ship', arguments: {} });
+      const orders = (
+        listed.structuredContent as {
+          orders: {
+            orderId: string;
+            serviceId: string;
+            recipient: object;
+            plan: {
+              volumes: {
+                weightGrams: number;
+                dimensions: object;
+                items: { id: string; quantity: number }[];
+              }[];
+            };
+          }[];
+        }
+      ).orders;
+      const mine = orders.find((o) => o.orderId === order.orderId);
+      expect(mine?.plan.volumes).toHaveLength(1);
+      const volume = mine?.plan.volumes[0];
+      const issued = await agent.callTool({
+        name: 'generate_label',
+        arguments: {
+          orderId: order.orderId,
+          volume: 1,
+          serviceId: mine?.serviceId,
+          weightGrams: volume?.weightGrams,
+          dimensions: volume?.dimensions,
+          sender: SENDER,
+          recipient: mine?.recipient,
+          declaredItems: volume?.items.map((item) => ({
+            conteudo: item.id,
+            quantidade: item.quantity,
+            valor: 39.9,
+          })),
+        },
+      });
+      expect(issued.isError).toBeFalsy();
+      const day = await agent.callTool({ name: 'list_labels', arguments: {} });
+      const labels = (
+        day.structuredContent as { labels: { orderId: string; issuedBy: string; state: string }[] }
+      ).labels;
+      expect(labels).toContainEqual(
+        expect.objectContaining({ orderId: order.orderId, state: 'created', issuedBy: 'agent-1' }),
+      );
+      const after = await agent.callTool({ name: 'list_orders_to_ship', arguments: {} });
+      expect(
+        (after.structuredContent as { orders: { orderId: string }[] }).orders.map((o) => o.orderId),
+      ).not.toContain(order.orderId);
+    } finally {
+      await agent.close();
+    }
   });
 });

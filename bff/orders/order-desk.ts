@@ -1,9 +1,11 @@
 import { AgentLabelInputSchema } from '../../shared/agent-label.ts';
+import { saoPauloDay } from '../../shared/business-days.ts';
 import { labelRequests } from '../../shared/orders/label-requests.ts';
 import { ORDER_STATES, type OrderState, type StoreOrder } from '../../shared/orders/order.ts';
 import type { Box } from '../../shared/packing/box.ts';
 import type { PartyInput } from '../../shared/party.ts';
 import { describeAnswer } from '../labels/answer.ts';
+import type { LedgerAttempt } from '../labels/ledger.ts';
 import type { LedgerStore } from '../labels/ledger-store.ts';
 import type { LabelService } from '../labels/service.ts';
 import type { Logger } from '../logger.ts';
@@ -16,7 +18,7 @@ import { blockingReviews, type OrderView, orderView, packedItems, planOf } from 
 
 export interface OrderDeskDeps {
   orders: OrderStore;
-  ledger: Pick<LedgerStore, 'byOrder'>;
+  ledger: Pick<LedgerStore, 'byOrder' | 'list'>;
   labels: Pick<LabelService, 'generate'>;
   rates: Pick<RatesService, 'quote'>;
   fulfillments: FulfillmentStore;
@@ -126,6 +128,28 @@ export class OrderDesk {
       this.deps.logger.warn({ order: order.orderId }, 'orders: no price for the order now');
       return undefined;
     }
+  }
+
+  /**
+   * The labels asked for on one São Paulo day (`day`: YYYY-MM-DD; default today), oldest first, at most `limit`:
+   * "what shipped today?".
+   */
+  async labelsOfDay(day: string | undefined, limit = 500): Promise<{ day: string; labels: LedgerAttempt[] }> {
+    const now = (this.deps.now ?? Date.now)();
+    const at = day ? Date.parse(`${day}T12:00:00-03:00`) : now;
+    const { start, end } = saoPauloDay(at);
+    const labels: LedgerAttempt[] = [];
+    let before = { createdAt: end, id: '' };
+    for (;;) {
+      const page = await this.deps.ledger.list({ before, limit: 200 });
+      for (const attempt of page)
+        if (attempt.createdAt >= start && attempt.createdAt < end) labels.push(attempt);
+      const last = page.at(-1);
+      if (!last || page.length < 200 || last.createdAt < start || labels.length >= limit) break;
+      before = { createdAt: last.createdAt, id: last.id };
+    }
+    const date = new Date(start + 3 * 3_600_000).toISOString().slice(0, 10);
+    return { day: date, labels: labels.slice(0, limit).reverse() };
   }
 
   /** Issues every volume of each order (at most `BATCH_CONCURRENCY` orders at once), from `sender`. */

@@ -111,6 +111,7 @@ export function orderView(
         ? {
             volumes: plan.volumes.map((volume) => ({
               box: volume.box,
+              items: volume.items,
               weightGrams: volume.weightGrams,
               dimensions: volume.dimensions,
             })),
