@@ -97,6 +97,7 @@ export class StoreOrders {
   /** The next `n` fulfillment calls of a platform fail (500), for tests of the BFF's retries. */
   readonly failNext = new Map<'shopify' | 'nuvemshop', number>();
   private sequence = 0;
+  private subscriptionSequence = 0;
   private readonly now: () => number;
 
   constructor(now: () => number) {
@@ -109,6 +110,7 @@ export class StoreOrders {
     this.sent.length = 0;
     this.failNext.clear();
     this.sequence = 0;
+    this.subscriptionSequence = 0;
   }
 
   key(platform: string, store: string, id: number | string): string {
