@@ -111,6 +111,7 @@ export class StoreOrders {
     this.failNext.clear();
     this.sequence = 0;
     this.subscriptionSequence = 0;
+    this.subscriptionSequence = 0;
   }
 
   key(platform: string, store: string, id: number | string): string {
@@ -126,9 +127,9 @@ export class StoreOrders {
     const list = this.subscriptions.get(`${platform} ${store}`) ?? [];
     const found = list.find((s) => s.topic === topic && s.url === url);
     if (found) return found;
-    this.sequence += 1;
+    this.subscriptionSequence += 1;
     const subscription = {
-      id: 9000 + this.sequence,
+      id: 9000 + this.subscriptionSequence,
       topic,
       url,
       created_at: new Date(this.now()).toISOString(),
