@@ -13,6 +13,7 @@ import {
   startOrderStack,
 } from '../bff/orders/testing.ts';
 import type { NewStoreOrder } from '../sandbox/checkouts/store-orders.ts';
+import { axeOn } from './support/axe.ts';
 import { ARTIFACTS, launchBrowser, screenshot } from './support/browser.ts';
 
 const poll = <T>(read: () => Promise<T> | T) => expect.poll(read, { timeout: 20_000 });
@@ -335,6 +336,32 @@ describe('a day of 30 store orders on the desk, in Chromium', () => {
     if (withOrders) {
       expect(withOrders.clicks * 10).toBeLessThan(byHand.clicks);
       expect(withOrders.operatorSeconds * 10).toBeLessThan(byHand.operatorSeconds);
+    }
+  }, 120_000);
+
+  it('has no accessibility violations on the orders and review pages, light and dark, desktop and 375 px', async () => {
+    for (const viewport of [DESKTOP, { width: 375, height: 812 }]) {
+      const page = await loggedIn('/admin/orders?state=all');
+      await page.setViewportSize(viewport);
+      const first = await page.locator('tr[data-order]').first().getAttribute('data-order');
+      for (const path of ['/admin/orders?state=all', `/admin/orders/${encodeURIComponent(first ?? '')}`]) {
+        await page.goto(`${stack.bff.url}${path}`);
+        for (const colorScheme of ['light', 'dark'] as const) {
+          await page.emulateMedia({ colorScheme });
+          const { violations } = await axeOn(page).analyze();
+          expect(
+            violations.map(
+              (v) =>
+                `${path} ${colorScheme} ${viewport.width}: ${v.id} ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
+            ),
+          ).toEqual([]);
+          await screenshot(
+            page,
+            `orders-${path.includes('%23') ? 'review' : 'list'}-${colorScheme}-${viewport.width}`,
+          );
+        }
+      }
+      await page.context().close();
     }
   }, 120_000);
 });

@@ -86,7 +86,7 @@ export function ordersBody(view: OrdersView): Html {
 <table class="ledger orders">
 <caption id="orders-caption">${o.caption(orders.length)}</caption>
 <thead><tr>
-<th scope="col" class="select"><input type="checkbox" aria-label="${o.selectAll}" data-select-all-orders hidden></th>
+<th scope="col" class="select"><span class="visually-hidden">${view.t.colSelect}</span><input type="checkbox" aria-label="${o.selectAll}" data-select-all-orders hidden></th>
 <th scope="col">${o.colOrder}</th>
 <th scope="col">${o.colRecipient}</th>
 <th scope="col">${o.colItems}</th>

@@ -173,6 +173,22 @@ describe('Shopify orders/paid', () => {
     expect(await batch.json()).toMatchObject({
       results: [{ orderId: order.orderId, volumes: [], refused: { reason: 'needs_review' } }],
     });
+    // The operator splits it on the review page: then its label goes out.
+    const reviewed = await stack.desk.post(`/admin/api/orders/${encodeURIComponent(order.orderId)}/review`, {
+      recipient: {
+        ...listed?.recipient,
+        endereco: { ...listed?.recipient.endereco, logradouro: 'Rua 25 de Março', numero: '1000' },
+      },
+    });
+    expect(reviewed.status).toBe(200);
+    expect(((await reviewed.json()) as { order: Listed }).order.needsReview).toEqual([]);
+    const again = await stack.desk.post('/admin/api/orders/labels', {
+      orderIds: [order.orderId],
+      sender: SAMPLE_LABEL.sender,
+    });
+    expect(await again.json()).toMatchObject({
+      results: [{ orderId: order.orderId, volumes: [{ volume: 1, status: 201 }] }],
+    });
   });
 
   it('flags a city and a state the CEP disagrees with', async () => {
