@@ -1,6 +1,4 @@
 import { mkdir, writeFile } from 'node:fs/promises';
-import { inflateSync } from 'node:zlib';
-import { PDFDocument } from 'pdf-lib';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -8,6 +6,7 @@ import {
   NUVEMSHOP_STORE,
   nuvemshopOrder,
   type OrderStack,
+  pdfPageTexts,
   SHOPIFY_SHOP,
   shopifyOrder,
   startOrderStack,
@@ -55,6 +54,21 @@ const SENDER = {
   uf: 'SP',
 };
 
+/** The sender's fields, typed once (each form remembers it after). */
+async function fillSender(group: ReturnType<Page['getByRole']>): Promise<void> {
+  const fields = {
+    Nome: SENDER.nome,
+    CEP: SENDER.cep,
+    Logradouro: SENDER.logradouro,
+    Número: SENDER.numero,
+    Bairro: SENDER.bairro,
+    Cidade: SENDER.cidade,
+    UF: SENDER.uf,
+  };
+  for (const [label, value] of Object.entries(fields))
+    await group.getByLabel(label, { exact: true }).fill(value);
+}
+
 /** Order n of the day: every fifth one heavy enough for two boxes. */
 function dayOrder(n: number): { platform: 'shopify' | 'nuvemshop'; order: NewStoreOrder } {
   const place = PLACES[n % PLACES.length] ?? PLACES[0];
@@ -95,27 +109,9 @@ function dayOrder(n: number): { platform: 'shopify' | 'nuvemshop'; order: NewSto
   };
 }
 
-/** The stamps each page of a PDF draws in its top margin ("PED · 1/2"). */
+/** The stamp each page of a PDF draws in its top margin ("PED · 1/2"). */
 async function stampsOf(bytes: Uint8Array): Promise<string[]> {
-  const doc = await PDFDocument.load(bytes);
-  return doc.getPages().map((page) => {
-    const contents = page.node.Contents();
-    const refs = contents && 'asArray' in contents ? contents.asArray() : [contents];
-    const texts: string[] = [];
-    for (const ref of refs) {
-      const raw = (ref ? (doc.context.lookup(ref) as { contents?: Uint8Array }) : undefined)?.contents;
-      if (!raw) continue;
-      let text: string;
-      try {
-        text = inflateSync(raw).toString('latin1');
-      } catch {
-        text = Buffer.from(raw).toString('latin1');
-      }
-      for (const m of text.matchAll(/<([0-9A-Fa-f]*)> Tj/g))
-        texts.push(Buffer.from(m[1] ?? '', 'hex').toString('latin1'));
-    }
-    return texts.find((text) => / · \d+\/\d+$/.test(text)) ?? '';
-  });
+  return (await pdfPageTexts(bytes)).map((texts) => texts.find((text) => / · \d+\/\d+$/.test(text)) ?? '');
 }
 
 /** What an operator does, counted: clicks and characters typed (the keystroke-level model prices them below). */
@@ -180,16 +176,7 @@ describe('a day of 30 store orders on the desk, in Chromium', () => {
     const sender = page.getByRole('group', { name: 'Remetente das etiquetas' });
     if ((await page.locator('details.sender[open]').count()) === 0)
       await page.locator('details.sender summary').click();
-    for (const [label, value] of Object.entries({
-      Nome: SENDER.nome,
-      CEP: SENDER.cep,
-      Logradouro: SENDER.logradouro,
-      Número: SENDER.numero,
-      Bairro: SENDER.bairro,
-      Cidade: SENDER.cidade,
-      UF: SENDER.uf,
-    }))
-      await sender.getByLabel(label, { exact: true }).fill(value);
+    await fillSender(sender);
     await screenshot(page, 'orders-day');
 
     const started = performance.now();
@@ -292,17 +279,7 @@ describe('a day of 30 store orders on the desk, in Chromium', () => {
       await poll(() => recipient.getByLabel('Cidade').inputValue()).toBe(place?.city);
       await type('Número', String(100 + n), recipient);
       const sender = page.getByRole('group', { name: 'Remetente' });
-      if ((await sender.getByLabel('Nome').inputValue()) === '')
-        for (const [label, value] of Object.entries({
-          Nome: SENDER.nome,
-          CEP: SENDER.cep,
-          Logradouro: SENDER.logradouro,
-          Número: SENDER.numero,
-          Bairro: SENDER.bairro,
-          Cidade: SENDER.cidade,
-          UF: SENDER.uf,
-        }))
-          await sender.getByLabel(label, { exact: true }).fill(value);
+      if ((await sender.getByLabel('Nome').inputValue()) === '') await fillSender(sender);
       await click(page.getByRole('button', { name: /^Emitir 1 etiqueta$/ }));
       await page.getByRole('link', { name: /^Imprimir/ }).waitFor({ state: 'visible', timeout: 20_000 });
       // And print it (a tab per order).

@@ -28,21 +28,9 @@ export interface Refusal {
 /** The template's first line: the columns, in the documented order. */
 export const CSV_TEMPLATE = `${CSV_COLUMNS.join(',')}\n`;
 
-/** The recipient columns: every line of an order repeats them, or leaves them empty after its first line. */
-const RECIPIENT_COLUMNS: readonly CsvColumn[] = [
-  'nome',
-  'cpfCnpj',
-  'email',
-  'telefone',
-  'cep',
-  'logradouro',
-  'numero',
-  'complemento',
-  'bairro',
-  'cidade',
-  'uf',
-  'serviceId',
-];
+/** The item's columns; every other is the recipient's (and the service), which an order's later lines repeat or leave empty. */
+const ITEM_COLUMNS: readonly CsvColumn[] = ['orderId', 'item', 'quantidade', 'pesoGramas', 'valor'];
+const RECIPIENT_COLUMNS = CSV_COLUMNS.filter((column) => !ITEM_COLUMNS.includes(column));
 
 interface Line {
   line: number;

@@ -1,5 +1,3 @@
-import { inflateSync } from 'node:zlib';
-import { PDFDocument } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SAMPLE_LABEL } from '../../sandbox/testing.ts';
 import { connectAgent } from '../labels/testing/soak.ts';
@@ -7,6 +5,7 @@ import {
   NUVEMSHOP_STORE,
   nuvemshopOrder,
   type OrderStack,
+  pdfPageTexts,
   SHOPIFY_SHOP,
   shopifyOrder,
   startOrderStack,
@@ -45,30 +44,6 @@ const prepostings = async () =>
       prepostings: { trackingCode: string }[];
     }
   ).prepostings;
-
-/** The text each page of a PDF draws (WinAnsi hex strings in its inflated content streams). */
-async function pageTexts(bytes: Uint8Array): Promise<string[][]> {
-  const doc = await PDFDocument.load(bytes);
-  return doc.getPages().map((page) => {
-    const texts: string[] = [];
-    const contents = page.node.Contents();
-    const streams = contents && 'asArray' in contents ? contents.asArray() : [contents];
-    for (const ref of streams) {
-      const stream = ref ? doc.context.lookup(ref) : undefined;
-      const raw = (stream as { contents?: Uint8Array } | undefined)?.contents;
-      if (!raw) continue;
-      let content: string;
-      try {
-        content = inflateSync(raw).toString('latin1');
-      } catch {
-        content = Buffer.from(raw).toString('latin1');
-      }
-      for (const match of content.matchAll(/<([0-9A-Fa-f]*)> Tj/g))
-        texts.push(Buffer.from(match[1] ?? '', 'hex').toString('latin1'));
-    }
-    return texts;
-  });
-}
 
 describe('a day of orders on the desk', () => {
   it('issues every volume of a selection once, whatever the double clicks, and the orders become labelled', async () => {
@@ -192,7 +167,7 @@ describe('a day of orders on the desk', () => {
       `/admin/api/labels/print?ids=${[...ids, '00000000-0000-4000-8000-000000000000'].join(',')}`,
     );
     expect(res.status).toBe(200);
-    const pages = await pageTexts(new Uint8Array(await res.arrayBuffer()));
+    const pages = await pdfPageTexts(new Uint8Array(await res.arrayBuffer()));
     expect(pages).toHaveLength(3);
     expect(pages[0]).toContain(`${order.orderId} · 1/2`);
     expect(pages[1]).toContain(`${order.orderId} · 2/2`);

@@ -1,3 +1,5 @@
+import { inflateSync } from 'node:zlib';
+import { PDFDocument } from 'pdf-lib';
 import {
   SANDBOX_NUVEMSHOP_APP_SECRET,
   SANDBOX_SHOPIFY_APP_SECRET,
@@ -170,4 +172,27 @@ export function nuvemshopOrder(change: Partial<NewStoreOrder> = {}): NewStoreOrd
     serviceCode: 'correios-sedex',
     ...change,
   };
+}
+
+/** The text each page of a PDF draws (the WinAnsi strings of its content streams, inflated when compressed). */
+export async function pdfPageTexts(bytes: Uint8Array): Promise<string[][]> {
+  const doc = await PDFDocument.load(bytes);
+  return doc.getPages().map((page) => {
+    const contents = page.node.Contents();
+    const refs = contents && 'asArray' in contents ? contents.asArray() : [contents];
+    const texts: string[] = [];
+    for (const ref of refs) {
+      const raw = (ref ? (doc.context.lookup(ref) as { contents?: Uint8Array }) : undefined)?.contents;
+      if (!raw) continue;
+      let content: string;
+      try {
+        content = inflateSync(raw).toString('latin1');
+      } catch {
+        content = Buffer.from(raw).toString('latin1');
+      }
+      for (const match of content.matchAll(/<([0-9A-Fa-f]*)> Tj/g))
+        texts.push(Buffer.from(match[1] ?? '', 'hex').toString('latin1'));
+    }
+    return texts;
+  });
 }

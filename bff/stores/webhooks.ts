@@ -19,6 +19,7 @@ import { ApiError } from '../../shared/errors.ts';
 import { describeIssues } from '../../shared/issues.ts';
 import { StoreOrderSchema } from '../../shared/orders/order.ts';
 import { sameSecret } from '../../shared/security/hash.ts';
+import { parseBody, rawBody } from '../checkout/checkout.ts';
 import type { BffConfig } from '../config.ts';
 import { methodNotAllowed } from '../http/errors.ts';
 import type { Logger } from '../logger.ts';
@@ -70,7 +71,7 @@ export function storeWebhookRoutes(deps: StoreWebhookDeps): Router {
           'invalid_body',
           `Send ${SHOPIFY_WEBHOOK_ID_HEADER} (Shopify sends one with every delivery).`,
         );
-      const order = parse(body, ShopifyOrderSchema);
+      const order = parseBody(body, ShopifyOrderSchema);
       if (order.financial_status !== 'paid') return void done(res, 'not_paid');
       const received = await take(deps, shopifyDraft(order), {
         deliveryId: `shopify:${webhookId}`,
@@ -87,7 +88,7 @@ export function storeWebhookRoutes(deps: StoreWebhookDeps): Router {
     router.post('/stores/nuvemshop/webhooks', raw, async (req, res) => {
       const body = rawBody(req);
       verify(req, NUVEMSHOP_HMAC_HEADER, nuvemshopHmac(appSecret, body), 'Nuvemshop');
-      const event = parse(body, NuvemshopWebhookSchema);
+      const event = parseBody(body, NuvemshopWebhookSchema);
       if (
         String(event.store_id) !== nuvemshop.storeId ||
         !NUVEMSHOP_ORDER_EVENTS.some((known) => known === event.event)
@@ -158,29 +159,4 @@ async function take(
 function done(res: Response, received: Outcome): void {
   res.setHeader('Cache-Control', 'no-store');
   res.status(200).json({ received });
-}
-
-function rawBody(req: Request): Buffer {
-  return Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-}
-
-function parse<T>(
-  body: Buffer,
-  schema: {
-    safeParse(
-      value: unknown,
-    ):
-      | { success: true; data: T }
-      | { success: false; error: { issues: Parameters<typeof describeIssues>[0] } };
-  },
-): T {
-  let json: unknown;
-  try {
-    json = JSON.parse(body.toString('utf8'));
-  } catch {
-    throw new ApiError('invalid_json');
-  }
-  const parsed = schema.safeParse(json);
-  if (!parsed.success) throw new ApiError('invalid_body', describeIssues(parsed.error.issues));
-  return parsed.data;
 }

@@ -13,10 +13,9 @@ import { type DeskLang, type Messages, reasonName } from '../messages.ts';
 import { callApi, errorOf } from './api.ts';
 import { fillFromCep } from './cep.ts';
 import { declaredValue, labelRequests, type OrderLine, partyFrom, planRequest, resultOf } from './order.ts';
+import { rememberSender, restoreSender } from './sender.ts';
 import { element, failureText, once, required, say } from './ui.ts';
 
-/** Where the merchant's sender is remembered in this browser ("Lembrar este remetente"). */
-const SENDER_KEY = 'frete-kit.desk.sender';
 const ITEM_FIELDS = ['id', 'comprimento', 'largura', 'altura', 'weightGrams', 'quantity', 'valor'] as const;
 
 /** The desk's quote (`POST /admin/api/quote`): the platform's rates, each with its contract code when it is mapped. */
@@ -52,7 +51,7 @@ export class IssueForm {
 
   mount(): void {
     const { form } = this;
-    this.restoreSender();
+    restoreSender(this.form);
     required<HTMLButtonElement>(form, '[data-add-item]').addEventListener('click', () => this.addItem());
     this.items.addEventListener('click', (event) => {
       const button = (event.target as Element).closest('[data-remove-item]');
@@ -350,7 +349,7 @@ export class IssueForm {
       return;
     }
     if (!this.valid(this.step('parties').querySelectorAll('input'))) return;
-    this.rememberSender();
+    rememberSender(this.form);
     const requests = labelRequests(
       {
         orderId: this.value('orderId').trim(),
@@ -410,43 +409,5 @@ export class IssueForm {
       line.append(' ', link);
     }
     return line;
-  }
-
-  // The sender, remembered in this browser when the merchant asks: each of its fields by its path (`endereco.cep`).
-
-  private senderFields(): [path: string, input: HTMLInputElement][] {
-    const inputs = this.form.querySelectorAll<HTMLInputElement>('input[name^="sender."]');
-    return [...inputs].map((input) => [input.name.slice('sender.'.length), input]);
-  }
-
-  private rememberSender(): void {
-    const remember = this.form.querySelector<HTMLInputElement>('[data-remember-sender]');
-    if (!remember) return;
-    try {
-      if (!remember.checked) {
-        localStorage.removeItem(SENDER_KEY);
-        return;
-      }
-      const saved = Object.fromEntries(this.senderFields().map(([path, input]) => [path, input.value]));
-      localStorage.setItem(SENDER_KEY, JSON.stringify(saved));
-    } catch {
-      // Storage off (private mode, a policy): the sender is simply not remembered.
-    }
-  }
-
-  private restoreSender(): void {
-    let saved: unknown;
-    try {
-      saved = JSON.parse(localStorage.getItem(SENDER_KEY) ?? 'null');
-    } catch {
-      return;
-    }
-    if (typeof saved !== 'object' || saved === null) return;
-    for (const [path, input] of this.senderFields()) {
-      const value = (saved as Record<string, unknown>)[path];
-      if (typeof value === 'string') input.value = value;
-    }
-    const remember = this.form.querySelector<HTMLInputElement>('[data-remember-sender]');
-    if (remember) remember.checked = true;
   }
 }

@@ -4,10 +4,8 @@ import type { OrderMessages } from '../order-messages.ts';
 import { callApi, errorOf } from './api.ts';
 import { fillFromCep } from './cep.ts';
 import { partyFrom } from './order.ts';
+import { rememberSender, restoreSender } from './sender.ts';
 import { element, failureText, once, required, say } from './ui.ts';
-
-/** Where the labels' sender is remembered in this browser: the same place as the issue form's. */
-const SENDER_KEY = 'frete-kit.desk.sender';
 
 /** `POST /admin/api/orders/labels`: each order's volumes, or why none was sent. */
 const BatchSchema = z.object({
@@ -214,7 +212,7 @@ export function mountOrderReview(t: Messages): void {
         const answer = await callApi(
           `/admin/api/orders/${encodeURIComponent(form.dataset.orderId ?? '')}/review`,
           {
-            recipient: { ...recipient, endereco: { complemento: undefined, ...recipient.endereco } },
+            recipient,
             ...(serviceId ? { serviceId } : {}),
             confirm,
           },
@@ -227,40 +225,4 @@ export function mountOrderReview(t: Messages): void {
       }
     });
   });
-}
-
-function senderInputs(form: HTMLFormElement): [string, HTMLInputElement][] {
-  return [...form.querySelectorAll<HTMLInputElement>('input[name^="sender."]')].map((input) => [
-    input.name.slice('sender.'.length),
-    input,
-  ]);
-}
-
-function rememberSender(form: HTMLFormElement): void {
-  const remember = form.querySelector<HTMLInputElement>('[data-remember-sender]');
-  try {
-    if (!remember?.checked) return;
-    localStorage.setItem(
-      SENDER_KEY,
-      JSON.stringify(Object.fromEntries(senderInputs(form).map(([p, i]) => [p, i.value]))),
-    );
-  } catch {
-    // Storage off: the sender is simply not remembered.
-  }
-}
-
-function restoreSender(form: HTMLFormElement): void {
-  let saved: unknown;
-  try {
-    saved = JSON.parse(localStorage.getItem(SENDER_KEY) ?? 'null');
-  } catch {
-    return;
-  }
-  if (typeof saved !== 'object' || saved === null) return;
-  for (const [path, input] of senderInputs(form)) {
-    const value = (saved as Record<string, unknown>)[path];
-    if (typeof value === 'string') input.value = value;
-  }
-  const remember = form.querySelector<HTMLInputElement>('[data-remember-sender]');
-  if (remember) remember.checked = true;
 }
