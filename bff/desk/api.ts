@@ -23,6 +23,7 @@ import { DESK_CALLER, isQuoteShareSpent } from '../rates/quote-share.ts';
 import { quoteShareMessage } from '../rates/routes.ts';
 import type { RatesService } from '../rates/service.ts';
 import { pickLanguage } from './language.ts';
+import { MESSAGES, stateName } from './messages.ts';
 import { ORDER_MESSAGES } from './order-messages.ts';
 
 /** Sends a label answer as the desk's HTTP answer: its status, and the tool's structured result as the body. */
@@ -263,7 +264,8 @@ export function deskApiRoutes(deps: DeskApiDeps): Router {
     if (ids.length === 0 || ids.length > MAX_PRINT) {
       throw new ApiError('invalid_body', `ids: 1 to ${MAX_PRINT} attempt ids, comma-separated`);
     }
-    const words = ORDER_MESSAGES[pickLanguage(req, res, deps.secure ?? false)];
+    const lang = pickLanguage(req, res, deps.secure ?? false);
+    const words = ORDER_MESSAGES[lang];
     const jobs: PrintJob[] = [];
     const volumesOf = new Map<string, number>();
     for (const id of ids) {
@@ -290,7 +292,11 @@ export function deskApiRoutes(deps: DeskApiDeps): Router {
         }
       },
       words,
-      { notCreated: words.whyNotCreated, missing: words.whyMissing, unreadable: words.whyUnreadable },
+      {
+        notCreated: (state) => words.whyNotCreated(stateName(MESSAGES[lang], state)),
+        missing: words.whyMissing,
+        unreadable: words.whyUnreadable,
+      },
     );
     if (printed === 0)
       return refuse(res, 409, 'label_not_printable', `no printable label among: ${ids.join(', ')}`);

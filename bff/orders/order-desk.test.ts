@@ -156,23 +156,27 @@ describe('a day of orders on the desk', () => {
     const [result] = await issue([order.orderId]);
     const ids = (result?.volumes ?? []).map((v) => v.answer.attemptId ?? '');
     expect(ids.length).toBe(2);
-    // A label that failed (refused by the plausibility rules: 5 g) is asked to print beside them.
-    const refused = await stack.desk.post('/admin/api/labels', {
-      ...SAMPLE_LABEL,
-      weightGrams: 5,
-      orderId: 'PED-RUIM',
-    });
-    expect(refused.status).toBe(422);
+    // A label that never reached the platform (the connection dropped before it): in the ledger, not printable.
+    await stack.sandbox.control('faults', { target: 'mcp:generate_label', mode: 'reset' });
+    const lost = await stack.desk.post('/admin/api/labels', { ...SAMPLE_LABEL, orderId: 'PED-PERDIDO' });
+    const lostId = ((await lost.json()) as { attemptId?: string; reason?: string }).attemptId ?? '';
+    expect(lostId).not.toBe('');
+    const missing = '00000000-0000-4000-8000-000000000000';
     const res = await stack.desk.get(
-      `/admin/api/labels/print?ids=${[...ids, '00000000-0000-4000-8000-000000000000'].join(',')}`,
+      `/admin/api/labels/print?ids=${[ids[0], lostId, ids[1], missing].join(',')}`,
     );
     expect(res.status).toBe(200);
     const pages = await pdfPageTexts(new Uint8Array(await res.arrayBuffer()));
     expect(pages).toHaveLength(3);
     expect(pages[0]).toContain(`${order.orderId} · 1/2`);
     expect(pages[1]).toContain(`${order.orderId} · 2/2`);
-    expect(pages[2]?.join(' ')).toMatch(/não foram impressas/);
-    expect(pages[2]?.join(' ')).toMatch(/esta etiqueta não existe/);
+    const report = pages[2]?.join(' ') ?? '';
+    expect(report).toMatch(/2 etiquetas impressas; 2 não puderam ser impressas/);
+    // The desk's words for its state (the connection dropped after sending: unknown until reconciled).
+    expect(report).toMatch(
+      /PED-PERDIDO · 1 a etiqueta não foi criada \(estado: (Desconhecida|Não enviada)\)/,
+    );
+    expect(report).toContain(`${missing} esta etiqueta não existe`);
     // Nothing printable: a clear refusal, not an empty PDF.
     const none = await stack.desk.get('/admin/api/labels/print?ids=00000000-0000-4000-8000-000000000000');
     expect(none.status).toBe(409);
