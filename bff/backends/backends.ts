@@ -133,7 +133,7 @@ export async function openBackends(config: BffConfig, options: BackendOptions): 
     // After the ledger's steps: the watcher's first step reads label_attempts.
     await migrate(sql, NOTIFICATION_MIGRATIONS);
     await migrate(sql, SECRET_MIGRATIONS);
-    // After the ledger's and the watcher's steps: an order's state is read from label_attempts and shipment_watches.
+    // The orders' tables (their state is read at run time from label_attempts and shipment_watches, migrated above).
     await orders.ready;
     secret = await linkSecret(sql, config.linkSecret);
   } catch (error) {
