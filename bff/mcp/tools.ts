@@ -36,7 +36,7 @@ import type { LabelAnswer, LabelService } from '../labels/service.ts';
 import type { ServiceCodes } from '../labels/service-codes.ts';
 import { type Logger, messageOf } from '../logger.ts';
 import type { OrderDesk } from '../orders/order-desk.ts';
-import type { Caller } from '../policies/policy.ts';
+import { type Caller, serviceAllowed } from '../policies/policy.ts';
 import { isQuoteShareSpent, quoteCallerOf } from '../rates/quote-share.ts';
 import type { RatesService } from '../rates/service.ts';
 import type { TrackingService } from '../tracking/service.ts';
@@ -299,23 +299,33 @@ export const AGENT_TOOLS: readonly AgentTool[] = [
       annotations: LIST,
       labels: true,
     },
-    async (input, deps) => {
-      const orders = (await deps.orders.list({ state: input.state ?? 'to_ship' })).slice(
-        0,
-        input.limit ?? 50,
+    async (input, deps, caller) => {
+      // Within the agent's policy: an order of a service it may not use is not its to label.
+      const all = await deps.orders.list({ state: input.state ?? 'to_ship' });
+      const mine = all.filter(
+        (order) =>
+          !order.serviceId ||
+          serviceAllowed(caller.policy, {
+            serviceCode: deps.serviceCodes.codeOf(order.serviceId) ?? '',
+            serviceId: order.serviceId,
+          }),
       );
+      const orders = mine.slice(0, input.limit ?? 50);
       const review = orders.filter((order) =>
         order.needsReview.some((r) => r.reason !== 'changed_after_label'),
       );
-      const summary =
+      const listed = orders.slice(0, 20).map((order) => `${order.orderId} (${order.state})`);
+      const summary = [
         orders.length === 0
           ? 'No orders in this state.'
-          : `${orders.length} order(s): ${orders
-              .slice(0, 20)
-              .map((order) => `${order.orderId} (${order.state})`)
-              .join(
-                ', ',
-              )}${orders.length > 20 ? ', …' : ''}.${review.length > 0 ? ` ${review.length} need the merchant's review first.` : ''}`;
+          : `${orders.length} order(s): ${listed.join(', ')}${orders.length > 20 ? ', …' : ''}.`,
+        review.length > 0 ? `${review.length} need the merchant's review first.` : '',
+        all.length > mine.length
+          ? `${all.length - mine.length} of services this agent may not use are left out.`
+          : '',
+      ]
+        .filter(Boolean)
+        .join(' ');
       return answer(summary, { orders });
     },
   ),

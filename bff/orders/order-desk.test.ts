@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SAMPLE_LABEL } from '../../sandbox/testing.ts';
 import { connectAgent } from '../labels/testing/soak.ts';
+import { TEST_AGENTS } from '../testing.ts';
 import {
   NUVEMSHOP_STORE,
   nuvemshopOrder,
@@ -14,7 +15,20 @@ import {
 let stack: OrderStack;
 beforeAll(async () => {
   // The tracking outbox's poll is off: each test drains it itself.
-  stack = await startOrderStack({}, { orders: { timers: false }, random: () => 0 });
+  stack = await startOrderStack(
+    {
+      BFF_AGENT_TOKENS: JSON.stringify([
+        ...TEST_AGENTS,
+        {
+          token: 'agent-pac-only-00000001',
+          scopes: ['labels'],
+          name: 'pac-only',
+          services: ['correios-pac'],
+        },
+      ]),
+    },
+    { orders: { timers: false }, random: () => 0 },
+  );
 }, 30_000);
 afterAll(async () => {
   await stack?.close();
@@ -235,6 +249,28 @@ describe('a day of orders on the desk', () => {
       expect(
         (after.structuredContent as { orders: { orderId: string }[] }).orders.map((o) => o.orderId),
       ).not.toContain(order.orderId);
+    } finally {
+      await agent.close();
+    }
+  });
+
+  it('lists to an agent only the orders of services its policy lets it use', async () => {
+    const sedex = await stack.paid(
+      'nuvemshop',
+      nuvemshopOrder({ customer: { name: 'Mara Sedex' }, serviceCode: 'correios-sedex' }),
+    );
+    const pac = await stack.paid(
+      'nuvemshop',
+      nuvemshopOrder({ customer: { name: 'Nilo Pac' }, serviceCode: 'correios-pac' }),
+    );
+    const agent = await connectAgent(stack.bff.url, 'agent-pac-only-00000001');
+    try {
+      const listed = await agent.callTool({ name: 'list_orders_to_ship', arguments: {} });
+      const ids = (listed.structuredContent as { orders: { orderId: string }[] }).orders.map(
+        (o) => o.orderId,
+      );
+      expect(ids).toContain(pac.order.orderId);
+      expect(ids).not.toContain(sedex.order.orderId);
     } finally {
       await agent.close();
     }
