@@ -320,6 +320,13 @@ describe('a day of 30 store orders on the desk, in Chromium', () => {
     for (const viewport of [DESKTOP, { width: 375, height: 812 }]) {
       const page = await loggedIn('/admin/orders?state=all');
       await page.setViewportSize(viewport);
+      if (viewport === DESKTOP) {
+        // A product's weight and sizes saved on the desk, for the orders that come without them.
+        await page.getByLabel('SKU ou nome do produto').fill('PAN-FE');
+        await page.getByLabel('Peso de uma unidade (g)').fill('4000');
+        await page.getByRole('button', { name: 'Salvar produto' }).click();
+        await poll(() => page.locator('[data-preset-status]').textContent()).toBe('PAN-FE salvo.');
+      }
       const first = await page.locator('tr[data-order]').first().getAttribute('data-order');
       for (const path of ['/admin/orders?state=all', `/admin/orders/${encodeURIComponent(first ?? '')}`]) {
         await page.goto(`${stack.bff.url}${path}`);

@@ -119,6 +119,17 @@ const pt = {
   saved: 'Pedido salvo.',
   back: 'Voltar aos pedidos',
   orderNotFound: 'Este pedido não existe.',
+  presetsTitle: 'Pesos e medidas dos produtos',
+  presetsIntro:
+    'Quando a loja não manda o peso ou as medidas de um produto, o painel usa os salvos aqui (pelo SKU, ou pelo nome); sem medidas, a menor caixa.',
+  presetKey: 'SKU ou nome do produto',
+  presetWeight: 'Peso de uma unidade (g)',
+  presetLength: 'Comprimento (cm)',
+  presetWidth: 'Largura (cm)',
+  presetHeight: 'Altura (cm)',
+  presetSave: 'Salvar produto',
+  presetSaved: (key: string) => `${key} salvo.`,
+  noPresets: 'Nenhum produto salvo ainda.',
 };
 
 export type OrderMessages = typeof pt;
@@ -238,6 +249,17 @@ const en: OrderMessages = {
   saved: 'Order saved.',
   back: 'Back to the orders',
   orderNotFound: 'No such order.',
+  presetsTitle: "Products' weights and sizes",
+  presetsIntro:
+    'When the store sends no weight or sizes for a product, the desk uses those saved here (by SKU, else name); without sizes, the smallest box.',
+  presetKey: "Product's SKU or name",
+  presetWeight: 'Weight of one unit (g)',
+  presetLength: 'Length (cm)',
+  presetWidth: 'Width (cm)',
+  presetHeight: 'Height (cm)',
+  presetSave: 'Save product',
+  presetSaved: (key: string) => `${key} saved.`,
+  noPresets: 'No product saved yet.',
 };
 
 const es: OrderMessages = {
@@ -355,6 +377,17 @@ const es: OrderMessages = {
   saved: 'Pedido guardado.',
   back: 'Volver a los pedidos',
   orderNotFound: 'Este pedido no existe.',
+  presetsTitle: 'Pesos y medidas de los productos',
+  presetsIntro:
+    'Cuando la tienda no envía el peso o las medidas de un producto, el panel usa los guardados aquí (por SKU, o por nombre); sin medidas, la caja más chica.',
+  presetKey: 'SKU o nombre del producto',
+  presetWeight: 'Peso de una unidad (g)',
+  presetLength: 'Largo (cm)',
+  presetWidth: 'Ancho (cm)',
+  presetHeight: 'Alto (cm)',
+  presetSave: 'Guardar producto',
+  presetSaved: (key: string) => `${key} guardado.`,
+  noPresets: 'Ningún producto guardado aún.',
 };
 
 export const ORDER_MESSAGES: Record<DeskLang, OrderMessages> = { 'pt-BR': pt, en, es };

@@ -1,6 +1,7 @@
 import { formatCep } from '../../shared/cep.ts';
 import { type Html, html } from '../../shared/html.ts';
 import type { Party } from '../../shared/party.ts';
+import type { Preset } from '../orders/order-store.ts';
 import type { OrderView } from '../orders/to-ship.ts';
 import { formatMoney, formatWeight } from './format.ts';
 import { partyFields } from './issue-page.ts';
@@ -16,6 +17,7 @@ export interface OrdersView {
   /** `to_ship` (new and partly labelled, the default) or every order. */
   filter: 'to_ship' | 'all';
   sender: Party | undefined;
+  presets: readonly Preset[];
 }
 
 /** An order is selectable when its labels can go out now: not yet all labelled, nothing to review, a plan. */
@@ -134,6 +136,36 @@ ${partyFields(view.t, 'sender', view.sender)}
 <div class="actions"><button class="secondary" type="button" data-import-preview>${o.preview}</button><button class="primary" type="button" data-import-now>${o.importNow}</button></div>
 <p class="status" role="status" data-import-status></p>
 <ul class="results" data-import-results></ul>
+</form>
+</section>
+${presetsSection(view)}`;
+}
+
+/** The products' saved weights and sizes, and the form that saves one (`POST /admin/api/products`). */
+function presetsSection(view: OrdersView): Html {
+  const { o, lang } = view;
+  const rows = view.presets.map(
+    (preset) =>
+      html`<li><span class="code">${preset.key}</span>${preset.weightGrams ? html` · ${formatWeight(preset.weightGrams, lang)}` : ''}${
+        preset.dimensions
+          ? html` · ${preset.dimensions.comprimento} × ${preset.dimensions.largura} × ${preset.dimensions.altura} cm`
+          : ''
+      }</li>`,
+  );
+  const number = (id: string, label: string, attributes: Html) =>
+    html`<div class="field"><label for="${id}">${label}</label><input id="${id}" name="${id}" type="number" inputmode="decimal" ${attributes}></div>`;
+  return html`<section class="presets" aria-labelledby="presets-title">
+<h2 id="presets-title">${o.presetsTitle}</h2>
+<p>${o.presetsIntro}</p>
+${rows.length > 0 ? html`<ul data-presets>${rows}</ul>` : html`<p class="empty" data-presets>${o.noPresets}</p>`}
+<form class="issue" data-preset-form novalidate>
+<div class="field wide"><label for="preset-key">${o.presetKey}</label><input id="preset-key" name="key" type="text" required maxlength="200" autocomplete="off"></div>
+${number('preset-weight', o.presetWeight, html`min="1" step="1"`)}
+${number('preset-length', o.presetLength, html`min="0.1" step="0.1"`)}
+${number('preset-width', o.presetWidth, html`min="0.1" step="0.1"`)}
+${number('preset-height', o.presetHeight, html`min="0.1" step="0.1"`)}
+<div class="actions"><button class="secondary" type="submit" data-save-preset>${o.presetSave}</button></div>
+<p class="status" role="status" data-preset-status></p>
 </form>
 </section>`;
 }

@@ -144,7 +144,15 @@ export function deskPageRoutes(deps: DeskPagesDeps): Router {
           title: o.ordersTitle,
           page: 'orders',
           section: 'orders',
-          body: ordersBody({ t, o, lang, orders, filter, sender: await lastSender(deps.ledger) }),
+          body: ordersBody({
+            t,
+            o,
+            lang,
+            orders,
+            filter,
+            sender: await lastSender(deps.ledger),
+            presets: await orderDesk.presets(),
+          }),
         };
       }),
     );

@@ -152,6 +152,11 @@ export class OrderDesk {
     return { day: date, labels: labels.slice(0, limit).reverse() };
   }
 
+  /** The products' saved weights and sizes (the desk's presets). */
+  presets() {
+    return this.deps.orders.presets();
+  }
+
   /** Issues every volume of each order (at most `BATCH_CONCURRENCY` orders at once), from `sender`. */
   async issue(orderIds: readonly string[], sender: PartyInput): Promise<OrderResult[]> {
     const results: OrderResult[] = new Array(orderIds.length);

@@ -45,6 +45,35 @@ export function mountOrders(t: Messages, o: OrderMessages): void {
   if (form) mountIssue(form, t, o);
   const importForm = document.querySelector<HTMLFormElement>('[data-import-form]');
   if (importForm) mountImport(importForm, t, o);
+  const presetForm = document.querySelector<HTMLFormElement>('[data-preset-form]');
+  if (presetForm) mountPreset(presetForm, t, o);
+}
+
+/** A product's weight and sizes saved (`POST /admin/api/products`); the next orders of it are packed with them. */
+function mountPreset(form: HTMLFormElement, t: Messages, o: OrderMessages): void {
+  const status = required(form, '[data-preset-status]');
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    void once(required(form, '[data-save-preset]'), async () => {
+      const value = (name: string) =>
+        form.querySelector<HTMLInputElement>(`[name="${name}"]`)?.value.trim() ?? '';
+      const sides = ['preset-length', 'preset-width', 'preset-height'].map((name) => Number(value(name)));
+      const [comprimento = 0, largura = 0, altura = 0] = sides;
+      const key = value('key');
+      const body = {
+        key,
+        ...(value('preset-weight') ? { weightGrams: Number(value('preset-weight')) } : {}),
+        ...(sides.every((side) => side > 0) ? { dimensions: { comprimento, largura, altura } } : {}),
+      };
+      try {
+        const answer = await callApi('/admin/api/products', body);
+        const error = errorOf(answer.body);
+        say(status, error ? error.message : o.presetSaved(key), Boolean(error));
+      } catch (failure) {
+        say(status, failureText(t, failure), true);
+      }
+    });
+  });
 }
 
 function mountIssue(form: HTMLFormElement, t: Messages, o: OrderMessages): void {
