@@ -69,7 +69,7 @@ describe('an order’s items, weighed and sized', () => {
         weightGrams: 150,
         dimensions: { comprimento: 20, largura: 15, altura: 10 },
         sizeSource: 'box',
-        weightSource: null,
+        weightSource: 'platform',
       },
     ]);
     const plan = planOf(items, BOXES);
