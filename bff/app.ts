@@ -27,8 +27,11 @@ import {
 import { notificationRoutes } from './notifications/routes.ts';
 import { BffOAuth } from './oauth/oauth.ts';
 import { openApiRoutes } from './openapi/document.ts';
+import { CepDirectory, type CepLookup } from './orders/cep-directory.ts';
+import { orderDeskRoutes } from './orders/desk-routes.ts';
 import { TrackingLinks } from './orders/links.ts';
 import { OrderLookup } from './orders/lookup.ts';
+import { OrderDesk } from './orders/order-desk.ts';
 import { orderRoutes } from './orders/routes.ts';
 import { ShipmentPlans } from './packing/plans.ts';
 import { pageRoutes } from './page/routes.ts';
@@ -38,6 +41,8 @@ import { promiseRoutes, withPromises } from './promise/routes.ts';
 import { ratesVerifyRoutes } from './rates/routes.ts';
 import { RatesService } from './rates/service.ts';
 import { widgetCheck, widgetRoutes } from './static/widget.ts';
+import { TrackingBack } from './stores/tracking-back.ts';
+import { storeWebhookRoutes } from './stores/webhooks.ts';
 import type { Schedule } from './tracking/coalescer.ts';
 import { trackingRoutes } from './tracking/routes.ts';
 import { TrackingService } from './tracking/service.ts';
@@ -78,6 +83,11 @@ export interface BffDeps {
   lookupWait?: (ms: number) => Promise<void>;
   /** Where the built widget files are (default `dist/widget/`), for tests. */
   widgetDir?: string;
+  /**
+   * The orders' tracking going back to the stores, for tests: `timers: false` leaves its poll off (the test calls
+   * `trackingBack.drain()`); another CEP lookup than the configured services.
+   */
+  orders?: { timers?: boolean; cep?: CepLookup; leaseMs?: number };
   /** Where the MCP apps' built documents are (default `dist/apps/`), for tests. */
   appsDir?: string;
   /** Where state lives (`openBackends`): opened, migrated and closed by the caller. */
@@ -114,6 +124,9 @@ export interface Bff {
   links: TrackingLinks;
   /** The delivery promises (bff/promise/). */
   promises: HistoryPromises;
+  /** The orders to ship (bff/orders/) and their tracking sent back to the store (bff/stores/). */
+  orderDesk: OrderDesk;
+  trackingBack: TrackingBack;
   close(): Promise<void>;
 }
 
@@ -245,6 +258,44 @@ export function createBff(deps: BffDeps): Bff {
     ...notificationTests,
   });
   if (timers !== false) notifications.start();
+  const cep =
+    deps.orders?.cep ??
+    new CepDirectory({
+      services: config.cep.services,
+      timeoutMs: config.cep.timeoutMs,
+      ...(deps.fetch ? { fetch: deps.fetch } : {}),
+    });
+  const trackingBack = new TrackingBack({
+    store: backends.fulfillments,
+    config,
+    logger,
+    now,
+    ...(deps.random ? { random: deps.random } : {}),
+    ...(deps.fetch ? { fetch: deps.fetch } : {}),
+    ...(deps.orders?.leaseMs === undefined ? {} : { leaseMs: deps.orders.leaseMs }),
+  });
+  const orderDesk = new OrderDesk({
+    orders: backends.orders,
+    ledger,
+    labels,
+    rates,
+    fulfillments: backends.fulfillments,
+    trackingBack,
+    boxes: config.boxes,
+    publicUrl: config.publicUrl,
+    logger,
+    now,
+  });
+  // The tracking outbox's poll (retries, and other instances' orders), as the notification outbox's.
+  let trackingPoll: ReturnType<typeof setInterval> | undefined;
+  if (deps.orders?.timers !== false) {
+    void backends.fulfillments
+      .releaseLeases()
+      .then(() => trackingBack.drain())
+      .catch(() => undefined);
+    trackingPoll = setInterval(() => void trackingBack.drain().catch(() => undefined), 2_000);
+    trackingPoll.unref();
+  }
   const oauth =
     config.adminPassword && backends.oauth
       ? new BffOAuth({
@@ -291,6 +342,7 @@ export function createBff(deps: BffDeps): Bff {
       oauth,
       approvals: backends.approvals,
       appsDir: deps.appsDir,
+      orders: orderDesk,
     }),
   );
   if (oauth) {
@@ -309,6 +361,20 @@ export function createBff(deps: BffDeps): Bff {
         rates,
         serviceCodes,
         plans,
+        orders: {
+          routes: orderDeskRoutes({
+            desk: orderDesk,
+            orders: backends.orders,
+            cep,
+            serviceCodes,
+            fulfillments: backends.fulfillments,
+            trackingBack,
+            logger,
+            now,
+          }),
+          plannedVolumes: async (orderId) => (await backends.orders.get(orderId))?.plannedVolumes ?? null,
+        },
+        secure: config.publicUrl.startsWith('https:'),
         setClientPolicy: (idHash, policy) =>
           oauth.store.setPolicy(idHash, policy === null ? null : JSON.stringify(policy)),
         logger,
@@ -334,6 +400,7 @@ export function createBff(deps: BffDeps): Bff {
         publicUrl: config.publicUrl,
         transits: backends.transits,
         workNow,
+        orders: orderDesk,
       }),
     );
   }
@@ -356,6 +423,16 @@ export function createBff(deps: BffDeps): Bff {
     }),
   );
   app.use(checkoutRoutes({ config, rates, serviceCodes, logger }));
+  app.use(
+    storeWebhookRoutes({
+      config,
+      orders: backends.orders,
+      cep,
+      serviceCodes,
+      logger,
+      ...(deps.fetch ? { fetch: deps.fetch } : {}),
+    }),
+  );
   app.use(
     orderRoutes({
       config,
@@ -387,9 +464,12 @@ export function createBff(deps: BffDeps): Bff {
     notifications,
     links,
     promises,
+    orderDesk,
+    trackingBack,
     close: async () => {
       // The backends belong to whoever opened them (main.ts), which closes them after.
       notifications.close();
+      clearInterval(trackingPoll);
       issuer.close();
       await plans.close();
       await platform.close();

@@ -285,7 +285,12 @@ describe('parseConfig: quotes and checkouts (docs/checkout/)', () => {
       shopifySecret: undefined,
       nuvemshopCallbackSecret: undefined,
       shopify: { shop: undefined, token: undefined, apiUrl: undefined },
-      nuvemshop: { storeId: undefined, token: undefined, apiUrl: 'https://api.nuvemshop.com.br/v1' },
+      nuvemshop: {
+        storeId: undefined,
+        token: undefined,
+        apiUrl: 'https://api.nuvemshop.com.br/v1',
+        appSecret: undefined,
+      },
     });
   });
 
@@ -305,6 +310,20 @@ describe('parseConfig: quotes and checkouts (docs/checkout/)', () => {
       apiUrl: 'https://loja.myshopify.com',
     });
     expect(config.checkout.nuvemshopCallbackSecret).toBe('a'.repeat(64));
+  });
+
+  it('reads the CEP services as kind and base URL, the public ones by default, none on request', () => {
+    expect(parseConfig(base).cep).toEqual({
+      services: [
+        { kind: 'viacep', baseUrl: 'https://viacep.com.br/ws' },
+        { kind: 'brasilapi', baseUrl: 'https://brasilapi.com.br/api/cep/v1' },
+      ],
+      timeoutMs: 1500,
+    });
+    expect(
+      parseConfig({ ...base, BFF_CEP_SERVICES: 'viacep:http://127.0.0.1:4010/viacep/ws/' }).cep.services,
+    ).toEqual([{ kind: 'viacep', baseUrl: 'http://127.0.0.1:4010/viacep/ws' }]);
+    expect(parseConfig({ ...base, BFF_CEP_SERVICES: 'none' }).cep.services).toEqual([]);
   });
 
   it('refuses what would break a checkout, naming the variable and never echoing a secret', () => {
@@ -327,6 +346,14 @@ describe('parseConfig: quotes and checkouts (docs/checkout/)', () => {
       [{ BFF_SHOPIFY_SHOP: 'https://loja.myshopify.com' }, /^BFF_SHOPIFY_SHOP must be the shop's domain/],
       [{ BFF_NUVEMSHOP_STORE_ID: 'loja' }, /^BFF_NUVEMSHOP_STORE_ID must be the numeric store id/],
       [{ BFF_NUVEMSHOP_API_URL: 'ftp://api.example' }, /^BFF_NUVEMSHOP_API_URL must be an http/],
+      [{ BFF_NUVEMSHOP_APP_SECRET: 'supersecret' }, /^BFF_NUVEMSHOP_APP_SECRET must have at least 16/],
+      [
+        { BFF_NUVEMSHOP_APP_SECRET: 'supersecret-of-the-app-0001' },
+        /^BFF_NUVEMSHOP_STORE_ID and BFF_NUVEMSHOP_TOKEN are required with BFF_NUVEMSHOP_APP_SECRET/,
+      ],
+      [{ BFF_CEP_SERVICES: 'correios:https://cep.example' }, /^BFF_CEP_SERVICES must be none or/],
+      [{ BFF_CEP_SERVICES: 'viacep:ftp://cep.example' }, /^BFF_CEP_SERVICES must be an http/],
+      [{ BFF_CEP_TIMEOUT_MS: '20000' }, /^BFF_CEP_TIMEOUT_MS must be a whole number/],
     ];
     for (const [env, message] of refused) {
       const { message: said } = refusalOf(env);

@@ -253,6 +253,29 @@ function storeId(value: string | undefined): string | undefined {
   return value;
 }
 
+/** The public CEP services the desk asks (`BFF_CEP_SERVICES`' default): ViaCEP, then BrasilAPI. */
+export const PUBLIC_CEP_SERVICES =
+  'viacep:https://viacep.com.br/ws,brasilapi:https://brasilapi.com.br/api/cep/v1';
+
+/** `BFF_CEP_SERVICES`: `kind:baseUrl` pairs, comma-separated (`viacep` or `brasilapi` answer shapes), or `none`. */
+function cepServices(value: string | undefined): CepServiceConfig[] {
+  if (value === 'none') return [];
+  return (value ?? PUBLIC_CEP_SERVICES).split(',').map((entry) => {
+    const [kind, ...rest] = entry.trim().split(':');
+    if (kind !== 'viacep' && kind !== 'brasilapi')
+      throw new Invalid(
+        `must be none or comma-separated viacep:<url> or brasilapi:<url>, e.g. ${PUBLIC_CEP_SERVICES}`,
+      );
+    return { kind, baseUrl: httpUrl(rest.join(':')) };
+  });
+}
+
+/** A CEP service of `BFF_CEP_SERVICES`: which answer shape it speaks and where. */
+export interface CepServiceConfig {
+  kind: 'viacep' | 'brasilapi';
+  baseUrl: string;
+}
+
 const PROXY_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
 
 function isProxyAddress(entry: string): boolean {
@@ -397,6 +420,9 @@ export const EnvSchema = z.object({
   ),
   BFF_PROMISE_MIN_PARCELS: variable(wholeNumber(30, 1, 10_000, 'parcels')),
   BFF_TEST_CLOCK: variable(testClock),
+  BFF_NUVEMSHOP_APP_SECRET: variable(platformSecret(16, " (the Nuvemshop app's client secret)"), false),
+  BFF_CEP_SERVICES: variable(cepServices),
+  BFF_CEP_TIMEOUT_MS: variable(wholeNumber(1500, 100, 10_000, 'milliseconds')),
 });
 export type BffEnv = z.output<typeof EnvSchema>;
 
@@ -477,12 +503,16 @@ function toConfig(env: BffEnv) {
         storeId: env.BFF_NUVEMSHOP_STORE_ID,
         token: env.BFF_NUVEMSHOP_TOKEN,
         apiUrl: env.BFF_NUVEMSHOP_API_URL ?? NUVEMSHOP_API_URL,
+        /** Verifies `x-linkedstore-hmac-sha256` of the store's order webhooks (docs/orders.md). */
+        appSecret: env.BFF_NUVEMSHOP_APP_SECRET,
       },
     },
     /** The delivery promise learnt from the store's parcels (docs/promise.md). */
     promise: { quantile: env.BFF_PROMISE_QUANTILE, minParcels: env.BFF_PROMISE_MIN_PARCELS },
     /** `sandbox`: time-dependent work follows the sandbox's clock (`GET /_sandbox/clock`); never in production. */
     testClock: env.BFF_TEST_CLOCK,
+    /** Where the desk looks up an address by its CEP (docs/orders.md, "Address by CEP"). */
+    cep: { services: env.BFF_CEP_SERVICES, timeoutMs: env.BFF_CEP_TIMEOUT_MS },
   };
 }
 
@@ -496,6 +526,10 @@ function storeDaysOf(env: BffEnv): StoreDays {
 function checkPairs(env: BffEnv): void {
   if (env.BFF_SMTP_URL && !env.BFF_MAIL_FROM)
     throw new ConfigError('BFF_MAIL_FROM is required with BFF_SMTP_URL: the sender of the shopper e-mails');
+  if (env.BFF_NUVEMSHOP_APP_SECRET && !(env.BFF_NUVEMSHOP_STORE_ID && env.BFF_NUVEMSHOP_TOKEN))
+    throw new ConfigError(
+      'BFF_NUVEMSHOP_STORE_ID and BFF_NUVEMSHOP_TOKEN are required with BFF_NUVEMSHOP_APP_SECRET: the paid order is read through the Nuvemshop API',
+    );
   if (env.BFF_WEBHOOK_URL && !env.BFF_WEBHOOK_SECRET)
     throw new ConfigError('BFF_WEBHOOK_SECRET is required with BFF_WEBHOOK_URL: webhooks are always signed');
   if (

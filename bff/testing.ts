@@ -66,6 +66,9 @@ export async function startBff(
       SHIPPING_PUBLIC_KEY: 'pk_test_demo',
       BFF_DATA_DIR: mkdtempSync(join(tmpdir(), 'bff-ledger-')),
       BFF_AGENT_TOKENS: JSON.stringify(TEST_AGENTS),
+      // Addresses by CEP from the sandbox's emulated service, never the internet (a plain platform URL: refused, the
+      // CEP→UF table answers).
+      BFF_CEP_SERVICES: `viacep:${apiUrl}/viacep/ws`,
       ...env,
     });
     // Opened (and migrated) as main.ts does: BFF_DATABASE_URL / BFF_REDIS_URL in `env` share them.

@@ -1,5 +1,6 @@
 import express, { type Express } from 'express';
 import { buildOpenApiDocument } from '../shared/openapi.ts';
+import { cepRoutes } from './cep/viacep.ts';
 import { checkoutPlatformRoutes } from './checkouts/routes.ts';
 import { controlRoutes } from './control/routes.ts';
 import { errorHandler, methodNotAllowed, notFound } from './http/errors.ts';
@@ -42,6 +43,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   app.use(mcpRoutes(state));
   app.use(onboardingRoutes(state.partners));
   app.use(checkoutPlatformRoutes(state.checkouts));
+  app.use(cepRoutes(state.cep));
   app.use(controlRoutes(state));
   app.use(notFound);
   app.use(errorHandler(options.logger));

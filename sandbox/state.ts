@@ -3,6 +3,7 @@ import { RATE_LIMIT } from '../shared/limits.ts';
 import { type RateLimit, RateLimiter } from '../shared/rate-limit.ts';
 import { CarrierClock } from './carrier/clock.ts';
 import { registerFixtures, TrackingBook } from './carrier/tracking.ts';
+import { CepService } from './cep/viacep.ts';
 import { CheckoutPlatforms } from './checkouts/state.ts';
 import { Faults } from './faults/faults.ts';
 import { LabelDesk } from './labels/desk.ts';
@@ -53,6 +54,8 @@ export class SandboxState {
   readonly oauth: SandboxOAuth;
   /** The store platforms' Admin APIs and checkouts (sandbox/checkouts/). */
   readonly checkouts: CheckoutPlatforms;
+  /** The emulated public CEP service (sandbox/cep/). */
+  readonly cep = new CepService();
 
   constructor(options: SandboxOptions = {}) {
     const now = options.now ?? Date.now;
@@ -91,6 +94,7 @@ export class SandboxState {
     this.partners.reset(); // before the labels: their history is seeded for the fixture stores only
     this.labels.reset();
     this.checkouts.reset();
+    this.cep.reset();
     await this.oauth.reset();
   }
 }

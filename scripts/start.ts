@@ -13,7 +13,7 @@ import { createInterface } from 'node:readline';
 import * as z from 'zod/mini';
 import { runCheckoutCommand } from '../bff/checkout/registration.ts';
 import { ConfigError, EnvSchema, parseConfig } from '../bff/config.ts';
-import { SANDBOX_SHOPIFY_APP_SECRET } from '../sandbox/checkouts/accounts.ts';
+import { SANDBOX_NUVEMSHOP_APP_SECRET, SANDBOX_SHOPIFY_APP_SECRET } from '../sandbox/checkouts/accounts.ts';
 import { parseSandboxConfig } from '../sandbox/config.ts';
 import { parseEnv } from '../shared/env.ts';
 import { isLoopbackHostname } from '../shared/security/loopback.ts';
@@ -21,6 +21,7 @@ import { quotedServices } from './checkout.ts';
 import { type DemoInbox, startDemoInbox } from './demo/inbox.ts';
 import { issueDemoParcels } from './demo/parcels.ts';
 import { seedDemoHistory } from './demo/seed-history.ts';
+import { sendDemoOrders } from './demo-orders.ts';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const env = process.env;
@@ -199,6 +200,9 @@ const checkoutEnv: Record<string, string> = {
   BFF_NUVEMSHOP_STORE_ID: '1001',
   BFF_NUVEMSHOP_TOKEN: 'nuvem_test_demo_000000001',
   BFF_NUVEMSHOP_API_URL: `${sandboxUrl}/nuvemshop/v1`,
+  // The stores' paid orders come to the desk by webhook; addresses are looked up on the sandbox's CEP service.
+  BFF_NUVEMSHOP_APP_SECRET: SANDBOX_NUVEMSHOP_APP_SECRET,
+  BFF_CEP_SERVICES: `viacep:${sandboxUrl}/viacep/ws`,
 };
 const bffUrl = await startChild('bff', 'bff/main.ts', {
   ...branding,
@@ -277,6 +281,8 @@ async function registerCheckouts(): Promise<string[]> {
 const checkoutProblems = await registerCheckouts().catch((error: unknown) => [
   `[checkout] the emulated checkouts could not be registered: ${(error as Error).message}`,
 ]);
+// A few paid orders from the emulated stores, arriving on the desk by themselves (docs/orders.md).
+const demoOrders = await sendDemoOrders(sandboxUrl).catch(() => 0);
 
 const clientConfig = {
   mcpServers: {
@@ -296,6 +302,9 @@ out(`  Product page     ${bffUrl}/demo/product.html`);
 out(`  Cart page        ${bffUrl}/demo/cart.html`);
 out(
   `  Checkouts        ${bffUrl}/demo/checkout.html  (the calculator beside the emulated Shopify and Nuvemshop checkouts)`,
+);
+out(
+  `  Orders           ${bffUrl}/admin/orders  (${demoOrders} paid orders from the emulated stores; their tracking: ${sandboxUrl}/_sandbox/stores)`,
 );
 out(`  Tracking page    ${bffUrl}/track?codes=DG049186226BR,SW371675211BR,QB123456785BR,JT202600011BR`);
 out(`  Sandbox          ${sandboxUrl}  (REST /v1/*, ${sandboxUrl}/openapi.json, MCP ${sandboxUrl}/mcp)`);

@@ -37,6 +37,8 @@ export const SERVER_ERROR_STATUS = {
   /** `POST /api/orders/lookup`: an unknown order and a wrong CEP get this same answer (nothing tells them apart). */
   order_not_found: 404,
   internal_error: 500,
+  /** A store platform's webhook whose order cannot be read from the platform now (it sends the webhook again). */
+  store_unavailable: 503,
 } as const;
 export type ServerErrorCode = keyof typeof SERVER_ERROR_STATUS;
 
@@ -67,6 +69,7 @@ export const ERROR_MESSAGES: Record<ApiErrorCode, string> = {
   not_found: 'Not found.',
   order_not_found: 'No order with this number and CEP. Check both and try again.',
   internal_error: 'Internal error.',
+  store_unavailable: 'The store platform could not be reached now; send again later.',
 };
 
 /** The REST error envelope of spec 7.1: `{"error":{"code","message","actionUrl"?}}`. */

@@ -16,12 +16,14 @@ import { WatchStore } from '../notifications/watch-store.ts';
 import { RedisLoginFailures } from '../oauth/redis-login-failures.ts';
 import { linkSecret, SECRET_MIGRATIONS } from '../orders/link-secret.ts';
 import { LOOKUP_FAILURES, LookupThrottle, MemoryFailures, RedisFailures } from '../orders/lookup-throttle.ts';
+import { OrderStore } from '../orders/order-store.ts';
 import { ApprovalStore } from '../policies/approval-store.ts';
 import { TransitHistory } from '../promise/history-store.ts';
 import { PROMISE_MIGRATIONS } from '../promise/migrations.ts';
 import { MemoryQuoteStore, type QuoteStore } from '../rates/quote-cache.ts';
 import { QuoteShares, quoteShareOf } from '../rates/quote-share.ts';
 import { RedisQuoteStore } from '../rates/redis-quote-cache.ts';
+import { FulfillmentStore } from '../stores/tracking-back.ts';
 import { TrackingCache, type TrackingStore } from '../tracking/cache.ts';
 import { RedisTrackingCache } from '../tracking/redis-cache.ts';
 import { RedisCodeLoader } from '../tracking/redis-coalescer.ts';
@@ -55,6 +57,9 @@ export interface Backends {
   outbox: Outbox;
   /** The store's transit history, what its delivery promise is learnt from (bff/promise/), beside the ledger. */
   transits: TransitHistory;
+  /** The orders to ship and their tracking going back to the store (bff/orders/, bff/stores/), beside the ledger. */
+  orders: OrderStore;
+  fulfillments: FulfillmentStore;
   /** The HMAC key of signed tracking links (`BFF_LINK_SECRET`, or generated once into the ledger's database). */
   linkSecret: Buffer;
   /** OAuth clients, codes, tokens and sessions; only with `BFF_ADMIN_PASSWORD` (OAuth and /admin are off without). */
@@ -116,6 +121,7 @@ export async function openBackends(config: BffConfig, options: BackendOptions): 
     : undefined;
   const ledger = new LedgerStore(sql, { now, keyWindowMs: config.idempotencyKeyDays * 86_400_000 });
   const approvals = new ApprovalStore(sql, { now });
+  const orders = new OrderStore(sql, { now });
   const oauth = oauthSql ? new OAuthStore(oauthSql) : undefined;
   const sqlLoginFailures = oauthSql ? new SqlLoginFailures(oauthSql) : undefined;
   const closeSql = async () => {
@@ -132,6 +138,8 @@ export async function openBackends(config: BffConfig, options: BackendOptions): 
     await migrate(sql, NOTIFICATION_MIGRATIONS);
     await migrate(sql, SECRET_MIGRATIONS);
     await migrate(sql, PROMISE_MIGRATIONS);
+    // The orders' tables (their state is read at run time from label_attempts and shipment_watches, migrated above).
+    await orders.ready;
     secret = await linkSecret(sql, config.linkSecret);
   } catch (error) {
     await closeSql().catch(() => undefined);
@@ -185,6 +193,8 @@ export async function openBackends(config: BffConfig, options: BackendOptions): 
     watches: new WatchStore(sql),
     outbox: new Outbox(sql),
     transits: new TransitHistory(sql),
+    orders,
+    fulfillments: new FulfillmentStore(sql),
     linkSecret: secret,
     oauth,
     loginFailures: redis && sqlLoginFailures ? new RedisLoginFailures(redis) : sqlLoginFailures,

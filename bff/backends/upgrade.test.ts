@@ -11,6 +11,7 @@ import { LEDGER_MIGRATIONS } from '../labels/migrations.ts';
 import { createLogger } from '../logger.ts';
 import { NOTIFICATION_MIGRATIONS } from '../notifications/migrations.ts';
 import { SECRET_MIGRATIONS } from '../orders/link-secret.ts';
+import { ORDER_MIGRATIONS } from '../orders/order-migrations.ts';
 import { APPROVAL_MIGRATIONS } from '../policies/approval-store.ts';
 import { PROMISE_MIGRATIONS } from '../promise/migrations.ts';
 import { type Backends, openBackends } from './backends.ts';
@@ -131,6 +132,7 @@ describe('opening the databases of release 0.2.0', () => {
         ...NOTIFICATION_MIGRATIONS,
         ...SECRET_MIGRATIONS,
         ...PROMISE_MIGRATIONS,
+        ...ORDER_MIGRATIONS,
       ]
         .map((m) => m.id)
         .sort();

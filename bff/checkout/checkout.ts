@@ -160,12 +160,13 @@ function unavailable(res: Response, logger: Logger, surface: Surface, error: Che
   res.status(503).json(new ApiError('quote_failed', message).toBody());
 }
 
-function rawBody(req: Request): Buffer {
+/** The raw body `express.raw` read (empty when there was none). */
+export function rawBody(req: Request): Buffer {
   return Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
 }
 
 /** The body as JSON checked with `schema`: `invalid_json` or `invalid_body` (paths, never values) otherwise. */
-function parseBody<T>(body: Buffer, schema: z.ZodMiniType<T>): T {
+export function parseBody<T>(body: Buffer, schema: z.ZodMiniType<T>): T {
   let json: unknown;
   try {
     json = JSON.parse(body.toString('utf8'));

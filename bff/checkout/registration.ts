@@ -4,9 +4,11 @@ import {
   NuvemshopCarrierOptionSchema,
   NuvemshopCarrierSchema,
 } from '../../shared/checkouts/nuvemshop.ts';
-import { SHOPIFY_ADMIN_API_VERSION } from '../../shared/checkouts/shopify.ts';
 import { isLoopbackHostname } from '../../shared/security/loopback.ts';
 import type { BffConfig } from '../config.ts';
+import { NuvemshopApi } from '../stores/nuvemshop-api.ts';
+import { ShopifyAdmin } from '../stores/shopify-admin.ts';
+import { StoreRefused } from '../stores/store-api.ts';
 
 /**
  * `npm run checkout -- register|status|unregister shopify|nuvemshop` (docs/checkout/): the BFF's callback registered
@@ -36,9 +38,7 @@ export interface CommandResult {
 }
 
 /** A refusal of the platform (or of a precondition), in words the merchant can act on. */
-export class RegistrationRefused extends Error {
-  override readonly name = 'RegistrationRefused';
-}
+const RegistrationRefused = StoreRefused;
 
 export async function runCheckoutCommand(
   command: CheckoutCommand,
@@ -49,8 +49,20 @@ export async function runCheckoutCommand(
     const admin = platform === 'shopify' ? new ShopifyRegistration(deps) : new NuvemshopRegistration(deps);
     return { ok: true, lines: await admin[command]() };
   } catch (error) {
-    if (error instanceof RegistrationRefused) return { ok: false, lines: [error.message] };
+    if (error instanceof StoreRefused) return { ok: false, lines: [error.message] };
     throw error;
+  }
+}
+
+/** The order webhooks' lines; a refusal there is said, and does not undo the carrier's registration. */
+async function orderWebhooks(platform: string, subscribe: () => Promise<string[]>): Promise<string[]> {
+  try {
+    return await subscribe();
+  } catch (error) {
+    if (!(error instanceof StoreRefused)) throw error;
+    return [
+      `${platform}: the order webhooks were not subscribed (orders will not arrive by themselves): ${error.message}`,
+    ];
   }
 }
 
@@ -74,14 +86,6 @@ function isLoopback(url: string): boolean {
   }
 }
 
-async function send(deps: RegistrationDeps, label: string, url: string, init: RequestInit) {
-  try {
-    return await (deps.fetch ?? fetch)(url, { ...init, signal: AbortSignal.timeout(15_000) });
-  } catch {
-    throw new RegistrationRefused(`${label} could not be reached at ${new URL(url).origin}.`);
-  }
-}
-
 const CarrierServiceSchema = z.looseObject({
   id: z.string(),
   name: z.string(),
@@ -90,31 +94,13 @@ const CarrierServiceSchema = z.looseObject({
 });
 type CarrierService = z.infer<typeof CarrierServiceSchema>;
 
-const UserErrorsSchema = z.array(z.looseObject({ message: z.string() }));
-
-const GraphqlAnswerSchema = z.looseObject({
-  data: z.optional(z.nullable(z.record(z.string(), z.unknown()))),
-  errors: z.optional(
-    z.union([
-      z.string(),
-      z.array(
-        z.looseObject({
-          message: z.string(),
-          extensions: z.optional(z.looseObject({ code: z.optional(z.string()) })),
-        }),
-      ),
-    ]),
-  ),
-});
-
 const PLAN_HINT =
   'Carrier-calculated shipping needs the Advanced plan or higher, the Shopify plan billed yearly, or the feature added by Shopify Support (development stores have it).';
 
 /** Shopify's Admin GraphQL API: one CarrierService whose callback is `<BFF_PUBLIC_URL>/checkout/shopify/rates`. */
 class ShopifyRegistration {
   private readonly deps: RegistrationDeps;
-  private readonly endpoint: string;
-  private readonly token: string;
+  private readonly admin: ShopifyAdmin;
 
   constructor(deps: RegistrationDeps) {
     const { shop, token, apiUrl } = deps.config.checkout.shopify;
@@ -123,12 +109,11 @@ class ShopifyRegistration {
         'Set BFF_SHOPIFY_SHOP and BFF_SHOPIFY_TOKEN (the shop’s Admin API token) first.',
       );
     this.deps = deps;
-    this.token = token;
-    this.endpoint = `${apiUrl}/admin/api/${SHOPIFY_ADMIN_API_VERSION}/graphql.json`;
+    this.admin = new ShopifyAdmin({ apiUrl, token, fetch: deps.fetch });
   }
 
   private callbackUrl(): string {
-    return `${callbackBase(this.deps, this.endpoint, 'Shopify')}/checkout/shopify/rates`;
+    return `${callbackBase(this.deps, this.admin.endpoint, 'Shopify')}/checkout/shopify/rates`;
   }
 
   async register(): Promise<string[]> {
@@ -143,7 +128,10 @@ class ShopifyRegistration {
       : 'Correios (frete-kit)';
     if (ours) {
       if (!ours.active) await this.mutate('carrierServiceUpdate', { input: { id: ours.id, active: true } });
-      return [`Shopify: already registered as "${ours.name}" (${ours.id}), active, calling ${callbackUrl}.`];
+      return [
+        `Shopify: already registered as "${ours.name}" (${ours.id}), active, calling ${callbackUrl}.`,
+        ...(await this.subscribeOrders()),
+      ];
     }
     const created = await this.mutate('carrierServiceCreate', {
       input: { name, callbackUrl, active: true, supportsServiceDiscovery: true },
@@ -154,7 +142,45 @@ class ShopifyRegistration {
     return [
       `Shopify: registered "${service.data.name}" (${service.data.id}), active, calling ${callbackUrl}.`,
       'Shopify now asks the BFF for rates at checkout; add it to a shipping zone (Settings → Shipping and delivery) if it is not there yet.',
+      ...(await this.subscribeOrders()),
     ];
+  }
+
+  /**
+   * The store's paid orders (and changes to them) sent to `<BFF_PUBLIC_URL>/stores/shopify/webhooks` (docs/orders.md):
+   * the `ORDERS_PAID` and `ORDERS_UPDATED` webhook subscriptions, each once.
+   */
+  private subscribeOrders(): Promise<string[]> {
+    return orderWebhooks('Shopify', () => this.subscribe());
+  }
+
+  private async subscribe(): Promise<string[]> {
+    const uri = `${callbackBase(this.deps, this.admin.endpoint, 'Shopify')}/stores/shopify/webhooks`;
+    const listed = z
+      .looseObject({ nodes: z.array(z.looseObject({ topic: z.string(), uri: z.optional(z.string()) })) })
+      .safeParse(
+        await this.admin.graphql(
+          'query FreteKitWebhooks { webhookSubscriptions(first: 100) { nodes { id topic uri } } }',
+          {},
+          'webhookSubscriptions',
+          'read_orders',
+        ),
+      );
+    const have = new Set((listed.data?.nodes ?? []).filter((n) => n.uri === uri).map((n) => n.topic));
+    const lines: string[] = [];
+    for (const topic of ['ORDERS_PAID', 'ORDERS_UPDATED']) {
+      if (have.has(topic)) continue;
+      await this.admin.mutate(
+        `mutation FreteKitWebhook($topic: WebhookSubscriptionTopic!, $webhookSubscription: WebhookSubscriptionInput!) {
+          webhookSubscriptionCreate(topic: $topic, webhookSubscription: $webhookSubscription) {
+            webhookSubscription { id topic uri } userErrors { field message } } }`,
+        { topic, webhookSubscription: { uri, format: 'JSON' } },
+        'webhookSubscriptionCreate',
+        'read_orders',
+      );
+      lines.push(`Shopify: ${topic} webhook sent to ${uri}.`);
+    }
+    return lines.length > 0 ? lines : [`Shopify: order webhooks already sent to ${uri}.`];
   }
 
   async status(): Promise<string[]> {
@@ -183,10 +209,11 @@ class ShopifyRegistration {
   }
 
   private async list(): Promise<CarrierService[]> {
-    const data = await this.graphql(
+    const data = await this.admin.graphql(
       'query FreteKitCarrierServices { carrierServices(first: 50) { nodes { id name callbackUrl active } } }',
       {},
       'carrierServices',
+      'write_shipping',
     );
     const nodes = z.looseObject({ nodes: z.array(CarrierServiceSchema) }).safeParse(data);
     if (!nodes.success)
@@ -195,7 +222,7 @@ class ShopifyRegistration {
   }
 
   /** A mutation's payload, after its `userErrors` (a refusal: said as Shopify says it, with what a plan needs). */
-  private async mutate(field: string, variables: Record<string, unknown>): Promise<Record<string, unknown>> {
+  private mutate(field: string, variables: Record<string, unknown>): Promise<Record<string, unknown>> {
     const argument =
       field === 'carrierServiceDelete'
         ? '$id: ID!'
@@ -205,54 +232,21 @@ class ShopifyRegistration {
       field === 'carrierServiceDelete'
         ? 'deletedId userErrors { field message }'
         : 'carrierService { id name callbackUrl active } userErrors { field message }';
-    const payload = await this.graphql(
+    return this.admin.mutate(
       `mutation FreteKit(${argument}) { ${field}(${call}) { ${selection} } }`,
       variables,
       field,
+      'write_shipping',
+      field === 'carrierServiceCreate' ? PLAN_HINT : '',
     );
-    const record = z.looseObject({ userErrors: UserErrorsSchema }).safeParse(payload);
-    if (!record.success)
-      throw new RegistrationRefused(`Shopify answered ${field} in a shape the kit does not know.`);
-    const refusals = record.data.userErrors.map((e) => e.message);
-    if (refusals.length > 0)
-      throw new RegistrationRefused(
-        `Shopify refused ${field}: ${refusals.join('; ')}${field === 'carrierServiceCreate' ? ` ${PLAN_HINT}` : ''}`,
-      );
-    return record.data;
-  }
-
-  private async graphql(query: string, variables: Record<string, unknown>, field: string): Promise<unknown> {
-    const res = await send(this.deps, 'Shopify', this.endpoint, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-shopify-access-token': this.token },
-      body: JSON.stringify({ query, variables }),
-    });
-    if (res.status === 401 || res.status === 403)
-      throw new RegistrationRefused(
-        `Shopify refused the token (${res.status}): check BFF_SHOPIFY_TOKEN and BFF_SHOPIFY_SHOP.`,
-      );
-    if (res.status === 404)
-      throw new RegistrationRefused(`Shopify has no shop at ${new URL(this.endpoint).origin}.`);
-    const answer = GraphqlAnswerSchema.safeParse(await res.json().catch(() => undefined));
-    if (!res.ok || !answer.success)
-      throw new RegistrationRefused(`Shopify answered ${res.status} to ${field}.`);
-    const errors = answer.data.errors;
-    if (Array.isArray(errors) && errors.length > 0) {
-      if (errors.some((e) => e.extensions?.code === 'ACCESS_DENIED'))
-        throw new RegistrationRefused(
-          `Shopify refused ${field}: the token lacks the write_shipping scope (${errors[0]?.message}). Give the app read_shipping and write_shipping and install it again.`,
-        );
-      throw new RegistrationRefused(`Shopify refused ${field}: ${errors.map((e) => e.message).join('; ')}`);
-    }
-    return answer.data.data?.[field];
   }
 }
 
 /** Nuvemshop's API: one shipping carrier (types `ship`) with an option per quoted service (code = serviceId). */
 class NuvemshopRegistration {
   private readonly deps: RegistrationDeps;
+  private readonly api: NuvemshopApi;
   private readonly base: string;
-  private readonly token: string;
   private readonly secret: string | undefined;
 
   constructor(deps: RegistrationDeps) {
@@ -262,8 +256,8 @@ class NuvemshopRegistration {
         'Set BFF_NUVEMSHOP_STORE_ID and BFF_NUVEMSHOP_TOKEN (the store’s API token) first.',
       );
     this.deps = deps;
-    this.token = token;
-    this.base = `${apiUrl}/${storeId}/shipping_carriers`;
+    this.api = new NuvemshopApi({ apiUrl, storeId, token, fetch: deps.fetch });
+    this.base = `${this.api.base}/shipping_carriers`;
     this.secret = deps.config.checkout.nuvemshopCallbackSecret;
   }
 
@@ -306,7 +300,28 @@ class NuvemshopRegistration {
     lines.push(
       'Turn the options on in the Nuvemshop admin (Configurações → Formas de entrega) if they are not yet.',
     );
+    if (this.deps.config.checkout.nuvemshop.appSecret) lines.push(...(await this.subscribeOrders()));
     return lines;
+  }
+
+  /** The store's paid orders (and changes) sent to `<BFF_PUBLIC_URL>/stores/nuvemshop/webhooks`, each event once. */
+  private subscribeOrders(): Promise<string[]> {
+    return orderWebhooks('Nuvemshop', () => this.subscribe());
+  }
+
+  private async subscribe(): Promise<string[]> {
+    const url = `${callbackBase(this.deps, this.base, 'Nuvemshop')}/stores/nuvemshop/webhooks`;
+    const listed = z
+      .array(z.looseObject({ event: z.string(), url: z.string() }))
+      .safeParse(await this.api.call('GET', '/webhooks', 'read_orders'));
+    const have = new Set((listed.data ?? []).filter((w) => w.url === url).map((w) => w.event));
+    const lines: string[] = [];
+    for (const event of ['order/paid', 'order/updated']) {
+      if (have.has(event)) continue;
+      await this.api.call('POST', '/webhooks', 'write_orders', { event, url });
+      lines.push(`Nuvemshop: ${event} webhook sent to ${url}.`);
+    }
+    return lines.length > 0 ? lines : [`Nuvemshop: order webhooks already sent to ${url}.`];
   }
 
   async status(): Promise<string[]> {
@@ -344,35 +359,7 @@ class NuvemshopRegistration {
     return parsed.data;
   }
 
-  private async call(method: string, path: string, body?: unknown): Promise<unknown> {
-    const res = await send(this.deps, 'Nuvemshop', `${this.base}${path}`, {
-      method,
-      headers: {
-        authentication: `bearer ${this.token}`,
-        'user-agent': 'frete-kit (https://github.com/frete-kit)',
-        ...(body === undefined ? {} : { 'content-type': 'application/json; charset=utf-8' }),
-      },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    const json: unknown = await res.json().catch(() => undefined);
-    if (res.ok) return json;
-    const said = z.looseObject({ description: z.optional(z.string()) }).safeParse(json).data?.description;
-    if (res.status === 401)
-      throw new RegistrationRefused(
-        'Nuvemshop refused the token (401): check BFF_NUVEMSHOP_TOKEN and BFF_NUVEMSHOP_STORE_ID.',
-      );
-    if (res.status === 403)
-      throw new RegistrationRefused(
-        `Nuvemshop refused (403): the app needs the write_shipping scope${said ? ` (${said})` : ''}. Ask Nuvemshop's partners team to grant the shipping endpoints, then install the app again.`,
-      );
-    if (res.status === 422) {
-      const fields = Object.entries(z.record(z.string(), z.unknown()).safeParse(json).data ?? {})
-        .filter(([, value]) => Array.isArray(value))
-        .map(([key, value]) => `${key} ${Array.isArray(value) ? value.join(', ') : ''}`);
-      throw new RegistrationRefused(
-        `Nuvemshop refused (422): ${fields.join('; ') || said || 'validation error'}.`,
-      );
-    }
-    throw new RegistrationRefused(`Nuvemshop answered ${res.status}${said ? `: ${said}` : ''}.`);
+  private call(method: string, path: string, body?: unknown): Promise<unknown> {
+    return this.api.call(method, `/shipping_carriers${path}`, 'write_shipping', body);
   }
 }

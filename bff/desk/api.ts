@@ -1,5 +1,4 @@
 import express, { type NextFunction, type Request, type Response, Router } from 'express';
-import { PDFDocument } from 'pdf-lib';
 import * as z from 'zod/mini';
 import { AgentLabelInputSchema } from '../../shared/agent-label.ts';
 import { CepSchema } from '../../shared/cep-schema.ts';
@@ -15,12 +14,16 @@ import type { LedgerStore } from '../labels/ledger-store.ts';
 import { type ApprovalLimits, chargedPrice, chargedQuote, type LabelService } from '../labels/service.ts';
 import type { ServiceCodes } from '../labels/service-codes.ts';
 import type { Logger } from '../logger.ts';
+import { type PrintJob, printLabels } from '../orders/print.ts';
 import type { ShipmentPlans } from '../packing/plans.ts';
 import { APPROVAL_STATES, type Approval, type ApprovalStore } from '../policies/approval-store.ts';
 import { type AgentPolicy, AgentPolicySchema, DESK } from '../policies/policy.ts';
 import { DESK_CALLER, isQuoteShareSpent } from '../rates/quote-share.ts';
 import { quoteShareMessage } from '../rates/routes.ts';
 import type { RatesService } from '../rates/service.ts';
+import { pickLanguage } from './language.ts';
+import { MESSAGES, stateName } from './messages.ts';
+import { ORDER_MESSAGES } from './order-messages.ts';
 
 /** Sends a label answer as the desk's HTTP answer: its status, and the tool's structured result as the body. */
 function sendLabelAnswer(res: Response, answer: Parameters<typeof describeAnswer>[0]): void {
@@ -39,6 +42,10 @@ export interface DeskApiDeps {
   serviceCodes: ServiceCodes;
   /** The desk's plans: the merchant's boxes, packed off the event loop within a time budget. */
   plans: Pick<ShipmentPlans, 'plan'>;
+  /** The orders to ship (bff/orders/desk-routes.ts), behind the same gate; and each order's planned volumes. */
+  orders?: { routes: Router; plannedVolumes(orderId: string): Promise<number | null> } | undefined;
+  /** Whether the desk's cookies are `Secure` (the language cookie of the print's report page). */
+  secure?: boolean;
   /** Sets an OAuth client's policy (absent without OAuth). */
   setClientPolicy?: ((idHash: string, policy: AgentPolicy | null) => Promise<boolean>) | undefined;
   logger: Logger;
@@ -206,6 +213,8 @@ export function deskApiRoutes(deps: DeskApiDeps): Router {
     next();
   });
 
+  if (deps.orders) router.use(deps.orders.routes);
+
   router.get('/admin/api/session', (_req, res) => {
     res.json({ csrfToken: (res.locals.session as AdminSession).csrf });
   });
@@ -245,6 +254,8 @@ export function deskApiRoutes(deps: DeskApiDeps): Router {
     res.json({ ...response, rates: deps.serviceCodes.withCodes(charged) });
   });
 
+  // The labels as one PDF, each page stamped with its order and volume ("PED-2001 · 1/2"); a label that cannot be
+  // printed does not stop the others: a last page says which and why, in the desk's language (docs/orders.md).
   router.get('/admin/api/labels/print', async (req, res) => {
     const ids = String(req.query.ids ?? '')
       .split(',')
@@ -253,27 +264,47 @@ export function deskApiRoutes(deps: DeskApiDeps): Router {
     if (ids.length === 0 || ids.length > MAX_PRINT) {
       throw new ApiError('invalid_body', `ids: 1 to ${MAX_PRINT} attempt ids, comma-separated`);
     }
-    const attempts = await Promise.all(ids.map((id) => deps.ledger.get(id)));
-    const unprintable = ids.filter((_, i) => attempts[i]?.state !== 'created' || !attempts[i]?.prepostagemId);
-    if (unprintable.length > 0)
-      return refuse(res, 409, 'label_not_printable', `no created label for: ${unprintable.join(', ')}`);
-    const merged = await PDFDocument.create();
-    for (const attempt of attempts as LedgerAttempt[]) {
-      const pdf = await deps.issuer.labelPdf(attempt.prepostagemId ?? '');
-      if (!pdf.labelPdfBase64) {
-        const status = pdf.status ? ` (${pdf.status})` : '';
-        const message = `the PDF of ${attempt.prepostagemId} is not ready${status}`;
-        return refuse(res, 409, 'label_not_printable', message);
+    const lang = pickLanguage(req, res, deps.secure ?? false);
+    const words = ORDER_MESSAGES[lang];
+    const jobs: PrintJob[] = [];
+    const volumesOf = new Map<string, number>();
+    for (const id of ids) {
+      const attempt = await deps.ledger.get(id);
+      const orderId = attempt?.orderId ?? null;
+      if (orderId !== null && !volumesOf.has(orderId)) {
+        const labels = await deps.ledger.byOrder(orderId);
+        const reached = labels.filter((a) => a.state !== 'rejected' && a.state !== 'not_sent');
+        const planned = (await deps.orders?.plannedVolumes(orderId)) ?? 0;
+        volumesOf.set(orderId, Math.max(planned, ...reached.map((a) => a.volume ?? 1)));
       }
-      const source = await PDFDocument.load(Buffer.from(pdf.labelPdfBase64, 'base64'));
-      for (const page of await merged.copyPages(source, source.getPageIndices())) merged.addPage(page);
+      jobs.push({ id, attempt, of: orderId === null ? 1 : (volumesOf.get(orderId) ?? 1) });
     }
-    const bytes = await merged.save();
+    const { pdf, printed } = await printLabels(
+      jobs,
+      async (attempt) => {
+        try {
+          const label = await deps.issuer.labelPdf(attempt.prepostagemId ?? '');
+          return label.labelPdfBase64
+            ? Buffer.from(label.labelPdfBase64, 'base64')
+            : { why: words.whyNotReady(label.status ?? '') };
+        } catch {
+          return { why: words.whyNoAnswer };
+        }
+      },
+      words,
+      {
+        notCreated: (state) => words.whyNotCreated(stateName(MESSAGES[lang], state)),
+        missing: words.whyMissing,
+        unreadable: words.whyUnreadable,
+      },
+    );
+    if (printed === 0)
+      return refuse(res, 409, 'label_not_printable', `no printable label among: ${ids.join(', ')}`);
     res
       .status(200)
       .type('application/pdf')
       .setHeader('Content-Disposition', `inline; filename="etiquetas-${ids.length}.pdf"`)
-      .send(Buffer.from(bytes));
+      .send(Buffer.from(pdf));
   });
 
   router.get('/admin/api/labels/:attemptId', async (req, res) => {

@@ -28,7 +28,7 @@ ${number('valor', t.unitValue, html`min="0" step="0.01"`)}
 }
 
 /** The fields of a sender or recipient, named by their path in the label request (`recipient.endereco.bairro`). */
-function partyFields(t: Messages, who: 'recipient' | 'sender', party: Party | undefined): Html {
+export function partyFields(t: Messages, who: 'recipient' | 'sender', party: Party | undefined): Html {
   const field = (path: string, label: string, value: string | undefined, attributes: Html, wide = false) =>
     html`<div class="field${wide ? ' wide' : ''}"><label for="${who}-${path.replace(/\./g, '-')}">${label}</label><input id="${who}-${path.replace(/\./g, '-')}" name="${who}.${path}" value="${value ?? ''}" ${attributes}></div>`;
   const address = party?.endereco;

@@ -2,6 +2,7 @@ import type { Response } from 'express';
 import { type Html, html } from '../../shared/html.ts';
 import { pageHeaders } from '../../shared/security/page-headers.ts';
 import { DESK_LANGS, type DeskLang, MESSAGES, type Messages } from './messages.ts';
+import { ORDER_MESSAGES } from './order-messages.ts';
 
 /** Where the desk's stylesheet and script are served (`script-src 'self'`, `style-src 'self'`: nothing inline). */
 export const DESK_CSS_PATH = '/admin/assets/desk.css';
@@ -20,10 +21,11 @@ export function deskHeaders(): Record<string, string> {
 }
 
 /** The admin pages the shared navigation links, in its order. */
-export const DESK_SECTIONS = ['labels', 'approvals', 'agents', 'notifications', 'promise'] as const;
+export const DESK_SECTIONS = ['orders', 'labels', 'approvals', 'agents', 'notifications', 'promise'] as const;
 export type DeskSection = (typeof DESK_SECTIONS)[number];
 
 const SECTION_PATHS: Record<DeskSection, string> = {
+  orders: '/admin/orders',
   labels: '/admin/labels',
   approvals: '/admin/approvals',
   agents: '/admin/agents',
@@ -60,6 +62,7 @@ function languageHref(here: string, lang: DeskLang): string {
 
 function navigation(t: Messages, options: DeskPageOptions): Html {
   const label: Record<DeskSection, string> = {
+    orders: ORDER_MESSAGES[options.lang].navOrders,
     labels: t.navLabels,
     approvals: t.navApprovals,
     agents: t.navAgents,

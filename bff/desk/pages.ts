@@ -12,6 +12,7 @@ import type { LedgerAttempt } from '../labels/ledger.ts';
 import type { LedgerStore } from '../labels/ledger-store.ts';
 import type { LabelService } from '../labels/service.ts';
 import type { ServiceCodes } from '../labels/service-codes.ts';
+import type { OrderDesk } from '../orders/order-desk.ts';
 import type { ApprovalStore } from '../policies/approval-store.ts';
 import type { TransitHistory } from '../promise/history-store.ts';
 import { promiseKept } from '../promise/kept.ts';
@@ -23,6 +24,8 @@ import { labelsBody } from './labels-page.ts';
 import { pickLanguage } from './language.ts';
 import { DESK_CSS_PATH, type DeskPageOptions, type DeskSection, loginBody, sendDeskPage } from './layout.ts';
 import { type DeskLang, MESSAGES, type Messages } from './messages.ts';
+import { ORDER_MESSAGES } from './order-messages.ts';
+import { orderReviewBody, ordersBody } from './orders-page.ts';
 import { promiseBody } from './promise-page.ts';
 import { readStored } from './view-parts.ts';
 
@@ -41,6 +44,8 @@ export interface DeskPagesDeps {
   serviceCodes: ServiceCodes;
   /** The BFF's public URL: its cookies are `Secure` when it is https. */
   publicUrl: string;
+  /** The orders to ship (`/admin/orders`); absent: no orders page. */
+  orders?: OrderDesk | undefined;
   /** Where the built script is (default `dist/desk/`), for tests. */
   scriptDir?: string;
   /** The delivery promise's history (bff/promise/), for the promise kept. */
@@ -140,6 +145,53 @@ export function deskPageRoutes(deps: DeskPagesDeps): Router {
       };
     }),
   );
+
+  const orderDesk = deps.orders;
+  if (orderDesk) {
+    router.get(
+      '/admin/orders',
+      show(async ({ t, lang }, req) => {
+        const filter = req.query.state === 'all' ? 'all' : 'to_ship';
+        const orders = await orderDesk.list({ state: filter === 'all' ? undefined : 'to_ship', price: true });
+        const o = ORDER_MESSAGES[lang];
+        return {
+          title: o.ordersTitle,
+          page: 'orders',
+          section: 'orders',
+          body: ordersBody({
+            t,
+            o,
+            lang,
+            orders,
+            filter,
+            sender: await lastSender(deps.ledger),
+            presets: await orderDesk.presets(),
+          }),
+        };
+      }),
+    );
+    router.get(
+      '/admin/orders/:orderId',
+      show(async ({ t, lang }, req) => {
+        const o = ORDER_MESSAGES[lang];
+        const order = await orderDesk.view(String(req.params.orderId));
+        if (!order)
+          return {
+            status: 404,
+            title: o.orderNotFound,
+            page: 'order',
+            section: 'orders',
+            body: html`<p class="back"><a href="/admin/orders">${o.back}</a></p><h1>${o.orderNotFound}</h1>`,
+          };
+        return {
+          title: o.reviewTitle(order.orderId),
+          page: 'order',
+          section: 'orders',
+          body: orderReviewBody({ t, o, order, done: req.query.done === 'saved' }),
+        };
+      }),
+    );
+  }
 
   router.get(
     '/admin/labels/new',

@@ -59,7 +59,7 @@ describe('the instructions an agent gets', () => {
     expect(client.getServerVersion()).toEqual({ name: 'frete-kit-bff', version: '1.0.0' });
     const lines = (client.getInstructions() ?? '').split('\n');
     expect(lines).toEqual([
-      'Shipping tools of this store: get_shipping_rates, track_shipment, generate_label, preview_label, plan_shipment, get_label_pdf, diagnose_label_issue. Every result ends with its structured JSON.',
+      'Shipping tools of this store: get_shipping_rates, track_shipment, generate_label, preview_label, plan_shipment, list_orders_to_ship, list_labels, get_label_pdf, diagnose_label_issue. Every result ends with its structured JSON.',
       'A result with reason and actionUrl is a configuration problem for the merchant (show them actionUrl); calling again will not help.',
       'An error that says "try again in N seconds" is transient: wait that long before calling again.',
       'An empty rates list is "no quote available", never free shipping.',

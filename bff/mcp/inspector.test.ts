@@ -18,7 +18,7 @@ afterAll(async () => {
 
 describe('the MCP Inspector CLI against the BFF', () => {
   it('lists the tools a token may use', async () => {
-    expect(await inspectorToolNames(`${bff.url}/mcp`, 'agent-all-scopes-0001')).toHaveLength(7);
+    expect(await inspectorToolNames(`${bff.url}/mcp`, 'agent-all-scopes-0001')).toHaveLength(9);
     expect(await inspectorToolNames(`${bff.url}/mcp`, 'agent-rates-only-0002')).toEqual([
       'get_shipping_rates',
     ]);
@@ -33,7 +33,7 @@ describe('the MCP Inspector CLI against the BFF', () => {
       'tools/list',
       '--strict',
     );
-    expect((JSON.parse(stdout) as { tools: unknown[] }).tools).toHaveLength(7);
+    expect((JSON.parse(stdout) as { tools: unknown[] }).tools).toHaveLength(9);
     expect(stderr).not.toMatch(/portability|Warning: tool|Error: tool/i);
   });
 

@@ -46,13 +46,15 @@ const stats = async () =>
 const label = (weightGrams = 800) => ({ ...SAMPLE_LABEL, weightGrams });
 
 describe('agent authentication and scopes', () => {
-  it('offers the seven tools to a token with every scope, with the spec annotations', async () => {
+  it('offers the nine tools to a token with every scope, with the spec annotations', async () => {
     const { tools } = await (await connect(ALL)).listTools();
     expect(tools.map((t) => t.name).sort()).toEqual([
       'diagnose_label_issue',
       'generate_label',
       'get_label_pdf',
       'get_shipping_rates',
+      'list_labels',
+      'list_orders_to_ship',
       'plan_shipment',
       'preview_label',
       'track_shipment',

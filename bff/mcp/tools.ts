@@ -23,8 +23,9 @@ import type { LabelIssuer } from '../labels/issuer.ts';
 import type { LabelAnswer, LabelService } from '../labels/service.ts';
 import type { ServiceCodes } from '../labels/service-codes.ts';
 import { type Logger, messageOf } from '../logger.ts';
+import type { OrderDesk } from '../orders/order-desk.ts';
 import type { ShipmentPlans } from '../packing/plans.ts';
-import type { Caller } from '../policies/policy.ts';
+import { type Caller, serviceAllowed } from '../policies/policy.ts';
 import { isQuoteShareSpent, quoteCallerOf } from '../rates/quote-share.ts';
 import type { RatesService } from '../rates/service.ts';
 import type { TrackingService } from '../tracking/service.ts';
@@ -40,8 +41,38 @@ export interface AgentToolDeps {
   serviceCodes: ServiceCodes;
   /** plan_shipment: the merchant's boxes (`BFF_BOXES`), packed off the event loop within a time budget. */
   plans: Pick<ShipmentPlans, 'plan'>;
+  /** The orders to ship and the day's labels (bff/orders/). */
+  orders: Pick<OrderDesk, 'list' | 'labelsOfDay'>;
   logger: Logger;
 }
+
+/** `list_orders_to_ship`: which orders (default: those still to ship), and how many at most. */
+const ListOrdersInputSchema = z.strictObject({
+  state: z.optional(
+    z
+      .enum(['to_ship', 'new', 'partly_labelled', 'labelled', 'posted'])
+      .check(z.describe('Default to_ship: new and partly labelled.')),
+  ),
+  limit: z.optional(z.int().check(z.gte(1), z.lte(100), z.describe('Default 50.'))),
+});
+
+const ListOrdersOutputSchema = z.looseObject({
+  orders: z.array(z.looseObject({ orderId: z.string(), state: z.string() })),
+});
+
+/** `list_labels`: one São Paulo day's labels. */
+const ListLabelsInputSchema = z.strictObject({
+  day: z.optional(
+    z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/), z.describe('YYYY-MM-DD, São Paulo (default today).')),
+  ),
+});
+
+const ListLabelsOutputSchema = z.looseObject({
+  day: z.string(),
+  labels: z.array(z.looseObject({ attemptId: z.string(), state: z.string() })),
+});
+
+const LIST = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
 
 /** One tool of the BFF's MCP server: its name, the scope a token needs for it, and how it is registered. */
 export interface AgentTool {
@@ -236,6 +267,79 @@ export const AGENT_TOOLS: readonly AgentTool[] = [
     async (input, deps) => {
       const plan = await deps.plans.plan(input);
       return isPlanRefusal(plan) ? refused(planSummary(plan), plan) : answer(planSummary(plan), plan);
+    },
+  ),
+
+  agentTool(
+    'list_orders_to_ship',
+    'labels',
+    {
+      title: "List the store's orders to ship",
+      description:
+        "The store's paid orders: recipient, items, chosen serviceId, planned volumes and their labels. needsReview: " +
+        'the merchant decides, do not label. Else generate_label once per planned volume (orderId, volume 1, 2, …).',
+      inputSchema: ListOrdersInputSchema,
+      outputSchema: ListOrdersOutputSchema,
+      annotations: LIST,
+      labels: true,
+    },
+    async (input, deps, caller) => {
+      // Within the agent's policy: an order of a service it may not use is not its to label.
+      const all = await deps.orders.list({ state: input.state ?? 'to_ship' });
+      const mine = all.filter(
+        (order) =>
+          !order.serviceId ||
+          serviceAllowed(caller.policy, {
+            serviceCode: deps.serviceCodes.codeOf(order.serviceId) ?? '',
+            serviceId: order.serviceId,
+          }),
+      );
+      const orders = mine.slice(0, input.limit ?? 50);
+      const review = orders.filter((order) =>
+        order.needsReview.some((r) => r.reason !== 'changed_after_label'),
+      );
+      const listed = orders.slice(0, 20).map((order) => `${order.orderId} (${order.state})`);
+      const summary = [
+        orders.length === 0
+          ? 'No orders in this state.'
+          : `${orders.length} order(s): ${listed.join(', ')}${orders.length > 20 ? ', …' : ''}.`,
+        review.length > 0 ? `${review.length} need the merchant's review first.` : '',
+        all.length > mine.length
+          ? `${all.length - mine.length} of services this agent may not use are left out.`
+          : '',
+      ]
+        .filter(Boolean)
+        .join(' ');
+      return answer(summary, { orders });
+    },
+  ),
+
+  agentTool(
+    'list_labels',
+    'labels',
+    {
+      title: "List a day's labels",
+      description:
+        "One São Paulo day's labels (default today): order, volume, state, tracking code, service, who issued it.",
+      inputSchema: ListLabelsInputSchema,
+      outputSchema: ListLabelsOutputSchema,
+      annotations: LIST,
+      labels: true,
+    },
+    async (input, deps) => {
+      const { day, labels } = await deps.orders.labelsOfDay(input.day);
+      const rows = labels.map((attempt) => ({
+        attemptId: attempt.id,
+        orderId: attempt.orderId,
+        volume: attempt.volume,
+        state: attempt.state,
+        trackingCode: attempt.trackingCode,
+        serviceCode: attempt.serviceCode,
+        issuedBy: attempt.issuedBy,
+        createdAt: new Date(attempt.createdAt).toISOString(),
+      }));
+      const created = rows.filter((row) => row.state === 'created').length;
+      return answer(`${day}: ${rows.length} label(s), ${created} created.`, { day, labels: rows });
     },
   ),
 

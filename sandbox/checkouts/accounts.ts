@@ -7,6 +7,9 @@
 /** The client secret of the sandbox's Shopify app: it signs every callback (set `BFF_SHOPIFY_SECRET` to it). */
 export const SANDBOX_SHOPIFY_APP_SECRET = 'shpss_sandbox_frete_kit_app_0001';
 
+/** The client secret of the sandbox's Nuvemshop app: it signs every webhook (set `BFF_NUVEMSHOP_APP_SECRET` to it). */
+export const SANDBOX_NUVEMSHOP_APP_SECRET = 'nuvem_sandbox_frete_kit_app_secret_01';
+
 export interface ShopifyShop {
   domain: string;
   /** `advanced` (and up) has carrier-calculated shipping; `basic` does not, and carrierServiceCreate fails. */
@@ -24,7 +27,13 @@ export const SHOPIFY_SHOPS: readonly ShopifyShop[] = [
     domain: 'loja-demo.myshopify.com',
     plan: 'advanced',
     tokens: {
-      shpat_test_demo_0000000001: ['read_shipping', 'write_shipping'],
+      shpat_test_demo_0000000001: [
+        'read_shipping',
+        'write_shipping',
+        'read_orders',
+        'read_merchant_managed_fulfillment_orders',
+        'write_merchant_managed_fulfillment_orders',
+      ],
       shpat_test_sem_escopo_0001: ['read_products'],
     },
     backupRates: [{ name: 'Frete fixo', code: 'backup-fixo', amountCents: 3500 }],
@@ -49,7 +58,7 @@ export const NUVEMSHOP_STORES: readonly NuvemshopStore[] = [
   {
     id: '1001',
     tokens: {
-      nuvem_test_demo_000000001: ['write_shipping', 'write_orders', 'read_customers'],
+      nuvem_test_demo_000000001: ['write_shipping', 'read_orders', 'write_orders', 'read_customers'],
       nuvem_test_sem_escopo_001: ['read_products'],
     },
     originPostalCode: '01310100',

@@ -110,19 +110,32 @@ export function nuvemshopAdminRoutes(platforms: CheckoutPlatforms): Router {
   return router;
 }
 
-/** The store, the token and its scope, and the `User-Agent` Nuvemshop requires on every call. */
-function authenticate(platforms: CheckoutPlatforms): RequestHandler {
+/**
+ * The store, the token and its scope (`write` to change, `read` or `write` to read: the shipping endpoints by
+ * default), and the `User-Agent` Nuvemshop requires on every call.
+ */
+export function authenticate(
+  platforms: CheckoutPlatforms,
+  scopes: { read: string; write: string } = { read: 'read_shipping', write: 'write_shipping' },
+): RequestHandler {
   return (req, res, next) => {
     if (!req.get('user-agent'))
       return void fail(res, 400, 'Bad Request', 'Send a User-Agent header naming your app and a contact.');
     const token = /^bearer\s+(\S+)$/i.exec(req.get('authentication') ?? '')?.[1];
     const store = platforms.stores.get(String(req.params.store));
-    const scopes = store && token ? store.tokens[token] : undefined;
-    if (!store || !scopes) return void fail(res, 401, 'Unauthorized', 'Invalid access token');
+    const granted = store && token ? store.tokens[token] : undefined;
+    if (!store || !granted) return void fail(res, 401, 'Unauthorized', 'Invalid access token');
     const writing = req.method !== 'GET';
-    const allowed = writing ? scopes.includes('write_shipping') : scopes.some((s) => s.endsWith('_shipping'));
+    const allowed = writing
+      ? granted.includes(scopes.write)
+      : granted.includes(scopes.read) || granted.includes(scopes.write);
     if (!allowed)
-      return void fail(res, 403, 'Forbidden', 'This access token does not have the write_shipping scope.');
+      return void fail(
+        res,
+        403,
+        'Forbidden',
+        `This access token does not have the ${writing ? scopes.write : scopes.read} scope.`,
+      );
     if (writing && req.method !== 'DELETE' && !req.is('application/json'))
       return void fail(res, 415, 'Unsupported Media Type', 'Send Content-Type: application/json.');
     res.locals.store = store;
@@ -130,7 +143,7 @@ function authenticate(platforms: CheckoutPlatforms): RequestHandler {
   };
 }
 
-function storeOf(res: Response): NuvemshopStore {
+export function storeOf(res: Response): NuvemshopStore {
   return res.locals.store;
 }
 
@@ -170,11 +183,11 @@ function objectOf(value: unknown): Record<string, unknown> {
   return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
 }
 
-function fail(res: Response, code: number, message: string, description: string): void {
+export function fail(res: Response, code: number, message: string, description: string): void {
   res.status(code).json({ code, message, description });
 }
 
-function invalid(res: Response, errors: Record<string, string[]>): void {
+export function invalid(res: Response, errors: Record<string, string[]>): void {
   res
     .status(422)
     .json({ code: 422, message: 'Unprocessable Entity', description: 'Validation error', ...errors });

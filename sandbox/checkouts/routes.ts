@@ -8,6 +8,7 @@ import { CheckoutQuoteSchema, nuvemshopCheckout, shopifyCheckout } from './check
 import { nuvemshopAdminRoutes } from './nuvemshop-admin.ts';
 import { shopifyAdminRoutes } from './shopify-admin.ts';
 import type { CheckoutPlatforms } from './state.ts';
+import { storeOrderRoutes } from './store-order-routes.ts';
 
 /**
  * The store platforms the sandbox plays (sandbox/README.md, "Store platforms' checkouts"): Shopify's and Nuvemshop's
@@ -18,6 +19,7 @@ export function checkoutPlatformRoutes(platforms: CheckoutPlatforms): Router {
   const router = strictRouter();
   router.use(shopifyAdminRoutes(platforms));
   router.use(nuvemshopAdminRoutes(platforms));
+  router.use(storeOrderRoutes(platforms));
   const path = '/_sandbox/checkouts/:platform/:storeId/quote';
   router.options(path, loopbackCors);
   router.post(path, loopbackCors, async (req, res) => {

@@ -31,11 +31,14 @@ export function shopifyAdminRoutes(platforms: CheckoutPlatforms): Router {
       if (!field)
         return void graphqlError(
           res,
-          'The sandbox emulates only carrierServices and carrierService mutations.',
+          'The sandbox emulates only carrierServices, carrierService mutations, webhook subscriptions, order and fulfillmentCreate.',
         );
-      const needs = field === 'carrierServices' ? ['read_shipping', 'write_shipping'] : ['write_shipping'];
+      const needs = NEEDS[field];
       if (!needs.some((scope) => scopes.includes(scope)))
         return void accessDenied(res, field, needs.at(-1) ?? '');
+      // A test's fault: the next fulfillment calls fail as a Shopify outage does (500, retried by the caller).
+      if (field === 'fulfillmentCreate' && platforms.orders.failing('shopify'))
+        return void res.status(500).json({ errors: 'Internal Server Error' });
       res.json({
         data: { [field]: OPERATIONS[field](platforms, shop, variables as Record<string, unknown>) },
       });
@@ -50,8 +53,27 @@ const FIELDS = [
   'carrierServiceUpdate',
   'carrierServiceDelete',
   'carrierServices',
+  'webhookSubscriptionCreate',
+  'webhookSubscriptions',
+  'fulfillmentCreate',
+  'order',
 ] as const;
 type Field = (typeof FIELDS)[number];
+
+/** The scopes that reach each field (any of them; the last is the one an ACCESS_DENIED names). */
+const NEEDS: Record<Field, readonly string[]> = {
+  carrierServices: ['read_shipping', 'write_shipping'],
+  carrierServiceCreate: ['write_shipping'],
+  carrierServiceUpdate: ['write_shipping'],
+  carrierServiceDelete: ['write_shipping'],
+  webhookSubscriptionCreate: ['read_orders'],
+  webhookSubscriptions: ['read_orders'],
+  order: ['read_orders', 'read_merchant_managed_fulfillment_orders'],
+  fulfillmentCreate: ['write_merchant_managed_fulfillment_orders'],
+};
+
+/** The webhook topics the sandbox sends, as the GraphQL enum names them. */
+const TOPICS: Record<string, string> = { ORDERS_PAID: 'orders/paid', ORDERS_UPDATED: 'orders/updated' };
 
 type Operation = (
   platforms: CheckoutPlatforms,
@@ -60,6 +82,7 @@ type Operation = (
 ) => unknown;
 
 const OPERATIONS: Record<Field, Operation> = {
+  ...orderOperations(),
   carrierServices: (platforms, shop) => {
     const nodes = platforms.carrierServices.get(shop.domain) ?? [];
     return {
@@ -121,6 +144,101 @@ const OPERATIONS: Record<Field, Operation> = {
     return { deletedId: variables.id, userErrors: [] };
   },
 };
+
+/** Webhook subscriptions, an order's fulfillment orders, and a fulfillment with tracking (sandbox/checkouts/store-orders.ts). */
+function orderOperations(): Pick<
+  Record<Field, Operation>,
+  'webhookSubscriptionCreate' | 'webhookSubscriptions' | 'order' | 'fulfillmentCreate'
+> {
+  const topicOf = (name: string) => Object.entries(TOPICS).find(([, topic]) => topic === name)?.[0] ?? name;
+  return {
+    webhookSubscriptionCreate: (platforms, shop, variables) => {
+      const topic = TOPICS[String(variables.topic)];
+      const input = objectOf(variables.webhookSubscription);
+      const uri = input.uri ?? input.callbackUrl;
+      if (!topic)
+        return {
+          webhookSubscription: null,
+          userErrors: [userError('Topic is not supported by the sandbox', ['topic'])],
+        };
+      if (!callableUrl(uri))
+        return {
+          webhookSubscription: null,
+          userErrors: [userError('Address must be a public https URL', ['webhookSubscription', 'uri'])],
+        };
+      const subscription = platforms.orders.subscribe('shopify', shop.domain, topic, uri);
+      return {
+        webhookSubscription: {
+          id: `gid://shopify/WebhookSubscription/${subscription.id}`,
+          topic: variables.topic,
+          uri,
+        },
+        userErrors: [],
+      };
+    },
+    webhookSubscriptions: (platforms, shop) => {
+      const nodes = (platforms.orders.subscriptions.get(`shopify ${shop.domain}`) ?? []).map((s) => ({
+        id: `gid://shopify/WebhookSubscription/${s.id}`,
+        topic: topicOf(s.topic),
+        uri: s.url,
+      }));
+      return { nodes, edges: nodes.map((node) => ({ node, cursor: node.id })) };
+    },
+    order: (platforms, shop, variables) => {
+      const id = /^gid:\/\/shopify\/Order\/(\d+)$/.exec(String(variables.id))?.[1];
+      const order = id
+        ? platforms.orders.orders.get(platforms.orders.key('shopify', shop.domain, id))
+        : undefined;
+      if (!order) return null;
+      const fulfillmentOrders = order.body.fulfillment_orders as { id: string; status: string }[];
+      return {
+        id: order.body.admin_graphql_api_id,
+        name: order.body.name,
+        fulfillmentOrders: { nodes: fulfillmentOrders },
+      };
+    },
+    fulfillmentCreate: (platforms, shop, variables) => {
+      const input = objectOf(variables.fulfillment);
+      const pairs = Array.isArray(input.lineItemsByFulfillmentOrder) ? input.lineItemsByFulfillmentOrder : [];
+      const ids = pairs.map((pair) => String(objectOf(pair).fulfillmentOrderId));
+      const orders = [...platforms.orders.orders.values()].filter(
+        (o) => o.platform === 'shopify' && o.store === shop.domain,
+      );
+      const order = orders.find((o) =>
+        (o.body.fulfillment_orders as { id: string }[]).some((fo) => ids.includes(fo.id)),
+      );
+      const fulfillmentOrders = (order?.body.fulfillment_orders ?? []) as { id: string; status: string }[];
+      if (!order || ids.length === 0)
+        return {
+          fulfillment: null,
+          userErrors: [userError('Fulfillment order does not exist.', ['fulfillment'])],
+        };
+      if (fulfillmentOrders.some((fo) => ids.includes(fo.id) && fo.status !== 'OPEN'))
+        return {
+          fulfillment: null,
+          userErrors: [userError('Fulfillment order is not in an open state.', ['fulfillment'])],
+        };
+      const tracking = objectOf(input.trackingInfo);
+      const list = (value: unknown, one: unknown) =>
+        (Array.isArray(value) ? value : one === undefined ? [] : [one]).map(String);
+      for (const fo of fulfillmentOrders) if (ids.includes(fo.id)) fo.status = 'CLOSED';
+      order.body.fulfillment_status = 'fulfilled';
+      order.fulfillments.push({
+        company: String(tracking.company ?? ''),
+        numbers: list(tracking.numbers, tracking.number),
+        urls: list(tracking.urls, tracking.url),
+        at: new Date(platforms.now()).toISOString(),
+      });
+      return {
+        fulfillment: {
+          id: `gid://shopify/Fulfillment/${order.id}${order.fulfillments.length}`,
+          status: 'SUCCESS',
+        },
+        userErrors: [],
+      };
+    },
+  };
+}
 
 function objectOf(value: unknown): Record<string, unknown> {
   return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};

@@ -1,6 +1,7 @@
 import { isLoopbackHostname } from '../../shared/security/loopback.ts';
 import { NUVEMSHOP_STORES, type NuvemshopStore, SHOPIFY_SHOPS, type ShopifyShop } from './accounts.ts';
 import type { CheckoutView } from './checkout.ts';
+import { StoreOrders } from './store-orders.ts';
 
 /** A CarrierService as the Admin API holds it. */
 export interface ShopifyCarrierService {
@@ -55,10 +56,13 @@ export class CheckoutPlatforms {
   /** When each shop's callback was called (the last minute), for Shopify's read timeout tiers. */
   readonly calls = new Map<string, number[]>();
   readonly now: () => number;
+  /** Their paid orders, webhook subscriptions and fulfillments (sandbox/checkouts/store-orders.ts). */
+  readonly orders: StoreOrders;
   private sequence = 0;
 
   constructor(now: () => number = Date.now) {
     this.now = now;
+    this.orders = new StoreOrders(now);
   }
 
   nextId(): number {
@@ -76,6 +80,7 @@ export class CheckoutPlatforms {
     this.carriers.clear();
     this.cache.clear();
     this.calls.clear();
+    this.orders.reset();
     this.sequence = 0;
   }
 }

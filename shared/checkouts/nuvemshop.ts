@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import * as z from 'zod/mini';
 
 /**
@@ -91,3 +92,68 @@ export const NuvemshopCarrierOptionSchema = /* @__PURE__ */ z.looseObject({
   active: z.boolean(),
 });
 export type NuvemshopCarrierOption = z.infer<typeof NuvemshopCarrierOptionSchema>;
+
+/** Nuvemshop's webhook signature: hex HMAC-SHA256 of the raw body with the app's client secret. */
+export const NUVEMSHOP_HMAC_HEADER = 'x-linkedstore-hmac-sha256';
+
+export function nuvemshopHmac(secret: string, body: string | Uint8Array): string {
+  return createHmac('sha256', secret).update(body).digest('hex');
+}
+
+/** The order events the BFF takes: a paid order, and a change to it afterwards. */
+export const NUVEMSHOP_ORDER_EVENTS = ['order/paid', 'order/updated'] as const;
+
+/** A webhook's body: which store, what happened, to which resource (the BFF reads the order through the API). */
+export const NuvemshopWebhookSchema = /* @__PURE__ */ z.looseObject({
+  store_id: z.union([z.int(), z.string()]),
+  event: z.string().check(z.maxLength(60)),
+  id: z.union([z.int(), z.string()]),
+});
+export type NuvemshopWebhook = z.infer<typeof NuvemshopWebhookSchema>;
+
+const nullableText = z.optional(z.nullable(z.string()));
+/** Nuvemshop writes measures as strings ("0.500") or numbers. */
+const measure = z.optional(z.nullable(z.union([z.string(), z.number()])));
+
+/** An order as `GET /orders/{id}` answers it (the fields the kit reads; Orders API v1). */
+export const NuvemshopOrderSchema = /* @__PURE__ */ z.looseObject({
+  id: z.union([z.int(), z.string()]),
+  number: z.union([z.int(), z.string()]),
+  store_id: z.optional(z.union([z.int(), z.string()])),
+  payment_status: nullableText,
+  updated_at: nullableText,
+  contact_email: nullableText,
+  contact_phone: nullableText,
+  contact_identification: nullableText,
+  shipping_option_code: nullableText,
+  shipping_address: z.optional(
+    z.nullable(
+      z.looseObject({
+        name: nullableText,
+        address: nullableText,
+        number: nullableText,
+        floor: nullableText,
+        locality: nullableText,
+        city: nullableText,
+        province: nullableText,
+        zipcode: nullableText,
+        phone: nullableText,
+      }),
+    ),
+  ),
+  products: z
+    .array(
+      z.looseObject({
+        name: nullableText,
+        sku: nullableText,
+        quantity: z.union([z.int(), z.string()]),
+        price: measure,
+        weight: measure,
+        width: measure,
+        height: measure,
+        depth: measure,
+      }),
+    )
+    .check(z.maxLength(1000)),
+});
+export type NuvemshopOrder = z.infer<typeof NuvemshopOrderSchema>;

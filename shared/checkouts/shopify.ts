@@ -65,3 +65,58 @@ export function shopifyHmac(secret: string, body: string | Uint8Array): string {
 
 /** The Admin API version the kit speaks (supported for a year from its release: bump it with the docs). */
 export const SHOPIFY_ADMIN_API_VERSION = '2026-10';
+
+/** Webhooks (docs/orders.md): the topic, the delivery's id (the same on every retry of one delivery), the shop. */
+export const SHOPIFY_TOPIC_HEADER = 'x-shopify-topic';
+export const SHOPIFY_WEBHOOK_ID_HEADER = 'x-shopify-webhook-id';
+export const SHOPIFY_SHOP_HEADER = 'x-shopify-shop-domain';
+/** The order topics the BFF takes: a paid order, and a change to it afterwards. */
+export const SHOPIFY_ORDER_TOPICS = ['orders/paid', 'orders/updated'] as const;
+
+const nullableText = z.optional(z.nullable(z.string()));
+
+/** A shipping or billing address of an order (Shopify's REST/webhook shape; every field may be null). */
+export const ShopifyOrderAddressSchema = /* @__PURE__ */ z.looseObject({
+  name: nullableText,
+  first_name: nullableText,
+  last_name: nullableText,
+  company: nullableText,
+  address1: nullableText,
+  address2: nullableText,
+  city: nullableText,
+  province: nullableText,
+  province_code: nullableText,
+  zip: nullableText,
+  country_code: nullableText,
+  phone: nullableText,
+});
+
+/** An order as the `orders/paid` and `orders/updated` webhooks carry it (the fields the kit reads). */
+export const ShopifyOrderSchema = /* @__PURE__ */ z.looseObject({
+  id: z.union([z.int(), z.string()]),
+  admin_graphql_api_id: z.optional(z.string()),
+  name: z.string().check(z.minLength(1), z.maxLength(160)),
+  email: nullableText,
+  phone: nullableText,
+  financial_status: nullableText,
+  updated_at: nullableText,
+  currency: nullableText,
+  shipping_address: z.optional(z.nullable(ShopifyOrderAddressSchema)),
+  line_items: z
+    .array(
+      z.looseObject({
+        name: nullableText,
+        title: nullableText,
+        sku: nullableText,
+        quantity: z.int().check(z.gte(0), z.lte(100_000)),
+        grams: z.optional(z.nullable(z.number().check(z.gte(0)))),
+        price: z.optional(z.nullable(z.union([z.string(), z.number()]))),
+        requires_shipping: z.optional(z.nullable(z.boolean())),
+      }),
+    )
+    .check(z.maxLength(1000)),
+  shipping_lines: z.optional(
+    z.nullable(z.array(z.looseObject({ code: nullableText, title: nullableText, source: nullableText }))),
+  ),
+});
+export type ShopifyOrder = z.infer<typeof ShopifyOrderSchema>;

@@ -22,18 +22,18 @@ function csrfToken(): string {
   return document.querySelector<HTMLMetaElement>('meta[name="csrf-token"]')?.content ?? '';
 }
 
-/** A POST with a JSON body; the answer's status and JSON body, whatever the status. */
-export async function callApi(path: string, body: unknown): Promise<ApiAnswer> {
+/** A POST with a JSON body (or a CSV text, `csv`); the answer's status and JSON body, whatever the status. */
+export async function callApi(path: string, body: unknown, csv = false): Promise<ApiAnswer> {
   let response: Response;
   try {
     response = await fetch(path, {
       method: 'POST',
       headers: {
-        'content-type': 'application/json',
+        'content-type': csv ? 'text/csv' : 'application/json',
         accept: 'application/json',
         'x-csrf-token': csrfToken(),
       },
-      body: JSON.stringify(body),
+      body: csv ? String(body) : JSON.stringify(body),
     });
   } catch {
     throw new NoAnswer();

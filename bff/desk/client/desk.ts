@@ -1,9 +1,11 @@
 import { deskLangOf, MESSAGES } from '../messages.ts';
+import { ORDER_MESSAGES } from '../order-messages.ts';
 import { mountAgents } from './agents.ts';
 import { mountApprovals } from './approvals.ts';
 import { mountAttempt } from './attempt.ts';
 import { IssueForm } from './issue.ts';
 import { mountLabels } from './labels.ts';
+import { mountOrderReview, mountOrders } from './orders.ts';
 
 /**
  * The label desk's script: one ES module (`/admin/assets/desk.js`, built by `vite build --mode desk`), loaded by
@@ -31,6 +33,12 @@ function start(): void {
       break;
     case 'agents':
       mountAgents(t);
+      break;
+    case 'orders':
+      mountOrders(t, ORDER_MESSAGES[lang]);
+      break;
+    case 'order':
+      mountOrderReview(t);
       break;
   }
 }

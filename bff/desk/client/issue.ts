@@ -11,11 +11,11 @@ import { ufOfCep } from '../../../shared/uf.ts';
 import { formatDimensions, formatMoney, formatWeight } from '../format.ts';
 import { type DeskLang, type Messages, reasonName } from '../messages.ts';
 import { callApi, errorOf } from './api.ts';
+import { fillFromCep } from './cep.ts';
 import { declaredValue, labelRequests, type OrderLine, partyFrom, planRequest, resultOf } from './order.ts';
+import { rememberSender, restoreSender } from './sender.ts';
 import { element, failureText, once, required, say } from './ui.ts';
 
-/** Where the merchant's sender is remembered in this browser ("Lembrar este remetente"). */
-const SENDER_KEY = 'frete-kit.desk.sender';
 const ITEM_FIELDS = ['id', 'comprimento', 'largura', 'altura', 'weightGrams', 'quantity', 'valor'] as const;
 
 /** The desk's quote (`POST /admin/api/quote`): the platform's rates, each with its contract code when it is mapped. */
@@ -51,7 +51,7 @@ export class IssueForm {
 
   mount(): void {
     const { form } = this;
-    this.restoreSender();
+    restoreSender(this.form);
     required<HTMLButtonElement>(form, '[data-add-item]').addEventListener('click', () => this.addItem());
     this.items.addEventListener('click', (event) => {
       const button = (event.target as Element).closest('[data-remove-item]');
@@ -323,11 +323,15 @@ export class IssueForm {
     required(this.form, '[data-quote-result]').replaceChildren(fieldset);
   }
 
-  /** The recipient's CEP is the quote's; its UF follows from it when the merchant has not written one. */
+  /**
+   * The recipient's CEP is the quote's; its UF follows from it at once when the merchant has not written one, and the
+   * street, neighbourhood and city from the CEP service (the fields the merchant left empty).
+   */
   private prefillRecipient(cep: string): void {
     required(this.form, '[data-recipient-cep]').textContent = this.t.recipientCep(formatCep(cep));
     const uf = required<HTMLInputElement>(this.form, '#recipient-endereco-uf');
     if (!uf.value) uf.value = ufOfCep(cep) ?? '';
+    void fillFromCep(cep, (name) => this.form.querySelector<HTMLInputElement>(`#recipient-endereco-${name}`));
   }
 
   // 3. Issue
@@ -345,7 +349,7 @@ export class IssueForm {
       return;
     }
     if (!this.valid(this.step('parties').querySelectorAll('input'))) return;
-    this.rememberSender();
+    rememberSender(this.form);
     const requests = labelRequests(
       {
         orderId: this.value('orderId').trim(),
@@ -405,43 +409,5 @@ export class IssueForm {
       line.append(' ', link);
     }
     return line;
-  }
-
-  // The sender, remembered in this browser when the merchant asks: each of its fields by its path (`endereco.cep`).
-
-  private senderFields(): [path: string, input: HTMLInputElement][] {
-    const inputs = this.form.querySelectorAll<HTMLInputElement>('input[name^="sender."]');
-    return [...inputs].map((input) => [input.name.slice('sender.'.length), input]);
-  }
-
-  private rememberSender(): void {
-    const remember = this.form.querySelector<HTMLInputElement>('[data-remember-sender]');
-    if (!remember) return;
-    try {
-      if (!remember.checked) {
-        localStorage.removeItem(SENDER_KEY);
-        return;
-      }
-      const saved = Object.fromEntries(this.senderFields().map(([path, input]) => [path, input.value]));
-      localStorage.setItem(SENDER_KEY, JSON.stringify(saved));
-    } catch {
-      // Storage off (private mode, a policy): the sender is simply not remembered.
-    }
-  }
-
-  private restoreSender(): void {
-    let saved: unknown;
-    try {
-      saved = JSON.parse(localStorage.getItem(SENDER_KEY) ?? 'null');
-    } catch {
-      return;
-    }
-    if (typeof saved !== 'object' || saved === null) return;
-    for (const [path, input] of this.senderFields()) {
-      const value = (saved as Record<string, unknown>)[path];
-      if (typeof value === 'string') input.value = value;
-    }
-    const remember = this.form.querySelector<HTMLInputElement>('[data-remember-sender]');
-    if (remember) remember.checked = true;
   }
 }

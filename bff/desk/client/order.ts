@@ -1,6 +1,4 @@
-import { type AgentLabelInputRaw, AgentLabelOutputSchema } from '../../../shared/agent-label.ts';
-import { declaredValueCents } from '../../../shared/declared-value.ts';
-import type { PlannedVolume, PlanShipmentInput } from '../../../shared/packing/plan.ts';
+import { AgentLabelOutputSchema } from '../../../shared/agent-label.ts';
 import type { PartyInput } from '../../../shared/party.ts';
 import type { AgentPolicy } from '../../policies/policy.ts';
 import { type Messages, reasonName } from '../messages.ts';
@@ -11,64 +9,13 @@ import { errorOf } from './api.ts';
  * DOM wiring is in the other modules of this folder and is tested in Chromium by e2e/desk.test.ts).
  */
 
-/** One line of the order as the issue form holds it: a unit's sides (cm), weight (g), how many, and its value (BRL). */
-export interface OrderLine {
-  id: string;
-  comprimento: number;
-  largura: number;
-  altura: number;
-  weightGrams: number;
-  quantity: number;
-  valor: number;
-}
-
-/** The plan request of the order (`POST /admin/api/plan`): its lines without their value. */
-export function planRequest(lines: readonly OrderLine[]): PlanShipmentInput {
-  return {
-    items: lines.map(({ valor: _valor, ...item }) => item),
-  };
-}
-
-/** The order's declared value in BRL: Σ quantity × unit value, computed as the BFF computes a label's. */
-export function declaredValue(lines: readonly OrderLine[]): number {
-  return declaredValueCents(lines.map((line) => ({ quantidade: line.quantity, valor: line.valor }))) / 100;
-}
-
-export interface IssueOrder {
-  orderId: string;
-  /** The quote's `serviceId`: the BFF maps it to the contract code. */
-  serviceId: string;
-  sender: PartyInput;
-  recipient: PartyInput;
-  lines: readonly OrderLine[];
-}
-
-/**
- * One `generate_label` input per volume of the plan: the order and its volume (1, 2, …), the chosen service, the
- * volume's weight and box, and a content declaration of what that box holds (at each line's unit value).
- */
-export function labelRequests(order: IssueOrder, volumes: readonly PlannedVolume[]): AgentLabelInputRaw[] {
-  const byId = new Map(order.lines.map((line) => [line.id, line]));
-  return volumes.map((volume, i) => ({
-    orderId: order.orderId,
-    volume: i + 1,
-    serviceId: order.serviceId,
-    weightGrams: volume.weightGrams,
-    dimensions: {
-      comprimento: volume.dimensions.comprimento,
-      largura: volume.dimensions.largura,
-      altura: volume.dimensions.altura,
-    },
-    objectFormat: '2',
-    sender: order.sender,
-    recipient: order.recipient,
-    declaredItems: volume.items.map((item) => ({
-      conteudo: item.id,
-      quantidade: item.quantity,
-      valor: byId.get(item.id)?.valor ?? 0,
-    })),
-  }));
-}
+export {
+  declaredValue,
+  type IssueOrder,
+  labelRequests,
+  type OrderLine,
+  planRequest,
+} from '../../../shared/orders/label-requests.ts';
 
 /**
  * A sender or recipient from the issue form, whose fields are named by their path in the request

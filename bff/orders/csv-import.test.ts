@@ -1,0 +1,126 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CSV_COLUMNS } from '../../shared/orders/order.ts';
+import { type OrderStack, startOrderStack } from './testing.ts';
+
+let stack: OrderStack;
+beforeAll(async () => {
+  stack = await startOrderStack({}, { orders: { timers: false } });
+}, 30_000);
+afterAll(async () => {
+  await stack?.close();
+});
+
+const HEADER =
+  'orderId,nome,cep,logradouro,numero,bairro,cidade,uf,item,quantidade,pesoGramas,valor,serviceId';
+const line = (orderId: string, item: string, change: Partial<Record<string, string>> = {}) => {
+  const fields: Record<string, string> = {
+    orderId,
+    nome: 'Rita Moura',
+    cep: '01310-100',
+    logradouro: 'Avenida Paulista',
+    numero: '1000',
+    bairro: 'Bela Vista',
+    cidade: 'São Paulo',
+    uf: 'SP',
+    item,
+    quantidade: '1',
+    pesoGramas: '500',
+    valor: '49,90',
+    serviceId: 'correios-pac',
+    ...change,
+  };
+  return HEADER.split(',')
+    .map((column) => (/[,"]/.test(fields[column] ?? '') ? `"${fields[column]}"` : (fields[column] ?? '')))
+    .join(',');
+};
+const importCsv = (text: string, query = '') =>
+  stack.desk.post(`/admin/api/orders/import${query}`, text, { 'content-type': 'text/csv' });
+
+describe('the CSV import', () => {
+  it('answers the template: the header line with every documented column', async () => {
+    const res = await stack.desk.get('/admin/api/orders/import/template');
+    expect(res.headers.get('content-type')).toMatch(/^text\/csv/);
+    expect(await res.text()).toBe(`${CSV_COLUMNS.join(',')}\n`);
+  });
+
+  it('previews, then imports the good orders and reports every refused line with why', async () => {
+    const csv = [
+      HEADER,
+      line('PED-1', 'Camiseta'),
+      line('PED-1', 'Boné', { nome: '', cep: '' }),
+      line('PED-2', 'Caneca', { pesoGramas: 'meio quilo' }),
+      line('PED-2', 'Pires'),
+      line('PED-3', 'Livro', { cep: '1310-100' }),
+      line('PED-4', 'Quadro', { nome: 'Outra Pessoa' }),
+      line('PED-4', 'Moldura', { nome: 'Mais Outra' }),
+      line('PED-5', 'Vaso', { cidade: 'Campinas' }),
+    ].join('\n');
+    const preview = await importCsv(csv, '?preview=1');
+    expect(preview.status).toBe(200);
+    const seen = (await preview.json()) as {
+      preview: true;
+      orders: { orderId: string }[];
+      refused: unknown[];
+    };
+    expect(seen.orders.map((o) => o.orderId)).toEqual(['PED-1', 'PED-5']);
+    expect((await (await stack.desk.get('/admin/api/orders')).json()).orders).toEqual([]);
+    const res = await importCsv(csv);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({
+      imported: 2,
+      refused: [
+        { line: 4, reason: 'pesoGramas: must be whole grams, at least 1' },
+        { line: 5, reason: 'order PED-2 is refused for its other lines' },
+        { line: 6, reason: 'cep: must be 8 digits' },
+        { line: 7, reason: 'order PED-4 is refused for its other lines' },
+        {
+          line: 8,
+          reason: "nome: differs from line 7, the order's first line (leave it empty or repeat it)",
+        },
+      ],
+    });
+    const listed = (await (await stack.desk.get('/admin/api/orders')).json()) as {
+      orders: {
+        orderId: string;
+        items: { name: string; valor: number }[];
+        needsReview: { field: string; reason: string }[];
+      }[];
+    };
+    expect(listed.orders.find((o) => o.orderId === 'PED-1')?.items).toMatchObject([
+      { name: 'Camiseta', valor: 49.9 },
+      { name: 'Boné' },
+    ]);
+    // A city the CEP disagrees with is imported and flagged, never corrected silently.
+    expect(listed.orders.find((o) => o.orderId === 'PED-5')?.needsReview).toEqual([
+      { field: 'recipient.endereco.cidade', reason: 'city_mismatch', detail: 'São Paulo' },
+    ]);
+    // The same file again: every order exists already.
+    const again = (await (await importCsv(csv)).json()) as {
+      imported: number;
+      refused: { reason: string }[];
+    };
+    expect(again.imported).toBe(0);
+    expect(again.refused.map((r) => r.reason)).toContain('order PED-1 already exists');
+  });
+
+  it('refuses a file with an unknown, repeated or missing column, and imports nothing', async () => {
+    for (const header of [`${HEADER},desconto`, `${HEADER},nome`, HEADER.replace(',pesoGramas', '')]) {
+      const res = await importCsv(`${header}\n${line('PED-X', 'Item')}\n`);
+      expect(res.status).toBe(400);
+      expect(await res.json()).toMatchObject({
+        error: { code: 'invalid_body', message: expect.stringMatching(/^line 1:/) },
+      });
+    }
+    const listed = (await (await stack.desk.get('/admin/api/orders')).json()) as {
+      orders: { orderId: string }[];
+    };
+    expect(listed.orders.map((o) => o.orderId)).not.toContain('PED-X');
+  });
+
+  it('takes the columns in any order, and semicolons as Excel writes them', async () => {
+    const res = await importCsv(
+      'valor;item;quantidade;pesoGramas;orderId;nome;cep;logradouro;numero;cidade;uf\n10,50;Meia;2;100;PED-9;Zé;01310-100;Av. Paulista;1;São Paulo;SP\n',
+    );
+    expect(await res.json()).toEqual({ imported: 1, refused: [] });
+  });
+});

@@ -1,0 +1,276 @@
+import * as z from 'zod/mini';
+import {
+  DimensionsSchema,
+  type OrderState,
+  type Review,
+  type StoreOrder,
+  StoreOrderSchema,
+} from '../../shared/orders/order.ts';
+import { migrated } from '../../shared/sql/migrate.ts';
+import { isUniqueViolation, type Sql, type SqlTransaction } from '../../shared/sql/sql.ts';
+import { ORDER_MIGRATIONS } from './order-migrations.ts';
+
+/** What receiving an order came to. */
+export type Received =
+  /** A new order. */
+  | 'created'
+  /** A newer version of an order without labels: replaced. */
+  | 'updated'
+  /** A newer version of an order that has labels: kept as labelled, flagged `changed_after_label`. */
+  | 'flagged'
+  /** This delivery was taken before, or this version is not newer than the one kept: nothing changed. */
+  | 'duplicate'
+  /** Another order (another source or platform order) already has this `orderId`: nothing changed. */
+  | 'conflict';
+
+/** An order as stored, with where it stands. */
+export interface StoredOrder extends StoreOrder {
+  receivedAt: number;
+  updatedAt: number;
+  /** How many volumes its labels were planned in (set when the desk issues them). */
+  plannedVolumes: number | null;
+}
+
+/** What the label ledger and the watcher say of one order. */
+export interface OrderLabels {
+  state: OrderState;
+  labels: {
+    attemptId: string;
+    volume: number;
+    state: string;
+    trackingCode: string | null;
+    status: string | null;
+  }[];
+}
+
+/** A product's saved sizes and weight (the desk's presets), by SKU or name. */
+export const PresetSchema = /* @__PURE__ */ z.strictObject({
+  key: z.string().check(z.minLength(1), z.maxLength(200)),
+  dimensions: z.optional(DimensionsSchema),
+  weightGrams: z.optional(z.int().check(z.gte(1), z.lte(100_000))),
+});
+export type Preset = z.infer<typeof PresetSchema>;
+
+/** The key a product's preset is saved under: its SKU, else its name, trimmed and in lower case. */
+export function presetKey(item: { sku?: string | undefined; name: string }): string {
+  return (item.sku?.trim() || item.name.trim()).toLowerCase();
+}
+
+const ORDER_COLUMNS = 'order_id, source, body, planned_volumes, received_at, updated_at';
+
+function toStored(row: Record<string, unknown>): StoredOrder {
+  const order = StoreOrderSchema.parse(JSON.parse(String(row.body)));
+  return {
+    ...order,
+    receivedAt: Number(row.received_at),
+    updatedAt: Number(row.updated_at),
+    plannedVolumes: row.planned_volumes === null ? null : Number(row.planned_volumes),
+  };
+}
+
+/**
+ * The orders to ship (docs/orders.md), on node:sqlite or PostgreSQL. Its guarantees come from the storage: a
+ * platform delivery is taken once (`store_webhooks` PRIMARY KEY), one platform order is one order (UNIQUE source and
+ * external id), and an `orderId` is one order (PRIMARY KEY), whichever instance receives what.
+ */
+export class OrderStore {
+  readonly ready: Promise<void>;
+  private readonly sql: Sql;
+  private readonly now: () => number;
+
+  constructor(sql: Sql, options: { now?: () => number } = {}) {
+    this.now = options.now ?? Date.now;
+    ({ ready: this.ready, sql: this.sql } = migrated(sql, ORDER_MIGRATIONS));
+  }
+
+  /**
+   * Takes an order a store sent (or the CSV import made), in one transaction:
+   *
+   * 1. a delivery id seen before (`deliveryId`, e.g. `shopify:<X-Shopify-Webhook-Id>`) → `duplicate`;
+   * 2. a new `orderId` → `created`;
+   * 3. the same platform order again: a version not newer than the kept one → `duplicate`; newer, and no label yet →
+   *    replaced (`updated`); newer, with a label → kept as it was labelled and flagged (`flagged`);
+   * 4. the `orderId` of another order → `conflict`.
+   */
+  async receive(
+    order: StoreOrder,
+    options: { deliveryId?: string; version?: string } = {},
+  ): Promise<Received> {
+    const now = this.now();
+    return this.sql.transaction(async (tx) => {
+      if (options.deliveryId) {
+        await tx.lock(`store-webhook:${options.deliveryId}`);
+        const seen = await tx.one('SELECT id FROM store_webhooks WHERE id = ?', [options.deliveryId]);
+        if (seen) return 'duplicate';
+        await tx.run('INSERT INTO store_webhooks (id, order_id, received_at) VALUES (?, ?, ?)', [
+          options.deliveryId,
+          order.orderId,
+          now,
+        ]);
+      }
+      await tx.lock(`store-order:${order.orderId}`);
+      const kept = await tx.one(
+        'SELECT source, external_id, body, version FROM store_orders WHERE order_id = ?',
+        [order.orderId],
+      );
+      if (!kept) return this.insert(tx, order, options.version, now);
+      if (kept.source !== order.source || (kept.external_id ?? null) !== (order.externalId ?? null))
+        return 'conflict';
+      if (!isNewer(options.version, kept.version)) return 'duplicate';
+      if (await hasLabels(tx, order.orderId)) {
+        const stored = StoreOrderSchema.parse(JSON.parse(String(kept.body)));
+        const flag: Review = { field: 'order', reason: 'changed_after_label' };
+        const needsReview = stored.needsReview.some((r) => r.reason === 'changed_after_label')
+          ? stored.needsReview
+          : [...stored.needsReview, flag];
+        await tx.run('UPDATE store_orders SET body = ?, version = ?, updated_at = ? WHERE order_id = ?', [
+          JSON.stringify({ ...stored, needsReview }),
+          options.version ?? null,
+          now,
+          order.orderId,
+        ]);
+        return 'flagged';
+      }
+      await tx.run('UPDATE store_orders SET body = ?, version = ?, updated_at = ? WHERE order_id = ?', [
+        JSON.stringify(order),
+        options.version ?? null,
+        now,
+        order.orderId,
+      ]);
+      return 'updated';
+    });
+  }
+
+  private async insert(
+    tx: SqlTransaction,
+    order: StoreOrder,
+    version: string | undefined,
+    now: number,
+  ): Promise<Received> {
+    try {
+      await tx.run(
+        `INSERT INTO store_orders (order_id, source, external_id, body, version, received_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?)`,
+        [
+          order.orderId,
+          order.source,
+          order.externalId ?? null,
+          JSON.stringify(order),
+          version ?? null,
+          now,
+          now,
+        ],
+      );
+      return 'created';
+    } catch (error) {
+      // The same platform order under another name: one platform order is one order.
+      if (isUniqueViolation(error)) return 'conflict';
+      throw error;
+    }
+  }
+
+  async get(orderId: string): Promise<StoredOrder | undefined> {
+    const row = await this.sql.one(`SELECT ${ORDER_COLUMNS} FROM store_orders WHERE order_id = ?`, [orderId]);
+    return row ? toStored(row) : undefined;
+  }
+
+  /** The orders, newest first (at most `limit`). */
+  async list(limit = 200): Promise<StoredOrder[]> {
+    const rows = await this.sql.all(
+      `SELECT ${ORDER_COLUMNS} FROM store_orders ORDER BY received_at DESC, order_id LIMIT ?`,
+      [limit],
+    );
+    return rows.map(toStored);
+  }
+
+  /** Which of these `orderId`s are taken. */
+  async taken(orderIds: readonly string[]): Promise<Set<string>> {
+    const taken = new Set<string>();
+    for (const orderId of orderIds) {
+      if (await this.sql.one('SELECT 1 AS one FROM store_orders WHERE order_id = ?', [orderId]))
+        taken.add(orderId);
+    }
+    return taken;
+  }
+
+  /** The operator's review of an order (bff/orders/desk-routes.ts): its content replaced, its version kept. */
+  async replace(order: StoreOrder): Promise<void> {
+    await this.sql.run('UPDATE store_orders SET body = ?, updated_at = ? WHERE order_id = ?', [
+      JSON.stringify(order),
+      this.now(),
+      order.orderId,
+    ]);
+  }
+
+  /** The volumes an order's labels are planned in (the desk sets it before issuing them). */
+  async plan(orderId: string, volumes: number): Promise<void> {
+    await this.sql.run('UPDATE store_orders SET planned_volumes = ? WHERE order_id = ?', [volumes, orderId]);
+  }
+
+  /**
+   * Where each order stands, from the ledger (its labels, by `order_id`) and the watcher (each label's parcel status):
+   * labelled when every planned volume has a created label, posted when the carrier has every one of them.
+   */
+  async labelsOf(orders: readonly StoredOrder[]): Promise<Map<string, OrderLabels>> {
+    const result = new Map<string, OrderLabels>();
+    for (const order of orders) {
+      const rows = await this.sql.all(
+        `SELECT a.id, a.volume, a.state, a.tracking_code, w.status FROM label_attempts a
+         LEFT JOIN shipment_watches w ON w.attempt_id = a.id
+         WHERE a.order_id = ? ORDER BY a.volume, a.created_at`,
+        [order.orderId],
+      );
+      const labels = rows.map((row) => ({
+        attemptId: String(row.id),
+        volume: Number(row.volume ?? 1),
+        state: String(row.state),
+        trackingCode: row.tracking_code === null ? null : String(row.tracking_code),
+        status: row.status === null || row.status === undefined ? null : String(row.status),
+      }));
+      result.set(order.orderId, { state: stateOf(order, labels), labels });
+    }
+    return result;
+  }
+
+  async presets(): Promise<Preset[]> {
+    const rows = await this.sql.all('SELECT body FROM product_presets ORDER BY product_key');
+    return rows.map((row) => PresetSchema.parse(JSON.parse(String(row.body))));
+  }
+
+  async savePreset(preset: Preset): Promise<Preset> {
+    const saved = { ...preset, key: preset.key.trim().toLowerCase() };
+    const body = JSON.stringify(saved);
+    await this.sql.run(
+      `INSERT INTO product_presets (product_key, body, updated_at) VALUES (?, ?, ?)
+       ON CONFLICT (product_key) DO UPDATE SET body = excluded.body, updated_at = excluded.updated_at`,
+      [saved.key, body, this.now()],
+    );
+    return saved;
+  }
+}
+
+/** A version is newer when it sorts after the kept one (ISO 8601 times); none kept or none given: newer. */
+function isNewer(version: string | undefined, kept: unknown): boolean {
+  if (version === undefined) return false;
+  if (kept === null || kept === undefined) return true;
+  return Date.parse(version) > Date.parse(String(kept));
+}
+
+async function hasLabels(tx: SqlTransaction, orderId: string): Promise<boolean> {
+  const row = await tx.one(
+    `SELECT 1 AS one FROM label_attempts WHERE order_id = ? AND state IN ('created', 'pending', 'unknown') LIMIT 1`,
+    [orderId],
+  );
+  return row !== undefined;
+}
+
+const NOT_YET_POSTED = new Set([null, 'no-events', 'not-found']);
+
+function stateOf(order: StoredOrder, labels: OrderLabels['labels']): OrderState {
+  const created = labels.filter((label) => label.state === 'created');
+  if (created.length === 0) return 'new';
+  const planned = Math.max(order.plannedVolumes ?? 1, ...labels.map((label) => label.volume));
+  const volumes = new Set(created.map((label) => label.volume));
+  if (volumes.size < planned) return 'partly_labelled';
+  return created.every((label) => !NOT_YET_POSTED.has(label.status)) ? 'posted' : 'labelled';
+}

@@ -1,0 +1,370 @@
+import * as z from 'zod/mini';
+import type { Sql } from '../../shared/sql/sql.ts';
+import type { BffConfig } from '../config.ts';
+import { type Logger, messageOf } from '../logger.ts';
+import { retryDelayMs } from '../notifications/dispatcher.ts';
+import { DELIVERY_STATES, type DeliveryState, placeholders, skipLocked } from '../notifications/outbox.ts';
+import type { StoredOrder } from '../orders/order-store.ts';
+import { NuvemshopApi } from './nuvemshop-api.ts';
+import { ShopifyAdmin } from './shopify-admin.ts';
+import { isStoreRefused } from './store-api.ts';
+
+/**
+ * The tracking code going back to the store (docs/orders.md, "Tracking back to the store"): once an order of Shopify
+ * or Nuvemshop has a label for every volume, the store's order gets the codes and the tracking page's URL — Shopify a
+ * fulfillment with tracking, Nuvemshop its order fulfilled with the tracking number — so the store's own e-mails and
+ * the shopper's account show them.
+ *
+ * The same at-least-once machinery as the notification outbox (bff/notifications/outbox.ts: its states, its lease,
+ * its backoff `retryDelayMs`, tried for 24 h), in its own table (`store_fulfillments`) because its unit is an order,
+ * not a shipment event. Once per order comes from the storage (PRIMARY KEY `order_id`), and from the platform: before
+ * sending, the sender reads whether the store's order is already fulfilled (a lost answer is not sent twice).
+ */
+export const FULFILLMENT_WINDOW_MS = 24 * 3_600_000;
+
+export interface TrackingCode {
+  code: string;
+  url: string;
+}
+
+const RowSchema = z.object({
+  order_id: z.string(),
+  platform: z.enum(['shopify', 'nuvemshop']),
+  external_id: z.string(),
+  tracking: z.string(),
+  state: z.enum(DELIVERY_STATES),
+  tries: z.number(),
+  next_at: z.number(),
+  last_error: z.nullable(z.string()),
+  sent_at: z.nullable(z.number()),
+  created_at: z.number(),
+});
+
+/** One order's tracking going back, as the desk shows it. */
+export interface Fulfillment {
+  orderId: string;
+  platform: 'shopify' | 'nuvemshop';
+  externalId: string;
+  tracking: TrackingCode[];
+  state: DeliveryState;
+  tries: number;
+  nextAt: number;
+  lastError: string | null;
+  sentAt: number | null;
+}
+
+function toFulfillment(row: unknown): Fulfillment {
+  const parsed = RowSchema.parse(row);
+  return {
+    orderId: parsed.order_id,
+    platform: parsed.platform,
+    externalId: parsed.external_id,
+    tracking: z.array(z.object({ code: z.string(), url: z.string() })).parse(JSON.parse(parsed.tracking)),
+    state: parsed.state,
+    tries: parsed.tries,
+    nextAt: parsed.next_at,
+    lastError: parsed.last_error,
+    sentAt: parsed.sent_at,
+  };
+}
+
+const COLUMNS =
+  'order_id, platform, external_id, tracking, state, tries, next_at, last_error, sent_at, created_at';
+
+/** `store_fulfillments`: claimed for a lease, tried once, marked sent, retrying or failed. */
+export class FulfillmentStore {
+  private readonly sql: Sql;
+
+  constructor(sql: Sql) {
+    this.sql = sql;
+  }
+
+  /** Queues the order's tracking once (a second call for the same order changes nothing); answers whether it did. */
+  async enqueue(order: StoredOrder, tracking: TrackingCode[], now: number): Promise<boolean> {
+    if ((order.source !== 'shopify' && order.source !== 'nuvemshop') || !order.externalId) return false;
+    const changed = await this.sql.run(
+      `INSERT INTO store_fulfillments (order_id, platform, external_id, tracking, state, next_at, give_up_at, created_at)
+       VALUES (?, ?, ?, ?, 'pending', ?, ?, ?) ON CONFLICT (order_id) DO NOTHING`,
+      [
+        order.orderId,
+        order.source,
+        order.externalId,
+        JSON.stringify(tracking),
+        now,
+        now + FULFILLMENT_WINDOW_MS,
+        now,
+      ],
+    );
+    return changed > 0;
+  }
+
+  async claim(limit: number, now: number, leaseUntil: number): Promise<Fulfillment[]> {
+    return this.sql.transaction(async (tx) => {
+      const ids = await tx.all(
+        `SELECT order_id FROM store_fulfillments
+         WHERE state IN ('pending', 'retrying') AND next_at <= ? AND (lease_until IS NULL OR lease_until < ?)
+         ORDER BY next_at, order_id LIMIT ?${skipLocked(this.sql)}`,
+        [now, now, limit],
+      );
+      if (ids.length === 0) return [];
+      const list = ids.map((row) => String(row.order_id));
+      await tx.run(
+        `UPDATE store_fulfillments SET lease_until = ?, tries = tries + 1 WHERE order_id IN (${placeholders(list.length)})`,
+        [leaseUntil, ...list],
+      );
+      const rows = await tx.all(
+        `SELECT ${COLUMNS} FROM store_fulfillments WHERE order_id IN (${placeholders(list.length)})`,
+        list,
+      );
+      return rows.map(toFulfillment);
+    });
+  }
+
+  async sent(orderId: string, now: number): Promise<void> {
+    await this.sql.run(
+      `UPDATE store_fulfillments SET state = 'sent', sent_at = ?, lease_until = NULL, last_error = NULL
+       WHERE order_id = ? AND state IN ('pending', 'retrying')`,
+      [now, orderId],
+    );
+  }
+
+  async failed(
+    orderId: string,
+    error: string,
+    now: number,
+    nextAt: number | undefined,
+  ): Promise<DeliveryState> {
+    const row = await this.sql.one('SELECT give_up_at FROM store_fulfillments WHERE order_id = ?', [orderId]);
+    const state: DeliveryState =
+      nextAt === undefined || row === undefined || nextAt > Number(row.give_up_at) ? 'failed' : 'retrying';
+    await this.sql.run(
+      `UPDATE store_fulfillments SET state = ?, next_at = ?, last_error = ?, lease_until = NULL
+       WHERE order_id = ? AND state IN ('pending', 'retrying')`,
+      [state, nextAt ?? now, error.slice(0, 300), orderId],
+    );
+    return state;
+  }
+
+  /** The desk's "send again" after a failure: due now, with a new window. */
+  async resend(orderId: string, now: number): Promise<Fulfillment | undefined> {
+    await this.sql.run(
+      `UPDATE store_fulfillments SET state = 'pending', next_at = ?, give_up_at = ?, lease_until = NULL
+       WHERE order_id = ? AND state = 'failed'`,
+      [now, now + FULFILLMENT_WINDOW_MS, orderId],
+    );
+    return this.get(orderId);
+  }
+
+  async get(orderId: string): Promise<Fulfillment | undefined> {
+    const row = await this.sql.one(`SELECT ${COLUMNS} FROM store_fulfillments WHERE order_id = ?`, [orderId]);
+    return row ? toFulfillment(row) : undefined;
+  }
+
+  async of(orderIds: readonly string[]): Promise<Map<string, Fulfillment>> {
+    const found = new Map<string, Fulfillment>();
+    if (orderIds.length === 0) return found;
+    const rows = await this.sql.all(
+      `SELECT ${COLUMNS} FROM store_fulfillments WHERE order_id IN (${placeholders(orderIds.length)})`,
+      [...orderIds],
+    );
+    for (const row of rows) {
+      const fulfillment = toFulfillment(row);
+      found.set(fulfillment.orderId, fulfillment);
+    }
+    return found;
+  }
+
+  /** node:sqlite only (one writer): a lease left in the file belongs to a process that is gone. */
+  async releaseLeases(): Promise<void> {
+    if (this.sql.dialect === 'sqlite')
+      await this.sql.run('UPDATE store_fulfillments SET lease_until = NULL WHERE lease_until IS NOT NULL');
+  }
+}
+
+/** Why one try failed, and whether trying again can help. */
+class SendFailure extends Error {
+  readonly permanent: boolean;
+  constructor(message: string, permanent: boolean) {
+    super(message);
+    this.permanent = permanent;
+  }
+}
+
+export interface TrackingBackOptions {
+  store: FulfillmentStore;
+  config: Pick<BffConfig, 'checkout'>;
+  logger: Logger;
+  now?: () => number;
+  random?: () => number;
+  fetch?: typeof fetch | undefined;
+  /** How long a claimed fulfillment is this sender's (default 60 s). */
+  leaseMs?: number;
+}
+
+/** Where a Nuvemshop order's shipping stands (Orders API v1). */
+const ShippingStateSchema = z.looseObject({
+  shipping_status: z.optional(z.nullable(z.string())),
+  shipping_tracking_number: z.optional(z.nullable(z.string())),
+});
+
+const OPEN_FULFILLMENT_ORDERS = new Set(['OPEN', 'IN_PROGRESS', 'SCHEDULED', 'ON_HOLD']);
+
+const ShopifyOrderFulfillmentsSchema = z.looseObject({
+  id: z.string(),
+  fulfillmentOrders: z.looseObject({
+    nodes: z.array(z.looseObject({ id: z.string(), status: z.string() })),
+  }),
+});
+
+/**
+ * Sends what `store_fulfillments` holds, due first; any instance may run one (the lease decides who sends what).
+ * Whether the store has the integration is read from the configuration: a platform without its token is not sent to
+ * (the order's tracking waits, `failed` with why).
+ */
+export class TrackingBack {
+  private readonly options: TrackingBackOptions;
+  private running: Promise<number> | undefined;
+  private again = false;
+
+  constructor(options: TrackingBackOptions) {
+    this.options = options;
+  }
+
+  /** Whether the store's platform can be told (its API token is configured). */
+  connected(platform: 'shopify' | 'nuvemshop'): boolean {
+    const { shopify, nuvemshop } = this.options.config.checkout;
+    return platform === 'shopify'
+      ? Boolean(shopify.token && shopify.apiUrl)
+      : Boolean(nuvemshop.token && nuvemshop.storeId);
+  }
+
+  /** Sends everything due now; a call while one runs makes it look once more. Answers the tries made. */
+  drain(): Promise<number> {
+    if (this.running) {
+      this.again = true;
+      return this.running;
+    }
+    this.running = this.loop().finally(() => {
+      this.running = undefined;
+    });
+    return this.running;
+  }
+
+  private async loop(): Promise<number> {
+    const now = this.options.now ?? Date.now;
+    const leaseMs = this.options.leaseMs ?? 60_000;
+    let tries = 0;
+    for (;;) {
+      this.again = false;
+      const claimed = await this.options.store.claim(8, now(), now() + leaseMs);
+      if (claimed.length === 0 && !this.again) return tries;
+      tries += claimed.length;
+      await Promise.all(claimed.map((fulfillment) => this.deliver(fulfillment)));
+    }
+  }
+
+  private async deliver(fulfillment: Fulfillment): Promise<void> {
+    const { store, logger } = this.options;
+    const now = this.options.now ?? Date.now;
+    const fields = { order: fulfillment.orderId, platform: fulfillment.platform, tries: fulfillment.tries };
+    try {
+      await this.send(fulfillment);
+      await store.sent(fulfillment.orderId, now());
+      logger.info(fields, 'orders: tracking sent back to the store');
+    } catch (error) {
+      const failure =
+        error instanceof SendFailure
+          ? error
+          : isStoreRefused(error)
+            ? new SendFailure(error.message, !error.retryable)
+            : new SendFailure(`an unexpected error: ${messageOf(error)}`, false);
+      const nextAt = failure.permanent
+        ? undefined
+        : now() + retryDelayMs(fulfillment.tries, this.options.random ?? Math.random);
+      const state = await store.failed(fulfillment.orderId, failure.message, now(), nextAt);
+      logger.warn({ ...fields, state, error: failure.message }, 'orders: tracking not sent back');
+    }
+  }
+
+  private async send(fulfillment: Fulfillment): Promise<void> {
+    if (!this.connected(fulfillment.platform))
+      throw new SendFailure(
+        fulfillment.platform === 'shopify'
+          ? 'Shopify is not connected: set BFF_SHOPIFY_SHOP and BFF_SHOPIFY_TOKEN.'
+          : 'Nuvemshop is not connected: set BFF_NUVEMSHOP_STORE_ID and BFF_NUVEMSHOP_TOKEN.',
+        true,
+      );
+    if (fulfillment.platform === 'shopify') await this.shopify(fulfillment);
+    else await this.nuvemshop(fulfillment);
+  }
+
+  /** Shopify: the order's open fulfillment orders fulfilled at once, with every code and URL (Correios). */
+  private async shopify(fulfillment: Fulfillment): Promise<void> {
+    const { shopify } = this.options.config.checkout;
+    const admin = new ShopifyAdmin({
+      apiUrl: shopify.apiUrl ?? '',
+      token: shopify.token ?? '',
+      fetch: this.options.fetch,
+    });
+    const scope = 'write_merchant_managed_fulfillment_orders';
+    const read = ShopifyOrderFulfillmentsSchema.safeParse(
+      await admin.graphql(
+        'query FreteKitOrder($id: ID!) { order(id: $id) { id fulfillmentOrders(first: 20) { nodes { id status } } } }',
+        { id: fulfillment.externalId },
+        'order',
+        'read_merchant_managed_fulfillment_orders',
+      ),
+    );
+    if (!read.success)
+      throw new SendFailure(
+        'Shopify has no such order (or answered it in a shape the kit does not know).',
+        true,
+      );
+    const open = read.data.fulfillmentOrders.nodes.filter((node) => OPEN_FULFILLMENT_ORDERS.has(node.status));
+    // Nothing left to fulfil: an earlier try got through (its answer was lost), or the merchant fulfilled it.
+    if (open.length === 0) return;
+    await admin.mutate(
+      `mutation FreteKitFulfill($fulfillment: FulfillmentInput!) {
+        fulfillmentCreate(fulfillment: $fulfillment) { fulfillment { id status } userErrors { field message } } }`,
+      {
+        fulfillment: {
+          lineItemsByFulfillmentOrder: open.map((node) => ({ fulfillmentOrderId: node.id })),
+          trackingInfo: {
+            company: 'Correios',
+            numbers: fulfillment.tracking.map((t) => t.code),
+            urls: fulfillment.tracking.map((t) => t.url),
+          },
+          notifyCustomer: true,
+        },
+      },
+      'fulfillmentCreate',
+      scope,
+    );
+  }
+
+  /** Nuvemshop: the order fulfilled with its tracking number(s) and the tracking page's URL. */
+  private async nuvemshop(fulfillment: Fulfillment): Promise<void> {
+    const { nuvemshop } = this.options.config.checkout;
+    const api = new NuvemshopApi({
+      apiUrl: nuvemshop.apiUrl,
+      storeId: nuvemshop.storeId ?? '',
+      token: nuvemshop.token ?? '',
+      fetch: this.options.fetch,
+    });
+    const path = `/orders/${encodeURIComponent(fulfillment.externalId)}`;
+    const codes = fulfillment.tracking.map((t) => t.code).join(', ');
+    const order = ShippingStateSchema.safeParse(await api.call('GET', path, 'read_orders'));
+    // Already fulfilled with these codes: an earlier try got through and its answer was lost.
+    if (
+      order.success &&
+      order.data.shipping_status === 'shipped' &&
+      order.data.shipping_tracking_number === codes
+    )
+      return;
+    await api.call('POST', `${path}/fulfill`, 'write_orders', {
+      shipping_tracking_number: codes,
+      shipping_tracking_url: fulfillment.tracking[0]?.url ?? '',
+      notify_customer: true,
+    });
+  }
+}
