@@ -22,9 +22,17 @@
         item.dataset.code = option.code;
         item.dataset.amountCents = String(option.amountCents);
         const date = option.maxDeliveryDate ? option.maxDeliveryDate.slice(0, 10) : '';
+        const from = option.minDeliveryDate ? option.minDeliveryDate.slice(0, 10) : date;
         item.dataset.maxDate = date;
+        item.dataset.minDate = from;
         const price = option.amountCents === 0 ? 'Grátis' : brl(option.amountCents);
-        item.textContent = `${option.name} — ${price}${date ? ` · Chega até ${ddmm(date)}` : ''}`;
+        // One date, or the window the store's promise gives (min and max delivery dates, as the checkout shows them).
+        const when = !date
+          ? ''
+          : from && from !== date
+            ? ` · Chega entre ${ddmm(from)} e ${ddmm(date)}`
+            : ` · Chega até ${ddmm(date)}`;
+        item.textContent = `${option.name} — ${price}${when}`;
         return item;
       }),
     );
