@@ -108,8 +108,8 @@ export default defineConfig(({ command, mode }) => {
       sequence: { sequencer: LongestFirst },
       testTimeout: 20_000,
       // expect.poll waits for a state the code reaches on its own (a page rendered, a row settled); vitest's 1 s
-      // default is a machine speed, not a rule: a stressed soak run missed it once (README, "A suite that does not
-      // flake"). A poll still fails when the state never comes; only its wait is longer.
+      // default is a machine speed, not a rule: a stressed soak run missed it once (docs/testing.md, "A suite that does
+      // not flake"). A poll still fails when the state never comes; only its wait is longer.
       expect: { poll: { timeout: 10_000 } },
       hookTimeout: 60_000,
       tags: TEST_TAGS,

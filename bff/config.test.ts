@@ -15,7 +15,7 @@ function refusalOf(env: Record<string, string>): ConfigError {
 }
 
 describe('parseConfig', () => {
-  it('uses the defaults the README documents', () => {
+  it('uses the defaults docs/configuration.md documents', () => {
     expect(parseConfig(base)).toMatchObject({
       port: 4000,
       apiUrl: 'http://127.0.0.1:4010',
@@ -36,7 +36,7 @@ describe('parseConfig', () => {
     });
   });
 
-  it('derives the public URL from the port and reads the additions the README documents', () => {
+  it('derives the public URL from the port and reads the additions docs/configuration.md documents', () => {
     expect(parseConfig({ ...base, BFF_PORT: '4100' }).publicUrl).toBe('http://127.0.0.1:4100');
     const config = parseConfig({
       ...base,
@@ -206,7 +206,7 @@ describe('parseConfig', () => {
     }
   });
 
-  it('reads the notification variables with the defaults the README documents', () => {
+  it('reads the notification variables with the defaults docs/configuration.md documents', () => {
     expect(parseConfig(base).notifications).toEqual({
       watchIntervalMs: 300_000,
       watchShare: 0.2,

@@ -360,7 +360,7 @@ function testClock(value: string | undefined): 'sandbox' | undefined {
 }
 
 /**
- * The BFF's environment (README.md, "Configuration"): every variable, its default and its rule. The first
+ * The BFF's environment (docs/configuration.md): every variable, its default and its rule. The first
  * wrong variable in this order is the one the error names.
  */
 export const EnvSchema = z.object({
@@ -542,7 +542,7 @@ function checkPairs(env: BffEnv): void {
 }
 
 /**
- * Parses the BFF's environment once (README.md, "Configuration"). A missing `SHIPPING_SECRET_KEY`, or a public
+ * Parses the BFF's environment once (docs/configuration.md). A missing `SHIPPING_SECRET_KEY`, or a public
  * key given as the secret, is an error that names the variable.
  */
 export function parseConfig(env: Record<string, string | undefined> = process.env): BffConfig {

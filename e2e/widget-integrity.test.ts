@@ -42,7 +42,7 @@ afterAll(async () => {
   await new Promise((resolve) => store.close(resolve));
 });
 
-/** Opens a store page whose tags are exactly the README's snippet, with the given integrity values. */
+/** Opens a store page whose tags are exactly docs/storefronts.md's snippet ("1. The tags"), with the given integrity values. */
 async function storePage(integrity: {
   calculator: string;
   tracking: string;
@@ -66,7 +66,7 @@ async function storePage(integrity: {
 
 const defined = (page: Page, name: string) => page.evaluate((tag) => Boolean(customElements.get(tag)), name);
 
-describe('the README snippet with integrity and crossorigin="anonymous", on another origin', () => {
+describe('the storefronts.md snippet with integrity and crossorigin="anonymous", on another origin', () => {
   it('loads both scripts from /widget/v1/ with the hashes of integrity.json, and the calculator quotes', async () => {
     const hashes = manifest();
     const { page, errors } = await storePage({

@@ -3,7 +3,7 @@ import { ConfigError } from '../shared/env.ts';
 import { parseSandboxConfig } from './config.ts';
 
 describe('parseSandboxConfig', () => {
-  it('uses the defaults of sandbox/README.md', () => {
+  it('uses the defaults of docs/configuration.md', () => {
     expect(parseSandboxConfig({})).toMatchObject({
       port: 4010,
       rateLimit: { calls: 60, seconds: 60 },

@@ -95,3 +95,77 @@ export function brokenLinks(tracked: ReadonlySet<string>, read: (file: string) =
   }
   return problems;
 }
+
+/** A section a code comment cites, as `docs/security.md, "Logins"` or `sandbox/README.md "Control API"` do. */
+export interface Citation {
+  file: string;
+  section: string;
+  line: number;
+}
+
+/**
+ * The sections a source file's comments cite, by the page's path from the repository's root (a bare `README` is the
+ * root README). A citation may run over two comment lines. Paths outside the repository's docs (the team's
+ * ARCHITECTURE.md) are not citations of a page here.
+ */
+export function citedSections(source: string): Citation[] {
+  const citations: Citation[] = [];
+  const lines = source.split('\n');
+  // Each line with the next one's comment text after it, so a citation broken over two lines is whole.
+  lines.forEach((text, index) => {
+    const next = (lines[index + 1] ?? '').replace(/^\s*(\*|\/\/|#)\s?/, '');
+    const joined = `${text} ${next}`;
+    for (const match of joined.matchAll(
+      /((?:[\w.-]+\/)*README|docs\/[\w/.-]+|CONTRIBUTING)(?:\.md)?,?\s+"([^"]+)"/g,
+    )) {
+      if ((match.index ?? 0) >= text.length) continue;
+      const path = match[1] ?? '';
+      citations.push({
+        file: path.endsWith('.md') ? path : `${path}.md`,
+        section: match[2] ?? '',
+        line: index + 1,
+      });
+    }
+  });
+  return citations;
+}
+
+/** A heading's text as a reader sees it: no backticks, links kept as their text, no section number, lower case. */
+function headingTexts(markdown: string): string[] {
+  return withoutCodeBlocks(markdown)
+    .split('\n')
+    .map((line) => /^#{1,6}\s+(.+?)\s*#*\s*$/.exec(line)?.[1])
+    .filter((heading): heading is string => heading !== undefined)
+    .map((heading) =>
+      heading
+        .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
+        .replace(/^\d+(\.\d+)*\.?\s+/, '')
+        .replaceAll('`', '')
+        .toLowerCase(),
+    );
+}
+
+/**
+ * What is wrong with the sections the code's comments cite, one message per citation: the page must be a tracked file
+ * and have a heading that starts with the cited words (`"Events"` cites "Events (bubbling, composed)").
+ */
+export function brokenCitations(
+  sources: ReadonlyMap<string, string>,
+  tracked: ReadonlySet<string>,
+  read: (file: string) => string,
+): string[] {
+  const problems: string[] = [];
+  for (const [name, source] of sources) {
+    for (const { file, section, line } of citedSections(source)) {
+      const where = `${name}:${line}: ${file}, "${section}"`;
+      if (!tracked.has(file)) {
+        problems.push(`${where} cites no file of the repository`);
+        continue;
+      }
+      const wanted = section.replaceAll('`', '').toLowerCase();
+      if (!headingTexts(read(file)).some((heading) => heading.startsWith(wanted)))
+        problems.push(`${where} names no heading of ${file}`);
+    }
+  }
+  return problems;
+}

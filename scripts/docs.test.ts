@@ -16,7 +16,7 @@ import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
 import { sqliteLedger } from '../bff/labels/testing/ledgers.ts';
 import { DEPLOY_DOC, deployBlock } from './deploy-doc.ts';
-import { brokenLinks, headingAnchors, markdownLinks } from './doc-links.ts';
+import { brokenCitations, brokenLinks, citedSections, headingAnchors, markdownLinks } from './doc-links.ts';
 
 // Runs the blocks of docs/deploy.md marked `<!-- tested: name -->` (scripts/deploy-doc.ts), so a command the docs
 // show cannot rot unnoticed.
@@ -214,9 +214,75 @@ describe('every document link resolves to a file of the repository', () => {
 
   it('in every tracked markdown file: relative links name tracked files, anchors name headings', () => {
     const markdown = [...tracked].filter((file) => file.endsWith('.md'));
-    expect(markdown).toContain('docs/architecture.md');
+    // Every page by reader is among them: the README's front door, docs/ and the parts' own READMEs.
+    for (const page of [
+      'README.md',
+      'CONTRIBUTING.md',
+      'docs/architecture.md',
+      'docs/configuration.md',
+      'docs/security.md',
+      'docs/testing.md',
+      'docs/agents/connect.md',
+      'widget/README.md',
+      'sandbox/README.md',
+      'bench/README.md',
+    ])
+      expect(markdown).toContain(page);
+    expect(markdown.filter((file) => file.startsWith('docs/')).length).toBeGreaterThan(20);
     expect(markdown.flatMap((file) => markdownLinks(read(file))).length).toBeGreaterThan(30);
     expect(brokenLinks(tracked, read)).toEqual([]);
+  });
+
+  it('the README stays a front door: at most 200 lines, every other page one link away', () => {
+    const readme = read('README.md');
+    expect(readme.split('\n').length).toBeLessThanOrEqual(200);
+    const linked = new Set(markdownLinks(readme).map(({ target }) => target.split('#')[0]));
+    const pages = [...tracked].filter((file) => /^docs\/.+\.md$/.test(file));
+    expect(
+      pages.filter((page) => !linked.has(page) && !linked.has(`${page.split('/').slice(0, -1).join('/')}/`)),
+    ).toEqual([]);
+  });
+
+  it('code comments cite pages and sections that exist', () => {
+    const sources = new Map(
+      [...tracked]
+        .filter((file) => /\.(ts|tsx|js)$|^\.env\.example$/.test(file) && file !== 'scripts/docs.test.ts')
+        .map((file) => [file, read(file)] as const),
+    );
+    const cited = [...sources.values()].flatMap((source) => citedSections(source));
+    expect(cited.length).toBeGreaterThan(40);
+    expect(brokenCitations(sources, tracked, read)).toEqual([]);
+    // A page named without a section must exist too (by its path from the root, or from the file's folder).
+    const named = [...sources].flatMap(([file, source]) =>
+      [...source.matchAll(/(?<![\w./-])(?:docs\/[\w/.-]+|(?:[\w.-]+\/)*README|CONTRIBUTING)\.md\b/g)].map(
+        (match) => ({ file, page: match[0] }),
+      ),
+    );
+    expect(named.length).toBeGreaterThan(40);
+    expect(
+      named.filter(({ file, page }) => !tracked.has(page) && !tracked.has(join(dirname(file), page))),
+    ).toEqual([]);
+  });
+
+  it('tells a citation of a missing page or section, so the check above can fail', () => {
+    const pages: Record<string, string> = {
+      'docs/a.md': '# A page\n## Events (bubbling, `composed`)\n## Logins',
+      'README.md': '# Title\n## Benchmarks',
+    };
+    const q = '"';
+    const sources = new Map([
+      ['x.ts', `/** Fine (docs/a.md, ${q}Events${q}) and (README, ${q}Benchmarks${q}). */`],
+      [
+        'y.ts',
+        `// (docs/a.md, ${q}Security bounds${q}), (README, ${q}Agent policies${q}),\n// (docs/gone.md, ${q}Logins${q}) and (docs/a.md, ${q}Logins and\n// more${q})`,
+      ],
+    ]);
+    expect(brokenCitations(sources, new Set(Object.keys(pages)), (file) => pages[file] ?? '')).toEqual([
+      'y.ts:1: docs/a.md, "Security bounds" names no heading of docs/a.md',
+      'y.ts:1: README.md, "Agent policies" names no heading of README.md',
+      'y.ts:2: docs/gone.md, "Logins" cites no file of the repository',
+      'y.ts:2: docs/a.md, "Logins and more" names no heading of docs/a.md',
+    ]);
   });
 
   it('no document refers to the files handed to the team outside the repository', () => {

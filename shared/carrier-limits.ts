@@ -29,7 +29,7 @@ export interface ContractService {
   maxWeightGrams: number;
   /**
    * The largest declared value (BRL) the service insures; applied to the content declaration's total
-   * (Σ quantidade × valor), as the plausibility rules say (README, "Agent policies and approvals").
+   * (Σ quantidade × valor), as the plausibility rules say (docs/agents/labels.md, "One declared value").
    */
   maxDeclaredValueBRL: number;
 }
@@ -68,7 +68,7 @@ export function isPresentationName(serviceCode: string): boolean {
 }
 
 /**
- * Our plausibility floor, not a carrier figure (README, "Agent policies and approvals"): no packed object weighs under 10 g, while a
+ * Our plausibility floor, not a carrier figure (docs/agents/labels.md, "Plausibility before money"): no packed object weighs under 10 g, while a
  * kilogram figure sent as grams (0.8 for 800 g) does.
  */
 export const MIN_WEIGHT_GRAMS = 10;
@@ -128,8 +128,8 @@ export const PRINTED_FIELD_MAX: Readonly<Record<PrintedField, number>> = {
 /** The longest `email` the carrier takes [xsd] (`email_destinatario`, `email_remetente`). */
 export const EMAIL_MAX_LENGTH = 50;
 
-/** At most 50 lines in a content declaration (README, "Agent policies and approvals"; our choice, as spec 8's 50 quote items). */
+/** At most 50 lines in a content declaration (docs/agents/labels.md, "Plausibility before money"; our choice, as spec 8's 50 quote items). */
 export const MAX_DECLARED_ITEMS = 50;
 
-/** A declared line's `quantidade` is at most 9,999 units (README, "Agent policies and approvals"; our choice, four digits). */
+/** A declared line's `quantidade` is at most 9,999 units (docs/agents/labels.md, "Plausibility before money"; our choice, four digits). */
 export const MAX_DECLARED_QUANTITY = 9_999;

@@ -6,7 +6,7 @@ import type { DeclaredItem } from './party.ts';
  * ledger and the issuer all read this number, so a limit is checked against the very total the label declares.
  *
  * `valor` is a unit value in BRL (spec 2.6), money, so it has at most two decimal places: the plausibility rules
- * refuse any other (`invalid_declared_item`, README "Agent policies and approvals"), and only then is a total
+ * refuse any other (`invalid_declared_item`, docs/agents/labels.md, "One declared value"), and only then is a total
  * computed. Without that rule, R$ 0,005 × 9,999 is R$ 99,99 rounded per unit and R$ 50,00 rounded on the total: two
  * honest roundings, and a limit checked against one number while the other is counted.
  */

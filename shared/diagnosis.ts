@@ -8,7 +8,7 @@ const UUID = /^[0-9a-fA-F]{8}-(?:[0-9a-fA-F]{4}-){3}[0-9a-fA-F]{12}$/;
 
 /**
  * Where a label attempt came from (spec 4.4.5): `mcp` or one of two storefront apps. The spec names the apps
- * only as placeholders; we pin them as `nuvemshop` and `tray` (documented in the README).
+ * only as placeholders; we pin them as `nuvemshop` and `tray` (docs/architecture.md, "Choices where the specification is silent").
  */
 export const LABEL_SOURCES = ['mcp', 'nuvemshop', 'tray'] as const;
 export const LabelSourceSchema = /* @__PURE__ */ z.enum(LABEL_SOURCES);

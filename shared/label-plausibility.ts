@@ -21,7 +21,7 @@ import type { DeclaredItem, Party } from './party.ts';
 import { type Uf, ufOfCep } from './uf.ts';
 
 /**
- * The plausibility rules of a `generate_label` input (README, "Agent policies and approvals"): what the
+ * The plausibility rules of a `generate_label` input (docs/agents/labels.md, "Plausibility before money"): what the
  * BFF checks before anything reaches the platform, and what the sandbox's carrier refuses the same way. Pure.
  *
  * Checked in this order, the first broken rule answers:
@@ -188,8 +188,8 @@ const within = (value: number, range: { min: number; max: number }) =>
   value >= range.min && value <= range.max;
 
 /**
- * A unit value is money: whole centavos, at most two decimal places (our choice, README "Agent policies and
- * approvals": the carrier takes declared values with two decimals, and a third one is where rounding per unit and
+ * A unit value is money: whole centavos, at most two decimal places (our choice, docs/agents/labels.md, "One
+ * declared value": the carrier takes declared values with two decimals, and a third one is where rounding per unit and
  * rounding the total part ways). The total is then exact in centavos (`declaredValueCents`), so R$ 3.000,00 is
  * PAC's maximum and R$ 3.000,01 is over it.
  */

@@ -39,7 +39,7 @@ function when(ms: number | null): string {
  * their scopes and last use, and a revoke button per client (its tokens stop at once). Sessions (8 h) live hashed
  * in the OAuth store, so any instance serves them. Every post must come from the BFF's own page (its `Origin`, or
  * `Sec-Fetch-Site` without one) and carry a CSRF token: the login form a double-submit one, the others the session's
- * (README, "Security bounds").
+ * (docs/agents/connect.md, "OAuth: the choices made").
  */
 export function adminRoutes(deps: AdminDeps): Router {
   const { oauth, config } = deps;

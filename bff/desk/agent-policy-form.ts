@@ -3,7 +3,7 @@ import type { AgentPolicy } from '../policies/policy.ts';
 import { MESSAGES } from './messages.ts';
 
 /**
- * The policy form of one OAuth client on `/admin/agents` (README, "Agent policies and approvals"): labels
+ * The policy form of one OAuth client on `/admin/agents` (docs/agents/labels.md, "A policy per agent"): labels
  * and declared value per São Paulo day, the services it may use, and when the merchant approves first. The desk's
  * script sends it to `POST /admin/api/agents/<client>/policy`. A table row under the client's own row (the page is
  * in Portuguese, as the rest of /admin/agents).

@@ -1,5 +1,5 @@
 /**
- * A merchant's desk session as a script gets one (docs/agents/labels.md, README "The label desk"): the login form's
+ * A merchant's desk session as a script gets one (docs/desk.md, "The JSON API, for the pages and for your scripts"): the login form's
  * CSRF cookie and field, the password posted, then `GET /admin/api/session` for the token every POST sends as
  * `X-CSRF-Token`. For tests of the desk's API and pages.
  */

@@ -49,7 +49,7 @@ export interface HistoryEntry {
 
 /**
  * The operator's decisions on attempts whose outcome nobody knows (the desk's "resolve", `npm run ledger -- resolve`),
- * checked before the ledger takes them (README, "Security bounds"): a pre-posting is bound to
+ * checked before the ledger takes them (docs/desk.md, "Decisions are checked"): a pre-posting is bound to
  * an attempt only when it is well formed, the platform's history lists it for this store as created, its evidence is
  * this attempt's whole request, and nothing else holds it; "not created" only while the history shows no unbound
  * pre-posting of this very request. A decision the platform cannot confirm needs a written reason (`force`), kept in

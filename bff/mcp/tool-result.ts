@@ -19,7 +19,7 @@ export function answer(summary: string, structured: Record<string, unknown>): Ca
   };
 }
 
-/** A refusal: nothing was done; `isError` with the structured reason (README, "Agent policies and approvals"), so an agent can act on it. */
+/** A refusal: nothing was done; `isError` with the structured reason (docs/agents/connect.md, "What agents get back"), so an agent can act on it. */
 export function refused(summary: string, structured: Record<string, unknown>): CallToolResult {
   return { ...answer(summary, structured), isError: true };
 }

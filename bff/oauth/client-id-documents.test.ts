@@ -29,7 +29,7 @@ import {
 import { type RunningBff, startBff } from '../testing.ts';
 
 /**
- * Client ID Metadata Documents on the BFF (README, "Agent policies and approvals"): the SDK's own client
+ * Client ID Metadata Documents on the BFF (docs/agents/connect.md, "Client ID Metadata Documents"): the SDK's own client
  * connects with an https URL as its client id, served by a real HTTPS server with a test CA on 127.0.0.2 (standing
  * for the internet: the only special-use address the test BFF may fetch from), names resolved by a table; every
  * SSRF attempt is refused with `invalid_client` and no connection to where it pointed.

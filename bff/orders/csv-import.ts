@@ -38,7 +38,7 @@ interface Line {
 }
 
 /**
- * The orders of a CSV file (docs/orders.md, "CSV import"): a header line with the documented columns, in any order
+ * The orders of a CSV file (docs/orders.md, "Any other store: the CSV import"): a header line with the documented columns, in any order
  * (an unknown, repeated or missing required column refuses the whole file), then one line per item; lines with the
  * same `orderId` are one order. A line that is wrong refuses its order (with every line of it, each said); the other
  * orders are read. Each order is then reviewed like a store's (the CEP checked, empty fields named).

@@ -56,7 +56,7 @@ function stamp(page: PDFPage, font: PDFFont, text: string): void {
 }
 
 /**
- * The day's labels as one PDF (docs/orders.md, "Print"): each label's pages in the order asked, each page stamped with
+ * The day's labels as one PDF (docs/orders.md, "Ship a day in two clicks"): each label's pages in the order asked, each page stamped with
  * its order and volume; a label that cannot be printed (not created, its PDF not ready, unreadable) does not stop the
  * others — a last page says which and why. `pdfOf` answers a label's PDF bytes, or why there is none.
  */

@@ -4,7 +4,7 @@ import { centavos } from '../../shared/declared-value.ts';
 import type { DailyLimits } from '../labels/ledger.ts';
 
 /**
- * What one agent may do with labels (README, "Agent policies and approvals"): a static token's fields in
+ * What one agent may do with labels (docs/agents/labels.md, "A policy per agent"): a static token's fields in
  * `BFF_AGENT_TOKENS`, or an OAuth client's, set on /admin/agents. Every field is optional: no limit, every service,
  * no approval.
  */

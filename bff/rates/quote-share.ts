@@ -2,7 +2,7 @@ import type { LimitDecision, RateLimit } from '../../shared/rate-limit.ts';
 import { sha256Hex } from '../../shared/security/hash.ts';
 
 /**
- * Who asks the quote core for a quote (docs/checkout/README.md, "Fair shares of the quote budget"). Every caller
+ * Who asks the quote core for a quote (docs/checkout/quote-core.md, "Fair shares of the store's quotes"). Every caller
  * spends its own share of the BFF's quotes; cached answers and answers shared with an identical quote in flight are
  * free. Measured before the shares (issue 38): one agent with the `labels` scope sent 70 `preview_label` calls in
  * 0.9 s, took the store's 60 quotes of the minute, and the next 5 of 5 shopper quotes got 429.

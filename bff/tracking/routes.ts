@@ -65,7 +65,7 @@ export function lookupFailure(res: Response, error: unknown): unknown {
   return new ApiError('track_failed', message);
 }
 
-/** `POST /api/tracking` `{codes}` → `{results}` in request order (README.md, "Routes"). */
+/** `POST /api/tracking` `{codes}` → `{results}` in request order (docs/routes.md; docs/tracking.md). */
 export function trackingRoutes(deps: {
   config: BffConfig;
   service: TrackingService;

@@ -38,7 +38,7 @@ const kept = (transits: { days: number }[], platformDays: number) =>
   transits.filter((t) => t.days <= platformDays).length / transits.length;
 
 describe('the carrier’s transit times', () => {
-  it('gives each lane and service the profile the README lists', () => {
+  it('gives each lane and service the profile sandbox/README.md lists', () => {
     const lane = (cep: string) => laneOf(cep) ?? (undefined as never);
     expect(profileOf('SP', lane('20040-020'), '03298')).toBe('early'); // PAC to Rio de Janeiro (capital)
     expect(profileOf('SP', lane('13035-680'), '03298')).toBe('on-time'); // PAC to Campinas

@@ -67,7 +67,7 @@ export interface CheckoutView {
 const SHOPIFY_TTL = { success: 15 * 60_000, error: 30_000 };
 /** Nuvemshop: a 200 is kept 15 minutes, a 422 one minute, anything else not at all (its API documentation). */
 const NUVEMSHOP_TTL = { success: 15 * 60_000, unprocessable: 60_000 };
-/** Nuvemshop publishes no read timeout: the sandbox gives the callback Shopify's longest, 10 s (README). */
+/** Nuvemshop publishes no read timeout: the sandbox gives the callback Shopify's longest, 10 s (sandbox/README.md). */
 const NUVEMSHOP_READ_TIMEOUT_MS = 10_000;
 
 /** The platforms accept answers with fields they do not read: so does the sandbox (its schemas are ours, strict). */

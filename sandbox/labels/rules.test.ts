@@ -264,8 +264,8 @@ describe('checkLabel: the shared plausibility rules, in the carrier words', () =
 });
 
 /**
- * README, "Agent policies and approvals": the BFF checks the plausibility rules "before anything reaches the platform (and by the sandbox as
- * the carrier would)". Whatever the input, the two agree: a label plausibilityOf lets through is never refused by the
+ * docs/agents/labels.md, "Plausibility before money": the BFF checks the plausibility rules before anything reaches the
+ * platform, and the sandbox refuses the same as the carrier would. Whatever the input, the two agree: a label plausibilityOf lets through is never refused by the
  * emulated carrier for a plausibility reason, and each label it refuses is refused by the carrier, for the same
  * reason and field.
  */

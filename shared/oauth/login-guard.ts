@@ -3,7 +3,7 @@ import { senderKey } from '../security/address.ts';
 import { DeviceCookies } from '../security/device-cookie.ts';
 import type { FailureRule, LoginFailures } from './login-failures.ts';
 
-/** The bounds of every login of both servers (README, "Security bounds"). */
+/** The bounds of every login of both servers (docs/security.md, "Logins"). */
 export const LOGIN_LIMITS = {
   /** Failed logins an account takes per window from browsers it does not know (and each known browser on its own). */
   failuresPerAccount: 20,

@@ -26,7 +26,7 @@ import type {
  *
  * Each volume is chosen by filling every box with what is left (largest units first, in blocks) and keeping the
  * box that takes everything (the smallest such), else the one that takes the most (used again while what is left
- * holds all it took); each volume is then moved to the smallest box that holds its contents. A heuristic (bin packing is NP-hard): README "Packing (cubagem)" has its
+ * holds all it took); each volume is then moved to the smallest box that holds its contents. A heuristic (bin packing is NP-hard): docs/agents/packing.md has its
  * figures against a first-fit-decreasing baseline and a library.
  *
  * `boxes` are `BoxesSchema` output (within the carrier's size limits, unique ids).
