@@ -188,11 +188,15 @@ export class AppsHost {
       return {};
     };
     bridge.onsizechange = ({ height }) => {
-      if (height)
-        void page.evaluate(
-          (h) => ((document.getElementById('view') as HTMLElement).style.height = `${h}px`),
-          height,
-        );
+      if (!height) return;
+      // The host resizes the frame as a host does; an app may report a size as its page is being reloaded or closed
+      // (the test's own reload), and then there is no frame left to resize: nothing to do.
+      page
+        .evaluate((h) => ((document.getElementById('view') as HTMLElement).style.height = `${h}px`), height)
+        .catch((error: unknown) => {
+          if (!page.isClosed() && !/has been closed|Execution context was destroyed/.test(String(error)))
+            throw error;
+        });
     };
     const initialized = new Promise<void>((resolve) => {
       bridge.oninitialized = () => resolve();
