@@ -83,4 +83,31 @@ export const MODULES: MutationModule[] = [
       'widget/calculator/messages.test.ts',
     ],
   },
+  {
+    name: 'shared/packing',
+    mutate: [...notTests('shared/packing/*.ts'), '!shared/packing/testing.ts'],
+    // planner.properties.test.ts (random orders and boxes, seconds of CPU) runs in `npm test` only: every planner
+    // mutant would pay its seconds, and planner.test.ts's examples state each rule on its own
+    tests: [
+      'shared/packing/box.test.ts',
+      'shared/packing/plan.test.ts',
+      'shared/packing/placement.test.ts',
+      'shared/packing/planner.test.ts',
+    ],
+  },
+  {
+    name: 'bff/policies',
+    mutate: notTests('bff/policies/*.ts'),
+    tests: ['bff/policies/policy.test.ts', 'bff/policies/approval-store.test.ts'],
+  },
+  {
+    name: 'bff/notifications',
+    mutate: ['bff/notifications/changes.ts', 'bff/notifications/email-texts.ts', 'bff/notifications/webhook.ts'],
+    tests: [
+      'bff/notifications/changes.test.ts',
+      'bff/notifications/email-texts.test.ts',
+      'bff/notifications/email.test.ts',
+      'bff/notifications/webhook.test.ts',
+    ],
+  },
 ];
