@@ -79,6 +79,23 @@ describe.each(LOCALES)('EMAIL_TEXTS[%s]', (locale) => {
   });
 });
 
+describe.each(LOCALES)('EMAIL_TEXTS[%s], written out', (locale) => {
+  const t = EMAIL_TEXTS[locale];
+  const sentences = [
+    ...PARCEL_STATUSES.flatMap((status) => [t.next[status](), t.next[status](UNIT)]),
+    t.pickupBy(DATE),
+    t.pickupBy(DATE, UNIT),
+    t.atRiskNext('até qua., 26/11'),
+  ];
+
+  it('starts and ends every sentence with a word, never a space, and never puts two spaces in a row', () => {
+    for (const sentence of sentences) {
+      expect(sentence).toMatch(/^\S.*\S$/);
+      expect(sentence).not.toMatch(/ {2}/);
+    }
+  });
+});
+
 it('speaks each language in its own words', () => {
   const [pt, en, es] = LOCALES.map((locale) => EMAIL_TEXTS[locale]);
   expect(new Set([pt?.code, en?.code, es?.code]).size).toBe(3);

@@ -47,6 +47,7 @@ describe('WebhookSender', () => {
         if (req.url === '/moved') res.writeHead(302, { location: '/ok' }).end();
         else if (req.url === '/gone') res.writeHead(410).end('{"error":"no such hook"}');
         else if (req.url === '/created') res.writeHead(201).end();
+        else if (req.url === '/empty') res.writeHead(204).end();
         else if (req.url === '/choices') res.writeHead(300).end();
         else res.writeHead(200).end('thanks');
       });
@@ -89,18 +90,23 @@ describe('WebhookSender', () => {
     expect(sender('/hook').url).toBe(`${base}/hook`);
   });
 
-  it('counts any 2xx as delivered; a 300, a redirect (never followed) or a 410 is a failed try', async () => {
+  it('counts any 2xx as delivered, with a body or none; a 300, a redirect (never followed) or a 410 is a failed try', async () => {
     await expect(sender('/created').send('evt_1', '{}')).resolves.toBeUndefined();
+    await expect(sender('/empty').send('evt_1', '{}')).resolves.toBeUndefined();
     await expect(sender('/moved').send('evt_1', '{}')).rejects.toThrow(
       new DeliveryError('the endpoint answered HTTP 302'),
     );
-    expect(received.map((r) => r.url)).toEqual(['/created', '/moved']);
+    expect(received.map((r) => r.url)).toEqual(['/created', '/empty', '/moved']);
     await expect(sender('/choices').send('evt_1', '{}')).rejects.toThrow('the endpoint answered HTTP 300');
     const gone = await sender('/gone')
       .send('evt_1', '{}')
       .catch((error: unknown) => error);
     expect(gone).toBeInstanceOf(DeliveryError);
-    expect(gone).toMatchObject({ name: 'DeliveryError', message: 'the endpoint answered HTTP 410', permanent: false });
+    expect(gone).toMatchObject({
+      name: 'DeliveryError',
+      message: 'the endpoint answered HTTP 410',
+      permanent: false,
+    });
   });
 
   it('says the endpoint could not be reached, never why in its own words', async () => {
