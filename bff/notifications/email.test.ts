@@ -82,7 +82,7 @@ describe('renderEmail, what each event says', () => {
 
   it('writes the text e-mail line by line: greeting, status, next step, promise, last event, code, link, store', () => {
     const mail = renderEmail({
-      event: event({ status: 'in-transit', lastEvent: moving, promise }, 'shipment.in_transit'),
+      event: event({ status: 'in-transit', lastEvent: moving, promise }, 'shipment.status_changed'),
       locale: 'pt-BR',
       name: '  Maria\tda Silva ',
       store: { name: 'Loja Demo', url: 'https://loja.example', logoUrl: undefined },
@@ -109,7 +109,7 @@ describe('renderEmail, what each event says', () => {
 
   it('leaves out what it does not know: no promise, no last event, no store address, no place of the event', () => {
     const mail = renderEmail({
-      event: event({ status: 'in-transit', lastEvent: undefined }, 'shipment.in_transit'),
+      event: event({ status: 'in-transit', lastEvent: undefined }, 'shipment.status_changed'),
       locale: 'en',
       store: none,
     });

@@ -117,4 +117,17 @@ export const MODULES: MutationModule[] = [
       'bff/notifications/webhook.test.ts',
     ],
   },
+  {
+    name: 'bff/orders',
+    mutate: notTests('bff/orders/*.ts'),
+    // routes.test.ts drives the route in process over a node:sqlite ledger; orders.test.ts and lookup-race.test.ts
+    // state the same through a started BFF and sandbox (seconds a mutant), so they run in `npm test` only
+    tests: [
+      'bff/orders/links.test.ts',
+      'bff/orders/link-secret.test.ts',
+      'bff/orders/lookup.test.ts',
+      'bff/orders/lookup-throttle.test.ts',
+      'bff/orders/routes.test.ts',
+    ],
+  },
 ];
