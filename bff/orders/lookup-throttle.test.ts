@@ -53,6 +53,36 @@ describe('LookupThrottle', () => {
     expect((await throttle.admit('v1', 'B-4')).ok).toBe(false);
   });
 
+  it('counts an order number with spaces around it, or in another case, as the same order', async () => {
+    const throttle = new LookupThrottle({
+      visitors: new MemoryFailures(limit),
+      orders: new MemoryFailures({ calls: 2, seconds: 900 }),
+    });
+    expect((await throttle.admit('v1', ' PED-1 ')).ok).toBe(true);
+    expect((await throttle.admit('v2', 'ped-1')).ok).toBe(true);
+    expect(waitOf(await throttle.admit('v3', 'PED-1'))).toBe(900);
+  });
+
+  it('starts a new window when the last one ended, to the millisecond, and counts in it again', async () => {
+    let now = 1_763_800_000_000;
+    const counter = new MemoryFailures(limit, { now: () => now });
+    for (let i = 0; i < 3; i++) expect((await counter.reserve('v')).ok).toBe(true);
+    expect(waitOf(await counter.reserve('v'))).toBe(900);
+    now += 900_000;
+    for (let i = 0; i < 3; i++) expect((await counter.reserve('v')).ok).toBe(true);
+    expect(waitOf(await counter.reserve('v'))).toBe(900);
+  });
+
+  it('takes back at most the one failure a reservation counted, never leaving a free guess', async () => {
+    const counter = new MemoryFailures(limit);
+    const first = await counter.reserve('v');
+    if (!first.ok) throw new Error('refused');
+    await first.release();
+    await first.release();
+    for (let i = 0; i < 3; i++) expect((await counter.reserve('v')).ok).toBe(true);
+    expect((await counter.reserve('v')).ok).toBe(false);
+  });
+
   it('lets exactly the limit through of attempts made at once', async () => {
     const counter = new MemoryFailures(limit);
     const reservations = await Promise.all(Array.from({ length: 60 }, () => counter.reserve('203.0.113.7')));

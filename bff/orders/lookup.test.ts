@@ -75,6 +75,25 @@ describe('OrderLookup.byOrderAndCep', () => {
     expect((await orders.byOrderAndCep('PED-6', '20040020'))?.map((a) => a.id)).toEqual([again.id]);
   });
 
+  it('leaves out a label whose outcome is unknown, though the platform named a code for it', async () => {
+    const created = await label('PED-10', 1, '20040-020');
+    clock += 1_000;
+    const open = await ledger.begin({
+      fingerprint: `fp-${++n}`,
+      orderId: 'PED-10',
+      volume: 2,
+      request: JSON.stringify({ recipient: { endereco: { cep: '20040-020' } } }),
+    });
+    const unknown = await ledger.settle(open.id, {
+      state: 'unknown',
+      settledBy: 'diagnosis',
+      trackingCode: 'QB999999995BR',
+      unknownWhy: 'binding_conflict',
+    });
+    expect(unknown.trackingCode).toBe('QB999999995BR');
+    expect((await orders.byOrderAndCep('PED-10', '20040020'))?.map((a) => a.id)).toEqual([created.id]);
+  });
+
   it('never matches a label whose request names no CEP it can read', async () => {
     clock += 1_000;
     for (const request of [

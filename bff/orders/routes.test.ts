@@ -6,7 +6,7 @@ import * as z from 'zod/mini';
 import { OrderLookupResponseSchema } from '../../shared/order-lookup.ts';
 import type { TrackingLookupResult } from '../../shared/tracking-lookup.ts';
 import { parseConfig } from '../config.ts';
-import { errorHandler } from '../http/errors.ts';
+import { errorHandler, notFound } from '../http/errors.ts';
 import type { LedgerStore } from '../labels/ledger-store.ts';
 import { sqliteLedger, type TestLedger } from '../labels/testing/ledgers.ts';
 import { createLogger } from '../logger.ts';
@@ -56,9 +56,10 @@ afterEach(async () => {
   await ledger.close();
 });
 
-/** Starts the route on port 0 with the test's deps as they are now. */
+/** Starts the route on port 0 with the test's deps as they are now (the floor recorded in `waits`, unless `realWait`). */
 async function start(
   promised?: <T extends TrackingLookupResult>(results: T[]) => Promise<T[]>,
+  realWait = false,
 ): Promise<void> {
   const tracking: Pick<TrackingService, 'lookup'> = {
     lookup: async (codes, visitor) => {
@@ -78,10 +79,11 @@ async function start(
         visitors: new MemoryFailures({ calls: limits.perVisitor, seconds: 900 }),
         orders: new MemoryFailures({ calls: limits.perOrder, seconds: 900 }),
       }),
-      wait: async (ms) => void waits.push(ms),
+      ...(realWait ? {} : { wait: async (ms: number) => void waits.push(ms) }),
       ...(promised ? { promised } : {}),
     }),
   );
+  app.use(notFound);
   app.use(errorHandler(createLogger({ level: 'silent' })));
   server = app.listen(0, '127.0.0.1');
   await new Promise((done) => server.once('listening', done));
@@ -154,6 +156,13 @@ describe('POST /api/orders/lookup, in process', () => {
       expect(ms).toBeLessThanOrEqual(NOT_FOUND_FLOOR_MS);
     }
     expect(asked).toEqual([]);
+  });
+
+  it('waits out the floor on the clock when no wait is given', async () => {
+    await start(undefined, true);
+    const started = performance.now();
+    expect((await lookup({ orderId: 'PED-404', cep: '20040020' })).status).toBe(404);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(NOT_FOUND_FLOOR_MS - 1);
   });
 
   it('refuses a malformed body naming the field, before it counts or looks anything up', async () => {
@@ -252,5 +261,14 @@ describe('POST /api/orders/lookup, in process', () => {
     const preflight = await fetch(url, { method: 'OPTIONS', headers: { origin: ORIGIN } });
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get('access-control-allow-origin')).toBe(ORIGIN);
+    // its rules stay on its own path: another route's preflight and body are not its business
+    const elsewhere = url.replace('/api/orders/lookup', '/api/elsewhere');
+    expect((await fetch(elsewhere, { method: 'OPTIONS', headers: { origin: ORIGIN } })).status).toBe(404);
+    const plain = await fetch(elsewhere, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain' },
+      body: 'x',
+    });
+    expect(plain.status).toBe(404);
   });
 });
