@@ -66,6 +66,7 @@ describe('TrackingLinks', () => {
       `${ATTEMPT}.`,
       `.${later}`,
       `${ATTEMPT}.a${later}`,
+      `${ATTEMPT}.${later}a`,
       `${ATTEMPT}.-${later}`,
     ]) {
       expect(links().verify(signed(text))).toBeUndefined();

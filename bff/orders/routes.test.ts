@@ -270,5 +270,7 @@ describe('POST /api/orders/lookup, in process', () => {
       body: 'x',
     });
     expect(plain.status).toBe(404);
+    const root = await fetch(url.replace('/api/orders/lookup', '/'), { method: 'POST', body: 'x' });
+    expect(root.status).toBe(404);
   });
 });
