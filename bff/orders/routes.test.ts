@@ -52,7 +52,9 @@ beforeEach(() => {
   visitorLimiter = new MemoryVisitorLimiter({ calls: 100, seconds: 60 });
 });
 afterEach(async () => {
-  await new Promise((done) => server?.close(done));
+  // a request left hanging (by a broken route) must not hold the test up: its connection is closed with the server
+  server?.closeAllConnections();
+  if (server?.listening) await new Promise((done) => server.close(done));
   await ledger.close();
 });
 
