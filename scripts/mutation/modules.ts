@@ -130,4 +130,22 @@ export const MODULES: MutationModule[] = [
       'bff/orders/routes.test.ts',
     ],
   },
+  {
+    name: 'shared/oauth',
+    // the provider (clients, codes, tokens, the bearer check), the store and its bounds, client ID metadata
+    // documents and the login guard; the pages (HTML), the server's wiring and the style are stated end to end
+    mutate: [
+      'shared/oauth/provider.ts',
+      'shared/oauth/store.ts',
+      'shared/oauth/client-metadata.ts',
+      'shared/oauth/login-guard.ts',
+    ],
+    // store.postgres.test.ts runs in `npm test` only: a node:sqlite mutant would wait for PostgreSQL to start
+    tests: [
+      'shared/oauth/provider.test.ts',
+      'shared/oauth/store.test.ts',
+      'shared/oauth/client-metadata.test.ts',
+      'shared/oauth/login-guard.test.ts',
+    ],
+  },
 ];
