@@ -146,6 +146,7 @@ export const MODULES: MutationModule[] = [
       'shared/oauth/store.test.ts',
       'shared/oauth/client-metadata.test.ts',
       'shared/oauth/login-guard.test.ts',
+      'shared/oauth/server.test.ts',
     ],
   },
 ];
