@@ -623,27 +623,25 @@ export function oauthServerSuite(server: OAuthServerUnderTest): void {
 
   // 1,051 registrations over HTTP (a second; slow: left out of mutation runs): shared/oauth/provider.test.ts states the
   // same bound through the provider in a fifth of the time ("keeps at most 1,000 clients without consent in all").
-  it(
-    'keeps at most 1,000 registrations without consent in all, the oldest going first, and never one the merchant approved',
-    { tags: ['slow'] },
-    async () => {
-      const approved = await approvedTokens(server);
-      const first = await registerFrom(origin(), loopbackAddress(1_000));
-      const last: string[] = [];
-      // 1,050 more, 15 from each of 70 addresses (under the per-address cap).
-      for (let a = 0; a < 70; a++) {
-        const batch = await Promise.all(
-          Array.from({ length: 15 }, () => registerFrom(origin(), loopbackAddress(1_001 + a))),
-        );
-        if (a === 69) last.push(...batch);
-      }
-      expect(await known(origin(), first)).toBe(false);
-      for (const id of last) expect(await known(origin(), id)).toBe(true);
-      expect(await known(origin(), approved.clientId)).toBe(true);
-      expect((await mcpCall(origin(), approved.access)).status).toBe(200);
-    },
-    60_000,
-  );
+  it('keeps at most 1,000 registrations without consent in all, the oldest going first, and never one the merchant approved', {
+    tags: ['slow'],
+    timeout: 60_000,
+  }, async () => {
+    const approved = await approvedTokens(server);
+    const first = await registerFrom(origin(), loopbackAddress(1_000));
+    const last: string[] = [];
+    // 1,050 more, 15 from each of 70 addresses (under the per-address cap).
+    for (let a = 0; a < 70; a++) {
+      const batch = await Promise.all(
+        Array.from({ length: 15 }, () => registerFrom(origin(), loopbackAddress(1_001 + a))),
+      );
+      if (a === 69) last.push(...batch);
+    }
+    expect(await known(origin(), first)).toBe(false);
+    for (const id of last) expect(await known(origin(), id)).toBe(true);
+    expect(await known(origin(), approved.clientId)).toBe(true);
+    expect((await mcpCall(origin(), approved.access)).status).toBe(200);
+  });
 
   it('forgets a registration never consented to after a day, and keeps one the merchant approved', async () => {
     const approved = await approvedTokens(server);
