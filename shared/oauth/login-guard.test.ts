@@ -93,7 +93,10 @@ describe('LoginGuard, strangers', () => {
     await strangersFail(1);
     const stranger = from('192.0.2.200');
     expect(await waitOf(stranger)).toBe(3_600);
-    now += 3_600_000 - 1_000;
+    // refused tries count nothing more: half an hour later, half an hour is left
+    now += 1_800_000;
+    expect(await waitOf(stranger)).toBe(1_800);
+    now += 1_800_000 - 1_000;
     expect(await waitOf(stranger)).toBe(1);
     now += 1_000;
     expect(await waitOf(stranger)).toBe(0);
@@ -107,6 +110,17 @@ describe('LoginGuard, strangers', () => {
       Array.from({ length: 25 }, (_, i) => guard.admit(from(`198.51.100.${i + 1}`), ACCOUNT)),
     );
     expect(admissions.filter((a) => a.ok)).toHaveLength(20);
+    // the 5 over the budget wait until an hour after it was spent
+    expect(admissions.filter((a) => !a.ok)).toEqual(Array(5).fill({ ok: false, retryAfterSeconds: 3_600 }));
+  });
+
+  it("starts an address's slow-down over after a right password", async () => {
+    const address = from('203.0.113.7');
+    await guard.failed(await admitted(address));
+    now += 1_000;
+    await guard.succeeded(await admitted(address), browser().jar);
+    await guard.failed(await admitted(address));
+    expect(await waitOf(address)).toBe(1);
   });
 
   it('takes back a right password: it never counts against the account, and clears the address', async () => {
