@@ -149,4 +149,14 @@ export const MODULES: MutationModule[] = [
       'shared/oauth/server.test.ts',
     ],
   },
+  {
+    name: 'bff/desk',
+    // the desk's JSON API and its helpers (the list's page, the rows, the history beside an unknown attempt); the pages
+    // are HTML over the same helpers, stated by pages.test.ts and the e2e suite
+    mutate: ['bff/desk/api.ts'],
+    // api-routes.test.ts drives the API in process over a real ledger, approvals and sessions, the label service and
+    // the platform scripted; api.test.ts states the same through a started BFF and sandbox (a second a mutant), so it
+    // runs in `npm test` only
+    tests: ['bff/desk/api-routes.test.ts'],
+  },
 ];
