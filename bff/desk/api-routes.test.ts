@@ -10,7 +10,7 @@ import { OAuthStore } from '../../shared/oauth/store.ts';
 import { sha256Hex } from '../../shared/security/hash.ts';
 import { SqliteSql } from '../../shared/sql/sqlite.ts';
 import { AdminSessions } from '../admin/session.ts';
-import { errorHandler } from '../http/errors.ts';
+import { errorHandler, notFound } from '../http/errors.ts';
 import { DecisionRefused, type HistoryEntry } from '../labels/decisions.ts';
 import type { ApprovalLimits, LabelAnswer, LabelService, OverLimit } from '../labels/service.ts';
 import { ServiceCodes } from '../labels/service-codes.ts';
@@ -139,6 +139,7 @@ beforeEach(async () => {
   };
   const app = express();
   app.use(deskApiRoutes(deps));
+  app.use(notFound);
   app.use(errorHandler(deps.logger));
   http.on('request', app);
 });
@@ -225,6 +226,10 @@ describe('the gate: the merchant’s session, its CSRF token and an Origin of ou
     expect(calls).toEqual([]);
   });
 
+  it('guards its own paths only', async () => {
+    expect((await fetch(`${url}/admin/agents`)).status).toBe(404);
+  });
+
   it('answers the session its CSRF token, never cached', async () => {
     const res = await get('/admin/api/session');
     expect(res.headers.get('cache-control')).toBe('no-store');
@@ -260,6 +265,16 @@ describe('GET /admin/api/labels', () => {
     const all = await (await get('/admin/api/labels')).json();
     expect(all.labels).toHaveLength(3);
     expect(all.next).toBeUndefined();
+    // a page as long as what is left has no next page
+    expect((await (await get('/admin/api/labels?limit=3')).json()).next).toBeUndefined();
+    const fourth = await attempt('created');
+    const three = await (await get('/admin/api/labels?limit=3')).json();
+    expect(three.next).toBe(`${second.createdAt}.${second.id}`);
+    expect(three.labels.map((row: { attemptId: string }) => row.attemptId)).toEqual([
+      fourth.id,
+      third.id,
+      second.id,
+    ]);
   });
 
   it('filters by state and by text', async () => {
@@ -307,10 +322,20 @@ describe('POST /admin/api/labels, /labels/preview, /plan and /quote', () => {
       code: 'invalid_body',
       message: expect.stringMatching(/^weightGrams: /),
     });
+    const bad = { ...SAMPLE_LABEL, recipient: { ...SAMPLE_LABEL.recipient, endereco: { cep: 'x' } } };
+    const issue = AgentLabelInputSchema.safeParse(bad).error?.issues[0];
+    const nested = await post('/admin/api/labels', bad);
+    expect((await errorOf(nested)).message).toBe(`${issue?.path.join('.')}: ${issue?.message}`);
+    expect(issue?.path.length).toBeGreaterThan(1);
     const empty = await post('/admin/api/labels', '[]');
     expect(empty.status).toBe(400);
     expect((await errorOf(empty)).message).toMatch(/^body: /);
     expect(calls).toEqual([]);
+  });
+
+  it('takes a body of up to 64 kB', async () => {
+    const large = await post('/admin/api/labels', { ...SAMPLE_LABEL, padding: 'x'.repeat(70_000) });
+    expect(large.status).toBe(413);
   });
 
   it('previews a label as the desk', async () => {
@@ -444,6 +469,8 @@ describe('GET /admin/api/labels/print', () => {
       expect((await errorOf(res)).message).toBe(`ids: 1 to ${MAX_PRINT} attempt ids, comma-separated`);
     }
     expect((await get('/admin/api/labels/print')).status).toBe(400);
+    const hundred = Array.from({ length: MAX_PRINT }, (_, i) => `id-${i}`).join(',');
+    expect((await get(`/admin/api/labels/print?ids=${hundred}`)).status).toBe(409);
     const ok = await attempt('created');
     const refused = await attempt('rejected');
     const missing = await get(`/admin/api/labels/print?ids=${ok.id},${refused.id},nope`);
@@ -548,7 +575,9 @@ describe('POST /admin/api/labels/:attemptId/resend and /resolve', () => {
       code: 'not_resendable',
       message: 'the attempt is created; only an attempt that was not sent is sent again',
     });
-    expect((await post('/admin/api/labels/nope/resend')).status).toBe(404);
+    const none = await post('/admin/api/labels/nope/resend');
+    expect(none.status).toBe(404);
+    expect((await errorOf(none)).message).toBe('no attempt nope');
     expect(calls).toEqual([]);
   });
 
@@ -705,6 +734,7 @@ describe('approvals', () => {
     script.reject = { rejected: true };
     const res = await post(`/admin/api/approvals/${waiting.id}/reject`);
     expect((await res.json()).approval).toMatchObject({ approvalId: waiting.id, state: 'rejected' });
+    expect(calls).toEqual([['reject', waiting.id]]);
     script.reject = { missing: true };
     expect((await post('/admin/api/approvals/nope/reject')).status).toBe(404);
     script.reject = { notPending: 'approved' };
@@ -723,6 +753,12 @@ describe('POST /admin/api/agents/:clientId/policy', () => {
       ['setClientPolicy', 'client-1', { maxLabelsPerDay: 5, approval: 'always' }],
       ['setClientPolicy', 'client-1', null],
     ]);
+    // no JSON at all is no policy
+    const bare = await fetch(`${url}/admin/api/agents/client-1/policy`, {
+      method: 'POST',
+      headers: { ...session, 'x-csrf-token': CSRF },
+    });
+    expect(bare.status).toBe(400);
     const bad = await post('/admin/api/agents/client-1/policy', { maxLabelsPerDay: -1 });
     expect(bad.status).toBe(400);
     expect((await errorOf(bad)).message).toMatch(/^maxLabelsPerDay: /);

@@ -145,6 +145,7 @@ async function runModule(
 ): Promise<ModuleScore> {
   const slug = module.name.replaceAll('/', '-');
   process.env.MUTATION_TESTS = module.tests.join(',');
+  process.env.MUTATION_TEST_TIMEOUT = String(module.testTimeoutMs ?? '');
   const started = performance.now();
   const first = await strykerRun(run.files ?? module.mutate, slug, run, {
     // A static mutant (a module-level constant) is reached by every test, so Stryker runs them all for it: too slow

@@ -24,7 +24,8 @@ export default defineConfig({
     isolate: false,
     // A mutant that makes a test hang fails it here, in 4 s, as killed: Stryker's own timeout (run.ts) is longer,
     // because reaching it costs a restart of the test runner. Tests that need longer are tagged slow (left out).
-    testTimeout: 4_000,
+    // …or the module's own, shorter one (modules.ts `testTimeoutMs`)
+    testTimeout: Number(process.env.MUTATION_TEST_TIMEOUT) || 4_000,
     hookTimeout: 60_000,
     setupFiles: reuseFork ? ['scripts/mutation/reused-fork-setup.ts'] : [],
     tags: TEST_TAGS,
