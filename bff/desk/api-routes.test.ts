@@ -482,9 +482,15 @@ describe('GET /admin/api/labels/print', () => {
     script.pdfs = { [ok.prepostagemId ?? '']: { status: 'generating' } };
     const notReady = await get(`/admin/api/labels/print?ids=${ok.id}`);
     expect(notReady.status).toBe(409);
-    expect((await errorOf(notReady)).message).toBe(
-      `the PDF of ${ok.prepostagemId} is not ready (generating)`,
-    );
+    expect(await errorOf(notReady)).toEqual({
+      code: 'label_not_printable',
+      message: `the PDF of ${ok.prepostagemId} is not ready (generating)`,
+    });
+    // created, but with no pre-posting to print
+    clock += 1_000;
+    const begun = await ledger.begin({ fingerprint: `fp-${++n}`, request: JSON.stringify(SAMPLE_LABEL) });
+    const bare = await ledger.settle(begun.id, { state: 'created', settledBy: 'operator' });
+    expect((await get(`/admin/api/labels/print?ids=${bare.id}`)).status).toBe(409);
     script.pdfs = {};
     expect((await errorOf(await get(`/admin/api/labels/print?ids=${ok.id}`))).message).toBe(
       `the PDF of ${ok.prepostagemId} is not ready`,
