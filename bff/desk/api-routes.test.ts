@@ -490,7 +490,11 @@ describe('GET /admin/api/labels/print', () => {
     clock += 1_000;
     const begun = await ledger.begin({ fingerprint: `fp-${++n}`, request: JSON.stringify(SAMPLE_LABEL) });
     const bare = await ledger.settle(begun.id, { state: 'created', settledBy: 'operator' });
-    expect((await get(`/admin/api/labels/print?ids=${bare.id}`)).status).toBe(409);
+    const unprinted = await get(`/admin/api/labels/print?ids=${bare.id}`);
+    expect(await errorOf(unprinted)).toEqual({
+      code: 'label_not_printable',
+      message: `no created label for: ${bare.id}`,
+    });
     script.pdfs = {};
     expect((await errorOf(await get(`/admin/api/labels/print?ids=${ok.id}`))).message).toBe(
       `the PDF of ${ok.prepostagemId} is not ready`,

@@ -8,6 +8,11 @@ export interface MutationModule {
    * answer in milliseconds fails a mutant that leaves a request hanging (a route that never answers) this soon.
    */
   testTimeoutMs?: number;
+  /**
+   * Stryker's own timeout for this module, when shorter than run.ts's 10 s: a mutant that loops forever in synchronous
+   * code blocks the event loop, so no vitest timer can fail it, and each such mutant waits this long.
+   */
+  hangTimeoutMs?: number;
 }
 
 const notTests = (glob: string): string[] => [glob, `!${glob.replace(/\.ts$/, '.test.ts')}`];
@@ -99,6 +104,8 @@ export const MODULES: MutationModule[] = [
       'shared/packing/placement.test.ts',
       'shared/packing/planner.test.ts',
     ],
+    // its tests take milliseconds, and a few of its mutants loop forever (the packer's loops are synchronous)
+    hangTimeoutMs: 4_000,
   },
   {
     name: 'bff/policies',
