@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { defineConfig } from 'vitest/config';
+import { validatorsPlugin } from '../../widget/validators/plugin.ts';
 import { TEST_TAGS } from '../test-tags.ts';
 import { reusedForkPool } from './reused-fork.ts';
 
@@ -17,7 +18,8 @@ const reuseFork = process.env.MUTATION_REUSE_FORK === '1';
 export default defineConfig({
   root: resolve(import.meta.dirname, '../..'),
   // run.ts sets MUTATION_REUSE_FORK for the pass whose mutants are switched on at run time (reused-fork.ts)
-  plugins: reuseFork ? [reusedForkPool()] : [],
+  // the widgets' validators exist only as the plugin's output (`widget/validators/generated.js`), as in vite.config.ts
+  plugins: [validatorsPlugin(), ...(reuseFork ? [reusedForkPool()] : [])],
   test: {
     include: tests.length > 0 ? tests : ['no-module-selected'],
     // one fork per worker for all files: a fresh process per file costs more than most mutants' tests
