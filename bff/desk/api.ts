@@ -32,12 +32,12 @@ function sendLabelAnswer(res: Response, answer: Parameters<typeof describeAnswer
 }
 
 export interface DeskApiDeps {
-  sessions: AdminSessions;
-  ledger: LedgerStore;
-  labels: LabelService;
+  sessions: Pick<AdminSessions, 'current' | 'refusal'>;
+  ledger: Pick<LedgerStore, 'list' | 'get'>;
+  labels: Pick<LabelService, 'generate' | 'preview' | 'approvalLimits' | 'approve' | 'reject'>;
   issuer: Pick<LabelIssuer, 'labelPdf'>;
-  decisions: OperatorDecisions;
-  approvals: ApprovalStore;
+  decisions: Pick<OperatorDecisions, 'resolve' | 'evidence'>;
+  approvals: Pick<ApprovalStore, 'list' | 'get'>;
   rates: Pick<RatesService, 'quote'>;
   serviceCodes: ServiceCodes;
   /** The desk's plans: the merchant's boxes, packed off the event loop within a time budget. */
@@ -100,7 +100,7 @@ export type ListQuery = z.infer<typeof ListQuerySchema>;
 
 /** One page of the ledger, newest first, and the cursor of the page after it when there is one. */
 export async function labelPage(
-  ledger: LedgerStore,
+  ledger: Pick<LedgerStore, 'list'>,
   query: ListQuery,
 ): Promise<{ attempts: LedgerAttempt[]; next?: string }> {
   const [at, id] = query.before?.split('.') ?? [];

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { saoPauloDay } from '../../shared/business-days.ts';
 import type { TrackingEvent, TrackingResult } from '../../shared/tracking.ts';
-import { businessDaysBetween, lookAt, type WatchState } from './changes.ts';
+import { businessDaysBetween, lookAt, pickupLastDayOf, type WatchState } from './changes.ts';
 
 const DAY = 86_400_000;
 /** Monday 2026-11-23, 10:00 in São Paulo. */
@@ -125,5 +126,115 @@ describe('lookAt', () => {
       lastEvent: ldi,
     });
     expect(lookAt(reminded.next, result([ldi, moving, posted]), sunday + DAY, 30).event).toBeUndefined();
+  });
+});
+
+describe('lookAt, the event key and the first look', () => {
+  const seen = (events: TrackingEvent[]) => lookAt(watch(), result(events), MONDAY, 3).next;
+
+  it('takes an event that differs only in its time, or its type number, as news (the stall clock restarts)', () => {
+    const first = seen([moving, posted]);
+    const later = ev('RO', '01', '2026-11-24T20:00:00', moving.description);
+    expect(lookAt(first, result([later, posted]), MONDAY + DAY, 3).next.changedAt).toBe(MONDAY + DAY);
+    const retyped = ev('RO', '02', moving.timestamp ?? '', moving.description);
+    expect(lookAt(first, result([retyped, posted]), MONDAY + DAY, 3).next.changedAt).toBe(MONDAY + DAY);
+  });
+
+  it('tells the fields of an event apart: a type and a time that run together alike are two events', () => {
+    const first = seen([ev('RO', '01', '2026-11-24T20:00:00', 'x')]);
+    const lookalike = ev('RO', '0', '12026-11-24T20:00:00', 'x');
+    expect(lookAt(first, result([lookalike]), MONDAY + DAY, 3).next.changedAt).toBe(MONDAY + DAY);
+  });
+
+  it('takes an event without a type or a time as the same event whether the field is absent or empty', () => {
+    const bare: TrackingEvent = { code: 'RO', description: 'Objeto em trânsito' };
+    const first = seen([bare, posted]);
+    const empty = { ...bare, type: '', timestamp: '' };
+    const look = lookAt(first, result([empty, posted]), MONDAY + DAY, 3);
+    expect(look.next.changedAt).toBe(MONDAY);
+  });
+
+  it('records the first status of a parcel already waiting for pickup, without a reminder or a stall', () => {
+    const ldi = ev('LDI', '01', '2026-11-16T10:00:00'); // the hold ended on 23/11
+    // the watcher knows the newest event (its key) but not yet the status it means
+    const key = lookAt(watch({ status: null }), result([ldi]), MONDAY, 3).next.eventKey;
+    const known = watch({ status: null, eventKey: key, changedAt: MONDAY - 30 * DAY });
+    const first = lookAt(known, result([ldi]), MONDAY, 3);
+    expect(first.event).toBeUndefined();
+    expect(first.next).toMatchObject({ status: 'awaiting-pickup', changedAt: MONDAY - 30 * DAY });
+    const unknown = watch({ status: null, changedAt: MONDAY - 30 * DAY });
+    expect(lookAt(unknown, result([]), MONDAY, 3).event).toBeUndefined();
+  });
+
+  it('never reports as stalled a label it never saw, however long the platform does not find it', () => {
+    const never = watch({ status: null, changedAt: MONDAY - 30 * DAY });
+    const lost = { code: 'QB123456785BR', found: false, delivered: false, events: [] };
+    expect(lookAt(never, lost, MONDAY, 3)).toEqual({ next: never, done: false });
+  });
+
+  it('keeps the state of a parcel waiting for pickup when the platform does not find it for a while', () => {
+    const waiting = watch({ status: 'awaiting-pickup', eventKey: 'k', changedAt: MONDAY - 30 * DAY });
+    const lost = { code: 'QB123456785BR', found: false, delivered: false, events: [] };
+    expect(lookAt(waiting, lost, MONDAY, 3)).toEqual({ next: waiting, done: false });
+  });
+});
+
+describe('lookAt, the pickup reminder once per wait', () => {
+  const ldi = ev('LDI', '01', '2026-11-24T10:00:00'); // the hold ends on 01/12: the reminder from 29/11
+  const sunday = Date.parse('2026-11-29T08:00:00-03:00');
+
+  it('reminds a parcel whose state predates reminders (no `reminded` field yet)', () => {
+    const old: WatchState = { status: 'awaiting-pickup', eventKey: null, changedAt: MONDAY, stalled: false };
+    const seen = lookAt(old, result([ldi, moving, posted]), MONDAY + DAY, 30).next;
+    const { reminded: _, ...predates } = seen;
+    expect(lookAt(predates, result([ldi, moving, posted]), sunday, 30).event?.type).toBe(
+      'shipment.pickup_reminder',
+    );
+  });
+
+  it('reminds again when the parcel waits at a unit a second time', () => {
+    const waiting = lookAt(
+      watch({ status: 'in-transit', eventKey: 'x' }),
+      result([ldi, moving]),
+      MONDAY + DAY,
+      30,
+    );
+    const reminded = lookAt(waiting.next, result([ldi, moving]), sunday, 30);
+    expect(reminded.event?.type).toBe('shipment.pickup_reminder');
+    const again = ev('RO', '01', '2026-11-29T12:00:00', 'back on its way');
+    const moved = lookAt(reminded.next, result([again, ldi]), sunday + 3_600_000, 30);
+    expect(moved.next.reminded).toBe(false);
+    const ldi2 = ev('LDI', '01', '2026-12-01T10:00:00'); // a new hold, ending on 08/12
+    const second = lookAt(
+      moved.next,
+      result([ldi2, again, ldi]),
+      Date.parse('2026-12-01T12:00:00-03:00'),
+      30,
+    );
+    expect(second.event?.type).toBe('shipment.awaiting_pickup');
+    const reminder = lookAt(
+      second.next,
+      result([ldi2, again, ldi]),
+      Date.parse('2026-12-06T08:00:00-03:00'),
+      30,
+    );
+    expect(reminder.event?.type).toBe('shipment.pickup_reminder');
+  });
+});
+
+describe('pickupLastDayOf', () => {
+  const day = (iso: string) => saoPauloDay(Date.parse(`${iso}T12:00:00-03:00`)).day;
+
+  it("counts the hold from the carrier's date of the event, not from when the watcher saw it", () => {
+    const ldi = ev('LDI', '01', '2026-11-24T10:00:00');
+    expect(pickupLastDayOf(ldi, Date.parse('2026-11-27T10:00:00-03:00'))).toBe(day('2026-12-01'));
+  });
+
+  it('counts from the day the watcher saw it when the event has no date, or there is no event', () => {
+    const seenAt = Date.parse('2026-11-27T10:00:00-03:00');
+    expect(pickupLastDayOf({ code: 'LDI', description: 'Aguardando retirada' }, seenAt)).toBe(
+      day('2026-12-04'),
+    );
+    expect(pickupLastDayOf(undefined, seenAt)).toBe(day('2026-12-04'));
   });
 });

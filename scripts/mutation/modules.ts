@@ -3,6 +3,16 @@ export interface MutationModule {
   name: string;
   mutate: string[];
   tests: string[];
+  /**
+   * vitest's timeout per test for this module, when shorter than the 4 s of vitest.config.ts: a module whose tests
+   * answer in milliseconds fails a mutant that leaves a request hanging (a route that never answers) this soon.
+   */
+  testTimeoutMs?: number;
+  /**
+   * Stryker's own timeout for this module, when shorter than run.ts's 10 s: a mutant that loops forever in synchronous
+   * code blocks the event loop, so no vitest timer can fail it, and each such mutant waits this long.
+   */
+  hangTimeoutMs?: number;
 }
 
 const notTests = (glob: string): string[] => [glob, `!${glob.replace(/\.ts$/, '.test.ts')}`];
@@ -82,5 +92,87 @@ export const MODULES: MutationModule[] = [
       'widget/calculator/validation.test.ts',
       'widget/calculator/messages.test.ts',
     ],
+  },
+  {
+    name: 'shared/packing',
+    mutate: [...notTests('shared/packing/*.ts'), '!shared/packing/testing.ts'],
+    // planner.properties.test.ts (random orders and boxes, seconds of CPU) runs in `npm test` only: every planner
+    // mutant would pay its seconds, and planner.test.ts's examples state each rule on its own
+    tests: [
+      'shared/packing/box.test.ts',
+      'shared/packing/plan.test.ts',
+      'shared/packing/placement.test.ts',
+      'shared/packing/planner.test.ts',
+    ],
+    // its tests take milliseconds, and a few of its mutants loop forever (the packer's loops are synchronous)
+    hangTimeoutMs: 4_000,
+  },
+  {
+    name: 'bff/policies',
+    mutate: notTests('bff/policies/*.ts'),
+    tests: ['bff/policies/policy.test.ts', 'bff/policies/approval-store.test.ts'],
+  },
+  {
+    name: 'bff/notifications',
+    // the rules (what a look at a label comes to), the e-mail's words and layout, and the signed webhook; the watcher,
+    // the outbox and the dispatcher run on timers and storage, stated by notifications.test.ts in `npm test`
+    mutate: [
+      'bff/notifications/changes.ts',
+      'bff/notifications/email-texts.ts',
+      'bff/notifications/email.ts',
+      'bff/notifications/webhook.ts',
+    ],
+    tests: [
+      'bff/notifications/changes.test.ts',
+      'bff/notifications/email-texts.test.ts',
+      'bff/notifications/email.test.ts',
+      'bff/notifications/webhook.test.ts',
+    ],
+  },
+  {
+    name: 'bff/orders',
+    mutate: notTests('bff/orders/*.ts'),
+    // routes.test.ts drives the route in process over a node:sqlite ledger; orders.test.ts and lookup-race.test.ts
+    // state the same through a started BFF and sandbox (seconds a mutant), so they run in `npm test` only
+    tests: [
+      'bff/orders/links.test.ts',
+      'bff/orders/link-secret.test.ts',
+      'bff/orders/lookup.test.ts',
+      'bff/orders/lookup-throttle.test.ts',
+      'bff/orders/routes.test.ts',
+    ],
+  },
+  {
+    name: 'shared/oauth',
+    // the provider (clients, codes, tokens, the bearer check), the store and its bounds, client ID metadata
+    // documents and the login guard; the pages (HTML), the server's wiring and the style are stated end to end
+    mutate: [
+      'shared/oauth/provider.ts',
+      'shared/oauth/store.ts',
+      'shared/oauth/client-metadata.ts',
+      'shared/oauth/login-guard.ts',
+    ],
+    // store.postgres.test.ts runs in `npm test` only: a node:sqlite mutant would wait for PostgreSQL to start
+    tests: [
+      'shared/oauth/provider.test.ts',
+      'shared/oauth/store.test.ts',
+      'shared/oauth/client-metadata.test.ts',
+      'shared/oauth/login-guard.test.ts',
+      'shared/oauth/server.test.ts',
+    ],
+    // every test answers within 150 ms; a mutant that never answers an HTTP request fails in 1.5 s, not 4
+    testTimeoutMs: 1_500,
+  },
+  {
+    name: 'bff/desk',
+    // the desk's JSON API and its helpers (the list's page, the rows, the history beside an unknown attempt); the pages
+    // are HTML over the same helpers, stated by pages.test.ts and the e2e suite
+    mutate: ['bff/desk/api.ts'],
+    // api-routes.test.ts drives the API in process over a real ledger, approvals and sessions, the label service and
+    // the platform scripted; api.test.ts states the same through a started BFF and sandbox (a second a mutant), so it
+    // runs in `npm test` only
+    tests: ['bff/desk/api-routes.test.ts'],
+    // its requests answer in milliseconds; a handler emptied by a mutant never answers (a third of its mutants)
+    testTimeoutMs: 1_000,
   },
 ];

@@ -55,6 +55,9 @@ interface RunOptions {
 
 type Result = MutantResult;
 
+/** Stryker's timeout for the module being run (modules.ts `hangTimeoutMs`, else 10 s). */
+let hangTimeoutMs = 10_000;
+
 /** One Stryker run over `mutate` (globs, or `file:line:column-line:column` ranges) with this module's tests. */
 async function strykerRun(
   mutate: string[],
@@ -75,8 +78,9 @@ async function strykerRun(
     // TypeScript 7 has no JS API for Stryker's tsconfig rewrite; the sandbox is a plain copy, nothing to rewrite.
     tsconfigFile: 'scripts/mutation/no-tsconfig-rewrite.json',
     concurrency: run.concurrency,
-    // longer than vitest's 4 s test timeout (vitest.config.ts): a hanging test fails there, without a runner restart
-    timeoutMS: 10_000,
+    // longer than vitest's 4 s test timeout (vitest.config.ts): a hanging test fails there, without a runner restart;
+    // a module whose mutants can loop forever in synchronous code (no vitest timer fires) may set a shorter one
+    timeoutMS: hangTimeoutMs,
     reporters: ['html', 'progress'],
     htmlReporter: { fileName: `bench/results/mutation/${report}.html` },
     tempDirName: `.stryker-tmp/${report}`,
@@ -145,6 +149,8 @@ async function runModule(
 ): Promise<ModuleScore> {
   const slug = module.name.replaceAll('/', '-');
   process.env.MUTATION_TESTS = module.tests.join(',');
+  process.env.MUTATION_TEST_TIMEOUT = String(module.testTimeoutMs ?? '');
+  hangTimeoutMs = module.hangTimeoutMs ?? 10_000;
   const started = performance.now();
   const first = await strykerRun(run.files ?? module.mutate, slug, run, {
     // A static mutant (a module-level constant) is reached by every test, so Stryker runs them all for it: too slow

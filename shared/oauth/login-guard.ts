@@ -1,5 +1,5 @@
-import type { Request, Response } from 'express';
-import { senderKey } from '../security/address.ts';
+import { type SenderOf, senderKey } from '../security/address.ts';
+import type { CookieJar } from '../security/cookie.ts';
 import { DeviceCookies } from '../security/device-cookie.ts';
 import type { FailureRule, LoginFailures } from './login-failures.ts';
 
@@ -29,6 +29,11 @@ export interface LoginTicket {
 }
 
 export type LoginAdmission = ({ ok: true } & LoginTicket) | { ok: false; retryAfterSeconds: number };
+
+/** A login request as far as the guard reads it (an Express `Request` is one): its sender and its cookies. */
+export interface LoginRequest extends SenderOf {
+  headers: { cookie?: string | undefined };
+}
 
 export interface LoginGuardOptions {
   failures: LoginFailures;
@@ -69,7 +74,7 @@ export class LoginGuard {
   }
 
   /** Before the credentials are checked: refused (wait), or a ticket to record the outcome with. */
-  async admit(req: Request, account: string): Promise<LoginAdmission> {
+  async admit(req: LoginRequest, account: string): Promise<LoginAdmission> {
     const now = this.now();
     const address = senderKey(req);
     const device = this.cookies.read(req.headers.cookie, account);
@@ -98,7 +103,7 @@ export class LoginGuard {
   }
 
   /** The credentials were right: the reserved failure is taken back, and the browser gets a new device cookie. */
-  async succeeded(ticket: LoginTicket, res: Response): Promise<void> {
+  async succeeded(ticket: LoginTicket, res: CookieJar): Promise<void> {
     const now = this.now();
     if (ticket.device !== undefined) {
       await this.failures.release(`device:${ticket.device}`, now);

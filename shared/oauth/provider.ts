@@ -107,9 +107,12 @@ export interface OAuthProviderOptions {
    * Client ID Metadata Documents: with a resolver, an `https` URL is accepted as `client_id` and its document stands
    * for a registration (the BFF); without one, only registered clients exist (the sandbox).
    */
-  clientMetadata?: ClientMetadataResolver;
+  clientMetadata?: DocumentResolver;
   now?: () => number;
 }
+
+/** Where a client's metadata document comes from (`ClientMetadataResolver`: fetched and cached). */
+export type DocumentResolver = Pick<ClientMetadataResolver, 'resolve'>;
 
 /** An authorization request as the login and consent forms carry it (hidden fields, re-validated on every POST). */
 export interface PendingAuthorization {
@@ -135,7 +138,7 @@ export class OAuthProvider implements OAuthServerProvider {
   readonly store: OAuthStore;
   readonly resource: string;
   readonly scopes: readonly string[];
-  readonly clientMetadata: ClientMetadataResolver | undefined;
+  readonly clientMetadata: DocumentResolver | undefined;
   private readonly renderLogin: OAuthProviderOptions['renderLogin'];
   private readonly now: () => number;
   private readonly touched = new LRUCache<string, number>({ max: 10_000 });

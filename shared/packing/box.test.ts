@@ -18,6 +18,9 @@ describe('BoxesSchema (BFF_BOXES)', () => {
     ];
     expect(BoxesSchema.parse(boxes)).toEqual(boxes);
     expect(BoxesSchema.parse([])).toEqual([]);
+    // the carrier's minimum box itself, in any order of its sides
+    const smallest = { ...box, id: 'PP', comprimento: 1, largura: 15, altura: 10 };
+    expect(BoxesSchema.parse([smallest])).toEqual([smallest]);
   });
 
   it.each([
@@ -31,6 +34,7 @@ describe('BoxesSchema (BFF_BOXES)', () => {
       /^0: box "M" is smaller than the carrier's minimum box of 15 × 10 × 1 cm$/,
     ],
     [{ ...box, comprimento: 15, largura: 9.9, altura: 5 }, /minimum box/],
+    [{ ...box, comprimento: 15, largura: 10, altura: 0.9 }, /minimum box/],
     [{ ...box, tareGrams: 20_000 }, /^0: box "M" weighs 20000 g empty, so it can carry nothing/],
     [{ ...box, tareGrams: 30_000, maxWeightGrams: 40_000 }, /can carry nothing \(at most 30000 g packed\)/],
     [{ ...box, tareGrams: 12.5 }, /^0.tareGrams: expected int/],

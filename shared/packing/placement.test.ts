@@ -86,6 +86,20 @@ describe('BoxLoad', () => {
     expect(load.add({ item: 1, sides: [1, 1, 1], grams: 1 }, 1)).toBe(0);
   });
 
+  it('places 3 units where a row of 2 fits as a row of 2 and one more, every block inside the box', () => {
+    const load = new BoxLoad({ box: 0, inner: [20, 20, 10], contentGrams: 1e9 });
+    expect(load.add({ item: 0, sides: [10, 10, 10], grams: 1 }, 3)).toBe(3);
+    expect(load.blocks.map((block) => block.grid)).toEqual([
+      [2, 1, 1],
+      [1, 1, 1],
+    ]);
+    for (const block of load.blocks)
+      for (const axis of [0, 1, 2] as const)
+        expect(block.at[axis] + block.unit[axis] * block.grid[axis]).toBeLessThanOrEqual(
+          load.type.inner[axis],
+        );
+  });
+
   it('fills a box exactly with as many units as fit it, in any orientation', () => {
     const load = new BoxLoad({ box: 0, inner: [60, 40, 20], contentGrams: 1e9 });
     expect(load.add({ item: 0, sides: [20, 10, 20], grams: 1 }, 13)).toBe(12);

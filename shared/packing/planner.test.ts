@@ -1,42 +1,17 @@
-import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type Box, BoxesSchema } from './box.ts';
+import type { Box } from './box.ts';
 import { PACKAGE_LIMITS } from './package-limits.ts';
-import { boxLength, itemLength, type Vec } from './placement.ts';
 import {
   isPlanRefusal,
   type PackingItem,
   PlanShipmentOutputSchema,
   PlanShipmentRefusalSchema,
-  type PlanShipmentResult,
 } from './plan.ts';
 import { packOrder, planShipment, volumesAtLeast } from './planner.ts';
+import { box, CATALOGUE, checkPlan, item } from './testing.ts';
 
-const box = (id: string, sides: Vec, more: Partial<Box> = {}): Box => ({
-  id,
-  comprimento: sides[0],
-  largura: sides[1],
-  altura: sides[2],
-  tareGrams: 100,
-  maxWeightGrams: 30_000,
-  ...more,
-});
-
-const item = (id: string, sides: Vec, quantity = 1, weightGrams = 100): PackingItem => ({
-  id,
-  comprimento: sides[0],
-  largura: sides[1],
-  altura: sides[2],
-  weightGrams,
-  quantity,
-});
-
-const CATALOGUE = [
-  box('P', [20, 15, 10]),
-  box('M', [30, 20, 20], { tareGrams: 200 }),
-  box('G', [50, 40, 30], { tareGrams: 400 }),
-];
-
+// The random properties of the packer are in planner.properties.test.ts (seconds of CPU: `npm test` only, not the
+// mutation run, where each mutant would pay them; these examples state each rule on its own).
 function plan(items: PackingItem[], boxes: Box[] = CATALOGUE) {
   const result = planShipment({ items }, boxes);
   if (isPlanRefusal(result)) throw new Error(`refused: ${result.message}`);
@@ -50,15 +25,68 @@ describe('plans a label could never number (over 999 volumes)', () => {
     const refusal = PlanShipmentRefusalSchema.parse(planShipment({ items: attack }, CATALOGUE));
     expect(refusal.reason).toBe('too_many_volumes');
     expect(refusal.message).toMatch(/needs at least \d+ volumes; a label names volumes 1 to 999/);
+    expect(refusal.message).toContain('Split the order into shipments of fewer units');
+  });
+
+  it('plans an order of exactly 999 volumes, one unit a box', () => {
+    const big = [item('big', [45, 35, 25], 999)];
+    expect(volumesAtLeast(big, CATALOGUE)).toBe(999);
+    expect(plan(big)).toHaveLength(999);
+  });
+
+  it('refuses an order the bound lets through when its packing needs over 999 volumes', () => {
+    // 11 × 11 × 9 cm fills a third of P (20 × 15 × 10), yet only one fits it, in any orientation.
+    const awkward = [item('a', [11, 11, 9], 999), item('b', [11, 11, 9], 999)];
+    const only = [box('P', [20, 15, 10])];
+    expect(volumesAtLeast(awkward, only)).toBeLessThan(999);
+    expect(planShipment({ items: awkward }, only)).toEqual({
+      reason: 'too_many_volumes',
+      message: expect.stringMatching(/^This order packs into 1998 volumes; a label names volumes 1 to 999/),
+    });
   });
 
   it('counts units that cannot share the largest box, by size or by weight, one volume each', () => {
     expect(volumesAtLeast([item('big', [45, 35, 25], 7)], CATALOGUE)).toBe(7);
     expect(volumesAtLeast([item('heavy', [5, 5, 5], 3, 16_000)], CATALOGUE)).toBe(3);
   });
+
+  it('counts the volume of the order over the largest box, an exact multiple as itself', () => {
+    const caixa = [box('caixa', [20, 10, 10])];
+    // 20 units of 125 cm³ in a box of 2,000 cm³: 2,500 cm³, so 2 boxes at least
+    expect(volumesAtLeast([item('cubo', [5, 5, 5], 20, 1)], caixa)).toBe(2);
+    // two halves of the box fill exactly one
+    expect(volumesAtLeast([item('metade', [10, 10, 10], 2, 1)], caixa)).toBe(1);
+  });
+
+  it('counts the weight of the order over the most contents a box carries, an exact multiple as itself', () => {
+    const fraca = box('fraca', [20, 10, 10], { maxWeightGrams: 5_100 });
+    const forte = box('forte', [20, 10, 10]);
+    // 100 kg over the 29.9 kg the strong box carries (the weak one's 5 kg is not the bound): 4 boxes at least
+    expect(volumesAtLeast([item('peso', [1, 1, 1], 10, 10_000)], [fraca, forte])).toBe(4);
+    // two units of half what a box carries share one
+    expect(volumesAtLeast([item('meio', [1, 1, 1], 2, 14_950)], [forte])).toBe(1);
+  });
+
+  it('is 0 without boxes: there is nothing to pack into', () => {
+    expect(volumesAtLeast([item('anel', [5, 5, 3], 3)], [])).toBe(0);
+  });
 });
 
 describe('planShipment, examples', () => {
+  it('answers whether planShipment refused', () => {
+    expect(isPlanRefusal(planShipment({ items: [item('anel', [5, 5, 3])] }, []))).toBe(true);
+    expect(isPlanRefusal(planShipment({ items: [item('anel', [5, 5, 3])] }, CATALOGUE))).toBe(false);
+  });
+
+  it('puts a single small item in the smallest box, whatever the order of the boxes', () => {
+    expect(plan([item('anel', [5, 5, 3], 1, 40)], [...CATALOGUE].reverse()).map((v) => v.box)).toEqual(['P']);
+  });
+
+  it('takes an item that weighs exactly what the box may carry', () => {
+    // P carries 30,000 g less its 100 g tare
+    expect(plan([item('bigorna', [10, 10, 10], 1, 29_900)]).map((v) => v.box)).toEqual(['P']);
+  });
+
   it('puts a single small item in the smallest box', () => {
     expect(plan([item('anel', [5, 5, 3], 1, 40)])).toEqual([
       {
@@ -161,7 +189,9 @@ describe('planShipment, examples', () => {
     expect(result).toEqual({
       reason: 'item_does_not_fit',
       itemId: 'bigorna',
-      message: expect.stringMatching(/weighs 29950 g; the boxes it fits carry at most 29900 g/),
+      message: expect.stringMatching(
+        /weighs 29950 g; the boxes it fits carry at most 29900 g of contents \(the box's maximum or the carrier's 30000 g, less its tare\)/,
+      ),
     });
   });
 
@@ -177,221 +207,115 @@ describe('planShipment, examples', () => {
   });
 });
 
-/** Lengths in tenths of a centimetre, as merchants write them (22.5 cm). */
-const tenths = (min: number, max: number) =>
-  fc.integer({ min: Math.round(min * 10), max: max * 10 }).map((n) => n / 10);
+/** A plan in a line per volume: `box: item×units …`, to compare with what a case expects. */
+const summary = (items: PackingItem[], boxes: Box[]) =>
+  plan(items, boxes).map((v) => `${v.box}: ${v.items.map((e) => `${e.id}×${e.quantity}`).join(' ')}`);
 
-/** A box as `BFF_BOXES` accepts it (sides in any order, maximum weight sometimes above the carrier's). */
-const boxArbitrary = fc
-  .record({
-    comprimento: tenths(1, 100),
-    largura: tenths(1, 100),
-    altura: tenths(1, 100),
-    tareGrams: fc.integer({ min: 0, max: 2_000 }),
-    load: fc.integer({ min: 1, max: 40_000 }),
-  })
-  .map(({ load, ...rest }) => ({ id: '', ...rest, maxWeightGrams: rest.tareGrams + load }));
-
-const boxesArbitrary = fc
-  .array(boxArbitrary, { minLength: 1, maxLength: 5 })
-  .map((boxes) => boxes.map((b, i) => ({ ...b, id: `caixa-${i}` })))
-  .filter((boxes) => BoxesSchema.safeParse(boxes).success);
-
-const itemArbitrary = fc.record({
-  comprimento: fc.oneof(
-    { arbitrary: tenths(0.1, 40), weight: 4 },
-    { arbitrary: tenths(0.1, 120), weight: 1 },
-  ),
-  largura: tenths(0.1, 20),
-  altura: fc.oneof({ arbitrary: tenths(0.1, 15), weight: 20 }, { arbitrary: tenths(0.1, 110), weight: 1 }),
-  weightGrams: fc.oneof(
-    { arbitrary: fc.integer({ min: 1, max: 3_000 }), weight: 4 },
-    fc.integer({ min: 1, max: 35_000 }),
-  ),
-  quantity: fc.oneof(
-    { arbitrary: fc.integer({ min: 1, max: 6 }), weight: 3 },
-    fc.integer({ min: 1, max: 300 }),
-  ),
-});
-
-const itemsArbitrary = fc
-  .array(itemArbitrary, { minLength: 1, maxLength: 8 })
-  .map((items) => items.map((it, i) => ({ id: `sku-${i}`, ...it })));
-
-const ascending = (v: readonly number[]) => [...v].sort((a, b) => a - b);
-
-/** The test's own rule, in centimetres: sorted sides within sorted sides, and the weight within what the box carries. */
-function carries(b: Box, it: PackingItem): boolean {
-  const [s, m, l] = ascending([it.comprimento, it.largura, it.altura]);
-  const [bs, bm, bl] = ascending([b.comprimento, b.largura, b.altura]);
-  const fitsBySize = (s ?? 0) <= (bs ?? 0) && (m ?? 0) <= (bm ?? 0) && (l ?? 0) <= (bl ?? 0);
-  return (
-    fitsBySize && it.weightGrams <= Math.min(b.maxWeightGrams, PACKAGE_LIMITS.maxWeightGrams) - b.tareGrams
-  );
-}
-
-const innerVolume = (b: Box) => b.comprimento * b.largura * b.altura;
-
-/** Whether two blocks (position and extent per axis) share any volume. */
-function overlap(a: { at: Vec; size: Vec }, b: { at: Vec; size: Vec }): boolean {
-  return [0, 1, 2].every((k) => {
-    const axis = k as 0 | 1 | 2;
-    return a.at[axis] < b.at[axis] + b.size[axis] && b.at[axis] < a.at[axis] + a.size[axis];
-  });
-}
-
-/** Every promise of the plan, checked against the boxes' coordinates as well as against the answer. */
-function checkPlan(items: PackingItem[], boxes: Box[], result: PlanShipmentResult) {
-  const volumes = PlanShipmentOutputSchema.parse(result).volumes;
-  // Every unit placed exactly once.
-  for (const it of items) {
-    const entries = volumes.flatMap((v) => v.items.filter((e) => e.id === it.id));
-    expect(entries.every((e) => e.quantity >= 1)).toBe(true);
-    expect(entries.reduce((sum, e) => sum + e.quantity, 0)).toBe(it.quantity);
-  }
-  for (const volume of volumes) {
-    const b = boxes.find((candidate) => candidate.id === volume.box) as Box;
-    expect(new Set(volume.items.map((e) => e.id)).size).toBe(volume.items.length);
-    expect(volume.items.every((e) => items.some((it) => it.id === e.id))).toBe(true);
-    // Weight: the tare plus the contents, within the box and the carrier.
-    const content = volume.items.reduce(
-      (sum, e) => sum + e.quantity * (items.find((it) => it.id === e.id) as PackingItem).weightGrams,
-      0,
-    );
-    expect(volume.weightGrams).toBe(b.tareGrams + content);
-    expect(volume.weightGrams).toBeLessThanOrEqual(Math.min(b.maxWeightGrams, PACKAGE_LIMITS.maxWeightGrams));
-    const [c, l, a] = ascending([b.comprimento, b.largura, b.altura]).reverse();
-    expect(volume.dimensions).toEqual({ comprimento: c, largura: l, altura: a });
-  }
-  // Geometry: each block of units inside its box, turned from its item's sides, and no two blocks overlapping.
-  // Units inside one block are a grid of equal cells, so disjoint blocks mean disjoint units.
-  const loads = packOrder(items, boxes);
-  expect(loads.map((load) => boxes[load.type.box]?.id)).toEqual(volumes.map((v) => v.box));
-  for (const [index, load] of loads.entries()) {
-    const b = boxes[load.type.box] as Box;
-    const inner = [boxLength(b.comprimento), boxLength(b.largura), boxLength(b.altura)];
-    const placed = load.blocks.map((block) => {
-      const it = items[block.item] as PackingItem;
-      const sides = [itemLength(it.comprimento), itemLength(it.largura), itemLength(it.altura)];
-      expect(ascending(block.unit)).toEqual(ascending(sides));
-      expect(block.grid.every((n) => Number.isInteger(n) && n >= 1)).toBe(true);
-      const size: Vec = [
-        block.unit[0] * block.grid[0],
-        block.unit[1] * block.grid[1],
-        block.unit[2] * block.grid[2],
-      ];
-      for (const axis of [0, 1, 2] as const) {
-        expect(block.at[axis]).toBeGreaterThanOrEqual(0);
-        expect(block.at[axis] + size[axis]).toBeLessThanOrEqual(inner[axis] ?? 0);
-      }
-      return { at: block.at, size };
-    });
-    for (let i = 0; i < placed.length; i++)
-      for (let j = i + 1; j < placed.length; j++)
-        expect(overlap(placed[i] as (typeof placed)[0], placed[j] as (typeof placed)[0])).toBe(false);
-    const units = items.map((_, i) =>
-      load.blocks
-        .filter((block) => block.item === i)
-        .reduce((sum, block) => sum + block.grid[0] * block.grid[1] * block.grid[2], 0),
-    );
-    const told = items.map((it) => volumes[index]?.items.find((e) => e.id === it.id)?.quantity ?? 0);
-    expect(units).toEqual(told);
-  }
-}
-
-describe('the checks of the properties below', () => {
-  it('find a lost unit, a wrong weight and an overlap, so the properties can fail', () => {
-    const items = [item('a', [10, 10, 10], 2)];
-    const good = planShipment({ items }, CATALOGUE);
-    expect(() => checkPlan(items, CATALOGUE, good)).not.toThrow();
-    const volumes = PlanShipmentOutputSchema.parse(good).volumes;
-    const lost = { volumes: volumes.map((v) => ({ ...v, items: [{ id: 'a', quantity: 1 }] })) };
-    expect(() => checkPlan(items, CATALOGUE, lost)).toThrow();
-    const heavier = { volumes: volumes.map((v) => ({ ...v, weightGrams: v.weightGrams + 1 })) };
-    expect(() => checkPlan(items, CATALOGUE, heavier)).toThrow();
-    expect(overlap({ at: [0, 0, 0], size: [10, 10, 10] }, { at: [9, 9, 9], size: [5, 5, 5] })).toBe(true);
-    expect(overlap({ at: [0, 0, 0], size: [10, 10, 10] }, { at: [10, 0, 0], size: [5, 5, 5] })).toBe(false);
-  });
-});
-
-describe('planShipment, properties (random items and boxes)', () => {
-  it('places every unit exactly once, within its box, its weights and the carrier, with no overlap; or refuses exactly when some item fits no box', () => {
-    const seen = { refused: 0, planned: 0, severalVolumes: 0 };
-    fc.assert(
-      fc.property(itemsArbitrary, boxesArbitrary, (items, boxes) => {
-        const result = planShipment({ items }, boxes);
-        const misfit = items.find((it) => !boxes.some((b) => carries(b, it)));
-        if (misfit) {
-          seen.refused++;
-          expect(result).toMatchObject({ reason: 'item_does_not_fit', itemId: misfit.id });
-          expect(PlanShipmentRefusalSchema.safeParse(result).success).toBe(true);
-          return;
-        }
-        seen.planned++;
-        checkPlan(items, boxes, result);
-        if (!isPlanRefusal(result) && result.volumes.length > 1) seen.severalVolumes++;
-      }),
-      { numRuns: 300 },
-    );
-    // The generator reaches both answers, and plans of several volumes, so each check above ran.
-    expect(seen.refused).toBeGreaterThan(30);
-    expect(seen.planned).toBeGreaterThan(100);
-    expect(seen.severalVolumes).toBeGreaterThan(50);
-  });
-
-  it('never plans fewer volumes than volumesAtLeast says (it is a lower bound)', () => {
-    fc.assert(
-      fc.property(itemsArbitrary, boxesArbitrary, (items, boxes) => {
-        const result = planShipment({ items }, boxes);
-        fc.pre(!isPlanRefusal(result));
-        expect(volumesAtLeast(items, boxes)).toBeLessThanOrEqual(result.volumes.length);
-      }),
-      { numRuns: 200 },
-    );
-  });
-
-  it('answers the same plan for the same input', () => {
-    fc.assert(
-      fc.property(itemsArbitrary, boxesArbitrary, (items, boxes) => {
-        expect(planShipment(structuredClone({ items }), structuredClone(boxes))).toEqual(
-          planShipment({ items }, boxes),
-        );
-      }),
-      { numRuns: 100 },
-    );
-  });
-
-  it('puts a single unit in the smallest box that carries it', () => {
-    fc.assert(
-      fc.property(itemArbitrary, boxesArbitrary, (drawn, boxes) => {
-        const single = { id: 'sku', ...drawn, quantity: 1 };
-        const smallest = boxes
-          .filter((b) => carries(b, single))
-          .sort((a, b) => innerVolume(a) - innerVolume(b))[0];
-        fc.pre(smallest !== undefined);
-        const volumes = PlanShipmentOutputSchema.parse(planShipment({ items: [single] }, boxes)).volumes;
-        expect(volumes).toHaveLength(1);
-        expect(innerVolume(boxes.find((b) => b.id === volumes[0]?.box) as Box)).toBe(
-          innerVolume(smallest as Box),
-        );
-      }),
-    );
-  });
-
-  it('uses one volume when the whole order fits one box as a grid of its units', () => {
-    fc.assert(
-      fc.property(itemArbitrary, boxesArbitrary, (drawn, boxes) => {
-        const it = { id: 'sku', ...drawn };
-        const holds = (b: Box) => {
-          const unit = ascending([it.comprimento, it.largura, it.altura]);
-          const inner = ascending([b.comprimento, b.largura, b.altura]);
-          // The test's own count: the sorted sides against the sorted sides, one grid.
-          const grid = unit.reduce((n, side, k) => n * Math.floor((inner[k] ?? 0) / side + 1e-9), 1);
-          return grid >= it.quantity && carries(b, { ...it, weightGrams: it.weightGrams * it.quantity });
-        };
-        fc.pre(boxes.some(holds));
-        expect(PlanShipmentOutputSchema.parse(planShipment({ items: [it] }, boxes)).volumes).toHaveLength(1);
-      }),
-    );
+describe('planShipment, how it packs (each order below takes more boxes, or other boxes, if a rule is dropped)', () => {
+  it.each<[string, Box[], PackingItem[], string[]]>([
+    [
+      'packs the largest units first, so the small ones fill the gaps: 2 boxes, not 3',
+      [box('cubo', [15, 25, 25])],
+      [item('marcador', [15, 5, 20], 2), item('placa', [20, 5, 25], 4)],
+      ['cubo: marcador×1 placa×3', 'cubo: marcador×1 placa×1'],
+    ],
+    [
+      'of units of equal volume, packs the one with the longest side first: 1 box, not 2',
+      [box('caixa', [30, 30, 15])],
+      [item('cubo', [10, 15, 15], 4), item('vara', [15, 5, 30], 1)],
+      ['caixa: cubo×4 vara×1'],
+    ],
+    [
+      'numbers the volumes heaviest first among units alike in size, then in the order requested',
+      [box('P', [20, 15, 10])],
+      [
+        item('leve', [15, 15, 10], 1, 100),
+        item('pesado', [15, 15, 10], 1, 900),
+        item('outro', [15, 15, 10], 1, 900),
+      ],
+      ['P: pesado×1', 'P: outro×1', 'P: leve×1'],
+    ],
+    [
+      'moves what the box taking the most took into a smaller box that holds it (two cups lying down)',
+      [box('envelope', [30, 15, 5]), box('alta', [20, 10, 20], { maxWeightGrams: 1_200 })],
+      [
+        item('livro', [10, 25, 5], 1, 1_000),
+        item('marcador', [5, 5, 5], 1, 200),
+        item('caneca', [5, 15, 15], 2, 500),
+      ],
+      ['envelope: caneca×2', 'envelope: livro×1 marcador×1'],
+    ],
+    [
+      'uses the first configured of two boxes of the same size',
+      [box('A', [35, 20, 10]), box('B', [35, 20, 10]), box('plana', [40, 35, 5])],
+      [item('placa', [15, 30, 5], 2), item('tubo', [30, 5, 25], 1)],
+      ['A: placa×2', 'plana: tubo×1'],
+    ],
+    [
+      'places each block where it takes the most units: 1 box',
+      [box('G', [40, 30, 35]), box('M', [25, 30, 25]), box('chata', [35, 30, 10])],
+      [item('caneta', [20, 10, 5], 4), item('caixa', [25, 15, 30], 3)],
+      ['G: caneta×4 caixa×3'],
+    ],
+    [
+      'turns the next block to take the most units of what is left: 2 boxes',
+      [box('G', [35, 40, 35])],
+      [item('bloco', [30, 25, 20], 4), item('vara', [10, 5, 30], 3)],
+      ['G: bloco×2 vara×3', 'G: bloco×2'],
+    ],
+    [
+      'keeps the large free spaces for large units',
+      [box('P', [25, 15, 20]), box('G', [40, 35, 30]), box('chata', [35, 40, 10])],
+      [item('tampa', [30, 30, 10], 3), item('livro', [15, 25, 10], 4)],
+      ['G: tampa×3 livro×2', 'P: livro×2'],
+    ],
+    [
+      'puts a block in the smallest free space that takes as many units',
+      [
+        box('b0', [35, 33, 22], { tareGrams: 283, maxWeightGrams: 11_387 }),
+        box('b1', [38, 26, 33], { tareGrams: 29, maxWeightGrams: 14_914 }),
+        box('b2', [15, 59, 14], { tareGrams: 234, maxWeightGrams: 6_471 }),
+      ],
+      [item('i0', [6, 30, 11], 2, 4_650), item('i1', [1, 23, 28], 2, 79), item('i2', [15, 18, 12], 4, 4_979)],
+      ['b1: i0×1 i1×2 i2×2', 'b1: i0×1 i2×2'],
+    ],
+    [
+      'measures a free space by its volume to choose the smallest: 1 box',
+      [box('M', [25, 20, 15]), box('G', [25, 40, 40])],
+      [item('placa', [5, 30, 20], 2), item('painel', [5, 20, 30], 2), item('barra', [25, 10, 10], 6)],
+      ['G: placa×2 painel×2 barra×6'],
+    ],
+    [
+      'cuts the free space so that the largest piece is left whole',
+      [box('P', [20, 10, 10]), box('M', [35, 30, 15]), box('G', [30, 35, 40])],
+      [item('cubo', [20, 20, 20], 3), item('placa', [10, 30, 25], 4)],
+      ['G: cubo×2 placa×1', 'G: cubo×1 placa×2', 'M: placa×1'],
+    ],
+    [
+      'cuts along the axis that leaves the largest piece, not the last one tried',
+      [box('M', [30, 30, 15]), box('G', [40, 30, 40])],
+      [item('caixa', [20, 10, 15], 1), item('vara', [10, 10, 30], 2)],
+      ['M: caixa×1 vara×2'],
+    ],
+    [
+      'keeps a thin free space while a unit that fits it is still to pack',
+      [box('P', [20, 15, 15]), box('M', [40, 15, 15]), box('chata', [20, 20, 10])],
+      [item('regua', [20, 10, 5], 6), item('lapis', [5, 5, 15], 6), item('caixa', [15, 20, 15], 6)],
+      ['M: caixa×2', 'M: caixa×2', 'M: caixa×2', 'M: regua×6 lapis×6'],
+    ],
+    [
+      'fills whole layers, then whole rows, then a row',
+      [
+        box('M', [25, 25, 15], { maxWeightGrams: 9_000 }),
+        box('P', [25, 20, 10], { maxWeightGrams: 8_000 }),
+        box('G', [30, 40, 20], { maxWeightGrams: 3_000 }),
+      ],
+      [item('a', [20, 5, 25], 2, 2_000), item('b', [30, 10, 20], 5, 1_500), item('c', [20, 5, 20], 3, 1_000)],
+      ['G: b×1 c×1', 'G: b×1 c×1', 'G: b×1 c×1', 'G: b×1', 'G: b×1', 'P: a×2'],
+    ],
+  ])('%s', (_why, boxes, items, expected) => {
+    const result = planShipment({ items }, boxes);
+    checkPlan(items, boxes, result);
+    expect(summary(items, boxes)).toEqual(expected);
   });
 });

@@ -621,7 +621,12 @@ export function oauthServerSuite(server: OAuthServerUnderTest): void {
     expect(await known(origin(), other)).toBe(true);
   });
 
-  it('keeps at most 1,000 registrations without consent in all, the oldest going first, and never one the merchant approved', async () => {
+  // 1,051 registrations over HTTP (a second; slow: left out of mutation runs): shared/oauth/provider.test.ts states the
+  // same bound through the provider in a fifth of the time ("keeps at most 1,000 clients without consent in all").
+  it('keeps at most 1,000 registrations without consent in all, the oldest going first, and never one the merchant approved', {
+    tags: ['slow'],
+    timeout: 60_000,
+  }, async () => {
     const approved = await approvedTokens(server);
     const first = await registerFrom(origin(), loopbackAddress(1_000));
     const last: string[] = [];
@@ -636,7 +641,7 @@ export function oauthServerSuite(server: OAuthServerUnderTest): void {
     for (const id of last) expect(await known(origin(), id)).toBe(true);
     expect(await known(origin(), approved.clientId)).toBe(true);
     expect((await mcpCall(origin(), approved.access)).status).toBe(200);
-  }, 60_000);
+  });
 
   it('forgets a registration never consented to after a day, and keeps one the merchant approved', async () => {
     const approved = await approvedTokens(server);
