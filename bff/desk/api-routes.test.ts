@@ -462,7 +462,7 @@ describe('GET /admin/api/labels/print', () => {
     ]);
   });
 
-  it(`asks for 1 to ${MAX_PRINT} ids, and refuses (409) any that is not a created label, or whose PDF is not ready`, async () => {
+  it(`asks for 1 to ${MAX_PRINT} ids; prints what it can, with a last page for the rest, and refuses (409) only a batch with nothing printable`, async () => {
     for (const ids of ['', ',', Array.from({ length: MAX_PRINT + 1 }, (_, i) => `id-${i}`).join(',')]) {
       const res = await get(`/admin/api/labels/print?ids=${ids}`);
       expect(res.status).toBe(400);
@@ -473,32 +473,34 @@ describe('GET /admin/api/labels/print', () => {
     expect((await get(`/admin/api/labels/print?ids=${hundred}`)).status).toBe(409);
     const ok = await attempt('created');
     const refused = await attempt('rejected');
-    const missing = await get(`/admin/api/labels/print?ids=${ok.id},${refused.id},nope`);
-    expect(missing.status).toBe(409);
-    expect(await errorOf(missing)).toEqual({
+    script.pdfs = { [ok.prepostagemId ?? '']: { labelPdfBase64: await pdfOf(2) } };
+    calls.length = 0;
+    const mixed = await get(`/admin/api/labels/print?ids=${ok.id},${refused.id},nope`);
+    expect(mixed.status).toBe(200);
+    expect(mixed.headers.get('content-disposition')).toBe('inline; filename="etiquetas-3.pdf"');
+    // the created label's two pages, then the page that names the two left out
+    expect((await PDFDocument.load(await mixed.arrayBuffer())).getPageCount()).toBe(3);
+    expect(calls).toEqual([['labelPdf', ok.prepostagemId]]);
+    const nothing = await get(`/admin/api/labels/print?ids=${refused.id},nope`);
+    expect(nothing.status).toBe(409);
+    expect(await errorOf(nothing)).toEqual({
       code: 'label_not_printable',
-      message: `no created label for: ${refused.id}, nope`,
+      message: `no printable label among: ${refused.id}, nope`,
     });
     script.pdfs = { [ok.prepostagemId ?? '']: { status: 'generating' } };
     const notReady = await get(`/admin/api/labels/print?ids=${ok.id}`);
     expect(notReady.status).toBe(409);
     expect(await errorOf(notReady)).toEqual({
       code: 'label_not_printable',
-      message: `the PDF of ${ok.prepostagemId} is not ready (generating)`,
+      message: `no printable label among: ${ok.id}`,
     });
-    // created, but with no pre-posting to print
+    // created, but with no pre-posting to print: the platform is not asked
     clock += 1_000;
     const begun = await ledger.begin({ fingerprint: `fp-${++n}`, request: JSON.stringify(SAMPLE_LABEL) });
     const bare = await ledger.settle(begun.id, { state: 'created', settledBy: 'operator' });
-    const unprinted = await get(`/admin/api/labels/print?ids=${bare.id}`);
-    expect(await errorOf(unprinted)).toEqual({
-      code: 'label_not_printable',
-      message: `no created label for: ${bare.id}`,
-    });
-    script.pdfs = {};
-    expect((await errorOf(await get(`/admin/api/labels/print?ids=${ok.id}`))).message).toBe(
-      `the PDF of ${ok.prepostagemId} is not ready`,
-    );
+    calls.length = 0;
+    expect((await get(`/admin/api/labels/print?ids=${bare.id}`)).status).toBe(409);
+    expect(calls).toEqual([]);
   });
 });
 

@@ -33,7 +33,7 @@ function sendLabelAnswer(res: Response, answer: Parameters<typeof describeAnswer
 
 export interface DeskApiDeps {
   sessions: Pick<AdminSessions, 'current' | 'refusal'>;
-  ledger: Pick<LedgerStore, 'list' | 'get'>;
+  ledger: Pick<LedgerStore, 'list' | 'get' | 'byOrder'>;
   labels: Pick<LabelService, 'generate' | 'preview' | 'approvalLimits' | 'approve' | 'reject'>;
   issuer: Pick<LabelIssuer, 'labelPdf'>;
   decisions: Pick<OperatorDecisions, 'resolve' | 'evidence'>;

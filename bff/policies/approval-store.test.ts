@@ -157,7 +157,10 @@ describe('ApprovalStore expiry', () => {
     expect(await store.get(id)).toMatchObject({ state: 'pending' });
     clock += 1;
     expect(await store.get(id)).toMatchObject({ state: 'expired' });
-    expect(await store.decide(id, 'approved')).toMatchObject({ decided: false, approval: { state: 'expired' } });
+    expect(await store.decide(id, 'approved')).toMatchObject({
+      decided: false,
+      approval: { state: 'expired' },
+    });
   });
 
   it('marks expiry before answering latest, list and decide, and never expires a decided approval', async () => {
@@ -199,7 +202,10 @@ describe('ApprovalStore.decide', () => {
     const id = a?.id as string;
     clock += MINUTE;
     const first = await store.decide(id, 'approved');
-    expect(first).toMatchObject({ decided: true, approval: { state: 'approved', decidedAt: clock, overLimit: false } });
+    expect(first).toMatchObject({
+      decided: true,
+      approval: { state: 'approved', decidedAt: clock, overLimit: false },
+    });
     const second = await store.decide(id, 'rejected');
     expect(second).toMatchObject({ decided: false, approval: { state: 'approved' } });
     expect(await store.decide('no-such-id', 'approved')).toEqual({ decided: false, approval: undefined });
@@ -208,7 +214,9 @@ describe('ApprovalStore.decide', () => {
   it('records an approval over the limits only when the merchant confirmed it so', async () => {
     const a = await ask('a');
     const b = await ask('b');
-    expect((await store.decide(a?.id as string, 'approved', { overLimit: true })).approval?.overLimit).toBe(true);
+    expect((await store.decide(a?.id as string, 'approved', { overLimit: true })).approval?.overLimit).toBe(
+      true,
+    );
     expect((await store.decide(b?.id as string, 'approved', { overLimit: false })).approval?.overLimit).toBe(
       false,
     );
@@ -260,7 +268,11 @@ describe('ApprovalStore.list', () => {
     }
     clock += MINUTE;
     const newest = (await ask('n'))?.id;
-    expect((await store.list({ limit: 2 })).map((a) => a.id)).toEqual([newest, pending, ...decided.slice(0, 2)]);
+    expect((await store.list({ limit: 2 })).map((a) => a.id)).toEqual([
+      newest,
+      pending,
+      ...decided.slice(0, 2),
+    ]);
     expect((await store.list()).map((a) => a.id)).toEqual([newest, pending, ...decided]);
     expect((await store.list({ state: 'pending' })).map((a) => a.id)).toEqual([newest, pending]);
     expect((await store.list({ state: 'approved' })).map((a) => a.id)).toEqual([decided[0], decided[2]]);

@@ -82,7 +82,9 @@ describe('dailyLimits', () => {
       maxDeclaredValueCents: 10_010,
     });
     // a millisecond before the day starts is still the day before
-    expect(dailyLimits({ issuedBy: 'agent-b', policy: { maxDeclaredValuePerDay: 0 } }, DAY_START - 1)).toMatchObject({
+    expect(
+      dailyLimits({ issuedBy: 'agent-b', policy: { maxDeclaredValuePerDay: 0 } }, DAY_START - 1),
+    ).toMatchObject({
       dayEnd: DAY_START,
       maxDeclaredValueCents: 0,
     });
