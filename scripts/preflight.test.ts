@@ -1,12 +1,11 @@
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, copyFileSync, linkSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { decide, installCommand, missingPackages, wrongOverrides } from './preflight.ts';
 
-const dir = mkdtempSync(join(tmpdir(), 'preflight-'));
-// Readable by the user the last test runs the script as.
+// In /tmp, not the run's TMPDIR: readable by the user the last test runs the script as, whatever the run's folder is.
+const dir = mkdtempSync('/tmp/preflight-');
 chmodSync(dir, 0o755);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -28,6 +27,28 @@ function machine(name: string, commands: string[], options: { pg?: boolean; chro
 }
 
 const EVERYTHING = ['redis-server', 'redis-cli', 'sqlite3', 'systemd-analyze'];
+const SCRIPT = new URL('./preflight.ts', import.meta.url).pathname;
+
+/**
+ * Node and the script where `nobody` can reach them: a clone in a private folder (the soak's `mkdtemp`, maybe a CI's)
+ * is not, and `nobody` would fail on the path instead of the preflight's message. The script imports only node:
+ * modules, so a copy alone runs; Node is hard-linked when it can be (no 100 MB copy), else copied.
+ */
+function reachableByNobody(): { node: string; script: string } {
+  const place = join(dir, 'nobody');
+  mkdirSync(place, { mode: 0o755 });
+  const node = join(place, 'node');
+  try {
+    linkSync(process.execPath, node);
+  } catch {
+    copyFileSync(process.execPath, node);
+  }
+  chmodSync(node, 0o755);
+  const script = join(place, 'preflight.ts');
+  copyFileSync(SCRIPT, script);
+  chmodSync(script, 0o644);
+  return { node, script };
+}
 
 describe('npm test\u2019s preflight', () => {
   it('finds nothing missing on a machine that has every program', () => {
@@ -62,9 +83,10 @@ describe('npm test\u2019s preflight', () => {
   it('stops before any test, as a user without root, with one message naming the packages', () => {
     // apt-get here, but the script runs as a user who may not use it: it must not try.
     const env = machine('user', ['sqlite3', 'systemd-analyze', 'apt-get']);
-    const script = new URL('./preflight.ts', import.meta.url).pathname;
-    const asUser = process.getuid?.() === 0 ? ['/usr/sbin/runuser', '-p', '-u', 'nobody', '--'] : [];
-    const [command = process.execPath, ...args] = [...asUser, process.execPath, script];
+    const asRoot = process.getuid?.() === 0;
+    const { node, script } = asRoot ? reachableByNobody() : { node: process.execPath, script: SCRIPT };
+    const asUser = asRoot ? ['/usr/sbin/runuser', '-p', '-u', 'nobody', '--'] : [];
+    const [command = node, ...args] = [...asUser, node, script];
     const run = spawnSync(command, args, { encoding: 'utf8', env });
     expect(run.status).toBe(1);
     expect(run.stdout).toBe('');
