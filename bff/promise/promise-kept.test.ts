@@ -104,7 +104,10 @@ describe('the promise a parcel was sold with', () => {
       promisedParcels: 0,
     });
 
-    await follow(24 * 21, 6, async () => (await rowOf(label.attemptId))?.outcome === 'delivered');
+    // A look every 4 hours: the sandbox's carrier sends the parcel out for delivery 5 h before it delivers, so a look
+    // always falls between the two and the shopper gets the "saiu para entrega" e-mail (one look seeing both tells
+    // only the delivery). Every 6 hours missed it when the delivery's hour was a multiple of 6 after the label's.
+    await follow(24 * 21, 4, async () => (await rowOf(label.attemptId))?.outcome === 'delivered');
     const delivered = await rowOf(label.attemptId);
     expect(delivered?.outcome).toBe('delivered');
     expect(delivered?.transitDays).toBeGreaterThanOrEqual(1);

@@ -9,9 +9,11 @@ import { expectEach401, McpClients, postToolsList } from './testing.ts';
 
 let sandbox: RunningSandbox;
 const clients = new McpClients();
+/** The sandbox's clock: real time, moved ahead by a test that waits for a PDF (no wait on the machine's speed). */
+let ahead = 0;
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ labelPdfDelayMs: 20, labelPdfWaitMs: 1000 });
+  sandbox = await startSandbox({ labelPdfDelayMs: 20, labelPdfWaitMs: 1000, now: () => Date.now() + ahead });
 });
 afterAll(() => sandbox.close());
 beforeEach(() => sandbox.control('reset'));
@@ -279,7 +281,8 @@ describe('generate_label and get_label_pdf (spec 3, 4.4.3, 4.4.4, 7.2)', () => {
   });
 
   it('answers label_pdf_timeout with the prepostagemId when the PDF is slower than the wait, then serves it', async () => {
-    await sandbox.control('labels', { pdfDelayMs: 400, pdfWaitMs: 50 });
+    // A PDF a minute away: the early look below finds it not ready however slow the machine is.
+    await sandbox.control('labels', { pdfDelayMs: 60_000, pdfWaitMs: 50 });
     const client = await connect('mk_test_demo');
     const record = LabelRecordSchema.parse((await call(client, 'generate_label', LABEL)).structuredContent);
     expect(record).toMatchObject({
@@ -293,7 +296,7 @@ describe('generate_label and get_label_pdf (spec 3, 4.4.3, 4.4.4, 7.2)', () => {
       reason: 'label_not_printable',
       status: expect.any(String),
     });
-    await new Promise((resolve) => setTimeout(resolve, 400));
+    ahead += 60_000;
     const ready = await call(client, 'get_label_pdf', { prepostagemId: record.prepostagemId });
     expect(
       Buffer.from(String(ready.structuredContent?.labelPdfBase64), 'base64').subarray(0, 4).toString(),
