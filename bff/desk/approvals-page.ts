@@ -1,6 +1,6 @@
-import { type AgentLabelInput, AgentLabelInputSchema } from '../../shared/agent-label.ts';
 import { formatCep } from '../../shared/cep.ts';
 import { type Html, html } from '../../shared/html.ts';
+import { type AgentLabelInput, AgentLabelInputSchema } from '../../shared/labels/agent-label.ts';
 import type { LedgerAttempt } from '../labels/ledger.ts';
 import type { ApprovalLimits } from '../labels/service.ts';
 import type { Approval } from '../policies/approval-store.ts';

@@ -1,8 +1,8 @@
-import type { AgentLabelInput, PreviewLabelOutput } from '../../shared/agent-label.ts';
 import { formatCep } from '../../shared/cep.ts';
-import { centavos, declaredValueCents } from '../../shared/declared-value.ts';
-import { type GenerateLabelInput, GenerateLabelInputSchema } from '../../shared/label.ts';
-import { plausibilityOf } from '../../shared/label-plausibility.ts';
+import type { AgentLabelInput, PreviewLabelOutput } from '../../shared/labels/agent-label.ts';
+import { centavos, declaredValueCents } from '../../shared/labels/declared-value.ts';
+import { type GenerateLabelInput, GenerateLabelInputSchema } from '../../shared/labels/label.ts';
+import { plausibilityOf } from '../../shared/labels/plausibility.ts';
 import type { Approval, ApprovalStore } from '../policies/approval-store.ts';
 import {
   AgentPolicySchema,

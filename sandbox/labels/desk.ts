@@ -1,8 +1,8 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Attempt, DiagnoseLabelIssueInput } from '../../shared/diagnosis.ts';
-import type { GenerateLabelInput, GetLabelPdfOutput, LabelRecord } from '../../shared/label.ts';
-import { ATTEMPT_HISTORY_DAYS, MAX_LISTED_ATTEMPTS } from '../../shared/limits.ts';
+import type { Attempt, DiagnoseLabelIssueInput } from '../../shared/labels/diagnosis.ts';
+import type { GenerateLabelInput, GetLabelPdfOutput, LabelRecord } from '../../shared/labels/label.ts';
+import { ATTEMPT_HISTORY_DAYS, MAX_LISTED_ATTEMPTS } from '../../shared/platform-limits.ts';
 import { makeS10 } from '../../shared/s10.ts';
 import { ufOfCep } from '../../shared/uf.ts';
 import type { CarrierClock } from '../carrier/clock.ts';

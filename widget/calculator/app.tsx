@@ -1,7 +1,7 @@
 import { effect } from '@preact/signals-core';
 import { render } from 'preact';
 import { parseCutoff } from '../../shared/business-days.ts';
-import { MAX_ITEMS } from '../../shared/limits.ts';
+import { MAX_ITEMS } from '../../shared/platform-limits.ts';
 import type { QuoteItem } from '../../shared/quote.ts';
 import { Calculator, type CalculatorPrefs } from './Calculator.tsx';
 import type { Messages } from './messages.ts';

@@ -1,5 +1,8 @@
 import { isValidCnpj, isValidCpf } from '@brazilian-utils/brazilian-utils';
 import * as z from 'zod/mini';
+import { formatCep } from '../cep.ts';
+import { formatBRL } from '../money.ts';
+import { type Uf, ufOfCep } from '../uf.ts';
 import {
   CONTRACT_SERVICES,
   type ContractService,
@@ -13,12 +16,9 @@ import {
   PRINTED_FIELD_MAX,
   type PrintedField,
 } from './carrier-limits.ts';
-import { formatCep } from './cep.ts';
 import { centavos, declaredValueCents, isWholeCentavos } from './declared-value.ts';
 import type { GenerateLabelInput } from './label.ts';
-import { formatBRL } from './money.ts';
 import type { DeclaredItem, Party } from './party.ts';
-import { type Uf, ufOfCep } from './uf.ts';
 
 /**
  * The plausibility rules of a `generate_label` input (docs/agents/labels.md, "Plausibility before money"): what the

@@ -9,7 +9,7 @@ import {
   plausibilityOf,
   RefusalSchema,
   textProblem,
-} from './label-plausibility.ts';
+} from './plausibility.ts';
 
 /** A realistic PAC label, São Paulo → Rio de Janeiro, as the tool parses it. */
 const BASE = {
