@@ -8,7 +8,6 @@ import {
 } from '../../shared/labels/carrier-limits.ts';
 import type { GenerateLabelInput } from '../../shared/labels/label.ts';
 import {
-  codePointName,
   type PartyRole,
   type PartyTextField,
   type PlausibilityIssue,
@@ -17,6 +16,7 @@ import {
   refusalOf,
   type TextProblem,
 } from '../../shared/labels/plausibility.ts';
+import { codePointName } from '../../shared/labels/plausibility-messages.ts';
 import { formatBRL } from '../../shared/money.ts';
 import { ufOfCep } from '../../shared/uf.ts';
 import { type CarrierService, carrierService } from '../carrier/services.ts';

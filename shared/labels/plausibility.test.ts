@@ -3,13 +3,13 @@ import { describe, expect, it } from 'vitest';
 import { CONTRACT_SERVICES, EMAIL_MAX_LENGTH, PRINTED_FIELD_MAX } from './carrier-limits.ts';
 import { type GenerateLabelInput, GenerateLabelInputSchema } from './label.ts';
 import {
-  codePointName,
   cpfCnpjProblem,
   type PartyTextField,
   plausibilityOf,
   RefusalSchema,
   textProblem,
 } from './plausibility.ts';
+import { codePointName } from './plausibility-messages.ts';
 
 /** A realistic PAC label, São Paulo → Rio de Janeiro, as the tool parses it. */
 const BASE = {
