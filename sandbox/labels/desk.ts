@@ -9,7 +9,7 @@ import type { CarrierClock } from '../carrier/clock.ts';
 import { deliveryDaysOf } from '../carrier/prices.ts';
 import type { CarrierService } from '../carrier/services.ts';
 import type { TrackingBook } from '../carrier/tracking.ts';
-import { transitOf } from '../carrier/transit-times.ts';
+import { drawTransit } from '../carrier/transit-times.ts';
 import type { Store, StoreRegistry } from '../stores/stores.ts';
 import { renderLabelPdf } from './pdf.ts';
 import { checkLabel } from './rules.ts';
@@ -219,7 +219,7 @@ export class LabelDesk {
       };
       // The lane's transit time (transit-times.ts): what the delivery promise learns from.
       const createdAt = carrierClock.time();
-      const { plan } = transitOf({
+      const { plan } = drawTransit({
         code: trackingCode,
         route,
         destinationCep: input.recipient.endereco.cep,

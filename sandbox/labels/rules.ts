@@ -11,8 +11,8 @@ import {
   type PartyRole,
   type PartyTextField,
   type PlausibilityIssue,
+  type PlausibilityRefusal,
   plausibilityIssue,
-  type Refusal,
   refusalOf,
   type TextProblem,
 } from '../../shared/labels/plausibility.ts';
@@ -28,7 +28,7 @@ import { type CarrierService, carrierService } from '../carrier/services.ts';
  */
 export type LabelCheck =
   | { ok: true; service: CarrierService }
-  | { ok: false; status: string; refusal?: Refusal };
+  | { ok: false; status: string; refusal?: PlausibilityRefusal };
 
 /**
  * What the carrier refuses at pre-posting (spec 7.2): first the plausibility rules the BFF also checks

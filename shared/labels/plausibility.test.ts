@@ -5,8 +5,8 @@ import { type GenerateLabelInput, GenerateLabelInputSchema } from './label.ts';
 import {
   cpfCnpjProblem,
   type PartyTextField,
+  PlausibilityRefusalSchema,
   plausibilityOf,
-  RefusalSchema,
   textProblem,
 } from './plausibility.ts';
 import { codePointName } from './plausibility-messages.ts';
@@ -215,7 +215,7 @@ describe('plausibilityOf: each dimension within the limits of its object format'
     const refusal = plausibilityOf(box(c, l, a, format));
     if (field === undefined) return expect(refusal).toBeUndefined();
     expect(refusal).toMatchObject({ reason: 'dimensions_out_of_limits', field });
-    expect(RefusalSchema.parse(refusal).message.length).toBeGreaterThan(20);
+    expect(PlausibilityRefusalSchema.parse(refusal).message.length).toBeGreaterThan(20);
   });
 
   it('says dimensions are in centimetres when a side is off by a unit', () => {
@@ -661,7 +661,7 @@ describe('plausibilityOf on any parsed input', () => {
         if (!parsed.success) return;
         const refusal = plausibilityOf(parsed.data);
         if (refusal === undefined) return;
-        RefusalSchema.parse(refusal);
+        PlausibilityRefusalSchema.parse(refusal);
         expect(at(parsed.data, refusal.field), refusal.field).not.toBeUndefined();
         if (raw.recipient.nome.length > 8) expect(refusal.message).not.toContain(raw.recipient.nome);
       }),

@@ -61,7 +61,7 @@ export const PLAUSIBILITY_REASONS = [
 ] as const;
 
 /** Why a label was refused before it reached the platform: the reason, the field (a path) and a sentence. */
-export const RefusalSchema = /* @__PURE__ */ z.strictObject({
+export const PlausibilityRefusalSchema = /* @__PURE__ */ z.strictObject({
   reason: z.enum(PLAUSIBILITY_REASONS),
   field: z
     .string()
@@ -72,8 +72,8 @@ export const RefusalSchema = /* @__PURE__ */ z.strictObject({
     ),
   message: z.string().check(z.describe('What is wrong and how to fix it, in English.')),
 });
-export type Refusal = z.infer<typeof RefusalSchema>;
-export type RefusalReason = Refusal['reason'];
+export type PlausibilityRefusal = z.infer<typeof PlausibilityRefusalSchema>;
+export type PlausibilityReason = PlausibilityRefusal['reason'];
 
 export type PartyRole = 'sender' | 'recipient';
 
@@ -116,7 +116,7 @@ export type PlausibilityIssue =
   | { rule: 'cep_uf_mismatch'; party: PartyRole; uf: string; cepUf: Uf; cep: string };
 
 /** The refusal of an implausible label, or `undefined` when every rule holds. */
-export function plausibilityOf(input: GenerateLabelInput): Refusal | undefined {
+export function plausibilityOf(input: GenerateLabelInput): PlausibilityRefusal | undefined {
   const issue = plausibilityIssue(input);
   return issue ? refusalOf(issue) : undefined;
 }
@@ -316,7 +316,7 @@ export function cpfCnpjProblem(value: string): 'shape' | 'repeated' | 'check_dig
 const EmailSchema = /* @__PURE__ */ z.email();
 
 /** The refusal reason of each broken rule. */
-const REASONS: Record<PlausibilityIssue['rule'], RefusalReason> = {
+const REASONS: Record<PlausibilityIssue['rule'], PlausibilityReason> = {
   weight_below_minimum: 'implausible_weight',
   weight_not_whole: 'implausible_weight',
   unknown_service: 'unknown_service',
@@ -341,6 +341,6 @@ const REASONS: Record<PlausibilityIssue['rule'], RefusalReason> = {
 };
 
 /** The refusal an agent reads: reason, field and an English sentence built from the issue's data. */
-export function refusalOf(issue: PlausibilityIssue): Refusal {
+export function refusalOf(issue: PlausibilityIssue): PlausibilityRefusal {
   return { reason: REASONS[issue.rule], field: fieldOf(issue), message: plausibilityMessage(issue) };
 }
