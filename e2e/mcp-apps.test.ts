@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { connectHost, merchantToken, modelTools } from '../bff/mcp/apps/testing.ts';
 import { type RunningBff, startBff } from '../bff/testing.ts';
 import { type RunningSandbox, SAMPLE_LABEL, startSandbox } from '../sandbox/testing.ts';
-import { AgentLabelOutputSchema } from '../shared/agent-label.ts';
+import { AgentLabelOutputSchema } from '../shared/labels/agent-label.ts';
 import { AppsHost, type RenderedApp, type Rendering } from './support/apps-host.ts';
 import { launchBrowser, screenshot } from './support/browser.ts';
 

@@ -3,7 +3,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callTool, connectMcp } from '../sandbox/mcp/testing.ts';
 import { type RunningSandbox, SAMPLE_LABEL, samplePartyAt, startSandbox } from '../sandbox/testing.ts';
-import { LabelRecordSchema } from '../shared/label.ts';
+import { LabelRecordSchema } from '../shared/labels/label.ts';
 import { CreateMerchantOutputSchema, GetMerchantStatusOutputSchema } from '../shared/merchant.ts';
 import { RatesResponseSchema } from '../shared/quote.ts';
 import { TrackingResponseSchema } from '../shared/tracking.ts';

@@ -3,7 +3,7 @@ import { buildOpenApiDocument } from '../shared/openapi.ts';
 import { cepRoutes } from './cep/viacep.ts';
 import { checkoutPlatformRoutes } from './checkouts/routes.ts';
 import { controlRoutes } from './control/routes.ts';
-import { errorHandler, methodNotAllowed, notFound } from './http/errors.ts';
+import { sandboxErrorHandler, sandboxMethodNotAllowed, sandboxNotFound } from './http/errors.ts';
 import { requestId } from './http/request-id.ts';
 import { mcpRoutes } from './mcp/server.ts';
 import { onboardingRoutes } from './partners/routes.ts';
@@ -36,7 +36,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   app.get('/openapi.json', (_req, res) => {
     res.type('application/json').send(openapi);
   });
-  app.all('/openapi.json', methodNotAllowed('GET'));
+  app.all('/openapi.json', sandboxMethodNotAllowed('GET'));
 
   app.use(state.oauth.routes());
   app.use(restRoutes(state));
@@ -45,7 +45,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   app.use(checkoutPlatformRoutes(state.checkouts));
   app.use(cepRoutes(state.cep));
   app.use(controlRoutes(state));
-  app.use(notFound);
-  app.use(errorHandler(options.logger));
+  app.use(sandboxNotFound);
+  app.use(sandboxErrorHandler(options.logger));
   return { app, state };
 }

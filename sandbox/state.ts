@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
-import { RATE_LIMIT } from '../shared/limits.ts';
-import { type RateLimit, RateLimiter } from '../shared/rate-limit.ts';
+import { RATE_LIMIT } from '../shared/platform-limits.ts';
+import { type RateLimit, RateLimiter } from '../shared/rate-limiter.ts';
 import { CarrierClock } from './carrier/clock.ts';
 import { registerFixtures, TrackingBook } from './carrier/tracking.ts';
 import { CepService } from './cep/viacep.ts';
@@ -15,7 +15,7 @@ import { StoreRegistry } from './stores/stores.ts';
 export interface SandboxOptions {
   /** Where unexpected errors are logged (none by default: the sandbox answers, it does not chatter). */
   logger?: Logger;
-  /** Calls per seconds, per store and route (spec 8). Default `RATE_LIMIT` (shared/limits.ts). */
+  /** Calls per seconds, per store and route (spec 8). Default `RATE_LIMIT` (shared/platform-limits.ts). */
   rateLimit?: RateLimit;
   /** Real ms until a new label's PDF is ready. Default 150. */
   labelPdfDelayMs?: number;

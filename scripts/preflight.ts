@@ -77,7 +77,7 @@ export function wrongOverrides(env: NodeJS.ProcessEnv): string[] {
   return wrong;
 }
 
-export type Decision =
+export type PreflightDecision =
   | { action: 'ready' }
   | { action: 'install'; packages: string[] }
   | { action: 'stop'; packages: string[]; message: string };
@@ -87,7 +87,7 @@ export function decide(
   packages: string[],
   machine: { root: boolean; apt: boolean },
   env: NodeJS.ProcessEnv,
-): Decision {
+): PreflightDecision {
   if (packages.length === 0) return { action: 'ready' };
   if (machine.root && machine.apt) return { action: 'install', packages };
   const what = needs(env)

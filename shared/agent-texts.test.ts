@@ -22,7 +22,7 @@ import {
   trackingSummary,
   unsettledLabelSummary,
 } from './agent-texts.ts';
-import type { Attempt } from './diagnosis.ts';
+import type { Attempt } from './labels/diagnosis.ts';
 import { formatBRL } from './money.ts';
 
 const pac = { code: 'PAC', serviceId: 'correios-pac', label: 'PAC', deliveryDays: 1, price: 21.5 };

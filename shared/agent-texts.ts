@@ -1,8 +1,8 @@
-import type { PreviewLabelOutput } from './agent-label.ts';
-import type { Attempt } from './diagnosis.ts';
-import type { LabelRecord } from './label.ts';
-import { ATTEMPT_HISTORY_DAYS } from './limits.ts';
+import type { PreviewLabelOutput } from './labels/agent-label.ts';
+import type { Attempt } from './labels/diagnosis.ts';
+import type { LabelRecord } from './labels/label.ts';
 import { formatBRL } from './money.ts';
+import { ATTEMPT_HISTORY_DAYS } from './platform-limits.ts';
 import type { McpRate } from './quote.ts';
 import type { TrackingResult } from './tracking.ts';
 import type { TrackingLookupResult } from './tracking-lookup.ts';

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { MAX_BODY_TEXT, MAX_CODES, MAX_ITEMS } from './limits.ts';
+import { MAX_BODY_TEXT, MAX_CODES, MAX_ITEMS } from './platform-limits.ts';
 
 /** Every REST error code of spec 7.1 with its HTTP status: a closed set. */
 export const ERROR_STATUS = {

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { ERROR_MESSAGES, ERROR_STATUS, ErrorBodySchema, type ErrorCode } from './errors.ts';
-import { MAX_BODY_TEXT, RATE_LIMIT } from './limits.ts';
+import { MAX_BODY_TEXT, RATE_LIMIT } from './platform-limits.ts';
 import { RatesRequestSchema, RatesResponseSchema } from './quote.ts';
 import { TrackingRequestSchema, TrackingResponseSchema } from './tracking.ts';
 

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { CepSchema } from './cep-schema.ts';
-import { MAX_ORDER_ID_LENGTH, NO_CONTROL_CHARACTERS } from './limits.ts';
+import { MAX_ORDER_ID_LENGTH, NO_CONTROL_CHARACTERS } from './platform-limits.ts';
 import { TrackingLookupResultSchema } from './tracking-lookup.ts';
 
 /**

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { CepSchema } from './cep-schema.ts';
 import { DeliveryPromiseSchema } from './delivery-promise.ts';
-import { MAX_ITEMS } from './limits.ts';
+import { MAX_ITEMS } from './platform-limits.ts';
 import { ReasonSchema } from './reason-schema.ts';
 
 /** Unit weight when an item omits it (spec 2.1). */

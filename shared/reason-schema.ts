@@ -12,7 +12,7 @@ import * as z from 'zod/mini';
  * - The BFF's label ledger adds `outcome_unknown` (the answer was lost after sending), `not_sent` (it never
  *   reached the platform), `platform_error` and `no_prepostagem` (the platform answered without a pre-posting).
  * - Partners (spec 4.4.6): `merchant_limit_reached`.
- * - Plausibility, before a label reaches the platform (`PLAUSIBILITY_REASONS` in `label-plausibility.ts`, a
+ * - Plausibility, before a label reaches the platform (`PLAUSIBILITY_REASONS` in `labels/plausibility.ts`, a
  *   closed set of ours): `implausible_weight`, `unknown_service`, `weight_over_limit`, `dimensions_out_of_limits`,
  *   `too_many_declared_items`, `invalid_declared_item`, `declared_value_over_limit`, `invalid_party_field`,
  *   `invalid_cpf_cnpj`, `invalid_email`, `cep_uf_mismatch`. The sandbox's carrier refuses the same labels as `prepostagem_rejected`.

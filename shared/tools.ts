@@ -1,18 +1,18 @@
 import type * as z from 'zod/mini';
-import { DiagnoseLabelIssueInputSchema } from './diagnosis.ts';
+import { DiagnoseLabelIssueInputSchema } from './labels/diagnosis.ts';
 import {
   GenerateLabelInputSchema,
   GenerateLabelOutputSchema,
   GetLabelPdfInputSchema,
   GetLabelPdfOutputSchema,
-} from './label.ts';
-import { ATTEMPT_HISTORY_DAYS, MAX_CODES, MAX_LISTED_ATTEMPTS } from './limits.ts';
+} from './labels/label.ts';
 import {
   CreateMerchantInputSchema,
   CreateMerchantOutputSchema,
   GetMerchantStatusInputSchema,
   GetMerchantStatusOutputSchema,
 } from './merchant.ts';
+import { ATTEMPT_HISTORY_DAYS, MAX_CODES, MAX_LISTED_ATTEMPTS } from './platform-limits.ts';
 import { GetShippingRatesInputSchema, GetShippingRatesOutputSchema } from './quote.ts';
 import { TrackShipmentInputSchema, TrackShipmentOutputSchema } from './tracking.ts';
 

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { DeliveryPromiseSchema } from './delivery-promise.ts';
-import { MAX_CODES } from './limits.ts';
+import { MAX_CODES } from './platform-limits.ts';
 import { TrackingResultSchema } from './tracking.ts';
 
 /**

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { MAX_CODES } from './limits.ts';
+import { MAX_CODES } from './platform-limits.ts';
 import { InstanceIdSchema } from './quote.ts';
 import { ReasonSchema } from './reason-schema.ts';
 

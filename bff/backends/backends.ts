@@ -1,6 +1,6 @@
 import { type LoginFailures, SqlLoginFailures } from '../../shared/oauth/login-failures.ts';
 import { OAuthStore } from '../../shared/oauth/store.ts';
-import type { RateLimit } from '../../shared/rate-limit.ts';
+import type { RateLimit } from '../../shared/rate-limiter.ts';
 import { migrate } from '../../shared/sql/migrate.ts';
 import { PostgresSql } from '../../shared/sql/postgres.ts';
 import type { Sql } from '../../shared/sql/sql.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_ITEMS } from '../../shared/limits.ts';
+import { MAX_ITEMS } from '../../shared/platform-limits.ts';
 import { QuoteItemSchema } from '../../shared/quote.ts';
 import { brlOf, type CartLine, centsOf, DEFAULT_UNIT_GRAMS, quoteItemsOf, subtotalCents } from './cart.ts';
 

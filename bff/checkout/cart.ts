@@ -1,4 +1,4 @@
-import { MAX_ITEMS } from '../../shared/limits.ts';
+import { MAX_ITEMS } from '../../shared/platform-limits.ts';
 import { DEFAULT_WEIGHT_KG, type QuoteItem } from '../../shared/quote.ts';
 
 /**

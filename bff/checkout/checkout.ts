@@ -9,7 +9,7 @@ import {
 } from '../../shared/checkouts/shopify.ts';
 import { ApiError, isApiError } from '../../shared/errors.ts';
 import { describeIssues } from '../../shared/issues.ts';
-import { MAX_BODY_BYTES } from '../../shared/limits.ts';
+import { MAX_BODY_BYTES } from '../../shared/platform-limits.ts';
 import { sameSecret } from '../../shared/security/hash.ts';
 import type { BffConfig } from '../config.ts';
 import { jsonOnly, methodNotAllowed, rateLimited } from '../http/errors.ts';

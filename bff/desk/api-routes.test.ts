@@ -5,7 +5,7 @@ import { PDFDocument } from 'pdf-lib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
 import { SAMPLE_LABEL } from '../../sandbox/testing.ts';
-import { AgentLabelInputSchema, type PreviewLabelOutput } from '../../shared/agent-label.ts';
+import { AgentLabelInputSchema, type PreviewLabelOutput } from '../../shared/labels/agent-label.ts';
 import { OAuthStore } from '../../shared/oauth/store.ts';
 import { sha256Hex } from '../../shared/security/hash.ts';
 import { SqliteSql } from '../../shared/sql/sqlite.ts';

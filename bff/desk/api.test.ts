@@ -2,7 +2,7 @@ import { PDFDocument } from 'pdf-lib';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { callTool, connectMcp } from '../../sandbox/mcp/testing.ts';
 import { type RunningSandbox, SAMPLE_LABEL, startSandbox } from '../../sandbox/testing.ts';
-import { GenerateLabelOutputSchema } from '../../shared/label.ts';
+import { GenerateLabelOutputSchema } from '../../shared/labels/label.ts';
 import { connectAgent } from '../labels/testing/soak.ts';
 import { type RunningBff, startBff } from '../testing.ts';
 import { deskSession } from './testing.ts';

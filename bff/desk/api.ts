@@ -1,8 +1,8 @@
 import express, { type NextFunction, type Request, type Response, Router } from 'express';
 import * as z from 'zod/mini';
-import { AgentLabelInputSchema } from '../../shared/agent-label.ts';
 import { CepSchema } from '../../shared/cep-schema.ts';
 import { ApiError } from '../../shared/errors.ts';
+import { AgentLabelInputSchema } from '../../shared/labels/agent-label.ts';
 import { PlanShipmentInputSchema } from '../../shared/packing/plan.ts';
 import type { AdminSession, AdminSessions } from '../admin/session.ts';
 import { rateLimited } from '../http/errors.ts';

@@ -1,6 +1,6 @@
-import { type AgentLabelInput, AgentLabelInputSchema } from '../../shared/agent-label.ts';
 import { formatCep } from '../../shared/cep.ts';
 import { type Html, html } from '../../shared/html.ts';
+import { type AgentLabelInput, AgentLabelInputSchema } from '../../shared/labels/agent-label.ts';
 import type { LedgerAttempt } from '../labels/ledger.ts';
 import type { ApprovalLimits } from '../labels/service.ts';
 import type { Approval } from '../policies/approval-store.ts';
@@ -8,7 +8,7 @@ import { formatDimensions, formatMoney, formatWeight } from './format.ts';
 import type { DeskLang, Messages } from './messages.ts';
 import { definitions, labelNames, notice, partyBlock, readStored, stateBadge, timeOf } from './view-parts.ts';
 
-export interface ApprovalsView {
+export interface ApprovalsPageView {
   t: Messages;
   lang: DeskLang;
   pending: readonly Approval[];
@@ -29,7 +29,7 @@ function approvalName(t: Messages, approval: Approval, request: AgentLabelInput 
 }
 
 /** "resta 1 etiqueta, R$ 10,00 de valor declarado": what the agent may still issue today, or that it has no limit. */
-function limitsText(view: ApprovalsView, limits: ApprovalLimits | undefined): string {
+function limitsText(view: ApprovalsPageView, limits: ApprovalLimits | undefined): string {
   const { t, lang } = view;
   const parts = [
     limits?.labels === undefined ? '' : t.labelsLeft(limits.labels),
@@ -38,7 +38,7 @@ function limitsText(view: ApprovalsView, limits: ApprovalLimits | undefined): st
   return parts.length === 0 ? t.noAgentLimits : parts.join(', ');
 }
 
-function pendingCard(view: ApprovalsView, approval: Approval): Html {
+function pendingCard(view: ApprovalsPageView, approval: Approval): Html {
   const { t, lang } = view;
   const request = readStored(AgentLabelInputSchema, approval.request);
   const name = approvalName(t, approval, request);
@@ -77,7 +77,7 @@ ${
 </li>`;
 }
 
-function decidedRow(view: ApprovalsView, approval: Approval): Html {
+function decidedRow(view: ApprovalsPageView, approval: Approval): Html {
   const { t, lang } = view;
   const request = readStored(AgentLabelInputSchema, approval.request);
   const attempt = view.issued.get(approval.id);
@@ -100,7 +100,7 @@ function decidedRow(view: ApprovalsView, approval: Approval): Html {
 }
 
 /** Pending approvals in full, with approve and reject; then the decided ones and the labels they became. */
-export function approvalsBody(view: ApprovalsView): Html {
+export function approvalsBody(view: ApprovalsPageView): Html {
   const { t } = view;
   return html`<h1>${t.approvalsTitle}</h1>
 ${notice(view.done)}

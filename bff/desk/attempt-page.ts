@@ -1,7 +1,7 @@
 import { formatCep } from '../../shared/cep.ts';
-import { declaredValueCents } from '../../shared/declared-value.ts';
 import { type Html, html } from '../../shared/html.ts';
-import { type GenerateLabelInput, GenerateLabelInputSchema } from '../../shared/label.ts';
+import { declaredValueCents } from '../../shared/labels/declared-value.ts';
+import { type GenerateLabelInput, GenerateLabelInputSchema } from '../../shared/labels/label.ts';
 import type { HistoryEntry } from '../labels/decisions.ts';
 import type { LedgerAttempt } from '../labels/ledger.ts';
 import { formatDimensions, formatMoney, formatWeight, formatWhen } from './format.ts';

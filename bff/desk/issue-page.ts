@@ -1,6 +1,6 @@
 import { formatCep } from '../../shared/cep.ts';
 import { type Html, html } from '../../shared/html.ts';
-import type { Party } from '../../shared/party.ts';
+import type { Party } from '../../shared/labels/party.ts';
 import type { Messages } from './messages.ts';
 
 export interface IssueView {

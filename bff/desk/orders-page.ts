@@ -1,6 +1,6 @@
 import { formatCep } from '../../shared/cep.ts';
 import { type Html, html } from '../../shared/html.ts';
-import type { Party } from '../../shared/party.ts';
+import type { Party } from '../../shared/labels/party.ts';
 import type { Preset } from '../orders/order-store.ts';
 import type { OrderView } from '../orders/to-ship.ts';
 import { formatMoney, formatWeight } from './format.ts';

@@ -1,7 +1,7 @@
 import type * as z from 'zod/mini';
 import { formatCep } from '../../shared/cep.ts';
 import { type Html, html } from '../../shared/html.ts';
-import type { Party } from '../../shared/party.ts';
+import type { Party } from '../../shared/labels/party.ts';
 import { formatWhen } from './format.ts';
 import { type DeskLang, type Messages, stateName } from './messages.ts';
 

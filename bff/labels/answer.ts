@@ -1,4 +1,3 @@
-import type { AgentLabelOutput } from '../../shared/agent-label.ts';
 import {
   approvalSummary,
   labelRefusalSummary,
@@ -7,6 +6,7 @@ import {
   outcomeUnknownStatus,
   unsettledLabelSummary,
 } from '../../shared/agent-texts.ts';
+import type { AgentLabelOutput } from '../../shared/labels/agent-label.ts';
 import { UNKNOWN_ADVICE } from './reconciler.ts';
 import type { LabelAnswer } from './service.ts';
 

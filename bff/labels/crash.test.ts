@@ -6,7 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
 import { type RunningSandbox, SAMPLE_LABEL, startSandbox } from '../../sandbox/testing.ts';
-import { GenerateLabelInputSchema } from '../../shared/label.ts';
+import { GenerateLabelInputSchema } from '../../shared/labels/label.ts';
 import { recordChild } from '../../testing/processes.ts';
 import { TEST_AGENTS } from '../testing.ts';
 import { fingerprint } from './fingerprint.ts';

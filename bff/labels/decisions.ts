@@ -1,5 +1,5 @@
-import type { Attempt } from '../../shared/diagnosis.ts';
-import { MAX_LISTED_ATTEMPTS } from '../../shared/limits.ts';
+import type { Attempt } from '../../shared/labels/diagnosis.ts';
+import { MAX_LISTED_ATTEMPTS } from '../../shared/platform-limits.ts';
 import { cleanTrackingCode, isS10 } from '../../shared/s10.ts';
 import type { PlatformPort } from '../upstream/platform-mcp.ts';
 import { BindingConflictError, type LedgerAttempt, TransitionError } from './ledger.ts';

@@ -7,7 +7,7 @@ import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
 import { type RunningSandbox, SAMPLE_LABEL, startSandbox } from '../../sandbox/testing.ts';
-import { GenerateLabelInputSchema, GenerateLabelOutputSchema } from '../../shared/label.ts';
+import { GenerateLabelInputSchema, GenerateLabelOutputSchema } from '../../shared/labels/label.ts';
 import { type RunningBff, startBff } from '../testing.ts';
 import { fingerprint } from './fingerprint.ts';
 import { connectAgent, judgeSoak, lookAlikeOrders, runSoak } from './testing/soak.ts';

@@ -1,4 +1,4 @@
-import type { GenerateLabelInput } from '../../shared/label.ts';
+import type { GenerateLabelInput } from '../../shared/labels/label.ts';
 import { sha256Hex } from '../../shared/security/hash.ts';
 
 /** JSON with sorted keys, so the same request always reads the same. */

@@ -1,7 +1,11 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { declaredValueCents } from '../../shared/declared-value.ts';
-import type { DiagnoseLabelIssueInput, DiagnoseLabelIssueOutput } from '../../shared/diagnosis.ts';
-import type { GenerateLabelInput, GenerateLabelOutput, GetLabelPdfOutput } from '../../shared/label.ts';
+import { declaredValueCents } from '../../shared/labels/declared-value.ts';
+import type { DiagnoseLabelIssueInput, DiagnoseLabelIssueOutput } from '../../shared/labels/diagnosis.ts';
+import type {
+  GenerateLabelInput,
+  GenerateLabelOutput,
+  GetLabelPdfOutput,
+} from '../../shared/labels/label.ts';
 import { type Logger, messageOf } from '../logger.ts';
 import { canonicalRequest, fingerprint } from './fingerprint.ts';
 import type { BeginInput } from './ledger.ts';

@@ -1,5 +1,9 @@
-import type { Attempt, DiagnoseLabelIssueInput, DiagnoseLabelIssueOutput } from '../../shared/diagnosis.ts';
-import { MAX_LISTED_ATTEMPTS } from '../../shared/limits.ts';
+import type {
+  Attempt,
+  DiagnoseLabelIssueInput,
+  DiagnoseLabelIssueOutput,
+} from '../../shared/labels/diagnosis.ts';
+import { MAX_LISTED_ATTEMPTS } from '../../shared/platform-limits.ts';
 import type { LedgerAttempt } from './ledger.ts';
 import type { LedgerStore } from './ledger-store.ts';
 

@@ -3,7 +3,7 @@ import {
   type GenerateLabelOutput,
   type GetLabelPdfOutput,
   GetLabelPdfOutputSchema,
-} from '../../shared/label.ts';
+} from '../../shared/labels/label.ts';
 import { type Logger, messageOf } from '../logger.ts';
 import type { PlatformPort } from '../upstream/platform-mcp.ts';
 

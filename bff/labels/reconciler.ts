@@ -3,9 +3,9 @@ import {
   type DiagnoseLabelIssueInput,
   type DiagnoseLabelIssueOutput,
   DiagnoseLabelIssueOutputSchema,
-} from '../../shared/diagnosis.ts';
-import { GenerateLabelInputSchema } from '../../shared/label.ts';
-import { MAX_LISTED_ATTEMPTS } from '../../shared/limits.ts';
+} from '../../shared/labels/diagnosis.ts';
+import { GenerateLabelInputSchema } from '../../shared/labels/label.ts';
+import { MAX_LISTED_ATTEMPTS } from '../../shared/platform-limits.ts';
 import { type Logger, messageOf } from '../logger.ts';
 import type { PlatformPort } from '../upstream/platform-mcp.ts';
 import { fingerprint } from './fingerprint.ts';

@@ -3,7 +3,7 @@ import {
   type GenerateLabelInput,
   type GenerateLabelOutput,
   GenerateLabelOutputSchema,
-} from '../../shared/label.ts';
+} from '../../shared/labels/label.ts';
 import { type Logger, messageOf } from '../logger.ts';
 import { isPlatformCallError, type PlatformPort } from '../upstream/platform-mcp.ts';
 import { BindingConflictError, type LedgerAttempt, TransitionError } from './ledger.ts';

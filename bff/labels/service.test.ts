@@ -7,9 +7,9 @@ import {
   AgentLabelInputSchema,
   AgentLabelOutputSchema,
   PreviewLabelOutputSchema,
-} from '../../shared/agent-label.ts';
-import { declaredValueCents } from '../../shared/declared-value.ts';
-import { GenerateLabelInputSchema } from '../../shared/label.ts';
+} from '../../shared/labels/agent-label.ts';
+import { declaredValueCents } from '../../shared/labels/declared-value.ts';
+import { GenerateLabelInputSchema } from '../../shared/labels/label.ts';
 import { DESK } from '../policies/policy.ts';
 import { type RunningBff, startBff } from '../testing.ts';
 import { MAX_PENDING_APPROVALS } from './service.ts';

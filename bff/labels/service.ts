@@ -1,8 +1,8 @@
-import type { AgentLabelInput, PreviewLabelOutput } from '../../shared/agent-label.ts';
 import { formatCep } from '../../shared/cep.ts';
-import { centavos, declaredValueCents } from '../../shared/declared-value.ts';
-import { type GenerateLabelInput, GenerateLabelInputSchema } from '../../shared/label.ts';
-import { plausibilityOf } from '../../shared/label-plausibility.ts';
+import type { AgentLabelInput, PreviewLabelOutput } from '../../shared/labels/agent-label.ts';
+import { centavos, declaredValueCents } from '../../shared/labels/declared-value.ts';
+import { type GenerateLabelInput, GenerateLabelInputSchema } from '../../shared/labels/label.ts';
+import { plausibilityOf } from '../../shared/labels/plausibility.ts';
 import type { Approval, ApprovalStore } from '../policies/approval-store.ts';
 import {
   AgentPolicySchema,
@@ -20,7 +20,7 @@ import type { LedgerStore } from './ledger-store.ts';
 import type { ServiceCodes } from './service-codes.ts';
 
 /** Why a label request was refused before anything reached the platform (plus the issuer's own refusals). */
-export interface Refusal {
+export interface LabelRefusal {
   reason: string;
   message: string;
   /** The input field it names (`weightGrams`, `recipient.nome`, `declaredItems[2].valor`, …). */
@@ -33,7 +33,7 @@ export interface Refusal {
 /** What a label request came to, for the MCP tool and the desk alike. */
 export type LabelAnswer =
   | { kind: 'issued'; outcome: IssueOutcome; orderId?: string | undefined; volume?: number | undefined }
-  | { kind: 'refused'; refusal: Refusal }
+  | { kind: 'refused'; refusal: LabelRefusal }
   | {
       kind: 'approval';
       reason: 'approval_pending' | 'approval_rejected' | 'approval_expired';
@@ -304,7 +304,7 @@ export class LabelService {
   }
 
   /** The service mapped, the input parsed as the platform takes it, the rules, and the caller's services. */
-  private prepare(request: AgentLabelInput, caller: Caller): Prepared | { refusal: Refusal } {
+  private prepare(request: AgentLabelInput, caller: Caller): Prepared | { refusal: LabelRefusal } {
     const { serviceCodes } = this.options;
     const service = serviceCodes.resolve(request);
     if (!service.ok)

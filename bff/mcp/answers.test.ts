@@ -3,7 +3,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { McpClients } from '../../sandbox/mcp/testing.ts';
 import { type RunningSandbox, SAMPLE_LABEL, startSandbox } from '../../sandbox/testing.ts';
-import { DiagnoseLabelIssueOutputSchema } from '../../shared/diagnosis.ts';
+import { DiagnoseLabelIssueOutputSchema } from '../../shared/labels/diagnosis.ts';
 import { type RunningBff, startBff } from '../testing.ts';
 
 /**

@@ -2,8 +2,8 @@ import { connect as connectTcp } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { McpClients } from '../../sandbox/mcp/testing.ts';
 import { type RunningSandbox, SAMPLE_LABEL, startSandbox } from '../../sandbox/testing.ts';
-import { AgentLabelOutputSchema, PreviewLabelOutputSchema } from '../../shared/agent-label.ts';
-import { DiagnoseLabelIssueOutputSchema } from '../../shared/diagnosis.ts';
+import { AgentLabelOutputSchema, PreviewLabelOutputSchema } from '../../shared/labels/agent-label.ts';
+import { DiagnoseLabelIssueOutputSchema } from '../../shared/labels/diagnosis.ts';
 import { type RunningBff, startBff } from '../testing.ts';
 
 /**

@@ -2,8 +2,8 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { expectEach401, McpClients } from '../../sandbox/mcp/testing.ts';
 import { type RunningSandbox, SAMPLE_LABEL, startSandbox } from '../../sandbox/testing.ts';
-import { DiagnoseLabelIssueOutputSchema } from '../../shared/diagnosis.ts';
-import { GenerateLabelOutputSchema } from '../../shared/label.ts';
+import { DiagnoseLabelIssueOutputSchema } from '../../shared/labels/diagnosis.ts';
+import { GenerateLabelOutputSchema } from '../../shared/labels/label.ts';
 import { type RunningBff, startBff } from '../testing.ts';
 
 const ALL = 'agent-all-scopes-0001';

@@ -2,7 +2,6 @@ import type { McpServer, RegisteredTool, ToolCallback } from '@modelcontextproto
 import type { SchemaOutput } from '@modelcontextprotocol/sdk/server/zod-compat.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod/mini';
-import { type AgentLabelInput, AgentLabelInputSchema } from '../../shared/agent-label.ts';
 import {
   diagnosisSummary,
   labelPdfSummary,
@@ -14,8 +13,9 @@ import {
   trackingSummary,
 } from '../../shared/agent-texts.ts';
 import { isApiError } from '../../shared/errors.ts';
-import { MAX_VOLUME } from '../../shared/limits.ts';
+import { type AgentLabelInput, AgentLabelInputSchema } from '../../shared/labels/agent-label.ts';
 import { isPlanRefusal, PlanShipmentInputSchema } from '../../shared/packing/plan.ts';
+import { MAX_VOLUME } from '../../shared/platform-limits.ts';
 import { TOOLS, type ToolDefinition } from '../../shared/tools.ts';
 import type { AgentScope } from '../config.ts';
 import { describeAnswer } from '../labels/answer.ts';

@@ -1,9 +1,9 @@
 import * as z from 'zod/mini';
 import { civilDate } from '../../shared/business-days.ts';
 import { isoDate } from '../../shared/delivery-promise.ts';
-import { MAX_CODES } from '../../shared/limits.ts';
 import { localeOf } from '../../shared/locale.ts';
 import { ON_ITS_WAY, parcelState } from '../../shared/parcel-status.ts';
+import { MAX_CODES } from '../../shared/platform-limits.ts';
 import {
   type ShipmentEvent,
   ShipmentEventSchema,

@@ -4,7 +4,6 @@ import {
   FulfillmentOptionsResponseSchema,
 } from '../../shared/checkouts/agentic.ts';
 import { ErrorBodySchema, type ErrorCode } from '../../shared/errors.ts';
-import { MAX_CODES } from '../../shared/limits.ts';
 import {
   DELIVERED_EXAMPLE,
   type ErrorResponsesOptions,
@@ -15,6 +14,7 @@ import {
   openApiPath,
 } from '../../shared/openapi.ts';
 import { OrderLookupRequestSchema, OrderLookupResponseSchema } from '../../shared/order-lookup.ts';
+import { MAX_CODES } from '../../shared/platform-limits.ts';
 import { PromisesRequestSchema, PromisesResponseSchema } from '../../shared/promise-lookup.ts';
 import { TrackingLookupRequestSchema, TrackingLookupResponseSchema } from '../../shared/tracking-lookup.ts';
 import { methodNotAllowed } from '../http/errors.ts';

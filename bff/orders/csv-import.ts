@@ -20,7 +20,7 @@ export class CsvRefused extends Error {
   override readonly name = 'CsvRefused';
 }
 
-export interface Refusal {
+export interface CsvRefusal {
   line: number;
   reason: string;
 }
@@ -46,7 +46,7 @@ interface Line {
 export async function readOrdersCsv(
   text: string,
   deps: ReviewDeps,
-): Promise<{ orders: { order: StoreOrder; lines: number[] }[]; refused: Refusal[] }> {
+): Promise<{ orders: { order: StoreOrder; lines: number[] }[]; refused: CsvRefusal[] }> {
   let table: ReturnType<typeof parseCsv>;
   try {
     table = parseCsv(text);
@@ -57,7 +57,7 @@ export async function readOrdersCsv(
   const columns = headerOf(table.header);
   if (table.rows.length > MAX_IMPORT_LINES)
     throw new CsvRefused(`at most ${MAX_IMPORT_LINES} lines per import; split the file`);
-  const refused: Refusal[] = [];
+  const refused: CsvRefusal[] = [];
   const byOrder = new Map<string, Line[]>();
   for (const row of table.rows) {
     if (row.fields.length !== table.header.length) {
@@ -126,7 +126,7 @@ const NUMBER = /^\d+(?:[.,]\d{1,2})?$/;
 const money = (text: string) => Number(text.replace(',', '.'));
 
 /** What is wrong with one line (its item, and its recipient against the order's first line). */
-function problemsOf(line: Line, first: Line, isFirst: boolean): Refusal[] {
+function problemsOf(line: Line, first: Line, isFirst: boolean): CsvRefusal[] {
   const problems: string[] = [];
   const { value } = line;
   if (!value('item')) problems.push('item: is empty');

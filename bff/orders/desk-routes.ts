@@ -3,8 +3,8 @@ import * as z from 'zod/mini';
 import { CepSchema } from '../../shared/cep-schema.ts';
 import { ApiError } from '../../shared/errors.ts';
 import { describeIssues } from '../../shared/issues.ts';
+import { PartySchema } from '../../shared/labels/party.ts';
 import { ORDER_STATES, OrderRecipientSchema, StoreOrderSchema } from '../../shared/orders/order.ts';
-import { PartySchema } from '../../shared/party.ts';
 import type { Logger } from '../logger.ts';
 import type { FulfillmentStore, TrackingBack } from '../stores/tracking-back.ts';
 import type { CepLookup } from './cep-directory.ts';
@@ -14,7 +14,7 @@ import { type OrderStore, PresetSchema } from './order-store.ts';
 import type { ReviewDeps } from './review.ts';
 import { reviewed } from './review.ts';
 
-export interface OrderRoutesDeps extends ReviewDeps {
+export interface OrderDeskRoutesDeps extends ReviewDeps {
   desk: OrderDesk;
   orders: OrderStore;
   cep: CepLookup;
@@ -57,7 +57,7 @@ function parse<T>(schema: z.ZodMiniType<T>, value: unknown): T {
  * and CSRF gate: the orders to ship, the CSV import (with its preview and template), a batch of labels in one action,
  * an order's review, the tracking resent to the store, product presets and the address of a CEP.
  */
-export function orderDeskRoutes(deps: OrderRoutesDeps): Router {
+export function orderDeskRoutes(deps: OrderDeskRoutesDeps): Router {
   const router = Router();
   const json = express.json({ limit: '256kb' });
   const csv = express.text({ type: () => true, limit: '2mb' });

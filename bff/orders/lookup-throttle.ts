@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import type { RateLimit } from '../../shared/rate-limit.ts';
+import type { RateLimit } from '../../shared/rate-limiter.ts';
 import { sha256Hex } from '../../shared/security/hash.ts';
 import type { RedisConnection } from '../backends/redis.ts';
 

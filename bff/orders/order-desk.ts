@@ -1,9 +1,9 @@
-import { AgentLabelInputSchema } from '../../shared/agent-label.ts';
 import { saoPauloDay } from '../../shared/business-days.ts';
+import { AgentLabelInputSchema } from '../../shared/labels/agent-label.ts';
+import type { PartyInput } from '../../shared/labels/party.ts';
 import { labelRequests } from '../../shared/orders/label-requests.ts';
 import { ORDER_STATES, type OrderState, type StoreOrder } from '../../shared/orders/order.ts';
 import type { Box } from '../../shared/packing/box.ts';
-import type { PartyInput } from '../../shared/party.ts';
 import { describeAnswer } from '../labels/answer.ts';
 import type { LedgerAttempt } from '../labels/ledger.ts';
 import type { LedgerStore } from '../labels/ledger-store.ts';

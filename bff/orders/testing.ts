@@ -44,7 +44,7 @@ export interface DeskClient {
   post(path: string, body: unknown, headers?: Record<string, string>): Promise<Response>;
 }
 
-export async function deskSession(url: string, password = DESK_PASSWORD): Promise<DeskClient> {
+export async function deskClient(url: string, password = DESK_PASSWORD): Promise<DeskClient> {
   const page = await fetch(`${url}/admin/agents`);
   const csrfCookie = (page.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
   const csrf = /name="csrf" value="([^"]+)"/.exec(await page.text())?.[1] ?? '';
@@ -112,7 +112,7 @@ export async function startOrderStack(
     });
     if (!result.ok) throw new Error(result.lines.join(' '));
   }
-  const desk = await deskSession(bff.url);
+  const desk = await deskClient(bff.url);
   return {
     sandbox,
     bff,

@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
 import { McpClients } from '../../sandbox/mcp/testing.ts';
 import { type RunningSandbox, SAMPLE_LABEL, startSandbox } from '../../sandbox/testing.ts';
-import { AgentLabelOutputSchema, PreviewLabelOutputSchema } from '../../shared/agent-label.ts';
+import { AgentLabelOutputSchema, PreviewLabelOutputSchema } from '../../shared/labels/agent-label.ts';
 import { RatesResponseSchema } from '../../shared/quote.ts';
 import { deskSession } from '../desk/testing.ts';
 import { type RunningBff, startBff } from '../testing.ts';

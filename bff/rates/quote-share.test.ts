@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { McpClients } from '../../sandbox/mcp/testing.ts';
 import { type RunningSandbox, SAMPLE_LABEL, startSandbox } from '../../sandbox/testing.ts';
-import { PreviewLabelOutputSchema } from '../../shared/agent-label.ts';
 import { ShopifyRatesAnswerSchema } from '../../shared/checkouts/shopify.ts';
+import { PreviewLabelOutputSchema } from '../../shared/labels/agent-label.ts';
 import { type RedisServer, startRedis } from '../../testing/servers.ts';
 import {
   platformQuotes,

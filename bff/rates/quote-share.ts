@@ -1,4 +1,4 @@
-import type { LimitDecision, RateLimit } from '../../shared/rate-limit.ts';
+import type { LimitDecision, RateLimit } from '../../shared/rate-limiter.ts';
 import { sha256Hex } from '../../shared/security/hash.ts';
 
 /**

@@ -2,7 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import express, { type RequestHandler, Router } from 'express';
 import { ApiError } from '../../shared/errors.ts';
 import { describeIssues } from '../../shared/issues.ts';
-import { MAX_BODY_BYTES } from '../../shared/limits.ts';
+import { MAX_BODY_BYTES } from '../../shared/platform-limits.ts';
 import { jsonOnly, methodNotAllowed, rateLimited } from '../http/errors.ts';
 import type { Logger } from '../logger.ts';
 import { checkoutCaller, isQuoteShareSpent, type QuoteCaller } from './quote-share.ts';

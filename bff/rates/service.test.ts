@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { DeliveryPromises, PromiseInput } from '../../shared/delivery-promise.ts';
 import type { RatesResponse } from '../../shared/quote.ts';
-import type { LimitDecision } from '../../shared/rate-limit.ts';
+import type { LimitDecision } from '../../shared/rate-limiter.ts';
 import { createLogger } from '../logger.ts';
 import { UpstreamError } from '../upstream/errors.ts';
 import { isQuoteShareSpent, type QuoteCaller, QuoteShares } from './quote-share.ts';

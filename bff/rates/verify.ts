@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { CepSchema } from '../../shared/cep-schema.ts';
 import { ApiError } from '../../shared/errors.ts';
-import { MAX_ITEMS } from '../../shared/limits.ts';
+import { MAX_ITEMS } from '../../shared/platform-limits.ts';
 import { QuotedRateSchema, QuoteItemSchema } from '../../shared/quote.ts';
 import { ReasonSchema } from '../../shared/reason-schema.ts';
 import type { Logger } from '../logger.ts';

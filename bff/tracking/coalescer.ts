@@ -1,4 +1,4 @@
-import { MAX_CODES } from '../../shared/limits.ts';
+import { MAX_CODES } from '../../shared/platform-limits.ts';
 
 /** Runs `fn` after `ms`; injectable so tests control time. */
 export type Schedule = (fn: () => void, ms: number) => void;

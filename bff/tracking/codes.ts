@@ -1,5 +1,5 @@
 import { ApiError } from '../../shared/errors.ts';
-import { MAX_CODES } from '../../shared/limits.ts';
+import { MAX_CODES } from '../../shared/platform-limits.ts';
 import { cleanTrackingCode, isS10 } from '../../shared/s10.ts';
 
 /** How much of a refused code an error message repeats (a 40,000-character "code" is not echoed back). */

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { MAX_CODES } from '../../shared/limits.ts';
+import { MAX_CODES } from '../../shared/platform-limits.ts';
 import type { TrackingResult } from '../../shared/tracking.ts';
 import type { RedisCommands as Redis, RedisConnection } from '../backends/redis.ts';
 import { isUpstreamError, UpstreamError, type UpstreamFailure } from '../upstream/errors.ts';

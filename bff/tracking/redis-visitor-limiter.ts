@@ -1,5 +1,5 @@
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
-import type { LimitDecision, RateLimit } from '../../shared/rate-limit.ts';
+import type { LimitDecision, RateLimit } from '../../shared/rate-limiter.ts';
 import type { RedisConnection } from '../backends/redis.ts';
 import type { MemoryVisitorLimiter, VisitorLimiter } from './visitor-limiter.ts';
 

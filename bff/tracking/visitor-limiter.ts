@@ -1,6 +1,6 @@
 import type { RequestHandler } from 'express';
 import { LRUCache } from 'lru-cache';
-import type { LimitDecision, RateLimit } from '../../shared/rate-limit.ts';
+import type { LimitDecision, RateLimit } from '../../shared/rate-limiter.ts';
 import { senderKey } from '../../shared/security/address.ts';
 import { rateLimited } from '../http/errors.ts';
 

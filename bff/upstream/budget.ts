@@ -1,4 +1,4 @@
-import type { RateLimit } from '../../shared/rate-limit.ts';
+import type { RateLimit } from '../../shared/rate-limiter.ts';
 
 /**
  * The routes the platform limits separately (spec 8: per store and route), and `tracking-watch`: the share of the

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectAgent } from '../../bff/labels/testing/soak.ts';
 import { type RunningBff, startBff } from '../../bff/testing.ts';
 import { type RunningSandbox, SAMPLE_LABEL, startSandbox } from '../../sandbox/testing.ts';
-import { AgentLabelOutputSchema } from '../../shared/agent-label.ts';
+import { AgentLabelOutputSchema } from '../../shared/labels/agent-label.ts';
 import { approvedTokens } from '../../shared/oauth/testing/suite.ts';
 import { type PostgresServer, startPostgres } from '../../testing/servers.ts';
 import { axeOn } from './axe.ts';

@@ -1,10 +1,10 @@
-import { CONTRACT_SERVICES, type ContractService } from '../../shared/carrier-limits.ts';
+import { CONTRACT_SERVICES, type ContractService } from '../../shared/labels/carrier-limits.ts';
 
 /**
  * The one catalog of the carrier's services in the sandbox (Correios facts): every contract product a label can be
  * issued for, and, for the two the calculator quotes, their price table. Labels (`labels/rules.ts`) and quotes
  * (`prices.ts`) both read it. The carrier's limits (weight, declared value) are the shared ones
- * (`shared/carrier-limits.ts`), the same the BFF checks; what is the sandbox's own is here.
+ * (`shared/labels/carrier-limits.ts`), the same the BFF checks; what is the sandbox's own is here.
  */
 
 /** By zone 1–4: price of the first kg, price of each further kg, business days (spec 2.2 rates). */

@@ -3,7 +3,7 @@ import { isBusinessDay, saoPauloDay } from '../../shared/business-days.ts';
 import { laneOf } from '../../shared/lanes.ts';
 import { makeS10 } from '../../shared/s10.ts';
 import { HOUR_MS } from './clock.ts';
-import { isCarrierDay, isPeakDay, isStrikeDay, PROFILES, profileOf, transitOf } from './transit-times.ts';
+import { drawTransit, isCarrierDay, isPeakDay, isStrikeDay, PROFILES, profileOf } from './transit-times.ts';
 
 const day = (iso: string) => Date.parse(`${iso}T00:00:00Z`) / 86_400_000;
 const at = (iso: string) => Date.parse(iso);
@@ -24,7 +24,7 @@ function sample(
 ) {
   const to = route(cep.startsWith('2') ? 'RJ' : cep.startsWith('4') ? 'BA' : 'AM', 'Cidade');
   return Array.from({ length: n }, (_, i) =>
-    transitOf({
+    drawTransit({
       code: makeS10('QB', i),
       route: to,
       destinationCep: cep,
@@ -67,7 +67,7 @@ describe('the carrier’s transit times', () => {
       platformDays: 6,
       createdAt: at('2026-03-02T09:00:00-03:00'),
     };
-    expect(transitOf(input)).toEqual(transitOf(input));
+    expect(drawTransit(input)).toEqual(drawTransit(input));
   });
 
   it('posts within 24 h, delivers on a carrier day between 9 h and 17 h, events in order', () => {

@@ -119,7 +119,7 @@ export interface TransitInput {
  * A parcel's transit: posted 2 to 21 hours after its label (the agency's next opening), delivered between 9 h and
  * 17 h (Brasília) on the carrier day that its drawn count of carrier days after posting falls on.
  */
-export function transitOf(input: TransitInput): Transit {
+export function drawTransit(input: TransitInput): Transit {
   const { code, route, destinationCep, serviceCode, platformDays, createdAt } = input;
   const random = seededRandom(hash(code));
   const lane = laneOf(destinationCep);

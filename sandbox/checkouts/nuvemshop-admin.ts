@@ -18,7 +18,7 @@ export function nuvemshopAdminRoutes(platforms: CheckoutPlatforms): Router {
   const router = strictRouter();
   const json = express.json({ limit: 100_000, type: () => true });
   const base = '/nuvemshop/v1/:store/shipping_carriers';
-  const auth = authenticate(platforms);
+  const auth = authenticateNuvemshop(platforms);
 
   router.post(base, auth, json, (req, res) => {
     const store = storeOf(res);
@@ -114,7 +114,7 @@ export function nuvemshopAdminRoutes(platforms: CheckoutPlatforms): Router {
  * The store, the token and its scope (`write` to change, `read` or `write` to read: the shipping endpoints by
  * default), and the `User-Agent` Nuvemshop requires on every call.
  */
-export function authenticate(
+export function authenticateNuvemshop(
   platforms: CheckoutPlatforms,
   scopes: { read: string; write: string } = { read: 'read_shipping', write: 'write_shipping' },
 ): RequestHandler {

@@ -5,7 +5,7 @@ import { html } from '../../shared/html.ts';
 import { describeIssues } from '../../shared/issues.ts';
 import { isLoopbackAddress } from '../../shared/security/loopback.ts';
 import { strictRouter } from '../http/router.ts';
-import { authenticate, fail, invalid, storeOf } from './nuvemshop-admin.ts';
+import { authenticateNuvemshop, fail, invalid, storeOf } from './nuvemshop-admin.ts';
 import { type CheckoutPlatforms, callableUrl } from './state.ts';
 import { type EmulatedOrder, NewStoreOrderSchema } from './store-orders.ts';
 
@@ -25,7 +25,7 @@ export function storeOrderRoutes(platforms: CheckoutPlatforms): Router {
   const json = express.json({ limit: 200_000, type: () => true });
   const orders = platforms.orders;
   const nuvemshop = '/nuvemshop/v1/:store';
-  const ordersScope = authenticate(platforms, { read: 'read_orders', write: 'write_orders' });
+  const ordersScope = authenticateNuvemshop(platforms, { read: 'read_orders', write: 'write_orders' });
 
   router.get(`${nuvemshop}/orders/:id`, ordersScope, (req, res) => {
     const order = orders.orders.get(orders.key('nuvemshop', storeOf(res).id, String(req.params.id)));
@@ -53,7 +53,7 @@ export function storeOrderRoutes(platforms: CheckoutPlatforms): Router {
     });
     res.json(order.body);
   });
-  const webhooksScope = authenticate(platforms, { read: 'read_orders', write: 'write_orders' });
+  const webhooksScope = authenticateNuvemshop(platforms, { read: 'read_orders', write: 'write_orders' });
   router.post(`${nuvemshop}/webhooks`, webhooksScope, json, (req, res) => {
     const body = (typeof req.body === 'object' && req.body ? req.body : {}) as Record<string, unknown>;
     const errors: Record<string, string[]> = {};

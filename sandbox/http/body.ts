@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { ApiError } from '../../shared/errors.ts';
-import { MAX_BODY_BYTES } from '../../shared/limits.ts';
+import { MAX_BODY_BYTES } from '../../shared/platform-limits.ts';
 
 /**
  * Reads a JSON request body. The size is decided before parsing (declared length, then bytes as they arrive),

@@ -4,12 +4,12 @@ import { ApiError, isApiError } from '../../shared/errors.ts';
 import { restChallenge } from './auth.ts';
 
 /** Unknown routes: 404 in the platform's envelope (`not_found` is the sandbox's word; the spec lists no code). */
-export const notFound: RequestHandler = (req) => {
+export const sandboxNotFound: RequestHandler = (req) => {
   throw new ApiError('not_found', `No route ${req.method} ${req.path}. Only documented endpoints exist.`);
 };
 
 /** Answers 405 `method_not_allowed` naming the allowed methods. */
-export function methodNotAllowed(allow: string): RequestHandler {
+export function sandboxMethodNotAllowed(allow: string): RequestHandler {
   return (req, res) => {
     res.setHeader('Allow', allow);
     throw new ApiError(
@@ -36,7 +36,7 @@ function clientWentAway(req: Request, error: unknown): boolean {
 }
 
 /** The one place errors become responses: `ApiError` in its wire shape, anything else a 500 that leaks nothing. */
-export function errorHandler(logger: Logger | undefined): ErrorRequestHandler {
+export function sandboxErrorHandler(logger: Logger | undefined): ErrorRequestHandler {
   return (error, req, res, _next) => {
     if (!isApiError(error) && clientWentAway(req, error)) {
       logger?.debug({ path: req.path }, 'sandbox: client went away before the answer');

@@ -1,7 +1,7 @@
 import { inflateSync } from 'node:zlib';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { PRINTED_FIELD_MAX } from '../../shared/carrier-limits.ts';
-import { GenerateLabelInputSchema } from '../../shared/label.ts';
+import { PRINTED_FIELD_MAX } from '../../shared/labels/carrier-limits.ts';
+import { GenerateLabelInputSchema } from '../../shared/labels/label.ts';
 import { isS10 } from '../../shared/s10.ts';
 import { CarrierClock } from '../carrier/clock.ts';
 import { TrackingBook } from '../carrier/tracking.ts';
@@ -202,7 +202,7 @@ describe('LabelDesk.generate: a real pre-posting for a store that may issue', ()
     expect(again.match(/Contrato \d{10}/)?.[0]).toBe(text.match(/Contrato \d{10}/)?.[0]);
   });
   it('keeps every line inside the 10 cm label: a long name is cut, at most 3 items are listed', async () => {
-    // 50 characters, the most the carrier takes (shared/carrier-limits.ts), and in capitals still wider than the label.
+    // 50 characters, the most the carrier takes (shared/labels/carrier-limits.ts), and in capitals still wider than the label.
     const long = 'WANDERLÉIA MARQUES DE ALBUQUERQUE WANDERLEY MOURÃO';
     expect(long).toHaveLength(PRINTED_FIELD_MAX.nome);
     const input = label({

@@ -1,15 +1,15 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Attempt, DiagnoseLabelIssueInput } from '../../shared/diagnosis.ts';
-import type { GenerateLabelInput, GetLabelPdfOutput, LabelRecord } from '../../shared/label.ts';
-import { ATTEMPT_HISTORY_DAYS, MAX_LISTED_ATTEMPTS } from '../../shared/limits.ts';
+import type { Attempt, DiagnoseLabelIssueInput } from '../../shared/labels/diagnosis.ts';
+import type { GenerateLabelInput, GetLabelPdfOutput, LabelRecord } from '../../shared/labels/label.ts';
+import { ATTEMPT_HISTORY_DAYS, MAX_LISTED_ATTEMPTS } from '../../shared/platform-limits.ts';
 import { makeS10 } from '../../shared/s10.ts';
 import { ufOfCep } from '../../shared/uf.ts';
 import type { CarrierClock } from '../carrier/clock.ts';
 import { deliveryDaysOf } from '../carrier/prices.ts';
 import type { CarrierService } from '../carrier/services.ts';
 import type { TrackingBook } from '../carrier/tracking.ts';
-import { transitOf } from '../carrier/transit-times.ts';
+import { drawTransit } from '../carrier/transit-times.ts';
 import type { Store, StoreRegistry } from '../stores/stores.ts';
 import { renderLabelPdf } from './pdf.ts';
 import { checkLabel } from './rules.ts';
@@ -219,7 +219,7 @@ export class LabelDesk {
       };
       // The lane's transit time (transit-times.ts): what the delivery promise learns from.
       const createdAt = carrierClock.time();
-      const { plan } = transitOf({
+      const { plan } = drawTransit({
         code: trackingCode,
         route,
         destinationCep: input.recipient.endereco.cep,

@@ -1,7 +1,7 @@
 import { inflateSync } from 'node:zlib';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { GenerateLabelInputSchema } from '../../shared/label.ts';
+import { GenerateLabelInputSchema } from '../../shared/labels/label.ts';
 import { SAMPLE_LABEL } from '../testing.ts';
 import { renderLabelPdf } from './pdf.ts';
 

@@ -1,9 +1,9 @@
 import { code128, datamatrix } from 'bwip-js';
 import { PDFDocument, type PDFFont, type PDFPage, rgb, StandardFonts } from 'pdf-lib';
 import { formatCep } from '../../shared/cep.ts';
-import { declaredValueCents } from '../../shared/declared-value.ts';
-import type { GenerateLabelInput } from '../../shared/label.ts';
-import type { Party } from '../../shared/party.ts';
+import { declaredValueCents } from '../../shared/labels/declared-value.ts';
+import type { GenerateLabelInput } from '../../shared/labels/label.ts';
+import type { Party } from '../../shared/labels/party.ts';
 
 const CM = 72 / 2.54;
 const WIDTH = 10 * CM;

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { GenerateLabelInputSchema } from '../../shared/label.ts';
-import { PLAUSIBILITY_REASONS, plausibilityOf } from '../../shared/label-plausibility.ts';
+import { GenerateLabelInputSchema } from '../../shared/labels/label.ts';
+import { PLAUSIBILITY_REASONS, plausibilityOf } from '../../shared/labels/plausibility.ts';
 import { SAMPLE_LABEL } from '../testing.ts';
 import { checkLabel } from './rules.ts';
 

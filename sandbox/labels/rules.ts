@@ -1,22 +1,22 @@
+import { formatCep } from '../../shared/cep.ts';
 import {
   EMAIL_MAX_LENGTH,
   FORMAT_LIMITS,
   MAX_DECLARED_ITEMS,
   MAX_DECLARED_QUANTITY,
   MIN_WEIGHT_GRAMS,
-} from '../../shared/carrier-limits.ts';
-import { formatCep } from '../../shared/cep.ts';
-import type { GenerateLabelInput } from '../../shared/label.ts';
+} from '../../shared/labels/carrier-limits.ts';
+import type { GenerateLabelInput } from '../../shared/labels/label.ts';
 import {
-  codePointName,
   type PartyRole,
   type PartyTextField,
   type PlausibilityIssue,
+  type PlausibilityRefusal,
   plausibilityIssue,
-  type Refusal,
   refusalOf,
   type TextProblem,
-} from '../../shared/label-plausibility.ts';
+} from '../../shared/labels/plausibility.ts';
+import { codePointName } from '../../shared/labels/plausibility-messages.ts';
 import { formatBRL } from '../../shared/money.ts';
 import { ufOfCep } from '../../shared/uf.ts';
 import { type CarrierService, carrierService } from '../carrier/services.ts';
@@ -28,11 +28,11 @@ import { type CarrierService, carrierService } from '../carrier/services.ts';
  */
 export type LabelCheck =
   | { ok: true; service: CarrierService }
-  | { ok: false; status: string; refusal?: Refusal };
+  | { ok: false; status: string; refusal?: PlausibilityRefusal };
 
 /**
  * What the carrier refuses at pre-posting (spec 7.2): first the plausibility rules the BFF also checks
- * (`shared/label-plausibility.ts`: weight, product code, dimensions, content declaration, party fields, CPF/CNPJ,
+ * (`shared/labels/plausibility.ts`: weight, product code, dimensions, content declaration, party fields, CPF/CNPJ,
  * e-mail), in their order and worded as the carrier words them; then what only the carrier knows, the coverage of
  * both CEPs and the state of each.
  */

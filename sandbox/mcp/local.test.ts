@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ErrorBodySchema } from '../../shared/errors.ts';
-import { LabelRecordSchema } from '../../shared/label.ts';
+import { LabelRecordSchema } from '../../shared/labels/label.ts';
 import { GetShippingRatesOutputSchema } from '../../shared/quote.ts';
 import { TOOL_NAMES } from '../../shared/tools.ts';
 import { recordChild } from '../../testing/processes.ts';

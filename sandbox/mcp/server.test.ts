@@ -1,7 +1,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { DiagnoseLabelIssueOutputSchema } from '../../shared/diagnosis.ts';
-import { LabelRecordSchema } from '../../shared/label.ts';
+import { DiagnoseLabelIssueOutputSchema } from '../../shared/labels/diagnosis.ts';
+import { LabelRecordSchema } from '../../shared/labels/label.ts';
 import { GetShippingRatesOutputSchema } from '../../shared/quote.ts';
 import { TrackingResponseSchema } from '../../shared/tracking.ts';
 import { samplePartyAt as party, type RunningSandbox, SAMPLE_LABEL, startSandbox } from '../testing.ts';

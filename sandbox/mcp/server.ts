@@ -10,7 +10,7 @@ import { PARTNER_TOOLS, TOOL_NAMES, TOOLS, type ToolDefinition, type ToolName } 
 import { applyFault } from '../faults/apply.ts';
 import { authenticateMcp, type McpCaller, type MerchantAccess } from '../http/auth.ts';
 import { readJsonBody } from '../http/body.ts';
-import { jsonRpcError, methodNotAllowed } from '../http/errors.ts';
+import { jsonRpcError, sandboxMethodNotAllowed } from '../http/errors.ts';
 import { strictRouter } from '../http/router.ts';
 import type { SandboxState } from '../state.ts';
 import { MERCHANT_TOOLS, result } from './tools.ts';
@@ -202,7 +202,7 @@ export function mcpRoutes(state: SandboxState): Router {
     await server.connect(transport);
     await transport.handleRequest(req, res, body);
   });
-  router.all('/mcp', methodNotAllowed('POST'));
+  router.all('/mcp', sandboxMethodNotAllowed('POST'));
 
   return router;
 }

@@ -1,7 +1,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ErrorBodySchema } from '../../shared/errors.ts';
-import { LabelRecordSchema } from '../../shared/label.ts';
+import { LabelRecordSchema } from '../../shared/labels/label.ts';
 import {
   CreateMerchantOutputSchema,
   GetMerchantStatusOutputSchema,

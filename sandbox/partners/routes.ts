@@ -1,6 +1,6 @@
 import express, { type RequestHandler, type Response, type Router } from 'express';
 import { pageHeaders } from '../../shared/security/page-headers.ts';
-import { methodNotAllowed } from '../http/errors.ts';
+import { sandboxMethodNotAllowed } from '../http/errors.ts';
 import { strictRouter } from '../http/router.ts';
 import type { MerchantDesk } from './desk.ts';
 import { readFields, validateForm } from './form.ts';
@@ -53,7 +53,7 @@ export function onboardingRoutes(desk: MerchantDesk): Router {
     if (!keys) return html(res, 409, donePage(merchant.name));
     html(res, 201, keysPage(merchant.name, merchant.merchantId, keys));
   });
-  router.all('/onboarding/:token', methodNotAllowed('GET, POST'));
+  router.all('/onboarding/:token', sandboxMethodNotAllowed('GET, POST'));
 
   return router;
 }

@@ -9,7 +9,7 @@ import { applyFault } from '../faults/apply.ts';
 import { authenticate, type MerchantAccess } from '../http/auth.ts';
 import { readJsonBody } from '../http/body.ts';
 import { ratesCors } from '../http/cors.ts';
-import { methodNotAllowed } from '../http/errors.ts';
+import { sandboxMethodNotAllowed } from '../http/errors.ts';
 import { useClientRequestId } from '../http/request-id.ts';
 import { strictRouter } from '../http/router.ts';
 import type { SandboxState } from '../state.ts';
@@ -92,7 +92,7 @@ export function restRoutes(state: SandboxState): Router {
     }
     answer(res, output);
   });
-  router.all('/v1/rates', ratesCors, methodNotAllowed('POST, OPTIONS'));
+  router.all('/v1/rates', ratesCors, sandboxMethodNotAllowed('POST, OPTIONS'));
 
   router.post('/v1/tracking', async (req, res) => {
     const admitted = await admit(state, 'tracking', req, res);
@@ -102,7 +102,7 @@ export function restRoutes(state: SandboxState): Router {
     const at = state.carrierClock.time();
     answer(res, { results: parsed.data.codes.map((code) => state.tracking.lookup(code, at)) });
   });
-  router.all('/v1/tracking', methodNotAllowed('POST'));
+  router.all('/v1/tracking', sandboxMethodNotAllowed('POST'));
 
   return router;
 }

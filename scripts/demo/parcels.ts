@@ -1,6 +1,6 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { AgentLabelOutputSchema } from '../../shared/agent-label.ts';
+import { AgentLabelOutputSchema } from '../../shared/labels/agent-label.ts';
 
 /** A demo shopper: her e-mails land in the outbox (`/mail`). */
 const MARIA = {

@@ -7,7 +7,7 @@ import { PROMISE_MIGRATIONS } from '../../bff/promise/migrations.ts';
 import { businessDaysAfter } from '../../bff/promise/transit.ts';
 import { deliveryDaysOf } from '../../sandbox/carrier/prices.ts';
 import { carrierService } from '../../sandbox/carrier/services.ts';
-import { transitOf } from '../../sandbox/carrier/transit-times.ts';
+import { drawTransit } from '../../sandbox/carrier/transit-times.ts';
 import { isBusinessDay, saoPauloDay } from '../../shared/business-days.ts';
 import { platformPromise } from '../../shared/delivery-promise.ts';
 import { laneOf } from '../../shared/lanes.ts';
@@ -60,7 +60,7 @@ export async function seedDemoHistory(dataDir: string, now = Date.now()): Promis
           if (!lane || !service || !uf) continue;
           const platformDays = deliveryDaysOf(service, 'SP', uf);
           const code = makeS10(service.trackingPrefix, 90_000_000 + ++serial);
-          const transit = transitOf({
+          const transit = drawTransit({
             code,
             route: { originUf: 'SP', originCity: 'São Paulo', destinationUf: uf, destinationCity: city },
             destinationCep: cep,

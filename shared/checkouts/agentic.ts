@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { CepSchema } from '../cep-schema.ts';
-import { MAX_ITEMS } from '../limits.ts';
+import { MAX_ITEMS } from '../platform-limits.ts';
 import { QuoteItemSchema } from '../quote.ts';
 import { ReasonSchema } from '../reason-schema.ts';
 

@@ -1,7 +1,7 @@
-import type { AgentLabelInputRaw } from '../agent-label.ts';
-import { declaredValueCents } from '../declared-value.ts';
+import type { AgentLabelInputRaw } from '../labels/agent-label.ts';
+import { declaredValueCents } from '../labels/declared-value.ts';
+import type { PartyInput } from '../labels/party.ts';
 import type { PlannedVolume, PlanShipmentInput } from '../packing/plan.ts';
-import type { PartyInput } from '../party.ts';
 
 /**
  * An order's labels from its lines and its plan (one label per volume): the desk's issue form (bff/desk/client/) and

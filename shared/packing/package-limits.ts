@@ -1,10 +1,10 @@
-import { CONTRACT_SERVICES, FORMAT_LIMITS } from '../carrier-limits.ts';
+import { CONTRACT_SERVICES, FORMAT_LIMITS } from '../labels/carrier-limits.ts';
 
 const { box } = FORMAT_LIMITS;
 
 /**
  * The carrier's limits for one package (PAC and SEDEX, object format "2" box), from the carrier's figures
- * (shared/carrier-limits.ts, the one home the label plausibility rules also read).
+ * (shared/labels/carrier-limits.ts, the one home the label plausibility rules also read).
  */
 export const PACKAGE_LIMITS = {
   /** Up to 30 kg, the box's tare included (SEDEX 10/12/Hoje take less and are not offered for planning). */

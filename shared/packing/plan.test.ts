@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
 import { describeIssues } from '../issues.ts';
-import { MAX_ITEMS } from '../limits.ts';
+import { MAX_ITEMS } from '../platform-limits.ts';
 import { MAX_QUANTITY, PlanShipmentInputSchema } from './plan.ts';
 
 const line = { id: 'caneca', comprimento: 12, largura: 9, altura: 10, weightGrams: 350, quantity: 2 };

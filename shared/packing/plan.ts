@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { MAX_ITEMS } from '../limits.ts';
+import { MAX_ITEMS } from '../platform-limits.ts';
 
 /** Units of one order line: at most 999. */
 export const MAX_QUANTITY = 999;

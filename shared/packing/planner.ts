@@ -1,4 +1,4 @@
-import { MAX_VOLUME } from '../limits.ts';
+import { MAX_VOLUME } from '../platform-limits.ts';
 import type { Box } from './box.ts';
 import { PACKAGE_LIMITS, sortedSides } from './package-limits.ts';
 import {

@@ -5,14 +5,14 @@ import { formatBRL, roundCents } from '../../shared/money.ts';
 import { promiseDates, weekdayDate } from '../../shared/promise-text.ts';
 import type { Rate } from '../../shared/quote.ts';
 import { ufOfCep } from '../../shared/uf.ts';
-import type { Messages } from './messages.ts';
+import type { CalculatorMessages } from './messages.ts';
 import type { CalculatorModel, View } from './model.ts';
 import type { Promises } from './promises.ts';
 import { CEP_SEARCH_URL } from './skeleton.ts';
 
 export interface CalculatorProps {
   model: CalculatorModel;
-  t: Messages;
+  t: CalculatorMessages;
   locale: string;
   /** Unique per element, for label/aria ids inside the shadow root. */
   id: string;
@@ -101,7 +101,7 @@ export function Calculator({ model, t, locale, id, prefs, promises }: Calculator
 }
 
 /** What the live region says: one short sentence per state (the results area shows the same words). */
-function announce(view: View, t: Messages): string {
+function announce(view: View, t: CalculatorMessages): string {
   switch (view.kind) {
     case 'idle':
       return '';
@@ -214,7 +214,7 @@ function DeliveryPromise({
   rate: Rate;
   prefs: CalculatorPrefs;
   now: number;
-  t: Messages;
+  t: CalculatorMessages;
   locale: Locale;
   promise: StorePromise | undefined;
 }) {

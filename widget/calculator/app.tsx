@@ -1,10 +1,10 @@
 import { effect } from '@preact/signals-core';
 import { render } from 'preact';
 import { parseCutoff } from '../../shared/business-days.ts';
-import { MAX_ITEMS } from '../../shared/limits.ts';
+import { MAX_ITEMS } from '../../shared/platform-limits.ts';
 import type { QuoteItem } from '../../shared/quote.ts';
 import { Calculator, type CalculatorPrefs } from './Calculator.tsx';
-import type { Messages } from './messages.ts';
+import type { CalculatorMessages } from './messages.ts';
 import { createCalculatorModel } from './model.ts';
 import { createPromises } from './promises.ts';
 import { createQuoteClient } from './quote-client.ts';
@@ -19,7 +19,7 @@ export interface CalculatorHost {
   /** An attribute of the element, else the loading script's `data-*` setting of that name (camelCased). */
   setting(name: string): string | null;
   /** The words and locale of the element's language now. */
-  messages(): { t: Messages; locale: string };
+  messages(): { t: CalculatorMessages; locale: string };
   /** Dispatches a composed, bubbling `CustomEvent` from the element. */
   emit(type: string, detail: unknown): void;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { promiseDates, weekdayDate } from '../../shared/promise-text.ts';
-import { MESSAGES, messagesFor } from './messages.ts';
+import { CALCULATOR_MESSAGES, messagesFor } from './messages.ts';
 
 describe('messagesFor', () => {
   it.each([
@@ -19,7 +19,7 @@ describe('messagesFor', () => {
   ] as const)('speaks %j as %s (anything unknown is pt-BR)', (lang, locale) => {
     const chosen = messagesFor(lang);
     expect(chosen.locale).toBe(locale);
-    expect(chosen.t).toBe(MESSAGES[locale]);
+    expect(chosen.t).toBe(CALCULATOR_MESSAGES[locale]);
   });
 });
 

@@ -28,9 +28,9 @@ const pt = {
   retry: 'Tentar de novo',
 };
 
-export type Messages = typeof pt;
+export type CalculatorMessages = typeof pt;
 
-const en: Messages = {
+const en: CalculatorMessages = {
   cepLabel: 'Postal code (CEP)',
   submit: 'Calculate',
   loading: 'Calculating…',
@@ -53,7 +53,7 @@ const en: Messages = {
   retry: 'Try again',
 };
 
-const es: Messages = {
+const es: CalculatorMessages = {
   cepLabel: 'Código postal (CEP)',
   submit: 'Calcular',
   loading: 'Calculando…',
@@ -76,10 +76,10 @@ const es: Messages = {
   retry: 'Intentar de nuevo',
 };
 
-export const MESSAGES: Record<Locale, Messages> = { 'pt-BR': pt, en, es };
+export const CALCULATOR_MESSAGES: Record<Locale, CalculatorMessages> = { 'pt-BR': pt, en, es };
 
 /** The messages and the locale for numbers and prices (`en`, `es` or `pt-BR` for anything else). */
-export function messagesFor(lang: string | null | undefined): { t: Messages; locale: Locale } {
+export function messagesFor(lang: string | null | undefined): { t: CalculatorMessages; locale: Locale } {
   const locale = localeOf(lang) ?? 'pt-BR';
-  return { t: MESSAGES[locale], locale };
+  return { t: CALCULATOR_MESSAGES[locale], locale };
 }

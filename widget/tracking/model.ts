@@ -1,6 +1,6 @@
 import { signal } from '@preact/signals-core';
 import { CEP_PATTERN, normalizeCep } from '../../shared/cep.ts';
-import { MAX_CODES } from '../../shared/limits.ts';
+import { MAX_CODES } from '../../shared/platform-limits.ts';
 import { cleanTrackingCode, isS10 } from '../../shared/s10.ts';
 import type { TrackingLookupResult } from '../../shared/tracking-lookup.ts';
 import { isErrorBody, isTrackingLookupResponse } from '../validators/generated.js';

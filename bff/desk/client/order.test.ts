@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AgentLabelInputSchema } from '../../../shared/agent-label.ts';
+import { AgentLabelInputSchema } from '../../../shared/labels/agent-label.ts';
 import type { PlannedVolume } from '../../../shared/packing/plan.ts';
 import { AgentPolicySchema } from '../../policies/policy.ts';
 import { DESK_LANGS, MESSAGES } from '../messages.ts';

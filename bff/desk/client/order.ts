@@ -1,5 +1,5 @@
-import { AgentLabelOutputSchema } from '../../../shared/agent-label.ts';
-import type { PartyInput } from '../../../shared/party.ts';
+import { AgentLabelOutputSchema } from '../../../shared/labels/agent-label.ts';
+import type { PartyInput } from '../../../shared/labels/party.ts';
 import type { AgentPolicy } from '../../policies/policy.ts';
 import { type Messages, reasonName } from '../messages.ts';
 import { errorOf } from './api.ts';

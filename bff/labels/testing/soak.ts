@@ -6,7 +6,7 @@ import {
   type GenerateLabelInputRaw,
   GenerateLabelInputSchema,
   GenerateLabelOutputSchema,
-} from '../../../shared/label.ts';
+} from '../../../shared/labels/label.ts';
 import { fingerprint } from '../fingerprint.ts';
 
 /**

@@ -18,7 +18,7 @@ export interface StorePair {
   close(): Promise<void>;
 }
 
-export type OpenPair = (now: () => number, keyWindowMs: number) => Promise<StorePair>;
+export type OpenLedgerPair = (now: () => number, keyWindowMs: number) => Promise<StorePair>;
 
 const DAY = 86_400_000;
 const request = (n: number) => JSON.stringify({ order: n });
@@ -27,7 +27,7 @@ const request = (n: number) => JSON.stringify({ order: n });
  * The guarantees the `LedgerStore` gives, run on each database it supports (node:sqlite and PostgreSQL): they come
  * from the storage, so they hold between two stores sharing it.
  */
-export function describeLedgerStore(name: string, open: OpenPair): void {
+export function describeLedgerStore(name: string, open: OpenLedgerPair): void {
   describe(`LedgerStore contract: ${name}`, () => {
     let now = 1_763_800_000_000;
     let pair: StorePair;

@@ -8,7 +8,7 @@ import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod/mini';
-import type { AgentLabelInput } from '../../../shared/agent-label.ts';
+import type { AgentLabelInput } from '../../../shared/labels/agent-label.ts';
 import { approvalRow } from '../../desk/api.ts';
 import type { LabelService } from '../../labels/service.ts';
 import { MERCHANT } from '../../oauth/oauth.ts';

@@ -47,7 +47,7 @@ export const APPS_DIR = new URL('../../../dist/apps/', import.meta.url).pathname
 const documents = new Map<string, string>();
 
 /** An app's HTML, or an error that says how to build it. */
-export function appDocument(app: AppName, dir = APPS_DIR): string {
+export function builtAppDocument(app: AppName, dir = APPS_DIR): string {
   const path = `${dir}${app}.html`;
   const cached = documents.get(path);
   if (cached) return cached;
@@ -74,7 +74,7 @@ export function registerAppResources(server: McpServer, dir?: string): void {
       uri,
       { description, mimeType: RESOURCE_MIME_TYPE, _meta: meta },
       async (): Promise<McpUiReadResourceResult> => ({
-        contents: [{ uri, mimeType: RESOURCE_MIME_TYPE, text: appDocument(app, dir), _meta: meta }],
+        contents: [{ uri, mimeType: RESOURCE_MIME_TYPE, text: builtAppDocument(app, dir), _meta: meta }],
       }),
     );
   }

@@ -1,6 +1,6 @@
 import { McpClients } from '../../../sandbox/mcp/testing.ts';
 import { type RunningSandbox, SAMPLE_LABEL } from '../../../sandbox/testing.ts';
-import { AgentLabelOutputSchema } from '../../../shared/agent-label.ts';
+import { AgentLabelOutputSchema } from '../../../shared/labels/agent-label.ts';
 import { ShipmentEventSchema } from '../../../shared/shipment-events.ts';
 import type { ReceivedWebhook } from '../../../testing/servers.ts';
 

@@ -4,7 +4,7 @@ import type { SqliteSql } from '../../sql/sqlite.ts';
 import { type CodeRecord, OAuthStore, type TokenRecord } from '../store.ts';
 
 /** Two handles on one storage (two BFF instances), or the same object twice where the store lives in memory. */
-export type OpenPair = () => Promise<{ a: OAuthStore; b: OAuthStore; close(): Promise<void> }>;
+export type OpenOAuthPair = () => Promise<{ a: OAuthStore; b: OAuthStore; close(): Promise<void> }>;
 
 const NOW = 1_763_800_000_000;
 let n = 0;
@@ -40,7 +40,7 @@ async function client(store: OAuthStore): Promise<string> {
 }
 
 /** The guarantees the OAuth flow relies on, for each store: single use under concurrency, revocation, expiry. */
-export function describeOAuthStore(name: string, open: OpenPair): void {
+export function describeOAuthStore(name: string, open: OpenOAuthPair): void {
   describe(`OAuthStore contract: ${name}`, () => {
     it('spends a code once when many exchanges race, from either handle, and says reused after', async () => {
       const { a, b, close } = await open();

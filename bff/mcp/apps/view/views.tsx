@@ -1,6 +1,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { useState } from 'preact/hooks';
 import * as z from 'zod/mini';
+import { formatCep } from '../../../../shared/cep.ts';
 import {
   type AgentLabelInput,
   AgentLabelInputSchema,
@@ -8,11 +9,10 @@ import {
   AgentLabelOutputSchema,
   type PreviewLabelOutput,
   PreviewLabelOutputSchema,
-} from '../../../../shared/agent-label.ts';
-import { formatCep } from '../../../../shared/cep.ts';
+} from '../../../../shared/labels/agent-label.ts';
+import type { Party } from '../../../../shared/labels/party.ts';
 import { formatBRL } from '../../../../shared/money.ts';
 import { type PlanShipmentOutput, PlanShipmentOutputSchema } from '../../../../shared/packing/plan.ts';
-import type { Party } from '../../../../shared/party.ts';
 import { GetShippingRatesOutputSchema } from '../../../../shared/quote.ts';
 import type { AppMessages } from './messages.ts';
 import type { AppHost } from './model.ts';

@@ -3,13 +3,13 @@ import { describe, expect, it } from 'vitest';
 import { CONTRACT_SERVICES, EMAIL_MAX_LENGTH, PRINTED_FIELD_MAX } from './carrier-limits.ts';
 import { type GenerateLabelInput, GenerateLabelInputSchema } from './label.ts';
 import {
-  codePointName,
   cpfCnpjProblem,
   type PartyTextField,
+  PlausibilityRefusalSchema,
   plausibilityOf,
-  RefusalSchema,
   textProblem,
-} from './label-plausibility.ts';
+} from './plausibility.ts';
+import { codePointName } from './plausibility-messages.ts';
 
 /** A realistic PAC label, São Paulo → Rio de Janeiro, as the tool parses it. */
 const BASE = {
@@ -215,7 +215,7 @@ describe('plausibilityOf: each dimension within the limits of its object format'
     const refusal = plausibilityOf(box(c, l, a, format));
     if (field === undefined) return expect(refusal).toBeUndefined();
     expect(refusal).toMatchObject({ reason: 'dimensions_out_of_limits', field });
-    expect(RefusalSchema.parse(refusal).message.length).toBeGreaterThan(20);
+    expect(PlausibilityRefusalSchema.parse(refusal).message.length).toBeGreaterThan(20);
   });
 
   it('says dimensions are in centimetres when a side is off by a unit', () => {
@@ -661,7 +661,7 @@ describe('plausibilityOf on any parsed input', () => {
         if (!parsed.success) return;
         const refusal = plausibilityOf(parsed.data);
         if (refusal === undefined) return;
-        RefusalSchema.parse(refusal);
+        PlausibilityRefusalSchema.parse(refusal);
         expect(at(parsed.data, refusal.field), refusal.field).not.toBeUndefined();
         if (raw.recipient.nome.length > 8) expect(refusal.message).not.toContain(raw.recipient.nome);
       }),

@@ -2,7 +2,7 @@
  * The carrier's figures (Correios), in one place: the contract services a label can be issued for, with their
  * weight and declared-value limits, the dimension limits of each object format, the lengths the carrier takes for
  * the party fields it prints, and the limits of the content declaration. The BFF's plausibility rules
- * (`label-plausibility.ts`) and the sandbox's emulated carrier (`sandbox/labels/rules.ts`,
+ * (`plausibility.ts`) and the sandbox's emulated carrier (`sandbox/labels/rules.ts`,
  * `sandbox/carrier/services.ts`) both read them, so a change of the carrier's table is one edit here.
  *
  * Each figure cites where it comes from; a figure that no public source we could read gives is marked "our choice".

@@ -1,7 +1,7 @@
 import { isValidCnpj, isValidCpf } from '@brazilian-utils/brazilian-utils';
 import * as z from 'zod/mini';
+import { type Uf, ufOfCep } from '../uf.ts';
 import {
-  CONTRACT_SERVICES,
   type ContractService,
   contractService,
   EMAIL_MAX_LENGTH,
@@ -13,12 +13,10 @@ import {
   PRINTED_FIELD_MAX,
   type PrintedField,
 } from './carrier-limits.ts';
-import { formatCep } from './cep.ts';
 import { centavos, declaredValueCents, isWholeCentavos } from './declared-value.ts';
 import type { GenerateLabelInput } from './label.ts';
-import { formatBRL } from './money.ts';
 import type { DeclaredItem, Party } from './party.ts';
-import { type Uf, ufOfCep } from './uf.ts';
+import { fieldOf, plausibilityMessage } from './plausibility-messages.ts';
 
 /**
  * The plausibility rules of a `generate_label` input (docs/agents/labels.md, "Plausibility before money"): what the
@@ -42,6 +40,9 @@ import { type Uf, ufOfCep } from './uf.ts';
  * 9. each party's `endereco.uf` the state of its CEP, sender then recipient (`cep_uf_mismatch`): the Correios CEP
  *    ranges by state are public (`shared/uf.ts`), so a UF the carrier would refuse is refused here first. A CEP no
  *    state begins at (below 01000-000) is left to the carrier, which answers its coverage.
+ *
+ * Their English sentences, and the field each names, are `plausibility-messages.ts`; the sandbox's carrier words them
+ * in Portuguese itself (`sandbox/labels/rules.ts`).
  */
 
 /** The reasons of a plausibility refusal: a closed set, listed in `reason-schema.ts` with the platform's. */
@@ -60,7 +61,7 @@ export const PLAUSIBILITY_REASONS = [
 ] as const;
 
 /** Why a label was refused before it reached the platform: the reason, the field (a path) and a sentence. */
-export const RefusalSchema = /* @__PURE__ */ z.strictObject({
+export const PlausibilityRefusalSchema = /* @__PURE__ */ z.strictObject({
   reason: z.enum(PLAUSIBILITY_REASONS),
   field: z
     .string()
@@ -71,8 +72,8 @@ export const RefusalSchema = /* @__PURE__ */ z.strictObject({
     ),
   message: z.string().check(z.describe('What is wrong and how to fix it, in English.')),
 });
-export type Refusal = z.infer<typeof RefusalSchema>;
-export type RefusalReason = Refusal['reason'];
+export type PlausibilityRefusal = z.infer<typeof PlausibilityRefusalSchema>;
+export type PlausibilityReason = PlausibilityRefusal['reason'];
 
 export type PartyRole = 'sender' | 'recipient';
 
@@ -115,7 +116,7 @@ export type PlausibilityIssue =
   | { rule: 'cep_uf_mismatch'; party: PartyRole; uf: string; cepUf: Uf; cep: string };
 
 /** The refusal of an implausible label, or `undefined` when every rule holds. */
-export function plausibilityOf(input: GenerateLabelInput): Refusal | undefined {
+export function plausibilityOf(input: GenerateLabelInput): PlausibilityRefusal | undefined {
   const issue = plausibilityIssue(input);
   return issue ? refusalOf(issue) : undefined;
 }
@@ -314,49 +315,8 @@ export function cpfCnpjProblem(value: string): 'shape' | 'repeated' | 'check_dig
 /** zod's e-mail rule (`z.email()`, its default pattern): a well-kept one rather than a regular expression of ours. */
 const EmailSchema = /* @__PURE__ */ z.email();
 
-/** The field a broken rule names, as a path into the `generate_label` input. */
-export function fieldOf(issue: PlausibilityIssue): string {
-  switch (issue.rule) {
-    case 'weight_below_minimum':
-    case 'weight_not_whole':
-    case 'weight_over_limit':
-      return 'weightGrams';
-    case 'unknown_service':
-      return 'serviceCode';
-    case 'envelope_out_of_limits':
-    case 'box_side_over':
-    case 'box_side_under':
-      return `dimensions.${issue.side}`;
-    case 'roll_length_out_of_limits':
-      return 'dimensions.comprimento';
-    case 'roll_diameter_out_of_limits':
-      return 'dimensions.largura';
-    case 'box_sum_over':
-    case 'roll_sum_over':
-      return 'dimensions';
-    case 'too_many_declared_items':
-    case 'declared_total_over':
-      return 'declaredItems';
-    case 'declared_content_text':
-      return `declaredItems[${issue.index}].conteudo`;
-    case 'declared_quantity':
-      return `declaredItems[${issue.index}].quantidade`;
-    case 'declared_unit_value':
-    case 'declared_unit_value_decimals':
-      return `declaredItems[${issue.index}].valor`;
-    case 'party_text':
-      return `${issue.party}.${issue.path}`;
-    case 'cpf_cnpj':
-      return `${issue.party}.cpfCnpj`;
-    case 'email':
-      return `${issue.party}.email`;
-    case 'cep_uf_mismatch':
-      return `${issue.party}.endereco.uf`;
-  }
-}
-
 /** The refusal reason of each broken rule. */
-const REASONS: Record<PlausibilityIssue['rule'], RefusalReason> = {
+const REASONS: Record<PlausibilityIssue['rule'], PlausibilityReason> = {
   weight_below_minimum: 'implausible_weight',
   weight_not_whole: 'implausible_weight',
   unknown_service: 'unknown_service',
@@ -381,134 +341,6 @@ const REASONS: Record<PlausibilityIssue['rule'], RefusalReason> = {
 };
 
 /** The refusal an agent reads: reason, field and an English sentence built from the issue's data. */
-export function refusalOf(issue: PlausibilityIssue): Refusal {
+export function refusalOf(issue: PlausibilityIssue): PlausibilityRefusal {
   return { reason: REASONS[issue.rule], field: fieldOf(issue), message: plausibilityMessage(issue) };
-}
-
-const CM = 'Dimensions are in centimetres.';
-
-/** The contract codes as an agent reads them: `03220 (SEDEX), 03298 (PAC), …`. */
-export const CONTRACT_CODES_TEXT = Object.values(CONTRACT_SERVICES)
-  .map((service) => `${service.serviceCode} (${service.name})`)
-  .join(', ');
-
-/** The English sentence of a broken rule: what is wrong, in the input's own field names, and how to fix it. */
-export function plausibilityMessage(issue: PlausibilityIssue): string {
-  const field = fieldOf(issue);
-  switch (issue.rule) {
-    case 'weight_below_minimum':
-      return weightBelowMinimumText(issue.weightGrams);
-    case 'weight_not_whole': {
-      const grams = Math.round(issue.weightGrams);
-      const kilograms = Math.round(issue.weightGrams * 1000);
-      const asKilograms =
-        kilograms <= MAX_CONTRACT_WEIGHT_GRAMS
-          ? `, or ${kilograms} if ${issue.weightGrams} is kilograms`
-          : '';
-      return `weightGrams is a whole number of grams: ${issue.weightGrams} is not. Send ${grams}${asKilograms}.`;
-    }
-    case 'unknown_service':
-      return unknownServiceText(issue.serviceCode, issue.presentationName);
-    case 'weight_over_limit': {
-      const { service } = issue;
-      return `weightGrams ${issue.weightGrams} g is over the ${service.maxWeightGrams} g (${service.maxWeightGrams / 1000} kg) limit of ${service.name} (${service.serviceCode}).`;
-    }
-    case 'envelope_out_of_limits': {
-      const { comprimento, largura } = FORMAT_LIMITS.envelope;
-      return `An envelope (objectFormat "1") is ${comprimento.min} to ${comprimento.max} cm long (dimensions.comprimento) and ${largura.min} to ${largura.max} cm wide (dimensions.largura); ${field} is ${issue.value} cm. ${CM}`;
-    }
-    case 'box_side_over':
-      return `A box (objectFormat "2") takes at most ${FORMAT_LIMITS.box[issue.side].max} cm a side; ${field} is ${issue.value} cm. ${CM}`;
-    case 'box_sum_over':
-      return `A box's sides add up to at most ${FORMAT_LIMITS.box.maxSum} cm; comprimento + largura + altura is ${issue.sum} cm.`;
-    case 'box_side_under': {
-      const { comprimento, largura, altura } = FORMAT_LIMITS.box;
-      return `A box (objectFormat "2") is at least ${comprimento.min} × ${largura.min} × ${altura.min} cm (comprimento × largura × altura); ${field} is ${issue.value} cm. ${CM}`;
-    }
-    case 'roll_length_out_of_limits': {
-      const { comprimento } = FORMAT_LIMITS.roll;
-      return `A roll (objectFormat "3") is ${comprimento.min} to ${comprimento.max} cm long; dimensions.comprimento is ${issue.value} cm. ${CM}`;
-    }
-    case 'roll_diameter_out_of_limits': {
-      const { diametro } = FORMAT_LIMITS.roll;
-      return `A roll's diameter (dimensions.largura) is ${diametro.min} to ${diametro.max} cm; it is ${issue.value} cm. ${CM}`;
-    }
-    case 'roll_sum_over':
-      return `A roll's length + 2 × diameter is at most ${FORMAT_LIMITS.roll.maxLengthPlusDiameters} cm; it is ${issue.sum} cm.`;
-    case 'too_many_declared_items':
-      return `declaredItems has ${issue.count} lines; a content declaration takes at most ${MAX_DECLARED_ITEMS}.`;
-    case 'declared_quantity':
-      return `${field} is a whole number of units from 1 to ${MAX_DECLARED_QUANTITY.toLocaleString('en-US')}; ${issue.quantidade} is not.`;
-    case 'declared_unit_value':
-      return `${field} is the unit value in BRL, 0 or more; ${issue.valor} is not.`;
-    case 'declared_unit_value_decimals':
-      return `${field} is the unit value in BRL, in whole centavos (at most 2 decimal places); ${issue.valor} has more. Send it rounded to the centavo, e.g. ${(centavos(issue.valor) / 100).toFixed(2)}.`;
-    case 'declared_total_over': {
-      const { service } = issue;
-      return `The declared total (Σ quantidade × valor, valor being each line's unit value) is ${formatBRL(issue.totalCents / 100, 'en')}, over the ${formatBRL(service.maxDeclaredValueBRL, 'en')} maximum declared value of ${service.name} (${service.serviceCode}).`;
-    }
-    case 'declared_content_text':
-    case 'party_text':
-      return textProblemText(field, issue.problem);
-    case 'cpf_cnpj':
-      return cpfCnpjText(field, issue.problem);
-    case 'email':
-      return issue.problem === 'format'
-        ? `${field} is not a valid e-mail address.`
-        : `${field} has ${issue.length} characters; the carrier takes at most ${EMAIL_MAX_LENGTH}.`;
-    case 'cep_uf_mismatch': {
-      const uf = ECHOABLE_CODE.test(issue.uf) ? `"${issue.uf}"` : 'given';
-      return `${field} ${uf} is not the state of CEP ${formatCep(issue.cep)}, which is in ${issue.cepUf}: check the CEP and the state (the carrier refuses a label whose UF is not its CEP's).`;
-    }
-  }
-}
-
-const MAX_CONTRACT_WEIGHT_GRAMS = Math.max(...Object.values(CONTRACT_SERVICES).map((s) => s.maxWeightGrams));
-
-/** "weightGrams is in grams: 0.8 looks like kilograms — 800 g?", when the kilogram reading is a weight at all. */
-function weightBelowMinimumText(weightGrams: number): string {
-  const grams = Math.round(weightGrams * 1000);
-  const floor = `The least a packed object weighs is ${MIN_WEIGHT_GRAMS} g.`;
-  if (grams < MIN_WEIGHT_GRAMS || grams > MAX_CONTRACT_WEIGHT_GRAMS) {
-    return `weightGrams is in grams and ${weightGrams} is below the minimum. ${floor}`;
-  }
-  return `weightGrams is in grams: ${weightGrams} looks like kilograms — ${grams} g? ${floor}`;
-}
-
-/** A service code echoed only when it is short and plain: a refusal never repeats text an agent cannot trust. */
-const ECHOABLE_CODE = /^[A-Za-z0-9 _-]{1,24}$/;
-
-function unknownServiceText(serviceCode: string, presentationName: boolean): string {
-  const quoted = ECHOABLE_CODE.test(serviceCode) ? `"${serviceCode}"` : 'given';
-  if (presentationName) {
-    return `serviceCode ${quoted} is a presentation name, not a contract product code: use 03298 (PAC) or 03220 (SEDEX). The contract codes are ${CONTRACT_CODES_TEXT}.`;
-  }
-  return `serviceCode ${quoted} is not a contract product code. The contract codes are ${CONTRACT_CODES_TEXT}.`;
-}
-
-/** U+202E, as a code point is named. */
-export function codePointName(codePoint: number): string {
-  return `U+${codePoint.toString(16).toUpperCase().padStart(4, '0')}`;
-}
-
-function textProblemText(field: string, problem: TextProblem): string {
-  switch (problem.kind) {
-    case 'control':
-      return `${field} contains ${codePointName(problem.codePoint)}, a control or invisible formatting character (such as a line break or a bidirectional override); send plain text.`;
-    case 'blank':
-      return `${field} is blank; the carrier prints it on the label.`;
-    case 'too_long':
-      return `${field} has ${problem.length} characters; the carrier prints at most ${problem.max}.`;
-  }
-}
-
-function cpfCnpjText(field: string, problem: 'shape' | 'repeated' | 'check_digits'): string {
-  switch (problem) {
-    case 'shape':
-      return `${field} is a CPF (11 digits) or a CNPJ (14 digits), without dots, dashes or slashes.`;
-    case 'repeated':
-      return `${field} repeats a single digit: no CPF or CNPJ is issued like that.`;
-    case 'check_digits':
-      return `${field} has wrong check digits: it is not a valid CPF or CNPJ.`;
-  }
 }

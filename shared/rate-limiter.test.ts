@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseRateLimit, RateLimiter } from './rate-limit.ts';
+import { parseRateLimit, RateLimiter } from './rate-limiter.ts';
 
 /** Far from 0 and not aligned to any window, like a real clock. */
 const T0 = 1_763_800_000_123;

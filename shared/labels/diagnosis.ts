@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
-import { MAX_ORDER_ID_LENGTH } from './limits.ts';
-import { InstanceIdSchema } from './quote.ts';
-import { ReasonSchema } from './reason-schema.ts';
+import { MAX_ORDER_ID_LENGTH } from '../platform-limits.ts';
+import { InstanceIdSchema } from '../quote.ts';
+import { ReasonSchema } from '../reason-schema.ts';
 
 /** A UUID as the platform writes support codes (a short pattern: tool schemas are read by agents, token by token). */
 const UUID = /^[0-9a-fA-F]{8}-(?:[0-9a-fA-F]{4}-){3}[0-9a-fA-F]{12}$/;

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { CepSchema } from './cep-schema.ts';
+import { CepSchema } from '../cep-schema.ts';
 
 /** Spec 2.5 address. */
 export const AddressSchema = /* @__PURE__ */ z.strictObject({

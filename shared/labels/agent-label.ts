@@ -1,8 +1,8 @@
 import * as z from 'zod/mini';
+import { LOCALES } from '../locale.ts';
+import { MAX_VOLUME } from '../platform-limits.ts';
 import { GenerateLabelInputSchema, GenerateLabelOutputSchema } from './label.ts';
-import { isPlainText } from './label-plausibility.ts';
-import { MAX_VOLUME } from './limits.ts';
-import { LOCALES } from './locale.ts';
+import { isPlainText } from './plausibility.ts';
 
 /**
  * What the BFF's label tools (`generate_label`, `preview_label`) and the desk take beyond the platform's input (spec

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
+import { InstanceIdSchema } from '../quote.ts';
+import { ReasonSchema } from '../reason-schema.ts';
 import { DeclaredItemSchema, PartySchema } from './party.ts';
-import { InstanceIdSchema } from './quote.ts';
-import { ReasonSchema } from './reason-schema.ts';
 
 /** Spec 4.4.3: `1` envelope, `2` package or box (default), `3` roll. */
 export const ObjectFormatSchema = /* @__PURE__ */ z._default(
