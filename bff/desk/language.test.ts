@@ -29,14 +29,11 @@ const ask = async (query: string, headers: Record<string, string> = {}) => {
 
 describe('pickLanguage', () => {
   it('takes the language the merchant picked, as the widgets read a tag (pt_BR too), and keeps it in a cookie', async () => {
+    // Each tag is read by shared/locale.ts (its table: locale.test.ts); here, that the desk asks it.
     for (const [tag, lang] of [
-      ['en', 'en'],
-      ['EN-gb', 'en'],
-      ['es-419', 'es'],
-      ['pt', 'pt-BR'],
-      ['pt-PT', 'pt-BR'],
       ['pt_BR', 'pt-BR'],
       ['en_US', 'en'],
+      ['es-419', 'es'],
     ]) {
       const picked = await ask(`?lang=${tag}`, { cookie: `${LANG_COOKIE}=es`, 'accept-language': 'es' });
       expect(picked.lang, tag).toBe(lang);
