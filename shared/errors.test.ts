@@ -1,5 +1,15 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ApiError, ERROR_CODES, ERROR_MESSAGES, ErrorBodySchema, isApiError } from './errors.ts';
+import {
+  ApiError,
+  ERROR_CODES,
+  ERROR_MESSAGES,
+  ERROR_STATUS,
+  ErrorBodySchema,
+  isApiError,
+  SERVER_ERROR_STATUS,
+} from './errors.ts';
 import { ReasonSchema } from './reason-schema.ts';
 
 describe('ErrorBodySchema (spec 7.1)', () => {
@@ -47,8 +57,53 @@ describe('ApiError', () => {
     expect(ErrorBodySchema.safeParse(new ApiError('not_found').toBody()).success).toBe(false);
   });
 
+  it('says more in the body when asked (which limit, what is left), after its code and message', () => {
+    const error = new ApiError('agent_limit_reached', 'over', undefined, {
+      limit: 'maxLabelsPerDay',
+      left: 0,
+    });
+    expect(error.status).toBe(409);
+    expect(JSON.stringify(error.toBody())).toBe(
+      '{"error":{"code":"agent_limit_reached","message":"over","limit":"maxLabelsPerDay","left":0}}',
+    );
+  });
+
   it('is not confused with another error', () => {
     expect(isApiError(new Error('x'))).toBe(false);
+  });
+});
+
+describe('the one table of error codes', () => {
+  const BFF = join(import.meta.dirname, '..', 'bff');
+  const sources = (readdirSync(BFF, { recursive: true }) as string[])
+    .filter((file) => file.endsWith('.ts') && !file.endsWith('.test.ts') && !file.endsWith('.d.ts'))
+    .map((file) => ({ file, text: readFileSync(join(BFF, file), 'utf8') }));
+  const known = new Set<string>([...ERROR_CODES, ...Object.keys(SERVER_ERROR_STATUS)]);
+
+  it('has a status and a default message for every code, the spec’s and ours, never one code twice', () => {
+    for (const code of known) {
+      const error = new ApiError(code as keyof typeof ERROR_MESSAGES);
+      expect(error.status, code).toBeGreaterThanOrEqual(400);
+      expect(error.message.length, code).toBeGreaterThan(3);
+    }
+    for (const code of Object.keys(SERVER_ERROR_STATUS)) expect(ERROR_STATUS, code).not.toHaveProperty(code);
+  });
+
+  it('holds every code the BFF sends: each is one of the table, and no route writes an error body by hand', () => {
+    expect(sources.length).toBeGreaterThan(100);
+    const sent = /(?:new (?:ApiError|DecisionRefused)\(\s*|\berror:\s*\{\s*code:\s*)'([a-z_]+)'/g;
+    const codes = sources.flatMap(({ text }) => [...text.matchAll(sent)].map((match) => match[1]));
+    expect(codes).toContain('invalid_csrf_token');
+    expect(codes).toContain('approval_not_pending');
+    for (const code of codes) expect(known, code).toContain(code);
+    // A body with a code of a variable (`{ error: { code, message } }`) is a `refuse()` of its own: JSON-RPC aside.
+    const byHand = sources.flatMap(({ file, text }) =>
+      text
+        .split('\n')
+        .filter((line) => /\berror:\s*\{\s*code\b(?!:\s*')/.test(line) && !/jsonrpc|ErrorCode\./.test(line))
+        .map((line) => `${file}: ${line.trim()}`),
+    );
+    expect(byHand).toEqual([]);
   });
 });
 

@@ -39,6 +39,26 @@ export const SERVER_ERROR_STATUS = {
   internal_error: 500,
   /** A store platform's webhook whose order cannot be read from the platform now (it sends the webhook again). */
   store_unavailable: 503,
+  /** The `/admin` gate (bff/admin/gate.ts): a state-changing call from another site's page, or without its token. */
+  forbidden_origin: 403,
+  invalid_csrf_token: 403,
+  /** The desk's API (bff/desk/api.ts, docs/desk.md): an action the label or approval is not in a state for. */
+  approval_not_pending: 409,
+  agent_limit_reached: 409,
+  label_not_printable: 409,
+  not_resendable: 409,
+  /** An operator's decision on an unknown outcome, refused (bff/labels/decisions.ts, docs/desk.md). */
+  attempt_not_found: 404,
+  not_unknown: 409,
+  malformed_prepostagem_id: 400,
+  malformed_tracking_code: 400,
+  not_confirmed: 409,
+  other_request: 409,
+  bound_elsewhere: 409,
+  created_in_history: 409,
+  history_too_short: 409,
+  history_unavailable: 503,
+  reason_required: 400,
 } as const;
 export type ServerErrorCode = keyof typeof SERVER_ERROR_STATUS;
 
@@ -70,6 +90,23 @@ export const ERROR_MESSAGES: Record<ApiErrorCode, string> = {
   order_not_found: 'No order with this number and CEP. Check both and try again.',
   internal_error: 'Internal error.',
   store_unavailable: 'The store platform could not be reached now; send again later.',
+  forbidden_origin: 'This request did not come from this desk.',
+  invalid_csrf_token: 'Send the session’s CSRF token (GET /admin/api/session) in X-CSRF-Token.',
+  approval_not_pending: 'The approval is no longer pending.',
+  agent_limit_reached: "This label is over the agent's daily limits; nothing was sent.",
+  label_not_printable: 'No printable label among these.',
+  not_resendable: 'Only an attempt that was not sent is sent again.',
+  attempt_not_found: 'No such attempt.',
+  not_unknown: 'Only an unknown outcome is decided by a person.',
+  malformed_prepostagem_id: 'A pre-posting id is 4 to 40 letters and digits, e.g. PP2275353189.',
+  malformed_tracking_code: 'A tracking code is an S10 code, e.g. DG049186226BR.',
+  not_confirmed: "The platform's recent history does not list this pre-posting as created for this store.",
+  other_request: 'This pre-posting was created for another request.',
+  bound_elsewhere: 'This pre-posting is already bound to another attempt.',
+  created_in_history: "The platform's history lists a pre-posting created for this very request.",
+  history_too_short: "The platform's recent history no longer reaches back to this attempt.",
+  history_unavailable: "The platform's history could not be read now; try again in a minute.",
+  reason_required: 'A forced decision needs a written reason of at least 10 characters.',
 };
 
 /** The REST error envelope of spec 7.1: `{"error":{"code","message","actionUrl"?}}`. */
@@ -84,7 +121,7 @@ export type ErrorBody = z.infer<typeof ErrorBodySchema>;
 
 /** What `ApiError.toBody()` writes: the envelope of spec 7.1, with our own codes too (`SERVER_ERROR_STATUS`). */
 export type ApiErrorBody = {
-  error: { code: ApiErrorCode; message: string; actionUrl?: string };
+  error: { code: ApiErrorCode; message: string; actionUrl?: string; [detail: string]: unknown };
 };
 
 /**
@@ -98,13 +135,21 @@ export class ApiError extends Error {
   readonly code: ApiErrorCode;
   readonly status: number;
   readonly actionUrl: string | undefined;
+  /** What the body says besides code and message (the desk's `agent_limit_reached`: which limit, what is left). */
+  readonly details: Readonly<Record<string, unknown>> | undefined;
 
-  constructor(code: ApiErrorCode, message: string = ERROR_MESSAGES[code], actionUrl?: string) {
+  constructor(
+    code: ApiErrorCode,
+    message: string = ERROR_MESSAGES[code],
+    actionUrl?: string,
+    details?: Record<string, unknown>,
+  ) {
     super(message);
     this.code = code;
     this.status =
       code in ERROR_STATUS ? ERROR_STATUS[code as ErrorCode] : SERVER_ERROR_STATUS[code as ServerErrorCode];
     this.actionUrl = actionUrl;
+    this.details = details;
   }
 
   toBody(): ApiErrorBody {
@@ -113,6 +158,7 @@ export class ApiError extends Error {
         code: this.code,
         message: this.message,
         ...(this.actionUrl === undefined ? {} : { actionUrl: this.actionUrl }),
+        ...this.details,
       },
     };
   }

@@ -1,4 +1,4 @@
-import express, { type Request, type Response, Router } from 'express';
+import express, { type Response, Router } from 'express';
 import { type Html, html, page } from '../../shared/html.ts';
 import { clientIdHost } from '../../shared/oauth/client-metadata.ts';
 import { waitText } from '../../shared/oauth/login-guard.ts';
@@ -10,6 +10,7 @@ import type { BffConfig } from '../config.ts';
 import { agentPolicyRow } from '../desk/agent-policy-form.ts';
 import { sendDeskPage } from '../desk/layout.ts';
 import { type BffOAuth, clientPolicy, MERCHANT, SCOPE_LABELS } from '../oauth/oauth.ts';
+import { requireAdminSession } from './gate.ts';
 import { returnAfterLogin } from './return-to.ts';
 import {
   type AdminSessions,
@@ -17,7 +18,6 @@ import {
   SESSION_COOKIE,
   SESSION_TTL_MS,
   type AdminSession as Session,
-  sendSessionRefused,
 } from './session.ts';
 
 /** Agents a page of `/admin/agents` shows at most (three queries a page, whatever the number of registrations). */
@@ -177,23 +177,15 @@ ${pager}`
     res.redirect(303, returnAfterLogin(req, res));
   });
 
-  const withSession = async (req: Request, res: Response): Promise<Session | undefined> => {
-    const current = await deps.sessions.current(req);
-    const refused = deps.sessions.refusal(req, current, req.body?.csrf);
-    if (!refused) return current;
-    sendSessionRefused(res, refused);
-    return undefined;
-  };
+  const signedIn = requireAdminSession(deps.sessions, 'form');
 
-  router.post('/admin/agents/revoke', form, async (req, res) => {
-    if (!(await withSession(req, res))) return;
+  router.post('/admin/agents/revoke', form, signedIn, async (req, res) => {
     const client = typeof req.body?.client === 'string' ? req.body.client : '';
     if (/^[0-9a-f]{64}$/.test(client)) await oauth.store.deleteClient(client);
     res.redirect(303, '/admin/agents');
   });
 
-  router.post('/admin/logout', form, async (req, res) => {
-    if (!(await withSession(req, res))) return;
+  router.post('/admin/logout', form, signedIn, async (req, res) => {
     const id = readCookie(req.headers.cookie, SESSION_COOKIE);
     if (id) await store.deleteSession(sha256Hex(id));
     res.clearCookie(SESSION_COOKIE, { path: '/admin' });

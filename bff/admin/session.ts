@@ -21,7 +21,8 @@ export interface AdminSession {
  * The merchant's /admin sessions, for the pages (bff/admin/), the desk's JSON API (bff/desk/) and every other admin
  * route: a session is read from its cookie (stored hashed in the OAuth store, so any instance serves it), and every
  * state-changing request must come from the BFF's own page (`Origin` / `Sec-Fetch-Site`) and carry the session's
- * CSRF token — a form's `csrf` field, or the `X-CSRF-Token` header of an API call.
+ * CSRF token — a form's `csrf` field, or the `X-CSRF-Token` header of an API call. Routes ask through the one gate,
+ * `requireAdminSession` (./gate.ts).
  */
 export class AdminSessions {
   readonly csrf: CsrfGuard;

@@ -1,10 +1,11 @@
-import express, { type NextFunction, type Request, type Response, Router } from 'express';
+import express, { type Response, Router } from 'express';
 import * as z from 'zod/mini';
 import { CepSchema } from '../../shared/cep-schema.ts';
 import { ApiError } from '../../shared/errors.ts';
 import { AgentLabelInputSchema } from '../../shared/labels/agent-label.ts';
 import { PlanShipmentInputSchema } from '../../shared/packing/plan.ts';
-import type { AdminSession, AdminSessions } from '../admin/session.ts';
+import { adminSessionOf, requireAdminSession } from '../admin/gate.ts';
+import type { AdminSessions } from '../admin/session.ts';
 import { rateLimited } from '../http/errors.ts';
 import { describeAnswer } from '../labels/answer.ts';
 import { DecisionRefused, type HistoryEntry, type OperatorDecisions } from '../labels/decisions.ts';
@@ -165,21 +166,14 @@ export async function historyOf(
   }
 }
 
-/** A refusal with a code of the desk's own (the spec lists none for it), in the spec 7.1 envelope. */
-function refuse(res: Response, status: number, code: string, message: string): void {
-  res.status(status).json({ error: { code, message } });
-}
-
-/** Whether a decision on an approval was refused because it was not pending: 404 when there is none, else 409. */
-function refusedDecision(
-  res: Response,
+/** Throws the refusal of a decision on an approval that is not pending: 404 when there is none, else 409. */
+function assertPending<T extends object>(
   approvalId: string | undefined,
-  decided: object,
-): decided is { missing: true } | { notPending: string } {
+  decided: T | { missing: true } | { notPending: string },
+): asserts decided is T {
   if ('missing' in decided) throw new ApiError('not_found', `no approval ${approvalId}`);
-  if (!('notPending' in decided)) return false;
-  refuse(res, 409, 'approval_not_pending', `the approval is ${decided.notPending}`);
-  return true;
+  if ('notPending' in decided)
+    throw new ApiError('approval_not_pending', `the approval is ${decided.notPending}`);
 }
 
 /**
@@ -192,31 +186,13 @@ export function deskApiRoutes(deps: DeskApiDeps): Router {
   const router = Router();
   const json = express.json({ limit: '64kb' });
 
-  // Every call needs a session; every POST also its CSRF token and an Origin of ours.
-  router.use('/admin/api', async (req: Request, res: Response, next: NextFunction) => {
-    res.setHeader('Cache-Control', 'no-store');
-    const session = await deps.sessions.current(req);
-    if (!session) {
-      res.status(401).json(new ApiError('invalid_api_key', 'Log in at /admin/login first.').toBody());
-      return;
-    }
-    if (req.method === 'POST') {
-      const refused = deps.sessions.refusal(req, session, req.headers['x-csrf-token']);
-      if (refused === 'foreign_origin')
-        return refuse(res, 403, 'forbidden_origin', 'This request did not come from this desk.');
-      if (refused) {
-        const message = 'Send the session’s CSRF token (GET /admin/api/session) in X-CSRF-Token.';
-        return refuse(res, 403, 'invalid_csrf_token', message);
-      }
-    }
-    res.locals.session = session;
-    next();
-  });
+  // Every call needs a session; every POST also its CSRF token and an Origin of ours (bff/admin/gate.ts).
+  router.use('/admin/api', requireAdminSession(deps.sessions));
 
   if (deps.orders) router.use(deps.orders.routes);
 
   router.get('/admin/api/session', (_req, res) => {
-    res.json({ csrfToken: (res.locals.session as AdminSession).csrf });
+    res.json({ csrfToken: adminSessionOf(res).csrf });
   });
 
   router.get('/admin/api/labels', async (req, res) => {
@@ -299,7 +275,7 @@ export function deskApiRoutes(deps: DeskApiDeps): Router {
       },
     );
     if (printed === 0)
-      return refuse(res, 409, 'label_not_printable', `no printable label among: ${ids.join(', ')}`);
+      throw new ApiError('label_not_printable', `no printable label among: ${ids.join(', ')}`);
     res
       .status(200)
       .type('application/pdf')
@@ -333,7 +309,7 @@ export function deskApiRoutes(deps: DeskApiDeps): Router {
     if (!attempt) throw new ApiError('not_found', `no attempt ${req.params.attemptId}`);
     if (attempt.state !== 'not_sent') {
       const message = `the attempt is ${attempt.state}; only an attempt that was not sent is sent again`;
-      return refuse(res, 409, 'not_resendable', message);
+      throw new ApiError('not_resendable', message);
     }
     const input = parse(AgentLabelInputSchema, {
       ...(JSON.parse(attempt.request) as object),
@@ -357,7 +333,7 @@ export function deskApiRoutes(deps: DeskApiDeps): Router {
       res.json({ label: labelRow(settled) });
     } catch (error) {
       if (!(error instanceof DecisionRefused)) throw error;
-      refuse(res, error.status, error.code, error.message);
+      throw new ApiError(error.code, error.message);
     }
   });
 
@@ -379,25 +355,17 @@ export function deskApiRoutes(deps: DeskApiDeps): Router {
   router.post('/admin/api/approvals/:approvalId/approve', json, async (req, res) => {
     const confirm = parse(ApproveSchema, req.body) ?? {};
     const approved = await deps.labels.approve(req.params.approvalId ?? '', confirm);
-    if (refusedDecision(res, req.params.approvalId, approved)) return;
+    assertPending(req.params.approvalId, approved);
     if ('overLimit' in approved) {
       const { over, ...limitsLeft } = approved.overLimit;
-      res.status(409).json({
-        error: {
-          code: 'agent_limit_reached',
-          message: `This label is over the agent's ${over === 'maxLabelsPerDay' ? 'labels per day' : 'declared value per day'} (${over}); nothing was sent. Approve it again with {"overLimit": true} to issue it anyway: it counts against the agent's day.`,
-          limit: over,
-          limitsLeft,
-        },
-      });
-      return;
+      const message = `This label is over the agent's ${over === 'maxLabelsPerDay' ? 'labels per day' : 'declared value per day'} (${over}); nothing was sent. Approve it again with {"overLimit": true} to issue it anyway: it counts against the agent's day.`;
+      throw new ApiError('agent_limit_reached', message, undefined, { limit: over, limitsLeft });
     }
     sendLabelAnswer(res, approved.answer);
   });
 
   router.post('/admin/api/approvals/:approvalId/reject', async (req, res) => {
-    const rejected = await deps.labels.reject(req.params.approvalId ?? '');
-    if (refusedDecision(res, req.params.approvalId, rejected)) return;
+    assertPending(req.params.approvalId, await deps.labels.reject(req.params.approvalId ?? ''));
     res.json({ approval: approvalRow((await deps.approvals.get(req.params.approvalId ?? '')) as Approval) });
   });
 

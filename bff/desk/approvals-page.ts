@@ -1,16 +1,17 @@
 import { formatCep } from '../../shared/cep.ts';
 import { type Html, html } from '../../shared/html.ts';
 import { type AgentLabelInput, AgentLabelInputSchema } from '../../shared/labels/agent-label.ts';
+import type { Locale } from '../../shared/locale.ts';
 import type { LedgerAttempt } from '../labels/ledger.ts';
 import type { ApprovalLimits } from '../labels/service.ts';
 import type { Approval } from '../policies/approval-store.ts';
 import { formatDimensions, formatMoney, formatWeight } from './format.ts';
-import type { DeskLang, Messages } from './messages.ts';
+import type { Messages } from './messages.ts';
 import { definitions, labelNames, notice, partyBlock, readStored, stateBadge, timeOf } from './view-parts.ts';
 
 export interface ApprovalsPageView {
   t: Messages;
-  lang: DeskLang;
+  lang: Locale;
   pending: readonly Approval[];
   decided: readonly Approval[];
   /** The ledger attempt each approved label was issued as, by approval id. */

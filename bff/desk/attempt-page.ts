@@ -2,11 +2,12 @@ import { formatCep } from '../../shared/cep.ts';
 import { type Html, html } from '../../shared/html.ts';
 import { declaredValueCents } from '../../shared/labels/declared-value.ts';
 import { type GenerateLabelInput, GenerateLabelInputSchema } from '../../shared/labels/label.ts';
+import type { Locale } from '../../shared/locale.ts';
 import type { HistoryEntry } from '../labels/decisions.ts';
 import type { LedgerAttempt } from '../labels/ledger.ts';
 import { formatDimensions, formatMoney, formatWeight, formatWhen } from './format.ts';
 import { printHref } from './labels-page.ts';
-import type { DeskLang, Messages } from './messages.ts';
+import type { Messages } from './messages.ts';
 import {
   definitions,
   issuerName,
@@ -20,7 +21,7 @@ import {
 
 export interface AttemptView {
   t: Messages;
-  lang: DeskLang;
+  lang: Locale;
   attempt: LedgerAttempt;
   /** For an unknown attempt: the platform's recent attempts, or null when they could not be read. */
   history?: readonly HistoryEntry[] | null | undefined;

@@ -1,7 +1,8 @@
 import { type Html, html } from '../../shared/html.ts';
+import type { Locale } from '../../shared/locale.ts';
 import { ATTEMPT_STATES, type LedgerAttempt } from '../labels/ledger.ts';
 import type { ListQuery } from './api.ts';
-import { type DeskLang, type Messages, stateName } from './messages.ts';
+import { type Messages, stateName } from './messages.ts';
 import { issuerName, labelNames, stateBadge, timeOf } from './view-parts.ts';
 
 /** The print URL of the desk's JSON API for these attempts (one merged PDF). */
@@ -11,7 +12,7 @@ export function printHref(attemptIds: readonly string[]): string {
 
 export interface LabelsView {
   t: Messages;
-  lang: DeskLang;
+  lang: Locale;
   query: ListQuery;
   attempts: readonly LedgerAttempt[];
   /** The cursor of the next (older) page, when there is one. */

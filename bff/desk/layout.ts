@@ -1,7 +1,8 @@
 import type { Response } from 'express';
 import { type Html, html } from '../../shared/html.ts';
+import { LOCALES, type Locale } from '../../shared/locale.ts';
 import { pageHeaders } from '../../shared/security/page-headers.ts';
-import { DESK_LANGS, type DeskLang, MESSAGES, type Messages } from './messages.ts';
+import { MESSAGES, type Messages } from './messages.ts';
 import { ORDER_MESSAGES } from './order-messages.ts';
 
 /** Where the desk's stylesheet and script are served (`script-src 'self'`, `style-src 'self'`: nothing inline). */
@@ -33,10 +34,10 @@ const SECTION_PATHS: Record<DeskSection, string> = {
   promise: '/admin/promise',
 };
 
-const LANGUAGE_NAMES: Record<DeskLang, string> = { 'pt-BR': 'Português', en: 'English', es: 'Español' };
+const LANGUAGE_NAMES: Record<Locale, string> = { 'pt-BR': 'Português', en: 'English', es: 'Español' };
 
 export interface DeskPageOptions {
-  lang: DeskLang;
+  lang: Locale;
   title: string;
   /** What the script does on this page (`<body data-page>`); absent: the page needs no script. */
   page?: string;
@@ -54,7 +55,7 @@ export interface DeskPageOptions {
 }
 
 /** This page in another language: its own path and query with `lang` set. */
-function languageHref(here: string, lang: DeskLang): string {
+function languageHref(here: string, lang: Locale): string {
   const url = new URL(here, 'http://desk.invalid');
   url.searchParams.set('lang', lang);
   return `${url.pathname}${url.search}`;
@@ -82,7 +83,7 @@ function navigation(t: Messages, options: DeskPageOptions): Html {
 }
 
 function languageSwitch(t: Messages, options: DeskPageOptions): Html {
-  const items = DESK_LANGS.map(
+  const items = LOCALES.map(
     (lang) =>
       html`<li><a href="${languageHref(options.here, lang)}" hreflang="${lang}" lang="${lang}"${
         lang === options.lang ? html` aria-current="true"` : ''

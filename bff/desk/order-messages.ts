@@ -1,4 +1,4 @@
-import type { DeskLang } from './messages.ts';
+import type { Locale } from '../../shared/locale.ts';
 
 /**
  * The desk's words for orders (the orders page, the print's report page, the CSV import), pt-BR first, `en` and `es`:
@@ -390,4 +390,4 @@ const es: OrderMessages = {
   noPresets: 'Ningún producto guardado aún.',
 };
 
-export const ORDER_MESSAGES: Record<DeskLang, OrderMessages> = { 'pt-BR': pt, en, es };
+export const ORDER_MESSAGES: Record<Locale, OrderMessages> = { 'pt-BR': pt, en, es };

@@ -1,18 +1,19 @@
 import { formatCep } from '../../shared/cep.ts';
 import { type Html, html } from '../../shared/html.ts';
 import type { Party } from '../../shared/labels/party.ts';
+import type { Locale } from '../../shared/locale.ts';
 import type { Preset } from '../orders/order-store.ts';
 import type { OrderView } from '../orders/to-ship.ts';
 import { formatMoney, formatWeight } from './format.ts';
 import { partyFields } from './issue-page.ts';
-import type { DeskLang, Messages } from './messages.ts';
+import type { Messages } from './messages.ts';
 import type { OrderMessages } from './order-messages.ts';
 import { notice } from './view-parts.ts';
 
 export interface OrdersView {
   t: Messages;
   o: OrderMessages;
-  lang: DeskLang;
+  lang: Locale;
   orders: readonly (OrderView & { price?: number })[];
   /** `to_ship` (new and partly labelled, the default) or every order. */
   filter: 'to_ship' | 'all';

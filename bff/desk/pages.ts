@@ -5,6 +5,7 @@ import { saoPauloDay } from '../../shared/business-days.ts';
 import { type Html, html } from '../../shared/html.ts';
 import { GenerateLabelInputSchema } from '../../shared/labels/label.ts';
 import type { Party } from '../../shared/labels/party.ts';
+import type { Locale } from '../../shared/locale.ts';
 import { rememberReturn } from '../admin/return-to.ts';
 import type { AdminSession, AdminSessions } from '../admin/session.ts';
 import type { OperatorDecisions } from '../labels/decisions.ts';
@@ -23,7 +24,7 @@ import { issueBody } from './issue-page.ts';
 import { labelsBody } from './labels-page.ts';
 import { pickLanguage } from './language.ts';
 import { DESK_CSS_PATH, type DeskPageOptions, type DeskSection, loginBody, sendDeskPage } from './layout.ts';
-import { type DeskLang, MESSAGES, type Messages } from './messages.ts';
+import { MESSAGES, type Messages } from './messages.ts';
 import { ORDER_MESSAGES } from './order-messages.ts';
 import { orderReviewBody, ordersBody } from './orders-page.ts';
 import { promiseBody } from './promise-page.ts';
@@ -60,7 +61,7 @@ const PROMISE_DAYS = 90;
 /** What a page handler has: the merchant's session, language and words. */
 interface Visit {
   session: AdminSession;
-  lang: DeskLang;
+  lang: Locale;
   t: Messages;
 }
 

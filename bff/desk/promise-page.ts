@@ -1,22 +1,23 @@
 import { type Html, html } from '../../shared/html.ts';
+import type { Locale } from '../../shared/locale.ts';
 import type { LaneKept } from '../promise/kept.ts';
 import { formatNumber } from './format.ts';
-import type { DeskLang, Messages } from './messages.ts';
+import type { Messages } from './messages.ts';
 
 export interface PromiseView {
   t: Messages;
-  lang: DeskLang;
+  lang: Locale;
   /** How many days back the scores reach. */
   days: number;
   all: Omit<LaneKept, 'serviceId' | 'uf' | 'area'>;
   lanes: readonly LaneKept[];
 }
 
-const share = (lang: DeskLang, n: number, of: number) =>
+const share = (lang: Locale, n: number, of: number) =>
   of === 0 ? '—' : `${formatNumber((100 * n) / of, lang, 1)} %`;
 
 /** "2 dias antes", "no dia", "1 dia depois": a median of business days against the promised day. */
-function medianWords(t: Messages, lang: DeskLang, days: number): string {
+function medianWords(t: Messages, lang: Locale, days: number): string {
   if (days === 0) return t.onTheDay;
   const shown = formatNumber(Math.abs(days), lang, 1);
   return days < 0 ? t.daysEarly(-days, shown) : t.daysLate(days, shown);

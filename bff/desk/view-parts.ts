@@ -2,8 +2,9 @@ import type * as z from 'zod/mini';
 import { formatCep } from '../../shared/cep.ts';
 import { type Html, html } from '../../shared/html.ts';
 import type { Party } from '../../shared/labels/party.ts';
+import type { Locale } from '../../shared/locale.ts';
 import { formatWhen } from './format.ts';
-import { type DeskLang, type Messages, stateName } from './messages.ts';
+import { type Messages, stateName } from './messages.ts';
 
 /** A `<dl>` of terms and values; a row whose value is undefined, null or '' is left out. */
 export function definitions(
@@ -24,7 +25,7 @@ export function readStored<T>(schema: z.ZodMiniType<T>, json: string): T | undef
 }
 
 /** A moment as a `<time>` in São Paulo's clock. */
-export function timeOf(lang: DeskLang, at: number | string): Html {
+export function timeOf(lang: Locale, at: number | string): Html {
   return html`<time datetime="${new Date(at).toISOString()}">${formatWhen(at, lang)}</time>`;
 }
 

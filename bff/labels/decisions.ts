@@ -1,3 +1,4 @@
+import { SERVER_ERROR_STATUS, type ServerErrorCode } from '../../shared/errors.ts';
 import type { Attempt } from '../../shared/labels/diagnosis.ts';
 import { MAX_LISTED_ATTEMPTS } from '../../shared/platform-limits.ts';
 import { cleanTrackingCode, isS10 } from '../../shared/s10.ts';
@@ -9,31 +10,31 @@ import { CLOCK_SKEW_MS, diagnose, evidenceFingerprint } from './reconciler.ts';
 /** A pre-posting id as the platform writes them: letters and digits only (`PP2275353189`), 4 to 40 of them. */
 export const PREPOSTAGEM_ID = /^[A-Z0-9]{4,40}$/;
 
-/** Why an operator's decision was refused, and the HTTP status the desk answers it with. */
-const REFUSAL_STATUS = {
-  attempt_not_found: 404,
-  not_unknown: 409,
-  malformed_prepostagem_id: 400,
-  malformed_tracking_code: 400,
-  not_confirmed: 409,
-  other_request: 409,
-  bound_elsewhere: 409,
-  created_in_history: 409,
-  history_too_short: 409,
-  history_unavailable: 503,
-  reason_required: 400,
-} as const;
-export type DecisionRefusalCode = keyof typeof REFUSAL_STATUS;
+/** Why an operator's decision was refused: codes of the one error table (shared/errors.ts), with their statuses. */
+export type DecisionRefusalCode = Extract<
+  ServerErrorCode,
+  | 'attempt_not_found'
+  | 'not_unknown'
+  | 'malformed_prepostagem_id'
+  | 'malformed_tracking_code'
+  | 'not_confirmed'
+  | 'other_request'
+  | 'bound_elsewhere'
+  | 'created_in_history'
+  | 'history_too_short'
+  | 'history_unavailable'
+  | 'reason_required'
+>;
 
 export class DecisionRefused extends Error {
   override readonly name = 'DecisionRefused';
   readonly code: DecisionRefusalCode;
-  readonly status: 400 | 404 | 409 | 503;
+  readonly status: (typeof SERVER_ERROR_STATUS)[DecisionRefusalCode];
 
   constructor(code: DecisionRefusalCode, message: string) {
     super(message);
     this.code = code;
-    this.status = REFUSAL_STATUS[code];
+    this.status = SERVER_ERROR_STATUS[code];
   }
 }
 

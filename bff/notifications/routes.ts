@@ -1,9 +1,11 @@
-import express, { type Request, type Response, Router } from 'express';
+import express, { Router } from 'express';
 import * as z from 'zod/mini';
+import { ApiError } from '../../shared/errors.ts';
 import { type Html, html } from '../../shared/html.ts';
 import { ShipmentEventSchema } from '../../shared/shipment-events.ts';
+import { requireAdminSession } from '../admin/gate.ts';
 import { rememberReturn } from '../admin/return-to.ts';
-import { type AdminSessions, sendSessionRefused } from '../admin/session.ts';
+import type { AdminSessions } from '../admin/session.ts';
 import { sendDeskPage } from '../desk/layout.ts';
 import { DELIVERY_STATES, type Delivery, type Outbox } from './outbox.ts';
 
@@ -73,41 +75,23 @@ export function notificationRoutes(deps: NotificationRoutesDeps): Router {
   const now = deps.now ?? Date.now;
   const router = Router();
   const form = express.urlencoded({ extended: false, limit: '4kb' });
-  const session = (req: Request) => sessions.current(req);
-  const refuse = (res: Response, status: 400 | 401 | 403 | 404, code: string, message: string) =>
-    res.status(status).json({ error: { code, message } });
+  const api = requireAdminSession(sessions);
 
-  router.get('/admin/api/notifications', async (req, res) => {
-    if (!(await session(req))) return refuse(res, 401, 'invalid_api_key', 'Log in at /admin/login first.');
+  router.get('/admin/api/notifications', api, async (req, res) => {
     const state = z.optional(z.enum(DELIVERY_STATES)).safeParse(req.query.state || undefined);
-    if (!state.success)
-      return refuse(res, 400, 'invalid_body', `state: one of ${DELIVERY_STATES.join(', ')}`);
-    res.setHeader('Cache-Control', 'no-store');
+    if (!state.success) throw new ApiError('invalid_body', `state: one of ${DELIVERY_STATES.join(', ')}`);
     res.json({ notifications: (await outbox.list({ state: state.data, limit: 200 })).map(toEntry) });
   });
 
-  router.post('/admin/api/notifications/:id/resend', async (req, res) => {
-    const current = await session(req);
-    if (!current) return refuse(res, 401, 'invalid_api_key', 'Log in at /admin/login first.');
-    // The same refusals as the desk's API (bff/desk/api.ts).
-    const refused = sessions.refusal(req, current, req.headers['x-csrf-token']);
-    if (refused === 'foreign_origin')
-      return refuse(res, 403, 'forbidden_origin', 'This request did not come from this desk.');
-    if (refused)
-      return refuse(
-        res,
-        403,
-        'invalid_csrf_token',
-        'Send the session’s CSRF token (GET /admin/api/session) in X-CSRF-Token.',
-      );
+  router.post('/admin/api/notifications/:id/resend', api, async (req, res) => {
     const resent = await outbox.resend(String(req.params.id), now());
-    if (!resent) return refuse(res, 404, 'not_found', 'No such notification.');
+    if (!resent) throw new ApiError('not_found', 'No such notification.');
     deps.dispatch();
     res.json({ notification: toEntry(resent) });
   });
 
   router.get('/admin/notifications', async (req, res) => {
-    const current = await session(req);
+    const current = await sessions.current(req);
     if (!current) {
       // Logging in comes back here (bff/admin/return-to.ts).
       rememberReturn(res, req.originalUrl, deps.secure ?? false);
@@ -149,13 +133,15 @@ ${
     });
   });
 
-  router.post('/admin/notifications/:id/resend', form, async (req, res) => {
-    const current = await session(req);
-    const refused = sessions.refusal(req, current, req.body?.csrf);
-    if (refused) return sendSessionRefused(res, refused);
-    if (await outbox.resend(String(req.params.id), now())) deps.dispatch();
-    res.redirect(303, '/admin/notifications');
-  });
+  router.post(
+    '/admin/notifications/:id/resend',
+    form,
+    requireAdminSession(sessions, 'form'),
+    async (req, res) => {
+      if (await outbox.resend(String(req.params.id), now())) deps.dispatch();
+      res.redirect(303, '/admin/notifications');
+    },
+  );
 
   return router;
 }

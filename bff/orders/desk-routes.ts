@@ -53,8 +53,8 @@ function parse<T>(schema: z.ZodMiniType<T>, value: unknown): T {
 }
 
 /**
- * The desk's orders API (docs/orders.md; ARCHITECTURE "Store orders"), mounted by `deskApiRoutes` behind its session
- * and CSRF gate: the orders to ship, the CSV import (with its preview and template), a batch of labels in one action,
+ * The desk's orders API (docs/orders.md; ARCHITECTURE "Store orders"), mounted by `deskApiRoutes` behind the admin
+ * gate (bff/admin/gate.ts: session, CSRF token, Origin): the orders to ship, the CSV import (with its preview and template), a batch of labels in one action,
  * an order's review, the tracking resent to the store, product presets and the address of a CEP.
  */
 export function orderDeskRoutes(deps: OrderDeskRoutesDeps): Router {

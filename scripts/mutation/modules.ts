@@ -171,13 +171,14 @@ export const MODULES: MutationModule[] = [
   },
   {
     name: 'bff/desk',
-    // the desk's JSON API and its helpers (the list's page, the rows, the history beside an unknown attempt); the pages
-    // are HTML over the same helpers, stated by pages.test.ts and the e2e suite
-    mutate: ['bff/desk/api.ts'],
+    // the desk's JSON API and its helpers (the list's page, the rows, the history beside an unknown attempt), the
+    // admin gate in front of it and the desk's language; the pages are HTML over the same helpers, stated by
+    // pages.test.ts and the e2e suite
+    mutate: ['bff/desk/api.ts', 'bff/admin/gate.ts', 'bff/desk/language.ts'],
     // api-routes.test.ts drives the API in process over a real ledger, approvals and sessions, the label service and
-    // the platform scripted; api.test.ts states the same through a started BFF and sandbox (a second a mutant), so it
-    // runs in `npm test` only
-    tests: ['bff/desk/api-routes.test.ts'],
+    // the platform scripted (gate.test.ts and language.test.ts the gate and the language alone, in process too);
+    // api.test.ts states the same through a started BFF and sandbox (a second a mutant), so it runs in `npm test` only
+    tests: ['bff/desk/api-routes.test.ts', 'bff/admin/gate.test.ts', 'bff/desk/language.test.ts'],
     // its requests answer in milliseconds; a handler emptied by a mutant never answers (a third of its mutants)
     testTimeoutMs: 1_000,
   },

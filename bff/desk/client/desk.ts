@@ -1,4 +1,5 @@
-import { deskLangOf, MESSAGES } from '../messages.ts';
+import { localeOf } from '../../../shared/locale.ts';
+import { MESSAGES } from '../messages.ts';
 import { ORDER_MESSAGES } from '../order-messages.ts';
 import { mountAgents } from './agents.ts';
 import { mountApprovals } from './approvals.ts';
@@ -13,7 +14,7 @@ import { mountOrderReview, mountOrders } from './orders.ts';
  * the actions, each through the desk's JSON API. A notice a page opens with (after an action) takes the focus.
  */
 function start(): void {
-  const lang = deskLangOf(document.documentElement.lang) ?? 'pt-BR';
+  const lang = localeOf(document.documentElement.lang) ?? 'pt-BR';
   const t = MESSAGES[lang];
   document.getElementById('notice')?.focus();
   switch (document.body.dataset.page) {

@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { formatCep, normalizeCep } from '../../../shared/cep.ts';
+import type { Locale } from '../../../shared/locale.ts';
 import {
   type PlannedVolume,
   PlanShipmentOutputSchema,
@@ -9,7 +10,7 @@ import { RateSchema } from '../../../shared/quote.ts';
 import { ReasonSchema } from '../../../shared/reason-schema.ts';
 import { ufOfCep } from '../../../shared/uf.ts';
 import { formatDimensions, formatMoney, formatWeight } from '../format.ts';
-import { type DeskLang, type Messages, reasonName } from '../messages.ts';
+import { type Messages, reasonName } from '../messages.ts';
 import { callApi, errorOf } from './api.ts';
 import { fillFromCep } from './cep.ts';
 import { declaredValue, labelRequests, type OrderLine, partyFrom, planRequest, resultOf } from './order.ts';
@@ -33,14 +34,14 @@ type DeskRate = z.infer<typeof DeskQuoteSchema>['rates'][number];
 export class IssueForm {
   private readonly form: HTMLFormElement;
   private readonly t: Messages;
-  private readonly lang: DeskLang;
+  private readonly lang: Locale;
   private readonly items: HTMLElement;
   private readonly error: HTMLElement;
   private readonly progress: HTMLElement;
   private volumes: PlannedVolume[] = [];
   private rates: DeskRate[] = [];
 
-  constructor(form: HTMLFormElement, t: Messages, lang: DeskLang) {
+  constructor(form: HTMLFormElement, t: Messages, lang: Locale) {
     this.form = form;
     this.t = t;
     this.lang = lang;

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { AgentLabelInputSchema } from '../../../shared/labels/agent-label.ts';
+import { LOCALES } from '../../../shared/locale.ts';
 import type { PlannedVolume } from '../../../shared/packing/plan.ts';
 import { AgentPolicySchema } from '../../policies/policy.ts';
-import { DESK_LANGS, MESSAGES } from '../messages.ts';
+import { MESSAGES } from '../messages.ts';
 import {
   declaredValue,
   labelRequests,
@@ -207,7 +208,7 @@ describe('the desk’s words', () => {
       Object.entries(messages).map(([key, word]) =>
         typeof word === 'object' ? [key, Object.keys(word as object).sort()] : [key, typeof word],
       );
-    for (const lang of DESK_LANGS) {
+    for (const lang of LOCALES) {
       const t = MESSAGES[lang];
       expect(shape(t)).toEqual(shape(pt));
       for (const [key, word] of Object.entries(t)) {
