@@ -144,10 +144,15 @@ export const MODULES: MutationModule[] = [
   },
   {
     name: 'shared/oauth',
-    // the provider (clients, codes, tokens, the bearer check), the store and its bounds, client ID metadata
-    // documents and the login guard; the pages (HTML), the server's wiring and the style are stated end to end
+    // the provider and what it wires (the clients, the codes and tokens, the scope and resource checks, the bearer
+    // check), the store and its bounds, client ID metadata documents and the login guard; the pages (HTML), the
+    // server's wiring and the style are stated end to end
     mutate: [
       'shared/oauth/provider.ts',
+      'shared/oauth/clients.ts',
+      'shared/oauth/tokens.ts',
+      'shared/oauth/scopes.ts',
+      'shared/oauth/bearer.ts',
       'shared/oauth/store.ts',
       'shared/oauth/client-metadata.ts',
       'shared/oauth/login-guard.ts',

@@ -4,15 +4,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { sha256Hex } from '../security/hash.ts';
 import { SqliteSql } from '../sql/sqlite.ts';
 import { type ClientMetadataDocument, ClientMetadataError } from './client-metadata.ts';
-import {
-  formActionSource,
-  OAuthProvider,
-  type PendingAuthorization,
-  redirectHost,
-  redirectUriProblem,
-  registrationSender,
-} from './provider.ts';
+import { formActionSource, redirectHost, redirectUriProblem, registrationSender } from './clients.ts';
+import { OAuthProvider } from './provider.ts';
 import { OAuthStore } from './store.ts';
+import type { PendingAuthorization } from './tokens.ts';
 
 const RESOURCE = 'http://127.0.0.1:4000/mcp';
 const NOW = 1_763_800_000_000;
