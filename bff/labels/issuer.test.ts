@@ -13,7 +13,8 @@ import { createLogger } from '../logger.ts';
 import { dailyLimits } from '../policies/policy.ts';
 import { PlatformCallError, type PlatformPort } from '../upstream/platform-mcp.ts';
 import { canonicalRequest, fingerprint } from './fingerprint.ts';
-import { type IssueOutcome, LabelIssuer, type LabelIssuerOptions } from './issuer.ts';
+import { LabelIssuer, type LabelIssuerOptions } from './issuer.ts';
+import type { IssueOutcome } from './outcomes.ts';
 import { UNKNOWN_ADVICE } from './reconciler.ts';
 import { sqliteLedger } from './testing/ledgers.ts';
 

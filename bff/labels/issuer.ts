@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { declaredValueCents } from '../../shared/declared-value.ts';
 import type { DiagnoseLabelIssueInput, DiagnoseLabelIssueOutput } from '../../shared/diagnosis.ts';
-import type { GenerateLabelInput, GenerateLabelOutput, GetLabelPdfOutput } from '../../shared/label.ts';
+import type { GenerateLabelInput, GetLabelPdfOutput } from '../../shared/label.ts';
 import { type Logger, messageOf } from '../logger.ts';
 import { canonicalRequest, fingerprint } from './fingerprint.ts';
 import type { BeginInput } from './ledger.ts';
@@ -14,42 +14,23 @@ import {
   OpenAttemptConflictError,
   OrderVolumeConflictError,
   SendWindowError,
-  type UnknownWhy,
 } from './ledger.ts';
 import type { LedgerStore } from './ledger-store.ts';
 import { diagnoseOrder } from './order-diagnosis.ts';
+import {
+  type IssueOutcome,
+  identicalRequestUnknown,
+  inProgress,
+  keyConflict,
+  limitReached,
+  markReplayed,
+  orderConflict,
+  storedRecord,
+  unknownOutcome,
+} from './outcomes.ts';
 import { LabelPdfs, type LabelPdfsOptions } from './pdf.ts';
 import { Reconciler, type ReconcilerOptions, whyOf } from './reconciler.ts';
 import { Sender, type SenderOptions } from './sender.ts';
-
-/** What the agent is told. `record` follows spec 2.4 (plus the platform's `supportCode`). */
-export type IssueOutcome =
-  | { kind: 'created'; record: GenerateLabelOutput; attemptId: string; replayed: boolean }
-  | { kind: 'rejected'; record: GenerateLabelOutput; attemptId: string; replayed: boolean }
-  /** Sent, answer lost, not settled by the platform's history: the pre-posting may or may not exist (spec 3.4). */
-  | { kind: 'unknown'; attemptId: string; since: number; why: UnknownWhy }
-  /** Never reached the platform's tool: nothing was created; the same request may be sent again. */
-  | { kind: 'not_sent'; attemptId: string; message: string }
-  | {
-      kind: 'refused';
-      why: RefusalWhy;
-      message: string;
-      limit?: AgentLimitError['limit'];
-      resetsAt?: number;
-    };
-
-/** Why the issuer sent nothing. */
-export type RefusalWhy =
-  /** The idempotency key was used for another request. */
-  | 'key_conflict'
-  /** The identical request is in the air elsewhere, or the store's send window stayed full. */
-  | 'in_progress'
-  /** The order's volume already has a label (or one in the air) for a different request. */
-  | 'order_volume_conflict'
-  /** The issuer is over its daily limits. */
-  | 'agent_limit_reached'
-  /** An identical request of another order or volume has an outcome nobody knows yet: a person settles it first. */
-  | 'identical_request_unknown';
 
 /**
  * Which label this is, and who asks. With `orderId`, the intended label is (`orderId`, `volume`); with an
@@ -231,7 +212,7 @@ export class LabelIssuer {
       const outcome = await this.begin(input, fp, intent);
       if (outcome !== 'again') return outcome;
     }
-    return { kind: 'refused', why: 'in_progress', message: 'An identical label request is in progress.' };
+    return inProgress('An identical label request is in progress.');
   }
 
   /** What one attempt came to (waited for, replayed or reconciled; never sent again), or undefined if unknown. */
@@ -255,11 +236,7 @@ export class LabelIssuer {
     if (idempotencyKey) {
       const existing = await ledger.byKey(idempotencyKey);
       if (existing && existing.fingerprint !== fp) {
-        return {
-          kind: 'refused',
-          why: 'key_conflict',
-          message: 'This idempotencyKey was used for a different label request.',
-        };
+        return keyConflict();
       }
       if (existing && existing.state !== 'not_sent') return this.resume(existing);
     }
@@ -274,11 +251,7 @@ export class LabelIssuer {
       // Another order's (or volume's) identical box: wait for it, then send this one; never tell its outcome here.
       const settled = await this.resume(open);
       if (settled.kind === 'unknown') {
-        return {
-          kind: 'refused',
-          why: 'identical_request_unknown',
-          message: `An identical request for another label (attempt ${open.id}) has an unknown outcome; it must be settled (in the desk) before this one is sent, or the platform's history could not tell them apart.`,
-        };
+        return identicalRequestUnknown(open.id);
       }
       if (settled.kind === 'refused') return settled;
       return undefined;
@@ -332,11 +305,9 @@ export class LabelIssuer {
         return 'again';
       if (error instanceof AgentLimitError) return limitReached(error);
       if (error instanceof SendWindowError) {
-        return {
-          kind: 'refused',
-          why: 'in_progress',
-          message: `The store's labels are busy (${error.message}); nothing was sent. Ask again in a minute with the same input.`,
-        };
+        return inProgress(
+          `The store's labels are busy (${error.message}); nothing was sent. Ask again in a minute with the same input.`,
+        );
       }
       throw error;
     }
@@ -403,7 +374,7 @@ export class LabelIssuer {
       case 'created':
         return this.replay(attempt);
       case 'rejected':
-        return { kind: 'rejected', record: stored(attempt), attemptId: attempt.id, replayed: true };
+        return { kind: 'rejected', record: storedRecord(attempt), attemptId: attempt.id, replayed: true };
       case 'not_sent':
         return {
           kind: 'not_sent',
@@ -430,11 +401,7 @@ export class LabelIssuer {
       const current = await this.ledger.get(attempt.id);
       if (current && current.state !== 'pending') return markReplayed(await this.resume(current));
       if (this.now() > deadline || this.closed) {
-        return {
-          kind: 'refused',
-          why: 'in_progress',
-          message: 'An identical label request is in progress elsewhere; ask again in a minute.',
-        };
+        return inProgress('An identical label request is in progress elsewhere; ask again in a minute.');
       }
       await sleep(wait);
     }
@@ -442,7 +409,7 @@ export class LabelIssuer {
 
   /** A created label asked for again: the same pre-posting, with its PDF when it can be had. */
   private async replay(attempt: LedgerAttempt): Promise<IssueOutcome> {
-    const record = await this.pdfs.attach(stored(attempt), 1);
+    const record = await this.pdfs.attach(storedRecord(attempt), 1);
     return { kind: 'created', record, attemptId: attempt.id, replayed: true };
   }
 
@@ -469,49 +436,4 @@ export class LabelIssuer {
     for (const timer of this.timers) clearTimeout(timer);
     this.timers.clear();
   }
-}
-
-function orderConflict(orderId: string, volume: number, held: LedgerAttempt): IssueOutcome {
-  const what =
-    held.state === 'created'
-      ? `already has a label (${held.prepostagemId ?? 'pre-posting'}${held.trackingCode ? `, ${held.trackingCode}` : ''})`
-      : held.state === 'pending'
-        ? 'has a label being issued right now'
-        : 'has a label whose outcome is unknown';
-  return {
-    kind: 'refused',
-    why: 'order_volume_conflict',
-    message: `Volume ${volume} of order ${orderId} ${what} for a different request; nothing was sent. Use another volume number for another box, or the same input to get that label again.`,
-  };
-}
-
-/** An attempt whose outcome stays unknown, and why. */
-function unknownOutcome(attempt: LedgerAttempt, why: UnknownWhy): IssueOutcome {
-  return { kind: 'unknown', attemptId: attempt.id, since: attempt.createdAt, why };
-}
-
-function limitReached(error: AgentLimitError): IssueOutcome {
-  const what = error.limit === 'maxLabelsPerDay' ? 'labels per day' : 'declared value per day';
-  return {
-    kind: 'refused',
-    why: 'agent_limit_reached',
-    limit: error.limit,
-    resetsAt: error.resetsAt,
-    message: `This agent reached its limit of ${what} (${error.limit}); nothing was sent. It resets at ${new Date(error.resetsAt).toISOString()} (midnight in São Paulo).`,
-  };
-}
-
-function stored(attempt: LedgerAttempt): GenerateLabelOutput {
-  return {
-    ...(attempt.prepostagemId ? { prepostagemId: attempt.prepostagemId } : {}),
-    ...(attempt.trackingCode ? { trackingCode: attempt.trackingCode } : {}),
-    ...(attempt.status ? { status: attempt.status } : {}),
-    ...(attempt.reason ? { reason: attempt.reason } : {}),
-    ...(attempt.supportCode ? { supportCode: attempt.supportCode } : {}),
-  };
-}
-
-/** A created or rejected outcome told as sent by this call (`false`) or as told again (`true`). */
-function markReplayed(outcome: IssueOutcome, replayed = true): IssueOutcome {
-  return outcome.kind === 'created' || outcome.kind === 'rejected' ? { ...outcome, replayed } : outcome;
 }

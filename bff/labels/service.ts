@@ -14,9 +14,10 @@ import {
 import { quoteCallerOf } from '../rates/quote-share.ts';
 import type { RatesService } from '../rates/service.ts';
 import { fingerprint } from './fingerprint.ts';
-import type { IssueOutcome, LabelIntent, LabelIssuer } from './issuer.ts';
+import type { LabelIntent, LabelIssuer } from './issuer.ts';
 import type { LedgerAttempt } from './ledger.ts';
 import type { LedgerStore } from './ledger-store.ts';
+import type { IssueOutcome } from './outcomes.ts';
 import type { ServiceCodes } from './service-codes.ts';
 
 /** Why a label request was refused before anything reached the platform (plus the issuer's own refusals). */
