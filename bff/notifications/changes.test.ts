@@ -1,33 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { saoPauloDay } from '../../shared/business-days.ts';
-import type { TrackingEvent, TrackingResult } from '../../shared/tracking.ts';
-import { businessDaysBetween, lookAt, pickupLastDayOf, type WatchState } from './changes.ts';
-
-const DAY = 86_400_000;
-/** Monday 2026-11-23, 10:00 in São Paulo. */
-const MONDAY = Date.parse('2026-11-23T10:00:00-03:00');
-const ev = (code: string, type: string, timestamp: string, description = code): TrackingEvent => ({
-  code,
-  type,
-  timestamp,
-  description,
-});
-const result = (events: TrackingEvent[], delivered = false): TrackingResult => ({
-  code: 'QB123456785BR',
-  found: true,
-  delivered,
-  events,
-});
-const posted = ev('PO', '01', '2026-11-23T09:00:00');
-const moving = ev('RO', '01', '2026-11-23T20:00:00');
-const out = ev('OEC', '01', '2026-11-24T08:00:00');
-const watch = (over: Partial<WatchState> = {}): WatchState => ({
-  status: 'no-events',
-  eventKey: null,
-  changedAt: MONDAY,
-  stalled: false,
-  ...over,
-});
+import type { TrackingEvent } from '../../shared/tracking.ts';
+import { lookAt, pickupLastDayOf } from './changes.ts';
+import { DAY, ev, MONDAY, moving, out, posted, result, watch } from './testing/looks.ts';
 
 describe('lookAt', () => {
   it('makes one event per change of status: the status own event, or status_changed', () => {
@@ -53,31 +28,6 @@ describe('lookAt', () => {
     const look = lookAt(watch({ status: null }), result([out, moving, posted]), MONDAY, 3);
     expect(look.event).toBeUndefined();
     expect(look.next.status).toBe('out-for-delivery');
-  });
-
-  it('reports a stall once, after BFF_STALL_DAYS business days without a new event, and again after news and a new stall', () => {
-    const seen = lookAt(watch(), result([moving, posted]), MONDAY, 3);
-    // Tuesday, Wednesday and Thursday must end: Thursday 23:59 is too early, Friday 00:00 is a stall.
-    const thursdayNight = Date.parse('2026-11-26T23:59:00-03:00');
-    expect(lookAt(seen.next, result([moving, posted]), thursdayNight, 3).event).toBeUndefined();
-    const friday = Date.parse('2026-11-27T00:00:00-03:00');
-    const stalled = lookAt(seen.next, result([moving, posted]), friday, 3);
-    expect(stalled.event).toEqual({ type: 'shipment.stalled', status: 'in-transit', lastEvent: moving });
-    expect(lookAt(stalled.next, result([moving, posted]), friday + 5 * DAY, 3).event).toBeUndefined();
-    const news = ev('RO', '01', '2026-11-30T10:00:00', 'moving again');
-    const moved = lookAt(stalled.next, result([news, moving, posted]), friday + 3 * DAY, 3);
-    expect(moved.event).toBeUndefined();
-    expect(moved.next.stalled).toBe(false);
-    const again = lookAt(moved.next, result([news, moving, posted]), friday + 10 * DAY, 3);
-    expect(again.event?.type).toBe('shipment.stalled');
-  });
-
-  it('counts business days only: a weekend and a holiday do not make a stall', () => {
-    // Thursday 2026-11-19; Friday 20 is a holiday (Consciência Negra), then the weekend.
-    const thursday = Date.parse('2026-11-19T12:00:00-03:00');
-    expect(businessDaysBetween(thursday, Date.parse('2026-11-24T00:00:00-03:00'))).toBe(1);
-    expect(businessDaysBetween(thursday, Date.parse('2026-11-26T00:00:00-03:00'))).toBe(3);
-    expect(businessDaysBetween(MONDAY, MONDAY + 3600_000)).toBe(0);
   });
 
   it('never reports a delivered or returned parcel as stalled, and a code not found changes nothing', () => {
@@ -164,12 +114,6 @@ describe('lookAt, the event key and the first look', () => {
     expect(first.next).toMatchObject({ status: 'awaiting-pickup', changedAt: MONDAY - 30 * DAY });
     const unknown = watch({ status: null, changedAt: MONDAY - 30 * DAY });
     expect(lookAt(unknown, result([]), MONDAY, 3).event).toBeUndefined();
-  });
-
-  it('never reports as stalled a label it never saw, however long the platform does not find it', () => {
-    const never = watch({ status: null, changedAt: MONDAY - 30 * DAY });
-    const lost = { code: 'QB123456785BR', found: false, delivered: false, events: [] };
-    expect(lookAt(never, lost, MONDAY, 3)).toEqual({ next: never, done: false });
   });
 
   it('keeps the state of a parcel waiting for pickup when the platform does not find it for a while', () => {

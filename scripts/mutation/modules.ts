@@ -114,16 +114,18 @@ export const MODULES: MutationModule[] = [
   },
   {
     name: 'bff/notifications',
-    // the rules (what a look at a label comes to), the e-mail's words and layout, and the signed webhook; the watcher,
+    // the rules (what a look at a label comes to, where a parcel is declared stalled), the e-mail's words and layout, and the signed webhook; the watcher,
     // the outbox and the dispatcher run on timers and storage, stated by notifications.test.ts in `npm test`
     mutate: [
       'bff/notifications/changes.ts',
+      'bff/notifications/stall.ts',
       'bff/notifications/email-texts.ts',
       'bff/notifications/email.ts',
       'bff/notifications/webhook.ts',
     ],
     tests: [
       'bff/notifications/changes.test.ts',
+      'bff/notifications/stall.test.ts',
       'bff/notifications/email-texts.test.ts',
       'bff/notifications/email.test.ts',
       'bff/notifications/webhook.test.ts',
