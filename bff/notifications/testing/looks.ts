@@ -11,7 +11,7 @@ export const ev = (code: string, type: string, timestamp: string, description = 
   timestamp,
   description,
 });
-export const result = (events: TrackingEvent[], delivered = false): TrackingResult => ({
+export const trackingResult = (events: TrackingEvent[], delivered = false): TrackingResult => ({
   code: 'QB123456785BR',
   found: true,
   delivered,
