@@ -9,7 +9,7 @@ import { type Box, BoxesSchema } from '../shared/packing/box.ts';
 import { parseRateLimit, type RateLimit } from '../shared/rate-limit.ts';
 import { isLoopbackHostname } from '../shared/security/loopback.ts';
 import { SHIPMENT_EVENT_TYPES, type ShipmentEventType } from '../shared/shipment-events.ts';
-import { AgentPolicySchema } from './policies/policy.ts';
+import { AgentPolicySchema } from './policies/policies.ts';
 
 export { ConfigError };
 

@@ -16,9 +16,9 @@ import type { ApprovalLimits, LabelAnswer, LabelService, OverLimit } from '../la
 import { ServiceCodes } from '../labels/service-codes.ts';
 import { sqliteLedger, type TestLedger } from '../labels/testing/ledgers.ts';
 import { createLogger } from '../logger.ts';
-import type { ShipmentPlans } from '../packing/plans.ts';
+import type { ShipmentPlans } from '../packing/packing.ts';
 import { ApprovalStore } from '../policies/approval-store.ts';
-import type { AgentPolicy, Caller } from '../policies/policy.ts';
+import type { AgentPolicy, Caller } from '../policies/policies.ts';
 import { QuoteShareSpent } from '../rates/quote-share.ts';
 import type { QuoteAnswer } from '../rates/service.ts';
 import { type DeskApiDeps, deskApiRoutes, MAX_PRINT } from './api.ts';

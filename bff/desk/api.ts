@@ -15,9 +15,9 @@ import { type ApprovalLimits, chargedPrice, chargedQuote, type LabelService } fr
 import type { ServiceCodes } from '../labels/service-codes.ts';
 import type { Logger } from '../logger.ts';
 import { type PrintJob, printLabels } from '../orders/print.ts';
-import type { ShipmentPlans } from '../packing/plans.ts';
+import type { ShipmentPlans } from '../packing/packing.ts';
 import { APPROVAL_STATES, type Approval, type ApprovalStore } from '../policies/approval-store.ts';
-import { type AgentPolicy, AgentPolicySchema, DESK } from '../policies/policy.ts';
+import { type AgentPolicy, AgentPolicySchema, DESK } from '../policies/policies.ts';
 import { DESK_CALLER, isQuoteShareSpent } from '../rates/quote-share.ts';
 import { quoteShareMessage } from '../rates/routes.ts';
 import type { RatesService } from '../rates/service.ts';

@@ -10,7 +10,7 @@ import type { Attempt } from '../../shared/diagnosis.ts';
 import { GenerateLabelInputSchema } from '../../shared/label.ts';
 import { MAX_LISTED_ATTEMPTS } from '../../shared/limits.ts';
 import { createLogger } from '../logger.ts';
-import { dailyLimits } from '../policies/policy.ts';
+import { dailyLimits } from '../policies/policies.ts';
 import { PlatformCallError, type PlatformPort } from '../upstream/platform-mcp.ts';
 import { canonicalRequest, fingerprint } from './fingerprint.ts';
 import { LabelIssuer, type LabelIssuerOptions } from './issuer.ts';

@@ -10,7 +10,7 @@ import {
 } from '../../shared/agent-label.ts';
 import { declaredValueCents } from '../../shared/declared-value.ts';
 import { GenerateLabelInputSchema } from '../../shared/label.ts';
-import { DESK } from '../policies/policy.ts';
+import { DESK } from '../policies/policies.ts';
 import { type RunningBff, startBff } from '../testing.ts';
 import { MAX_PENDING_APPROVALS } from './service.ts';
 

@@ -10,7 +10,7 @@ import {
   dailyLimits,
   needsApproval,
   serviceAllowed,
-} from '../policies/policy.ts';
+} from '../policies/policies.ts';
 import { quoteCallerOf } from '../rates/quote-share.ts';
 import type { RatesService } from '../rates/service.ts';
 import { fingerprint } from './fingerprint.ts';

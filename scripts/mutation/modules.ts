@@ -49,7 +49,7 @@ export const MODULES: MutationModule[] = [
     name: 'bff/mcp',
     mutate: notTests('bff/mcp/*.ts'),
     // inspector.test.ts and conformance.test.ts drive the in-process BFF from a CLI child process (the mutant is
-    // active, the client is not ours): seconds of process start per mutant for what server.test.ts and
+    // active, the client is not ours): seconds of process start per mutant for what mcp.test.ts and
     // rebinding.test.ts state through the SDK's client
     tests: [
       'bff/mcp/agent-auth.test.ts',
@@ -59,7 +59,7 @@ export const MODULES: MutationModule[] = [
       'bff/mcp/answers.test.ts',
       'bff/mcp/catalog.test.ts',
       'bff/mcp/track-shipment.test.ts',
-      'bff/mcp/server.test.ts',
+      'bff/mcp/mcp.test.ts',
     ],
   },
   {
@@ -110,7 +110,7 @@ export const MODULES: MutationModule[] = [
   {
     name: 'bff/policies',
     mutate: notTests('bff/policies/*.ts'),
-    tests: ['bff/policies/policy.test.ts', 'bff/policies/approval-store.test.ts'],
+    tests: ['bff/policies/policies.test.ts', 'bff/policies/approval-store.test.ts'],
   },
   {
     name: 'bff/notifications',

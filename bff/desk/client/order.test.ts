@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { AgentLabelInputSchema } from '../../../shared/agent-label.ts';
 import type { PlannedVolume } from '../../../shared/packing/plan.ts';
-import { AgentPolicySchema } from '../../policies/policy.ts';
+import { AgentPolicySchema } from '../../policies/policies.ts';
 import { DESK_LANGS, MESSAGES } from '../messages.ts';
 import {
   declaredValue,
