@@ -1,8 +1,8 @@
 import { type AgentLabelInput, AgentLabelInputSchema } from '../../shared/agent-label.ts';
 import { formatCep } from '../../shared/cep.ts';
 import { type Html, html } from '../../shared/html.ts';
+import type { ApprovalLimits } from '../labels/approvals.ts';
 import type { LedgerAttempt } from '../labels/ledger.ts';
-import type { ApprovalLimits } from '../labels/service.ts';
 import type { Approval } from '../policies/approval-store.ts';
 import { formatDimensions, formatMoney, formatWeight } from './format.ts';
 import type { DeskLang, Messages } from './messages.ts';

@@ -12,7 +12,7 @@ import { declaredValueCents } from '../../shared/declared-value.ts';
 import { GenerateLabelInputSchema } from '../../shared/label.ts';
 import { DESK } from '../policies/policies.ts';
 import { type RunningBff, startBff } from '../testing.ts';
-import { MAX_PENDING_APPROVALS } from './service.ts';
+import { MAX_PENDING_APPROVALS } from './approvals.ts';
 
 /**
  * Label requests as agents make them, through the SDK's client, a real BFF and the sandbox: every refusal of issues
