@@ -161,7 +161,9 @@ export const MODULES: MutationModule[] = [
     ],
     // store.postgres.test.ts runs in `npm test` only: a node:sqlite mutant would wait for PostgreSQL to start
     tests: [
-      'shared/oauth/provider.test.ts',
+      'shared/oauth/clients.test.ts',
+      'shared/oauth/tokens.test.ts',
+      'shared/oauth/bearer.test.ts',
       'shared/oauth/store.test.ts',
       'shared/oauth/client-metadata.test.ts',
       'shared/oauth/login-guard.test.ts',
