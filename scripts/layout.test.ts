@@ -79,8 +79,6 @@ const LONG_FILES: Record<string, string> = {
   'bff/config.ts':
     'not split yet: the one schema of variables beside the reader of each (module-private today)',
   'bff/labels/issuer.ts': 'not split yet: the issuer (its outcome vocabulary is outcomes.ts)',
-  'shared/oauth/store.ts':
-    'not split yet: the OAuth store (clients, codes, tokens, sessions) on one SQL layer',
   'shared/oauth/pages.ts': 'not split yet: the login and consent pages and their checks',
   'bff/desk/api.ts': 'not split yet: the desk JSON API',
   'bff/desk/client/issue.ts': 'not split yet: the desk issue form in the browser',

@@ -156,6 +156,7 @@ export const MODULES: MutationModule[] = [
       'shared/oauth/scopes.ts',
       'shared/oauth/bearer.ts',
       'shared/oauth/store.ts',
+      'shared/oauth/migrations.ts',
       'shared/oauth/client-metadata.ts',
       'shared/oauth/login-guard.ts',
     ],
