@@ -17,7 +17,7 @@ import { isApiError } from '../../shared/errors.ts';
 import { MAX_VOLUME } from '../../shared/limits.ts';
 import { isPlanRefusal, PlanShipmentInputSchema } from '../../shared/packing/plan.ts';
 import { TOOLS, type ToolDefinition } from '../../shared/tools.ts';
-import type { AgentScope } from '../config.ts';
+import type { AgentScope } from '../agent-tokens.ts';
 import { describeAnswer } from '../labels/answer.ts';
 import type { LabelIssuer } from '../labels/issuer.ts';
 import type { LabelAnswer, LabelService } from '../labels/service.ts';
