@@ -76,7 +76,6 @@ const LONG_FILES: Record<string, string> = {
   'shared/oauth/testing/suite.ts': 'a test suite: the OAuth promises both servers pass',
   'shared/label-plausibility.ts': 'not split yet: its rules and their messages (issue 39, the labels move)',
   'bff/app.ts': 'not split yet: the wiring of every part of the BFF',
-  'bff/labels/issuer.ts': 'not split yet: the issuer (its outcome vocabulary is outcomes.ts)',
   'shared/oauth/pages.ts': 'not split yet: the login and consent pages and their checks',
   'bff/desk/api.ts': 'not split yet: the desk JSON API',
   'bff/desk/client/issue.ts': 'not split yet: the desk issue form in the browser',

@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { declaredValueCents } from '../../shared/declared-value.ts';
 import type { DiagnoseLabelIssueInput, DiagnoseLabelIssueOutput } from '../../shared/diagnosis.ts';
 import type { GenerateLabelInput, GetLabelPdfOutput } from '../../shared/label.ts';
-import { type Logger, messageOf } from '../logger.ts';
+import type { Logger } from '../logger.ts';
 import { canonicalRequest, fingerprint } from './fingerprint.ts';
 import type { BeginInput } from './ledger.ts';
 import {
@@ -30,6 +30,7 @@ import {
 } from './outcomes.ts';
 import { LabelPdfs, type LabelPdfsOptions } from './pdf.ts';
 import { Reconciler, type ReconcilerOptions, whyOf } from './reconciler.ts';
+import { Recovery } from './recovery.ts';
 import { Sender, type SenderOptions } from './sender.ts';
 
 /**
@@ -98,10 +99,6 @@ export class LabelIssuer {
   private readonly logger: Logger;
   private readonly now: () => number;
   private readonly dedupeWindowMs: number;
-  private readonly sharedLedger: boolean;
-  private readonly orphanAfterMs: number;
-  private readonly sweepEveryMs: number;
-  private readonly reconcileEveryMs: number;
   private readonly leaseMs: number;
   private readonly recentReach: number;
   private readonly windowWaitMs: number;
@@ -109,8 +106,8 @@ export class LabelIssuer {
   private readonly sender: Sender;
   private readonly reconciler: Reconciler;
   private readonly pdfs: LabelPdfs;
+  private readonly recovery: Recovery;
   private readonly inFlight = new Map<string, Promise<IssueOutcome>>();
-  private readonly timers = new Set<NodeJS.Timeout>();
   private recovered: Promise<void> = Promise.resolve();
   private closed = false;
 
@@ -119,85 +116,30 @@ export class LabelIssuer {
     this.logger = options.logger;
     this.now = options.now ?? Date.now;
     this.dedupeWindowMs = options.dedupeWindowMs ?? 24 * 3_600_000;
-    this.sharedLedger = options.sharedLedger ?? false;
-    this.sweepEveryMs = options.sweepEveryMs ?? 2_000;
-    this.reconcileEveryMs = options.reconcileEveryMs ?? 60_000;
     this.leaseMs = options.leaseMs ?? 10_000;
     this.recentReach = options.recentReach ?? 8;
     this.windowWaitMs = options.windowWaitMs ?? 30_000;
     this.maxInFlight = options.maxInFlight ?? 4;
-    this.sender = new Sender({ ...options, onLease: (id) => this.holdLease(id) });
-    this.orphanAfterMs = options.orphanAfterMs ?? this.sender.timeoutMs + 30_000;
+    this.sender = new Sender({ ...options, onLease: (id) => this.recovery.holdLease(id) });
     this.reconciler = new Reconciler({ ...options, now: this.now });
     this.pdfs = new LabelPdfs(options);
+    this.recovery = new Recovery({
+      ledger: this.ledger,
+      logger: this.logger,
+      now: this.now,
+      reconciler: this.reconciler,
+      sharedLedger: options.sharedLedger ?? false,
+      orphanAfterMs: options.orphanAfterMs ?? this.sender.timeoutMs + 30_000,
+      sweepEveryMs: options.sweepEveryMs ?? 2_000,
+      reconcileEveryMs: options.reconcileEveryMs ?? 60_000,
+      leaseMs: this.leaseMs,
+    });
   }
 
-  /**
-   * At start-up: attempts left `pending` by a process that died mid-call become `unknown` and are reconciled in the
-   * background, before any new label is sent (so they are still among the platform's recent attempts). Then, while
-   * this process runs: every `sweepEveryMs`, pending attempts whose lease ran out (another instance died) are taken
-   * and reconciled at once; every `reconcileEveryMs`, every unknown attempt is tried against the history again.
-   */
+  /** Starts the background recovery (recovery.ts); labels wait for its first round, at most 15 s. */
   start(): Promise<void> {
-    const sweep = setInterval(() => void this.recoverOrphans(false), this.sweepEveryMs);
-    const reconcile = setInterval(() => void this.reconcileUnknown(), this.reconcileEveryMs);
-    for (const timer of [sweep, reconcile]) {
-      timer.unref();
-      this.timers.add(timer);
-    }
-    // One instance: every pending attempt at start is a previous run's. Shared: only the orphans.
-    this.recovered = this.recoverOrphans(!this.sharedLedger).then(() => this.reconcileUnknown());
+    this.recovered = this.recovery.start();
     return this.recovered;
-  }
-
-  /** Orphaned pending attempts become unknown and are reconciled while they hold the send window. */
-  private async recoverOrphans(all: boolean): Promise<void> {
-    try {
-      const now = this.now();
-      const before = all ? now + 1 : now - this.orphanAfterMs;
-      const recovered = await this.ledger.recoverPending(before, now + 3 * this.leaseMs);
-      if (recovered.length === 0) return;
-      this.logger.warn(
-        { attempts: recovered.map((a) => a.id) },
-        'labels: attempts left pending by a stopped call or instance are unknown; reconciling',
-      );
-      await this.reconciler.reconcile(recovered);
-      await Promise.all(recovered.map((attempt) => this.ledger.lease(attempt.id, null)));
-    } catch (error) {
-      this.logger.error({ error: messageOf(error) }, 'labels: recovering orphaned attempts failed');
-    }
-  }
-
-  /** Every unknown attempt (the 50 most recent) tried against the platform's history again. */
-  private async reconcileUnknown(): Promise<void> {
-    try {
-      const unknown = await this.ledger.list({ state: 'unknown', limit: 50 });
-      if (unknown.length > 0) await this.reconciler.reconcile(unknown);
-    } catch (error) {
-      this.logger.error({ error: messageOf(error) }, 'labels: reconciliation of unknown attempts failed');
-    }
-  }
-
-  /**
-   * Keeps an attempt's lease alive (renewed every third of `leaseMs`) until the returned function is called; then
-   * the lease ends. A renewal that finds the attempt settled stops on its own.
-   */
-  private holdLease(id: string): () => Promise<void> {
-    const timer = setInterval(() => {
-      void this.ledger.lease(id, this.now() + this.leaseMs).then(
-        (open) => {
-          if (!open) clearInterval(timer);
-        },
-        () => undefined,
-      );
-    }, this.leaseMs / 3);
-    timer.unref();
-    this.timers.add(timer);
-    return async () => {
-      clearInterval(timer);
-      this.timers.delete(timer);
-      await this.ledger.lease(id, null).catch(() => false);
-    };
   }
 
   /** Issues the intended label once, whatever the concurrency, resends and crashes (see the class comment). */
@@ -433,7 +375,6 @@ export class LabelIssuer {
   close(): void {
     this.closed = true;
     this.reconciler.close();
-    for (const timer of this.timers) clearTimeout(timer);
-    this.timers.clear();
+    this.recovery.close();
   }
 }
