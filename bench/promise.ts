@@ -1,7 +1,7 @@
 import { accessSync, constants, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DESK } from '../bff/policies/policy.ts';
+import { DESK } from '../bff/policies/policies.ts';
 import { dayOfIso } from '../bff/promise/learn.ts';
 import { businessDaysAfter } from '../bff/promise/transit.ts';
 import { startBff } from '../bff/testing.ts';

@@ -1,53 +1,60 @@
 import express, { type Express } from 'express';
 import helmet from 'helmet';
 import type { ClientMetadataFetchOptions } from '../shared/oauth/client-metadata.ts';
-import { adminRoutes } from './admin/routes.ts';
-import { AdminSessions } from './admin/session.ts';
+import { AdminSessions, adminRoutes } from './admin/admin.ts';
 import type { Backends } from './backends/backends.ts';
 import { checkoutRoutes } from './checkout/checkout.ts';
 import { type BffConfig, ConfigError } from './config.ts';
-import { demoRoutes } from './demo/routes.ts';
-import { deskApiRoutes } from './desk/api.ts';
-import { deskPageRoutes } from './desk/pages.ts';
-import { errorHandler, notFound } from './http/errors.ts';
-import { healthRoutes, type ReadinessCheck, upstreamCheck } from './http/health.ts';
-import { OperatorDecisions } from './labels/decisions.ts';
-import { LabelIssuer, type LabelIssuerOptions } from './labels/issuer.ts';
-import type { LedgerStore } from './labels/ledger-store.ts';
-import { LabelService } from './labels/service.ts';
-import { ServiceCodes } from './labels/service-codes.ts';
+import { demoRoutes } from './demo/demo.ts';
+import { deskApiRoutes, deskPageRoutes } from './desk/desk.ts';
+import { errorHandler, healthRoutes, notFound, type ReadinessCheck, upstreamCheck } from './http/http.ts';
+import {
+  LabelIssuer,
+  type LabelIssuerOptions,
+  LabelService,
+  type LedgerStore,
+  OperatorDecisions,
+  ServiceCodes,
+} from './labels/labels.ts';
 import { createLogger, type Logger } from './logger.ts';
-import { agentMcpRoutes } from './mcp/server.ts';
-import { WATCH_DAYS } from './notifications/migrations.ts';
+import { agentMcpRoutes } from './mcp/mcp.ts';
 import {
   createNotifications,
   type Notifications,
   type NotificationsDeps,
+  notificationRoutes,
+  WATCH_DAYS,
 } from './notifications/notifications.ts';
-import { notificationRoutes } from './notifications/routes.ts';
 import { BffOAuth } from './oauth/oauth.ts';
-import { openApiRoutes } from './openapi/document.ts';
-import { CepDirectory, type CepLookup } from './orders/cep-directory.ts';
-import { orderDeskRoutes } from './orders/desk-routes.ts';
-import { TrackingLinks } from './orders/links.ts';
-import { OrderLookup } from './orders/lookup.ts';
-import { OrderDesk } from './orders/order-desk.ts';
-import { orderRoutes } from './orders/routes.ts';
-import { ShipmentPlans } from './packing/plans.ts';
-import { pageRoutes } from './page/routes.ts';
-import { createHistoryPromises, type HistoryPromises } from './promise/promises.ts';
-import { TransitRecorder } from './promise/recorder.ts';
-import { promiseRoutes, withPromises } from './promise/routes.ts';
-import { ratesVerifyRoutes } from './rates/routes.ts';
-import { RatesService } from './rates/service.ts';
-import { widgetCheck, widgetRoutes } from './static/widget.ts';
-import { TrackingBack } from './stores/tracking-back.ts';
-import { storeWebhookRoutes } from './stores/webhooks.ts';
-import type { Schedule } from './tracking/coalescer.ts';
-import { trackingRoutes } from './tracking/routes.ts';
-import { TrackingService } from './tracking/service.ts';
-import { PlatformMcp } from './upstream/platform-mcp.ts';
-import { createRestClient, type RestClient, type RestClientOptions } from './upstream/rest-client.ts';
+import { openApiRoutes } from './openapi/openapi.ts';
+import {
+  CepDirectory,
+  type CepLookup,
+  OrderDesk,
+  OrderLookup,
+  orderDeskRoutes,
+  orderRoutes,
+  TrackingLinks,
+} from './orders/orders.ts';
+import { ShipmentPlans } from './packing/packing.ts';
+import { pageRoutes } from './page/page.ts';
+import {
+  createHistoryPromises,
+  type HistoryPromises,
+  promiseRoutes,
+  TransitRecorder,
+  withPromises,
+} from './promise/promise.ts';
+import { RatesService, ratesVerifyRoutes } from './rates/rates.ts';
+import { widgetCheck, widgetRoutes } from './static/static.ts';
+import { storeWebhookRoutes, TrackingBack } from './stores/stores.ts';
+import { type Schedule, TrackingService, trackingRoutes } from './tracking/tracking.ts';
+import {
+  createRestClient,
+  PlatformMcp,
+  type RestClient,
+  type RestClientOptions,
+} from './upstream/upstream.ts';
 
 export interface BffDeps {
   config: BffConfig;
@@ -95,7 +102,7 @@ export interface BffDeps {
   /**
    * The clock of the BFF's time-dependent work — the watcher's cadence and stall clock, pickup countdowns, link
    * expiry, the delivery promise's "today" and its scores: the sandbox's under `BFF_TEST_CLOCK=sandbox` (main.ts
-   * connects it, bff/clock/sandbox-clock.ts); `now` otherwise.
+   * connects it, bff/clock/clock.ts); `now` otherwise.
    */
   workNow?: () => number;
   /**

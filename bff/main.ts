@@ -1,7 +1,7 @@
 import { createHttpServer } from '../shared/http-server.ts';
 import { type Bff, createBff } from './app.ts';
 import { type Backends, openBackends } from './backends/backends.ts';
-import { SandboxClock } from './clock/sandbox-clock.ts';
+import { SandboxClock } from './clock/clock.ts';
 import { ConfigError, parseConfig, proxyTrustWarning } from './config.ts';
 import { createLogger, messageOf } from './logger.ts';
 

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { createHttpServer, type ServerLimits } from '../shared/http-server.ts';
 import { type Bff, type BffDeps, createBff } from './app.ts';
 import { type Backends, openBackends } from './backends/backends.ts';
-import { SandboxClock } from './clock/sandbox-clock.ts';
+import { SandboxClock } from './clock/clock.ts';
 import { parseConfig } from './config.ts';
 import { createLogger } from './logger.ts';
 

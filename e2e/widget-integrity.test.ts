@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INTEGRITY_FILE, IntegrityManifestSchema } from '../bff/static/integrity.ts';
-import { WIDGET_DIR } from '../bff/static/widget.ts';
+import { WIDGET_DIR } from '../bff/static/static.ts';
 import { type RunningBff, startBff } from '../bff/testing.ts';
 import { type RunningSandbox, startSandbox } from '../sandbox/testing.ts';
 import { launchBrowser } from './support/browser.ts';

@@ -31,6 +31,9 @@ export const ON_ITS_WAY: readonly ParcelStatus[] = [
   'problem',
 ];
 
+/** The statuses after which nothing more happens that a shopper or the merchant should hear of. */
+export const FINAL_STATUSES: readonly ParcelStatus[] = ['delivered', 'returned'];
+
 /** The status and, for a parcel waiting at a unit, where (the unit the carrier names) and since when. */
 export interface ParcelState {
   status: ParcelStatus;

@@ -8,7 +8,7 @@ import { AgentLabelInputSchema } from '../../shared/labels/agent-label.ts';
 import { GenerateLabelOutputSchema } from '../../shared/labels/label.ts';
 import { makeS10 } from '../../shared/s10.ts';
 import { type PostgresServer, type RedisServer, startPostgres, startRedis } from '../../testing/servers.ts';
-import { MAX_PENDING_APPROVALS } from '../labels/service.ts';
+import { MAX_PENDING_APPROVALS } from '../labels/approvals.ts';
 import { connectAgent, judgeSoak, lookAlikeOrders, runSoak } from '../labels/testing/soak.ts';
 import { type RunningBff, startBff, TEST_AGENTS } from '../testing.ts';
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOGIN_FAILURE_MIGRATIONS } from '../../shared/oauth/login-failures.ts';
-import { OAUTH_MIGRATIONS } from '../../shared/oauth/store.ts';
+import { OAUTH_MIGRATIONS } from '../../shared/oauth/migrations.ts';
 import { type PostgresServer, startPostgres } from '../../testing/servers.ts';
 import { parseConfig } from '../config.ts';
 import { LEDGER_MIGRATIONS } from '../labels/migrations.ts';

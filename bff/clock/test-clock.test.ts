@@ -10,7 +10,7 @@ import { createBff } from '../app.ts';
 import { ConfigError, parseConfig } from '../config.ts';
 import { eventsOf, issueLabel, orderLabel, WEBHOOK_SECRET } from '../notifications/testing/harness.ts';
 import { type RunningBff, startBff } from '../testing.ts';
-import { SandboxClock } from './sandbox-clock.ts';
+import { SandboxClock } from './clock.ts';
 
 /**
  * One clock for tests and demos: a BFF started with `BFF_TEST_CLOCK=sandbox` follows the sandbox's carrier clock, its

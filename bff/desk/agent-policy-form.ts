@@ -1,5 +1,5 @@
 import { type Html, html } from '../../shared/html.ts';
-import type { AgentPolicy } from '../policies/policy.ts';
+import type { AgentPolicy } from '../policies/policies.ts';
 import { MESSAGES } from './messages.ts';
 
 /**

@@ -10,10 +10,11 @@ import type { Attempt } from '../../shared/labels/diagnosis.ts';
 import { GenerateLabelInputSchema } from '../../shared/labels/label.ts';
 import { MAX_LISTED_ATTEMPTS } from '../../shared/platform-limits.ts';
 import { createLogger } from '../logger.ts';
-import { dailyLimits } from '../policies/policy.ts';
+import { dailyLimits } from '../policies/policies.ts';
 import { PlatformCallError, type PlatformPort } from '../upstream/platform-mcp.ts';
 import { canonicalRequest, fingerprint } from './fingerprint.ts';
-import { type IssueOutcome, LabelIssuer, type LabelIssuerOptions } from './issuer.ts';
+import { LabelIssuer, type LabelIssuerOptions } from './issuer.ts';
+import type { IssueOutcome } from './outcomes.ts';
 import { UNKNOWN_ADVICE } from './reconciler.ts';
 import { sqliteLedger } from './testing/ledgers.ts';
 

@@ -1,12 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { declaredValueCents } from '../../shared/labels/declared-value.ts';
 import type { DiagnoseLabelIssueInput, DiagnoseLabelIssueOutput } from '../../shared/labels/diagnosis.ts';
-import type {
-  GenerateLabelInput,
-  GenerateLabelOutput,
-  GetLabelPdfOutput,
-} from '../../shared/labels/label.ts';
-import { type Logger, messageOf } from '../logger.ts';
+import type { GenerateLabelInput, GetLabelPdfOutput } from '../../shared/labels/label.ts';
+import type { Logger } from '../logger.ts';
 import { canonicalRequest, fingerprint } from './fingerprint.ts';
 import type { BeginInput } from './ledger.ts';
 import {
@@ -18,42 +14,24 @@ import {
   OpenAttemptConflictError,
   OrderVolumeConflictError,
   SendWindowError,
-  type UnknownWhy,
 } from './ledger.ts';
 import type { LedgerStore } from './ledger-store.ts';
 import { diagnoseOrder } from './order-diagnosis.ts';
+import {
+  type IssueOutcome,
+  identicalRequestUnknown,
+  inProgress,
+  keyConflict,
+  limitReached,
+  markReplayed,
+  orderConflict,
+  storedRecord,
+  unknownOutcome,
+} from './outcomes.ts';
 import { LabelPdfs, type LabelPdfsOptions } from './pdf.ts';
 import { Reconciler, type ReconcilerOptions, whyOf } from './reconciler.ts';
+import { Recovery } from './recovery.ts';
 import { Sender, type SenderOptions } from './sender.ts';
-
-/** What the agent is told. `record` follows spec 2.4 (plus the platform's `supportCode`). */
-export type IssueOutcome =
-  | { kind: 'created'; record: GenerateLabelOutput; attemptId: string; replayed: boolean }
-  | { kind: 'rejected'; record: GenerateLabelOutput; attemptId: string; replayed: boolean }
-  /** Sent, answer lost, not settled by the platform's history: the pre-posting may or may not exist (spec 3.4). */
-  | { kind: 'unknown'; attemptId: string; since: number; why: UnknownWhy }
-  /** Never reached the platform's tool: nothing was created; the same request may be sent again. */
-  | { kind: 'not_sent'; attemptId: string; message: string }
-  | {
-      kind: 'refused';
-      why: RefusalWhy;
-      message: string;
-      limit?: AgentLimitError['limit'];
-      resetsAt?: number;
-    };
-
-/** Why the issuer sent nothing. */
-export type RefusalWhy =
-  /** The idempotency key was used for another request. */
-  | 'key_conflict'
-  /** The identical request is in the air elsewhere, or the store's send window stayed full. */
-  | 'in_progress'
-  /** The order's volume already has a label (or one in the air) for a different request. */
-  | 'order_volume_conflict'
-  /** The issuer is over its daily limits. */
-  | 'agent_limit_reached'
-  /** An identical request of another order or volume has an outcome nobody knows yet: a person settles it first. */
-  | 'identical_request_unknown';
 
 /**
  * Which label this is, and who asks. With `orderId`, the intended label is (`orderId`, `volume`); with an
@@ -121,10 +99,6 @@ export class LabelIssuer {
   private readonly logger: Logger;
   private readonly now: () => number;
   private readonly dedupeWindowMs: number;
-  private readonly sharedLedger: boolean;
-  private readonly orphanAfterMs: number;
-  private readonly sweepEveryMs: number;
-  private readonly reconcileEveryMs: number;
   private readonly leaseMs: number;
   private readonly recentReach: number;
   private readonly windowWaitMs: number;
@@ -132,8 +106,8 @@ export class LabelIssuer {
   private readonly sender: Sender;
   private readonly reconciler: Reconciler;
   private readonly pdfs: LabelPdfs;
+  private readonly recovery: Recovery;
   private readonly inFlight = new Map<string, Promise<IssueOutcome>>();
-  private readonly timers = new Set<NodeJS.Timeout>();
   private recovered: Promise<void> = Promise.resolve();
   private closed = false;
 
@@ -142,85 +116,30 @@ export class LabelIssuer {
     this.logger = options.logger;
     this.now = options.now ?? Date.now;
     this.dedupeWindowMs = options.dedupeWindowMs ?? 24 * 3_600_000;
-    this.sharedLedger = options.sharedLedger ?? false;
-    this.sweepEveryMs = options.sweepEveryMs ?? 2_000;
-    this.reconcileEveryMs = options.reconcileEveryMs ?? 60_000;
     this.leaseMs = options.leaseMs ?? 10_000;
     this.recentReach = options.recentReach ?? 8;
     this.windowWaitMs = options.windowWaitMs ?? 30_000;
     this.maxInFlight = options.maxInFlight ?? 4;
-    this.sender = new Sender({ ...options, onLease: (id) => this.holdLease(id) });
-    this.orphanAfterMs = options.orphanAfterMs ?? this.sender.timeoutMs + 30_000;
+    this.sender = new Sender({ ...options, onLease: (id) => this.recovery.holdLease(id) });
     this.reconciler = new Reconciler({ ...options, now: this.now });
     this.pdfs = new LabelPdfs(options);
+    this.recovery = new Recovery({
+      ledger: this.ledger,
+      logger: this.logger,
+      now: this.now,
+      reconciler: this.reconciler,
+      sharedLedger: options.sharedLedger ?? false,
+      orphanAfterMs: options.orphanAfterMs ?? this.sender.timeoutMs + 30_000,
+      sweepEveryMs: options.sweepEveryMs ?? 2_000,
+      reconcileEveryMs: options.reconcileEveryMs ?? 60_000,
+      leaseMs: this.leaseMs,
+    });
   }
 
-  /**
-   * At start-up: attempts left `pending` by a process that died mid-call become `unknown` and are reconciled in the
-   * background, before any new label is sent (so they are still among the platform's recent attempts). Then, while
-   * this process runs: every `sweepEveryMs`, pending attempts whose lease ran out (another instance died) are taken
-   * and reconciled at once; every `reconcileEveryMs`, every unknown attempt is tried against the history again.
-   */
+  /** Starts the background recovery (recovery.ts); labels wait for its first round, at most 15 s. */
   start(): Promise<void> {
-    const sweep = setInterval(() => void this.recoverOrphans(false), this.sweepEveryMs);
-    const reconcile = setInterval(() => void this.reconcileUnknown(), this.reconcileEveryMs);
-    for (const timer of [sweep, reconcile]) {
-      timer.unref();
-      this.timers.add(timer);
-    }
-    // One instance: every pending attempt at start is a previous run's. Shared: only the orphans.
-    this.recovered = this.recoverOrphans(!this.sharedLedger).then(() => this.reconcileUnknown());
+    this.recovered = this.recovery.start();
     return this.recovered;
-  }
-
-  /** Orphaned pending attempts become unknown and are reconciled while they hold the send window. */
-  private async recoverOrphans(all: boolean): Promise<void> {
-    try {
-      const now = this.now();
-      const before = all ? now + 1 : now - this.orphanAfterMs;
-      const recovered = await this.ledger.recoverPending(before, now + 3 * this.leaseMs);
-      if (recovered.length === 0) return;
-      this.logger.warn(
-        { attempts: recovered.map((a) => a.id) },
-        'labels: attempts left pending by a stopped call or instance are unknown; reconciling',
-      );
-      await this.reconciler.reconcile(recovered);
-      await Promise.all(recovered.map((attempt) => this.ledger.lease(attempt.id, null)));
-    } catch (error) {
-      this.logger.error({ error: messageOf(error) }, 'labels: recovering orphaned attempts failed');
-    }
-  }
-
-  /** Every unknown attempt (the 50 most recent) tried against the platform's history again. */
-  private async reconcileUnknown(): Promise<void> {
-    try {
-      const unknown = await this.ledger.list({ state: 'unknown', limit: 50 });
-      if (unknown.length > 0) await this.reconciler.reconcile(unknown);
-    } catch (error) {
-      this.logger.error({ error: messageOf(error) }, 'labels: reconciliation of unknown attempts failed');
-    }
-  }
-
-  /**
-   * Keeps an attempt's lease alive (renewed every third of `leaseMs`) until the returned function is called; then
-   * the lease ends. A renewal that finds the attempt settled stops on its own.
-   */
-  private holdLease(id: string): () => Promise<void> {
-    const timer = setInterval(() => {
-      void this.ledger.lease(id, this.now() + this.leaseMs).then(
-        (open) => {
-          if (!open) clearInterval(timer);
-        },
-        () => undefined,
-      );
-    }, this.leaseMs / 3);
-    timer.unref();
-    this.timers.add(timer);
-    return async () => {
-      clearInterval(timer);
-      this.timers.delete(timer);
-      await this.ledger.lease(id, null).catch(() => false);
-    };
   }
 
   /** Issues the intended label once, whatever the concurrency, resends and crashes (see the class comment). */
@@ -235,7 +154,7 @@ export class LabelIssuer {
       const outcome = await this.begin(input, fp, intent);
       if (outcome !== 'again') return outcome;
     }
-    return { kind: 'refused', why: 'in_progress', message: 'An identical label request is in progress.' };
+    return inProgress('An identical label request is in progress.');
   }
 
   /** What one attempt came to (waited for, replayed or reconciled; never sent again), or undefined if unknown. */
@@ -259,11 +178,7 @@ export class LabelIssuer {
     if (idempotencyKey) {
       const existing = await ledger.byKey(idempotencyKey);
       if (existing && existing.fingerprint !== fp) {
-        return {
-          kind: 'refused',
-          why: 'key_conflict',
-          message: 'This idempotencyKey was used for a different label request.',
-        };
+        return keyConflict();
       }
       if (existing && existing.state !== 'not_sent') return this.resume(existing);
     }
@@ -278,11 +193,7 @@ export class LabelIssuer {
       // Another order's (or volume's) identical box: wait for it, then send this one; never tell its outcome here.
       const settled = await this.resume(open);
       if (settled.kind === 'unknown') {
-        return {
-          kind: 'refused',
-          why: 'identical_request_unknown',
-          message: `An identical request for another label (attempt ${open.id}) has an unknown outcome; it must be settled (in the desk) before this one is sent, or the platform's history could not tell them apart.`,
-        };
+        return identicalRequestUnknown(open.id);
       }
       if (settled.kind === 'refused') return settled;
       return undefined;
@@ -336,11 +247,9 @@ export class LabelIssuer {
         return 'again';
       if (error instanceof AgentLimitError) return limitReached(error);
       if (error instanceof SendWindowError) {
-        return {
-          kind: 'refused',
-          why: 'in_progress',
-          message: `The store's labels are busy (${error.message}); nothing was sent. Ask again in a minute with the same input.`,
-        };
+        return inProgress(
+          `The store's labels are busy (${error.message}); nothing was sent. Ask again in a minute with the same input.`,
+        );
       }
       throw error;
     }
@@ -407,7 +316,7 @@ export class LabelIssuer {
       case 'created':
         return this.replay(attempt);
       case 'rejected':
-        return { kind: 'rejected', record: stored(attempt), attemptId: attempt.id, replayed: true };
+        return { kind: 'rejected', record: storedRecord(attempt), attemptId: attempt.id, replayed: true };
       case 'not_sent':
         return {
           kind: 'not_sent',
@@ -434,11 +343,7 @@ export class LabelIssuer {
       const current = await this.ledger.get(attempt.id);
       if (current && current.state !== 'pending') return markReplayed(await this.resume(current));
       if (this.now() > deadline || this.closed) {
-        return {
-          kind: 'refused',
-          why: 'in_progress',
-          message: 'An identical label request is in progress elsewhere; ask again in a minute.',
-        };
+        return inProgress('An identical label request is in progress elsewhere; ask again in a minute.');
       }
       await sleep(wait);
     }
@@ -446,7 +351,7 @@ export class LabelIssuer {
 
   /** A created label asked for again: the same pre-posting, with its PDF when it can be had. */
   private async replay(attempt: LedgerAttempt): Promise<IssueOutcome> {
-    const record = await this.pdfs.attach(stored(attempt), 1);
+    const record = await this.pdfs.attach(storedRecord(attempt), 1);
     return { kind: 'created', record, attemptId: attempt.id, replayed: true };
   }
 
@@ -470,52 +375,6 @@ export class LabelIssuer {
   close(): void {
     this.closed = true;
     this.reconciler.close();
-    for (const timer of this.timers) clearTimeout(timer);
-    this.timers.clear();
+    this.recovery.close();
   }
-}
-
-function orderConflict(orderId: string, volume: number, held: LedgerAttempt): IssueOutcome {
-  const what =
-    held.state === 'created'
-      ? `already has a label (${held.prepostagemId ?? 'pre-posting'}${held.trackingCode ? `, ${held.trackingCode}` : ''})`
-      : held.state === 'pending'
-        ? 'has a label being issued right now'
-        : 'has a label whose outcome is unknown';
-  return {
-    kind: 'refused',
-    why: 'order_volume_conflict',
-    message: `Volume ${volume} of order ${orderId} ${what} for a different request; nothing was sent. Use another volume number for another box, or the same input to get that label again.`,
-  };
-}
-
-/** An attempt whose outcome stays unknown, and why. */
-function unknownOutcome(attempt: LedgerAttempt, why: UnknownWhy): IssueOutcome {
-  return { kind: 'unknown', attemptId: attempt.id, since: attempt.createdAt, why };
-}
-
-function limitReached(error: AgentLimitError): IssueOutcome {
-  const what = error.limit === 'maxLabelsPerDay' ? 'labels per day' : 'declared value per day';
-  return {
-    kind: 'refused',
-    why: 'agent_limit_reached',
-    limit: error.limit,
-    resetsAt: error.resetsAt,
-    message: `This agent reached its limit of ${what} (${error.limit}); nothing was sent. It resets at ${new Date(error.resetsAt).toISOString()} (midnight in São Paulo).`,
-  };
-}
-
-function stored(attempt: LedgerAttempt): GenerateLabelOutput {
-  return {
-    ...(attempt.prepostagemId ? { prepostagemId: attempt.prepostagemId } : {}),
-    ...(attempt.trackingCode ? { trackingCode: attempt.trackingCode } : {}),
-    ...(attempt.status ? { status: attempt.status } : {}),
-    ...(attempt.reason ? { reason: attempt.reason } : {}),
-    ...(attempt.supportCode ? { supportCode: attempt.supportCode } : {}),
-  };
-}
-
-/** A created or rejected outcome told as sent by this call (`false`) or as told again (`true`). */
-function markReplayed(outcome: IssueOutcome, replayed = true): IssueOutcome {
-  return outcome.kind === 'created' || outcome.kind === 'rejected' ? { ...outcome, replayed } : outcome;
 }

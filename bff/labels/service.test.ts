@@ -10,9 +10,9 @@ import {
 } from '../../shared/labels/agent-label.ts';
 import { declaredValueCents } from '../../shared/labels/declared-value.ts';
 import { GenerateLabelInputSchema } from '../../shared/labels/label.ts';
-import { DESK } from '../policies/policy.ts';
+import { DESK } from '../policies/policies.ts';
 import { type RunningBff, startBff } from '../testing.ts';
-import { MAX_PENDING_APPROVALS } from './service.ts';
+import { MAX_PENDING_APPROVALS } from './approvals.ts';
 
 /**
  * Label requests as agents make them, through the SDK's client, a real BFF and the sandbox: every refusal of issues

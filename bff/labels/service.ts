@@ -4,19 +4,28 @@ import { centavos, declaredValueCents } from '../../shared/labels/declared-value
 import { type GenerateLabelInput, GenerateLabelInputSchema } from '../../shared/labels/label.ts';
 import { plausibilityOf } from '../../shared/labels/plausibility.ts';
 import type { Approval, ApprovalStore } from '../policies/approval-store.ts';
-import {
-  AgentPolicySchema,
-  type Caller,
-  dailyLimits,
-  needsApproval,
-  serviceAllowed,
-} from '../policies/policy.ts';
+import { type Caller, dailyLimits, needsApproval, serviceAllowed } from '../policies/policies.ts';
 import { quoteCallerOf } from '../rates/quote-share.ts';
 import type { RatesService } from '../rates/service.ts';
+import {
+  APPROVAL_TTL_MS,
+  type ApprovalLimits,
+  approvalCaller,
+  expiredAnswer,
+  intentFields,
+  MAX_PENDING_APPROVALS,
+  type OverLimit,
+  overOf,
+  pendingAnswer,
+  rejectedAnswer,
+  tooManyPending,
+} from './approvals.ts';
+import { chargedPrice, chargedQuote } from './charged-price.ts';
 import { fingerprint } from './fingerprint.ts';
-import type { IssueOutcome, LabelIntent, LabelIssuer } from './issuer.ts';
+import type { LabelIntent, LabelIssuer } from './issuer.ts';
 import type { LedgerAttempt } from './ledger.ts';
 import type { LedgerStore } from './ledger-store.ts';
+import type { IssueOutcome } from './outcomes.ts';
 import type { ServiceCodes } from './service-codes.ts';
 
 /** Why a label request was refused before anything reached the platform (plus the issuer's own refusals). */
@@ -59,11 +68,6 @@ interface Prepared {
   intentKey: string;
   declaredValueCents: number;
 }
-
-/** How long the merchant has to answer an approval (the agent is told "within 24 hours"). */
-const APPROVAL_TTL_MS = 86_400_000;
-/** Approvals one agent may have waiting at once: the merchant's desk is not a place to flood. */
-export const MAX_PENDING_APPROVALS = 50;
 
 /**
  * Labels as the merchant's agents and the desk ask for them (docs/architecture.md, "Labels"
@@ -112,23 +116,12 @@ export class LabelService {
       if (outcome.kind !== 'not_sent') return this.issued(prepared, outcome);
     }
     if (approval?.state === 'rejected') {
-      return {
-        kind: 'approval',
-        reason: 'approval_rejected',
-        approvalId: approval.id,
-        message: 'The merchant rejected this label; nothing was sent. Do not ask again for the same label.',
-      };
+      return rejectedAnswer(approval.id);
     }
     if (approval?.state === 'pending') return pendingAnswer(approval.id);
     if (approval?.state === 'expired' && !approval.expiryReported) {
       await approvals.expiryTold(approval.id);
-      return {
-        kind: 'approval',
-        reason: 'approval_expired',
-        approvalId: approval.id,
-        message:
-          'Nobody approved this label within 24 hours, so the request expired; nothing was sent. Calling again asks the merchant again.',
-      };
+      return expiredAnswer(approval.id);
     }
     // An intended label the ledger already holds for this request (issued by the desk, or before the policy changed)
     // is answered, and one it holds for another request is refused as a conflict: neither sends anything.
@@ -147,14 +140,7 @@ export class LabelService {
       maxPending: MAX_PENDING_APPROVALS,
     });
     if (!asked) {
-      return {
-        kind: 'refused',
-        refusal: {
-          reason: 'agent_limit_reached',
-          limit: 'pending_approvals',
-          message: `This agent already has ${MAX_PENDING_APPROVALS} labels waiting for the merchant's approval; nothing was sent. Ask again once the merchant has answered some.`,
-        },
-      };
+      return tooManyPending();
     }
     return pendingAnswer(asked.id);
   }
@@ -387,72 +373,6 @@ export class LabelService {
   private issued(prepared: Prepared, outcome: IssueOutcome): LabelAnswer {
     return { kind: 'issued', outcome, orderId: prepared.intent.orderId, volume: prepared.intent.volume };
   }
-}
-
-/** What an agent may still issue today (`preview_label`'s `limitsLeft`). */
-type LimitsLeft = PreviewLabelOutput['limitsLeft'];
-
-/** An approval's label over the agent's daily limits: which limit, and what is left today. */
-export type OverLimit = LimitsLeft & { over: 'maxLabelsPerDay' | 'maxDeclaredValuePerDay' };
-
-/** What an approval's agent may still issue today, and the limit its label would pass, for the desk's card. */
-export type ApprovalLimits = LimitsLeft & { over?: OverLimit['over'] };
-
-/** The limit a label of this declared value (centavos) would pass with what is left, or undefined. */
-function overOf(left: LimitsLeft, declaredValueCents: number): Pick<OverLimit, 'over'> | undefined {
-  if (left.labels !== undefined && left.labels < 1) return { over: 'maxLabelsPerDay' };
-  if (left.declaredValue !== undefined && centavos(left.declaredValue) < declaredValueCents)
-    return { over: 'maxDeclaredValuePerDay' };
-  return undefined;
-}
-
-/** The agent of an approval, with the policy it asked with. */
-function approvalCaller(approval: Approval): Caller {
-  const parsed =
-    approval.policy === null ? undefined : AgentPolicySchema.safeParse(JSON.parse(approval.policy));
-  return { issuedBy: approval.issuedBy, policy: parsed?.success ? parsed.data : undefined };
-}
-
-/**
- * A quote of parcels as the carrier charges them: no cart value, so no free-shipping rule of the store's (which
- * looks at what the shopper pays) turns a label's price into R$ 0,00. What a label costs the store is this price.
- */
-export function chargedQuote(destinationCep: string, parcels: readonly { weightGrams: number }[]) {
-  return {
-    destinationCep,
-    items: parcels.map((parcel, i) => ({
-      name: `volume ${i + 1}`,
-      quantity: 1,
-      unitPriceBRL: 0,
-      weightKg: Math.max(parcel.weightGrams, 1) / 1000,
-    })),
-  };
-}
-
-/** A rate's price as the carrier charges it: never a free-shipping price (a rate marked `free` has none to tell). */
-export function chargedPrice(
-  rate: { price: number; free?: boolean | undefined } | undefined,
-): number | undefined {
-  return rate === undefined || rate.free === true ? undefined : rate.price;
-}
-
-function pendingAnswer(approvalId: string): LabelAnswer {
-  return {
-    kind: 'approval',
-    reason: 'approval_pending',
-    approvalId,
-    message:
-      'The merchant must approve this label first; nothing was sent. Call generate_label again later with the same input: once approved it answers the label.',
-  };
-}
-
-/** The intent fields kept with an approval, so the approved label is the same intended label. */
-function intentFields(intent: LabelIntent): Record<string, unknown> {
-  return {
-    ...(intent.idempotencyKey ? { idempotencyKey: intent.idempotencyKey } : {}),
-    ...(intent.orderId !== undefined ? { orderId: intent.orderId, volume: intent.volume ?? 1 } : {}),
-    ...(intent.locale ? { locale: intent.locale } : {}),
-  };
 }
 
 /** What would be printed, in a line per field, for preview_label and the desk. */

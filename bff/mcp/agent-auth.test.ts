@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { AgentToken } from '../config.ts';
+import type { AgentToken } from '../agent-tokens.ts';
 import { type AgentAuth, type AgentIdentity, agentIdentity, anyOf, staticTokenAuth } from './agent-auth.ts';
 
 /** The scopes of a header's identity, as the tests below read them. */

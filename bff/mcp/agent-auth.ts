@@ -1,6 +1,6 @@
 import { sameSecret } from '../../shared/security/hash.ts';
-import type { AgentScope, AgentToken } from '../config.ts';
-import type { Caller } from '../policies/policy.ts';
+import type { AgentScope, AgentToken } from '../agent-tokens.ts';
+import type { Caller } from '../policies/policies.ts';
 
 /** Who an agent is: the scopes its token grants, and who it is to the ledger (its name and policy). */
 export interface AgentIdentity {

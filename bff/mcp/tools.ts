@@ -17,15 +17,15 @@ import { type AgentLabelInput, AgentLabelInputSchema } from '../../shared/labels
 import { isPlanRefusal, PlanShipmentInputSchema } from '../../shared/packing/plan.ts';
 import { MAX_VOLUME } from '../../shared/platform-limits.ts';
 import { TOOLS, type ToolDefinition } from '../../shared/tools.ts';
-import type { AgentScope } from '../config.ts';
+import type { AgentScope } from '../agent-tokens.ts';
 import { describeAnswer } from '../labels/answer.ts';
 import type { LabelIssuer } from '../labels/issuer.ts';
 import type { LabelAnswer, LabelService } from '../labels/service.ts';
 import type { ServiceCodes } from '../labels/service-codes.ts';
 import { type Logger, messageOf } from '../logger.ts';
 import type { OrderDesk } from '../orders/order-desk.ts';
-import type { ShipmentPlans } from '../packing/plans.ts';
-import { type Caller, serviceAllowed } from '../policies/policy.ts';
+import type { ShipmentPlans } from '../packing/packing.ts';
+import { type Caller, serviceAllowed } from '../policies/policies.ts';
 import { isQuoteShareSpent, quoteCallerOf } from '../rates/quote-share.ts';
 import type { RatesService } from '../rates/service.ts';
 import type { TrackingService } from '../tracking/service.ts';

@@ -1,98 +1,53 @@
 import { describe, expect, it } from 'vitest';
 import { saoPauloDay } from '../../shared/business-days.ts';
-import type { TrackingEvent, TrackingResult } from '../../shared/tracking.ts';
-import { businessDaysBetween, lookAt, pickupLastDayOf, type WatchState } from './changes.ts';
-
-const DAY = 86_400_000;
-/** Monday 2026-11-23, 10:00 in São Paulo. */
-const MONDAY = Date.parse('2026-11-23T10:00:00-03:00');
-const ev = (code: string, type: string, timestamp: string, description = code): TrackingEvent => ({
-  code,
-  type,
-  timestamp,
-  description,
-});
-const result = (events: TrackingEvent[], delivered = false): TrackingResult => ({
-  code: 'QB123456785BR',
-  found: true,
-  delivered,
-  events,
-});
-const posted = ev('PO', '01', '2026-11-23T09:00:00');
-const moving = ev('RO', '01', '2026-11-23T20:00:00');
-const out = ev('OEC', '01', '2026-11-24T08:00:00');
-const watch = (over: Partial<WatchState> = {}): WatchState => ({
-  status: 'no-events',
-  eventKey: null,
-  changedAt: MONDAY,
-  stalled: false,
-  ...over,
-});
+import type { TrackingEvent } from '../../shared/tracking.ts';
+import { lookAt, pickupLastDayOf, type WatchState } from './changes.ts';
+import { DAY, ev, MONDAY, moving, out, posted, trackingResult, watch } from './testing/looks.ts';
 
 describe('lookAt', () => {
   it('makes one event per change of status: the status own event, or status_changed', () => {
-    const first = lookAt(watch(), result([posted]), MONDAY + 1000, 3);
+    const first = lookAt(watch(), trackingResult([posted]), MONDAY + 1000, 3);
     expect(first.event).toEqual({ type: 'shipment.status_changed', status: 'posted', lastEvent: posted });
-    const second = lookAt(first.next, result([out, moving, posted]), MONDAY + DAY, 3);
+    const second = lookAt(first.next, trackingResult([out, moving, posted]), MONDAY + DAY, 3);
     expect(second.event).toMatchObject({ type: 'shipment.out_for_delivery', status: 'out-for-delivery' });
     const delivered = ev('BDE', '01', '2026-11-24T15:00:00');
-    const third = lookAt(second.next, result([delivered, out, moving, posted], true), MONDAY + 2 * DAY, 3);
+    const third = lookAt(
+      second.next,
+      trackingResult([delivered, out, moving, posted], true),
+      MONDAY + 2 * DAY,
+      3,
+    );
     expect(third).toMatchObject({ done: true, event: { type: 'shipment.delivered', status: 'delivered' } });
   });
 
   it('says nothing when nothing changed, or only a new event of the same status came (and restarts the stall clock)', () => {
-    const seen = lookAt(watch(), result([moving, posted]), MONDAY, 3).next;
-    expect(lookAt(seen, result([moving, posted]), MONDAY + 1000, 3).event).toBeUndefined();
+    const seen = lookAt(watch(), trackingResult([moving, posted]), MONDAY, 3).next;
+    expect(lookAt(seen, trackingResult([moving, posted]), MONDAY + 1000, 3).event).toBeUndefined();
     const another = ev('RO', '01', '2026-11-24T20:00:00', 'another unit');
-    const look = lookAt(seen, result([another, moving, posted]), MONDAY + DAY, 3);
+    const look = lookAt(seen, trackingResult([another, moving, posted]), MONDAY + DAY, 3);
     expect(look.event).toBeUndefined();
     expect(look.next.changedAt).toBe(MONDAY + DAY);
   });
 
   it('records the first status of a label issued before the watcher without an event', () => {
-    const look = lookAt(watch({ status: null }), result([out, moving, posted]), MONDAY, 3);
+    const look = lookAt(watch({ status: null }), trackingResult([out, moving, posted]), MONDAY, 3);
     expect(look.event).toBeUndefined();
     expect(look.next.status).toBe('out-for-delivery');
   });
 
-  it('reports a stall once, after BFF_STALL_DAYS business days without a new event, and again after news and a new stall', () => {
-    const seen = lookAt(watch(), result([moving, posted]), MONDAY, 3);
-    // Tuesday, Wednesday and Thursday must end: Thursday 23:59 is too early, Friday 00:00 is a stall.
-    const thursdayNight = Date.parse('2026-11-26T23:59:00-03:00');
-    expect(lookAt(seen.next, result([moving, posted]), thursdayNight, 3).event).toBeUndefined();
-    const friday = Date.parse('2026-11-27T00:00:00-03:00');
-    const stalled = lookAt(seen.next, result([moving, posted]), friday, 3);
-    expect(stalled.event).toEqual({ type: 'shipment.stalled', status: 'in-transit', lastEvent: moving });
-    expect(lookAt(stalled.next, result([moving, posted]), friday + 5 * DAY, 3).event).toBeUndefined();
-    const news = ev('RO', '01', '2026-11-30T10:00:00', 'moving again');
-    const moved = lookAt(stalled.next, result([news, moving, posted]), friday + 3 * DAY, 3);
-    expect(moved.event).toBeUndefined();
-    expect(moved.next.stalled).toBe(false);
-    const again = lookAt(moved.next, result([news, moving, posted]), friday + 10 * DAY, 3);
-    expect(again.event?.type).toBe('shipment.stalled');
-  });
-
-  it('counts business days only: a weekend and a holiday do not make a stall', () => {
-    // Thursday 2026-11-19; Friday 20 is a holiday (Consciência Negra), then the weekend.
-    const thursday = Date.parse('2026-11-19T12:00:00-03:00');
-    expect(businessDaysBetween(thursday, Date.parse('2026-11-24T00:00:00-03:00'))).toBe(1);
-    expect(businessDaysBetween(thursday, Date.parse('2026-11-26T00:00:00-03:00'))).toBe(3);
-    expect(businessDaysBetween(MONDAY, MONDAY + 3600_000)).toBe(0);
-  });
-
   it('never reports a delivered or returned parcel as stalled, and a code not found changes nothing', () => {
     const bde = ev('BDE', '01', '2026-11-24T15:00:00');
-    const delivered = lookAt(watch({ status: 'out-for-delivery' }), result([bde], true), MONDAY, 3);
-    expect(lookAt(delivered.next, result([bde], true), MONDAY + 30 * DAY, 3).event).toBeUndefined();
+    const delivered = lookAt(watch({ status: 'out-for-delivery' }), trackingResult([bde], true), MONDAY, 3);
+    expect(lookAt(delivered.next, trackingResult([bde], true), MONDAY + 30 * DAY, 3).event).toBeUndefined();
     const returned = lookAt(
       watch({ status: 'in-transit' }),
-      result([ev('BDE', '23', 't', 'devolvido')]),
+      trackingResult([ev('BDE', '23', 't', 'devolvido')]),
       MONDAY,
       3,
     );
     expect(returned).toMatchObject({ done: true, event: { type: 'shipment.returned' } });
     expect(
-      lookAt(returned.next, result([ev('BDE', '23', 't', 'devolvido')]), MONDAY + 30 * DAY, 3).event,
+      lookAt(returned.next, trackingResult([ev('BDE', '23', 't', 'devolvido')]), MONDAY + 30 * DAY, 3).event,
     ).toBeUndefined();
     const lost = { code: 'QB123456785BR', found: false, delivered: false, events: [] };
     const look = lookAt(watch({ status: 'posted', eventKey: 'k' }), lost, MONDAY + DAY, 3);
@@ -102,8 +57,13 @@ describe('lookAt', () => {
   });
 
   it('lets an EST event take the status back, which is a change', () => {
-    const seen = lookAt(watch(), result([out, moving, posted]), MONDAY, 3);
-    const cancelled = lookAt(seen.next, result([ev('EST', '', 'x'), out, moving, posted]), MONDAY + 1000, 3);
+    const seen = lookAt(watch(), trackingResult([out, moving, posted]), MONDAY, 3);
+    const cancelled = lookAt(
+      seen.next,
+      trackingResult([ev('EST', '', 'x'), out, moving, posted]),
+      MONDAY + 1000,
+      3,
+    );
     expect(cancelled.event).toMatchObject({ type: 'shipment.status_changed', status: 'in-transit' });
   });
 
@@ -111,65 +71,63 @@ describe('lookAt', () => {
     const ldi = ev('LDI', '01', '2026-11-24T10:00:00'); // the hold ends on 01/12: the reminder from 29/11
     const waiting = lookAt(
       watch({ status: 'in-transit', eventKey: 'x' }),
-      result([ldi, moving, posted]),
+      trackingResult([ldi, moving, posted]),
       MONDAY + DAY,
       3,
     );
     expect(waiting.event?.type).toBe('shipment.awaiting_pickup');
     const saturday = Date.parse('2026-11-28T23:00:00-03:00');
-    expect(lookAt(waiting.next, result([ldi, moving, posted]), saturday, 3).event).toBeUndefined();
+    expect(lookAt(waiting.next, trackingResult([ldi, moving, posted]), saturday, 3).event).toBeUndefined();
     const sunday = Date.parse('2026-11-29T08:00:00-03:00');
-    const reminded = lookAt(waiting.next, result([ldi, moving, posted]), sunday, 30);
+    const reminded = lookAt(waiting.next, trackingResult([ldi, moving, posted]), sunday, 30);
     expect(reminded.event).toMatchObject({
       type: 'shipment.pickup_reminder',
       status: 'awaiting-pickup',
       lastEvent: ldi,
     });
-    expect(lookAt(reminded.next, result([ldi, moving, posted]), sunday + DAY, 30).event).toBeUndefined();
+    expect(
+      lookAt(reminded.next, trackingResult([ldi, moving, posted]), sunday + DAY, 30).event,
+    ).toBeUndefined();
   });
 });
 
 describe('lookAt, the event key and the first look', () => {
-  const seen = (events: TrackingEvent[]) => lookAt(watch(), result(events), MONDAY, 3).next;
+  const seen = (events: TrackingEvent[]) => lookAt(watch(), trackingResult(events), MONDAY, 3).next;
 
   it('takes an event that differs only in its time, or its type number, as news (the stall clock restarts)', () => {
     const first = seen([moving, posted]);
     const later = ev('RO', '01', '2026-11-24T20:00:00', moving.description);
-    expect(lookAt(first, result([later, posted]), MONDAY + DAY, 3).next.changedAt).toBe(MONDAY + DAY);
+    expect(lookAt(first, trackingResult([later, posted]), MONDAY + DAY, 3).next.changedAt).toBe(MONDAY + DAY);
     const retyped = ev('RO', '02', moving.timestamp ?? '', moving.description);
-    expect(lookAt(first, result([retyped, posted]), MONDAY + DAY, 3).next.changedAt).toBe(MONDAY + DAY);
+    expect(lookAt(first, trackingResult([retyped, posted]), MONDAY + DAY, 3).next.changedAt).toBe(
+      MONDAY + DAY,
+    );
   });
 
   it('tells the fields of an event apart: a type and a time that run together alike are two events', () => {
     const first = seen([ev('RO', '01', '2026-11-24T20:00:00', 'x')]);
     const lookalike = ev('RO', '0', '12026-11-24T20:00:00', 'x');
-    expect(lookAt(first, result([lookalike]), MONDAY + DAY, 3).next.changedAt).toBe(MONDAY + DAY);
+    expect(lookAt(first, trackingResult([lookalike]), MONDAY + DAY, 3).next.changedAt).toBe(MONDAY + DAY);
   });
 
   it('takes an event without a type or a time as the same event whether the field is absent or empty', () => {
     const bare: TrackingEvent = { code: 'RO', description: 'Objeto em trânsito' };
     const first = seen([bare, posted]);
     const empty = { ...bare, type: '', timestamp: '' };
-    const look = lookAt(first, result([empty, posted]), MONDAY + DAY, 3);
+    const look = lookAt(first, trackingResult([empty, posted]), MONDAY + DAY, 3);
     expect(look.next.changedAt).toBe(MONDAY);
   });
 
   it('records the first status of a parcel already waiting for pickup, without a reminder or a stall', () => {
     const ldi = ev('LDI', '01', '2026-11-16T10:00:00'); // the hold ended on 23/11
     // the watcher knows the newest event (its key) but not yet the status it means
-    const key = lookAt(watch({ status: null }), result([ldi]), MONDAY, 3).next.eventKey;
+    const key = lookAt(watch({ status: null }), trackingResult([ldi]), MONDAY, 3).next.eventKey;
     const known = watch({ status: null, eventKey: key, changedAt: MONDAY - 30 * DAY });
-    const first = lookAt(known, result([ldi]), MONDAY, 3);
+    const first = lookAt(known, trackingResult([ldi]), MONDAY, 3);
     expect(first.event).toBeUndefined();
     expect(first.next).toMatchObject({ status: 'awaiting-pickup', changedAt: MONDAY - 30 * DAY });
     const unknown = watch({ status: null, changedAt: MONDAY - 30 * DAY });
-    expect(lookAt(unknown, result([]), MONDAY, 3).event).toBeUndefined();
-  });
-
-  it('never reports as stalled a label it never saw, however long the platform does not find it', () => {
-    const never = watch({ status: null, changedAt: MONDAY - 30 * DAY });
-    const lost = { code: 'QB123456785BR', found: false, delivered: false, events: [] };
-    expect(lookAt(never, lost, MONDAY, 3)).toEqual({ next: never, done: false });
+    expect(lookAt(unknown, trackingResult([]), MONDAY, 3).event).toBeUndefined();
   });
 
   it('keeps the state of a parcel waiting for pickup when the platform does not find it for a while', () => {
@@ -185,9 +143,9 @@ describe('lookAt, the pickup reminder once per wait', () => {
 
   it('reminds a parcel whose state predates reminders (no `reminded` field yet)', () => {
     const old: WatchState = { status: 'awaiting-pickup', eventKey: null, changedAt: MONDAY, stalled: false };
-    const seen = lookAt(old, result([ldi, moving, posted]), MONDAY + DAY, 30).next;
+    const seen = lookAt(old, trackingResult([ldi, moving, posted]), MONDAY + DAY, 30).next;
     const { reminded: _, ...predates } = seen;
-    expect(lookAt(predates, result([ldi, moving, posted]), sunday, 30).event?.type).toBe(
+    expect(lookAt(predates, trackingResult([ldi, moving, posted]), sunday, 30).event?.type).toBe(
       'shipment.pickup_reminder',
     );
   });
@@ -195,26 +153,26 @@ describe('lookAt, the pickup reminder once per wait', () => {
   it('reminds again when the parcel waits at a unit a second time', () => {
     const waiting = lookAt(
       watch({ status: 'in-transit', eventKey: 'x' }),
-      result([ldi, moving]),
+      trackingResult([ldi, moving]),
       MONDAY + DAY,
       30,
     );
-    const reminded = lookAt(waiting.next, result([ldi, moving]), sunday, 30);
+    const reminded = lookAt(waiting.next, trackingResult([ldi, moving]), sunday, 30);
     expect(reminded.event?.type).toBe('shipment.pickup_reminder');
     const again = ev('RO', '01', '2026-11-29T12:00:00', 'back on its way');
-    const moved = lookAt(reminded.next, result([again, ldi]), sunday + 3_600_000, 30);
+    const moved = lookAt(reminded.next, trackingResult([again, ldi]), sunday + 3_600_000, 30);
     expect(moved.next.reminded).toBe(false);
     const ldi2 = ev('LDI', '01', '2026-12-01T10:00:00'); // a new hold, ending on 08/12
     const second = lookAt(
       moved.next,
-      result([ldi2, again, ldi]),
+      trackingResult([ldi2, again, ldi]),
       Date.parse('2026-12-01T12:00:00-03:00'),
       30,
     );
     expect(second.event?.type).toBe('shipment.awaiting_pickup');
     const reminder = lookAt(
       second.next,
-      result([ldi2, again, ldi]),
+      trackingResult([ldi2, again, ldi]),
       Date.parse('2026-12-06T08:00:00-03:00'),
       30,
     );

@@ -1,9 +1,10 @@
-import { isBusinessDay, saoPauloDay } from '../../shared/business-days.ts';
+import { saoPauloDay } from '../../shared/business-days.ts';
 import { carrierDay } from '../../shared/carrier-time.ts';
-import { type ParcelStatus, parcelState } from '../../shared/parcel-status.ts';
+import { FINAL_STATUSES, type ParcelStatus, parcelState } from '../../shared/parcel-status.ts';
 import { PICKUP_REMINDER_DAYS, pickupLastDay } from '../../shared/pickup.ts';
 import { eventTypeOf, type ShipmentEventType } from '../../shared/shipment-events.ts';
 import type { TrackingEvent, TrackingResult } from '../../shared/tracking.ts';
+import { stallOf } from './stall.ts';
 
 /** What the watcher knows of one label between two looks. */
 export interface WatchState {
@@ -27,29 +28,14 @@ export interface Look {
   event?: { type: ShipmentEventType; status: ParcelStatus; lastEvent?: TrackingEvent };
 }
 
-const FINAL: readonly ParcelStatus[] = ['delivered', 'returned'];
-
 function keyOf(event: TrackingEvent | undefined): string | null {
   return event ? [event.code, event.type ?? '', event.timestamp ?? '', event.description].join('|') : null;
 }
 
 /**
- * Business days that have ended between two instants, in São Paulo: those after the day of `from` and before the day
- * of `to`. An event on a Monday has been followed by 3 business days without news on Friday at 00:00 (not before),
- * whatever the hour of the event.
- */
-export function businessDaysBetween(from: number, to: number): number {
-  const first = saoPauloDay(from).day;
-  const last = saoPauloDay(to).day;
-  let days = 0;
-  for (let day = first + 1; day < last; day++) if (isBusinessDay(day)) days += 1;
-  return days;
-}
-
-/**
  * One look at a label: a change of status is one event (the status's own, or `shipment.status_changed`); a new
  * carrier event restarts the stall clock; no new event for `stallDays` business days is `shipment.stalled`, once per
- * stall — except while the parcel waits for pickup, when `shipment.pickup_reminder` comes, once, two days before the
+ * stall (stall.ts) — except while the parcel waits for pickup, when `shipment.pickup_reminder` comes, once, two days before the
  * hold ends (shared/pickup.ts). The first look of a label whose status was unknown records it without an event. A code the platform does
  * not find (yet) tells nothing new: nothing changes, but the stall clock runs.
  */
@@ -65,7 +51,7 @@ export function lookAt(watch: WatchState, result: TrackingResult, now: number, s
       stalled: fresh ? false : watch.stalled,
       reminded: status === watch.status ? (watch.reminded ?? false) : false,
     };
-    const done = FINAL.includes(status);
+    const done = FINAL_STATUSES.includes(status);
     if (watch.status !== null && status !== watch.status) {
       return {
         next,
@@ -99,25 +85,5 @@ function reminderOf(watch: WatchState, event: TrackingEvent | undefined, now: nu
     type: 'shipment.pickup_reminder',
     status: 'awaiting-pickup',
     ...(event ? { lastEvent: event } : {}),
-  };
-}
-
-function stallOf(
-  watch: WatchState,
-  result: TrackingResult,
-  now: number,
-  stallDays: number,
-  done: boolean,
-): Look {
-  const status = watch.status;
-  // A parcel waiting at a unit waits for the shopper, not for the carrier: its countdown is the reminder's, no stall.
-  if (done || watch.stalled || status === null || FINAL.includes(status) || status === 'awaiting-pickup')
-    return { next: watch, done };
-  if (businessDaysBetween(watch.changedAt, now) < stallDays) return { next: watch, done };
-  const lastEvent = result.found ? parcelState(result).event : undefined;
-  return {
-    next: { ...watch, stalled: true },
-    done,
-    event: { type: 'shipment.stalled', status, ...(lastEvent ? { lastEvent } : {}) },
   };
 }

@@ -12,6 +12,9 @@ import type { WatchStore } from './watch-store.ts';
 import { type RoundReport, Watcher } from './watcher.ts';
 import { WebhookSender } from './webhook.ts';
 
+export { WATCH_DAYS } from './migrations.ts';
+export { notificationRoutes } from './routes.ts';
+
 /**
  * The share of the tracking allowance the watcher keeps (`BFF_WATCH_SHARE`): none when no channel is configured —
  * a watcher with nobody to tell would spend the store's calls for nothing, so the visitors keep the whole route.

@@ -9,9 +9,10 @@ import { AuthorizationServer } from '../../shared/oauth/server.ts';
 import type { ClientRecord, OAuthStore } from '../../shared/oauth/store.ts';
 import { sameSecret, sha256Hex } from '../../shared/security/hash.ts';
 import { isLoopbackHostname } from '../../shared/security/loopback.ts';
-import { AGENT_SCOPES, type AgentScope, type BffConfig, ConfigError } from '../config.ts';
+import { AGENT_SCOPES, type AgentScope } from '../agent-tokens.ts';
+import { type BffConfig, ConfigError } from '../config.ts';
 import type { AgentIdentity, AgentTokenSource } from '../mcp/agent-auth.ts';
-import { type AgentPolicy, AgentPolicySchema } from '../policies/policy.ts';
+import { type AgentPolicy, AgentPolicySchema } from '../policies/policies.ts';
 
 /** pt-BR names of the agent scopes on the consent page. */
 export const SCOPE_LABELS: Record<AgentScope, string> = {

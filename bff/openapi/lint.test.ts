@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { lintOpenApi } from '../../testing/openapi-lint.ts';
-import { buildBffOpenApiDocument } from './document.ts';
+import { buildBffOpenApiDocument } from './openapi.ts';
 
 describe("the BFF's OpenAPI document under Redocly's recommended ruleset", () => {
   it('has no error and no warning, as the BFF serves it (its public URL as the server)', async () => {

@@ -1,7 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import * as z from 'zod/mini';
 import { type Uf, ufOfCep } from '../../shared/uf.ts';
-import type { CepServiceConfig } from '../config.ts';
+import type { CepServiceConfig } from '../env-readers.ts';
 
 /**
  * An address by its CEP (docs/orders.md, "Address by CEP"): the desk's form fills street, neighbourhood, city and UF

@@ -9,7 +9,7 @@ import type { LedgerAttempt } from '../labels/ledger.ts';
 import type { LedgerStore } from '../labels/ledger-store.ts';
 import type { LabelService } from '../labels/service.ts';
 import type { Logger } from '../logger.ts';
-import { DESK } from '../policies/policy.ts';
+import { DESK } from '../policies/policies.ts';
 import { DESK_CALLER, isQuoteShareSpent } from '../rates/quote-share.ts';
 import type { RatesService } from '../rates/service.ts';
 import type { FulfillmentStore, TrackingBack } from '../stores/tracking-back.ts';

@@ -10,7 +10,7 @@ export interface PlanJob {
   boxes: readonly Box[];
 }
 
-// The packer is pure and CPU-bound: here it runs off the BFF's event loop (bff/packing/plans.ts).
+// The packer is pure and CPU-bound: here it runs off the BFF's event loop (bff/packing/packing.ts).
 parentPort?.on('message', (job: PlanJob) => {
   parentPort?.postMessage({ id: job.id, result: planShipment(job.input, job.boxes) });
 });

@@ -55,7 +55,7 @@ export const MODULES: MutationModule[] = [
     name: 'bff/mcp',
     mutate: notTests('bff/mcp/*.ts'),
     // inspector.test.ts and conformance.test.ts drive the in-process BFF from a CLI child process (the mutant is
-    // active, the client is not ours): seconds of process start per mutant for what server.test.ts and
+    // active, the client is not ours): seconds of process start per mutant for what mcp.test.ts and
     // rebinding.test.ts state through the SDK's client
     tests: [
       'bff/mcp/agent-auth.test.ts',
@@ -65,7 +65,7 @@ export const MODULES: MutationModule[] = [
       'bff/mcp/answers.test.ts',
       'bff/mcp/catalog.test.ts',
       'bff/mcp/track-shipment.test.ts',
-      'bff/mcp/server.test.ts',
+      'bff/mcp/mcp.test.ts',
     ],
   },
   {
@@ -116,20 +116,22 @@ export const MODULES: MutationModule[] = [
   {
     name: 'bff/policies',
     mutate: notTests('bff/policies/*.ts'),
-    tests: ['bff/policies/policy.test.ts', 'bff/policies/approval-store.test.ts'],
+    tests: ['bff/policies/policies.test.ts', 'bff/policies/approval-store.test.ts'],
   },
   {
     name: 'bff/notifications',
-    // the rules (what a look at a label comes to), the e-mail's words and layout, and the signed webhook; the watcher,
+    // the rules (what a look at a label comes to, where a parcel is declared stalled), the e-mail's words and layout, and the signed webhook; the watcher,
     // the outbox and the dispatcher run on timers and storage, stated by notifications.test.ts in `npm test`
     mutate: [
       'bff/notifications/changes.ts',
+      'bff/notifications/stall.ts',
       'bff/notifications/email-texts.ts',
       'bff/notifications/email.ts',
       'bff/notifications/webhook.ts',
     ],
     tests: [
       'bff/notifications/changes.test.ts',
+      'bff/notifications/stall.test.ts',
       'bff/notifications/email-texts.test.ts',
       'bff/notifications/email.test.ts',
       'bff/notifications/webhook.test.ts',
@@ -150,17 +152,25 @@ export const MODULES: MutationModule[] = [
   },
   {
     name: 'shared/oauth',
-    // the provider (clients, codes, tokens, the bearer check), the store and its bounds, client ID metadata
-    // documents and the login guard; the pages (HTML), the server's wiring and the style are stated end to end
+    // the provider and what it wires (the clients, the codes and tokens, the scope and resource checks, the bearer
+    // check), the store and its bounds, client ID metadata documents and the login guard; the pages (HTML), the
+    // server's wiring and the style are stated end to end
     mutate: [
       'shared/oauth/provider.ts',
+      'shared/oauth/clients.ts',
+      'shared/oauth/tokens.ts',
+      'shared/oauth/scopes.ts',
+      'shared/oauth/bearer.ts',
       'shared/oauth/store.ts',
+      'shared/oauth/migrations.ts',
       'shared/oauth/client-metadata.ts',
       'shared/oauth/login-guard.ts',
     ],
     // store.postgres.test.ts runs in `npm test` only: a node:sqlite mutant would wait for PostgreSQL to start
     tests: [
-      'shared/oauth/provider.test.ts',
+      'shared/oauth/clients.test.ts',
+      'shared/oauth/tokens.test.ts',
+      'shared/oauth/bearer.test.ts',
       'shared/oauth/store.test.ts',
       'shared/oauth/client-metadata.test.ts',
       'shared/oauth/login-guard.test.ts',

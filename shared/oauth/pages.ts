@@ -9,14 +9,10 @@ import { isLoopbackHostname } from '../security/loopback.ts';
 import type { OriginPolicy } from '../security/origin-policy.ts';
 import { pageHeaders } from '../security/page-headers.ts';
 import { clientIdHost } from './client-metadata.ts';
+import { formActionSource, redirectHost } from './clients.ts';
 import { type LoginGuard, waitText } from './login-guard.ts';
-import {
-  CODE_CHALLENGE,
-  formActionSource,
-  type OAuthProvider,
-  type PendingAuthorization,
-  redirectHost,
-} from './provider.ts';
+import type { OAuthProvider } from './provider.ts';
+import { CODE_CHALLENGE, type PendingAuthorization } from './tokens.ts';
 
 const TICKET_TTL_MS = 10 * 60_000;
 const MAX_FIELD = 2000;

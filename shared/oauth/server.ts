@@ -6,16 +6,18 @@ import {
 } from '@modelcontextprotocol/sdk/server/auth/router.js';
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import { senderKey } from '../security/address.ts';
+import { bearerChallenge } from './bearer.ts';
 import {
   type ClientMetadataResolver,
   clientIdHost,
   isClientIdUrl,
   isClientMetadataError,
 } from './client-metadata.ts';
+import { registrationSender } from './clients.ts';
 import type { LoginFailures } from './login-failures.ts';
 import { LoginGuard } from './login-guard.ts';
 import { AuthorizationPages, type AuthorizationPagesOptions } from './pages.ts';
-import { bearerChallenge, OAuthProvider, registrationSender } from './provider.ts';
+import { OAuthProvider } from './provider.ts';
 import type { OAuthStore } from './store.ts';
 import { OAUTH_CSS } from './style.ts';
 

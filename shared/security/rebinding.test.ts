@@ -9,7 +9,7 @@ import { rebindingGuard, rebindingRefusal } from './rebinding.ts';
  * bff/mcp/rebinding.test.ts and sandbox/mcp/local.test.ts drive the same guard through both servers' `/mcp`.
  */
 
-/** The BFF's policy: `any-port` loopback when bound to loopback (bff/mcp/server.ts). */
+/** The BFF's policy: `any-port` loopback when bound to loopback (bff/mcp/mcp.ts). */
 const bff = (options: Partial<OriginPolicy> = {}): OriginPolicy => ({
   publicUrl: 'http://127.0.0.1:4000',
   allowedOrigins: [],

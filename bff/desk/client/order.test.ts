@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { AgentLabelInputSchema } from '../../../shared/labels/agent-label.ts';
 import { LOCALES } from '../../../shared/locale.ts';
 import type { PlannedVolume } from '../../../shared/packing/plan.ts';
-import { AgentPolicySchema } from '../../policies/policy.ts';
+import { AgentPolicySchema } from '../../policies/policies.ts';
 import { MESSAGES } from '../messages.ts';
 import {
   declaredValue,

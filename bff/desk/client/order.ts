@@ -1,6 +1,6 @@
 import { AgentLabelOutputSchema } from '../../../shared/labels/agent-label.ts';
 import type { PartyInput } from '../../../shared/labels/party.ts';
-import type { AgentPolicy } from '../../policies/policy.ts';
+import type { AgentPolicy } from '../../policies/policies.ts';
 import { type Messages, reasonName } from '../messages.ts';
 import { errorOf } from './api.ts';
 

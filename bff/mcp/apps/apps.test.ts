@@ -7,7 +7,7 @@ import { type CallToolResult, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextp
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type RunningSandbox, SAMPLE_LABEL, startSandbox } from '../../../sandbox/testing.ts';
 import { AgentLabelOutputSchema, PreviewLabelOutputSchema } from '../../../shared/labels/agent-label.ts';
-import type { AgentPolicy } from '../../policies/policy.ts';
+import type { AgentPolicy } from '../../policies/policies.ts';
 import { type RunningBff, startBff } from '../../testing.ts';
 import { APP_ONLY_TOOLS, META } from './apps.ts';
 import { APPS } from './resources.ts';

@@ -13,7 +13,7 @@ import { approvalRow } from '../../desk/api.ts';
 import type { LabelService } from '../../labels/service.ts';
 import { MERCHANT } from '../../oauth/oauth.ts';
 import type { ApprovalStore } from '../../policies/approval-store.ts';
-import type { Caller } from '../../policies/policy.ts';
+import type { Caller } from '../../policies/policies.ts';
 import type { AgentIdentity } from '../agent-auth.ts';
 import { answer, refused } from '../tool-result.ts';
 import { labelAnswer } from '../tools.ts';

@@ -7,7 +7,7 @@ import * as z from 'zod/mini';
 import type { OAuthStore } from '../../../shared/oauth/store.ts';
 import { approvedTokens } from '../../../shared/oauth/testing/suite.ts';
 import { sha256Hex } from '../../../shared/security/hash.ts';
-import type { AgentPolicy } from '../../policies/policy.ts';
+import type { AgentPolicy } from '../../policies/policies.ts';
 
 /**
  * A tool's `_meta.ui` (SEP-1865, "Resource Discovery"). Written here because ext-apps 1.7.5's type declarations

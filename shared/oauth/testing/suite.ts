@@ -621,7 +621,7 @@ export function oauthServerSuite(server: OAuthServerUnderTest): void {
     expect(await known(origin(), other)).toBe(true);
   });
 
-  // 1,051 registrations over HTTP (a second; slow: left out of mutation runs): shared/oauth/provider.test.ts states the
+  // 1,051 registrations over HTTP (a second; slow: left out of mutation runs): shared/oauth/clients.test.ts states the
   // same bound through the provider in a fifth of the time ("keeps at most 1,000 clients without consent in all").
   it('keeps at most 1,000 registrations without consent in all, the oldest going first, and never one the merchant approved', {
     tags: ['slow'],

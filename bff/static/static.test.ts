@@ -12,7 +12,7 @@ import {
   IntegrityManifestSchema,
   writeIntegrityManifest,
 } from './integrity.ts';
-import { WIDGET_DIR, WIDGET_FILES, WIDGET_VERSION, widgetCheck } from './widget.ts';
+import { WIDGET_DIR, WIDGET_FILES, WIDGET_VERSION, widgetCheck } from './static.ts';
 
 /** The calculator's second script of this build: the one its first names (bff/static/calculator-app.ts). */
 const APP = builtCalculatorApp(WIDGET_DIR);

@@ -9,7 +9,7 @@ import {
   PlanShipmentRefusalSchema,
 } from '../../shared/packing/plan.ts';
 import { type RunningBff, startBff } from '../testing.ts';
-import { ShipmentPlans } from './plans.ts';
+import { ShipmentPlans } from './packing.ts';
 
 /**
  * Plans that can be labelled and never block visitors (issue 38, finding 4): an order a label could never number is

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { describeIssues } from '../../shared/issues.ts';
-import { AgentPolicySchema, DESK, dailyLimits, needsApproval, serviceAllowed } from './policy.ts';
+import { AgentPolicySchema, DESK, dailyLimits, needsApproval, serviceAllowed } from './policies.ts';
 
 const problem = (policy: unknown) => {
   const parsed = AgentPolicySchema.safeParse(policy);

@@ -10,7 +10,7 @@ import { OrderLookupRequestSchema, OrderLookupResponseSchema } from '../../share
 import { TrackingLookupRequestSchema, TrackingLookupResponseSchema } from '../../shared/tracking-lookup.ts';
 import { RateVerifyRequestSchema, RateVerifyResponseSchema } from '../rates/verify.ts';
 import { type RunningBff, startBff } from '../testing.ts';
-import { buildBffOpenApiDocument } from './document.ts';
+import { buildBffOpenApiDocument } from './openapi.ts';
 
 interface Media {
   example?: unknown;

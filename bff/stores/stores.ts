@@ -1,0 +1,6 @@
+/**
+ * The entry point of `bff/stores/` (the checkout platforms' stores: tracking written back and their
+ * webhooks): what `bff/app.ts` takes from the folder.
+ */
+export { TrackingBack } from './tracking-back.ts';
+export { storeWebhookRoutes } from './webhooks.ts';

@@ -1,0 +1,119 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+// The layout a newcomer relies on (CONTRIBUTING.md, "A newcomer's questions, and the file that answers each"): one
+// entry point per bff/ folder, named after it, and no file of logic a reader cannot hold in their head.
+
+const ROOT = join(import.meta.dirname, '..');
+const BFF = join(ROOT, 'bff');
+
+/** The folders directly under bff/: each is a part of the BFF (its code, with its tests and testing helpers). */
+function bffFolders(): string[] {
+  return readdirSync(BFF, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name)
+    .sort();
+}
+
+/** The relative specifiers a file imports or re-exports from (`from './x/y.ts'`, `import('./x/y.ts')`). */
+function importsOf(file: string): string[] {
+  const text = readFileSync(file, 'utf8');
+  const specifiers = [...text.matchAll(/\bfrom\s+'(\.[^']+)'|\bimport\(\s*'(\.[^']+)'\s*\)/g)];
+  return specifiers.map((match) => match[1] ?? match[2] ?? '');
+}
+
+/** Which bff/ folder files a file of bff/'s root takes, as `folder/file.ts`. */
+function folderImports(file: string): string[] {
+  return importsOf(join(BFF, file))
+    .map((specifier) => /^\.\/([^/]+)\/(.+)$/.exec(specifier))
+    .filter((match) => match !== null)
+    .map((match) => `${match[1]}/${match[2]}`);
+}
+
+describe('one entry point per bff/ folder', () => {
+  it('every folder under bff/ has a file named after it', () => {
+    const folders = bffFolders();
+    expect(folders.length).toBeGreaterThan(15);
+    const missing = folders.filter((folder) => {
+      const files = readdirSync(join(BFF, folder));
+      return !files.includes(`${folder}.ts`);
+    });
+    expect(missing).toEqual([]);
+  });
+
+  it('bff/app.ts and bff/main.ts take from each folder only its entry file', () => {
+    const taken = [...folderImports('app.ts'), ...folderImports('main.ts')];
+    // the instrument: both files do import from the folders
+    expect(taken.length).toBeGreaterThan(15);
+    const elsewhere = taken.filter((path) => {
+      const [folder, file] = path.split('/');
+      return file !== `${folder}.ts`;
+    });
+    expect(elsewhere).toEqual([]);
+  });
+
+  it('tells a file taken from inside a folder apart from its entry file (the check above can fail)', () => {
+    const check = (path: string) => path.split('/')[1] === `${path.split('/')[0]}.ts`;
+    expect(check('labels/labels.ts')).toBe(true);
+    expect(check('labels/service.ts')).toBe(false);
+    expect(check('labels/labels/x.ts')).toBe(false);
+  });
+});
+
+/** Files of logic over this many lines are split by noun, unless listed below. */
+const MAX_LINES = 400;
+
+/**
+ * The files over `MAX_LINES` today, each with its reason: a catalog or data table (long because it lists things), a
+ * test suite kept in a testing/ folder, or not split yet. Shrinking this list is welcome; growing it needs a reason.
+ */
+const LONG_FILES: Record<string, string> = {
+  'bff/desk/messages.ts':
+    'catalog: the desk words in three languages (to become one file per language, issue 39)',
+  'bff/openapi/openapi.ts': 'data table: the OpenAPI document of every public route',
+  'bff/labels/testing/store-contract.ts': 'a test suite: the ledger store contract both stores pass',
+  'shared/oauth/testing/suite.ts': 'a test suite: the OAuth promises both servers pass',
+  'shared/label-plausibility.ts': 'not split yet: its rules and their messages (issue 39, the labels move)',
+  'bff/app.ts': 'not split yet: the wiring of every part of the BFF',
+  'shared/oauth/pages.ts': 'not split yet: the login and consent pages and their checks',
+  'bff/desk/api.ts': 'not split yet: the desk JSON API',
+  'bff/desk/client/issue.ts': 'not split yet: the desk issue form in the browser',
+};
+
+/** Every non-test .ts/.tsx file under the code folders, as a path from the repository root. */
+function logicFiles(): string[] {
+  const files: string[] = [];
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      if (['node_modules', 'dist', 'fixtures'].includes(entry.name)) continue;
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else if (
+        /\.tsx?$/.test(entry.name) &&
+        !/\.test\.tsx?$/.test(entry.name) &&
+        !entry.name.endsWith('.d.ts')
+      )
+        files.push(relative(ROOT, path));
+    }
+  };
+  for (const dir of ['bff', 'shared', 'sandbox', 'widget', 'scripts', 'testing']) walk(join(ROOT, dir));
+  return files.sort();
+}
+
+const linesOf = (file: string) => readFileSync(join(ROOT, file), 'utf8').split('\n').length - 1;
+
+describe('files of logic a reader can hold', () => {
+  it(`no non-test file exceeds ${MAX_LINES} lines, except the listed catalogs, suites and files not split yet`, () => {
+    const files = logicFiles();
+    expect(files.length).toBeGreaterThan(200);
+    const long = files.filter((file) => linesOf(file) > MAX_LINES && !(file in LONG_FILES));
+    expect(long).toEqual([]);
+  });
+
+  it('lists only files that exist and are still long (a split file leaves the list)', () => {
+    const files = new Set(logicFiles());
+    const stale = Object.keys(LONG_FILES).filter((file) => !files.has(file) || linesOf(file) <= MAX_LINES);
+    expect(stale).toEqual([]);
+  });
+});
