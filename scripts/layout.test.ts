@@ -72,7 +72,6 @@ const LONG_FILES: Record<string, string> = {
   'bff/openapi/openapi.ts': 'data table: the OpenAPI document of every public route',
   'bff/labels/testing/store-contract.ts': 'a test suite: the ledger store contract both stores pass',
   'shared/oauth/testing/suite.ts': 'a test suite: the OAuth promises both servers pass',
-  'bff/app.ts': 'not split yet: the wiring of every part of the BFF',
   'shared/oauth/pages.ts': 'not split yet: the login and consent pages and their checks',
   'bff/desk/client/issue.ts': 'not split yet: the desk issue form in the browser',
 };
