@@ -4,6 +4,7 @@ import { ShipmentEventSchema } from '../../shared/shipment-events.ts';
 import type { BffConfig } from '../config.ts';
 import type { LedgerStore } from '../labels/ledger-store.ts';
 import type { Logger } from '../logger.ts';
+import { OutboxDrain } from '../outbox-drain.ts';
 import { renderEmail } from './email.ts';
 import type { MailPort } from './mailer.ts';
 import type { Delivery, Outbox } from './outbox.ts';
@@ -47,11 +48,15 @@ export interface DispatcherOptions {
 export class Dispatcher {
   private readonly options: Required<Omit<DispatcherOptions, 'webhook' | 'mailer'>> &
     Pick<DispatcherOptions, 'webhook' | 'mailer'>;
-  private running: Promise<number> | undefined;
-  private again = false;
+  private readonly outboxDrain: OutboxDrain<Delivery>;
 
   constructor(options: DispatcherOptions) {
     this.options = { now: Date.now, random: Math.random, leaseMs: 60_000, batch: 8, ...options };
+    const { outbox, now, leaseMs, batch } = this.options;
+    this.outboxDrain = new OutboxDrain(
+      () => outbox.claim(batch, now(), now() + leaseMs),
+      (delivery) => this.deliver(delivery),
+    );
   }
 
   /**
@@ -59,26 +64,7 @@ export class Dispatcher {
    * more before it ends (an event written meanwhile is not left for the next tick).
    */
   drain(): Promise<number> {
-    if (this.running) {
-      this.again = true;
-      return this.running;
-    }
-    this.running = this.loop().finally(() => {
-      this.running = undefined;
-    });
-    return this.running;
-  }
-
-  private async loop(): Promise<number> {
-    const { outbox, now, leaseMs, batch } = this.options;
-    let tries = 0;
-    for (;;) {
-      this.again = false;
-      const claimed = await outbox.claim(batch, now(), now() + leaseMs);
-      if (claimed.length === 0 && !this.again) return tries;
-      tries += claimed.length;
-      await Promise.all(claimed.map((delivery) => this.deliver(delivery)));
-    }
+    return this.outboxDrain.drain();
   }
 
   private async deliver(delivery: Delivery): Promise<void> {

@@ -5,6 +5,7 @@ import { type Logger, messageOf } from '../logger.ts';
 import { retryDelayMs } from '../notifications/dispatcher.ts';
 import { DELIVERY_STATES, type DeliveryState, placeholders, skipLocked } from '../notifications/outbox.ts';
 import type { StoredOrder } from '../orders/order-store.ts';
+import { OutboxDrain } from '../outbox-drain.ts';
 import { NuvemshopApi } from './nuvemshop-api.ts';
 import { ShopifyAdmin } from './shopify-admin.ts';
 import { isStoreRefused } from './store-api.ts';
@@ -223,11 +224,16 @@ const ShopifyOrderFulfillmentsSchema = z.looseObject({
  */
 export class TrackingBack {
   private readonly options: TrackingBackOptions;
-  private running: Promise<number> | undefined;
-  private again = false;
+  private readonly outboxDrain: OutboxDrain<Fulfillment>;
 
   constructor(options: TrackingBackOptions) {
     this.options = options;
+    const now = options.now ?? Date.now;
+    const leaseMs = options.leaseMs ?? 60_000;
+    this.outboxDrain = new OutboxDrain(
+      () => options.store.claim(8, now(), now() + leaseMs),
+      (fulfillment) => this.deliver(fulfillment),
+    );
   }
 
   /** Whether the store's platform can be told (its API token is configured). */
@@ -240,27 +246,7 @@ export class TrackingBack {
 
   /** Sends everything due now; a call while one runs makes it look once more. Answers the tries made. */
   drain(): Promise<number> {
-    if (this.running) {
-      this.again = true;
-      return this.running;
-    }
-    this.running = this.loop().finally(() => {
-      this.running = undefined;
-    });
-    return this.running;
-  }
-
-  private async loop(): Promise<number> {
-    const now = this.options.now ?? Date.now;
-    const leaseMs = this.options.leaseMs ?? 60_000;
-    let tries = 0;
-    for (;;) {
-      this.again = false;
-      const claimed = await this.options.store.claim(8, now(), now() + leaseMs);
-      if (claimed.length === 0 && !this.again) return tries;
-      tries += claimed.length;
-      await Promise.all(claimed.map((fulfillment) => this.deliver(fulfillment)));
-    }
+    return this.outboxDrain.drain();
   }
 
   private async deliver(fulfillment: Fulfillment): Promise<void> {
