@@ -1,5 +1,5 @@
 import type { Messages } from '../messages.ts';
-import { say } from './ui.ts';
+import { say, selectAll } from './ui.ts';
 
 /**
  * The ledger page: "select all" for the created labels of the page, the print button counting the selection, and no
@@ -12,28 +12,14 @@ export function mountLabels(t: Messages): void {
   const all = form.querySelector<HTMLInputElement>('input[data-select-all]');
   const button = form.querySelector<HTMLButtonElement>('[data-print]');
   const status = form.querySelector('[data-print-status]');
-  const update = () => {
-    const chosen = boxes.filter((box) => box.checked).length;
+  selectAll(all, boxes, (chosen) => {
     if (button) button.textContent = chosen === 0 ? t.printSelected : t.printCount(chosen);
-    if (all) {
-      all.checked = chosen > 0 && chosen === boxes.length;
-      all.indeterminate = chosen > 0 && chosen < boxes.length;
-    }
     if (chosen > 0) say(status, '');
-  };
-  if (all && boxes.length > 0) {
-    all.hidden = false;
-    all.addEventListener('change', () => {
-      for (const box of boxes) box.checked = all.checked;
-      update();
-    });
-  }
-  for (const box of boxes) box.addEventListener('change', update);
+  });
   form.addEventListener('submit', (event) => {
     if (boxes.some((box) => box.checked)) return;
     event.preventDefault();
     say(status, t.printNone, true);
     (boxes[0] ?? button)?.focus();
   });
-  update();
 }

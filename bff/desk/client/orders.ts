@@ -5,7 +5,7 @@ import { callApi, errorOf } from './api.ts';
 import { fillFromCep } from './cep.ts';
 import { partyFrom } from './order.ts';
 import { rememberSender, restoreSender } from './sender.ts';
-import { element, failureText, once, required, say } from './ui.ts';
+import { element, failureText, once, required, say, selectAll } from './ui.ts';
 
 /** `POST /admin/api/orders/labels`: each order's volumes, or why none was sent. */
 const BatchSchema = z.object({
@@ -83,22 +83,9 @@ function mountIssue(form: HTMLFormElement, t: Messages, o: OrderMessages): void 
   const status = required(form, '[data-orders-status]');
   const results = required(form, '[data-orders-results]');
   const print = required<HTMLAnchorElement>(form, '[data-print-orders]');
-  const update = () => {
-    const chosen = boxes.filter((box) => box.checked).length;
+  selectAll(all, boxes, (chosen) => {
     button.textContent = chosen === 0 ? o.issueSelected : o.issueCount(chosen);
-    if (all) {
-      all.checked = chosen > 0 && chosen === boxes.length;
-      all.indeterminate = chosen > 0 && chosen < boxes.length;
-    }
-  };
-  if (all && boxes.length > 0) {
-    all.hidden = false;
-    all.addEventListener('change', () => {
-      for (const box of boxes) box.checked = all.checked;
-      update();
-    });
-  }
-  for (const box of boxes) box.addEventListener('change', update);
+  });
   restoreSender(form);
   form.addEventListener('submit', (event) => {
     event.preventDefault();
@@ -174,7 +161,6 @@ function mountIssue(form: HTMLFormElement, t: Messages, o: OrderMessages): void 
       }
     });
   });
-  update();
 }
 
 function mountImport(form: HTMLFormElement, t: Messages, o: OrderMessages): void {

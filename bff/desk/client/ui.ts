@@ -53,3 +53,31 @@ export function required<T extends Element>(root: ParentNode, selector: string):
   if (!found) throw new Error(`the desk page has no ${selector}`);
   return found;
 }
+
+/**
+ * A "select all" box over a list of boxes (shown only when there are boxes): it checks or clears them all, and reads
+ * checked when all are, mixed when some are. `changed` runs with how many are chosen after every change, and once now.
+ */
+export function selectAll(
+  all: HTMLInputElement | null,
+  boxes: readonly HTMLInputElement[],
+  changed: (chosen: number) => void,
+): void {
+  const update = () => {
+    const chosen = boxes.filter((box) => box.checked).length;
+    if (all) {
+      all.checked = chosen > 0 && chosen === boxes.length;
+      all.indeterminate = chosen > 0 && chosen < boxes.length;
+    }
+    changed(chosen);
+  };
+  if (all && boxes.length > 0) {
+    all.hidden = false;
+    all.addEventListener('change', () => {
+      for (const box of boxes) box.checked = all.checked;
+      update();
+    });
+  }
+  for (const box of boxes) box.addEventListener('change', update);
+  update();
+}
