@@ -18,7 +18,7 @@ export interface Unprintable {
   why: string;
 }
 
-/** The report page's words (bff/desk/order-messages.ts holds them per language). */
+/** The report page's words (bff/desk/order-messages/ holds them, one file per language). */
 export interface PrintWords {
   reportTitle: string;
   reportIntro: (printed: number, missing: number) => string;
