@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { builtCalculatorApp } from '../bff/static/calculator-app.ts';
-import { launchBrowser } from '../e2e/support/browser.ts';
+import { closeSharedBrowser, launchBrowser } from '../e2e/support/browser.ts';
 import { startSandbox } from '../sandbox/testing.ts';
 import { type Figure, median, round } from './stats.ts';
 
@@ -149,7 +149,10 @@ customElements.define('shipping-calculator', class extends HTMLElement {
     }
   } finally {
     await browser.close();
+    // The handle's close ends only its contexts; Chromium itself is closed here, or the bench never exits.
+    await closeSharedBrowser();
     server.close();
+    server.closeAllConnections();
     await sandbox.close();
   }
   const fp = median(firstPaint);

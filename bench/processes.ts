@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -66,3 +66,21 @@ export const startBffProcess = (apiUrl: string, env: Record<string, string> = {}
     BFF_AGENT_TOKENS: JSON.stringify([{ token: BENCH_AGENT_TOKEN, scopes: ['rates', 'tracking', 'labels'] }]),
     ...env,
   });
+
+/** The processes this one started that still run (`pid command`), read from /proc: what the bench must not leave. */
+export function childrenLeft(): { pid: number; command: string }[] {
+  const left: { pid: number; command: string }[] = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      // The command (field 2) is in parentheses and may hold spaces; the parent's pid is the second field after it.
+      const [state, parent] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(parent) !== process.pid || state === 'Z') continue;
+      left.push({ pid: Number(name), command: stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) });
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return left;
+}

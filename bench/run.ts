@@ -8,6 +8,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
+import { closeLeftovers } from '../testing/processes.ts';
 import { measureBrowser } from './browser.ts';
 import { measureCheckoutStorm, measureQuoteFairShare } from './checkout.ts';
 import { measureCoalescing } from './coalescing.ts';
@@ -17,6 +18,7 @@ import { measureLabelSoak, measureLabelsUnderLoad } from './labels.ts';
 import { measureMcp } from './mcp.ts';
 import { measureNotifications } from './notifications.ts';
 import { measurePacking } from './packing.ts';
+import { childrenLeft } from './processes.ts';
 import { measurePromise } from './promise.ts';
 import { measureSize } from './size.ts';
 import type { Figure } from './stats.ts';
@@ -90,3 +92,29 @@ for (const f of figures)
   out(`| ${f.id} | ${f.figure} | ${f.value} | ${f.comparedWith} | ${f.goal} | ${f.met ? 'yes' : '**no**'} |`);
 out();
 out(`Written to bench/results/latest.json (${result.durationS} s).`);
+
+// Nothing is left running, as npm test's sweep checks: a server of the test harness a step did not close, a process
+// a step started (Chromium, a BFF) — each stopped and named, and the run exits 1. Then the event loop must empty: if
+// anything still holds it 10 s later, it is named and the process exits (1) rather than run on.
+const servers = await closeLeftovers();
+const children = childrenLeft();
+for (const { pid } of children) {
+  try {
+    process.kill(pid, 'SIGKILL');
+  } catch {
+    // gone already
+  }
+}
+if (servers > 0 || children.length > 0) {
+  out(
+    `bench: stopped what a step left running: ${[
+      ...(servers > 0 ? [`${servers} test server(s)`] : []),
+      ...children.map(({ pid, command }) => `${command} (pid ${pid})`),
+    ].join(', ')}`,
+  );
+  process.exitCode = 1;
+}
+setTimeout(() => {
+  out(`bench: still running 10 s after its table, held by: ${process.getActiveResourcesInfo().join(', ')}`);
+  process.exit(1);
+}, 10_000).unref();

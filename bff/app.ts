@@ -50,6 +50,10 @@ export interface BffDeps {
   schedule?: Schedule;
   /** How long lookups wait to be sent upstream together (default 50 ms). */
   coalesceWindowMs?: number;
+  /** The clock of those windows (default: the real one, Redis's for the queue instances share), for tests. */
+  coalesceNow?: () => number;
+  /** Redis's command timeout (`openBackends`; default 500 ms), for tests on a busy machine. */
+  redisCommandTimeoutMs?: number;
   /** Retry timing of the upstream client (defaults suit production). */
   upstream?: Pick<
     RestClientOptions,

@@ -50,6 +50,7 @@ export function createParts(deps: BffDeps) {
     logger,
     windowMs: deps.coalesceWindowMs ?? 50,
     ...(deps.schedule ? { schedule: deps.schedule } : {}),
+    ...(deps.coalesceNow ? { coalesceNow: deps.coalesceNow } : {}),
     shared: backends.codeLoader,
     share: backends.visitorShare,
   });

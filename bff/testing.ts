@@ -72,7 +72,11 @@ export async function startBff(
       ...env,
     });
     // Opened (and migrated) as main.ts does: BFF_DATABASE_URL / BFF_REDIS_URL in `env` share them.
-    backends = await openBackends(config, { logger, ...(deps.now ? { now: deps.now } : {}) });
+    backends = await openBackends(config, {
+      logger,
+      ...(deps.now ? { now: deps.now } : {}),
+      ...(deps.redisCommandTimeoutMs ? { redisCommandTimeoutMs: deps.redisCommandTimeoutMs } : {}),
+    });
     if (config.testClock && !deps.workNow) sandboxClock = await SandboxClock.connect(apiUrl);
     const workNow = deps.workNow ?? sandboxClock?.now;
     bff = createBff({

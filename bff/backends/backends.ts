@@ -103,6 +103,8 @@ export function ledgerDatabase(config: Pick<BffConfig, 'databaseUrl' | 'dataDir'
 export interface BackendOptions {
   logger: Logger;
   now?: () => number;
+  /** Redis's command timeout (default 500 ms): tests whose claim is not about a hung Redis give a busy machine more. */
+  redisCommandTimeoutMs?: number;
 }
 
 /**
@@ -156,7 +158,12 @@ export async function openBackends(config: BffConfig, options: BackendOptions): 
   const shareLimit = visitorShareOf(routeLimit(config.shippingRateLimit, 'tracking', watchShare));
   const localShare = new MemoryVisitorLimiter(shareLimit);
   const redis = config.redisUrl
-    ? new RedisConnection({ url: config.redisUrl, secretKey: config.secretKey, logger: options.logger })
+    ? new RedisConnection({
+        url: config.redisUrl,
+        secretKey: config.secretKey,
+        logger: options.logger,
+        ...(options.redisCommandTimeoutMs ? { commandTimeoutMs: options.redisCommandTimeoutMs } : {}),
+      })
     : undefined;
   const loaders: RedisCodeLoader[] = [];
   const failures = (name: 'visitor' | 'order', limit: RateLimit) => {
@@ -220,8 +227,8 @@ export async function openBackends(config: BffConfig, options: BackendOptions): 
       orders: failures('order', LOOKUP_FAILURES.perOrder),
     }),
     codeLoader: redis
-      ? (batch, local, windowMs) => {
-          const loader = new RedisCodeLoader(redis, batch, local, windowMs);
+      ? (batch, local, windowMs, now) => {
+          const loader = new RedisCodeLoader(redis, batch, local, windowMs, now);
           loaders.push(loader);
           return loader;
         }

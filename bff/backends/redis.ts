@@ -26,7 +26,13 @@ export class RedisConnection {
   private readonly logger: Logger;
   private down = false;
 
-  constructor(options: { url: string; secretKey: string; logger: Logger }) {
+  constructor(options: {
+    url: string;
+    secretKey: string;
+    logger: Logger;
+    /** How long a command may take before the caller falls back to this instance (default 500 ms). */
+    commandTimeoutMs?: number;
+  }) {
     this.logger = options.logger;
     this.prefix = storePrefix(options.secretKey);
     const common = {
@@ -37,7 +43,7 @@ export class RedisConnection {
     };
     // A Redis that stops answering without closing the connection (paused, partitioned) must not hold a visitor
     // past the deadline: each command gives up after 500 ms and the caller falls back to this instance.
-    this.commands = new Redis(options.url, { ...common, commandTimeout: 500 });
+    this.commands = new Redis(options.url, { ...common, commandTimeout: options.commandTimeoutMs ?? 500 });
     // The subscriber queues its SUBSCRIBE until connected, so it is (re)established whenever Redis comes back.
     this.subscriber = new Redis(options.url, {
       ...common,

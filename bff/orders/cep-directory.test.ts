@@ -48,10 +48,10 @@ describe('the address of a CEP', () => {
   });
 
   it('falls back within its timeout when the service is slow', async () => {
-    await sandbox.control('viacep', { mode: 'slow', latencyMs: 2_000 });
-    const started = performance.now();
+    // The service answers after 20 s: only the 150 ms timeout gives the table's answer, so the answer is the proof
+    // (a 1 s stopwatch on it raced a busy machine).
+    await sandbox.control('viacep', { mode: 'slow', latencyMs: 20_000 });
     expect(await directory(150).lookup('30130-010')).toEqual({ kind: 'uf_only', uf: 'MG' });
-    expect(performance.now() - started).toBeLessThan(1_000);
   });
 
   it('takes the first address when one of several services is down (the race)', async () => {

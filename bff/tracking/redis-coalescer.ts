@@ -18,6 +18,12 @@ export interface ClusterCoalescerOptions {
   windowMs?: number;
   /** How long a caller waits for a code's answer, sent by any instance, before giving up. */
   waitMs?: number;
+  /**
+   * The clock the batching windows are measured with. Default: Redis's own `TIME`, one clock for every instance.
+   * Tests pass theirs, so that a window ends when the test's clock says and not when a busy machine is late (a
+   * stopped clock: batches leave only full).
+   */
+  now?: () => number;
 }
 
 /** How long a code may stay in flight before another instance may send it again (a sender that died). */
@@ -35,11 +41,20 @@ interface Outcome {
   };
 }
 
-/** Enqueues a code, stamped with the Redis clock, unless it is already queued or in flight; 1 when enqueued. */
+/** The time in milliseconds: the caller's clock when it gave one (`ARGV[n]` not empty), else the Redis clock. */
+const clockMs = (n: number) => `
+local nowMs = tonumber(ARGV[${n}])
+if not nowMs then
+  local clock = redis.call('TIME')
+  nowMs = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
+end
+`;
+
+/** Enqueues a code, stamped with the clock (ARGV[2]), unless it is already queued or in flight; 1 when enqueued. */
 const ENQUEUE = `
 if redis.call('EXISTS', KEYS[2]) == 1 then return 0 end
-local now = redis.call('TIME')
-return redis.call('ZADD', KEYS[1], 'NX', tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000), ARGV[1])
+${clockMs(2)}
+return redis.call('ZADD', KEYS[1], 'NX', nowMs, ARGV[1])
 `;
 
 /**
@@ -52,8 +67,7 @@ return redis.call('ZADD', KEYS[1], 'NX', tonumber(now[1]) * 1000 + math.floor(to
  * wait (ARGV[5] ms) are dropped first.
  */
 const CLAIM = `
-local clock = redis.call('TIME')
-local nowMs = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
+${clockMs(8)}
 -- Codes queued longer than anyone waits for them (ARGV[5] ms) are dropped: their callers have given up.
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', nowMs - tonumber(ARGV[5]))
 local count = redis.call('ZCARD', KEYS[1])
@@ -78,10 +92,10 @@ end
 return claimed
 `;
 
-/** Notes, on the Redis clock, when a send ended (the next partial batch's window counts from then). */
+/** Notes, on the clock (ARGV[2]), when a send ended (the next partial batch's window counts from then). */
 const SENT = `
-local clock = redis.call('TIME')
-return redis.call('SET', KEYS[1], tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000), 'PX', ARGV[1])
+${clockMs(2)}
+return redis.call('SET', KEYS[1], nowMs, 'PX', ARGV[1])
 `;
 
 /** Extends the sender lock only if this instance still holds it (1), else 0: another sender took over. */
@@ -113,7 +127,9 @@ interface Waiter {
  * instead of sending. While one call is in flight the queue fills, so calls leave full under load.
  */
 export class ClusterCoalescer {
-  private readonly options: Required<ClusterCoalescerOptions>;
+  private readonly options: Required<Omit<ClusterCoalescerOptions, 'now'>>;
+  /** The clock's time for a script, or '' for the Redis clock. */
+  private readonly clock: () => string;
   private readonly id = randomUUID();
   private readonly waiters = new Map<string, Waiter[]>();
   private timer: NodeJS.Timeout | undefined;
@@ -124,7 +140,9 @@ export class ClusterCoalescer {
   private closed = false;
 
   constructor(options: ClusterCoalescerOptions) {
-    this.options = { windowMs: 50, waitMs: 8_000, ...options };
+    const { now, ...rest } = options;
+    this.options = { windowMs: 50, waitMs: 8_000, ...rest };
+    this.clock = now ? () => String(now()) : () => '';
   }
 
   private get keys() {
@@ -165,7 +183,7 @@ export class ClusterCoalescer {
     const clear = () => clearTimeout(timeout);
     answer.then(clear, clear);
     const { queue, inFlight } = this.keys;
-    this.options.redis.eval(ENQUEUE, 2, queue, `${inFlight}${code}`, code).then(
+    this.options.redis.eval(ENQUEUE, 2, queue, `${inFlight}${code}`, code, this.clock()).then(
       () => this.schedule(),
       (error: unknown) => this.fail([code], error instanceof Error ? error : new Error(String(error))),
     );
@@ -210,6 +228,7 @@ export class ClusterCoalescer {
             this.options.waitMs,
             40 * this.options.windowMs,
             this.options.windowMs,
+            this.clock(),
           )) as (number | string)[];
           if (wait === undefined) break;
           if (codes.length > 0) await this.send(codes.map(String));
@@ -246,7 +265,7 @@ export class ClusterCoalescer {
     // later batch) rather than waiting on an answer already published.
     await redis.del(...codes.map((code) => `${this.keys.inFlight}${code}`));
     await redis.publish(this.keys.channel, JSON.stringify(outcome));
-    await redis.eval(SENT, 1, this.keys.sent, IN_FLIGHT_TTL_MS);
+    await redis.eval(SENT, 1, this.keys.sent, IN_FLIGHT_TTL_MS, this.clock());
   }
 
   private settle(message: string): void {
@@ -306,6 +325,7 @@ export class RedisCodeLoader implements CodeLoader {
     batch: TrackingBatch,
     local: Coalescer<TrackingResult>,
     windowMs?: number,
+    now?: () => number,
   ) {
     this.connection = connection;
     this.local = local;
@@ -316,6 +336,7 @@ export class RedisCodeLoader implements CodeLoader {
       batch,
       waitMs: 7_000,
       ...(windowMs === undefined ? {} : { windowMs }),
+      ...(now ? { now } : {}),
     });
     void this.cluster.start().catch(() => undefined);
   }

@@ -147,15 +147,14 @@ describe('TrackingService.lookup', () => {
     const { service, clock } = setUp({ deadlineMs: 300 });
     await service.lookup([MOVING]);
     clock.now += 11 * 60_000;
-    await sandbox.control('faults', { target: 'tracking', mode: 'latency', latencyMs: 1_500, times: 2 });
-    const started = performance.now();
+    // The platform answers after 20 s, past the client's own 2 s: only the deadline can answer these lookups, so what
+    // they answer proves it — no stopwatch (a 1.4 s bound on two 300 ms deadlines raced a busy machine).
+    await sandbox.control('faults', { target: 'tracking', mode: 'latency', latencyMs: 20_000, times: 2 });
     const [stale] = await service.lookup([MOVING]);
     expect(stale).toMatchObject({ code: MOVING, stale: true });
     const failure = await service.lookup([CREATED]).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(UpstreamError);
     expect(failure).toMatchObject({ failure: 'unavailable', message: 'no upstream answer within 300 ms' });
-    // two lookups of 300 ms each, not the platform's 1.5 s
-    expect(performance.now() - started).toBeLessThan(1_400);
   });
 
   it('refuses a code that is not S10 before any upstream call, so it cannot fail a shared batch', async () => {
@@ -198,10 +197,10 @@ describe('TrackingService.lookup', () => {
     const { service, clock } = setUp({ deadlineMs: 1_000 });
     await service.lookup([MOVING]);
     clock.now += 6 * 60_000;
-    await sandbox.control('faults', { target: 'tracking', mode: 'latency', latencyMs: 1_500, times: 1 });
-    const started = performance.now();
+    // The platform answers after 20 s (the client gives up at 2 s): a lookup that waited for it would get its result
+    // only at the 1 s deadline, marked stale. Not stale is the proof, with no stopwatch racing a busy machine.
+    await sandbox.control('faults', { target: 'tracking', mode: 'latency', latencyMs: 20_000, times: 1 });
     const [answer] = await service.lookup([MOVING]);
-    expect(performance.now() - started).toBeLessThan(500);
     expect(answer).toMatchObject({ code: MOVING, found: true });
     expect(answer).not.toHaveProperty('stale');
   });

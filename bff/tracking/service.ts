@@ -26,6 +26,8 @@ export interface TrackingServiceOptions {
   logger: Logger;
   windowMs?: number;
   schedule?: Schedule;
+  /** The clock the coalescing windows are measured with (default: the real one; the shared queue's, Redis's). */
+  coalesceNow?: () => number;
   /** The answer deadline of one lookup (default `TRACKING_DEADLINE_MS`). */
   deadlineMs?: number;
   /**
@@ -42,6 +44,7 @@ export type SharedLoader = (
   batch: TrackingBatch,
   local: Coalescer<TrackingResult>,
   windowMs?: number,
+  now?: () => number,
 ) => CodeLoader;
 
 /** Tracking that spends the store's 60 calls a minute wisely: cache, stale-while-revalidate, coalescing. */
@@ -74,8 +77,11 @@ export class TrackingService {
       batch,
       ...(options.windowMs === undefined ? {} : { windowMs: options.windowMs }),
       ...(options.schedule ? { schedule: options.schedule } : {}),
+      ...(options.coalesceNow ? { now: options.coalesceNow } : {}),
     });
-    this.coalescer = options.shared ? options.shared(batch, local, options.windowMs) : local;
+    this.coalescer = options.shared
+      ? options.shared(batch, local, options.windowMs, options.coalesceNow)
+      : local;
   }
 
   /**

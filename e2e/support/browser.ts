@@ -37,6 +37,17 @@ export async function launchBrowser(): Promise<Browser> {
   return handleOf(await shared);
 }
 
+/**
+ * Closes the browser this process launched, for a program that is not a test process (the bench): nothing ends it
+ * for it, and Chromium's pipe to it would keep its event loop alive — `npm run bench` stayed running, Chromium
+ * beside it, for an hour after its table. A test file never calls it (the browser is shared by the files).
+ */
+export async function closeSharedBrowser(): Promise<void> {
+  const browser = await shared?.catch(() => undefined);
+  shared = undefined;
+  await browser?.close();
+}
+
 function handleOf(browser: Browser): Browser {
   const opened = new Set<BrowserContext>();
   const track = <T extends BrowserContext>(context: T): T => {

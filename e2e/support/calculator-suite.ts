@@ -375,7 +375,16 @@ export function describeCalculator(part: 'page' | 'cart'): void {
       });
 
       it('does not move the page while loading (same height idle, loading and with two options)', async () => {
-        await sandbox.control('faults', { target: 'rates', mode: 'latency', latencyMs: 600 });
+        // The platform's answer is held until the loading state has been seen and measured: a fixed latency at the
+        // sandbox raced the poll, and on a busy machine the answer could come before the poll ever saw aria-busy.
+        let answer = () => {};
+        const answered = new Promise<void>((resolve) => {
+          answer = resolve;
+        });
+        await page.route('**/v1/rates', async (route) => {
+          if (route.request().method() === 'POST') await answered;
+          await route.continue();
+        });
         const front = await storefront();
         await page.goto(`${front.url}product.html`);
         const widget = page.locator('shipping-calculator');
@@ -383,6 +392,7 @@ export function describeCalculator(part: 'page' | 'cart'): void {
         await quote('20040-020');
         await expect.poll(() => results().getAttribute('aria-busy')).toBe('true');
         const loading = (await widget.boundingBox())?.height;
+        answer();
         await expect.poll(() => options().count()).toBe(2);
         const done = (await widget.boundingBox())?.height;
         expect(loading).toBe(idle);

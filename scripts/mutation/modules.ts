@@ -47,6 +47,7 @@ export const MODULES: MutationModule[] = [
     tests: [
       'bff/labels/fingerprint.test.ts',
       'bff/labels/issuer.test.ts',
+      'bff/labels/service.scripted.test.ts',
       'bff/labels/ledger-store.test.ts',
       'bff/labels/ledger-store.postgres.test.ts',
     ],
