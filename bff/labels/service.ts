@@ -3,6 +3,7 @@ import type { AgentLabelInput, PreviewLabelOutput } from '../../shared/labels/ag
 import { centavos, declaredValueCents } from '../../shared/labels/declared-value.ts';
 import { type GenerateLabelInput, GenerateLabelInputSchema } from '../../shared/labels/label.ts';
 import { plausibilityOf } from '../../shared/labels/plausibility.ts';
+import type { OrderBinding } from '../orders/binding.ts';
 import type { Approval, ApprovalStore } from '../policies/approval-store.ts';
 import { type Caller, dailyLimits, needsApproval, serviceAllowed } from '../policies/policies.ts';
 import { quoteCallerOf } from '../rates/quote-share.ts';
@@ -56,6 +57,8 @@ export interface LabelServiceOptions {
   approvals: ApprovalStore;
   serviceCodes: ServiceCodes;
   rates: Pick<RatesService, 'quote'>;
+  /** Store orders' numbers bind labels to their CEP and review (bff/orders/binding.ts); none: no store orders. */
+  binding?: OrderBinding | undefined;
   now?: () => number;
 }
 
@@ -76,7 +79,9 @@ interface Prepared {
  * reaches the platform. The MCP tools and the desk's API are transports over this.
  */
 export class LabelService {
-  private readonly options: Required<LabelServiceOptions>;
+  private readonly options: Required<Omit<LabelServiceOptions, 'binding'>> & {
+    binding?: OrderBinding | undefined;
+  };
 
   constructor(options: LabelServiceOptions) {
     this.options = { now: Date.now, ...options };
@@ -84,7 +89,7 @@ export class LabelService {
 
   /** `generate_label`: issues the intended label once, or says why not (nothing sent). */
   async generate(request: AgentLabelInput, caller: Caller): Promise<LabelAnswer> {
-    const prepared = this.prepare(request, caller);
+    const prepared = await this.bound(this.prepare(request, caller));
     if ('refusal' in prepared) return { kind: 'refused', refusal: prepared.refusal };
     if (needsApproval(caller.policy, prepared.declaredValueCents)) {
       const answer = await this.throughApproval(prepared, caller);
@@ -203,7 +208,7 @@ export class LabelService {
     if (!approval) return { missing: true };
     if (!decided && approval.state !== 'approved') return { notPending: approval.state };
     const stored = JSON.parse(approval.request) as AgentLabelInput;
-    const prepared = this.prepare(stored, { issuedBy: approval.issuedBy });
+    const prepared = await this.bound(this.prepare(stored, { issuedBy: approval.issuedBy }));
     if ('refusal' in prepared) return { answer: { kind: 'refused', refusal: prepared.refusal } };
     const outcome = await this.issueApproved(approval, prepared);
     if (outcome.kind === 'refused' && outcome.why === 'agent_limit_reached') {
@@ -239,7 +244,7 @@ export class LabelService {
   /** `preview_label`: what generate_label would do with this input, and at what price; creates nothing. */
   async preview(request: AgentLabelInput, caller: Caller): Promise<PreviewLabelOutput> {
     const label = describe(request);
-    const prepared = this.prepare(request, caller);
+    const prepared = await this.bound(this.prepare(request, caller));
     const limitsLeft = await this.limitsLeft(caller);
     if ('refusal' in prepared) {
       const { reason, message, field } = prepared.refusal;
@@ -287,6 +292,20 @@ export class LabelService {
           : prepared.input.serviceCode,
       },
     };
+  }
+
+  /**
+   * A request under a store order's number that the order does not bind (another CEP, or the order under review):
+   * refused before anything else, the approval included (an approval is never asked for a label the order refuses).
+   */
+  private async bound(
+    prepared: Prepared | { refusal: LabelRefusal },
+  ): Promise<Prepared | { refusal: LabelRefusal }> {
+    const { binding } = this.options;
+    const orderId = 'refusal' in prepared ? undefined : prepared.intent.orderId;
+    if ('refusal' in prepared || orderId === undefined || !binding) return prepared;
+    const refusal = await binding.refusal(orderId, prepared.input.recipient.endereco.cep);
+    return refusal ? { refusal } : prepared;
   }
 
   /** The service mapped, the input parsed as the platform takes it, the rules, and the caller's services. */
