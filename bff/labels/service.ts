@@ -1,4 +1,3 @@
-import { formatCep } from '../../shared/cep.ts';
 import type { AgentLabelInput, PreviewLabelOutput } from '../../shared/labels/agent-label.ts';
 import { centavos, declaredValueCents } from '../../shared/labels/declared-value.ts';
 import { type GenerateLabelInput, GenerateLabelInputSchema } from '../../shared/labels/label.ts';
@@ -8,6 +7,7 @@ import type { Approval, ApprovalStore } from '../policies/approval-store.ts';
 import { type Caller, dailyLimits, needsApproval, serviceAllowed } from '../policies/policies.ts';
 import { quoteCallerOf } from '../rates/quote-share.ts';
 import type { RatesService } from '../rates/service.ts';
+import { previewLines } from './answer.ts';
 import {
   APPROVAL_TTL_MS,
   type ApprovalLimits,
@@ -57,7 +57,7 @@ export interface LabelServiceOptions {
   approvals: ApprovalStore;
   serviceCodes: ServiceCodes;
   rates: Pick<RatesService, 'quote'>;
-  /** Store orders' numbers bind labels to their CEP and review (bff/orders/binding.ts); none: no store orders. */
+  /** Store orders bind the labels under their numbers (bff/orders/binding.ts). */
   binding?: OrderBinding | undefined;
   now?: () => number;
 }
@@ -72,6 +72,9 @@ interface Prepared {
   declaredValueCents: number;
 }
 
+/** A request prepared, or why it is refused before anything is sent. */
+type Ready = Prepared | { refusal: LabelRefusal };
+
 /**
  * Labels as the merchant's agents and the desk ask for them (docs/architecture.md, "Labels"
  * and "Agent policies and approvals"): the service mapped to its contract code, the carrier's plausibility rules, the
@@ -79,9 +82,7 @@ interface Prepared {
  * reaches the platform. The MCP tools and the desk's API are transports over this.
  */
 export class LabelService {
-  private readonly options: Required<Omit<LabelServiceOptions, 'binding'>> & {
-    binding?: OrderBinding | undefined;
-  };
+  private readonly options: LabelServiceOptions & { now: () => number };
 
   constructor(options: LabelServiceOptions) {
     this.options = { now: Date.now, ...options };
@@ -243,7 +244,7 @@ export class LabelService {
 
   /** `preview_label`: what generate_label would do with this input, and at what price; creates nothing. */
   async preview(request: AgentLabelInput, caller: Caller): Promise<PreviewLabelOutput> {
-    const label = describe(request);
+    const label = previewLines(request);
     const prepared = await this.bound(this.prepare(request, caller));
     const limitsLeft = await this.limitsLeft(caller);
     if ('refusal' in prepared) {
@@ -294,22 +295,16 @@ export class LabelService {
     };
   }
 
-  /**
-   * A request under a store order's number that the order does not bind (another CEP, or the order under review):
-   * refused before anything else, the approval included (an approval is never asked for a label the order refuses).
-   */
-  private async bound(
-    prepared: Prepared | { refusal: LabelRefusal },
-  ): Promise<Prepared | { refusal: LabelRefusal }> {
-    const { binding } = this.options;
+  /** Under a store order's number, what the order refuses (bff/orders/binding.ts), before any approval is asked. */
+  private async bound(prepared: Ready): Promise<Ready> {
     const orderId = 'refusal' in prepared ? undefined : prepared.intent.orderId;
-    if ('refusal' in prepared || orderId === undefined || !binding) return prepared;
-    const refusal = await binding.refusal(orderId, prepared.input.recipient.endereco.cep);
+    if ('refusal' in prepared || orderId === undefined) return prepared;
+    const refusal = await this.options.binding?.refusal(orderId, prepared.input.recipient.endereco.cep);
     return refusal ? { refusal } : prepared;
   }
 
   /** The service mapped, the input parsed as the platform takes it, the rules, and the caller's services. */
-  private prepare(request: AgentLabelInput, caller: Caller): Prepared | { refusal: LabelRefusal } {
+  private prepare(request: AgentLabelInput, caller: Caller): Ready {
     const { serviceCodes } = this.options;
     const service = serviceCodes.resolve(request);
     if (!service.ok)
@@ -392,18 +387,4 @@ export class LabelService {
   private issued(prepared: Prepared, outcome: IssueOutcome): LabelAnswer {
     return { kind: 'issued', outcome, orderId: prepared.intent.orderId, volume: prepared.intent.volume };
   }
-}
-
-/** What would be printed, in a line per field, for preview_label and the desk. */
-function describe(request: AgentLabelInput): PreviewLabelOutput['label'] {
-  const { recipient, dimensions } = request;
-  return {
-    recipient: recipient.nome,
-    destination: `${recipient.endereco.logradouro}, ${recipient.endereco.numero} — ${recipient.endereco.cidade}/${recipient.endereco.uf}, CEP ${formatCep(recipient.endereco.cep)}`,
-    service: request.serviceId ?? request.serviceCode ?? '',
-    weightGrams: request.weightGrams,
-    dimensions: `${dimensions.comprimento} × ${dimensions.largura} × ${dimensions.altura} cm`,
-    declaredValue: declaredValueCents(request.declaredItems) / 100,
-    ...(request.orderId === undefined ? {} : { orderId: request.orderId, volume: request.volume ?? 1 }),
-  };
 }

@@ -94,7 +94,7 @@ export class HistoryPromises implements DeliveryPromises {
     return (await this.explain(input)).promise;
   }
 
-  /** What this holds in memory (bounded: docs/security.md, "State a stranger can grow"). */
+  /** What this holds in memory (bounded: docs/security.md, "State that grows with strangers"). */
   stateSize(): { services: number; quotedDays: number } {
     return { services: this.services.size, quotedDays: this.quotedDays.size };
   }
