@@ -135,6 +135,25 @@ describe("a label under a store order's number", () => {
     expect(await fulfilled(order.orderId)).toEqual([[result?.volumes[0]?.answer.trackingCode]]);
   }, 60_000);
 
+  it('a label asked for before its store order arrived counts for the order only if it goes to the order’s CEP', async () => {
+    // The order is paid, its webhook late: an agent labels its number to São Paulo meanwhile (nothing to refuse yet).
+    const { order } = await stack.paid('shopify', shopifyOrder({ ...TWO_VOLUMES, notify: false }));
+    const early = await agentLabel({ ...SAMPLE_LABEL, recipient: SAO_PAULO, orderId: order.orderId });
+    expect(early.isError).toBe(false);
+    const orders = stack.sandbox.state.checkouts.orders;
+    const emulated = [...orders.orders.values()].find((o) => o.id === order.id);
+    if (!emulated) throw new Error('no emulated order');
+    await orders.announce(emulated, 'orders/paid');
+    // Arrived: the early label is not the order's — not its state, not its lookup, not its tracking.
+    expect(await stateOf(order.orderId)).toBe('new');
+    expect((await lookup(order.orderId, '20040-020')).status).toBe(404);
+    const [result] = await batch([order.orderId]);
+    // Volume 1 is held by the early label's request: the batch's conflict queues nothing.
+    expect(result?.volumes[0]?.answer.reason).toBe('order_volume_conflict');
+    expect(await fulfilled(order.orderId)).toEqual([]);
+    expect(await stateOf(order.orderId)).toBe('partly_labelled');
+  }, 60_000);
+
   it('a volume conflict never queues the tracking back', async () => {
     const { order } = await stack.paid('shopify', shopifyOrder(TWO_VOLUMES));
     // An agent takes volume 2 to the order's CEP with another request (its own weight): bound, but not the desk's.
