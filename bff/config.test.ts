@@ -379,6 +379,13 @@ describe('parseConfig: quotes and checkouts (docs/checkout/)', () => {
       parseConfig({ ...base, SHIPPING_API_URL: 'http://localhost:4010', BFF_TEST_CLOCK: 'sandbox' })
         .testClock,
     ).toBe('sandbox');
+    expect(
+      parseConfig({
+        ...base,
+        SHIPPING_MCP_URL: 'http://[::1]:4010/mcp',
+        BFF_TEST_CLOCK: 'sandbox',
+      }).testClock,
+    ).toBe('sandbox');
     const refused: [Record<string, string>, RegExp][] = [
       [{ BFF_PROMISE_QUANTILE: '1' }, /^BFF_PROMISE_QUANTILE must be a share from 0.5 to 0.99/],
       [{ BFF_PROMISE_QUANTILE: '95' }, /^BFF_PROMISE_QUANTILE must be a share/],
@@ -391,6 +398,19 @@ describe('parseConfig: quotes and checkouts (docs/checkout/)', () => {
       [
         { BFF_TEST_CLOCK: 'sandbox', SHIPPING_API_URL: 'http://10.0.0.5:4010' },
         /^BFF_TEST_CLOCK=sandbox is refused/,
+      ],
+      // Issue 48, finding 10 (red first): a local REST sandbox with the real platform's MCP, where labels are bought.
+      [
+        { BFF_TEST_CLOCK: 'sandbox', SHIPPING_MCP_URL: 'https://mcp.frete.example/mcp' },
+        /^BFF_TEST_CLOCK=sandbox is refused: SHIPPING_MCP_URL \(https:\/\/mcp\.frete\.example\) is not a sandbox/,
+      ],
+      [
+        { BFF_TEST_CLOCK: 'sandbox', SHIPPING_MCP_URL: 'http://127.0.0.1.frete.example/mcp' },
+        /^BFF_TEST_CLOCK=sandbox is refused: SHIPPING_MCP_URL/,
+      ],
+      [
+        { BFF_TEST_CLOCK: 'sandbox', SHIPPING_MCP_URL: 'http://[::2]:4010/mcp' },
+        /^BFF_TEST_CLOCK=sandbox is refused: SHIPPING_MCP_URL/,
       ],
     ];
     for (const [env, message] of refused)

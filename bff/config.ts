@@ -35,6 +35,7 @@ import {
   webhookSecret,
   wholeNumber,
 } from './env-readers.ts';
+import { isLoopbackUrl, knownSecretVariable, type SecretValues } from './known-secrets.ts';
 
 export { ConfigError };
 
@@ -221,13 +222,46 @@ function checkPairs(env: BffEnv): void {
     );
   if (env.BFF_WEBHOOK_URL && !env.BFF_WEBHOOK_SECRET)
     throw new ConfigError('BFF_WEBHOOK_SECRET is required with BFF_WEBHOOK_URL: webhooks are always signed');
-  if (
-    env.BFF_TEST_CLOCK &&
-    !isLoopbackHostname(new URL(env.SHIPPING_API_URL).hostname.replace(/^\[|\]$/g, ''))
-  )
+  // Both platform URLs: labels are bought through SHIPPING_MCP_URL, so a real one there is the real platform too.
+  for (const [variable, url] of platformUrls(env))
+    if (env.BFF_TEST_CLOCK && !isLoopbackUrl(url))
+      throw new ConfigError(
+        `BFF_TEST_CLOCK=sandbox is refused: ${variable} (${new URL(url).origin}) is not a sandbox on this machine; a test clock never drives a BFF against the real platform`,
+      );
+  const known = knownSecretVariable(
+    secretValues(env),
+    platformUrls(env).map(([, url]) => url),
+  );
+  if (known)
     throw new ConfigError(
-      `BFF_TEST_CLOCK=sandbox is refused: SHIPPING_API_URL (${new URL(env.SHIPPING_API_URL).origin}) is not a sandbox on this machine; a test clock never drives a BFF against the real platform`,
+      `${known} is refused: it holds a placeholder (REPLACE…), an example from the docs, a sandbox fixture or the demo's secret, which anyone can read; generate one of your own (openssl rand -hex 32). Known values are taken only against a sandbox on this machine.`,
     );
+}
+
+/** `SHIPPING_API_URL` and `SHIPPING_MCP_URL` as the BFF calls them. */
+function platformUrls(env: BffEnv): [string, string][] {
+  return [
+    ['SHIPPING_API_URL', env.SHIPPING_API_URL],
+    ['SHIPPING_MCP_URL', env.SHIPPING_MCP_URL ?? `${env.SHIPPING_API_URL}/mcp`],
+  ];
+}
+
+/** The secrets whose known value lets a stranger in: the desk, signed links and events, store webhooks, agents. */
+function secretValues(env: BffEnv): SecretValues {
+  const one = (value: string | undefined) => (value === undefined ? [] : [value]);
+  return {
+    SHIPPING_SECRET_KEY: one(env.SHIPPING_SECRET_KEY),
+    BFF_ADMIN_PASSWORD: one(env.BFF_ADMIN_PASSWORD),
+    BFF_AGENT_TOKENS: env.BFF_AGENT_TOKENS.map((agent) => agent.token),
+    BFF_CHECKOUT_TOKENS: env.BFF_CHECKOUT_TOKENS,
+    BFF_LINK_SECRET: one(env.BFF_LINK_SECRET),
+    BFF_WEBHOOK_SECRET: one(env.BFF_WEBHOOK_SECRET),
+    BFF_SHOPIFY_SECRET: one(env.BFF_SHOPIFY_SECRET),
+    BFF_SHOPIFY_TOKEN: one(env.BFF_SHOPIFY_TOKEN),
+    BFF_NUVEMSHOP_CALLBACK_SECRET: one(env.BFF_NUVEMSHOP_CALLBACK_SECRET),
+    BFF_NUVEMSHOP_APP_SECRET: one(env.BFF_NUVEMSHOP_APP_SECRET),
+    BFF_NUVEMSHOP_TOKEN: one(env.BFF_NUVEMSHOP_TOKEN),
+  };
 }
 
 /**

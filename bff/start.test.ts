@@ -143,9 +143,14 @@ describe('.env.example', () => {
     expect(missing).toEqual([]);
   });
 
-  it('parses as it is, and with every commented example line switched on', () => {
-    expect(() => parseConfig(parseEnv(text))).not.toThrow();
-    const all = parseEnv(text.replace(/^# ([A-Z_]+=)/gm, '$1'));
+  it('is refused as it is (placeholders, issue 48), and parses filled in, with every commented example line switched on', () => {
+    expect(() => parseConfig(parseEnv(text))).toThrow(
+      /^SHIPPING_SECRET_KEY is refused: it holds a placeholder/,
+    );
+    // Each placeholder filled in as an operator would (same length, so each value's format still holds).
+    const filled = text.replaceAll('REPLACE', 'Kx9Qz7w');
+    expect(() => parseConfig(parseEnv(filled))).not.toThrow();
+    const all = parseEnv(filled.replace(/^# ([A-Z_]+=)/gm, '$1'));
     expect(Object.keys(all).length).toBeGreaterThan(20);
     expect(() => parseConfig(all)).not.toThrow();
     expect(() => parseSandboxConfig(all)).not.toThrow();

@@ -11,13 +11,11 @@ import { AppsHost, type RenderedApp, type Rendering } from './support/apps-host.
 import { launchBrowser, screenshot } from './support/browser.ts';
 
 const PASSWORD = 'senha-do-lojista-e2e-apps';
-/** The merchant's agent, whose labels only the merchant's click issues. */
-const CLICK = {
-  token: 'agent-click-e2e-apps-0001',
-  scopes: ['rates', 'labels'],
-  name: 'assistente',
-  issue: 'app',
-};
+/**
+ * The merchant's agent, whose labels only the merchant's click issues: an OAuth connection the merchant granted, with
+ * `issue: "app"` on /admin/agents (a static token's labels wait for the desk instead: bff/mcp/apps/static-tokens.test.ts).
+ */
+const CLICK_POLICY = { issue: 'app' } as const;
 const LABEL = {
   ...SAMPLE_LABEL,
   serviceCode: undefined,
@@ -53,14 +51,19 @@ beforeAll(async () => {
   [sandbox, browser] = await Promise.all([startSandbox({ labelPdfDelayMs: 0 }), launchBrowser()]);
   bff = await startBff(sandbox.url, {
     BFF_ADMIN_PASSWORD: PASSWORD,
-    BFF_AGENT_TOKENS: JSON.stringify([CLICK]),
     BFF_SERVICE_CODES: JSON.stringify({ 'correios-pac': '03298', 'correios-sedex': '03220' }),
     BFF_BOXES: JSON.stringify([
       { id: 'M', comprimento: 30, largura: 20, altura: 15, tareGrams: 180, maxWeightGrams: 10000 },
       { id: 'P', comprimento: 20, largura: 15, altura: 10, tareGrams: 90, maxWeightGrams: 5000 },
     ]),
   });
-  ({ client } = await connectHost(`${bff.url}/mcp`, CLICK.token));
+  const access = await merchantToken(
+    bff.url,
+    PASSWORD,
+    { store: bff.backends.oauth as NonNullable<typeof bff.backends.oauth>, set: CLICK_POLICY },
+    ['rates', 'labels'],
+  );
+  ({ client } = await connectHost(`${bff.url}/mcp`, access));
   ({ tools } = await client.listTools());
   host = new AppsHost(client);
   await host.start();

@@ -59,6 +59,11 @@ export const SERVER_ERROR_STATUS = {
   history_too_short: 409,
   history_unavailable: 503,
   reason_required: 400,
+  /**
+   * A label asked for under a store order's number to another CEP (bff/orders/binding.ts): nothing sent. A tool
+   * refusal (`structuredContent.reason`) and the desk's 422 refusal body carry it; this is its home and its message.
+   */
+  order_mismatch: 409,
 } as const;
 export type ServerErrorCode = keyof typeof SERVER_ERROR_STATUS;
 
@@ -107,6 +112,7 @@ export const ERROR_MESSAGES: Record<ApiErrorCode, string> = {
   history_too_short: "The platform's recent history no longer reaches back to this attempt.",
   history_unavailable: "The platform's history could not be read now; try again in a minute.",
   reason_required: 'A forced decision needs a written reason of at least 10 characters.',
+  order_mismatch: "This orderId is a store order's number, and the label does not go to that order's CEP.",
 };
 
 /** The REST error envelope of spec 7.1: `{"error":{"code","message","actionUrl"?}}`. */

@@ -21,7 +21,7 @@ import { ApprovalStore } from '../policies/approval-store.ts';
 import { TransitHistory } from '../promise/history-store.ts';
 import { PROMISE_MIGRATIONS } from '../promise/migrations.ts';
 import { MemoryQuoteStore, type QuoteStore } from '../rates/quote-cache.ts';
-import { QuoteShares, quoteShareOf } from '../rates/quote-share.ts';
+import { openLaneOf, QuoteShares, quoteShareOf } from '../rates/quote-share.ts';
 import { RedisQuoteStore } from '../rates/redis-quote-cache.ts';
 import { FulfillmentStore } from '../stores/tracking-back.ts';
 import { TrackingCache, type TrackingStore } from '../tracking/cache.ts';
@@ -174,11 +174,15 @@ export async function openBackends(config: BffConfig, options: BackendOptions): 
   const localQuotes = new MemoryQuoteStore({ now });
   // Each caller's share of the BFF's rates lane: the store's limit less what shoppers' browsers keep.
   const quoteLane = routeLimit(config.shippingRateLimit, 'rates', 0, browserShare);
-  const quoteShares = new QuoteShares((kind) => {
-    const limit = quoteShareOf(quoteLane, kind);
+  const shareWindow = (limit: RateLimit, name: string) => {
     const local = new MemoryVisitorLimiter(limit, { now });
-    return redis ? new RedisVisitorLimiter(redis, limit, local, `quote-${kind}`) : local;
-  });
+    return redis ? new RedisVisitorLimiter(redis, limit, local, `quote-${name}`) : local;
+  };
+  // The lane less its floor, which only the checkout tokens and the desk reach (issue 48, finding 7).
+  const quoteShares = new QuoteShares(
+    (kind) => shareWindow(quoteShareOf(quoteLane, kind), kind),
+    shareWindow(openLaneOf(quoteLane), 'open'),
+  );
 
   const ledgerCheck: ReadinessCheck = async () =>
     (await ledger.healthy())

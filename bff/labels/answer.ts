@@ -6,7 +6,13 @@ import {
   outcomeUnknownStatus,
   unsettledLabelSummary,
 } from '../../shared/agent-texts.ts';
-import type { AgentLabelOutput } from '../../shared/labels/agent-label.ts';
+import { formatCep } from '../../shared/cep.ts';
+import type {
+  AgentLabelInput,
+  AgentLabelOutput,
+  PreviewLabelOutput,
+} from '../../shared/labels/agent-label.ts';
+import { declaredValueCents } from '../../shared/labels/declared-value.ts';
 import type { IssueOutcome } from './outcomes.ts';
 import { UNKNOWN_ADVICE } from './reconciler.ts';
 
@@ -114,4 +120,18 @@ export function describeAnswer(result: LabelAnswer): {
         },
       });
   }
+}
+
+/** What would be printed, in a line per field, for preview_label and the desk. */
+export function previewLines(request: AgentLabelInput): PreviewLabelOutput['label'] {
+  const { recipient, dimensions } = request;
+  return {
+    recipient: recipient.nome,
+    destination: `${recipient.endereco.logradouro}, ${recipient.endereco.numero} — ${recipient.endereco.cidade}/${recipient.endereco.uf}, CEP ${formatCep(recipient.endereco.cep)}`,
+    service: request.serviceId ?? request.serviceCode ?? '',
+    weightGrams: request.weightGrams,
+    dimensions: `${dimensions.comprimento} × ${dimensions.largura} × ${dimensions.altura} cm`,
+    declaredValue: declaredValueCents(request.declaredItems) / 100,
+    ...(request.orderId === undefined ? {} : { orderId: request.orderId, volume: request.volume ?? 1 }),
+  };
 }

@@ -1,13 +1,13 @@
-import { formatCep } from '../../shared/cep.ts';
 import type { AgentLabelInput, PreviewLabelOutput } from '../../shared/labels/agent-label.ts';
 import { centavos, declaredValueCents } from '../../shared/labels/declared-value.ts';
 import { type GenerateLabelInput, GenerateLabelInputSchema } from '../../shared/labels/label.ts';
 import { plausibilityOf } from '../../shared/labels/plausibility.ts';
+import type { OrderBinding } from '../orders/binding.ts';
 import type { Approval, ApprovalStore } from '../policies/approval-store.ts';
 import { type Caller, dailyLimits, needsApproval, serviceAllowed } from '../policies/policies.ts';
 import { quoteCallerOf } from '../rates/quote-share.ts';
 import type { RatesService } from '../rates/service.ts';
-import type { LabelAnswer, LabelRefusal } from './answer.ts';
+import { type LabelAnswer, type LabelRefusal, previewLines } from './answer.ts';
 import {
   APPROVAL_TTL_MS,
   type ApprovalLimits,
@@ -35,6 +35,8 @@ export interface LabelServiceOptions {
   approvals: ApprovalStore;
   serviceCodes: ServiceCodes;
   rates: Pick<RatesService, 'quote'>;
+  /** Store orders bind the labels under their numbers (bff/orders/binding.ts). */
+  binding?: OrderBinding | undefined;
   now?: () => number;
 }
 
@@ -48,6 +50,9 @@ interface Prepared {
   declaredValueCents: number;
 }
 
+/** A request prepared, or why it is refused before anything is sent. */
+type Ready = Prepared | { refusal: LabelRefusal };
+
 /**
  * Labels as the merchant's agents and the desk ask for them (docs/architecture.md, "Labels"
  * and "Agent policies and approvals"): the service mapped to its contract code, the carrier's plausibility rules, the
@@ -55,7 +60,7 @@ interface Prepared {
  * reaches the platform. The MCP tools and the desk's API are transports over this.
  */
 export class LabelService {
-  private readonly options: Required<LabelServiceOptions>;
+  private readonly options: LabelServiceOptions & { now: () => number };
 
   constructor(options: LabelServiceOptions) {
     this.options = { now: Date.now, ...options };
@@ -63,7 +68,7 @@ export class LabelService {
 
   /** `generate_label`: issues the intended label once, or says why not (nothing sent). */
   async generate(request: AgentLabelInput, caller: Caller): Promise<LabelAnswer> {
-    const prepared = this.prepare(request, caller);
+    const prepared = await this.bound(this.prepare(request, caller));
     if ('refusal' in prepared) return { kind: 'refused', refusal: prepared.refusal };
     if (needsApproval(caller.policy, prepared.declaredValueCents)) {
       const answer = await this.throughApproval(prepared, caller);
@@ -182,7 +187,7 @@ export class LabelService {
     if (!approval) return { missing: true };
     if (!decided && approval.state !== 'approved') return { notPending: approval.state };
     const stored = JSON.parse(approval.request) as AgentLabelInput;
-    const prepared = this.prepare(stored, { issuedBy: approval.issuedBy });
+    const prepared = await this.bound(this.prepare(stored, { issuedBy: approval.issuedBy }));
     if ('refusal' in prepared) return { answer: { kind: 'refused', refusal: prepared.refusal } };
     const outcome = await this.issueApproved(approval, prepared);
     if (outcome.kind === 'refused' && outcome.why === 'agent_limit_reached') {
@@ -217,8 +222,8 @@ export class LabelService {
 
   /** `preview_label`: what generate_label would do with this input, and at what price; creates nothing. */
   async preview(request: AgentLabelInput, caller: Caller): Promise<PreviewLabelOutput> {
-    const label = describe(request);
-    const prepared = this.prepare(request, caller);
+    const label = previewLines(request);
+    const prepared = await this.bound(this.prepare(request, caller));
     const limitsLeft = await this.limitsLeft(caller);
     if ('refusal' in prepared) {
       const { reason, message, field } = prepared.refusal;
@@ -268,8 +273,16 @@ export class LabelService {
     };
   }
 
+  /** Under a store order's number, what the order refuses (bff/orders/binding.ts), before any approval is asked. */
+  private async bound(prepared: Ready): Promise<Ready> {
+    const orderId = 'refusal' in prepared ? undefined : prepared.intent.orderId;
+    if ('refusal' in prepared || orderId === undefined) return prepared;
+    const refusal = await this.options.binding?.refusal(orderId, prepared.input.recipient.endereco.cep);
+    return refusal ? { refusal } : prepared;
+  }
+
   /** The service mapped, the input parsed as the platform takes it, the rules, and the caller's services. */
-  private prepare(request: AgentLabelInput, caller: Caller): Prepared | { refusal: LabelRefusal } {
+  private prepare(request: AgentLabelInput, caller: Caller): Ready {
     const { serviceCodes } = this.options;
     const service = serviceCodes.resolve(request);
     if (!service.ok)
@@ -352,18 +365,4 @@ export class LabelService {
   private issued(prepared: Prepared, outcome: IssueOutcome): LabelAnswer {
     return { kind: 'issued', outcome, orderId: prepared.intent.orderId, volume: prepared.intent.volume };
   }
-}
-
-/** What would be printed, in a line per field, for preview_label and the desk. */
-function describe(request: AgentLabelInput): PreviewLabelOutput['label'] {
-  const { recipient, dimensions } = request;
-  return {
-    recipient: recipient.nome,
-    destination: `${recipient.endereco.logradouro}, ${recipient.endereco.numero} — ${recipient.endereco.cidade}/${recipient.endereco.uf}, CEP ${formatCep(recipient.endereco.cep)}`,
-    service: request.serviceId ?? request.serviceCode ?? '',
-    weightGrams: request.weightGrams,
-    dimensions: `${dimensions.comprimento} × ${dimensions.largura} × ${dimensions.altura} cm`,
-    declaredValue: declaredValueCents(request.declaredItems) / 100,
-    ...(request.orderId === undefined ? {} : { orderId: request.orderId, volume: request.volume ?? 1 }),
-  };
 }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type RunningSandbox, startSandbox } from '../../sandbox/testing.ts';
-import { CepDirectory } from './cep-directory.ts';
+import { CEP_LOOKUP_LIMITS, CepDirectory } from './cep-directory.ts';
 
 let sandbox: RunningSandbox;
 beforeAll(async () => {
@@ -39,11 +39,19 @@ describe('the address of a CEP', () => {
     expect(await directory().lookup('01999-999')).toEqual({ kind: 'not_found', uf: 'SP' });
   });
 
-  it('falls back to the CEP→UF table when the service is down, and does not cache the failure', async () => {
+  it('falls back to the CEP→UF table when the service is down, and keeps the failure only a minute', async () => {
     await sandbox.control('viacep', { mode: 'down' });
-    const cep = directory();
+    let clock = 1_000_000;
+    const cep = new CepDirectory({
+      services: [{ kind: 'viacep', baseUrl: `${sandbox.url}/viacep/ws` }],
+      timeoutMs: 500,
+      now: () => clock,
+    });
     expect(await cep.lookup('20040-020')).toEqual({ kind: 'uf_only', uf: 'RJ' });
     await sandbox.control('viacep', { mode: 'normal' });
+    // Issue 48, finding 11: a failure is kept briefly, so a retry storm does not ask the public service again at once.
+    expect((await cep.lookup('20040-020')).kind).toBe('uf_only');
+    clock += CEP_LOOKUP_LIMITS.failureTtlMs + 1;
     expect((await cep.lookup('20040-020')).kind).toBe('address');
   });
 

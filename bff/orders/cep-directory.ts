@@ -14,6 +14,12 @@ import type { CepServiceConfig } from '../env-readers.ts';
  * source (`https://viacep.com.br/ws/…`), so it cannot be pointed at the sandbox's emulated service without patching
  * its internals, and it keeps no cache. This is the same idea (race the services, first address wins) with
  * configurable base URLs.
+ *
+ * Paced (issue 48, finding 11: a CSV preview fired one lookup per new CEP at the public services at once, 5,000 in
+ * 4 s): at most `CEP_LOOKUP_LIMITS.inFlight` lookups at a time per service, the others waiting their turn within the
+ * same timeout (and a service with too many waiting is skipped for that CEP at once); a CEP asked again while its
+ * lookup is in flight joins it; a lookup no service answered is cached too, briefly (`failureTtlMs`), unless it was
+ * our own pacing that skipped a service.
  */
 export interface CepAddress {
   cep: string;
@@ -52,11 +58,71 @@ const BrasilApiAnswerSchema = z.looseObject({
 });
 
 class NotFound extends Error {}
+/** Our own pacing skipped the service for this CEP (too many waiting, or the timeout passed while waiting). */
+class Paced extends Error {}
+
+/** How the lookups to each public service are paced, and how long each kind of answer is kept. */
+export const CEP_LOOKUP_LIMITS = {
+  /** Lookups at once per service. */
+  inFlight: 4,
+  /** Lookups waiting for a turn per service; beyond it the service is skipped for that CEP. */
+  waiting: 200,
+  /** Answers kept (CEPs). */
+  cached: 5000,
+  foundTtlMs: 86_400_000,
+  notFoundTtlMs: 3_600_000,
+  /** No service answered: the CEP→UF table's state, kept a minute so a retry storm does not ask again at once. */
+  failureTtlMs: 60_000,
+} as const;
 
 export interface CepDirectoryOptions {
   services: readonly CepServiceConfig[];
   timeoutMs: number;
   fetch?: typeof fetch;
+  /** The clock of the cache's times (a fake in tests). */
+  now?: () => number;
+}
+
+/** One service's turns: at most `inFlight` lookups at once, the rest waiting in order until their deadline. */
+class Turns {
+  private active = 0;
+  private readonly queue: (() => void)[] = [];
+
+  /** Runs `task` in its turn; `Paced` when too many wait or `signal` ends the wait first. */
+  async run<T>(task: () => Promise<T>, signal: AbortSignal): Promise<T> {
+    if (this.active < CEP_LOOKUP_LIMITS.inFlight) this.active += 1;
+    else await this.wait(signal);
+    try {
+      return await task();
+    } finally {
+      // The turn passes straight to the next one waiting; the count changes only when nobody waits.
+      const next = this.queue.shift();
+      if (next) next();
+      else this.active -= 1;
+    }
+  }
+
+  private wait(signal: AbortSignal): Promise<void> {
+    if (this.queue.length >= CEP_LOOKUP_LIMITS.waiting || signal.aborted) return Promise.reject(new Paced());
+    return new Promise((resolve, reject) => {
+      const wake = () => {
+        signal.removeEventListener('abort', gone);
+        resolve();
+      };
+      const gone = () => {
+        const at = this.queue.indexOf(wake);
+        if (at >= 0) this.queue.splice(at, 1);
+        reject(new Paced());
+      };
+      this.queue.push(wake);
+      signal.addEventListener('abort', gone, { once: true });
+    });
+  }
+
+  /** Lookups running and waiting now. */
+  get load(): { active: number; waiting: number } {
+    return { active: this.active, waiting: this.queue.length };
+  }
 }
 
 /** The port the desk and the import use (tests give the real one a sandbox). */
@@ -66,10 +132,16 @@ export interface CepLookup {
 
 export class CepDirectory implements CepLookup {
   private readonly options: CepDirectoryOptions;
-  private readonly cache = new LRUCache<string, CepAnswer>({ max: 5000 });
+  private readonly cache: LRUCache<string, CepAnswer>;
+  private readonly turns: Turns[];
+  /** Lookups in flight by CEP: a CEP asked again meanwhile joins its lookup. */
+  private readonly flights = new Map<string, Promise<CepAnswer>>();
 
   constructor(options: CepDirectoryOptions) {
     this.options = options;
+    const now = options.now ?? Date.now;
+    this.cache = new LRUCache({ max: CEP_LOOKUP_LIMITS.cached, perf: { now }, ttlResolution: 0 });
+    this.turns = options.services.map(() => new Turns());
   }
 
   /** The address of an 8-digit CEP (a CEP that is not one: `not_found`). */
@@ -78,29 +150,49 @@ export class CepDirectory implements CepLookup {
     if (digits.length !== 8) return { kind: 'not_found', uf: undefined };
     const cached = this.cache.get(digits);
     if (cached) return cached;
+    const flying = this.flights.get(digits);
+    if (flying) return flying;
+    const flight = this.resolve(digits).finally(() => this.flights.delete(digits));
+    this.flights.set(digits, flight);
+    return flight;
+  }
+
+  /** What this holds and runs now: cached answers, lookups in flight, and each service's turns. */
+  state(): { cached: number; flights: number; services: { active: number; waiting: number }[] } {
+    return { cached: this.cache.size, flights: this.flights.size, services: this.turns.map((t) => t.load) };
+  }
+
+  private async resolve(digits: string): Promise<CepAnswer> {
     const uf = ufOfCep(digits);
-    const asked = this.options.services.map((service) => this.ask(service, digits));
+    const signal = AbortSignal.timeout(this.options.timeoutMs);
+    const asked = this.options.services.map((service, i) =>
+      (this.turns[i] as Turns).run(() => this.ask(service, digits, signal), signal),
+    );
     if (asked.length === 0) return { kind: 'uf_only', uf };
     try {
       const answer = await Promise.any(asked);
-      this.cache.set(digits, answer, { ttl: 86_400_000 });
+      this.cache.set(digits, answer, { ttl: CEP_LOOKUP_LIMITS.foundTtlMs });
       return answer;
     } catch (error) {
       const errors = error instanceof AggregateError ? error.errors : [];
       if (errors.some((e) => e instanceof NotFound)) {
         const answer: CepAnswer = { kind: 'not_found', uf };
-        this.cache.set(digits, answer, { ttl: 3_600_000 });
+        this.cache.set(digits, answer, { ttl: CEP_LOOKUP_LIMITS.notFoundTtlMs });
         return answer;
       }
-      return { kind: 'uf_only', uf };
+      const answer: CepAnswer = { kind: 'uf_only', uf };
+      // Our own pacing is not the service's failure: the next lookup asks again.
+      if (!errors.some((e) => e instanceof Paced))
+        this.cache.set(digits, answer, { ttl: CEP_LOOKUP_LIMITS.failureTtlMs });
+      return answer;
     }
   }
 
-  private async ask(service: CepServiceConfig, cep: string): Promise<CepAnswer> {
+  private async ask(service: CepServiceConfig, cep: string, signal: AbortSignal): Promise<CepAnswer> {
     const url = service.kind === 'viacep' ? `${service.baseUrl}/${cep}/json/` : `${service.baseUrl}/${cep}`;
     const res = await (this.options.fetch ?? fetch)(url, {
       headers: { accept: 'application/json', 'user-agent': 'frete-kit' },
-      signal: AbortSignal.timeout(this.options.timeoutMs),
+      signal,
     });
     if (service.kind === 'brasilapi' && res.status === 404) throw new NotFound();
     if (!res.ok) throw new Error(`${service.kind} answered ${res.status}`);

@@ -61,12 +61,15 @@ describe('OrderLookup.byOrderAndCep', () => {
     expect(await orders.byOrderAndCep('PED-4', '20040020')).toBeUndefined();
   });
 
-  it('finds the whole order when one of its volumes went to the CEP, and leaves out the volumes not created', async () => {
+  it('finds only the volumes addressed to the CEP given, and leaves out the volumes not created (issue 48)', async () => {
     const home = await label('PED-5', 1, '20040-020');
     const office = await label('PED-5', 2, '01310-100');
     await label('PED-5', 3, '20040-020', 'rejected');
-    const found = await orders.byOrderAndCep('PED-5', '01310100');
-    expect(found?.map((a) => a.id)).toEqual([home.id, office.id]);
+    // Another recipient's parcel under the same number is never told to this CEP.
+    expect((await orders.byOrderAndCep('PED-5', '01310100'))?.map((a) => a.id)).toEqual([office.id]);
+    expect((await orders.byOrderAndCep('PED-5', '20040020'))?.map((a) => a.id)).toEqual([home.id]);
+    // A signed link of one parcel opens that recipient's parcels only.
+    expect((await orders.byLabel(office.id))?.parcels.map((a) => a.id)).toEqual([office.id]);
   });
 
   it('keeps the created label of a volume whose earlier attempt was refused', async () => {

@@ -1,18 +1,10 @@
-import * as z from 'zod/mini';
-import { normalizeCep } from '../../shared/cep.ts';
 import type { LedgerAttempt } from '../labels/ledger.ts';
 import type { LedgerStore } from '../labels/ledger-store.ts';
-
-const CepOfSchema = z.object({ recipient: z.object({ endereco: z.object({ cep: z.string() }) }) });
+import { requestCep } from './binding.ts';
 
 /** The destination CEP of a label, as sent (8 digits), or undefined. */
 function cepOf(attempt: LedgerAttempt): string | undefined {
-  try {
-    const cep = CepOfSchema.safeParse(JSON.parse(attempt.request)).data?.recipient.endereco.cep;
-    return cep === undefined ? undefined : (normalizeCep(cep) ?? undefined);
-  } catch {
-    return undefined;
-  }
+  return requestCep(attempt.request);
 }
 
 /** The labels of an order that have a tracking code: the latest created attempt of each volume, in volume order. */
@@ -39,21 +31,28 @@ export class OrderLookup {
   }
 
   /**
-   * The order's parcels when one of its labels went to this CEP; undefined for an unknown order, an order without a
-   * tracking code yet, and a wrong CEP alike — the caller cannot tell them apart, and must not.
+   * The order's parcels addressed to this CEP (issue 48: never another recipient's parcel of the same number);
+   * undefined for an unknown order, an order without a tracking code yet, and a wrong CEP alike — the caller cannot
+   * tell them apart, and must not.
    */
   async byOrderAndCep(orderId: string, cep: string): Promise<LedgerAttempt[] | undefined> {
-    const parcels = parcelsOf(await this.ledger.byOrder(orderId));
     // Every parcel's CEP is read, whichever matches: the same work for a wrong CEP as for a right one.
-    const matches = parcels.map((attempt) => cepOf(attempt) === cep);
-    return matches.includes(true) ? parcels : undefined;
+    const parcels = parcelsOf(await this.ledger.byOrder(orderId)).filter((attempt) => cepOf(attempt) === cep);
+    return parcels.length > 0 ? parcels : undefined;
   }
 
-  /** The parcels of the order a signed link's label belongs to (that label alone when it has no order). */
+  /**
+   * The parcels of the order a signed link's label belongs to that go to the same CEP as that label (that label
+   * alone when it has no order): a link opens its recipient's parcels, never another recipient's under the number.
+   */
   async byLabel(attemptId: string): Promise<{ orderId?: string; parcels: LedgerAttempt[] } | undefined> {
     const attempt = await this.ledger.get(attemptId);
     if (attempt?.state !== 'created' || !attempt.trackingCode) return undefined;
     if (!attempt.orderId) return { parcels: [attempt] };
-    return { orderId: attempt.orderId, parcels: parcelsOf(await this.ledger.byOrder(attempt.orderId)) };
+    const cep = cepOf(attempt);
+    const parcels = parcelsOf(await this.ledger.byOrder(attempt.orderId)).filter(
+      (parcel) => parcel.id === attempt.id || cepOf(parcel) === cep,
+    );
+    return { orderId: attempt.orderId, parcels };
   }
 }

@@ -223,21 +223,25 @@ export class OrderDesk {
       const { structured, status } = describeAnswer(await this.deps.labels.generate(parsed.data, DESK));
       volumes.push({ volume: i + 1, status, answer: structured });
     }
-    await this.queueTracking(order, plan.volumes.length);
+    await this.queueTracking(order, volumes);
     return { orderId, volumes };
   }
 
-  /** The order's tracking back to its store, once every planned volume has a created label with its code. */
-  private async queueTracking(order: StoredOrder, planned: number): Promise<void> {
+  /**
+   * The order's tracking back to its store, once every planned volume of this batch answered a label of the order with
+   * its code (created now or told again). The codes are this batch's own answers, never the ledger's labels under the
+   * number: a volume another request holds (`order_volume_conflict`), refused or unsettled queues nothing, so a label
+   * the merchant did not issue for this order never reaches the store (issue 48, finding 1).
+   */
+  private async queueTracking(order: StoredOrder, volumes: readonly VolumeResult[]): Promise<void> {
     if (order.source !== 'shopify' && order.source !== 'nuvemshop') return;
     if (!this.deps.trackingBack.connected(order.source)) return;
-    const created = (await this.deps.ledger.byOrder(order.orderId)).filter(
-      (attempt) => attempt.state === 'created' && attempt.trackingCode,
-    );
-    const codes = [...new Map(created.map((a) => [a.volume ?? 1, a.trackingCode as string])).entries()]
-      .sort(([a], [b]) => a - b)
-      .map(([, code]) => code);
-    if (codes.length < planned) return;
+    const codes: string[] = [];
+    for (const { status, answer } of volumes) {
+      if ((status !== 200 && status !== 201) || answer.reason !== undefined || !answer.trackingCode) return;
+      codes.push(answer.trackingCode);
+    }
+    if (codes.length === 0) return;
     const url = `${this.deps.publicUrl}/track?codes=${codes.map(encodeURIComponent).join(',')}`;
     await this.deps.fulfillments.enqueue(
       order,

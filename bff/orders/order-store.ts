@@ -8,6 +8,7 @@ import {
 } from '../../shared/orders/order.ts';
 import { migrated } from '../../shared/sql/migrate.ts';
 import { isUniqueViolation, type Sql, type SqlTransaction } from '../../shared/sql/sql.ts';
+import { isBound } from './binding.ts';
 import { ORDER_MIGRATIONS } from './order-migrations.ts';
 
 /** What receiving an order came to. */
@@ -208,19 +209,23 @@ export class OrderStore {
   }
 
   /**
-   * Where each order stands, from the ledger (its labels, by `order_id`) and the watcher (each label's parcel status):
+   * Where each order stands, from the ledger (its bound labels: its `order_id` and its CEP) and the watcher (each label's parcel status):
    * labelled when every planned volume has a created label, posted when the carrier has every one of them.
    */
   async labelsOf(orders: readonly StoredOrder[]): Promise<Map<string, OrderLabels>> {
     const result = new Map<string, OrderLabels>();
     for (const order of orders) {
       const rows = await this.sql.all(
-        `SELECT a.id, a.volume, a.state, a.tracking_code, w.status FROM label_attempts a
+        `SELECT a.id, a.order_id, a.request, a.volume, a.state, a.tracking_code, w.status FROM label_attempts a
          LEFT JOIN shipment_watches w ON w.attempt_id = a.id
          WHERE a.order_id = ? ORDER BY a.volume, a.created_at`,
         [order.orderId],
       );
-      const labels = rows.map((row) => ({
+      // Only the labels bound to the order (its number and its CEP) make its state (bff/orders/binding.ts).
+      const bound = rows.filter((row) =>
+        isBound(order, { orderId: String(row.order_id), request: String(row.request) }),
+      );
+      const labels = bound.map((row) => ({
         attemptId: String(row.id),
         volume: Number(row.volume ?? 1),
         state: String(row.state),

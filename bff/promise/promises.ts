@@ -45,6 +45,16 @@ export interface HistoryPromisesOptions {
 const CACHE_MS = 60_000;
 
 /**
+ * How many services' histories are kept read at once (least recently used first out). A store has a handful of
+ * services; `/api/promises` names them as its anonymous caller likes, so what it reads is bounded, not kept per name
+ * (issue 48, finding 4: ~400 B per new `serviceId`, never freed).
+ */
+export const MAX_SERVICE_HISTORIES = 64;
+
+/** How many CEP and service pairs' quoted counts are kept (the labels' fallback), least recently used first out. */
+export const MAX_QUOTED_DAYS = 10_000;
+
+/**
  * The store's own promise (`DeliveryPromises`, shared/delivery-promise.ts): per lane and service, the business days
  * from posting to delivery that `quantile` of the store's delivered parcels took (estimate.ts: recent parcels weigh
  * more, the lane backs off from its CEP prefix to its state's capital or interior, its state, its region), with the
@@ -55,16 +65,38 @@ const CACHE_MS = 60_000;
  */
 export class HistoryPromises implements DeliveryPromises {
   private readonly options: HistoryPromisesOptions & { now: () => number; cacheMs: number };
-  private readonly services = new Map<string, Promise<ServiceHistory>>();
-  /** The platform's `deliveryDays` last quoted per CEP and service: the fallback of a label's promise. */
-  private readonly quotedDays = new LRUCache<string, number>({ max: 10_000 });
+  private readonly services = new LRUCache<string, Promise<ServiceHistory>>({ max: MAX_SERVICE_HISTORIES });
+  /**
+   * The platform's `deliveryDays` last quoted per CEP and service by the quote core (never by `/api/promises`'s
+   * caller): the fallback of a label's promise.
+   */
+  private readonly quotedDays = new LRUCache<string, number>({ max: MAX_QUOTED_DAYS });
 
   constructor(options: HistoryPromisesOptions) {
     this.options = { now: Date.now, cacheMs: CACHE_MS, ...options };
   }
 
+  /**
+   * The quote core's promise of a rate the platform answered: its count is remembered as what a label to this CEP and
+   * service was sold with (`quotedDaysOf`).
+   */
   async promiseFor(input: PromiseInput): Promise<DeliveryPromise> {
+    const days = clampedDays(input.deliveryDays);
+    if (days !== undefined) this.quotedDays.set(`${input.destinationCep}|${input.serviceId}`, days);
     return (await this.explain(input)).promise;
+  }
+
+  /**
+   * The promise of a count its caller reports (`POST /api/promises`, anyone's): the same function, shown to that
+   * caller, and nothing remembered — what labels record and lanes learn comes from the quote core alone (issue 48, 5).
+   */
+  async shownFor(input: PromiseInput): Promise<DeliveryPromise> {
+    return (await this.explain(input)).promise;
+  }
+
+  /** What this holds in memory (bounded: docs/security.md, "State that grows with strangers"). */
+  stateSize(): { services: number; quotedDays: number } {
+    return { services: this.services.size, quotedDays: this.quotedDays.size };
   }
 
   /**
@@ -74,11 +106,8 @@ export class HistoryPromises implements DeliveryPromises {
    */
   async explain(input: PromiseInput): Promise<{ promise: DeliveryPromise; estimate?: LaneEstimate }> {
     const { storeDays = {} } = this.options;
-    const deliveryDays = Number.isFinite(input.deliveryDays)
-      ? Math.min(Math.max(0, input.deliveryDays), MAX_ARRIVAL_BUSINESS_DAYS)
-      : undefined;
+    const deliveryDays = clampedDays(input.deliveryDays);
     if (deliveryDays === undefined) return { promise: platformPromise(input, storeDays) };
-    this.quotedDays.set(`${input.destinationCep}|${input.serviceId}`, deliveryDays);
     const estimate = await this.estimate(input.destinationCep, input.serviceId);
     if (!estimate) return { promise: platformPromise(input, storeDays) };
     const date = (offset: number, handlingDays: number | undefined) =>
@@ -163,6 +192,13 @@ export class HistoryPromises implements DeliveryPromises {
       origin === undefined ? parcels : parcels.filter((p) => p.origin === origin);
     return { readAt, delivered: here(delivered), open: here(open) };
   }
+}
+
+/** A platform count as a promise takes it (0 to the most business days an arrival is counted), or undefined. */
+function clampedDays(deliveryDays: number): number | undefined {
+  return Number.isFinite(deliveryDays)
+    ? Math.min(Math.max(0, deliveryDays), MAX_ARRIVAL_BUSINESS_DAYS)
+    : undefined;
 }
 
 function mostCommon(values: readonly string[]): string | undefined {

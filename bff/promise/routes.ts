@@ -13,7 +13,7 @@ import type { HistoryPromises } from './promises.ts';
 import { soldPromiseOf } from './recorder.ts';
 
 export interface PromiseRoutesDeps {
-  promises: Pick<HistoryPromises, 'promiseFor'>;
+  promises: Pick<HistoryPromises, 'shownFor'>;
   /** The per-visitor limit (`BFF_VISITOR_RATE_LIMIT`), shared with the tracking API. */
   limiter: VisitorLimiter;
   /** The instant of a promise (the work clock). */
@@ -22,7 +22,8 @@ export interface PromiseRoutesDeps {
 
 /**
  * `POST /api/promises` `{cep, rates: [{serviceId, deliveryDays}]}` → `{promises: [{serviceId, promise}]}`: the promise
- * of each rate the calculator got from the platform, by the same function the quote core uses (`promiseFor`).
+ * of each rate the calculator got from the platform, by the same function the quote core uses — but its caller is
+ * anyone: the counts it sends are shown back and remembered nowhere (`shownFor`), never what a label records.
  */
 export function promiseRoutes(deps: PromiseRoutesDeps): Router {
   const router = Router();
@@ -40,7 +41,7 @@ export function promiseRoutes(deps: PromiseRoutesDeps): Router {
       promises: await Promise.all(
         rates.map(async ({ serviceId, deliveryDays }) => ({
           serviceId,
-          promise: await deps.promises.promiseFor({ destinationCep: cep, serviceId, deliveryDays, at }),
+          promise: await deps.promises.shownFor({ destinationCep: cep, serviceId, deliveryDays, at }),
         })),
       ),
     };

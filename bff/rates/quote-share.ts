@@ -31,6 +31,23 @@ export const QUOTE_SHARES: Record<QuoteCallerKind, number> = {
   bff: 0.25,
 };
 
+/**
+ * The floor of the lane kept for the callers that hold the store's own credential — a checkout token (the store's
+ * checkout server verifying before it charges, `/api/rates/verify`) and the desk: the other kinds together (Shopify's
+ * and Nuvemshop's checkouts for anonymous shoppers, agents, unnamed callers) spend at most the rest, so two anonymous
+ * checkout storms, each within its own share, can no longer take the whole lane (issue 48, finding 7).
+ */
+export const QUOTE_FLOOR = 0.25;
+
+/** The kinds the floor is kept for. */
+export const FLOOR_KINDS: readonly QuoteCallerKind[] = ['checkout', 'desk'];
+
+/** What the kinds outside the floor may spend together: the lane less its floor (a lane of one call keeps none). */
+export function openLaneOf(lane: RateLimit): RateLimit {
+  const floor = lane.calls < 2 ? 0 : Math.max(1, Math.floor(lane.calls * QUOTE_FLOOR + 1e-9));
+  return { calls: lane.calls - floor, seconds: lane.seconds };
+}
+
 /** One caller's allowance of uncached quotes: its kind's share of the lane (at least 1) per window. */
 export function quoteShareOf(lane: RateLimit, kind: QuoteCallerKind): RateLimit {
   return { calls: Math.max(1, Math.floor(lane.calls * QUOTE_SHARES[kind] + 1e-9)), seconds: lane.seconds };
@@ -62,19 +79,30 @@ export interface ShareWindow {
   take(key: string): Promise<LimitDecision>;
 }
 
-/** The shares of every caller: a window per kind, from `windowOf` (bff/backends/backends.ts: memory or Redis). */
+/**
+ * The shares of every caller: a window per kind, from `windowOf` (bff/backends/backends.ts: memory or Redis), and
+ * `open`, the one window every kind outside `FLOOR_KINDS` also spends from (`openLaneOf`); none: no floor is kept.
+ */
 export class QuoteShares {
   private readonly windows: Map<QuoteCallerKind, ShareWindow>;
+  private readonly open: ShareWindow | undefined;
 
-  constructor(windowOf: (kind: QuoteCallerKind) => ShareWindow) {
+  constructor(windowOf: (kind: QuoteCallerKind) => ShareWindow, open?: ShareWindow) {
     this.windows = new Map(QUOTE_CALLER_KINDS.map((kind) => [kind, windowOf(kind)]));
+    this.open = open;
   }
 
-  /** Spends one uncached quote of this caller's share, or says when the share frees one. */
-  take(caller: QuoteCaller): Promise<LimitDecision> {
+  /**
+   * Spends one uncached quote of this caller's share — and, outside the floor's kinds, one of the open part of the
+   * lane — or says when one frees. The caller's own share is spent first, so a caller at its share never spends the
+   * open part that others still have a share of.
+   */
+  async take(caller: QuoteCaller): Promise<LimitDecision> {
     const window = this.windows.get(caller.kind);
     if (!window) throw new Error(`no quote share for callers of kind ${caller.kind}`);
-    return window.take(callerKey(caller));
+    const own = await window.take(callerKey(caller));
+    if (!own.ok || !this.open || FLOOR_KINDS.includes(caller.kind)) return own;
+    return this.open.take('open');
   }
 }
 

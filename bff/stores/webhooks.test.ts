@@ -3,7 +3,7 @@ import {
   SANDBOX_NUVEMSHOP_APP_SECRET,
   SANDBOX_SHOPIFY_APP_SECRET,
 } from '../../sandbox/checkouts/accounts.ts';
-import { SAMPLE_LABEL } from '../../sandbox/testing.ts';
+import { SAMPLE_LABEL, samplePartyAt } from '../../sandbox/testing.ts';
 import { nuvemshopHmac } from '../../shared/checkouts/nuvemshop.ts';
 import { shopifyHmac } from '../../shared/checkouts/shopify.ts';
 import {
@@ -121,8 +121,10 @@ describe('Shopify orders/paid', () => {
       bairro: 'Copacabana',
     });
     // A label for it, then another change: the order is kept as labelled and flagged.
+    // To the order's CEP now: a label under a store order's number to another CEP is refused (issue 48).
     const label = await stack.desk.post('/admin/api/labels', {
       ...SAMPLE_LABEL,
+      recipient: samplePartyAt('22041-001', 'RJ', 'Rio de Janeiro'),
       orderId: order.orderId,
       volume: 1,
     });

@@ -235,6 +235,8 @@ export const DESK_EN: typeof DESK_PT_BR = {
     weight_over_limit: 'weight over the service’s limit.',
     dimensions_out_of_limits: 'dimensions outside the carrier’s limits.',
     unknown_service: 'a service this store does not have.',
+    order_mismatch: 'this order number is a store order going to another CEP (use the order’s recipient).',
+    needs_review: 'the store order has fields to review first.',
     order_volume_conflict:
       'this order and box already have a label with other details (change the order number, or check the existing label).',
     invalid_party_field: 'an address field is not accepted.',

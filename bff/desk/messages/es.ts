@@ -239,6 +239,8 @@ export const DESK_ES: typeof DESK_PT_BR = {
     weight_over_limit: 'peso por encima del límite del servicio.',
     dimensions_out_of_limits: 'dimensiones fuera de los límites de la transportadora.',
     unknown_service: 'un servicio que esta tienda no tiene.',
+    order_mismatch: 'este número es de un pedido de la tienda con otro CEP (use el destinatario del pedido).',
+    needs_review: 'el pedido de la tienda tiene campos para revisar antes.',
     order_volume_conflict:
       'este pedido y bulto ya tienen una etiqueta con otros datos (cambia el número de pedido, o revisa la etiqueta existente).',
     invalid_party_field: 'un campo de dirección no es aceptado.',

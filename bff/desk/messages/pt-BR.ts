@@ -247,6 +247,8 @@ export const DESK_PT_BR = {
     weight_over_limit: 'peso acima do limite do serviço.',
     dimensions_out_of_limits: 'dimensões fora dos limites da transportadora.',
     unknown_service: 'serviço que esta loja não tem.',
+    order_mismatch: 'este número é de um pedido da loja para outro CEP (use o destinatário do pedido).',
+    needs_review: 'o pedido da loja tem campos para revisar antes.',
     order_volume_conflict:
       'este pedido e volume já têm uma etiqueta com outros dados (mude o número do pedido, ou confira a etiqueta existente).',
     invalid_party_field: 'um campo de endereço não é aceito.',

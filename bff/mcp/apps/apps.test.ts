@@ -76,6 +76,15 @@ async function host(token: string, options: Parameters<typeof connectHost>[2] = 
   open.push(client);
   return client;
 }
+/**
+ * An OAuth connection the merchant granted by logging in, whose policy on /admin/agents is `issue: "app"`: the only
+ * kind of connection the app's click issues for (a static token's labels wait for the desk: static-tokens.test.ts).
+ */
+const clicker = (policy: AgentPolicy = {}) =>
+  merchantToken(bff.url, PASSWORD, {
+    store: bff.backends.oauth as NonNullable<typeof bff.backends.oauth>,
+    set: { ...policy, issue: 'app' },
+  });
 const call = async (client: Client, name: string, args: Record<string, unknown>) =>
   (await client.callTool({ name, arguments: args })) as CallToolResult;
 type Prepostings = { prepostings: { prepostagemId: string; request: { orderId?: string } }[] };
@@ -147,7 +156,7 @@ describe('capability negotiation', () => {
   });
 
   it('lists the app-only tool to the host, marked so that the model never sees it', async () => {
-    const client = await host(CLICK.token);
+    const client = await host(await clicker());
     const { tools } = await client.listTools();
     const issue = tools.find((tool) => tool.name === 'app_issue_label');
     expect(uiOfTool(issue ?? {})).toEqual({ resourceUri: APPS.preview.uri, visibility: ['app'] });
@@ -159,7 +168,8 @@ describe('capability negotiation', () => {
   });
 
   it("keeps a session sealed to its agent: another agent's session id, or a forged one, is a client without apps", async () => {
-    const { transport } = await connectHost(`${bff.url}/mcp`, CLICK.token);
+    const [mine, theirs] = [await clicker(), await clicker()];
+    const { transport } = await connectHost(`${bff.url}/mcp`, mine);
     const session = String(transport.sessionId);
     expect(session).toMatch(/^ui1\./);
     await transport.close();
@@ -179,9 +189,9 @@ describe('capability negotiation', () => {
         (t) => t.name,
       );
     };
-    expect(await listed(CLICK.token, session)).toContain('app_issue_label');
-    expect(await listed(OTHER.token, session)).not.toContain('app_issue_label');
-    expect(await listed(CLICK.token, `${session.slice(0, -2)}AA`)).not.toContain('app_issue_label');
+    expect(await listed(mine, session)).toContain('app_issue_label');
+    expect(await listed(theirs, session)).not.toContain('app_issue_label');
+    expect(await listed(mine, `${session.slice(0, -2)}AA`)).not.toContain('app_issue_label');
   });
 });
 
@@ -207,7 +217,7 @@ describe('protocol revisions', () => {
 
 describe('issue: "app" — only the click in the app issues', () => {
   it('sends nothing on generate_label, hands the app a grant and the preview (never the model), and issues once on the click', async () => {
-    const client = await host(CLICK.token);
+    const client = await host(await clicker());
     const pending = await call(client, 'generate_label', orderLabel('A-1'));
     const structured = AgentLabelOutputSchema.parse(pending.structuredContent);
     expect(structured.reason).toBe('approval_pending');
@@ -240,9 +250,9 @@ describe('issue: "app" — only the click in the app issues', () => {
   });
 
   it("refuses a tampered grant, a forged one and another agent's grant, sending nothing", async () => {
-    const client = await host(CLICK.token);
+    const client = await host(await clicker());
     const grant = grantOf(await call(client, 'generate_label', orderLabel('B-1')));
-    const other = await host(OTHER.token);
+    const other = await host(await clicker());
     // One character of the signature changed (it was tested on the last character while the third from last was
     // replaced: when that one was already 'A', the "tampered" grant was the grant itself, 1 run in 64).
     const tampered = `${grant.slice(0, -3)}${grant.at(-3) === 'A' ? 'B' : 'A'}${grant.slice(-2)}`;
@@ -260,7 +270,7 @@ describe('issue: "app" — only the click in the app issues', () => {
   });
 
   it("keeps the agent's daily limits on the click: over them, the click sends nothing", async () => {
-    const client = await host(SPENT.token);
+    const client = await host(await clicker({ maxLabelsPerDay: 0 }));
     const grant = grantOf(await call(client, 'generate_label', orderLabel('C-1')));
     const click = await call(client, 'app_issue_label', { grant });
     expect(click.isError).toBe(true);
@@ -327,7 +337,7 @@ describe('the approvals app', () => {
     });
     expect(await prepostings()).toHaveLength(1);
     // An issue grant is not a decide grant.
-    const issueGrant = grantOf(await call(await host(CLICK.token), 'generate_label', orderLabel('E-3')));
+    const issueGrant = grantOf(await call(await host(await clicker()), 'generate_label', orderLabel('E-3')));
     const wrong = await call(merchant, 'app_decide_approval', { grant: issueGrant, decision: 'approve' });
     expect(wrong.isError).toBe(true);
     expect(await prepostings()).toHaveLength(1);

@@ -132,7 +132,10 @@ export class McpApps {
   attach(server: McpServer, tools: ReadonlyMap<string, RegisteredTool>, identity: AgentIdentity): void {
     const { caller } = identity;
     registerAppResources(server, this.options.appsDir);
-    const byApp = caller.policy?.issue === 'app';
+    // The click in the app issues only on a connection the merchant granted by logging in (OAuth), whose host keeps
+    // app-only tools from the model. A static token (BFF_AGENT_TOKENS) is a headless client as far as anyone can tell:
+    // whatever it declares, it gets no grant and no app-only tool, and its labels wait for the desk (issue 48, 2).
+    const byApp = caller.policy?.issue === 'app' && identity.merchantLogin === true;
     for (const [name, tool] of tools) {
       const app = name === 'generate_label' && byApp ? 'preview' : LINKS[name];
       if (app) tool.update({ _meta: uiMeta(app) });

@@ -107,12 +107,14 @@ export async function merchantToken(
   password: string,
   /** The policy the merchant then sets on /admin/agents for this connection (as the desk's form stores it). */
   policy?: { store: OAuthStore; set: AgentPolicy },
+  /** The scopes the merchant consents to (default: labels only). */
+  scopes: string[] = ['labels'],
 ): Promise<string> {
   const tokens = await approvedTokens({
     origin: () => origin,
     credentials: { password },
     wrongCredentials: { password: 'x' },
-    consentScopes: ['labels'],
+    consentScopes: scopes,
     scopesSupported: ['rates', 'tracking', 'labels'],
     advance: () => {},
   });
