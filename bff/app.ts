@@ -36,7 +36,7 @@ import { createParts } from './parts.ts';
 import { type HistoryPromises, promiseRoutes, withPromises } from './promise/promise.ts';
 import { ratesVerifyRoutes } from './rates/rates.ts';
 import { widgetCheck, widgetRoutes } from './static/static.ts';
-import { storeWebhookRoutes, type TrackingBack } from './stores/stores.ts';
+import { storeWebhookRoutes, type TrackingBack, UnverifiedBytes } from './stores/stores.ts';
 import { type Schedule, type TrackingService, trackingRoutes } from './tracking/tracking.ts';
 import type { PlatformMcp, RestClient, RestClientOptions } from './upstream/upstream.ts';
 
@@ -236,10 +236,13 @@ export function createBff(deps: BffDeps): Bff {
       logger,
     }),
   );
-  app.use(checkoutRoutes({ config, rates, serviceCodes, logger }));
+  // One bound on the bytes of signed bodies not verified yet, for every platform route (bff/stores/signed-body.ts).
+  const unverified = new UnverifiedBytes();
+  app.use(checkoutRoutes({ config, rates, serviceCodes, logger, unverified }));
   app.use(
     storeWebhookRoutes({
       config,
+      unverified,
       orders: backends.orders,
       cep,
       serviceCodes,
