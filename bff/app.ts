@@ -33,6 +33,7 @@ import {
 } from './orders/orders.ts';
 import { pageRoutes } from './page/page.ts';
 import { createParts } from './parts.ts';
+import { Privacy, privacyRoutes } from './privacy/privacy.ts';
 import { type HistoryPromises, promiseRoutes, withPromises } from './promise/promise.ts';
 import { ratesVerifyRoutes } from './rates/rates.ts';
 import { widgetCheck, widgetRoutes } from './static/static.ts';
@@ -159,6 +160,8 @@ export function createBff(deps: BffDeps): Bff {
       orders: orderDesk,
     }),
   );
+  // The shoppers' privacy requests and the erasure (bff/privacy/): the stores' webhooks and the desk's API.
+  const privacy = new Privacy({ sql: backends.sql, config, logger, now });
   if (oauth) {
     const sessions = new AdminSessions({ store: oauth.store, publicUrl: config.publicUrl, now });
     app.use(oauth.routes());
@@ -194,6 +197,7 @@ export function createBff(deps: BffDeps): Bff {
         logger,
       }),
     );
+    app.use(privacyRoutes({ privacy, sessions }));
     app.use(
       notificationRoutes({
         sessions,
@@ -243,6 +247,7 @@ export function createBff(deps: BffDeps): Bff {
     storeWebhookRoutes({
       config,
       unverified,
+      privacy,
       orders: backends.orders,
       cep,
       serviceCodes,

@@ -5,6 +5,14 @@ import {
   NuvemshopWebhookSchema,
 } from '../../shared/checkouts/nuvemshop.ts';
 import {
+  NUVEMSHOP_LGPD_EVENTS,
+  NuvemshopPrivacyPayloadSchema,
+  nuvemshopPrivacyRequest,
+  SHOPIFY_COMPLIANCE_TOPICS,
+  ShopifyPrivacyPayloadSchema,
+  shopifyPrivacyRequest,
+} from '../../shared/checkouts/privacy.ts';
+import {
   SHOPIFY_HEADER_FAMILIES,
   SHOPIFY_ORDER_TOPICS,
   ShopifyOrderSchema,
@@ -18,6 +26,7 @@ import { methodNotAllowed } from '../http/errors.ts';
 import type { Logger } from '../logger.ts';
 import type { OrderStore, Received } from '../orders/order-store.ts';
 import { type DraftOrder, type ReviewDeps, reviewed } from '../orders/review.ts';
+import type { Privacy, PrivacyOutcome } from '../privacy/privacy.ts';
 import { NuvemshopApi } from './nuvemshop-api.ts';
 import { nuvemshopDraft, shopifyDraft } from './order-drafts.ts';
 import { BODY_CAPS, shopifyDeliveryOf, signedBody, UnverifiedBytes } from './signed-body.ts';
@@ -30,10 +39,12 @@ export interface StoreWebhookDeps extends ReviewDeps {
   fetch?: typeof fetch | undefined;
   /** The bytes of bodies not verified yet, shared with the carrier callback (signed-body.ts). */
   unverified?: UnverifiedBytes;
+  /** Where the compliance and LGPD requests go (bff/privacy/). */
+  privacy?: Pick<Privacy, 'handle'>;
 }
 
 /** What the BFF answers a platform: 200 with what it did (the platform only reads the status). */
-type Outcome = Received | 'ignored' | 'not_paid' | 'nothing_to_ship';
+type Outcome = Received | PrivacyOutcome | 'ignored' | 'not_paid' | 'nothing_to_ship';
 
 /**
  * The stores' order webhooks (docs/orders.md): `POST /stores/shopify/webhooks` and `POST /stores/nuvemshop/webhooks`.
@@ -64,6 +75,15 @@ export function storeWebhookRoutes(deps: StoreWebhookDeps): Router {
       // ARCHITECTURE "What no caller can do": a webhook names its shop, and only the connected shop's are taken.
       if (!from)
         throw new ApiError('invalid_body', `Send ${names.shop} (Shopify names the shop of every delivery).`);
+      // Compliance topics also come for a shop no longer connected (shop/redact, 48 h after the uninstall).
+      const compliance = SHOPIFY_COMPLIANCE_TOPICS.find((known) => known === topic);
+      if (compliance) {
+        const payload = parseBody(body, ShopifyPrivacyPayloadSchema);
+        if (!deps.privacy || payload.shop_domain.trim().toLowerCase() !== from)
+          return void done(res, 'ignored');
+        const request = shopifyPrivacyRequest(compliance, from, payload);
+        return void done(res, await deps.privacy.handle(request, webhookId && `shopify:${webhookId}`));
+      }
       if (from !== checkout.shopify.shop || !SHOPIFY_ORDER_TOPICS.some((known) => known === topic))
         return void done(res, 'ignored');
       if (!webhookId)
@@ -132,6 +152,15 @@ export function storeWebhookRoutes(deps: StoreWebhookDeps): Router {
       done(res, received);
     });
     router.all('/stores/nuvemshop/webhooks', methodNotAllowed('POST'));
+    // LGPD: each event on its own URL, as the app's panel sets them (TiendaNube/api-docs resources/authentication.md).
+    for (const event of NUVEMSHOP_LGPD_EVENTS) {
+      router.post(`/stores/nuvemshop/webhooks/${event}`, signed, async (req, res) => {
+        const payload = parseBody(rawBody(req), NuvemshopPrivacyPayloadSchema);
+        if (!deps.privacy) return void done(res, 'ignored');
+        done(res, await deps.privacy.handle(nuvemshopPrivacyRequest(event, payload)));
+      });
+      router.all(`/stores/nuvemshop/webhooks/${event}`, methodNotAllowed('POST'));
+    }
   }
   return router;
 }
