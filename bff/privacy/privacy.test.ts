@@ -274,3 +274,47 @@ describe('Nuvemshop store id', () => {
     expect(listed.orders.some((o) => o.source === 'nuvemshop')).toBe(true);
   });
 });
+
+describe("the sandbox's emulated platforms send privacy requests on request", () => {
+  it('sends Shopify and Nuvemshop requests for an order, signed, and the BFF answers them', async () => {
+    const { order } = await stack.paid(
+      'shopify',
+      shopifyOrder({
+        customer: { name: 'Joana Reis', email: 'joana.reis@example.org', phone: '11955554444' },
+      }),
+    );
+    const shopifySent = await stack.sandbox.control(`stores/shopify/${SHOPIFY_SHOP}/privacy`, {
+      topic: 'customers/data_request',
+      url: `${stack.bff.url}/stores/shopify/webhooks`,
+      orders: [order.id],
+    });
+    const shopifyAnswer = (await shopifySent.json()) as { sent: { status: number; body: object } };
+    expect(shopifyAnswer.sent).toMatchObject({
+      status: 200,
+      body: {
+        shop_domain: SHOPIFY_SHOP,
+        orders_requested: [order.id],
+        customer: { email: 'joana.reis@example.org' },
+      },
+    });
+    const nuvem = await stack.paid(
+      'nuvemshop',
+      nuvemshopOrder({ customer: { name: 'Joana Reis', cpf: '52998224725' } }),
+    );
+    const nuvemSent = await stack.sandbox.control(`stores/nuvemshop/${NUVEMSHOP_STORE}/privacy`, {
+      topic: 'customers/redact',
+      url: `${stack.bff.url}/stores/nuvemshop/webhooks/customers/redact`,
+      orders: [nuvem.order.id],
+    });
+    const nuvemAnswer = (await nuvemSent.json()) as { sent: { status: number; body: object } };
+    expect(nuvemAnswer.sent).toMatchObject({
+      status: 200,
+      body: { store_id: Number(NUVEMSHOP_STORE), orders_to_redact: [nuvem.order.id] },
+    });
+    const wrongTopic = await stack.sandbox.control(`stores/nuvemshop/${NUVEMSHOP_STORE}/privacy`, {
+      topic: 'shop/redact',
+      url: `${stack.bff.url}/stores/nuvemshop/webhooks/store/redact`,
+    });
+    expect(wrongTopic.status).toBe(400);
+  });
+});

@@ -342,3 +342,44 @@ describe('a body that trickles', () => {
     }
   });
 });
+
+describe("through the sandbox's emulated Shopify", () => {
+  const quote = (signature: 'x-shopify' | 'shopify' | 'none', postalCode: string) =>
+    stack.sandbox.control(`checkouts/shopify/${SHOPIFY_SHOP}/quote`, {
+      cart: { items: [{ name: 'Camiseta', quantity: 1, unitPriceBRL: 59.9, weightKg: 0.3 }] },
+      destination: { postalCode },
+      signature,
+    });
+  type View = { source: string; callback?: { status: number } };
+
+  it('signs webhooks in the shopify-* family, or both, and the BFF takes each', async () => {
+    for (const family of ['shopify', 'both', 'x-shopify'] as const) {
+      const set = await stack.sandbox.control('stores/shopify/headers', { family });
+      expect(await set.json()).toEqual({ family });
+      const { sent } = await stack.paid('shopify', shopifyOrder({ customer: { name: `Iara ${family}` } }));
+      expect(sent, family).toEqual([expect.objectContaining({ status: 200 })]);
+      const delivered = stack.sandbox.state.checkouts.orders.sent.find((w) => w.id === sent[0]?.id);
+      expect('shopify-hmac-sha256' in (delivered?.headers ?? {})).toBe(family !== 'x-shopify');
+      expect('x-shopify-hmac-sha256' in (delivered?.headers ?? {})).toBe(family !== 'shopify');
+    }
+  });
+
+  it('sends unsigned rate requests on request: refused on the plain URL (backup rates), quoted on the secret URL', async () => {
+    const unsigned = (await (await quote('none', '20040-020')).json()) as View;
+    expect(unsigned).toMatchObject({ source: 'backup', callback: { status: 401 } });
+    const newFamily = (await (await quote('shopify', '20040-020')).json()) as View;
+    expect(newFamily).toMatchObject({ source: 'callback', callback: { status: 200 } });
+    // The merchant registers the secret URL instead (as carrierServiceUpdate would).
+    const services = stack.sandbox.state.checkouts.carrierServices.get(SHOPIFY_SHOP) ?? [];
+    const service = services.find((s) => s.active);
+    if (!service) throw new Error('no carrier service registered');
+    const plain = service.callbackUrl;
+    service.callbackUrl = `${plain}/${CALLBACK_SECRET}`;
+    try {
+      const viaSecret = (await (await quote('none', '22041-001')).json()) as View;
+      expect(viaSecret).toMatchObject({ source: 'callback', callback: { status: 200 } });
+    } finally {
+      service.callbackUrl = plain;
+    }
+  });
+});
