@@ -4,6 +4,11 @@
  * and fails on one that is not here, so a new table says whether it holds personal data and how it is erased before
  * it ships.
  *
+ * What lives in memory or Redis (the tracking cache, the quote cache, limiters and throttles, the platform catalog)
+ * holds no one's name, address, e-mail, phone or CPF: tracking results, quotes by CEP and cart, counters by address or
+ * order number, all expiring within hours. A label attempt's `fingerprint` is a SHA-256 of its request (kept so a
+ * request is sent once): not the data, and erased requests can no longer be sent again to match it.
+ *
  * `holds` is what a shopper's data it keeps (name, address, e-mail, phone, CPF), or `none` and why; `customer` and
  * `store` say what `customers/redact` and `shop/redact` / `store/redact` do to it.
  */
