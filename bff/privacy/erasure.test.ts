@@ -22,6 +22,7 @@ import {
   shopifyOrder,
   startOrderStack,
 } from '../orders/testing.ts';
+import { erasedParty, isCustomersRecipient } from './erasure.ts';
 import { PERSONAL_DATA } from './personal-data.ts';
 
 /**
@@ -287,4 +288,49 @@ describe.each(BACKENDS)('customers/redact on $label', (backend) => {
     const listed = (await (await desk.get('/admin/api/orders')).json()) as { orders: unknown[] };
     expect(listed).toEqual({ orders: [] });
   }, 60_000);
+});
+
+/** Whose order is whose: the rule the erasure and the data request's export both use (erasure.ts). */
+const recipient = {
+  nome: 'Ana Souza',
+  email: 'ana.souza@example.com',
+  telefone: '(21) 99876-5432',
+  cpfCnpj: '529.982.247-25',
+  endereco: { cep: '20040020', logradouro: 'Rua X', numero: '1', bairro: 'Centro', cidade: 'Rio', uf: 'RJ' },
+};
+
+describe('isCustomersRecipient', () => {
+  it('matches by e-mail in any case, by phone with or without +55, by CPF with or without its dots', () => {
+    expect(isCustomersRecipient(recipient, { email: ' ANA.SOUZA@example.com ' })).toBe(true);
+    expect(isCustomersRecipient(recipient, { phone: '+55 21 99876-5432' })).toBe(true);
+    expect(isCustomersRecipient(recipient, { phone: '21998765432' })).toBe(true);
+    expect(isCustomersRecipient(recipient, { identification: '52998224725' })).toBe(true);
+  });
+
+  it('matches no look-alike: a longer e-mail, another phone, a partial number, an empty or absent customer', () => {
+    for (const customer of [
+      { email: 'ana.souza@example.com.br' },
+      { email: 'souza@example.com' },
+      { phone: '21998765431' },
+      { phone: '5432' },
+      { phone: '' },
+      { identification: '5299822472' },
+      { identification: '...' },
+      { email: '', phone: '', identification: '' },
+      {},
+    ])
+      expect(isCustomersRecipient(recipient, customer), JSON.stringify(customer)).toBe(false);
+    expect(isCustomersRecipient({ nome: 'Sem contato', endereco: {} }, {})).toBe(false);
+    expect(isCustomersRecipient(null, { email: 'ana.souza@example.com' })).toBe(false);
+  });
+});
+
+describe('erasedParty', () => {
+  it('keeps only the UF, with every field the order schema needs present and empty', () => {
+    expect(erasedParty(recipient)).toEqual({
+      nome: '',
+      endereco: { cep: '', logradouro: '', numero: '', bairro: '', cidade: '', uf: 'RJ' },
+    });
+    expect(erasedParty(undefined)).toMatchObject({ nome: '', endereco: { uf: '' } });
+  });
 });

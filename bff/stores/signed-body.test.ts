@@ -201,6 +201,16 @@ describe('the Shopify carrier callback, signed or on its secret URL', () => {
     expect(signed.status).toBe(200);
   });
 
+  it('answers a wrong segment 404 on its headers, the announced body never read', async () => {
+    const port = Number(new URL(stack.bff.url).port);
+    const socket = await openRequest(port, `/checkout/shopify/rates/${'y'.repeat(40)}`, {
+      'content-type': 'application/json',
+      'content-length': String(1024 * 1024),
+    });
+    expect(await statusOf(socket)).toBe(404);
+    socket.destroy();
+  });
+
   it('answers another secret segment 404, as an unknown route, the secret in no answer', async () => {
     for (const segment of [
       CALLBACK_SECRET.slice(0, -1),
