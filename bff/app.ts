@@ -197,7 +197,7 @@ export function createBff(deps: BffDeps): Bff {
         logger,
       }),
     );
-    app.use(privacyRoutes({ privacy, sessions }));
+    app.use(privacyRoutes({ privacy, sessions, secure: config.publicUrl.startsWith('https:') }));
     app.use(
       notificationRoutes({
         sessions,

@@ -261,6 +261,11 @@ describe('customers/data_request: the merchant sees and exports what the kit hol
     }).text;
     expect(hostile).not.toContain('<script>');
     expect(privacyRequestsSection({ requests: [] }).text).toContain('Nenhum pedido');
+    const page = await stack.desk.get('/admin/privacy');
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('id="privacy-requests"');
+    const anonymous = await fetch(`${stack.bff.url}/admin/privacy`, { redirect: 'manual' });
+    expect(anonymous.status).toBe(303);
   });
 });
 

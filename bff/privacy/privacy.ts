@@ -3,11 +3,14 @@ import type { PrivacyRequest } from '../../shared/checkouts/privacy.ts';
 import { ApiError } from '../../shared/errors.ts';
 import type { Sql } from '../../shared/sql/sql.ts';
 import { requireAdminSession } from '../admin/gate.ts';
+import { rememberReturn } from '../admin/return-to.ts';
 import type { AdminSessions } from '../admin/session.ts';
 import type { BffConfig } from '../config.ts';
+import { sendDeskPage } from '../desk/layout.ts';
 import type { Logger } from '../logger.ts';
 import { Erasure, type ErasureCounts } from './erasure.ts';
 import { PrivacyRequests, type StoredPrivacyRequest } from './requests.ts';
+import { privacyRequestsSection } from './requests-view.ts';
 
 /**
  * The shoppers' privacy (docs/privacy.md): the stores' compliance and LGPD requests handled (the webhooks in
@@ -133,10 +136,25 @@ export class Privacy {
 
 /**
  * The merchant's side (admin session, through the desk's one gate): `GET /admin/api/privacy/requests` → `{ requests }`
- * (newest first); `GET /admin/api/privacy/requests/<id>/export` → what the kit holds of that customer, as a JSON file.
+ * (newest first); `GET /admin/api/privacy/requests/<id>/export` → what the kit holds of that customer, as a JSON file;
+ * `GET /admin/privacy`, the requests as a page (the section the stores page includes).
  */
-export function privacyRoutes(deps: { privacy: Privacy; sessions: AdminSessions }): Router {
+export function privacyRoutes(deps: { privacy: Privacy; sessions: AdminSessions; secure?: boolean }): Router {
   const router = Router();
+  router.get('/admin/privacy', async (req, res) => {
+    const session = await deps.sessions.current(req);
+    if (!session) {
+      rememberReturn(res, req.originalUrl, deps.secure ?? false);
+      return res.redirect(303, '/admin/agents');
+    }
+    sendDeskPage(res, 200, {
+      lang: 'pt-BR',
+      title: 'Privacidade',
+      session,
+      here: '/admin/privacy',
+      body: privacyRequestsSection({ requests: await deps.privacy.requests.list() }),
+    });
+  });
   const api = requireAdminSession(deps.sessions);
   router.get('/admin/api/privacy/requests', api, async (_req, res) => {
     res.json({ requests: await deps.privacy.requests.list() });
