@@ -1,4 +1,5 @@
 import { once } from 'node:events';
+import { readdirSync, readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { connect, type Socket } from 'node:net';
 import express from 'express';
@@ -391,5 +392,22 @@ describe("through the sandbox's emulated Shopify", () => {
     } finally {
       service.callbackUrl = plain;
     }
+  });
+});
+
+describe('one signed-body check (issue 49)', () => {
+  /** Every product file of bff/ (tests and test helpers apart) that computes a store platform's signature. */
+  const verifiers = (files: { path: string; text: string }[]) =>
+    files.filter((f) => /\b(shopifyHmac|nuvemshopHmac)\(/.test(f.text)).map((f) => f.path);
+
+  it('is the only place in bff/ that computes a Shopify or Nuvemshop signature', () => {
+    const root = new URL('..', import.meta.url);
+    const files = (readdirSync(root, { recursive: true }) as string[])
+      .filter((path) => path.endsWith('.ts') && !path.endsWith('.test.ts') && !/testing/.test(path))
+      .map((path) => ({ path, text: readFileSync(new URL(path, root), 'utf8') }));
+    expect(files.length).toBeGreaterThan(100);
+    expect(verifiers(files)).toEqual(['stores/signed-body.ts']);
+    // The check above can fail: a second verifier is found.
+    expect(verifiers([...files, { path: 'x.ts', text: 'shopifyHmac(secret, body)' }])).toHaveLength(2);
   });
 });
