@@ -99,7 +99,8 @@ export class Erasure {
     source: OrderSource,
     request: Pick<PrivacyRequest, 'orders' | 'customer'>,
   ): Promise<OrderRow[]> {
-    const named = new Set(request.orders);
+    // Shopify names orders by their numeric id; the kit keeps Shopify's GID (order-drafts.ts).
+    const named = new Set(request.orders.flatMap((id) => [id, `gid://shopify/Order/${id}`]));
     const rows = await runner.all('SELECT order_id, external_id, body FROM store_orders WHERE source = ?', [
       source,
     ]);

@@ -240,6 +240,25 @@ describe('customers/data_request: the merchant sees and exports what the kit hol
     expect(JSON.stringify(held)).not.toContain('Ivo Paz');
   });
 
+  it('finds an order by the id alone, when the customer has no contact in it', async () => {
+    const { order } = await stack.paid('shopify', shopifyOrder({ customer: { name: 'Kátia Leme' } }));
+    const body = JSON.stringify({
+      shop_id: 954889,
+      shop_domain: SHOPIFY_SHOP,
+      orders_requested: [order.id],
+      customer: { id: 77, email: 'outra@example.org', phone: null },
+      data_request: { id: 11 },
+    });
+    expect(await (await shopify('customers/data_request', body)).json()).toEqual({ received: 'recorded' });
+    const request = (await requests()).find((r) => r.requestId === '11');
+    const held = (await (
+      await stack.desk.get(`/admin/api/privacy/requests/${request?.id}/export`)
+    ).json()) as {
+      orders: { orderId: string }[];
+    };
+    expect(held.orders.map((o) => o.orderId)).toEqual([order.orderId]);
+  });
+
   it('keeps the API behind the admin session', async () => {
     expect((await fetch(`${stack.bff.url}/admin/api/privacy/requests`)).status).toBe(401);
     const [first] = await requests();
