@@ -223,6 +223,8 @@ describe('the Shopify carrier callback, signed or on its secret URL', () => {
       expect(res.status).toBe(404);
       expect(await res.text()).not.toContain(CALLBACK_SECRET.slice(0, 12));
     }
+    // Neither the right secret nor a near miss is in any log line of this BFF's run so far.
+    expect(stack.bff.logs.join('\n')).not.toContain(CALLBACK_SECRET.slice(0, 12));
   });
 });
 
