@@ -33,10 +33,11 @@ import {
 } from './orders/orders.ts';
 import { pageRoutes } from './page/page.ts';
 import { createParts } from './parts.ts';
+import { Privacy, privacyRoutes } from './privacy/privacy.ts';
 import { type HistoryPromises, promiseRoutes, withPromises } from './promise/promise.ts';
 import { ratesVerifyRoutes } from './rates/rates.ts';
 import { widgetCheck, widgetRoutes } from './static/static.ts';
-import { storeWebhookRoutes, type TrackingBack } from './stores/stores.ts';
+import { storeWebhookRoutes, type TrackingBack, UnverifiedBytes } from './stores/stores.ts';
 import { type Schedule, type TrackingService, trackingRoutes } from './tracking/tracking.ts';
 import type { PlatformMcp, RestClient, RestClientOptions } from './upstream/upstream.ts';
 
@@ -163,6 +164,8 @@ export function createBff(deps: BffDeps): Bff {
       orders: orderDesk,
     }),
   );
+  // The shoppers' privacy requests and the erasure (bff/privacy/): the stores' webhooks and the desk's API.
+  const privacy = new Privacy({ sql: backends.sql, config, logger, now });
   if (oauth) {
     const sessions = new AdminSessions({ store: oauth.store, publicUrl: config.publicUrl, now });
     app.use(oauth.routes());
@@ -198,6 +201,7 @@ export function createBff(deps: BffDeps): Bff {
         logger,
       }),
     );
+    app.use(privacyRoutes({ privacy, sessions, secure: config.publicUrl.startsWith('https:') }));
     app.use(
       notificationRoutes({
         sessions,
@@ -240,10 +244,14 @@ export function createBff(deps: BffDeps): Bff {
       logger,
     }),
   );
-  app.use(checkoutRoutes({ config, rates, serviceCodes, logger }));
+  // One bound on the bytes of signed bodies not verified yet, for every platform route (bff/stores/signed-body.ts).
+  const unverified = new UnverifiedBytes();
+  app.use(checkoutRoutes({ config, rates, serviceCodes, logger, unverified }));
   app.use(
     storeWebhookRoutes({
       config,
+      unverified,
+      privacy,
       orders: backends.orders,
       cep,
       serviceCodes,

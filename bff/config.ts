@@ -99,6 +99,7 @@ export const EnvSchema = z.object({
   BFF_CHECKOUT_DEADLINE_MS: variable(wholeNumber(2500, 100, 10_000, 'milliseconds')),
   BFF_SHOPIFY_SECRET: variable(platformSecret(16, " (the Shopify app's client secret)"), false),
   BFF_NUVEMSHOP_CALLBACK_SECRET: variable(callbackSecret),
+  BFF_SHOPIFY_CALLBACK_SECRET: variable(callbackSecret),
   BFF_SHOPIFY_SHOP: variable(shopDomain),
   BFF_SHOPIFY_TOKEN: variable(apiToken),
   BFF_SHOPIFY_API_URL: variable(optionalHttpUrl),
@@ -183,6 +184,8 @@ function toConfig(env: BffEnv) {
       deadlineMs: env.BFF_CHECKOUT_DEADLINE_MS,
       shopifySecret: env.BFF_SHOPIFY_SECRET,
       nuvemshopCallbackSecret: env.BFF_NUVEMSHOP_CALLBACK_SECRET,
+      /** The last segment of `/checkout/shopify/rates/<secret>`, where unsigned carrier calls are taken. */
+      shopifyCallbackSecret: env.BFF_SHOPIFY_CALLBACK_SECRET,
       shopify: {
         shop: env.BFF_SHOPIFY_SHOP,
         token: env.BFF_SHOPIFY_TOKEN,

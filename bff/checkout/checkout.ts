@@ -2,11 +2,7 @@ import express, { type Request, type RequestHandler, type Response, Router } fro
 import type * as z from 'zod/mini';
 import { FulfillmentOptionsRequestSchema } from '../../shared/checkouts/agentic.ts';
 import { NuvemshopRateRequestSchema } from '../../shared/checkouts/nuvemshop.ts';
-import {
-  SHOPIFY_HMAC_HEADER,
-  ShopifyRateRequestSchema,
-  shopifyHmac,
-} from '../../shared/checkouts/shopify.ts';
+import { ShopifyRateRequestSchema } from '../../shared/checkouts/shopify.ts';
 import { ApiError, isApiError } from '../../shared/errors.ts';
 import { describeIssues } from '../../shared/issues.ts';
 import { MAX_BODY_BYTES } from '../../shared/platform-limits.ts';
@@ -18,15 +14,13 @@ import { type Logger, messageOf } from '../logger.ts';
 import type { QuoteCaller } from '../rates/quote-share.ts';
 import { checkoutAuth, quoteShareMessage } from '../rates/routes.ts';
 import type { RatesService } from '../rates/service.ts';
+import { BODY_CAPS, signedBody, UnverifiedBytes } from '../stores/signed-body.ts';
 import { fulfillmentOptions } from './agentic.ts';
 import { isNotQuotable, nuvemshopRates } from './nuvemshop.ts';
 import { type CheckoutUnavailable, isCheckoutUnavailable } from './quoting.ts';
 import { shopifyRates } from './shopify.ts';
 
-/**
- * A hosted checkout's callback may carry a long cart (Shopify sends every line, with properties): bounded, and read
- * whole before the signature is checked.
- */
+/** Nuvemshop's callback may carry a long cart: bounded, read after its URL's secret was checked. */
 export const CHECKOUT_BODY_LIMIT = 256 * 1024;
 
 export interface CheckoutDeps {
@@ -34,6 +28,8 @@ export interface CheckoutDeps {
   rates: Pick<RatesService, 'quote'>;
   serviceCodes: ServiceCodes;
   logger: Logger;
+  /** The bytes of bodies not verified yet, shared with the stores' webhooks (bff/stores/signed-body.ts). */
+  unverified?: UnverifiedBytes;
 }
 
 /**
@@ -53,33 +49,49 @@ export function checkoutRoutes(deps: CheckoutDeps): Router {
 
   const shopifySecret = checkout.shopifySecret;
   if (shopifySecret) {
-    router.post('/checkout/shopify/rates', startClock, raw, async (req, res) => {
-      const body = rawBody(req);
-      const presented = req.get(SHOPIFY_HMAC_HEADER);
-      // spec 7.1's 401 codes: no signature at all, or one that is not of this body with the app's secret.
-      if (!presented)
-        throw new ApiError('missing_api_key', `Send ${SHOPIFY_HMAC_HEADER} (Shopify signs every call).`);
-      if (!sameSecret(shopifyHmac(shopifySecret, body), presented.trim()))
-        throw new ApiError(
-          'invalid_api_key',
-          `The ${SHOPIFY_HMAC_HEADER} signature does not match the body.`,
-        );
-      const request = parseBody(body, ShopifyRateRequestSchema);
+    const pool = deps.unverified ?? new UnverifiedBytes();
+    const route = {
+      platform: 'shopify',
+      secret: shopifySecret,
+      cap: BODY_CAPS.shopifyCarrier,
+      pool,
+    } as const;
+    const quote: RequestHandler = async (req, res) => {
+      const request = parseBody(rawBody(req), ShopifyRateRequestSchema);
       await answer(res, deps.logger, 'shopify', () =>
         shopifyRates(request, deps.rates, res.locals.deadlineAt),
       );
-    });
+    };
+    // Signed, as registered before BFF_SHOPIFY_CALLBACK_SECRET: a signature is required here.
+    router.post('/checkout/shopify/rates', startClock, signedBody(route), quote);
     router.all('/checkout/shopify/rates', methodNotAllowed('POST'));
+    const callbackSecret = checkout.shopifyCallbackSecret;
+    if (callbackSecret) {
+      // Shopify's carrier-service page documents no signature on rate requests: on the secret URL an unsigned call
+      // is taken; a signature, when sent, must still verify. Any other segment is an unknown route, body unread.
+      const ours = secretSegment(callbackSecret);
+      const signedOrNot = signedBody({ ...route, unsignedAccepted: true });
+      router.post(
+        '/checkout/shopify/rates/:secret',
+        startClock,
+        ours,
+        signedOrNot,
+        async (req, res, next) => {
+          try {
+            await quote(req, res, next);
+          } catch (error) {
+            throw hideSecretPath(error, deps.logger, 'Shopify');
+          }
+        },
+      );
+      router.all('/checkout/shopify/rates/:secret', ours, methodNotAllowed('POST'));
+    }
   }
 
   const nuvemshopSecret = checkout.nuvemshopCallbackSecret;
   if (nuvemshopSecret) {
     // The secret is the URL's last segment: any other is an unknown route, and the body is never read.
-    const ours: RequestHandler = (req, _res, next) => {
-      if (!sameSecret(nuvemshopSecret, String(req.params.secret)))
-        throw new ApiError('not_found', 'Not found.');
-      next();
-    };
+    const ours = secretSegment(nuvemshopSecret);
     router.post('/checkout/nuvemshop/rates/:secret', startClock, ours, raw, async (req, res) => {
       try {
         const request = parseBody(rawBody(req), NuvemshopRateRequestSchema);
@@ -95,7 +107,7 @@ export function checkoutRoutes(deps: CheckoutDeps): Router {
           res.status(422).json(new ApiError('invalid_body', error.message).toBody());
           return;
         }
-        throw hideSecretPath(error, deps.logger);
+        throw hideSecretPath(error, deps.logger, 'Nuvemshop');
       }
     });
     router.all('/checkout/nuvemshop/rates/:secret', ours, methodNotAllowed('POST'));
@@ -179,11 +191,22 @@ export function parseBody<T>(body: Buffer, schema: z.ZodMiniType<T>): T {
 }
 
 /**
- * An unexpected error on the Nuvemshop route, logged here without the request's path (its last segment is the
+ * The callback URL's last segment checked against its secret, in time that does not depend on how much of it matched
+ * (`sameSecret` hashes both first): any other segment is `404`, as an unknown route.
+ */
+function secretSegment(secret: string): RequestHandler {
+  return (req, _res, next) => {
+    if (!sameSecret(secret, String(req.params.secret))) throw new ApiError('not_found', 'Not found.');
+    next();
+  };
+}
+
+/**
+ * An unexpected error on a secret-URL callback, logged here without the request's path (its last segment is the
  * callback secret): the error handler, which logs the path, sees only a generic 500.
  */
-function hideSecretPath(error: unknown, logger: Logger): unknown {
+function hideSecretPath(error: unknown, logger: Logger, platform: string): unknown {
   if (isApiError(error)) return error;
-  logger.error({ error: messageOf(error) }, 'checkout: unexpected error on the Nuvemshop callback');
+  logger.error({ error: messageOf(error) }, `checkout: unexpected error on the ${platform} callback`);
   return new ApiError('internal_error');
 }

@@ -2,5 +2,7 @@
  * The entry point of `bff/stores/` (the checkout platforms' stores: tracking written back and their
  * webhooks): what `bff/app.ts` takes from the folder.
  */
+
+export { UnverifiedBytes } from './signed-body.ts';
 export { TrackingBack } from './tracking-back.ts';
 export { storeWebhookRoutes } from './webhooks.ts';

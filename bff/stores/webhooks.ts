@@ -1,75 +1,95 @@
-import express, { type Request, type Response, Router } from 'express';
+import { type Response, Router } from 'express';
 import {
-  NUVEMSHOP_HMAC_HEADER,
   NUVEMSHOP_ORDER_EVENTS,
   NuvemshopOrderSchema,
   NuvemshopWebhookSchema,
-  nuvemshopHmac,
 } from '../../shared/checkouts/nuvemshop.ts';
 import {
-  SHOPIFY_HMAC_HEADER,
+  NUVEMSHOP_LGPD_EVENTS,
+  NuvemshopPrivacyPayloadSchema,
+  nuvemshopPrivacyRequest,
+  SHOPIFY_COMPLIANCE_TOPICS,
+  ShopifyPrivacyPayloadSchema,
+  shopifyPrivacyRequest,
+} from '../../shared/checkouts/privacy.ts';
+import {
+  SHOPIFY_HEADER_FAMILIES,
   SHOPIFY_ORDER_TOPICS,
-  SHOPIFY_SHOP_HEADER,
-  SHOPIFY_TOPIC_HEADER,
-  SHOPIFY_WEBHOOK_ID_HEADER,
   ShopifyOrderSchema,
-  shopifyHmac,
 } from '../../shared/checkouts/shopify.ts';
 import { ApiError } from '../../shared/errors.ts';
 import { describeIssues } from '../../shared/issues.ts';
 import { StoreOrderSchema } from '../../shared/orders/order.ts';
-import { sameSecret } from '../../shared/security/hash.ts';
 import { parseBody, rawBody } from '../checkout/checkout.ts';
 import type { BffConfig } from '../config.ts';
 import { methodNotAllowed } from '../http/errors.ts';
 import type { Logger } from '../logger.ts';
 import type { OrderStore, Received } from '../orders/order-store.ts';
 import { type DraftOrder, type ReviewDeps, reviewed } from '../orders/review.ts';
+import type { Privacy, PrivacyOutcome } from '../privacy/privacy.ts';
 import { NuvemshopApi } from './nuvemshop-api.ts';
 import { nuvemshopDraft, shopifyDraft } from './order-drafts.ts';
+import { BODY_CAPS, shopifyDeliveryOf, signedBody, UnverifiedBytes } from './signed-body.ts';
 import { isStoreRefused } from './store-api.ts';
-
-/** An order webhook carries the whole order (Shopify: every line, with properties): bounded, read whole first. */
-export const WEBHOOK_BODY_LIMIT = 1024 * 1024;
 
 export interface StoreWebhookDeps extends ReviewDeps {
   config: Pick<BffConfig, 'checkout'>;
   orders: Pick<OrderStore, 'receive'>;
   logger: Logger;
   fetch?: typeof fetch | undefined;
+  /** The bytes of bodies not verified yet, shared with the carrier callback (signed-body.ts). */
+  unverified?: UnverifiedBytes;
+  /** Where the compliance and LGPD requests go (bff/privacy/). */
+  privacy?: Pick<Privacy, 'handle'>;
 }
 
 /** What the BFF answers a platform: 200 with what it did (the platform only reads the status). */
-type Outcome = Received | 'ignored' | 'not_paid' | 'nothing_to_ship';
+type Outcome = Received | PrivacyOutcome | 'ignored' | 'not_paid' | 'nothing_to_ship';
 
 /**
  * The stores' order webhooks (docs/orders.md): `POST /stores/shopify/webhooks` and `POST /stores/nuvemshop/webhooks`.
- * The raw body is read whole and its signature checked before anything else: a bad or missing one is `401` and
- * nothing is read, stored or fetched. A platform's route exists only when its secret is configured. Everything else
+ * The body's signature is checked before anything else (signed-body.ts: both Shopify header families, bounded
+ * reads): a bad or missing one is `401` and nothing is read, stored or fetched. A Shopify webhook names its shop, and
+ * only the connected shop's are taken. A platform's route exists only when its secret is configured. Everything else
  * a platform sends (another topic, an unpaid order, an order of another shop) is answered 200 and kept out, so the
  * platform does not retry it; a body the kit cannot read is `422`, and a Nuvemshop API that cannot be read now is
  * `503` (Nuvemshop sends the webhook again).
  */
 export function storeWebhookRoutes(deps: StoreWebhookDeps): Router {
   const router = Router();
-  const raw = express.raw({ type: () => true, limit: WEBHOOK_BODY_LIMIT });
   const { checkout } = deps.config;
+  const pool = deps.unverified ?? new UnverifiedBytes();
 
   const shopifySecret = checkout.shopifySecret;
   if (shopifySecret) {
-    router.post('/stores/shopify/webhooks', raw, async (req, res) => {
+    const signed = signedBody({
+      platform: 'shopify',
+      secret: shopifySecret,
+      cap: BODY_CAPS.shopifyWebhook,
+      pool,
+    });
+    router.post('/stores/shopify/webhooks', signed, async (req, res) => {
       const body = rawBody(req);
-      verify(req, SHOPIFY_HMAC_HEADER, shopifyHmac(shopifySecret, body), 'Shopify');
-      const shop = checkout.shopify.shop;
-      const from = req.get(SHOPIFY_SHOP_HEADER)?.trim().toLowerCase();
-      const topic = req.get(SHOPIFY_TOPIC_HEADER)?.trim();
-      if ((shop && from && from !== shop) || !SHOPIFY_ORDER_TOPICS.some((known) => known === topic))
+      const { family, topic, shop: from, deliveryId: webhookId } = shopifyDeliveryOf(req);
+      const names = SHOPIFY_HEADER_FAMILIES[family];
+      // ARCHITECTURE "What no caller can do": a webhook names its shop, and only the connected shop's are taken.
+      if (!from)
+        throw new ApiError('invalid_body', `Send ${names.shop} (Shopify names the shop of every delivery).`);
+      // Compliance topics also come for a shop no longer connected (shop/redact, 48 h after the uninstall).
+      const compliance = SHOPIFY_COMPLIANCE_TOPICS.find((known) => known === topic);
+      if (compliance) {
+        const payload = parseBody(body, ShopifyPrivacyPayloadSchema);
+        if (!deps.privacy || payload.shop_domain.trim().toLowerCase() !== from)
+          return void done(res, 'ignored');
+        const request = shopifyPrivacyRequest(compliance, from, payload);
+        return void done(res, await deps.privacy.handle(request, webhookId && `shopify:${webhookId}`));
+      }
+      if (from !== checkout.shopify.shop || !SHOPIFY_ORDER_TOPICS.some((known) => known === topic))
         return void done(res, 'ignored');
-      const webhookId = req.get(SHOPIFY_WEBHOOK_ID_HEADER)?.trim();
       if (!webhookId)
         throw new ApiError(
           'invalid_body',
-          `Send ${SHOPIFY_WEBHOOK_ID_HEADER} (Shopify sends one with every delivery).`,
+          `Send ${names.deliveryIds[0]} (Shopify sends one with every delivery).`,
         );
       const order = parseBody(body, ShopifyOrderSchema);
       if (order.financial_status !== 'paid') return void done(res, 'not_paid');
@@ -85,9 +105,14 @@ export function storeWebhookRoutes(deps: StoreWebhookDeps): Router {
   const nuvemshop = checkout.nuvemshop;
   const appSecret = nuvemshop.appSecret;
   if (appSecret) {
-    router.post('/stores/nuvemshop/webhooks', raw, async (req, res) => {
+    const signed = signedBody({
+      platform: 'nuvemshop',
+      secret: appSecret,
+      cap: BODY_CAPS.nuvemshopWebhook,
+      pool,
+    });
+    router.post('/stores/nuvemshop/webhooks', signed, async (req, res) => {
       const body = rawBody(req);
-      verify(req, NUVEMSHOP_HMAC_HEADER, nuvemshopHmac(appSecret, body), 'Nuvemshop');
       const event = parseBody(body, NuvemshopWebhookSchema);
       if (
         String(event.store_id) !== nuvemshop.storeId ||
@@ -127,16 +152,17 @@ export function storeWebhookRoutes(deps: StoreWebhookDeps): Router {
       done(res, received);
     });
     router.all('/stores/nuvemshop/webhooks', methodNotAllowed('POST'));
+    // LGPD: each event on its own URL, as the app's panel sets them (TiendaNube/api-docs resources/authentication.md).
+    for (const event of NUVEMSHOP_LGPD_EVENTS) {
+      router.post(`/stores/nuvemshop/webhooks/${event}`, signed, async (req, res) => {
+        const payload = parseBody(rawBody(req), NuvemshopPrivacyPayloadSchema);
+        if (!deps.privacy) return void done(res, 'ignored');
+        done(res, await deps.privacy.handle(nuvemshopPrivacyRequest(event, payload)));
+      });
+      router.all(`/stores/nuvemshop/webhooks/${event}`, methodNotAllowed('POST'));
+    }
   }
   return router;
-}
-
-/** spec 7.1's 401 codes: no signature at all, or one that is not of this body with the app's secret. */
-function verify(req: Request, header: string, expected: string, platform: string): void {
-  const presented = req.get(header)?.trim();
-  if (!presented) throw new ApiError('missing_api_key', `Send ${header} (${platform} signs every webhook).`);
-  if (!sameSecret(expected, presented))
-    throw new ApiError('invalid_api_key', `The ${header} signature does not match the body.`);
 }
 
 /** The draft reviewed (CEP, service, weights) and kept, or why not. */

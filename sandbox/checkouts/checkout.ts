@@ -39,6 +39,12 @@ export const CheckoutQuoteSchema = /* @__PURE__ */ z.strictObject({
   }),
   /** Nuvemshop: where the shopper asks (`product` and `cart` send only the postal code). Default `checkout`. */
   stage: z.optional(z.enum(['product', 'cart', 'checkout'])),
+  /**
+   * Shopify: how the rate request is signed — `x-shopify` (`X-Shopify-Hmac-Sha256`, the default), `shopify` (the
+   * newer `shopify-hmac-sha256`) or `none`: Shopify's carrier-service page documents no signature on rate requests,
+   * so a callback must work without one (on its secret URL).
+   */
+  signature: z.optional(z.enum(['x-shopify', 'shopify', 'none'])),
   /** Overrides the platform's read timeout (ms), so a test of a slow callback need not wait 10 s. */
   readTimeoutMs: z.optional(z.int().check(z.gte(1), z.lte(10_000))),
 });
@@ -101,13 +107,20 @@ export async function shopifyCheckout(
       locale: 'pt-BR',
     },
   });
-  const key = `shopify ${shop.domain} ${service.id} ${digest(body)}`;
+  const signed = quote.signature ?? 'x-shopify';
+  const key = `shopify ${shop.domain} ${service.id} ${signed} ${digest(body)}`;
   const cached = fromCache(platforms, key);
   if (cached) return cached;
   const readTimeoutMs = quote.readTimeoutMs ?? shopifyReadTimeout(platforms, shop.domain);
-  const call = await callBack(service.callbackUrl, body, readTimeoutMs, {
-    'x-shopify-hmac-sha256': shopifyHmac(SANDBOX_SHOPIFY_APP_SECRET, body),
-  });
+  const signature = shopifyHmac(SANDBOX_SHOPIFY_APP_SECRET, body);
+  const call = await callBack(
+    service.callbackUrl,
+    body,
+    readTimeoutMs,
+    signed === 'none'
+      ? {}
+      : { [signed === 'shopify' ? 'shopify-hmac-sha256' : 'x-shopify-hmac-sha256']: signature },
+  );
   const view = { platform: 'shopify' as const, storeId: shop.domain, callback: call.callback };
   const parsed = call.status === 200 ? ShopifyAnswerSchema.safeParse(call.json) : undefined;
   if (parsed?.success) {

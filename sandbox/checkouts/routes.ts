@@ -6,6 +6,7 @@ import { readJsonBody } from '../http/body.ts';
 import { strictRouter } from '../http/router.ts';
 import { CheckoutQuoteSchema, nuvemshopCheckout, shopifyCheckout } from './checkout.ts';
 import { nuvemshopAdminRoutes } from './nuvemshop-admin.ts';
+import { privacyRequestRoutes } from './privacy-requests.ts';
 import { shopifyAdminRoutes } from './shopify-admin.ts';
 import type { CheckoutPlatforms } from './state.ts';
 import { storeOrderRoutes } from './store-order-routes.ts';
@@ -20,6 +21,7 @@ export function checkoutPlatformRoutes(platforms: CheckoutPlatforms): Router {
   router.use(shopifyAdminRoutes(platforms));
   router.use(nuvemshopAdminRoutes(platforms));
   router.use(storeOrderRoutes(platforms));
+  router.use(privacyRequestRoutes(platforms));
   const path = '/_sandbox/checkouts/:platform/:storeId/quote';
   router.options(path, loopbackCors);
   router.post(path, loopbackCors, async (req, res) => {

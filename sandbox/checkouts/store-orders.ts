@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import * as z from 'zod/mini';
 import { nuvemshopHmac } from '../../shared/checkouts/nuvemshop.ts';
-import { SHOPIFY_ADMIN_API_VERSION, shopifyHmac } from '../../shared/checkouts/shopify.ts';
-import { SANDBOX_NUVEMSHOP_APP_SECRET, SANDBOX_SHOPIFY_APP_SECRET } from './accounts.ts';
+import { SANDBOX_NUVEMSHOP_APP_SECRET } from './accounts.ts';
+import { type ShopifyWebhookFamily, shopifyWebhookHeaders } from './shopify-headers.ts';
 
 /**
  * The store platforms' orders, emulated (sandbox/README.md, "Store orders"): a paid order is made by the control API
@@ -94,6 +94,8 @@ export class StoreOrders {
   /** Subscriptions by `<platform> <store>`. */
   readonly subscriptions = new Map<string, WebhookSubscription[]>();
   readonly sent: SentWebhook[] = [];
+  /** The header families Shopify's webhooks are signed in (`POST /_sandbox/stores/shopify/headers`). */
+  shopifyFamily: ShopifyWebhookFamily = 'x-shopify';
   /** The next `n` fulfillment calls of a platform fail (500), for tests of the BFF's retries. */
   readonly failNext = new Map<'shopify' | 'nuvemshop', number>();
   private sequence = 0;
@@ -108,6 +110,7 @@ export class StoreOrders {
     this.orders.clear();
     this.subscriptions.clear();
     this.sent.length = 0;
+    this.shopifyFamily = 'x-shopify';
     this.failNext.clear();
     this.sequence = 0;
     this.subscriptionSequence = 0;
@@ -213,7 +216,7 @@ export class StoreOrders {
     for (const subscription of subscriptions) {
       const webhook =
         order.platform === 'shopify'
-          ? shopifyWebhook(order, topic, subscription.url, this.now())
+          ? shopifyWebhook(order, topic, subscription.url, this.now(), this.shopifyFamily)
           : nuvemshopWebhook(order, topic, subscription.url);
       sent.push(await this.deliver(webhook));
     }
@@ -346,6 +349,7 @@ function shopifyWebhook(
   topic: string,
   url: string,
   now: number,
+  family: ShopifyWebhookFamily,
 ): Omit<SentWebhook, 'status'> {
   const { fulfillment_orders: _internal, ...payload } = order.body;
   const body = JSON.stringify(payload);
@@ -357,16 +361,7 @@ function shopifyWebhook(
     url,
     topic,
     body,
-    headers: {
-      'content-type': 'application/json',
-      'x-shopify-topic': topic,
-      'x-shopify-hmac-sha256': shopifyHmac(SANDBOX_SHOPIFY_APP_SECRET, body),
-      'x-shopify-shop-domain': order.store,
-      'x-shopify-webhook-id': id,
-      'x-shopify-event-id': randomUUID(),
-      'x-shopify-api-version': SHOPIFY_ADMIN_API_VERSION,
-      'x-shopify-triggered-at': new Date(now).toISOString(),
-    },
+    headers: shopifyWebhookHeaders(family, { topic, shop: order.store, body, webhookId: id, now }),
   };
 }
 

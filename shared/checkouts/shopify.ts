@@ -70,6 +70,28 @@ export const SHOPIFY_ADMIN_API_VERSION = '2026-10';
 export const SHOPIFY_TOPIC_HEADER = 'x-shopify-topic';
 export const SHOPIFY_WEBHOOK_ID_HEADER = 'x-shopify-webhook-id';
 export const SHOPIFY_SHOP_HEADER = 'x-shopify-shop-domain';
+
+/**
+ * The two header families Shopify signs with, as `shopify-app-js` reads them
+ * (packages/apps/shopify-api/lib/webhooks/header-names.ts, `WEBHOOK_HEADER_NAMES`): the `x-shopify-*` webhooks family
+ * and the `shopify-*` events family ("events webhooks currently send both", lib/webhooks/validate.ts). The library
+ * names the new family's delivery id `shopify-event-id`; `shopify-webhook-id` is taken too.
+ */
+export const SHOPIFY_HEADER_FAMILIES = {
+  webhooks: {
+    hmac: SHOPIFY_HMAC_HEADER,
+    topic: SHOPIFY_TOPIC_HEADER,
+    shop: SHOPIFY_SHOP_HEADER,
+    deliveryIds: [SHOPIFY_WEBHOOK_ID_HEADER],
+  },
+  events: {
+    hmac: 'shopify-hmac-sha256',
+    topic: 'shopify-topic',
+    shop: 'shopify-shop-domain',
+    deliveryIds: ['shopify-webhook-id', 'shopify-event-id'],
+  },
+} as const;
+export type ShopifyHeaderFamily = keyof typeof SHOPIFY_HEADER_FAMILIES;
 /** The order topics the BFF takes: a paid order, and a change to it afterwards. */
 export const SHOPIFY_ORDER_TOPICS = ['orders/paid', 'orders/updated'] as const;
 

@@ -1,0 +1,344 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  SANDBOX_NUVEMSHOP_APP_SECRET,
+  SANDBOX_SHOPIFY_APP_SECRET,
+} from '../../sandbox/checkouts/accounts.ts';
+import { nuvemshopHmac } from '../../shared/checkouts/nuvemshop.ts';
+import { shopifyHmac } from '../../shared/checkouts/shopify.ts';
+import {
+  NUVEMSHOP_STORE,
+  nuvemshopOrder,
+  type OrderStack,
+  SHOPIFY_SHOP,
+  shopifyOrder,
+  startOrderStack,
+} from '../orders/testing.ts';
+import { type StoredPrivacyRequest, StoredPrivacyRequestSchema } from './requests.ts';
+import { privacyRequestsSection } from './requests-view.ts';
+
+/**
+ * The platforms' own example payloads, verbatim:
+ *
+ * - Shopify: https://shopify.dev/docs/apps/build/compliance/privacy-law-compliance (the three topics' "Example
+ *   payload"), also quoted in Shopify/shopify-app-js's app template (`CUSTOMERS_DATA_REQUEST`, `CUSTOMERS_REDACT`,
+ *   `SHOP_REDACT` handlers' comments).
+ * - Nuvemshop: TiendaNube/api-docs resources/webhook.md, "Required Webhooks" (commit 4058823). Its examples are
+ *   JavaScript, not JSON (`email: email@email.com`, `phone: +55...`): they are fed here with only the quotes JSON
+ *   needs, and `identification: ...` as text. Its Postman tool (utils/lgpd-webhooks-testing-tool) sends
+ *   `JSON.stringify({ "store_id": jsonData.id })`.
+ */
+const SHOPIFY_DATA_REQUEST = `{
+  "shop_id": 954889,
+  "shop_domain": "{shop}.myshopify.com",
+  "orders_requested": [
+    299938,
+    280263,
+    220458
+  ],
+  "customer": {
+    "id": 191167,
+    "email": "john@example.com",
+    "phone": "555-625-1199"
+  },
+  "data_request": {
+    "id": 9999
+  }
+}`;
+const SHOPIFY_CUSTOMER_REDACT = `{
+  "shop_id": 954889,
+  "shop_domain": "{shop}.myshopify.com",
+  "customer": {
+    "id": 191167,
+    "email": "john@example.com",
+    "phone": "555-625-1199"
+  },
+  "orders_to_redact": [
+    299938,
+    280263,
+    220458
+  ]
+}`;
+const SHOPIFY_SHOP_REDACT = `{
+  "shop_id": 954889,
+  "shop_domain": "{shop}.myshopify.com"
+}`;
+const NUVEMSHOP_STORE_REDACT = `{
+  "store_id": 123
+}`;
+const NUVEMSHOP_CUSTOMERS_REDACT = `{
+"store_id": 123,
+"customer": {
+	"id": 1,
+	"email": "email@email.com",
+	"phone": "+55...",
+	"identification": "..."
+},
+"orders_to_redact": [213, 3415, 21515]
+}`;
+const NUVEMSHOP_DATA_REQUEST = `{
+"store_id": 123,
+"customer": {
+	"id": 1,
+	"email": "email@email.com",
+	"phone": "+55...",
+	"identification": "..."
+},
+"orders_requested": [213, 3415, 21515],
+"checkouts_requested": [214, 3416, 21518],
+"drafts_orders_requested": [10, 1245, 5456],
+"data_request": {
+	"id": 456
+}
+}`;
+
+let stack: OrderStack;
+beforeAll(async () => {
+  stack = await startOrderStack();
+}, 30_000);
+afterAll(async () => {
+  await stack?.close();
+});
+
+function shopify(topic: string, body: string, change: Record<string, string> = {}) {
+  return fetch(`${stack.bff.url}/stores/shopify/webhooks`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      'x-shopify-hmac-sha256': shopifyHmac(SANDBOX_SHOPIFY_APP_SECRET, body),
+      'x-shopify-topic': topic,
+      'x-shopify-shop-domain': (JSON.parse(body) as { shop_domain: string }).shop_domain,
+      'x-shopify-webhook-id': crypto.randomUUID(),
+      ...change,
+    },
+    body,
+  });
+}
+
+function nuvemshop(
+  event: string,
+  body: string,
+  signature = nuvemshopHmac(SANDBOX_NUVEMSHOP_APP_SECRET, body),
+) {
+  return fetch(`${stack.bff.url}/stores/nuvemshop/webhooks/${event}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-linkedstore-hmac-sha256': signature },
+    body,
+  });
+}
+
+async function requests(): Promise<StoredPrivacyRequest[]> {
+  const res = await stack.desk.get('/admin/api/privacy/requests');
+  expect(res.status).toBe(200);
+  return ((await res.json()) as { requests: unknown[] }).requests.map((r) =>
+    StoredPrivacyRequestSchema.parse(r),
+  );
+}
+
+describe("the platforms' example payloads, fed verbatim", () => {
+  it("answers each of Shopify's three compliance topics 200 (a shop not ours: nothing to erase)", async () => {
+    for (const [topic, body, received] of [
+      ['customers/data_request', SHOPIFY_DATA_REQUEST, 'recorded'],
+      ['customers/redact', SHOPIFY_CUSTOMER_REDACT, 'erased'],
+      ['shop/redact', SHOPIFY_SHOP_REDACT, 'erased'],
+    ] as const) {
+      const res = await shopify(topic, body);
+      expect(res.status, topic).toBe(200);
+      expect(await res.json()).toEqual({ received });
+    }
+    const listed = await requests();
+    expect(listed.find((r) => r.store === '{shop}.myshopify.com' && r.kind === 'data_request')).toMatchObject(
+      {
+        customer: { id: '191167', email: 'john@example.com', phone: '555-625-1199' },
+        orders: ['299938', '280263', '220458'],
+        requestId: '9999',
+      },
+    );
+    expect(listed.find((r) => r.kind === 'customer_redact')).toMatchObject({
+      customer: {},
+      erased: { orders: 0, labels: 0, approvals: 0, emails: 0, requests: 0 },
+    });
+  });
+
+  it("answers each of Nuvemshop's three LGPD webhooks 200", async () => {
+    for (const [event, body, received] of [
+      ['customers/data_request', NUVEMSHOP_DATA_REQUEST, 'recorded'],
+      ['customers/redact', NUVEMSHOP_CUSTOMERS_REDACT, 'erased'],
+      ['store/redact', NUVEMSHOP_STORE_REDACT, 'erased'],
+      ['store/redact', JSON.stringify({ store_id: '123' }), 'erased'],
+    ] as const) {
+      const res = await nuvemshop(event, body);
+      expect(res.status, event).toBe(200);
+      expect(await res.json()).toEqual({ received });
+    }
+  });
+
+  it('refuses a compliance webhook without a valid signature with 401, as Shopify requires, and records nothing', async () => {
+    const before = (await requests()).length;
+    const forged = await shopify('customers/redact', SHOPIFY_CUSTOMER_REDACT, {
+      'x-shopify-hmac-sha256': shopifyHmac('another-app-secret-000', SHOPIFY_CUSTOMER_REDACT),
+    });
+    expect(forged.status).toBe(401);
+    const { 'x-shopify-hmac-sha256': _none, ...unsigned } = {
+      'x-shopify-hmac-sha256': '',
+      'x-shopify-topic': 'shop/redact',
+    };
+    const missing = await fetch(`${stack.bff.url}/stores/shopify/webhooks`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...unsigned },
+      body: SHOPIFY_SHOP_REDACT,
+    });
+    expect(missing.status).toBe(401);
+    const nuvem = await nuvemshop(
+      'store/redact',
+      NUVEMSHOP_STORE_REDACT,
+      nuvemshopHmac('x'.repeat(32), '{}'),
+    );
+    expect(nuvem.status).toBe(401);
+    expect(await requests()).toHaveLength(before);
+  });
+
+  it('keeps nothing when the payload names another shop than its header', async () => {
+    const before = (await requests()).length;
+    const res = await shopify('customers/redact', SHOPIFY_CUSTOMER_REDACT, {
+      'x-shopify-shop-domain': SHOPIFY_SHOP,
+    });
+    expect(await res.json()).toEqual({ received: 'ignored' });
+    expect(await requests()).toHaveLength(before);
+  });
+});
+
+describe('customers/data_request: the merchant sees and exports what the kit holds', () => {
+  it("records the request once (a retried delivery), and exports the customer's orders of our store only", async () => {
+    const email = 'helena.vidal@example.org';
+    const { order } = await stack.paid(
+      'shopify',
+      shopifyOrder({ customer: { name: 'Helena Vidal', email } }),
+    );
+    await stack.paid('nuvemshop', nuvemshopOrder({ customer: { name: 'Helena Vidal', email } }));
+    await stack.paid('shopify', shopifyOrder({ customer: { name: 'Ivo Paz', email: 'ivo@example.org' } }));
+    const body = JSON.stringify({
+      shop_id: 954889,
+      shop_domain: SHOPIFY_SHOP,
+      orders_requested: [],
+      customer: { id: 42, email: email.toUpperCase(), phone: null },
+      data_request: { id: 10 },
+    });
+    const id = crypto.randomUUID();
+    const first = await shopify('customers/data_request', body, { 'x-shopify-webhook-id': id });
+    const again = await shopify('customers/data_request', body, { 'x-shopify-webhook-id': id });
+    expect(await first.json()).toEqual({ received: 'recorded' });
+    expect(await again.json()).toEqual({ received: 'duplicate' });
+    const mine = (await requests()).filter((r) => r.requestId === '10');
+    expect(mine).toHaveLength(1);
+
+    const exported = await stack.desk.get(`/admin/api/privacy/requests/${mine[0]?.id}/export`);
+    expect(exported.status).toBe(200);
+    expect(exported.headers.get('content-disposition')).toMatch(/^attachment; filename="privacy-request-/);
+    const held = (await exported.json()) as { orders: { orderId: string; order: { source: string } }[] };
+    // Shopify's request is about the Shopify store's orders: the Nuvemshop order of the same e-mail is not in it.
+    expect(held.orders.map((o) => o.orderId)).toEqual([order.orderId]);
+    expect(JSON.stringify(held)).not.toContain('Ivo Paz');
+  });
+
+  it('finds an order by the id alone, when the customer has no contact in it', async () => {
+    const { order } = await stack.paid('shopify', shopifyOrder({ customer: { name: 'Kátia Leme' } }));
+    const body = JSON.stringify({
+      shop_id: 954889,
+      shop_domain: SHOPIFY_SHOP,
+      orders_requested: [order.id],
+      customer: { id: 77, email: 'outra@example.org', phone: null },
+      data_request: { id: 11 },
+    });
+    expect(await (await shopify('customers/data_request', body)).json()).toEqual({ received: 'recorded' });
+    const request = (await requests()).find((r) => r.requestId === '11');
+    const held = (await (
+      await stack.desk.get(`/admin/api/privacy/requests/${request?.id}/export`)
+    ).json()) as {
+      orders: { orderId: string }[];
+    };
+    expect(held.orders.map((o) => o.orderId)).toEqual([order.orderId]);
+  });
+
+  it('keeps the API behind the admin session', async () => {
+    expect((await fetch(`${stack.bff.url}/admin/api/privacy/requests`)).status).toBe(401);
+    const [first] = await requests();
+    expect((await fetch(`${stack.bff.url}/admin/api/privacy/requests/${first?.id}/export`)).status).toBe(401);
+    expect((await stack.desk.get('/admin/api/privacy/requests/nao-existe/export')).status).toBe(404);
+  });
+
+  it('shows the requests in the section the stores page includes, escaped', async () => {
+    const listed = await requests();
+    const section = privacyRequestsSection({ requests: listed }).text;
+    expect(section).toContain('Pedidos de privacidade (LGPD)');
+    expect(section).toContain('helena.vidal@example.org'.toUpperCase());
+    expect(section).toMatch(/href="\/admin\/api\/privacy\/requests\/[^"]+\/export"/);
+    expect(section).toContain('Apagado: 0 pedido(s)');
+    const hostile = privacyRequestsSection({
+      requests: [
+        { ...(listed[0] as StoredPrivacyRequest), customer: { email: '<script>alert(1)</script>' } },
+      ],
+    }).text;
+    expect(hostile).not.toContain('<script>');
+    expect(privacyRequestsSection({ requests: [] }).text).toContain('Nenhum pedido');
+    const page = await stack.desk.get('/admin/privacy');
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('id="privacy-requests"');
+    const anonymous = await fetch(`${stack.bff.url}/admin/privacy`, { redirect: 'manual' });
+    expect(anonymous.status).toBe(303);
+  });
+});
+
+describe('Nuvemshop store id', () => {
+  it('erases for our store only', async () => {
+    const res = await nuvemshop('store/redact', JSON.stringify({ store_id: Number(NUVEMSHOP_STORE) + 1 }));
+    expect(await res.json()).toEqual({ received: 'erased' });
+    const listed = (await (await stack.desk.get('/admin/api/orders')).json()) as {
+      orders: { source: string }[];
+    };
+    expect(listed.orders.some((o) => o.source === 'nuvemshop')).toBe(true);
+  });
+});
+
+describe("the sandbox's emulated platforms send privacy requests on request", () => {
+  it('sends Shopify and Nuvemshop requests for an order, signed, and the BFF answers them', async () => {
+    const { order } = await stack.paid(
+      'shopify',
+      shopifyOrder({
+        customer: { name: 'Joana Reis', email: 'joana.reis@example.org', phone: '11955554444' },
+      }),
+    );
+    const shopifySent = await stack.sandbox.control(`stores/shopify/${SHOPIFY_SHOP}/privacy`, {
+      topic: 'customers/data_request',
+      url: `${stack.bff.url}/stores/shopify/webhooks`,
+      orders: [order.id],
+    });
+    const shopifyAnswer = (await shopifySent.json()) as { sent: { status: number; body: object } };
+    expect(shopifyAnswer.sent).toMatchObject({
+      status: 200,
+      body: {
+        shop_domain: SHOPIFY_SHOP,
+        orders_requested: [order.id],
+        customer: { email: 'joana.reis@example.org' },
+      },
+    });
+    const nuvem = await stack.paid(
+      'nuvemshop',
+      nuvemshopOrder({ customer: { name: 'Joana Reis', cpf: '52998224725' } }),
+    );
+    const nuvemSent = await stack.sandbox.control(`stores/nuvemshop/${NUVEMSHOP_STORE}/privacy`, {
+      topic: 'customers/redact',
+      url: `${stack.bff.url}/stores/nuvemshop/webhooks/customers/redact`,
+      orders: [nuvem.order.id],
+    });
+    const nuvemAnswer = (await nuvemSent.json()) as { sent: { status: number; body: object } };
+    expect(nuvemAnswer.sent).toMatchObject({
+      status: 200,
+      body: { store_id: Number(NUVEMSHOP_STORE), orders_to_redact: [nuvem.order.id] },
+    });
+    const wrongTopic = await stack.sandbox.control(`stores/nuvemshop/${NUVEMSHOP_STORE}/privacy`, {
+      topic: 'shop/redact',
+      url: `${stack.bff.url}/stores/nuvemshop/webhooks/store/redact`,
+    });
+    expect(wrongTopic.status).toBe(400);
+  });
+});

@@ -1,0 +1,169 @@
+import { Router } from 'express';
+import type { PrivacyRequest } from '../../shared/checkouts/privacy.ts';
+import { ApiError } from '../../shared/errors.ts';
+import type { Sql } from '../../shared/sql/sql.ts';
+import { requireAdminSession } from '../admin/gate.ts';
+import { rememberReturn } from '../admin/return-to.ts';
+import type { AdminSessions } from '../admin/session.ts';
+import type { BffConfig } from '../config.ts';
+import { sendDeskPage } from '../desk/layout.ts';
+import type { Logger } from '../logger.ts';
+import { Erasure, type ErasureCounts } from './erasure.ts';
+import { PrivacyRequests, type StoredPrivacyRequest } from './requests.ts';
+import { privacyRequestsSection } from './requests-view.ts';
+
+/**
+ * The shoppers' privacy (docs/privacy.md): the stores' compliance and LGPD requests handled (the webhooks in
+ * bff/stores/ call `handle`), and what the kit holds of a customer shown to the merchant
+ * (`GET /admin/api/privacy/requests`, `…/<id>/export`).
+ */
+export interface PrivacyDeps {
+  sql: Sql;
+  config: Pick<BffConfig, 'checkout'>;
+  logger: Logger;
+  now?: () => number;
+}
+
+/** What handling a request came to (the platform only reads the `200`). */
+export type PrivacyOutcome = 'recorded' | 'erased' | 'duplicate';
+
+/** What the kit holds of a data request's customer, as exported to the merchant. */
+export interface HeldData {
+  request: StoredPrivacyRequest;
+  orders: { orderId: string; externalId: string | null; order: unknown }[];
+  labels: {
+    attemptId: string;
+    orderId: string;
+    volume: number | null;
+    state: string;
+    trackingCode: string | null;
+    recipient: unknown;
+    createdAt: string;
+  }[];
+  emails: { attemptId: string; to: string; state: string; sentAt: string | null }[];
+}
+
+export class Privacy {
+  readonly requests: PrivacyRequests;
+  private readonly erasure: Erasure;
+  private readonly sql: Sql;
+  private readonly deps: PrivacyDeps;
+
+  constructor(deps: PrivacyDeps) {
+    this.deps = deps;
+    this.sql = deps.sql;
+    this.requests = new PrivacyRequests(deps.sql, deps.now ? { now: deps.now } : {});
+    this.erasure = new Erasure(deps.sql);
+  }
+
+  /**
+   * Whether the kit holds this store's orders: the store of the platform's variables (`BFF_SHOPIFY_SHOP`,
+   * `BFF_NUVEMSHOP_STORE_ID`); with none set, the one store whose orders it took.
+   */
+  isOurs(request: Pick<PrivacyRequest, 'platform' | 'store'>): boolean {
+    const { checkout } = this.deps.config;
+    const ours = request.platform === 'shopify' ? checkout.shopify.shop : checkout.nuvemshop.storeId;
+    return ours === undefined || ours === request.store.trim().toLowerCase();
+  }
+
+  /** A request handled: erased when it asks so (of our store), then kept; a retried delivery only answered. */
+  async handle(request: PrivacyRequest, deliveryId?: string): Promise<PrivacyOutcome> {
+    await this.requests.ready;
+    if (deliveryId && (await this.requests.seen(deliveryId))) return 'duplicate';
+    const ours = this.isOurs(request);
+    const none: ErasureCounts = { orders: 0, labels: 0, approvals: 0, emails: 0, requests: 0 };
+    let erased: ErasureCounts | undefined;
+    if (request.kind === 'customer_redact')
+      erased = ours ? await this.erasure.eraseCustomer(request.platform, request) : none;
+    if (request.kind === 'store_redact')
+      erased = ours ? await this.erasure.eraseStore(request.platform, request.store) : none;
+    await this.requests.record(request, {
+      ...(deliveryId ? { deliveryId } : {}),
+      ...(erased ? { erased } : {}),
+    });
+    this.deps.logger.info(
+      { platform: request.platform, kind: request.kind, ours, ...(erased ? { erased } : {}) },
+      'privacy: request handled',
+    );
+    return erased ? 'erased' : 'recorded';
+  }
+
+  /** What the kit holds now of a data request's customer (nothing when the request is not of our store). */
+  async held(id: string): Promise<HeldData | undefined> {
+    const request = await this.requests.get(id);
+    if (!request) return undefined;
+    if (!this.isOurs(request) || request.kind !== 'data_request')
+      return { request, orders: [], labels: [], emails: [] };
+    const orders = await this.erasure.customerOrders(this.sql, request.platform, request);
+    const ids = orders.map((o) => o.orderId);
+    const marks = ids.map(() => '?').join(', ');
+    const attempts = ids.length
+      ? await this.sql.all(
+          `SELECT id, order_id, volume, state, tracking_code, request, created_at FROM label_attempts
+           WHERE order_id IN (${marks}) ORDER BY created_at`,
+          ids,
+        )
+      : [];
+    const attemptIds = attempts.map((a) => String(a.id));
+    const deliveries = attemptIds.length
+      ? await this.sql.all(
+          `SELECT attempt_id, target, state, sent_at FROM notification_deliveries
+           WHERE channel = 'email' AND attempt_id IN (${attemptIds.map(() => '?').join(', ')}) ORDER BY created_at`,
+          attemptIds,
+        )
+      : [];
+    return {
+      request,
+      orders: orders.map((o) => ({ orderId: o.orderId, externalId: o.externalId, order: o.body })),
+      labels: attempts.map((a) => ({
+        attemptId: String(a.id),
+        orderId: String(a.order_id),
+        volume: a.volume === null ? null : Number(a.volume),
+        state: String(a.state),
+        trackingCode: a.tracking_code === null ? null : String(a.tracking_code),
+        recipient: (JSON.parse(String(a.request)) as { recipient?: unknown }).recipient ?? null,
+        createdAt: new Date(Number(a.created_at)).toISOString(),
+      })),
+      emails: deliveries.map((d) => ({
+        attemptId: String(d.attempt_id),
+        to: String(d.target),
+        state: String(d.state),
+        sentAt: d.sent_at === null ? null : new Date(Number(d.sent_at)).toISOString(),
+      })),
+    };
+  }
+}
+
+/**
+ * The merchant's side (admin session, through the desk's one gate): `GET /admin/api/privacy/requests` → `{ requests }`
+ * (newest first); `GET /admin/api/privacy/requests/<id>/export` → what the kit holds of that customer, as a JSON file;
+ * `GET /admin/privacy`, the requests as a page (the section the stores page includes).
+ */
+export function privacyRoutes(deps: { privacy: Privacy; sessions: AdminSessions; secure?: boolean }): Router {
+  const router = Router();
+  router.get('/admin/privacy', async (req, res) => {
+    const session = await deps.sessions.current(req);
+    if (!session) {
+      rememberReturn(res, req.originalUrl, deps.secure ?? false);
+      return res.redirect(303, '/admin/agents');
+    }
+    sendDeskPage(res, 200, {
+      lang: 'pt-BR',
+      title: 'Privacidade',
+      session,
+      here: '/admin/privacy',
+      body: privacyRequestsSection({ requests: await deps.privacy.requests.list() }),
+    });
+  });
+  const api = requireAdminSession(deps.sessions);
+  router.get('/admin/api/privacy/requests', api, async (_req, res) => {
+    res.json({ requests: await deps.privacy.requests.list() });
+  });
+  router.get('/admin/api/privacy/requests/:id/export', api, async (req, res) => {
+    const held = await deps.privacy.held(String(req.params.id));
+    if (!held) throw new ApiError('not_found', 'No such privacy request.');
+    res.setHeader('Content-Disposition', `attachment; filename="privacy-request-${held.request.id}.json"`);
+    res.json(held);
+  });
+  return router;
+}
