@@ -25,6 +25,7 @@ import { methodNotAllowed } from '../http/errors.ts';
 import type { Logger } from '../logger.ts';
 import type { OrderStore, Received } from '../orders/order-store.ts';
 import { type DraftOrder, type ReviewDeps, reviewed } from '../orders/review.ts';
+import type { StoreConnections } from './connections.ts';
 import { NuvemshopApi } from './nuvemshop-api.ts';
 import { nuvemshopDraft, shopifyDraft } from './order-drafts.ts';
 import { isStoreRefused } from './store-api.ts';
@@ -37,10 +38,12 @@ export interface StoreWebhookDeps extends ReviewDeps {
   orders: Pick<OrderStore, 'receive'>;
   logger: Logger;
   fetch?: typeof fetch | undefined;
+  /** Installed stores: their tokens (the order read), and `app/uninstalled` (bff/stores/connections.ts). */
+  connections?: Pick<StoreConnections, 'access' | 'disconnect'> | undefined;
 }
 
 /** What the BFF answers a platform: 200 with what it did (the platform only reads the status). */
-type Outcome = Received | 'ignored' | 'not_paid' | 'nothing_to_ship';
+type Outcome = Received | 'ignored' | 'not_paid' | 'nothing_to_ship' | 'uninstalled';
 
 /**
  * The stores' order webhooks (docs/orders.md): `POST /stores/shopify/webhooks` and `POST /stores/nuvemshop/webhooks`.
@@ -63,6 +66,7 @@ export function storeWebhookRoutes(deps: StoreWebhookDeps): Router {
       const shop = checkout.shopify.shop;
       const from = req.get(SHOPIFY_SHOP_HEADER)?.trim().toLowerCase();
       const topic = req.get(SHOPIFY_TOPIC_HEADER)?.trim();
+      if (topic === 'app/uninstalled') return void done(res, await uninstalled(deps, 'shopify', from));
       if ((shop && from && from !== shop) || !SHOPIFY_ORDER_TOPICS.some((known) => known === topic))
         return void done(res, 'ignored');
       const webhookId = req.get(SHOPIFY_WEBHOOK_ID_HEADER)?.trim();
@@ -89,15 +93,21 @@ export function storeWebhookRoutes(deps: StoreWebhookDeps): Router {
       const body = rawBody(req);
       verify(req, NUVEMSHOP_HMAC_HEADER, nuvemshopHmac(appSecret, body), 'Nuvemshop');
       const event = parseBody(body, NuvemshopWebhookSchema);
+      if (event.event === 'app/uninstalled')
+        return void done(res, await uninstalled(deps, 'nuvemshop', String(event.store_id)));
+      const access = (await deps.connections?.access('nuvemshop').catch(() => undefined)) ?? {
+        shop: nuvemshop.storeId,
+        token: nuvemshop.token ?? '',
+      };
       if (
-        String(event.store_id) !== nuvemshop.storeId ||
+        String(event.store_id) !== access.shop ||
         !NUVEMSHOP_ORDER_EVENTS.some((known) => known === event.event)
       )
         return void done(res, 'ignored');
       const api = new NuvemshopApi({
         apiUrl: nuvemshop.apiUrl,
-        storeId: nuvemshop.storeId ?? '',
-        token: nuvemshop.token ?? '',
+        storeId: access.shop ?? '',
+        token: access.token,
         fetch: deps.fetch,
       });
       let read: unknown;
@@ -137,6 +147,16 @@ function verify(req: Request, header: string, expected: string, platform: string
   if (!presented) throw new ApiError('missing_api_key', `Send ${header} (${platform} signs every webhook).`);
   if (!sameSecret(expected, presented))
     throw new ApiError('invalid_api_key', `The ${header} signature does not match the body.`);
+}
+
+/** `app/uninstalled`: the store's tokens deleted, nothing more sent to it (bff/stores/connections.ts). */
+async function uninstalled(
+  deps: StoreWebhookDeps,
+  platform: 'shopify' | 'nuvemshop',
+  shop: string | undefined,
+): Promise<Outcome> {
+  if (!shop || !deps.connections) return 'ignored';
+  return (await deps.connections.disconnect(platform, shop, 'app/uninstalled')) ? 'uninstalled' : 'ignored';
 }
 
 /** The draft reviewed (CEP, service, weights) and kept, or why not. */
