@@ -7,9 +7,10 @@ import {
 } from '../../sandbox/checkouts/accounts.ts';
 import { type RunningSandbox, startSandbox } from '../../sandbox/testing.ts';
 import { shopifyQueryHmac } from '../../shared/checkouts/store-oauth.ts';
-import { type DeskClient, deskClient } from '../orders/testing.ts';
+import { type DeskClient, deskClient, nuvemshopOrder, shopifyOrder } from '../orders/testing.ts';
 import { type RunningBff, startBff } from '../testing.ts';
 import { ShopifyAdmin } from './shopify-admin.ts';
+import { isStoreRefused } from './store-api.ts';
 import { StoresAnswerSchema } from './stores-page.ts';
 
 const SHOP = 'loja-demo.myshopify.com';
@@ -19,7 +20,13 @@ let clock = Date.parse('2026-12-06T12:00:00Z');
 const now = () => clock;
 /** The network between the BFF and the platforms: `loseNext` drops the answer of the next token call after it ran. */
 let loseNext = false;
+/** `down`: the token endpoint cannot be reached; `tokenCalls` counts the requests that reached it. */
+let down = false;
+let tokenCalls = 0;
 const network: typeof fetch = async (input, init) => {
+  const toToken = String(input).endsWith('/admin/oauth/access_token');
+  if (toToken && down) throw new TypeError('fetch failed: connect ECONNREFUSED');
+  if (toToken) tokenCalls += 1;
   const res = await fetch(input, init);
   if (loseNext && String(input).endsWith('/admin/oauth/access_token')) {
     loseNext = false;
@@ -108,8 +115,8 @@ describe('Shopify install', () => {
   });
 
   it('refuses a replayed callback, a wrong hmac and a foreign shop with 400, and changes nothing', async () => {
-    const before = await bff.backends.sql.all('SELECT * FROM store_connections');
     const { callback } = await installShopify();
+    const before = await bff.backends.sql.all('SELECT * FROM store_connections');
     expect((await go(callback)).status).toBe(400); // the state and the code were used by installShopify
     const forged = new URL(callback);
     forged.searchParams.set('hmac', '0'.repeat(64));
@@ -133,9 +140,7 @@ describe('Shopify install', () => {
     expect(await refused.text()).toContain('another shop');
     // A shop name that is not *.myshopify.com, however well signed.
     expect((await go(appUrl('evil.example.com'))).status).toBe(400);
-    const after = await bff.backends.sql.all('SELECT * FROM store_connections');
-    // The second install above replaced the pair (a real reinstall); the refusals after it changed nothing.
-    expect(after).toHaveLength(before.length);
+    expect(await bff.backends.sql.all('SELECT * FROM store_connections')).toEqual(before);
   });
 
   it('keeps the tokens sealed at rest and out of every log line and page', async () => {
@@ -172,6 +177,45 @@ describe('Shopify install', () => {
     expect(renewed).toBeGreaterThanOrEqual(60);
     expect(loseNext).toBe(false);
     expect(bff.logs.some((line) => line.includes('token not renewed'))).toBe(true);
+  });
+});
+
+describe('a connected Shopify store', () => {
+  it('renews once however many calls find the token due at the same time', async () => {
+    clock += 3000;
+    const before = tokenCalls;
+    const answers = await Promise.all(Array.from({ length: 10 }, () => bff.connections.access('shopify')));
+    expect(tokenCalls - before).toBe(1);
+    expect(new Set(answers.map((a) => a?.token)).size).toBe(1);
+  });
+
+  it('makes work wait while Shopify cannot be reached, shows why, and carries on after', async () => {
+    down = true;
+    clock += 5000; // past the token's expiry
+    await bff.connections.renewDue();
+    const waiting = await bff.connections.access('shopify').catch((error: unknown) => error);
+    expect(isStoreRefused(waiting) && waiting.retryable).toBe(true);
+    expect((await stores())[0]?.renewal?.error).toMatch(/could not be reached/);
+    down = false;
+    clock += 1000; // the retry is due within a quarter of the token's life
+    expect(await bff.connections.renewDue()).toBe(1);
+    expect(await bff.connections.access('shopify')).toMatchObject({ shop: SHOP });
+    expect((await stores())[0]?.renewal).toBeUndefined();
+  });
+
+  it("answers the emulated checkout's rate request and takes its paid orders", async () => {
+    const quote = await sandbox.control(`checkouts/shopify/${SHOP}/quote`, {
+      cart: { items: [{ name: 'Camiseta', quantity: 1, unitPriceBRL: 59.9, weightKg: 0.3 }] },
+      destination: { postalCode: '20040-020' },
+    });
+    const view = (await quote.json()) as { source: string; options: unknown[] };
+    expect(view.source).toBe('callback');
+    expect(view.options.length).toBeGreaterThan(0);
+    const paid = await sandbox.control(`stores/shopify/${SHOP}/orders`, shopifyOrder());
+    const { sent, order } = (await paid.json()) as { sent: { status: number }[]; order: { orderId: string } };
+    expect(sent).toEqual([expect.objectContaining({ status: 200 })]);
+    const listed = (await (await desk.get('/admin/api/orders')).json()) as { orders: { orderId: string }[] };
+    expect(listed.orders.map((o) => o.orderId)).toContain(order.orderId);
   });
 });
 
@@ -218,6 +262,22 @@ describe('Nuvemshop install', () => {
     expect(carrier?.options.every((o) => o.allow_free_shipping === false)).toBe(true);
   });
 
+  it('answers the emulated checkout and reads the paid order with the installed token', async () => {
+    const quote = await sandbox.control('checkouts/nuvemshop/1001/quote', {
+      cart: { items: [{ name: 'Caneca', quantity: 1, unitPriceBRL: 39.9, weightKg: 0.4 }] },
+      destination: { postalCode: '80010-010' },
+    });
+    expect(((await quote.json()) as { source: string }).source).toBe('callback');
+    const paid = await sandbox.control('stores/nuvemshop/1001/orders', nuvemshopOrder());
+    const { sent, order } = (await paid.json()) as { sent: { status: number }[]; order: { orderId: string } };
+    expect(sent).toEqual([expect.objectContaining({ status: 200 })]);
+    const listed = (await (await desk.get('/admin/api/orders')).json()) as { orders: { orderId: string }[] };
+    expect(listed.orders.map((o) => o.orderId)).toContain(order.orderId);
+    const token = liveTokens('nuvemshop')[0] ?? 'none';
+    expect(bff.logs.join('\n')).not.toContain(token);
+    expect(await (await desk.get('/admin/stores')).text()).not.toContain(token);
+  });
+
   it('refuses a replayed or a late code with 400 said plainly', async () => {
     const redirect = await authorize();
     const callback = redirect.headers.get('location') ?? '';
@@ -228,6 +288,35 @@ describe('Nuvemshop install', () => {
     const fresh = (await authorize()).headers.get('location') ?? '';
     expect((await go(fresh)).status).toBe(302);
     expect((await go(fresh)).status).toBe(400);
+  });
+});
+
+describe('disconnect', () => {
+  it('takes the Nuvemshop uninstall, and the desk disconnect only with the session and its CSRF token', async () => {
+    const uninstall = await sandbox.control('stores/nuvemshop/1001/uninstall');
+    expect(((await uninstall.json()) as { sent: { status: number }[] }).sent).toEqual([
+      expect.objectContaining({ status: 200 }),
+    ]);
+    expect(await bff.connections.access('nuvemshop')).toBeUndefined();
+    // Shopify again, then "disconnect" from the desk.
+    expect((await installShopify()).done.status).toBe(302);
+    const forged = await fetch(`${bff.url}/admin/stores/disconnect`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ platform: 'shopify', shop: SHOP }),
+    });
+    expect(forged.status).toBe(403);
+    const noToken = await desk.post(
+      '/admin/api/stores/disconnect',
+      { platform: 'shopify', shop: SHOP },
+      { 'x-csrf-token': 'wrong' },
+    );
+    expect(noToken.status).toBe(403);
+    expect((await stores()).find((s) => s.platform === 'shopify')?.connected).toBe(true);
+    const done = await desk.post('/admin/api/stores/disconnect', { platform: 'shopify', shop: SHOP });
+    expect(await done.json()).toEqual({ disconnected: true });
+    expect(await bff.connections.access('shopify')).toBeUndefined();
   });
 });
 

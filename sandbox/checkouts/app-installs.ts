@@ -26,7 +26,8 @@ import { type CheckoutPlatforms, callableUrl } from './state.ts';
  * - Nuvemshop, at `/nuvemshop/apps/<app id>/authorize` (302 with a `code` valid 30 s) and
  *   `/nuvemshop/apps/authorize/token`.
  * - `POST /_sandbox/stores/:platform/:store/uninstall`: the app removed, its tokens dead, the signed `app/uninstalled`
- *   webhook sent to the subscriptions.
+ *   webhook sent to the subscriptions (Nuvemshop's `{store_id, event, id: <app id>}`, TiendaNube/api-docs
+ *   resources/webhook.md; Shopify's the shop's domain in the body and the headers).
  */
 export interface IssuedToken {
   platform: 'shopify' | 'nuvemshop';
@@ -316,7 +317,7 @@ export function appInstallRoutes(platforms: CheckoutPlatforms): Router {
       const payload =
         platform === 'shopify'
           ? JSON.stringify({ id: 1, domain: store, myshopify_domain: store })
-          : JSON.stringify({ store_id: Number(store), event: topic });
+          : JSON.stringify({ store_id: Number(store), event: topic, id: Number(SANDBOX_NUVEMSHOP_APP_ID) });
       const headers: Record<string, string> =
         platform === 'shopify'
           ? {

@@ -42,17 +42,17 @@ export function shopifyQueryHmac(secret: string, params: URLSearchParams | Recor
  * `expires_in` (seconds), and from the code or a refresh `refresh_token` and `refresh_token_expires_in`.
  */
 export const ShopifyAccessTokenSchema = /* @__PURE__ */ z.looseObject({
-  access_token: z.string().check(z.regex(/^[A-Za-z0-9_-]{16,512}$/)),
+  access_token: z.string().check(z.regex(/^[A-Za-z0-9_-]{8,512}$/)),
   scope: z.optional(z.string()),
   expires_in: z.optional(z.number()),
-  refresh_token: z.optional(z.string().check(z.regex(/^[A-Za-z0-9_-]{16,512}$/))),
+  refresh_token: z.optional(z.string().check(z.regex(/^[A-Za-z0-9_-]{8,512}$/))),
   refresh_token_expires_in: z.optional(z.number()),
 });
 export type ShopifyAccessToken = z.infer<typeof ShopifyAccessTokenSchema>;
 
 /** Nuvemshop's `POST /apps/authorize/token` answer (`user_id`: the store the app was installed in). */
 export const NuvemshopAccessTokenSchema = /* @__PURE__ */ z.looseObject({
-  access_token: z.string().check(z.regex(/^[A-Za-z0-9_-]{16,512}$/)),
+  access_token: z.string().check(z.regex(/^[A-Za-z0-9_-]{8,512}$/)),
   token_type: z.optional(z.string()),
   scope: z.optional(z.string()),
   user_id: z.union([z.number(), z.string().check(z.regex(/^\d{1,20}$/))]),
