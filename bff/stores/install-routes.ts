@@ -27,7 +27,7 @@ export interface InstallDeps {
   fetch?: typeof fetch | undefined;
 }
 
-/** A Shopify query signed at most this long ago is taken (Shopify's library allows 90 s of clock skew each way). */
+/** A Shopify query signed at most this long ago is taken: the state (10 minutes, once) is what stops a replay. */
 const QUERY_MAX_AGE_S = 24 * 3600;
 
 /**
@@ -44,6 +44,7 @@ export function installRoutes(deps: InstallDeps): Router {
   if (secret && clientId) {
     router.get('/stores/shopify/install', async (req, res) => {
       const shop = signedShop(req, secret, deps.now());
+      await pinned(deps, 'shopify', shop);
       const state = randomBytes(24).toString('base64url');
       await deps.store.addState(state, 'shopify', shop, deps.now());
       const authorize = new URL(`${deps.connections.adminOrigin(shop)}/admin/oauth/authorize`);
@@ -114,6 +115,7 @@ export function installRoutes(deps: InstallDeps): Router {
         );
       }
       const storeId = String(answer.user_id);
+      await pinned(deps, 'nuvemshop', storeId);
       await deps.connections.connectNuvemshop(storeId, answer.access_token);
       deps.logger.info({ platform: 'nuvemshop', shop: storeId }, 'stores: Nuvemshop app installed');
       await register(deps, 'nuvemshop', storeId);
@@ -123,6 +125,23 @@ export function installRoutes(deps: InstallDeps): Router {
     router.all('/stores/nuvemshop/callback', methodNotAllowed('GET'));
   }
   return router;
+}
+
+/**
+ * One store per platform: the one of `BFF_SHOPIFY_SHOP` / `BFF_NUVEMSHOP_STORE_ID` when set, else the one connected
+ * now. Another store installing the app (anyone can, once it is listed) would otherwise take over the BFF's calls.
+ */
+async function pinned(deps: InstallDeps, platform: StorePlatform, shop: string): Promise<void> {
+  const { shopify, nuvemshop } = deps.config.checkout;
+  const configured = platform === 'shopify' ? shopify.shop : nuvemshop.storeId;
+  const connected = (await deps.store.connected(platform))?.shop;
+  const allowed = configured ?? connected;
+  if (allowed && allowed !== shop)
+    refuse(
+      configured
+        ? `This BFF serves ${configured} (${platform === 'shopify' ? 'BFF_SHOPIFY_SHOP' : 'BFF_NUVEMSHOP_STORE_ID'}); ${shop} cannot connect to it.`
+        : `${connected} is connected to this BFF: disconnect it on /admin/stores before connecting ${shop}.`,
+    );
 }
 
 function refuse(message: string): never {

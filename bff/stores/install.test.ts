@@ -6,6 +6,7 @@ import {
   SANDBOX_SHOPIFY_CLIENT_ID,
 } from '../../sandbox/checkouts/accounts.ts';
 import { type RunningSandbox, startSandbox } from '../../sandbox/testing.ts';
+import { shopifyHmac } from '../../shared/checkouts/shopify.ts';
 import { shopifyQueryHmac } from '../../shared/checkouts/store-oauth.ts';
 import { type DeskClient, deskClient, nuvemshopOrder, shopifyOrder } from '../orders/testing.ts';
 import { type RunningBff, startBff } from '../testing.ts';
@@ -140,6 +141,10 @@ describe('Shopify install', () => {
     expect(await refused.text()).toContain('another shop');
     // A shop name that is not *.myshopify.com, however well signed.
     expect((await go(appUrl('evil.example.com'))).status).toBe(400);
+    // Another shop installing the app while loja-demo is connected: it would take over the BFF's calls.
+    const other = await go(appUrl('loja-basica.myshopify.com'));
+    expect(other.status).toBe(400);
+    expect(await other.text()).toContain('disconnect it on /admin/stores');
     expect(await bff.backends.sql.all('SELECT * FROM store_connections')).toEqual(before);
   });
 
@@ -201,6 +206,27 @@ describe('a connected Shopify store', () => {
     expect(await bff.connections.renewDue()).toBe(1);
     expect(await bff.connections.access('shopify')).toMatchObject({ shop: SHOP });
     expect((await stores())[0]?.renewal).toBeUndefined();
+  });
+
+  it('does not take an app/uninstalled whose signed body names another shop than its header', async () => {
+    const body = JSON.stringify({
+      id: 2,
+      domain: 'loja-basica.myshopify.com',
+      myshopify_domain: 'loja-basica.myshopify.com',
+    });
+    const res = await fetch(`${bff.url}/stores/shopify/webhooks`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'x-shopify-topic': 'app/uninstalled',
+        'x-shopify-shop-domain': SHOP,
+        'x-shopify-webhook-id': crypto.randomUUID(),
+        'x-shopify-hmac-sha256': shopifyHmac(SANDBOX_SHOPIFY_APP_SECRET, body),
+      },
+      body,
+    });
+    expect(await res.json()).toEqual({ received: 'ignored' });
+    expect((await stores())[0]?.connected).toBe(true);
   });
 
   it("answers the emulated checkout's rate request and takes its paid orders", async () => {

@@ -1,4 +1,5 @@
 import express, { type Request, type Response, Router } from 'express';
+import * as z from 'zod/mini';
 import {
   NUVEMSHOP_HMAC_HEADER,
   NUVEMSHOP_ORDER_EVENTS,
@@ -66,7 +67,8 @@ export function storeWebhookRoutes(deps: StoreWebhookDeps): Router {
       const shop = checkout.shopify.shop;
       const from = req.get(SHOPIFY_SHOP_HEADER)?.trim().toLowerCase();
       const topic = req.get(SHOPIFY_TOPIC_HEADER)?.trim();
-      if (topic === 'app/uninstalled') return void done(res, await uninstalled(deps, 'shopify', from));
+      if (topic === 'app/uninstalled')
+        return void done(res, await uninstalled(deps, 'shopify', signedShopOf(body, from)));
       if ((shop && from && from !== shop) || !SHOPIFY_ORDER_TOPICS.some((known) => known === topic))
         return void done(res, 'ignored');
       const webhookId = req.get(SHOPIFY_WEBHOOK_ID_HEADER)?.trim();
@@ -148,6 +150,19 @@ function verify(req: Request, header: string, expected: string, platform: string
   if (!sameSecret(expected, presented))
     throw new ApiError('invalid_api_key', `The ${header} signature does not match the body.`);
 }
+
+/**
+ * The shop an `app/uninstalled` is about: the signed body's `myshopify_domain` (the Shop resource), which must be the
+ * header's too — the header alone is not signed.
+ */
+function signedShopOf(body: Buffer, header: string | undefined): string | undefined {
+  const shop = parseBody(body, ShopResourceSchema).myshopify_domain?.toLowerCase();
+  return shop && shop === header ? shop : undefined;
+}
+
+const ShopResourceSchema = z.looseObject({
+  myshopify_domain: z.optional(z.string().check(z.maxLength(255))),
+});
 
 /** `app/uninstalled`: the store's tokens deleted, nothing more sent to it (bff/stores/connections.ts). */
 async function uninstalled(
