@@ -303,8 +303,9 @@ class NuvemshopRegistration {
     const existing = new Set((await this.options(carrier)).map((o) => o.code));
     for (const service of services) {
       if (existing.has(service.serviceId)) continue;
-      // allow_free_shipping: false, as Nuvemshop's shipping-carrier guide requires of a carrier's options: a free-shipping
-      // promotion of the store must not zero the price the BFF quoted (resources/shipping_carrier.md).
+      // allow_free_shipping: false, as Nuvemshop's guide requires (note 5 of its carrier options: "The allow_free_shipping
+      // attribute must be created with the value False. The store owner will modify this configuration from the
+      // admin"): https://github.com/TiendaNube/api-docs/tree/master/guides/Shipping%20Provider
       await this.call('POST', `/${carrier.id}/options`, {
         code: service.serviceId,
         name: service.label,

@@ -348,7 +348,7 @@ export function appInstallRoutes(platforms: CheckoutPlatforms): Router {
 }
 
 /** What Nuvemshop grants the sandbox's app (its scopes as the partner portal lists them). */
-const NUVEMSHOP_SCOPES = ['write_shipping', 'read_orders', 'write_orders'] as const;
+const NUVEMSHOP_SCOPES = ['write_shipping', 'read_orders', 'write_orders', 'read_customers'] as const;
 
 function tokenAnswer(token: string, scopes: readonly string[], seconds: number, refresh: string) {
   return {
