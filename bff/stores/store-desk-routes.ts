@@ -71,6 +71,7 @@ export function storeDeskRoutes(deps: StoreDeskDeps): Router {
     sendDeskPage(res, 200, {
       lang,
       title: s.storesTitle,
+      section: 'stores',
       session,
       here: req.originalUrl,
       body: storesBody({

@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { type Html, html } from '../../shared/html.ts';
 import type { Locale } from '../../shared/locale.ts';
+import { formatWhen } from '../desk/format.ts';
 import { CONNECTION_KINDS } from './connection-store.ts';
 
 /** `GET /admin/api/stores` (ARCHITECTURE.md, "Connected stores"): every store and its connection's state. */
@@ -18,6 +19,7 @@ export type StoreView = z.infer<typeof StoreViewSchema>;
 export const StoresAnswerSchema = z.object({ stores: z.array(StoreViewSchema) });
 
 const PT_BR = {
+  navStores: 'Lojas',
   storesTitle: 'Lojas conectadas',
   storesIntro: 'As lojas de onde chegam pedidos e em cujo checkout aparecem os fretes.',
   noStores: 'Nenhuma loja conectada ainda.',
@@ -48,6 +50,7 @@ const PT_BR = {
 type StoreMessages = typeof PT_BR;
 
 const EN: StoreMessages = {
+  navStores: 'Stores',
   storesTitle: 'Connected stores',
   storesIntro: 'The stores orders come from, and whose checkout shows the shipping rates.',
   noStores: 'No store connected yet.',
@@ -77,6 +80,7 @@ const EN: StoreMessages = {
 };
 
 const ES: StoreMessages = {
+  navStores: 'Tiendas',
   storesTitle: 'Tiendas conectadas',
   storesIntro: 'Las tiendas de donde llegan los pedidos y en cuyo checkout aparecen los envíos.',
   noStores: 'Ninguna tienda conectada todavía.',
@@ -114,8 +118,8 @@ export interface StoresView {
   stores: readonly StoreView[];
   installs: { shopify: boolean; nuvemshop: string | undefined };
   /**
-   * The privacy requests section (customers/data_request, redactions): supplied by the privacy module
-   * (bff/privacy/), rendered here under its heading; empty until then.
+   * The privacy requests section (customers/data_request, redactions, ARCHITECTURE "Connected stores"): the privacy
+   * module supplies it and `storesBody` renders it under its heading, `#privacy-requests`; absent, no section.
    */
   privacyRequests?: Html | undefined;
 }
@@ -123,7 +127,7 @@ export interface StoresView {
 function storeRow(view: StoresView, store: StoreView): Html {
   const { s } = view;
   const token = store.connected
-    ? html`${s.kinds[store.token.kind]}${store.token.expiresAt ? html` <span class="muted">${s.expires(store.token.expiresAt)}</span>` : ''}${
+    ? html`${s.kinds[store.token.kind]}${store.token.expiresAt ? html` <span class="muted">${s.expires(formatWhen(store.token.expiresAt, view.lang, true))}</span>` : ''}${
         store.renewal
           ? html`<br><span class="warn">${s.renewFailed(store.renewal.tries, store.renewal.error)}</span>`
           : ''
@@ -164,8 +168,12 @@ ${
 </table>
 </div>`
 }
-<section id="privacy-requests" aria-labelledby="privacy-heading">
+${
+  view.privacyRequests
+    ? html`<section id="privacy-requests" aria-labelledby="privacy-heading">
 <h2 id="privacy-heading">${s.privacyHeading}</h2>
-${view.privacyRequests ?? ''}
-</section>`;
+${view.privacyRequests}
+</section>`
+    : ''
+}`;
 }
