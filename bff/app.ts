@@ -37,7 +37,14 @@ import { Privacy, privacyRoutes } from './privacy/privacy.ts';
 import { type HistoryPromises, promiseRoutes, withPromises } from './promise/promise.ts';
 import { ratesVerifyRoutes } from './rates/rates.ts';
 import { widgetCheck, widgetRoutes } from './static/static.ts';
-import { storeWebhookRoutes, type TrackingBack, UnverifiedBytes } from './stores/stores.ts';
+import {
+  installRoutes,
+  type StoreConnections,
+  storeDeskRoutes,
+  storeWebhookRoutes,
+  type TrackingBack,
+  UnverifiedBytes,
+} from './stores/stores.ts';
 import { type Schedule, type TrackingService, trackingRoutes } from './tracking/tracking.ts';
 import type { PlatformMcp, RestClient, RestClientOptions } from './upstream/upstream.ts';
 
@@ -123,6 +130,8 @@ export interface Bff {
   /** The orders to ship (bff/orders/) and their tracking sent back to the store (bff/stores/). */
   orderDesk: OrderDesk;
   trackingBack: TrackingBack;
+  /** The stores' connections: installs, grants, renewals (bff/stores/connections.ts). */
+  connections: StoreConnections;
   close(): Promise<void>;
 }
 
@@ -135,7 +144,7 @@ export function createBff(deps: BffDeps): Bff {
     parts;
   const { rates, serviceCodes, labels, plans, links, orders, notifications, cep, trackingBack, orderDesk } =
     parts;
-  const { oauth, labelsCheck } = parts;
+  const { oauth, labelsCheck, connections } = parts;
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', config.trustProxy);
@@ -202,6 +211,7 @@ export function createBff(deps: BffDeps): Bff {
       }),
     );
     app.use(privacyRoutes({ privacy, sessions, secure: config.publicUrl.startsWith('https:') }));
+    app.use(storeDeskRoutes({ sessions, store: backends.connections, connections, config }));
     app.use(
       notificationRoutes({
         sessions,
@@ -248,6 +258,23 @@ export function createBff(deps: BffDeps): Bff {
   const unverified = new UnverifiedBytes();
   app.use(checkoutRoutes({ config, rates, serviceCodes, logger, unverified }));
   app.use(
+    installRoutes({
+      config,
+      connections,
+      store: backends.connections,
+      logger,
+      now,
+      services: async () => {
+        const quote = await rates.quote({
+          destinationCep: '01310100',
+          items: [{ name: 'amostra', quantity: 1, unitPriceBRL: 1, weightKg: 1 }],
+        });
+        return quote.rates.map((rate) => ({ serviceId: rate.serviceId, label: rate.label }));
+      },
+      ...(deps.fetch ? { fetch: deps.fetch } : {}),
+    }),
+  );
+  app.use(
     storeWebhookRoutes({
       config,
       unverified,
@@ -256,6 +283,7 @@ export function createBff(deps: BffDeps): Bff {
       cep,
       serviceCodes,
       logger,
+      connections,
       ...(deps.fetch ? { fetch: deps.fetch } : {}),
     }),
   );
@@ -292,6 +320,7 @@ export function createBff(deps: BffDeps): Bff {
     promises,
     orderDesk,
     trackingBack,
+    connections,
     // The backends belong to whoever opened them (main.ts), which closes them after.
     close: parts.close,
   };

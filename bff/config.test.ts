@@ -290,6 +290,7 @@ describe('parseConfig: quotes and checkouts (docs/checkout/)', () => {
         token: undefined,
         apiUrl: 'https://api.nuvemshop.com.br/v1',
         appSecret: undefined,
+        authUrl: 'https://www.tiendanube.com',
       },
     });
   });
@@ -354,6 +355,24 @@ describe('parseConfig: quotes and checkouts (docs/checkout/)', () => {
       [{ BFF_CEP_SERVICES: 'correios:https://cep.example' }, /^BFF_CEP_SERVICES must be none or/],
       [{ BFF_CEP_SERVICES: 'viacep:ftp://cep.example' }, /^BFF_CEP_SERVICES must be an http/],
       [{ BFF_CEP_TIMEOUT_MS: '20000' }, /^BFF_CEP_TIMEOUT_MS must be a whole number/],
+      [{ BFF_STORE_KEY: 'supersecret' }, /^BFF_STORE_KEY must be 32 bytes/],
+      [{ BFF_STORE_KEY: 'ab'.repeat(31) }, /^BFF_STORE_KEY must be 32 bytes/],
+      [
+        { BFF_SHOPIFY_CLIENT_ID: 'client-id-0001' },
+        /^BFF_SHOPIFY_SECRET .* is required with BFF_SHOPIFY_CLIENT_ID/,
+      ],
+      [
+        { BFF_NUVEMSHOP_APP_ID: '9001' },
+        /^BFF_NUVEMSHOP_APP_SECRET .* is required with BFF_NUVEMSHOP_APP_ID/,
+      ],
+      [
+        {
+          BFF_SHOPIFY_CLIENT_ID: 'client-id-0001',
+          BFF_SHOPIFY_SECRET: 'supersecret-of-the-app-0001',
+          BFF_DATABASE_URL: 'postgres://user@127.0.0.1:5432/db',
+        },
+        /^BFF_STORE_KEY is required with BFF_DATABASE_URL/,
+      ],
     ];
     for (const [env, message] of refused) {
       const { message: said } = refusalOf(env);

@@ -12,6 +12,7 @@ import {
   callbackSecret,
   cepServices,
   checkoutTokens,
+  clientId,
   cutoff,
   httpUrl,
   mailEvents,
@@ -29,6 +30,7 @@ import {
   serviceUrl,
   shopDomain,
   storeId,
+  storeKey,
   testClock,
   trustProxy,
   variable,
@@ -48,6 +50,9 @@ const DEFAULT_DATA_DIR = '.data';
 
 /** Nuvemshop's public API (its store id follows): `BFF_NUVEMSHOP_API_URL`'s default. */
 export const NUVEMSHOP_API_URL = 'https://api.nuvemshop.com.br/v1';
+
+/** Where Nuvemshop exchanges an install's code (`BFF_NUVEMSHOP_AUTH_URL`'s default). */
+export const NUVEMSHOP_AUTH_URL = 'https://www.tiendanube.com';
 
 /**
  * The BFF's environment (docs/configuration.md): every variable, its default and its rule. The first
@@ -113,6 +118,11 @@ export const EnvSchema = z.object({
   BFF_TEST_CLOCK: variable(testClock),
   BFF_NUVEMSHOP_APP_SECRET: variable(platformSecret(16, " (the Nuvemshop app's client secret)"), false),
   BFF_CEP_SERVICES: variable(cepServices),
+  BFF_SHOPIFY_CLIENT_ID: variable(clientId),
+  BFF_SHOPIFY_CALLBACK_SECRET: variable(callbackSecret),
+  BFF_NUVEMSHOP_APP_ID: variable(storeId),
+  BFF_NUVEMSHOP_AUTH_URL: variable(optionalHttpUrl),
+  BFF_STORE_KEY: variable(storeKey),
   BFF_CEP_TIMEOUT_MS: variable(wholeNumber(1500, 100, 10_000, 'milliseconds')),
 });
 export type BffEnv = z.output<typeof EnvSchema>;
@@ -191,6 +201,12 @@ function toConfig(env: BffEnv) {
         token: env.BFF_SHOPIFY_TOKEN,
         apiUrl:
           env.BFF_SHOPIFY_API_URL ?? (env.BFF_SHOPIFY_SHOP ? `https://${env.BFF_SHOPIFY_SHOP}` : undefined),
+        /** `BFF_SHOPIFY_API_URL` as given: every shop's admin origin when set (the sandbox), else `https://<shop>`. */
+        adminUrl: env.BFF_SHOPIFY_API_URL,
+        /** The app's client ID: with `BFF_SHOPIFY_SECRET`, install, client credentials and renewal (docs/checkout/connect.md). */
+        clientId: env.BFF_SHOPIFY_CLIENT_ID,
+        /** The secret last segment of the carrier callback the BFF registers. */
+        callbackSecret: env.BFF_SHOPIFY_CALLBACK_SECRET,
       },
       nuvemshop: {
         storeId: env.BFF_NUVEMSHOP_STORE_ID,
@@ -198,7 +214,12 @@ function toConfig(env: BffEnv) {
         apiUrl: env.BFF_NUVEMSHOP_API_URL ?? NUVEMSHOP_API_URL,
         /** Verifies `x-linkedstore-hmac-sha256` of the store's order webhooks (docs/orders.md). */
         appSecret: env.BFF_NUVEMSHOP_APP_SECRET,
+        /** The app's id: with `BFF_NUVEMSHOP_APP_SECRET`, the install's redirect URL exchanges codes. */
+        appId: env.BFF_NUVEMSHOP_APP_ID,
+        authUrl: env.BFF_NUVEMSHOP_AUTH_URL ?? NUVEMSHOP_AUTH_URL,
       },
+      /** `BFF_STORE_KEY`: the key of store tokens at rest (else `store.key` in `BFF_DATA_DIR`, bff/stores/store-key.ts). */
+      storeKey: env.BFF_STORE_KEY,
     },
     /** The delivery promise learnt from the store's parcels (docs/promise.md). */
     promise: { quantile: env.BFF_PROMISE_QUANTILE, minParcels: env.BFF_PROMISE_MIN_PARCELS },
@@ -219,9 +240,25 @@ function storeDaysOf(env: BffEnv): StoreDays {
 function checkPairs(env: BffEnv): void {
   if (env.BFF_SMTP_URL && !env.BFF_MAIL_FROM)
     throw new ConfigError('BFF_MAIL_FROM is required with BFF_SMTP_URL: the sender of the shopper e-mails');
-  if (env.BFF_NUVEMSHOP_APP_SECRET && !(env.BFF_NUVEMSHOP_STORE_ID && env.BFF_NUVEMSHOP_TOKEN))
+  if (
+    env.BFF_NUVEMSHOP_APP_SECRET &&
+    !env.BFF_NUVEMSHOP_APP_ID &&
+    !(env.BFF_NUVEMSHOP_STORE_ID && env.BFF_NUVEMSHOP_TOKEN)
+  )
     throw new ConfigError(
-      'BFF_NUVEMSHOP_STORE_ID and BFF_NUVEMSHOP_TOKEN are required with BFF_NUVEMSHOP_APP_SECRET: the paid order is read through the Nuvemshop API',
+      'BFF_NUVEMSHOP_STORE_ID and BFF_NUVEMSHOP_TOKEN are required with BFF_NUVEMSHOP_APP_SECRET (or BFF_NUVEMSHOP_APP_ID, to install the app): the paid order is read through the Nuvemshop API',
+    );
+  if (env.BFF_SHOPIFY_CLIENT_ID && !env.BFF_SHOPIFY_SECRET)
+    throw new ConfigError(
+      'BFF_SHOPIFY_SECRET (the app’s client secret) is required with BFF_SHOPIFY_CLIENT_ID',
+    );
+  if (env.BFF_NUVEMSHOP_APP_ID && !env.BFF_NUVEMSHOP_APP_SECRET)
+    throw new ConfigError(
+      'BFF_NUVEMSHOP_APP_SECRET (the app’s client secret) is required with BFF_NUVEMSHOP_APP_ID',
+    );
+  if (env.BFF_DATABASE_URL && !env.BFF_STORE_KEY && (env.BFF_SHOPIFY_CLIENT_ID || env.BFF_NUVEMSHOP_APP_ID))
+    throw new ConfigError(
+      'BFF_STORE_KEY is required with BFF_DATABASE_URL when stores connect (every instance opens the same tokens): openssl rand -hex 32',
     );
   if (env.BFF_WEBHOOK_URL && !env.BFF_WEBHOOK_SECRET)
     throw new ConfigError('BFF_WEBHOOK_SECRET is required with BFF_WEBHOOK_URL: webhooks are always signed');

@@ -5,6 +5,7 @@ import { describeIssues } from '../shared/issues.ts';
 import { type Box, BoxesSchema } from '../shared/packing/box.ts';
 import { parseRateLimit, type RateLimit } from '../shared/rate-limiter.ts';
 import { SHIPMENT_EVENT_TYPES, type ShipmentEventType } from '../shared/shipment-events.ts';
+import { parseStoreKey } from './stores/store-key.ts';
 
 // How each variable of the BFF's environment is read (bff/config.ts's `EnvSchema` lists them): its text, trimmed and
 // empty as absent, to the typed value, or `Invalid` saying what is wrong in the rest of a sentence that starts with
@@ -187,6 +188,24 @@ export function callbackSecret(value: string | undefined): string | undefined {
   if (!/^[A-Za-z0-9_-]{32,200}$/.test(value))
     throw new Invalid('must be 32 to 200 letters, digits, "-" or "_" (openssl rand -hex 32)');
   return value;
+}
+
+/** An app's client ID as a Dev Dashboard shows it (letters, digits, "_" and "-"). */
+export function clientId(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  if (!/^[A-Za-z0-9_-]{8,200}$/.test(value))
+    throw new Invalid(
+      'must be the app’s client ID as the Dev Dashboard shows it (letters, digits, "_" or "-")',
+    );
+  return value;
+}
+
+/** `BFF_STORE_KEY`: 32 bytes as 64 hex digits or base64 (openssl rand -hex 32). */
+export function storeKey(value: string | undefined): Buffer | undefined {
+  if (value === undefined) return undefined;
+  const key = parseStoreKey(value);
+  if (!key) throw new Invalid('must be 32 bytes as 64 hex digits or base64 (openssl rand -hex 32)');
+  return key;
 }
 
 /** An Admin API token of a store platform: letters, digits, "_" and "-" only (it goes into a header). */

@@ -9,7 +9,7 @@ import { CepDirectory, OrderDesk, OrderLookup, StoreOrderBinding, TrackingLinks 
 import { ShipmentPlans } from './packing/packing.ts';
 import { createHistoryPromises, TransitRecorder } from './promise/promise.ts';
 import { RatesService } from './rates/rates.ts';
-import { TrackingBack } from './stores/stores.ts';
+import { createConnections, TrackingBack } from './stores/stores.ts';
 import { TrackingService } from './tracking/tracking.ts';
 import { createRestClient, PlatformMcp } from './upstream/upstream.ts';
 
@@ -151,7 +151,18 @@ export function createParts(deps: BffDeps) {
       timeoutMs: config.cep.timeoutMs,
       ...(deps.fetch ? { fetch: deps.fetch } : {}),
     });
+  // The stores' tokens: installed, granted, renewed, sealed at rest (bff/stores/connections.ts).
+  const connections = createConnections({
+    config,
+    store: backends.connections,
+    logger,
+    now,
+    ...(deps.random ? { random: deps.random } : {}),
+    ...(deps.fetch ? { fetch: deps.fetch } : {}),
+  });
+  if (deps.orders?.timers !== false) connections.start();
   const trackingBack = new TrackingBack({
+    access: connections.access,
     store: backends.fulfillments,
     config,
     logger,
@@ -224,12 +235,14 @@ export function createParts(deps: BffDeps) {
     notifications,
     cep,
     trackingBack,
+    connections,
     orderDesk,
     oauth,
     labelsCheck,
     /** Stops what the parts run on timers (the backends belong to whoever opened them). */
     close: async () => {
       notifications.close();
+      connections.close();
       clearInterval(trackingPoll);
       issuer.close();
       await plans.close();

@@ -35,6 +35,13 @@ const EnvSchema = z.object({
       ),
     '1',
   ),
+  SANDBOX_SHOPIFY_TOKEN_TTL_S: z.optional(
+    z
+      .string()
+      .check(
+        z.refine((v) => /^\d{1,6}$/.test(v) && Number(v) >= 1, 'must be whole seconds, 1 or more, e.g. 3600'),
+      ),
+  ),
   SANDBOX_PUBLIC_URL: z.optional(
     z.string().check(
       z.refine((v) => {
@@ -60,6 +67,9 @@ export function parseSandboxConfig(env: Record<string, string | undefined> = pro
     labelPdfWaitMs: Number(data.SANDBOX_LABEL_PDF_WAIT_MS),
     auth: data.SANDBOX_AUTH,
     clockSpeed: Number(data.SANDBOX_CLOCK_SPEED),
+    /** How long the emulated Shopify's expiring tokens live (default Shopify's: 1 h; client credentials 24 h). */
+    shopifyTokenTtlS:
+      data.SANDBOX_SHOPIFY_TOKEN_TTL_S === undefined ? undefined : Number(data.SANDBOX_SHOPIFY_TOKEN_TTL_S),
     // The sandbox's {base_url} and {app_url}, no trailing slash; {mcp_url} is this plus `/mcp`.
     publicUrl: (data.SANDBOX_PUBLIC_URL ?? `http://127.0.0.1:${port}`).replace(/\/+$/, ''),
   };

@@ -30,6 +30,8 @@ export interface SandboxOptions {
   publicUrl?: string | undefined;
   /** How fast the carrier's clock runs (`SANDBOX_CLOCK_SPEED`; 1, real time, by default; 3600: an hour a second). */
   clockSpeed?: number;
+  /** Seconds an expiring Shopify token (and a client-credentials one) lives (`SANDBOX_SHOPIFY_TOKEN_TTL_S`). */
+  shopifyTokenTtlS?: number | undefined;
   /** Injectable time and randomness, for tests. */
   now?: () => number;
   random?: () => number;
@@ -76,7 +78,7 @@ export class SandboxState {
       now,
     });
     registerFixtures(this.tracking, this.carrierClock.time());
-    this.checkouts = new CheckoutPlatforms(now);
+    this.checkouts = new CheckoutPlatforms(now, options.shopifyTokenTtlS);
     this.oauth = new SandboxOAuth({
       registry: this.registry,
       publicUrl: options.publicUrl ?? 'http://127.0.0.1:4010',

@@ -76,6 +76,7 @@ describe('npm start', () => {
     expect((await fetch(`${sandbox}/openapi.json`)).status).toBe(200);
     // The demo's emulated checkouts call the BFF: npm start registered its callbacks with the sandbox.
     expect(output()).not.toContain('[checkout]');
+    expect(output()).not.toContain('[stores]');
     for (const path of ['shopify/loja-demo.myshopify.com', 'nuvemshop/1001']) {
       const quote = await fetch(`${sandbox}/_sandbox/checkouts/${path}/quote`, {
         method: 'POST',

@@ -11,16 +11,20 @@ import { createServer, isIP } from 'node:net';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import * as z from 'zod/mini';
-import { runCheckoutCommand } from '../bff/checkout/registration.ts';
-import { ConfigError, EnvSchema, parseConfig } from '../bff/config.ts';
-import { SANDBOX_NUVEMSHOP_APP_SECRET, SANDBOX_SHOPIFY_APP_SECRET } from '../sandbox/checkouts/accounts.ts';
+import { ConfigError, EnvSchema } from '../bff/config.ts';
+import {
+  SANDBOX_NUVEMSHOP_APP_ID,
+  SANDBOX_NUVEMSHOP_APP_SECRET,
+  SANDBOX_SHOPIFY_APP_SECRET,
+  SANDBOX_SHOPIFY_CLIENT_ID,
+} from '../sandbox/checkouts/accounts.ts';
 import { parseSandboxConfig } from '../sandbox/config.ts';
 import { parseEnv } from '../shared/env.ts';
 import { isLoopbackHostname } from '../shared/security/loopback.ts';
-import { quotedServices } from './checkout.ts';
 import { type DemoInbox, startDemoInbox } from './demo/inbox.ts';
 import { issueDemoParcels } from './demo/parcels.ts';
 import { seedDemoHistory } from './demo/seed-history.ts';
+import { DEMO_SHOP, installDemoStores } from './demo-installs.ts';
 import { sendDemoOrders } from './demo-orders.ts';
 
 const ROOT = new URL('..', import.meta.url).pathname;
@@ -188,17 +192,19 @@ const sandboxUrl = await startChild('sandbox', 'sandbox/main.ts', {
   SANDBOX_CLOCK_SPEED: clockSpeed,
 });
 // The sandbox's Shopify shop and Nuvemshop store (sandbox/README.md), whose emulated checkouts call the BFF's
-// callbacks; the store's handling day and 14:00 cut-off, as the demo pages' calculators have them.
+// callbacks; the store's handling day and 14:00 cut-off, as the demo pages' calculators have them. Both stores connect
+// as a merchant's do, by installing the app (installDemoStores below); the tokens' key is made in BFF_DATA_DIR.
 const checkoutEnv: Record<string, string> = {
   BFF_HANDLING_DAYS: env.BFF_HANDLING_DAYS ?? '1',
   BFF_CUTOFF: env.BFF_CUTOFF ?? '14:00',
+  BFF_SHOPIFY_CLIENT_ID: SANDBOX_SHOPIFY_CLIENT_ID,
   BFF_SHOPIFY_SECRET: SANDBOX_SHOPIFY_APP_SECRET,
-  BFF_SHOPIFY_SHOP: 'loja-demo.myshopify.com',
-  BFF_SHOPIFY_TOKEN: 'shpat_test_demo_0000000001',
-  BFF_SHOPIFY_API_URL: `${sandboxUrl}/shopify/loja-demo.myshopify.com`,
+  BFF_SHOPIFY_SHOP: DEMO_SHOP,
+  BFF_SHOPIFY_API_URL: `${sandboxUrl}/shopify/${DEMO_SHOP}`,
   BFF_NUVEMSHOP_CALLBACK_SECRET: randomBytes(24).toString('hex'),
+  BFF_NUVEMSHOP_APP_ID: SANDBOX_NUVEMSHOP_APP_ID,
   BFF_NUVEMSHOP_STORE_ID: '1001',
-  BFF_NUVEMSHOP_TOKEN: 'nuvem_test_demo_000000001',
+  BFF_NUVEMSHOP_AUTH_URL: `${sandboxUrl}/nuvemshop`,
   BFF_NUVEMSHOP_API_URL: `${sandboxUrl}/nuvemshop/v1`,
   // The stores' paid orders come to the desk by webhook; addresses are looked up on the sandbox's CEP service.
   BFF_NUVEMSHOP_APP_SECRET: SANDBOX_NUVEMSHOP_APP_SECRET,
@@ -259,27 +265,10 @@ const parcels = await issueDemoParcels({
   return [];
 });
 
-/** The BFF's callbacks registered with the sandbox's Shopify and Nuvemshop, as `npm run checkout -- register` does. */
-async function registerCheckouts(): Promise<string[]> {
-  const config = parseConfig({
-    ...env,
-    ...checkoutEnv,
-    SHIPPING_API_URL: sandboxUrl,
-    SHIPPING_SECRET_KEY: 'mk_test_demo',
-    BFF_PUBLIC_URL: bffUrl,
-  });
-  const lines: string[] = [];
-  for (const platform of ['shopify', 'nuvemshop'] as const) {
-    const result = await runCheckoutCommand('register', platform, {
-      config,
-      services: () => quotedServices(config),
-    });
-    if (!result.ok) lines.push(`[checkout] ${result.lines.join(' ')}`);
-  }
-  return lines;
-}
-const checkoutProblems = await registerCheckouts().catch((error: unknown) => [
-  `[checkout] the emulated checkouts could not be registered: ${(error as Error).message}`,
+// The stores connected through the apps' install links, as a merchant does (docs/checkout/shopify.md, nuvemshop.md):
+// each install registers the carrier and the webhooks.
+const checkoutProblems = await installDemoStores(bffUrl, sandboxUrl).catch((error: unknown) => [
+  `[stores] the emulated stores could not be installed: ${(error as Error).message}`,
 ]);
 // A few paid orders from the emulated stores, arriving on the desk by themselves (docs/orders.md).
 const demoOrders = await sendDemoOrders(sandboxUrl).catch(() => 0);
@@ -312,6 +301,9 @@ out(`  MCP for agents   ${bffUrl}/mcp`);
 out(`  Agent token      ${agentToken}`);
 out(`  Label desk       ${bffUrl}/admin/labels  (issue, print and settle labels in the browser)`);
 out(`  Promise kept     ${bffUrl}/admin/promise  (on-time share per lane and service)`);
+out(
+  `  Stores           ${bffUrl}/admin/stores  (${DEMO_SHOP} and Nuvemshop 1001, connected by installing the app: tokens that renew themselves)`,
+);
 out(
   `  Admin password   ${adminPassword}  (the desk, the OAuth consent page, agents at ${bffUrl}/admin/agents)`,
 );

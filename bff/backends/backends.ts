@@ -23,6 +23,7 @@ import { PROMISE_MIGRATIONS } from '../promise/migrations.ts';
 import { MemoryQuoteStore, type QuoteStore } from '../rates/quote-cache.ts';
 import { openLaneOf, QuoteShares, quoteShareOf } from '../rates/quote-share.ts';
 import { RedisQuoteStore } from '../rates/redis-quote-cache.ts';
+import { CONNECTION_MIGRATIONS, ConnectionStore } from '../stores/connection-store.ts';
 import { FulfillmentStore } from '../stores/tracking-back.ts';
 import { TrackingCache, type TrackingStore } from '../tracking/cache.ts';
 import { RedisTrackingCache } from '../tracking/redis-cache.ts';
@@ -60,6 +61,8 @@ export interface Backends {
   /** The orders to ship and their tracking going back to the store (bff/orders/, bff/stores/), beside the ledger. */
   orders: OrderStore;
   fulfillments: FulfillmentStore;
+  /** The stores connected by an install or a grant, their tokens sealed (bff/stores/connection-store.ts). */
+  connections: ConnectionStore;
   /** The HMAC key of signed tracking links (`BFF_LINK_SECRET`, or generated once into the ledger's database). */
   linkSecret: Buffer;
   /** OAuth clients, codes, tokens and sessions; only with `BFF_ADMIN_PASSWORD` (OAuth and /admin are off without). */
@@ -142,6 +145,7 @@ export async function openBackends(config: BffConfig, options: BackendOptions): 
     await migrate(sql, PROMISE_MIGRATIONS);
     // The orders' tables (their state is read at run time from label_attempts and shipment_watches, migrated above).
     await orders.ready;
+    await migrate(sql, CONNECTION_MIGRATIONS);
     secret = await linkSecret(sql, config.linkSecret);
   } catch (error) {
     await closeSql().catch(() => undefined);
@@ -206,6 +210,7 @@ export async function openBackends(config: BffConfig, options: BackendOptions): 
     transits: new TransitHistory(sql),
     orders,
     fulfillments: new FulfillmentStore(sql),
+    connections: new ConnectionStore(sql),
     linkSecret: secret,
     oauth,
     loginFailures: redis && sqlLoginFailures ? new RedisLoginFailures(redis) : sqlLoginFailures,

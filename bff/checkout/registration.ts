@@ -112,8 +112,16 @@ class ShopifyRegistration {
     this.admin = new ShopifyAdmin({ apiUrl, token, fetch: deps.fetch });
   }
 
-  private callbackUrl(): string {
-    return `${callbackBase(this.deps, this.admin.endpoint, 'Shopify')}/checkout/shopify/rates`;
+  /**
+   * `<BFF_PUBLIC_URL>/checkout/shopify/rates`, or with `BFF_SHOPIFY_CALLBACK_SECRET` its secret URL (a rate request
+   * Shopify does not sign is taken only there); `shown` hides the secret in what is printed and logged.
+   */
+  private callback(): { url: string; shown: string } {
+    const base = `${callbackBase(this.deps, this.admin.endpoint, 'Shopify')}/checkout/shopify/rates`;
+    const secret = this.deps.config.checkout.shopify.callbackSecret;
+    return secret
+      ? { url: `${base}/${secret}`, shown: `${base}/<BFF_SHOPIFY_CALLBACK_SECRET>` }
+      : { url: base, shown: base };
   }
 
   async register(): Promise<string[]> {
@@ -121,7 +129,7 @@ class ShopifyRegistration {
       throw new RegistrationRefused(
         'Set BFF_SHOPIFY_SECRET (the app’s client secret) first: without it the BFF answers Shopify 404.',
       );
-    const callbackUrl = this.callbackUrl();
+    const { url: callbackUrl, shown } = this.callback();
     const ours = await this.ours(callbackUrl);
     const name = this.deps.config.store.name
       ? `${this.deps.config.store.name} (Correios)`
@@ -129,7 +137,7 @@ class ShopifyRegistration {
     if (ours) {
       if (!ours.active) await this.mutate('carrierServiceUpdate', { input: { id: ours.id, active: true } });
       return [
-        `Shopify: already registered as "${ours.name}" (${ours.id}), active, calling ${callbackUrl}.`,
+        `Shopify: already registered as "${ours.name}" (${ours.id}), active, calling ${shown}.`,
         ...(await this.subscribeOrders()),
       ];
     }
@@ -140,7 +148,7 @@ class ShopifyRegistration {
     if (!service.success)
       throw new RegistrationRefused('Shopify answered the registration without a carrier service.');
     return [
-      `Shopify: registered "${service.data.name}" (${service.data.id}), active, calling ${callbackUrl}.`,
+      `Shopify: registered "${service.data.name}" (${service.data.id}), active, calling ${shown}.`,
       'Shopify now asks the BFF for rates at checkout; add it to a shipping zone (Settings → Shipping and delivery) if it is not there yet.',
       ...(await this.subscribeOrders()),
     ];
@@ -168,7 +176,8 @@ class ShopifyRegistration {
       );
     const have = new Set((listed.data?.nodes ?? []).filter((n) => n.uri === uri).map((n) => n.topic));
     const lines: string[] = [];
-    for (const topic of ['ORDERS_PAID', 'ORDERS_UPDATED']) {
+    // app/uninstalled: the store's tokens deleted when the merchant removes the app (docs/checkout/connect.md).
+    for (const topic of ['ORDERS_PAID', 'ORDERS_UPDATED', 'APP_UNINSTALLED']) {
       if (have.has(topic)) continue;
       await this.admin.mutate(
         `mutation FreteKitWebhook($topic: WebhookSubscriptionTopic!, $webhookSubscription: WebhookSubscriptionInput!) {
@@ -184,22 +193,22 @@ class ShopifyRegistration {
   }
 
   async status(): Promise<string[]> {
-    const callbackUrl = this.callbackUrl();
+    const { url: callbackUrl, shown } = this.callback();
     const services = await this.list();
     const ours = services.find((s) => s.callbackUrl === callbackUrl);
     const others = services.filter((s) => s !== ours).map((s) => `"${s.name}"`);
     return [
       ours
-        ? `Shopify: registered as "${ours.name}" (${ours.id}), ${ours.active ? 'active' : 'INACTIVE'}, calling ${callbackUrl}.`
-        : `Shopify: not registered (no carrier service calls ${callbackUrl}).`,
+        ? `Shopify: registered as "${ours.name}" (${ours.id}), ${ours.active ? 'active' : 'INACTIVE'}, calling ${shown}.`
+        : `Shopify: not registered (no carrier service calls ${shown}).`,
       ...(others.length > 0 ? [`Other carrier services of the shop: ${others.join(', ')}.`] : []),
     ];
   }
 
   async unregister(): Promise<string[]> {
-    const callbackUrl = this.callbackUrl();
+    const { url: callbackUrl, shown } = this.callback();
     const ours = await this.ours(callbackUrl);
-    if (!ours) return [`Shopify: nothing to remove (no carrier service calls ${callbackUrl}).`];
+    if (!ours) return [`Shopify: nothing to remove (no carrier service calls ${shown}).`];
     await this.mutate('carrierServiceDelete', { id: ours.id });
     return [`Shopify: removed "${ours.name}" (${ours.id}); the checkout no longer asks the BFF.`];
   }
@@ -294,7 +303,14 @@ class NuvemshopRegistration {
     const existing = new Set((await this.options(carrier)).map((o) => o.code));
     for (const service of services) {
       if (existing.has(service.serviceId)) continue;
-      await this.call('POST', `/${carrier.id}/options`, { code: service.serviceId, name: service.label });
+      // allow_free_shipping: false, as Nuvemshop's guide requires (note 5 of its carrier options: "The allow_free_shipping
+      // attribute must be created with the value False. The store owner will modify this configuration from the
+      // admin"): https://github.com/TiendaNube/api-docs/tree/master/guides/Shipping%20Provider
+      await this.call('POST', `/${carrier.id}/options`, {
+        code: service.serviceId,
+        name: service.label,
+        allow_free_shipping: false,
+      });
       lines.push(`Nuvemshop: option "${service.label}" (code ${service.serviceId}) created.`);
     }
     lines.push(
@@ -316,7 +332,7 @@ class NuvemshopRegistration {
       .safeParse(await this.api.call('GET', '/webhooks', 'read_orders'));
     const have = new Set((listed.data ?? []).filter((w) => w.url === url).map((w) => w.event));
     const lines: string[] = [];
-    for (const event of ['order/paid', 'order/updated']) {
+    for (const event of ['order/paid', 'order/updated', 'app/uninstalled']) {
       if (have.has(event)) continue;
       await this.api.call('POST', '/webhooks', 'write_orders', { event, url });
       lines.push(`Nuvemshop: ${event} webhook sent to ${url}.`);

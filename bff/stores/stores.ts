@@ -3,6 +3,9 @@
  * webhooks): what `bff/app.ts` takes from the folder.
  */
 
+export { createConnections, StoreConnections } from './connections.ts';
+export { installRoutes } from './install-routes.ts';
+export { storeDeskRoutes } from './store-desk-routes.ts';
 export { UnverifiedBytes } from './signed-body.ts';
 export { TrackingBack } from './tracking-back.ts';
 export { storeWebhookRoutes } from './webhooks.ts';

@@ -6,6 +6,7 @@ import { retryDelayMs } from '../notifications/dispatcher.ts';
 import { DELIVERY_STATES, type DeliveryState, placeholders, skipLocked } from '../notifications/outbox.ts';
 import type { StoredOrder } from '../orders/order-store.ts';
 import { OutboxDrain } from '../outbox-drain.ts';
+import type { AccessOf, StoreAccess } from './connections.ts';
 import { NuvemshopApi } from './nuvemshop-api.ts';
 import { ShopifyAdmin } from './shopify-admin.ts';
 import { isStoreRefused } from './store-api.ts';
@@ -200,6 +201,8 @@ export interface TrackingBackOptions {
   fetch?: typeof fetch | undefined;
   /** How long a claimed fulfillment is this sender's (default 60 s). */
   leaseMs?: number;
+  /** The stores' tokens, installed, granted or static (bff/stores/connections.ts); default: the static variables. */
+  access?: AccessOf | undefined;
 }
 
 /** Where a Nuvemshop order's shipping stands (Orders API v1). */
@@ -273,25 +276,31 @@ export class TrackingBack {
   }
 
   private async send(fulfillment: Fulfillment): Promise<void> {
-    if (!this.connected(fulfillment.platform))
+    const access = this.options.access
+      ? await this.options.access(fulfillment.platform)
+      : this.staticAccess(fulfillment.platform);
+    if (!access)
       throw new SendFailure(
         fulfillment.platform === 'shopify'
           ? 'Shopify is not connected: set BFF_SHOPIFY_SHOP and BFF_SHOPIFY_TOKEN.'
           : 'Nuvemshop is not connected: set BFF_NUVEMSHOP_STORE_ID and BFF_NUVEMSHOP_TOKEN.',
         true,
       );
-    if (fulfillment.platform === 'shopify') await this.shopify(fulfillment);
-    else await this.nuvemshop(fulfillment);
+    if (fulfillment.platform === 'shopify') await this.shopify(fulfillment, access);
+    else await this.nuvemshop(fulfillment, access);
+  }
+
+  private staticAccess(platform: 'shopify' | 'nuvemshop'): StoreAccess | undefined {
+    const { shopify, nuvemshop } = this.options.config.checkout;
+    if (!this.connected(platform)) return undefined;
+    return platform === 'shopify'
+      ? { platform, shop: shopify.shop ?? '', apiUrl: shopify.apiUrl ?? '', token: shopify.token ?? '' }
+      : { platform, shop: nuvemshop.storeId ?? '', apiUrl: nuvemshop.apiUrl, token: nuvemshop.token ?? '' };
   }
 
   /** Shopify: the order's open fulfillment orders fulfilled at once, with every code and URL (Correios). */
-  private async shopify(fulfillment: Fulfillment): Promise<void> {
-    const { shopify } = this.options.config.checkout;
-    const admin = new ShopifyAdmin({
-      apiUrl: shopify.apiUrl ?? '',
-      token: shopify.token ?? '',
-      fetch: this.options.fetch,
-    });
+  private async shopify(fulfillment: Fulfillment, access: StoreAccess): Promise<void> {
+    const admin = new ShopifyAdmin({ apiUrl: access.apiUrl, token: access.token, fetch: this.options.fetch });
     const scope = 'write_merchant_managed_fulfillment_orders';
     const read = ShopifyOrderFulfillmentsSchema.safeParse(
       await admin.graphql(
@@ -329,12 +338,11 @@ export class TrackingBack {
   }
 
   /** Nuvemshop: the order fulfilled with its tracking number(s) and the tracking page's URL. */
-  private async nuvemshop(fulfillment: Fulfillment): Promise<void> {
-    const { nuvemshop } = this.options.config.checkout;
+  private async nuvemshop(fulfillment: Fulfillment, access: StoreAccess): Promise<void> {
     const api = new NuvemshopApi({
-      apiUrl: nuvemshop.apiUrl,
-      storeId: nuvemshop.storeId ?? '',
-      token: nuvemshop.token ?? '',
+      apiUrl: access.apiUrl,
+      storeId: access.shop,
+      token: access.token,
       fetch: this.options.fetch,
     });
     const path = `/orders/${encodeURIComponent(fulfillment.externalId)}`;

@@ -1,4 +1,5 @@
 import { type Response, Router } from 'express';
+import * as z from 'zod/mini';
 import {
   NUVEMSHOP_ORDER_EVENTS,
   NuvemshopOrderSchema,
@@ -27,6 +28,7 @@ import type { Logger } from '../logger.ts';
 import type { OrderStore, Received } from '../orders/order-store.ts';
 import { type DraftOrder, type ReviewDeps, reviewed } from '../orders/review.ts';
 import type { Privacy, PrivacyOutcome } from '../privacy/privacy.ts';
+import type { StoreConnections } from './connections.ts';
 import { NuvemshopApi } from './nuvemshop-api.ts';
 import { nuvemshopDraft, shopifyDraft } from './order-drafts.ts';
 import { BODY_CAPS, shopifyDeliveryOf, signedBody, UnverifiedBytes } from './signed-body.ts';
@@ -41,10 +43,12 @@ export interface StoreWebhookDeps extends ReviewDeps {
   unverified?: UnverifiedBytes;
   /** Where the compliance and LGPD requests go (bff/privacy/). */
   privacy?: Pick<Privacy, 'handle'>;
+  /** Installed stores: their tokens (the order read), and `app/uninstalled` (bff/stores/connections.ts). */
+  connections?: Pick<StoreConnections, 'access' | 'disconnect'> | undefined;
 }
 
 /** What the BFF answers a platform: 200 with what it did (the platform only reads the status). */
-type Outcome = Received | PrivacyOutcome | 'ignored' | 'not_paid' | 'nothing_to_ship';
+type Outcome = Received | PrivacyOutcome | 'ignored' | 'not_paid' | 'nothing_to_ship' | 'uninstalled';
 
 /**
  * The stores' order webhooks (docs/orders.md): `POST /stores/shopify/webhooks` and `POST /stores/nuvemshop/webhooks`.
@@ -84,7 +88,16 @@ export function storeWebhookRoutes(deps: StoreWebhookDeps): Router {
         const request = shopifyPrivacyRequest(compliance, from, payload);
         return void done(res, await deps.privacy.handle(request, webhookId && `shopify:${webhookId}`));
       }
-      if (from !== checkout.shopify.shop || !SHOPIFY_ORDER_TOPICS.some((known) => known === topic))
+      if (topic === 'app/uninstalled')
+        return void done(res, await uninstalled(deps, 'shopify', signedShopOf(body, from)));
+      // The shop is the configured one (BFF_SHOPIFY_SHOP), else the installed one (bff/stores/connections.ts).
+      const shop =
+        checkout.shopify.shop ??
+        (await deps.connections?.access('shopify').then(
+          (access) => access.shop,
+          () => undefined,
+        ));
+      if (!shop || from !== shop || !SHOPIFY_ORDER_TOPICS.some((known) => known === topic))
         return void done(res, 'ignored');
       if (!webhookId)
         throw new ApiError(
@@ -114,15 +127,21 @@ export function storeWebhookRoutes(deps: StoreWebhookDeps): Router {
     router.post('/stores/nuvemshop/webhooks', signed, async (req, res) => {
       const body = rawBody(req);
       const event = parseBody(body, NuvemshopWebhookSchema);
+      if (event.event === 'app/uninstalled')
+        return void done(res, await uninstalled(deps, 'nuvemshop', String(event.store_id)));
+      const access = (await deps.connections?.access('nuvemshop').catch(() => undefined)) ?? {
+        shop: nuvemshop.storeId,
+        token: nuvemshop.token ?? '',
+      };
       if (
-        String(event.store_id) !== nuvemshop.storeId ||
+        String(event.store_id) !== access.shop ||
         !NUVEMSHOP_ORDER_EVENTS.some((known) => known === event.event)
       )
         return void done(res, 'ignored');
       const api = new NuvemshopApi({
         apiUrl: nuvemshop.apiUrl,
-        storeId: nuvemshop.storeId ?? '',
-        token: nuvemshop.token ?? '',
+        storeId: access.shop ?? '',
+        token: access.token,
         fetch: deps.fetch,
       });
       let read: unknown;
@@ -185,4 +204,27 @@ async function take(
 function done(res: Response, received: Outcome): void {
   res.setHeader('Cache-Control', 'no-store');
   res.status(200).json({ received });
+}
+
+/**
+ * The shop an `app/uninstalled` is about: the signed body's `myshopify_domain` (the Shop resource), which must be the
+ * header's too — the header alone is not signed.
+ */
+function signedShopOf(body: Buffer, header: string | undefined): string | undefined {
+  const shop = parseBody(body, ShopResourceSchema).myshopify_domain?.toLowerCase();
+  return shop && shop === header ? shop : undefined;
+}
+
+const ShopResourceSchema = z.looseObject({
+  myshopify_domain: z.optional(z.string().check(z.maxLength(255))),
+});
+
+/** `app/uninstalled`: the store's tokens deleted, nothing more sent to it (bff/stores/connections.ts). */
+async function uninstalled(
+  deps: StoreWebhookDeps,
+  platform: 'shopify' | 'nuvemshop',
+  shop: string | undefined,
+): Promise<Outcome> {
+  if (!shop || !deps.connections) return 'ignored';
+  return (await deps.connections.disconnect(platform, shop, 'app/uninstalled')) ? 'uninstalled' : 'ignored';
 }

@@ -7,6 +7,12 @@
 /** The client secret of the sandbox's Shopify app: it signs every callback (set `BFF_SHOPIFY_SECRET` to it). */
 export const SANDBOX_SHOPIFY_APP_SECRET = 'shpss_sandbox_frete_kit_app_0001';
 
+/** The client ID of the sandbox's Shopify app (set `BFF_SHOPIFY_CLIENT_ID` to it): installs and token grants. */
+export const SANDBOX_SHOPIFY_CLIENT_ID = 'sandbox-frete-kit-client-0001';
+
+/** The id of the sandbox's Nuvemshop app (set `BFF_NUVEMSHOP_APP_ID` to it): `/apps/<id>/authorize`. */
+export const SANDBOX_NUVEMSHOP_APP_ID = '9001';
+
 /** The client secret of the sandbox's Nuvemshop app: it signs every webhook (set `BFF_NUVEMSHOP_APP_SECRET` to it). */
 export const SANDBOX_NUVEMSHOP_APP_SECRET = 'nuvem_sandbox_frete_kit_app_secret_01';
 

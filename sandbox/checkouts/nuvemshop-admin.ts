@@ -123,7 +123,7 @@ export function authenticateNuvemshop(
       return void fail(res, 400, 'Bad Request', 'Send a User-Agent header naming your app and a contact.');
     const token = /^bearer\s+(\S+)$/i.exec(req.get('authentication') ?? '')?.[1];
     const store = platforms.stores.get(String(req.params.store));
-    const granted = store && token ? store.tokens[token] : undefined;
+    const granted = store && token ? platforms.scopesOf('nuvemshop', store.id, token) : undefined;
     if (!store || !granted) return void fail(res, 401, 'Unauthorized', 'Invalid access token');
     const writing = req.method !== 'GET';
     const allowed = writing

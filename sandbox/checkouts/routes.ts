@@ -4,6 +4,7 @@ import { describeIssues } from '../../shared/issues.ts';
 import { isLoopbackAddress, isLoopbackHostname } from '../../shared/security/loopback.ts';
 import { readJsonBody } from '../http/body.ts';
 import { strictRouter } from '../http/router.ts';
+import { appInstallRoutes } from './app-installs.ts';
 import { CheckoutQuoteSchema, nuvemshopCheckout, shopifyCheckout } from './checkout.ts';
 import { nuvemshopAdminRoutes } from './nuvemshop-admin.ts';
 import { privacyRequestRoutes } from './privacy-requests.ts';
@@ -18,6 +19,7 @@ import { storeOrderRoutes } from './store-order-routes.ts';
  */
 export function checkoutPlatformRoutes(platforms: CheckoutPlatforms): Router {
   const router = strictRouter();
+  router.use(appInstallRoutes(platforms));
   router.use(shopifyAdminRoutes(platforms));
   router.use(nuvemshopAdminRoutes(platforms));
   router.use(storeOrderRoutes(platforms));

@@ -19,7 +19,7 @@ export function shopifyAdminRoutes(platforms: CheckoutPlatforms): Router {
     (req, res) => {
       const shop = platforms.shops.get(String(req.params.shop));
       if (!shop) return void res.status(404).json({ errors: 'Not Found' });
-      const scopes = shop.tokens[req.get('x-shopify-access-token') ?? ''];
+      const scopes = platforms.scopesOf('shopify', shop.domain, req.get('x-shopify-access-token') ?? '');
       if (!scopes)
         return void res
           .status(401)
@@ -73,7 +73,11 @@ const NEEDS: Record<Field, readonly string[]> = {
 };
 
 /** The webhook topics the sandbox sends, as the GraphQL enum names them. */
-const TOPICS: Record<string, string> = { ORDERS_PAID: 'orders/paid', ORDERS_UPDATED: 'orders/updated' };
+const TOPICS: Record<string, string> = {
+  ORDERS_PAID: 'orders/paid',
+  ORDERS_UPDATED: 'orders/updated',
+  APP_UNINSTALLED: 'app/uninstalled',
+};
 
 type Operation = (
   platforms: CheckoutPlatforms,

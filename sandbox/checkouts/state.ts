@@ -1,5 +1,6 @@
 import { isLoopbackHostname } from '../../shared/security/loopback.ts';
 import { NUVEMSHOP_STORES, type NuvemshopStore, SHOPIFY_SHOPS, type ShopifyShop } from './accounts.ts';
+import { AppInstalls } from './app-installs.ts';
 import type { CheckoutView } from './checkout-view.ts';
 import { StoreOrders } from './store-orders.ts';
 
@@ -58,11 +59,25 @@ export class CheckoutPlatforms {
   readonly now: () => number;
   /** Their paid orders, webhook subscriptions and fulfillments (sandbox/checkouts/store-orders.ts). */
   readonly orders: StoreOrders;
+  /** The app's installs: codes, tokens that expire, refresh tokens (sandbox/checkouts/app-installs.ts). */
+  readonly installs: AppInstalls;
   private sequence = 0;
 
-  constructor(now: () => number = Date.now) {
+  constructor(now: () => number = Date.now, shopifyTokenTtlS?: number) {
     this.now = now;
     this.orders = new StoreOrders(now);
+    this.installs = new AppInstalls(now, shopifyTokenTtlS);
+  }
+
+  /** The scopes of a token of this store: a fixture's, or one the app was issued (live, not expired). */
+  scopesOf(platform: 'shopify' | 'nuvemshop', store: string, token: string): readonly string[] | undefined {
+    const fixture =
+      platform === 'shopify' ? this.shops.get(store)?.tokens[token] : this.stores.get(store)?.tokens[token];
+    if (fixture) {
+      this.installs.count(platform, store);
+      return fixture;
+    }
+    return this.installs.scopesOf(platform, store, token);
   }
 
   nextId(): number {
@@ -81,6 +96,7 @@ export class CheckoutPlatforms {
     this.cache.clear();
     this.calls.clear();
     this.orders.reset();
+    this.installs.reset();
     this.sequence = 0;
   }
 }

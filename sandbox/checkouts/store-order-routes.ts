@@ -57,8 +57,8 @@ export function storeOrderRoutes(platforms: CheckoutPlatforms): Router {
   router.post(`${nuvemshop}/webhooks`, webhooksScope, json, (req, res) => {
     const body = (typeof req.body === 'object' && req.body ? req.body : {}) as Record<string, unknown>;
     const errors: Record<string, string[]> = {};
-    if (body.event !== 'order/paid' && body.event !== 'order/updated')
-      errors.event = ['is not an event the sandbox sends (order/paid, order/updated)'];
+    if (body.event !== 'order/paid' && body.event !== 'order/updated' && body.event !== 'app/uninstalled')
+      errors.event = ['is not an event the sandbox sends (order/paid, order/updated, app/uninstalled)'];
     if (!callableUrl(body.url)) errors.url = ['must be a valid HTTPS URL'];
     if (Object.keys(errors).length > 0) return void invalid(res, errors);
     const subscription = orders.subscribe('nuvemshop', storeOf(res).id, String(body.event), String(body.url));

@@ -1,0 +1,291 @@
+import { randomBytes } from 'node:crypto';
+import type { ShopifyAccessToken } from '../../shared/checkouts/store-oauth.ts';
+import type { BffConfig } from '../config.ts';
+import type { Logger } from '../logger.ts';
+import { retryDelayMs } from '../notifications/dispatcher.ts';
+import type { ConnectionRow, ConnectionStore, SealedGrant, StorePlatform } from './connection-store.ts';
+import { StoreRefused } from './store-api.ts';
+import { loadStoreKey, TokenBox } from './store-key.ts';
+import { shopifyToken } from './token-grants.ts';
+
+/** What a call to a store needs: where its API is and a live token. Never logged, never shown. */
+export interface StoreAccess {
+  platform: StorePlatform;
+  /** The shop's domain (Shopify) or the store id (Nuvemshop). */
+  shop: string;
+  /** Shopify's admin origin, or Nuvemshop's API base (the store id follows). */
+  apiUrl: string;
+  token: string;
+}
+
+/** The store's current access, or undefined when the platform is not connected (nothing is sent to it). */
+export type AccessOf = (platform: StorePlatform) => Promise<StoreAccess | undefined>;
+
+export interface StoreConnectionsOptions {
+  store: ConnectionStore;
+  box: TokenBox;
+  config: Pick<BffConfig, 'checkout'>;
+  logger: Logger;
+  now?: () => number;
+  random?: () => number;
+  fetch?: typeof fetch | undefined;
+  /** How often due renewals are looked for (default 30 s; `renewDue()` is also called by tests). */
+  tickMs?: number;
+}
+
+/** A renewal retried after a failure no later than this, so a short-lived token is not left to expire. */
+const MAX_RETRY_MS = 5 * 60_000;
+
+/**
+ * The stores' connections kept alive (docs/checkout/connect.md): the token of an install or a grant, sealed at rest,
+ * renewed halfway through its life (Shopify's expiring offline tokens with their rotating refresh token, or the
+ * client-credentials grant again), a failed renewal retried with backoff and shown on the desk. A call that needs the
+ * store asks `access()`: a token past its renewal is renewed first (once, whoever asks at the same time), an expired
+ * one that cannot be renewed yet is `StoreRefused` retryable — the caller's outbox tries again, nothing is lost.
+ * Static tokens of the turn-4 variables are answered as they are.
+ */
+export class StoreConnections {
+  private readonly options: StoreConnectionsOptions;
+  private readonly now: () => number;
+  private readonly renewing = new Map<string, Promise<void>>();
+  private timer: ReturnType<typeof setInterval> | undefined;
+
+  constructor(options: StoreConnectionsOptions) {
+    this.options = options;
+    this.now = options.now ?? Date.now;
+  }
+
+  start(): void {
+    this.timer ??= setInterval(
+      () => void this.renewDue().catch(() => undefined),
+      this.options.tickMs ?? 30_000,
+    );
+    this.timer.unref();
+  }
+
+  close(): void {
+    clearInterval(this.timer);
+  }
+
+  /** Shopify's admin origin for a shop: `BFF_SHOPIFY_API_URL` when set (the sandbox), else `https://<shop>`. */
+  adminOrigin(shop: string): string {
+    return this.options.config.checkout.shopify.adminUrl ?? `https://${shop}`;
+  }
+
+  readonly access: AccessOf = async (platform) => {
+    const { shopify, nuvemshop, shopifySecret } = this.options.config.checkout;
+    let row = await this.options.store.connected(platform);
+    if (!row && platform === 'shopify' && !shopify.token && shopify.shop && shopify.clientId && shopifySecret)
+      row = await this.grantClientCredentials(shopify.shop);
+    if (!row) {
+      if (platform === 'shopify' && shopify.token && shopify.shop && shopify.apiUrl)
+        return { platform, shop: shopify.shop, apiUrl: shopify.apiUrl, token: shopify.token };
+      if (platform === 'nuvemshop' && nuvemshop.token && nuvemshop.storeId)
+        return { platform, shop: nuvemshop.storeId, apiUrl: nuvemshop.apiUrl, token: nuvemshop.token };
+      return undefined;
+    }
+    if (row.renew_at !== null && row.renew_at <= this.now()) {
+      await this.renew(row).catch(() => undefined);
+      row = (await this.options.store.get(platform, row.shop)) ?? row;
+    }
+    if (!row.token) return undefined;
+    if (row.expires_at !== null && row.expires_at <= this.now())
+      throw new StoreRefused(
+        `The ${platform} token expired and is being renewed (${row.renew_error ?? 'not yet'}); tried again later.`,
+        true,
+      );
+    const token = this.open(row, 'token');
+    if (!token)
+      throw new StoreRefused(
+        `The ${platform} token does not open with BFF_STORE_KEY: connect the store again.`,
+      );
+    const apiUrl = platform === 'shopify' ? this.adminOrigin(row.shop) : nuvemshop.apiUrl;
+    return { platform, shop: row.shop, apiUrl, token };
+  };
+
+  /** Renews every connection whose renewal is due; answers how many were tried. */
+  async renewDue(): Promise<number> {
+    const due = await this.options.store.due(this.now());
+    await Promise.all(due.map((row) => this.renew(row).catch(() => undefined)));
+    return due.length;
+  }
+
+  /** An install's or a grant's answer kept for the shop (sealed), replacing whatever the shop had. */
+  async connectShopify(
+    shop: string,
+    answer: ShopifyAccessToken,
+    kind: 'expiring' | 'client_credentials' | 'static',
+  ): Promise<void> {
+    await this.options.store.connect('shopify', shop, this.sealed('shopify', shop, answer, kind), this.now());
+  }
+
+  async connectNuvemshop(storeId: string, token: string): Promise<void> {
+    const issuedAt = this.now();
+    await this.options.store.connect(
+      'nuvemshop',
+      storeId,
+      {
+        kind: 'nuvemshop',
+        token: this.options.box.seal(token, binding('nuvemshop', storeId, 'token')),
+        refresh: null,
+        issuedAt,
+        expiresAt: null,
+        refreshExpiresAt: null,
+        renewAt: null,
+      },
+      issuedAt,
+    );
+  }
+
+  /** `app/uninstalled`, or "disconnect" on the desk: the tokens deleted; nothing more is sent to the store. */
+  async disconnect(platform: StorePlatform, shop: string, why: string): Promise<boolean> {
+    const done = await this.options.store.disconnect(platform, shop, this.now());
+    if (done)
+      this.options.logger.info({ platform, shop, why }, 'stores: store disconnected, its tokens deleted');
+    return done;
+  }
+
+  private async grantClientCredentials(shop: string): Promise<ConnectionRow | undefined> {
+    await this.single(`shopify ${shop}`, async () => {
+      if (await this.options.store.get('shopify', shop).then((row) => row?.token)) return;
+      const answer = await shopifyToken(this.app(shop), { grant: 'client_credentials' });
+      await this.connectShopify(shop, answer, 'client_credentials');
+      this.options.logger.info({ shop }, 'stores: Shopify token from the client-credentials grant');
+    });
+    return this.options.store.connected('shopify');
+  }
+
+  private app(shop: string) {
+    const { shopify, shopifySecret } = this.options.config.checkout;
+    if (!shopify.clientId || !shopifySecret)
+      throw new StoreRefused('Set BFF_SHOPIFY_CLIENT_ID and BFF_SHOPIFY_SECRET.');
+    return {
+      clientId: shopify.clientId,
+      clientSecret: shopifySecret,
+      adminOrigin: this.adminOrigin(shop),
+      fetch: this.options.fetch,
+    };
+  }
+
+  /** One renewal at a time per store in this process; across instances the pair is swapped only over the one read. */
+  private renew(row: ConnectionRow): Promise<void> {
+    return this.single(`${row.platform} ${row.shop}`, async () => {
+      const current = await this.options.store.get(row.platform, row.shop);
+      if (!current?.token || current.token !== row.token) return; // renewed or disconnected meanwhile
+      const { logger } = this.options;
+      try {
+        const answer =
+          current.kind === 'client_credentials'
+            ? await shopifyToken(this.app(current.shop), { grant: 'client_credentials' })
+            : await shopifyToken(this.app(current.shop), {
+                grant: 'refresh_token',
+                refreshToken: this.refreshOf(current),
+              });
+        const sealed = this.sealed(
+          'shopify',
+          current.shop,
+          answer,
+          current.kind === 'client_credentials' ? 'client_credentials' : 'expiring',
+        );
+        // A refresh answer without a new refresh token keeps the one it was renewed with.
+        if (!sealed.refresh && current.refresh) sealed.refresh = current.refresh;
+        const swapped = await this.options.store.swap(
+          current.platform,
+          current.shop,
+          current.token,
+          sealed,
+          this.now(),
+        );
+        logger.info({ platform: current.platform, shop: current.shop, swapped }, 'stores: token renewed');
+      } catch (error) {
+        const message = error instanceof StoreRefused ? error.message : 'an unexpected error';
+        const delay = Math.min(
+          retryDelayMs(current.renew_tries + 1, this.options.random ?? Math.random),
+          MAX_RETRY_MS,
+          halfLife(current),
+        );
+        await this.options.store.renewFailed(
+          current.platform,
+          current.shop,
+          message,
+          this.now() + Math.max(500, delay),
+        );
+        logger.warn(
+          { platform: current.platform, shop: current.shop, tries: current.renew_tries + 1, error: message },
+          'stores: token not renewed',
+        );
+        throw error;
+      }
+    });
+  }
+
+  private refreshOf(row: ConnectionRow): string {
+    const refresh = row.refresh
+      ? this.options.box.open(row.refresh, binding(row.platform, row.shop, 'refresh'))
+      : undefined;
+    if (!refresh)
+      throw new StoreRefused('The store has no refresh token the kit can open: install the app again.');
+    return refresh;
+  }
+
+  private open(row: ConnectionRow, field: 'token'): string | undefined {
+    return row[field] ? this.options.box.open(row[field], binding(row.platform, row.shop, field)) : undefined;
+  }
+
+  private sealed(
+    platform: StorePlatform,
+    shop: string,
+    answer: ShopifyAccessToken,
+    kind: SealedGrant['kind'],
+  ): SealedGrant {
+    const issuedAt = this.now();
+    const expiresAt = answer.expires_in ? issuedAt + answer.expires_in * 1000 : null;
+    return {
+      kind: expiresAt === null && kind === 'expiring' ? 'static' : kind,
+      token: this.options.box.seal(answer.access_token, binding(platform, shop, 'token')),
+      refresh: answer.refresh_token
+        ? this.options.box.seal(answer.refresh_token, binding(platform, shop, 'refresh'))
+        : null,
+      issuedAt,
+      expiresAt,
+      refreshExpiresAt: answer.refresh_token_expires_in
+        ? issuedAt + answer.refresh_token_expires_in * 1000
+        : null,
+      // Halfway through its life: room for a failed renewal's retries before the token stops working.
+      renewAt: expiresAt === null ? null : issuedAt + (expiresAt - issuedAt) / 2,
+    };
+  }
+
+  private single(key: string, work: () => Promise<void>): Promise<void> {
+    const running = this.renewing.get(key);
+    if (running) return running;
+    const started = work().finally(() => this.renewing.delete(key));
+    this.renewing.set(key, started);
+    return started;
+  }
+}
+
+function binding(platform: StorePlatform, shop: string, field: 'token' | 'refresh'): string {
+  return `${platform}:${shop}:${field}`;
+}
+
+/** A quarter of the token's life: retries come often enough for a short-lived token, seldom for a day-long one. */
+function halfLife(row: ConnectionRow): number {
+  if (row.expires_at === null || row.issued_at === null) return MAX_RETRY_MS;
+  return Math.max(500, (row.expires_at - row.issued_at) / 4);
+}
+
+/**
+ * The connections as the configuration asks: with an app to install (`BFF_SHOPIFY_CLIENT_ID`, `BFF_NUVEMSHOP_APP_ID`)
+ * the key of `BFF_STORE_KEY` or `store.key` in `BFF_DATA_DIR`; without, nothing is sealed and a throwaway key does.
+ */
+export function createConnections(
+  options: Omit<StoreConnectionsOptions, 'box' | 'config'> & {
+    config: Pick<BffConfig, 'checkout' | 'dataDir'>;
+  },
+): StoreConnections {
+  const { checkout, dataDir } = options.config;
+  const installs = Boolean(checkout.shopify.clientId || checkout.nuvemshop.appId);
+  const key = installs ? loadStoreKey(checkout.storeKey, dataDir) : (checkout.storeKey ?? randomBytes(32));
+  return new StoreConnections({ ...options, box: new TokenBox(key) });
+}

@@ -1,0 +1,137 @@
+import express, { type Request, type Response, Router } from 'express';
+import * as z from 'zod/mini';
+import { ApiError } from '../../shared/errors.ts';
+import { describeIssues } from '../../shared/issues.ts';
+import { requireAdminSession } from '../admin/gate.ts';
+import { rememberReturn } from '../admin/return-to.ts';
+import type { AdminSessions } from '../admin/session.ts';
+import type { BffConfig } from '../config.ts';
+import { pickLanguage } from '../desk/language.ts';
+import { loginBody, sendDeskPage } from '../desk/layout.ts';
+import { MESSAGES } from '../desk/messages.ts';
+import type { ConnectionStore, StorePlatform } from './connection-store.ts';
+import type { StoreConnections } from './connections.ts';
+import { STORE_MESSAGES, StoresAnswerSchema, type StoreView, storesBody } from './stores-page.ts';
+
+export interface StoreDeskDeps {
+  sessions: AdminSessions;
+  store: ConnectionStore;
+  connections: Pick<StoreConnections, 'disconnect'>;
+  config: Pick<BffConfig, 'checkout' | 'publicUrl'>;
+}
+
+const DisconnectSchema = z.object({
+  platform: z.enum(['shopify', 'nuvemshop']),
+  shop: z.string().check(z.minLength(1), z.maxLength(200)),
+});
+
+/**
+ * The stores on the desk (docs/checkout/connect.md): `GET /admin/api/stores` (the contract's JSON), `/admin/stores`
+ * (the same, as a page in the merchant's language, with "disconnect") and the disconnect itself, as an API call
+ * (`X-CSRF-Token`) or the page's form (`csrf` field), both through the admin gate.
+ */
+export function storeDeskRoutes(deps: StoreDeskDeps): Router {
+  const router = Router();
+  const secure = deps.config.publicUrl.startsWith('https:');
+  const api = requireAdminSession(deps.sessions, 'api');
+  const form = [
+    express.urlencoded({ extended: false, limit: '4kb' }),
+    requireAdminSession(deps.sessions, 'form'),
+  ];
+
+  router.get('/admin/api/stores', api, async (_req, res) => {
+    res.json(StoresAnswerSchema.parse({ stores: await storesOf(deps) }));
+  });
+  router.post('/admin/api/stores/disconnect', api, express.json({ limit: '4kb' }), async (req, res) => {
+    const parsed = DisconnectSchema.safeParse(req.body);
+    if (!parsed.success) throw new ApiError('invalid_body', describeIssues(parsed.error.issues));
+    const done = await deps.connections.disconnect(parsed.data.platform, parsed.data.shop, 'desk');
+    res.json({ disconnected: done });
+  });
+  router.post('/admin/stores/disconnect', ...form, async (req: Request, res: Response) => {
+    const parsed = DisconnectSchema.safeParse(req.body);
+    if (parsed.success) await deps.connections.disconnect(parsed.data.platform, parsed.data.shop, 'desk');
+    res.redirect(303, '/admin/stores');
+  });
+  router.get('/admin/stores', async (req, res) => {
+    const lang = pickLanguage(req, res, secure);
+    const t = MESSAGES[lang];
+    const session = await deps.sessions.current(req);
+    if (!session) {
+      rememberReturn(res, req.originalUrl, secure);
+      const csrf = deps.sessions.csrf.issue(res);
+      return void sendDeskPage(res, 200, {
+        lang,
+        title: t.loginTitle,
+        body: loginBody(t, csrf),
+        here: req.originalUrl,
+      });
+    }
+    const s = STORE_MESSAGES[lang];
+    sendDeskPage(res, 200, {
+      lang,
+      title: s.storesTitle,
+      section: 'stores',
+      session,
+      here: req.originalUrl,
+      body: storesBody({
+        s,
+        lang,
+        csrf: session.csrf,
+        stores: await storesOf(deps),
+        installs: installLinks(deps.config),
+      }),
+    });
+  });
+  return router;
+}
+
+/** Every store the kit knows: connected by install or grant (the table), and the static tokens of the variables. */
+async function storesOf(deps: StoreDeskDeps): Promise<StoreView[]> {
+  const rows = await deps.store.list();
+  const stores: StoreView[] = rows.map((row) => ({
+    platform: row.platform,
+    shop: row.shop,
+    connected: row.token !== null,
+    token: {
+      kind: row.kind,
+      ...(row.expires_at === null || row.token === null
+        ? {}
+        : { expiresAt: new Date(row.expires_at).toISOString() }),
+    },
+    carrier: row.carrier,
+    webhooks: z.array(z.string()).parse(JSON.parse(row.webhooks)),
+    ...(row.renew_error ? { renewal: { error: row.renew_error, tries: row.renew_tries } } : {}),
+  }));
+  const { shopify, nuvemshop } = deps.config.checkout;
+  const has = (platform: StorePlatform, shop: string) =>
+    stores.some((s) => s.platform === platform && s.shop === shop);
+  if (shopify.token && shopify.shop && !has('shopify', shopify.shop))
+    stores.push({
+      platform: 'shopify',
+      shop: shopify.shop,
+      connected: true,
+      token: { kind: 'static' },
+      carrier: 'missing',
+      webhooks: [],
+    });
+  if (nuvemshop.token && nuvemshop.storeId && !has('nuvemshop', nuvemshop.storeId))
+    stores.push({
+      platform: 'nuvemshop',
+      shop: nuvemshop.storeId,
+      connected: true,
+      token: { kind: 'nuvemshop' },
+      carrier: 'missing',
+      webhooks: [],
+    });
+  return stores;
+}
+
+/** Where the merchant (re)installs: the app's page on each platform the BFF has an app for. */
+function installLinks(config: StoreDeskDeps['config']): { shopify: boolean; nuvemshop: string | undefined } {
+  const { shopify, nuvemshop } = config.checkout;
+  return {
+    shopify: Boolean(shopify.clientId),
+    nuvemshop: nuvemshop.appId ? `${nuvemshop.authUrl}/apps/${nuvemshop.appId}/authorize` : undefined,
+  };
+}

@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { html } from '../../shared/html.ts';
+import { LOCALES } from '../../shared/locale.ts';
+import { STORE_MESSAGES, storesBody } from './stores-page.ts';
+
+const CONNECTED = {
+  platform: 'shopify' as const,
+  shop: 'loja.myshopify.com',
+  connected: true,
+  token: { kind: 'expiring' as const, expiresAt: '2026-12-06T15:00:00.000Z' },
+  carrier: 'registered' as const,
+  webhooks: ['orders/paid'],
+  renewal: { error: 'Shopify could not be reached at https://loja.myshopify.com.', tries: 2 },
+};
+const view = (lang: (typeof LOCALES)[number], privacyRequests?: ReturnType<typeof html>) => ({
+  s: STORE_MESSAGES[lang],
+  lang,
+  csrf: 'csrf-token',
+  stores: [
+    CONNECTED,
+    { ...CONNECTED, platform: 'nuvemshop' as const, shop: '1001', connected: false, webhooks: [] },
+  ],
+  installs: { shopify: true, nuvemshop: 'https://www.tiendanube.com/apps/9001/authorize' },
+  ...(privacyRequests ? { privacyRequests } : {}),
+});
+
+describe('the stores page', () => {
+  it('says each store in the merchant’s language: the renewal that failed, disconnect, and how to reconnect', () => {
+    const pt = storesBody(view('pt-BR')).text;
+    expect(pt).toContain('renova antes de 06/12/2026, 12:00:00');
+    expect(pt).toContain('Renovação falhou (2×)');
+    expect(pt).toContain('name="csrf" value="csrf-token"');
+    expect(pt).toContain('href="https://www.tiendanube.com/apps/9001/authorize"');
+    for (const lang of LOCALES)
+      expect(storesBody(view(lang)).text).toContain(STORE_MESSAGES[lang].disconnect);
+  });
+
+  it('renders the privacy requests the privacy module supplies under their heading, and no section without them', () => {
+    expect(storesBody(view('en')).text).not.toContain('privacy-requests');
+    const page = storesBody(view('en', html`<p>2 requests</p>`)).text;
+    expect(page).toContain('<section id="privacy-requests"');
+    expect(page).toContain('<p>2 requests</p>');
+  });
+});

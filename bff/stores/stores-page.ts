@@ -1,0 +1,179 @@
+import * as z from 'zod/mini';
+import { type Html, html } from '../../shared/html.ts';
+import type { Locale } from '../../shared/locale.ts';
+import { formatWhen } from '../desk/format.ts';
+import { CONNECTION_KINDS } from './connection-store.ts';
+
+/** `GET /admin/api/stores` (ARCHITECTURE.md, "Connected stores"): every store and its connection's state. */
+export const StoreViewSchema = z.object({
+  platform: z.enum(['shopify', 'nuvemshop']),
+  shop: z.string(),
+  connected: z.boolean(),
+  token: z.object({ kind: z.enum(CONNECTION_KINDS), expiresAt: z.optional(z.string()) }),
+  carrier: z.enum(['registered', 'missing', 'error']),
+  webhooks: z.array(z.string()),
+  /** A failed renewal: why, and how many tries so far (it is retried with backoff). */
+  renewal: z.optional(z.object({ error: z.string(), tries: z.number() })),
+});
+export type StoreView = z.infer<typeof StoreViewSchema>;
+export const StoresAnswerSchema = z.object({ stores: z.array(StoreViewSchema) });
+
+const PT_BR = {
+  navStores: 'Lojas',
+  storesTitle: 'Lojas conectadas',
+  storesIntro: 'As lojas de onde chegam pedidos e em cujo checkout aparecem os fretes.',
+  noStores: 'Nenhuma loja conectada ainda.',
+  colStore: 'Loja',
+  colState: 'Conexão',
+  colToken: 'Token',
+  colCarrier: 'Frete no checkout',
+  colWebhooks: 'Webhooks',
+  colAction: 'Ação',
+  connected: 'Conectada',
+  disconnected: 'Desconectada',
+  kinds: {
+    static: 'fixo',
+    client_credentials: 'credenciais do app',
+    expiring: 'renovado sozinho',
+    nuvemshop: 'do app',
+  },
+  carriers: { registered: 'registrado', missing: 'não registrado', error: 'erro ao registrar' },
+  expires: (at: string) => `renova antes de ${at}`,
+  renewFailed: (tries: number, why: string) => `Renovação falhou (${tries}×), tentando de novo: ${why}`,
+  disconnect: 'Desconectar',
+  reconnectShopify:
+    'Para reconectar, abra o app no admin da Shopify (Apps) ou instale de novo pelo link de instalação.',
+  reconnectNuvemshop: 'Para reconectar, instale o app de novo:',
+  installNuvemshop: 'instalar na Nuvemshop',
+  privacyHeading: 'Pedidos de privacidade',
+};
+type StoreMessages = typeof PT_BR;
+
+const EN: StoreMessages = {
+  navStores: 'Stores',
+  storesTitle: 'Connected stores',
+  storesIntro: 'The stores orders come from, and whose checkout shows the shipping rates.',
+  noStores: 'No store connected yet.',
+  colStore: 'Store',
+  colState: 'Connection',
+  colToken: 'Token',
+  colCarrier: 'Rates at checkout',
+  colWebhooks: 'Webhooks',
+  colAction: 'Action',
+  connected: 'Connected',
+  disconnected: 'Disconnected',
+  kinds: {
+    static: 'static',
+    client_credentials: 'app credentials',
+    expiring: 'renews itself',
+    nuvemshop: 'app',
+  },
+  carriers: { registered: 'registered', missing: 'not registered', error: 'registration failed' },
+  expires: (at: string) => `renewed before ${at}`,
+  renewFailed: (tries: number, why: string) => `Renewal failed (${tries}×), trying again: ${why}`,
+  disconnect: 'Disconnect',
+  reconnectShopify:
+    'To reconnect, open the app in the Shopify admin (Apps) or install it again from the install link.',
+  reconnectNuvemshop: 'To reconnect, install the app again:',
+  installNuvemshop: 'install on Nuvemshop',
+  privacyHeading: 'Privacy requests',
+};
+
+const ES: StoreMessages = {
+  navStores: 'Tiendas',
+  storesTitle: 'Tiendas conectadas',
+  storesIntro: 'Las tiendas de donde llegan los pedidos y en cuyo checkout aparecen los envíos.',
+  noStores: 'Ninguna tienda conectada todavía.',
+  colStore: 'Tienda',
+  colState: 'Conexión',
+  colToken: 'Token',
+  colCarrier: 'Envío en el checkout',
+  colWebhooks: 'Webhooks',
+  colAction: 'Acción',
+  connected: 'Conectada',
+  disconnected: 'Desconectada',
+  kinds: {
+    static: 'fijo',
+    client_credentials: 'credenciales de la app',
+    expiring: 'se renueva solo',
+    nuvemshop: 'de la app',
+  },
+  carriers: { registered: 'registrado', missing: 'no registrado', error: 'error al registrar' },
+  expires: (at: string) => `se renueva antes de ${at}`,
+  renewFailed: (tries: number, why: string) => `La renovación falló (${tries}×), se intenta de nuevo: ${why}`,
+  disconnect: 'Desconectar',
+  reconnectShopify:
+    'Para reconectar, abra la app en el admin de Shopify (Apps) o instálela de nuevo desde el enlace de instalación.',
+  reconnectNuvemshop: 'Para reconectar, instale la app de nuevo:',
+  installNuvemshop: 'instalar en Nuvemshop',
+  privacyHeading: 'Solicitudes de privacidad',
+};
+
+export const STORE_MESSAGES: Record<Locale, StoreMessages> = { 'pt-BR': PT_BR, en: EN, es: ES };
+
+export interface StoresView {
+  s: StoreMessages;
+  lang: Locale;
+  csrf: string;
+  stores: readonly StoreView[];
+  installs: { shopify: boolean; nuvemshop: string | undefined };
+  /**
+   * The privacy requests section (customers/data_request, redactions, ARCHITECTURE "Connected stores"): the privacy
+   * module supplies it and `storesBody` renders it under its heading, `#privacy-requests`; absent, no section.
+   */
+  privacyRequests?: Html | undefined;
+}
+
+function storeRow(view: StoresView, store: StoreView): Html {
+  const { s } = view;
+  const token = store.connected
+    ? html`${s.kinds[store.token.kind]}${store.token.expiresAt ? html` <span class="muted">${s.expires(formatWhen(store.token.expiresAt, view.lang, true))}</span>` : ''}${
+        store.renewal
+          ? html`<br><span class="warn">${s.renewFailed(store.renewal.tries, store.renewal.error)}</span>`
+          : ''
+      }`
+    : '—';
+  const reconnect =
+    store.platform === 'shopify'
+      ? html`<p>${s.reconnectShopify}</p>`
+      : html`<p>${s.reconnectNuvemshop} ${view.installs.nuvemshop ? html`<a href="${view.installs.nuvemshop}">${s.installNuvemshop}</a>` : ''}</p>`;
+  const action = store.connected
+    ? html`<form method="post" action="/admin/stores/disconnect">
+<input type="hidden" name="csrf" value="${view.csrf}"><input type="hidden" name="platform" value="${store.platform}"><input type="hidden" name="shop" value="${store.shop}">
+<button type="submit">${s.disconnect}</button></form>`
+    : reconnect;
+  return html`<tr>
+<th scope="row">${store.platform === 'shopify' ? 'Shopify' : 'Nuvemshop'} <span class="code">${store.shop}</span></th>
+<td>${store.connected ? s.connected : html`<strong>${s.disconnected}</strong>`}</td>
+<td>${token}</td>
+<td>${s.carriers[store.carrier]}</td>
+<td class="code">${store.webhooks.join(', ') || '—'}</td>
+<td>${action}</td>
+</tr>`;
+}
+
+/** The stores and their connections, "disconnect" beside each connected one, how to reconnect beside the others. */
+export function storesBody(view: StoresView): Html {
+  const { s } = view;
+  return html`<h1>${s.storesTitle}</h1>
+<p class="lead">${s.storesIntro}</p>
+${
+  view.stores.length === 0
+    ? html`<p class="empty">${s.noStores}</p>`
+    : html`<div class="table-scroll" role="region" aria-labelledby="stores-caption" tabindex="0">
+<table>
+<caption id="stores-caption">${s.storesTitle}</caption>
+<thead><tr><th scope="col">${s.colStore}</th><th scope="col">${s.colState}</th><th scope="col">${s.colToken}</th><th scope="col">${s.colCarrier}</th><th scope="col">${s.colWebhooks}</th><th scope="col">${s.colAction}</th></tr></thead>
+<tbody>${view.stores.map((store) => storeRow(view, store))}</tbody>
+</table>
+</div>`
+}
+${
+  view.privacyRequests
+    ? html`<section id="privacy-requests" aria-labelledby="privacy-heading">
+<h2 id="privacy-heading">${s.privacyHeading}</h2>
+${view.privacyRequests}
+</section>`
+    : ''
+}`;
+}
