@@ -241,6 +241,9 @@ export function createBff(deps: BffDeps): Bff {
     storeWebhookRoutes({
       config,
       orders: backends.orders,
+      fulfillments: backends.fulfillments,
+      drain: () => trackingBack.drain(),
+      now,
       cep,
       serviceCodes,
       logger,

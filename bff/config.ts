@@ -13,7 +13,9 @@ import {
   cepServices,
   checkoutTokens,
   cutoff,
+  flag,
   httpUrl,
+  locationId,
   mailEvents,
   mailFrom,
   numberOf,
@@ -104,6 +106,8 @@ export const EnvSchema = z.object({
   BFF_NUVEMSHOP_STORE_ID: variable(storeId),
   BFF_NUVEMSHOP_TOKEN: variable(apiToken),
   BFF_NUVEMSHOP_API_URL: variable(optionalHttpUrl),
+  BFF_SHOPIFY_LOCATION_ID: variable(locationId),
+  BFF_STORE_NOTIFY_CUSTOMER: variable(flag),
   BFF_PROMISE_QUANTILE: variable(
     numberOf(0.95, (n) => n >= 0.5 && n <= 0.99, 'must be a share from 0.5 to 0.99, e.g. 0.95'),
   ),
@@ -187,7 +191,11 @@ function toConfig(env: BffEnv) {
         token: env.BFF_SHOPIFY_TOKEN,
         apiUrl:
           env.BFF_SHOPIFY_API_URL ?? (env.BFF_SHOPIFY_SHOP ? `https://${env.BFF_SHOPIFY_SHOP}` : undefined),
+        /** The location the parcels ship from (`BFF_SHOPIFY_LOCATION_ID`); none: the shop's only location. */
+        locationId: env.BFF_SHOPIFY_LOCATION_ID,
       },
+      /** Whether the store e-mails the shopper the tracking sent back: not when the kit e-mails them itself. */
+      notifyCustomer: env.BFF_STORE_NOTIFY_CUSTOMER ?? env.BFF_SMTP_URL === undefined,
       nuvemshop: {
         storeId: env.BFF_NUVEMSHOP_STORE_ID,
         token: env.BFF_NUVEMSHOP_TOKEN,

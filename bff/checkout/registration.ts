@@ -1,9 +1,11 @@
 import * as z from 'zod/mini';
 import {
+  NUVEMSHOP_ORDER_EVENTS,
   type NuvemshopCarrier,
   NuvemshopCarrierOptionSchema,
   NuvemshopCarrierSchema,
 } from '../../shared/checkouts/nuvemshop.ts';
+import { SHOPIFY_SUBSCRIBED_TOPICS } from '../../shared/checkouts/shopify.ts';
 import { isLoopbackHostname } from '../../shared/security/loopback.ts';
 import type { BffConfig } from '../config.ts';
 import { NuvemshopApi } from '../stores/nuvemshop-api.ts';
@@ -148,7 +150,8 @@ class ShopifyRegistration {
 
   /**
    * The store's paid orders (and changes to them) sent to `<BFF_PUBLIC_URL>/stores/shopify/webhooks` (docs/orders.md):
-   * the `ORDERS_PAID` and `ORDERS_UPDATED` webhook subscriptions, each once.
+   * the `SHOPIFY_SUBSCRIBED_TOPICS` webhook subscriptions (orders paid, updated, cancelled; fulfillment orders
+   * released), each once.
    */
   private subscribeOrders(): Promise<string[]> {
     return orderWebhooks('Shopify', () => this.subscribe());
@@ -168,7 +171,7 @@ class ShopifyRegistration {
       );
     const have = new Set((listed.data?.nodes ?? []).filter((n) => n.uri === uri).map((n) => n.topic));
     const lines: string[] = [];
-    for (const topic of ['ORDERS_PAID', 'ORDERS_UPDATED']) {
+    for (const topic of SHOPIFY_SUBSCRIBED_TOPICS) {
       if (have.has(topic)) continue;
       await this.admin.mutate(
         `mutation FreteKitWebhook($topic: WebhookSubscriptionTopic!, $webhookSubscription: WebhookSubscriptionInput!) {
@@ -316,7 +319,7 @@ class NuvemshopRegistration {
       .safeParse(await this.api.call('GET', '/webhooks', 'read_orders'));
     const have = new Set((listed.data ?? []).filter((w) => w.url === url).map((w) => w.event));
     const lines: string[] = [];
-    for (const event of ['order/paid', 'order/updated']) {
+    for (const event of NUVEMSHOP_ORDER_EVENTS) {
       if (have.has(event)) continue;
       await this.api.call('POST', '/webhooks', 'write_orders', { event, url });
       lines.push(`Nuvemshop: ${event} webhook sent to ${url}.`);
