@@ -13,7 +13,7 @@ export const locationOf = (id: string) => (/^\d+$/.test(id) ? `gid://shopify/Loc
  * An order's fulfillment orders (Shopify splits an order by the location that holds each item, and a merchant may put
  * one on hold or schedule it): as asked, else one `OPEN` at the shop's location with every item.
  */
-function fulfillmentOrders(orderId: number, input: NewStoreOrder, at: string): EmulatedFulfillmentOrder[] {
+function fulfillmentOrders(orderId: number | string, input: NewStoreOrder, at: string): EmulatedFulfillmentOrder[] {
   const asked = input.fulfillmentOrders ?? [
     { location: SHOP_LOCATION, status: 'OPEN' as const, items: input.items.map((_item, i) => i) },
   ];
@@ -32,7 +32,7 @@ function fulfillmentOrders(orderId: number, input: NewStoreOrder, at: string): E
  */
 
 export function shopifyBody(
-  id: number,
+  id: number | string,
   number: number,
   input: NewStoreOrder,
   at: string,
@@ -72,7 +72,7 @@ export function shopifyBody(
           phone: input.customer.phone ?? null,
         },
     line_items: input.items.map((item, i) => ({
-      id: id * 10 + i,
+      id: Number(String(id).slice(-9)) * 10 + i,
       name: item.name,
       title: item.name,
       sku: item.sku ?? null,
@@ -151,7 +151,12 @@ export function shopifyWebhook(
   payload?: unknown,
 ): Omit<SentWebhook, 'status'> {
   const { fulfillment_orders: _internal, ...whole } = order.body;
-  const body = JSON.stringify(payload ?? whole);
+  // An id above 2^53 goes out as Shopify writes it: a JSON number, its digits as they are.
+  const text = JSON.stringify(payload ?? whole);
+  const body =
+    typeof order.id === 'string' && payload === undefined
+      ? text.replace(`"id":"${order.id}"`, `"id":${order.id}`)
+      : text;
   const id = randomUUID();
   return {
     id,

@@ -62,6 +62,11 @@ export const NewStoreOrderSchema = /* @__PURE__ */ z.strictObject({
       )
       .check(z.minLength(1), z.maxLength(10)),
   ),
+  /**
+   * Shopify only: the order's id, digits (default the next of the sandbox's). Shopify's own test orders carry ids above
+   * 2^53 (`820982911946154508`), written in the webhook as a JSON number that a double cannot hold.
+   */
+  id: z.optional(z.string().check(z.regex(/^[1-9]\d{0,18}$/))),
   /** `false`: the order is made and no webhook is sent (a test sends one itself). */
   notify: z.optional(z.boolean()),
 });
@@ -83,7 +88,8 @@ export interface StoreFulfillment {
 export interface EmulatedOrder {
   platform: 'shopify' | 'nuvemshop';
   store: string;
-  id: number;
+  /** A number, or digits (a Shopify id above 2^53). */
+  id: number | string;
   /** The order as the platform's API (and Shopify's webhook) shows it; changed in place. */
   body: Record<string, unknown>;
   fulfillments: StoreFulfillment[];
@@ -186,8 +192,8 @@ export class StoreOrders {
         ? {
             platform,
             store,
-            id: 5_000_000 + n,
-            body: shopifyBody(5_000_000 + n, 1000 + n, input, at),
+            id: input.id ?? 5_000_000 + n,
+            body: shopifyBody(input.id ?? 5_000_000 + n, 1000 + n, input, at),
             fulfillments: [],
           }
         : {
