@@ -91,7 +91,8 @@ export class LabelService {
   async generate(request: AgentLabelInput, caller: Caller): Promise<LabelAnswer> {
     const prepared = this.prepare(request, caller);
     if ('refusal' in prepared) return { kind: 'refused', refusal: prepared.refusal };
-    const closed = request.orderId === undefined ? undefined : await this.options.orderRefusal(request.orderId);
+    const closed =
+      request.orderId === undefined ? undefined : await this.options.orderRefusal(request.orderId);
     if (closed) return { kind: 'refused', refusal: closed };
     if (needsApproval(caller.policy, prepared.declaredValueCents)) {
       const answer = await this.throughApproval(prepared, caller);

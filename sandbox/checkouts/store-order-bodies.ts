@@ -13,7 +13,11 @@ export const locationOf = (id: string) => (/^\d+$/.test(id) ? `gid://shopify/Loc
  * An order's fulfillment orders (Shopify splits an order by the location that holds each item, and a merchant may put
  * one on hold or schedule it): as asked, else one `OPEN` at the shop's location with every item.
  */
-function fulfillmentOrders(orderId: number | string, input: NewStoreOrder, at: string): EmulatedFulfillmentOrder[] {
+function fulfillmentOrders(
+  orderId: number | string,
+  input: NewStoreOrder,
+  at: string,
+): EmulatedFulfillmentOrder[] {
   const asked = input.fulfillmentOrders ?? [
     { location: SHOP_LOCATION, status: 'OPEN' as const, items: input.items.map((_item, i) => i) },
   ];

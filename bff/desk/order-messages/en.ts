@@ -72,7 +72,8 @@ export const ORDER_WORDS_EN: OrderMessages = {
     unknown_service: 'a service the store does not map',
     no_weight: 'no weight',
     changed_after_label: 'the store changed the order after its label',
-    cancelled_after_label: 'label issued for a cancelled order — do not post it. The platform cannot cancel a label: keep the parcel; if it was posted, ask Correios to return it to the sender',
+    cancelled_after_label:
+      'label issued for a cancelled order — do not post it. The platform cannot cancel a label: keep the parcel; if it was posted, ask Correios to return it to the sender',
     out_of_bounds: 'more than a label takes: fix it in the store or label it by hand',
     malformed: 'malformed',
   } as Record<string, string>,

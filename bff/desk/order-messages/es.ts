@@ -72,7 +72,8 @@ export const ORDER_WORDS_ES: OrderMessages = {
     unknown_service: 'un servicio que la tienda no mapea',
     no_weight: 'sin peso',
     changed_after_label: 'la tienda cambió el pedido después de la etiqueta',
-    cancelled_after_label: 'etiqueta emitida para un pedido cancelado — no la despache. La plataforma no cancela etiquetas: guarde el paquete; si ya fue despachado, pida a Correios la devolución al remitente',
+    cancelled_after_label:
+      'etiqueta emitida para un pedido cancelado — no la despache. La plataforma no cancela etiquetas: guarde el paquete; si ya fue despachado, pida a Correios la devolución al remitente',
     out_of_bounds: 'más de lo que acepta la etiqueta: corríjalo en la tienda o emítala a mano',
     malformed: 'mal formado',
   } as Record<string, string>,

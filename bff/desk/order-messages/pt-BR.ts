@@ -70,7 +70,8 @@ export const ORDER_WORDS_PT_BR = {
     unknown_service: 'serviço que a loja não mapeia',
     no_weight: 'sem peso',
     changed_after_label: 'a loja mudou o pedido depois da etiqueta',
-    cancelled_after_label: 'etiqueta emitida para um pedido cancelado — não poste. A plataforma não cancela etiquetas: guarde o pacote; se já foi postado, peça aos Correios a devolução ao remetente',
+    cancelled_after_label:
+      'etiqueta emitida para um pedido cancelado — não poste. A plataforma não cancela etiquetas: guarde o pacote; se já foi postado, peça aos Correios a devolução ao remetente',
     out_of_bounds: 'fora do que a etiqueta aceita: corrija na loja ou emita à mão',
     malformed: 'mal formado',
   } as Record<string, string>,
