@@ -224,7 +224,7 @@ export function locationId(value: string | undefined): string | undefined {
 }
 
 /** `true` or `false`; absent: undefined (the caller's default). */
-export function flag(value: string | undefined): boolean | undefined {
+export function trueOrFalse(value: string | undefined): boolean | undefined {
   if (value === undefined) return undefined;
   if (value !== 'true' && value !== 'false') throw new Invalid('must be true or false');
   return value === 'true';

@@ -5,7 +5,7 @@ import { ShopifyAdmin } from './shopify-admin.ts';
  * Tracking back to a Shopify order, per fulfillment order (docs/orders.md, "Tracking back to the store"). Shopify
  * splits an order into fulfillment orders, one per location that holds its items; `fulfillmentCreate` takes the
  * fulfillment orders of one location in a call, and only those Shopify lets be fulfilled
- * (shopify.dev/docs/apps/build/orders-fulfillment/order-management-apps/manage-fulfillments and the
+ * (shopify.dev/docs/api/admin-graphql/latest/input-objects/FulfillmentInput and the
  * `FulfillmentOrderStatus` enum: `OPEN` ready, `IN_PROGRESS` being processed, `ON_HOLD` "can't be initiated until the
  * hold … is released", `SCHEDULED` "ready for fulfillment after … fulfill_at"). So the kit fulfils, of the location
  * that ships (`BFF_SHOPIFY_LOCATION_ID`, else the shop's only location), those `OPEN` or `IN_PROGRESS`, and waits for

@@ -35,7 +35,7 @@ function fulfillmentOrders(
  * the platform signs them.
  */
 
-export function shopifyBody(
+export function shopifyOrderBody(
   id: number | string,
   number: number,
   input: NewStoreOrder,
@@ -94,7 +94,7 @@ export function shopifyBody(
   };
 }
 
-export function nuvemshopBody(
+export function nuvemshopOrderBody(
   store: string,
   id: number,
   number: number,

@@ -1,5 +1,10 @@
 import * as z from 'zod/mini';
-import { nuvemshopBody, nuvemshopWebhook, shopifyBody, shopifyWebhook } from './store-order-bodies.ts';
+import {
+  nuvemshopOrderBody,
+  nuvemshopWebhook,
+  shopifyOrderBody,
+  shopifyWebhook,
+} from './store-order-bodies.ts';
 import { nextVersion } from './store-order-life.ts';
 
 /**
@@ -193,14 +198,14 @@ export class StoreOrders {
             platform,
             store,
             id: input.id ?? 5_000_000 + n,
-            body: shopifyBody(input.id ?? 5_000_000 + n, 1000 + n, input, at),
+            body: shopifyOrderBody(input.id ?? 5_000_000 + n, 1000 + n, input, at),
             fulfillments: [],
           }
         : {
             platform,
             store,
             id: 8_000_000 + n,
-            body: nuvemshopBody(store, 8_000_000 + n, 100 + n, input, at),
+            body: nuvemshopOrderBody(store, 8_000_000 + n, 100 + n, input, at),
             fulfillments: [],
           };
     this.orders.set(this.key(platform, store, order.id), order);
