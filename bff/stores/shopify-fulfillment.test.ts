@@ -85,10 +85,9 @@ describe('with the shipping location configured (BFF_SHOPIFY_LOCATION_ID)', () =
       // The kit e-mails the shopper (BFF_STORE_NOTIFY_CUSTOMER=false): the store is asked not to.
       notifyCustomer: false,
     });
-    const statuses = (store?.body.fulfillment_orders as { location: string; status: string }[]).map((fo) => [
-      fo.location,
-      fo.status,
-    ]);
+    const statuses = ((store?.body.fulfillment_orders ?? []) as { location: string; status: string }[]).map(
+      (fo) => [fo.location, fo.status],
+    );
     expect(statuses).toEqual([
       [SHIPS_FROM, 'CLOSED'],
       [ELSEWHERE, 'OPEN'],
@@ -138,7 +137,9 @@ describe('with the shipping location configured (BFF_SHOPIFY_LOCATION_ID)', () =
     const waiting = await trackingOf(stack, order.orderId);
     expect(waiting?.state).toBe('waiting');
     expect(waiting?.error).toMatch(/^scheduled in Shopify for \d{4}-\d{2}-\d{2}T.*: sent when it is ready$/);
-    const fo = (emulated(stack, 'shopify', order.id)?.body.fulfillment_orders as { status: string }[])[0];
+    const fo = (
+      (emulated(stack, 'shopify', order.id)?.body.fulfillment_orders ?? []) as { status: string }[]
+    )[0];
     if (fo) fo.status = 'OPEN';
     const resend = await stack.desk.post(
       `/admin/api/orders/${encodeURIComponent(order.orderId)}/tracking/resend`,
