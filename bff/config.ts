@@ -15,6 +15,7 @@ import {
   clientId,
   cutoff,
   httpUrl,
+  locationId,
   mailEvents,
   mailFrom,
   numberOf,
@@ -32,6 +33,7 @@ import {
   storeId,
   storeKey,
   testClock,
+  trueOrFalse,
   trustProxy,
   variable,
   webhookSecret,
@@ -104,13 +106,14 @@ export const EnvSchema = z.object({
   BFF_CHECKOUT_DEADLINE_MS: variable(wholeNumber(2500, 100, 10_000, 'milliseconds')),
   BFF_SHOPIFY_SECRET: variable(platformSecret(16, " (the Shopify app's client secret)"), false),
   BFF_NUVEMSHOP_CALLBACK_SECRET: variable(callbackSecret),
-  BFF_SHOPIFY_CALLBACK_SECRET: variable(callbackSecret),
   BFF_SHOPIFY_SHOP: variable(shopDomain),
   BFF_SHOPIFY_TOKEN: variable(apiToken),
   BFF_SHOPIFY_API_URL: variable(optionalHttpUrl),
   BFF_NUVEMSHOP_STORE_ID: variable(storeId),
   BFF_NUVEMSHOP_TOKEN: variable(apiToken),
   BFF_NUVEMSHOP_API_URL: variable(optionalHttpUrl),
+  BFF_SHOPIFY_LOCATION_ID: variable(locationId),
+  BFF_STORE_NOTIFY_CUSTOMER: variable(trueOrFalse),
   BFF_PROMISE_QUANTILE: variable(
     numberOf(0.95, (n) => n >= 0.5 && n <= 0.99, 'must be a share from 0.5 to 0.99, e.g. 0.95'),
   ),
@@ -207,7 +210,11 @@ function toConfig(env: BffEnv) {
         clientId: env.BFF_SHOPIFY_CLIENT_ID,
         /** The secret last segment of the carrier callback the BFF registers. */
         callbackSecret: env.BFF_SHOPIFY_CALLBACK_SECRET,
+        /** The location the parcels ship from (`BFF_SHOPIFY_LOCATION_ID`); none: the shop's only location. */
+        locationId: env.BFF_SHOPIFY_LOCATION_ID,
       },
+      /** Whether the store e-mails the shopper the tracking sent back: not when the kit e-mails them itself. */
+      notifyCustomer: env.BFF_STORE_NOTIFY_CUSTOMER ?? env.BFF_SMTP_URL === undefined,
       nuvemshop: {
         storeId: env.BFF_NUVEMSHOP_STORE_ID,
         token: env.BFF_NUVEMSHOP_TOKEN,

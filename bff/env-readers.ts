@@ -232,6 +232,23 @@ export function storeId(value: string | undefined): string | undefined {
   return value;
 }
 
+/** A Shopify location's id (`123` or `gid://shopify/Location/123`): where the parcels ship from. */
+export function locationId(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  if (!/^(\d{1,20}|gid:\/\/shopify\/Location\/\d{1,20})$/.test(value))
+    throw new Invalid(
+      "must be the Shopify location's id, e.g. 123456789 or gid://shopify/Location/123456789",
+    );
+  return value;
+}
+
+/** `true` or `false`; absent: undefined (the caller's default). */
+export function trueOrFalse(value: string | undefined): boolean | undefined {
+  if (value === undefined) return undefined;
+  if (value !== 'true' && value !== 'false') throw new Invalid('must be true or false');
+  return value === 'true';
+}
+
 /** The public CEP services the desk asks (`BFF_CEP_SERVICES`' default): ViaCEP, then BrasilAPI. */
 export const PUBLIC_CEP_SERVICES =
   'viacep:https://viacep.com.br/ws,brasilapi:https://brasilapi.com.br/api/cep/v1';

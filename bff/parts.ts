@@ -5,7 +5,14 @@ import { LabelIssuer, LabelService, ServiceCodes } from './labels/labels.ts';
 import { createLogger } from './logger.ts';
 import { createNotifications, WATCH_DAYS } from './notifications/notifications.ts';
 import { BffOAuth } from './oauth/oauth.ts';
-import { CepDirectory, OrderDesk, OrderLookup, StoreOrderBinding, TrackingLinks } from './orders/orders.ts';
+import {
+  CepDirectory,
+  lifecycleRefusal,
+  OrderDesk,
+  OrderLookup,
+  StoreOrderBinding,
+  TrackingLinks,
+} from './orders/orders.ts';
 import { ShipmentPlans } from './packing/packing.ts';
 import { createHistoryPromises, TransitRecorder } from './promise/promise.ts';
 import { RatesService } from './rates/rates.ts';
@@ -104,6 +111,10 @@ export function createParts(deps: BffDeps) {
     serviceCodes,
     rates,
     binding: new StoreOrderBinding(backends.orders),
+    orderRefusal: async (orderId) => {
+      const order = await backends.orders.get(orderId);
+      return order ? lifecycleRefusal(order) : undefined;
+    },
     now,
   });
   const plans = new ShipmentPlans({ boxes: config.boxes });

@@ -17,7 +17,8 @@ import * as z from 'zod/mini';
  *   `too_many_declared_items`, `invalid_declared_item`, `declared_value_over_limit`, `invalid_party_field`,
  *   `invalid_cpf_cnpj`, `invalid_email`, `cep_uf_mismatch`. The sandbox's carrier refuses the same labels as `prepostagem_rejected`.
  * - The BFF's label policies and orders: `order_volume_conflict`, `agent_limit_reached`, `approval_pending`,
- *   `approval_rejected`, `approval_expired`, `identical_request_unknown`.
+ *   `approval_rejected`, `approval_expired`, `identical_request_unknown`; a store order's life (docs/orders.md):
+ *   `order_cancelled` (the store cancelled, refunded or voided it), `order_not_shipped` (picked up at the store).
  * - Packing (the BFF's `plan_shipment`, `shared/packing/plan.ts`): `item_does_not_fit`, `no_boxes_configured`.
  *
  * Which quote reasons ask the merchant rather than the shopper to act: `MERCHANT_SIDE_REASONS` in `reasons.ts`.

@@ -1,9 +1,11 @@
 import * as z from 'zod/mini';
 import {
+  NUVEMSHOP_ORDER_EVENTS,
   type NuvemshopCarrier,
   NuvemshopCarrierOptionSchema,
   NuvemshopCarrierSchema,
 } from '../../shared/checkouts/nuvemshop.ts';
+import { SHOPIFY_SUBSCRIBED_TOPICS } from '../../shared/checkouts/shopify.ts';
 import { isLoopbackHostname } from '../../shared/security/loopback.ts';
 import type { BffConfig } from '../config.ts';
 import { NuvemshopApi } from '../stores/nuvemshop-api.ts';
@@ -156,7 +158,8 @@ class ShopifyRegistration {
 
   /**
    * The store's paid orders (and changes to them) sent to `<BFF_PUBLIC_URL>/stores/shopify/webhooks` (docs/orders.md):
-   * the `ORDERS_PAID` and `ORDERS_UPDATED` webhook subscriptions, each once.
+   * the `SHOPIFY_SUBSCRIBED_TOPICS` webhook subscriptions (orders paid, updated, cancelled; fulfillment orders
+   * released), each once.
    */
   private subscribeOrders(): Promise<string[]> {
     return orderWebhooks('Shopify', () => this.subscribe());
@@ -177,7 +180,7 @@ class ShopifyRegistration {
     const have = new Set((listed.data?.nodes ?? []).filter((n) => n.uri === uri).map((n) => n.topic));
     const lines: string[] = [];
     // app/uninstalled: the store's tokens deleted when the merchant removes the app (docs/checkout/connect.md).
-    for (const topic of ['ORDERS_PAID', 'ORDERS_UPDATED', 'APP_UNINSTALLED']) {
+    for (const topic of [...SHOPIFY_SUBSCRIBED_TOPICS, 'APP_UNINSTALLED']) {
       if (have.has(topic)) continue;
       await this.admin.mutate(
         `mutation FreteKitWebhook($topic: WebhookSubscriptionTopic!, $webhookSubscription: WebhookSubscriptionInput!) {
@@ -332,7 +335,7 @@ class NuvemshopRegistration {
       .safeParse(await this.api.call('GET', '/webhooks', 'read_orders'));
     const have = new Set((listed.data ?? []).filter((w) => w.url === url).map((w) => w.event));
     const lines: string[] = [];
-    for (const event of ['order/paid', 'order/updated', 'app/uninstalled']) {
+    for (const event of [...NUVEMSHOP_ORDER_EVENTS, 'app/uninstalled']) {
       if (have.has(event)) continue;
       await this.api.call('POST', '/webhooks', 'write_orders', { event, url });
       lines.push(`Nuvemshop: ${event} webhook sent to ${url}.`);

@@ -3,7 +3,7 @@ import { type Html, html } from '../../shared/html.ts';
 import type { Party } from '../../shared/labels/party.ts';
 import type { Locale } from '../../shared/locale.ts';
 import type { Preset } from '../orders/order-store.ts';
-import type { OrderView } from '../orders/to-ship.ts';
+import { AFTER_LABEL_REVIEWS, type OrderView } from '../orders/to-ship.ts';
 import { formatMoney, formatWeight } from './format.ts';
 import { partyFields } from './issue-page.ts';
 import type { Messages } from './messages.ts';
@@ -23,7 +23,7 @@ export interface OrdersView {
 
 /** An order is selectable when its labels can go out now: not yet all labelled, nothing to review, a plan. */
 export function ready(order: OrderView): boolean {
-  const blocking = order.needsReview.some((review) => review.reason !== 'changed_after_label');
+  const blocking = order.needsReview.some((review) => !AFTER_LABEL_REVIEWS.includes(review.reason));
   return (order.state === 'new' || order.state === 'partly_labelled') && !blocking && 'volumes' in order.plan;
 }
 
@@ -42,7 +42,7 @@ function tracking(o: OrderMessages, order: OrderView): Html | '' {
   const text = o.tracking[back.state] ?? back.state;
   const error = 'error' in back && back.error ? html` <span class="muted">${back.error}</span>` : '';
   const resend =
-    back.state === 'failed'
+    back.state === 'failed' || back.state === 'waiting'
       ? html` <button class="link" type="button" data-resend-tracking="${order.orderId}">${o.resend}</button>`
       : '';
   return html`<p class="tracking-back tracking-${back.state}" data-tracking-back>${text}${error}${resend}</p>`;
@@ -53,7 +53,7 @@ function row(view: OrdersView, order: OrderView & { price?: number }): Html {
   const address = order.recipient.endereco;
   const items = order.items.map(
     (item) =>
-      html`<li>${item.quantity}× ${item.name}${item.weightGrams ? html` <span class="muted">${formatWeight(item.weightGrams, lang)}</span>` : ''}</li>`,
+      html`<li>${item.quantity}× ${item.name}${item.ordered ? html` <span class="muted">(${item.quantity}/${item.ordered})</span>` : ''}${item.weightGrams ? html` <span class="muted">${formatWeight(item.weightGrams, lang)}</span>` : ''}</li>`,
   );
   const plan =
     'volumes' in order.plan

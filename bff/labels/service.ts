@@ -37,6 +37,11 @@ export interface LabelServiceOptions {
   rates: Pick<RatesService, 'quote'>;
   /** Store orders bind the labels under their numbers (bff/orders/binding.ts). */
   binding?: OrderBinding | undefined;
+  /**
+   * Why a store order's labels may not be issued now, whoever asks (bff/orders/order-desk.ts `lifecycleRefusal`: the
+   * store cancelled it, or it is picked up); undefined: nothing against it. Asked before anything is sent.
+   */
+  orderRefusal?: (orderId: string) => Promise<LabelRefusal | undefined>;
   now?: () => number;
 }
 
@@ -60,16 +65,19 @@ type Ready = Prepared | { refusal: LabelRefusal };
  * reaches the platform. The MCP tools and the desk's API are transports over this.
  */
 export class LabelService {
-  private readonly options: LabelServiceOptions & { now: () => number };
+  private readonly options: LabelServiceOptions & Required<Pick<LabelServiceOptions, 'now' | 'orderRefusal'>>;
 
   constructor(options: LabelServiceOptions) {
-    this.options = { now: Date.now, ...options };
+    this.options = { now: Date.now, orderRefusal: async () => undefined, ...options };
   }
 
   /** `generate_label`: issues the intended label once, or says why not (nothing sent). */
   async generate(request: AgentLabelInput, caller: Caller): Promise<LabelAnswer> {
     const prepared = await this.bound(this.prepare(request, caller));
     if ('refusal' in prepared) return { kind: 'refused', refusal: prepared.refusal };
+    const closed =
+      request.orderId === undefined ? undefined : await this.options.orderRefusal(request.orderId);
+    if (closed) return { kind: 'refused', refusal: closed };
     if (needsApproval(caller.policy, prepared.declaredValueCents)) {
       const answer = await this.throughApproval(prepared, caller);
       if (answer) return answer;
@@ -189,6 +197,8 @@ export class LabelService {
     const stored = JSON.parse(approval.request) as AgentLabelInput;
     const prepared = await this.bound(this.prepare(stored, { issuedBy: approval.issuedBy }));
     if ('refusal' in prepared) return { answer: { kind: 'refused', refusal: prepared.refusal } };
+    const closed = stored.orderId === undefined ? undefined : await this.options.orderRefusal(stored.orderId);
+    if (closed) return { answer: { kind: 'refused', refusal: closed } };
     const outcome = await this.issueApproved(approval, prepared);
     if (outcome.kind === 'refused' && outcome.why === 'agent_limit_reached') {
       const now = await this.overLimit(approval);

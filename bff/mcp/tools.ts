@@ -25,6 +25,7 @@ import type { LabelService } from '../labels/service.ts';
 import type { ServiceCodes } from '../labels/service-codes.ts';
 import { type Logger, messageOf } from '../logger.ts';
 import type { OrderDesk } from '../orders/order-desk.ts';
+import { AFTER_LABEL_REVIEWS } from '../orders/to-ship.ts';
 import type { ShipmentPlans } from '../packing/packing.ts';
 import { type Caller, serviceAllowed } from '../policies/policies.ts';
 import { isQuoteShareSpent, quoteCallerOf } from '../rates/quote-share.ts';
@@ -297,7 +298,7 @@ export const AGENT_TOOLS: readonly AgentTool[] = [
       );
       const orders = mine.slice(0, input.limit ?? 50);
       const review = orders.filter((order) =>
-        order.needsReview.some((r) => r.reason !== 'changed_after_label'),
+        order.needsReview.some((r) => !AFTER_LABEL_REVIEWS.includes(r.reason)),
       );
       const listed = orders.slice(0, 20).map((order) => `${order.orderId} (${order.state})`);
       const summary = [

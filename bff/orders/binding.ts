@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { formatCep, normalizeCep } from '../../shared/cep.ts';
 import { ERROR_MESSAGES } from '../../shared/errors.ts';
 import type { StoreOrder } from '../../shared/orders/order.ts';
-import type { LabelRefusal } from '../labels/service.ts';
+import type { LabelRefusal } from '../labels/answer.ts';
 import type { OrderStore } from './order-store.ts';
 import { blockingReviews } from './to-ship.ts';
 

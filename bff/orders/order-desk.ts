@@ -176,6 +176,8 @@ export class OrderDesk {
     const { orders, boxes } = this.deps;
     const order = await orders.get(orderId);
     if (!order) return { orderId, volumes: [], refused: { reason: 'not_found', message: 'no such order' } };
+    const closed = lifecycleRefusal(order);
+    if (closed) return { orderId, volumes: [], refused: closed };
     const reviews = blockingReviews(order);
     if (reviews.length > 0)
       return {
@@ -235,6 +237,8 @@ export class OrderDesk {
    */
   private async queueTracking(order: StoredOrder, volumes: readonly VolumeResult[]): Promise<void> {
     if (order.source !== 'shopify' && order.source !== 'nuvemshop') return;
+    // Cancelled while its labels were being issued: nothing goes back to the store.
+    if ((await this.deps.orders.get(order.orderId))?.cancelled) return;
     if (!this.deps.trackingBack.connected(order.source)) return;
     const codes: string[] = [];
     for (const { status, answer } of volumes) {
@@ -249,6 +253,26 @@ export class OrderDesk {
       (this.deps.now ?? Date.now)(),
     );
   }
+}
+
+/**
+ * Why an order is never labelled, whoever asks (the desk's batch, an agent's `generate_label`): the store cancelled it,
+ * or it is picked up at the store. Undefined: its life lets it be labelled.
+ */
+export function lifecycleRefusal(
+  order: Pick<StoreOrder, 'cancelled' | 'pickup'>,
+): { reason: 'order_cancelled' | 'order_not_shipped'; message: string } | undefined {
+  if (order.cancelled)
+    return {
+      reason: 'order_cancelled',
+      message: `the store cancelled this order (${order.cancelled.reason}): it is not shipped`,
+    };
+  if (order.pickup)
+    return {
+      reason: 'order_not_shipped',
+      message: 'this order has no shipping address (picked up at the store): it is not shipped',
+    };
+  return undefined;
 }
 
 /** Optional party fields left empty are left out (the label's rules see only what the order says). */

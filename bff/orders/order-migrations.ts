@@ -56,4 +56,10 @@ export const ORDER_MIGRATIONS: readonly Migration[] = [
       CREATE INDEX store_fulfillments_due ON store_fulfillments (state, next_at)
     `,
   },
+  {
+    // The order's label content as the platform last sent it (bff/orders/order-changes.ts): what the next version is
+    // compared with, so only a change of the recipient, the items or the service flags a labelled order.
+    id: '502-store-orders-as-sent',
+    sql: 'ALTER TABLE store_orders ADD COLUMN as_sent TEXT',
+  },
 ];

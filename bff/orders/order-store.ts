@@ -9,6 +9,7 @@ import {
 import { migrated } from '../../shared/sql/migrate.ts';
 import { isUniqueViolation, type Sql, type SqlTransaction } from '../../shared/sql/sql.ts';
 import { isBound } from './binding.ts';
+import { changesBetween, type LabelledContent, labelledContent } from './order-changes.ts';
 import { ORDER_MIGRATIONS } from './order-migrations.ts';
 
 /** What receiving an order came to. */
@@ -17,8 +18,12 @@ export type Received =
   | 'created'
   /** A newer version of an order without labels: replaced. */
   | 'updated'
-  /** A newer version of an order that has labels: kept as labelled, flagged `changed_after_label`. */
+  /** A newer version of an order that has labels, its address, items or service changed: kept as labelled, flagged. */
   | 'flagged'
+  /** A newer version of an order that has labels, nothing of its labels changed (a tag, a note, its fulfillment). */
+  | 'unchanged'
+  /** The store cancelled, refunded or voided it: no longer to ship (flagged when a label was issued). */
+  | 'cancelled'
   /** This delivery was taken before, or this version is not newer than the one kept: nothing changed. */
   | 'duplicate'
   /** Another order (another source or platform order) already has this `orderId`: nothing changed. */
@@ -88,16 +93,23 @@ export class OrderStore {
    * Takes an order a store sent (or the CSV import made), in one transaction:
    *
    * 1. a delivery id seen before (`deliveryId`, e.g. `shopify:<X-Shopify-Webhook-Id>`) → `duplicate`;
-   * 2. a new `orderId` → `created`;
-   * 3. the same platform order again: a version not newer than the kept one → `duplicate`; newer, and no label yet →
-   *    replaced (`updated`); newer, with a label → kept as it was labelled and flagged (`flagged`);
+   * 2. a new `orderId` → `created` (`cancelled` when it comes cancelled: kept so a late `paid` cannot revive it);
+   * 3. the same platform order again: a version not newer than the kept one → `duplicate`; a cancelled order stays
+   *    cancelled (`duplicate`); newer and cancelled → `cancelled` (a labelled one keeps its labelled content and is
+   *    flagged `cancelled_after_label`); newer, no label yet → replaced (`updated`); newer, with a label → kept as
+   *    labelled, and flagged `changed_after_label` with what changed when the recipient, the items or the service
+   *    differ from the platform's previous version (`flagged`), else `unchanged`;
    * 4. the `orderId` of another order → `conflict`.
+   *
+   * `sent`: the order's label content as the platform sent it (bff/orders/order-changes.ts), kept to compare the next
+   * version with; default the order's own.
    */
   async receive(
     order: StoreOrder,
-    options: { deliveryId?: string; version?: string } = {},
+    options: { deliveryId?: string; version?: string; sent?: LabelledContent } = {},
   ): Promise<Received> {
     const now = this.now();
+    const sent = JSON.stringify(options.sent ?? labelledContent(order));
     return this.sql.transaction(async (tx) => {
       if (options.deliveryId) {
         await tx.lock(`store-webhook:${options.deliveryId}`);
@@ -111,34 +123,55 @@ export class OrderStore {
       }
       await tx.lock(`store-order:${order.orderId}`);
       const kept = await tx.one(
-        'SELECT source, external_id, body, version FROM store_orders WHERE order_id = ?',
+        'SELECT source, external_id, body, version, as_sent FROM store_orders WHERE order_id = ?',
         [order.orderId],
       );
-      if (!kept) return this.insert(tx, order, options.version, now);
+      if (!kept) {
+        const created = await this.insert(tx, order, options.version, sent, now);
+        return created === 'created' && order.cancelled ? 'cancelled' : created;
+      }
       if (kept.source !== order.source || (kept.external_id ?? null) !== (order.externalId ?? null))
         return 'conflict';
       if (!isNewer(options.version, kept.version)) return 'duplicate';
-      if (await hasLabels(tx, order.orderId)) {
-        const stored = StoreOrderSchema.parse(JSON.parse(String(kept.body)));
-        const flag: Review = { field: 'order', reason: 'changed_after_label' };
-        const needsReview = stored.needsReview.some((r) => r.reason === 'changed_after_label')
-          ? stored.needsReview
-          : [...stored.needsReview, flag];
-        await tx.run('UPDATE store_orders SET body = ?, version = ?, updated_at = ? WHERE order_id = ?', [
-          JSON.stringify({ ...stored, needsReview }),
-          options.version ?? null,
-          now,
-          order.orderId,
-        ]);
-        return 'flagged';
+      const stored = StoreOrderSchema.parse(JSON.parse(String(kept.body)));
+      const write = (body: StoreOrder) =>
+        tx.run(
+          'UPDATE store_orders SET body = ?, version = ?, as_sent = ?, updated_at = ? WHERE order_id = ?',
+          [JSON.stringify(body), options.version ?? null, sent, now, order.orderId],
+        );
+      // Cancelled is final: Shopify and Nuvemshop cannot reopen a cancelled order.
+      if (stored.cancelled) {
+        await write(stored);
+        return 'duplicate';
       }
-      await tx.run('UPDATE store_orders SET body = ?, version = ?, updated_at = ? WHERE order_id = ?', [
-        JSON.stringify(order),
-        options.version ?? null,
-        now,
-        order.orderId,
-      ]);
-      return 'updated';
+      const labelled = await hasLabels(tx, order.orderId);
+      if (order.cancelled) {
+        await write(
+          labelled
+            ? withReview(
+                { ...stored, cancelled: order.cancelled },
+                { field: 'order', reason: 'cancelled_after_label' },
+              )
+            : order,
+        );
+        return 'cancelled';
+      }
+      if (!labelled) {
+        await write(order);
+        return 'updated';
+      }
+      const before = kept.as_sent
+        ? (JSON.parse(String(kept.as_sent)) as LabelledContent)
+        : labelledContent(stored);
+      const changes = changesBetween(before, options.sent ?? labelledContent(order));
+      if (changes.length === 0) {
+        await write(stored);
+        return 'unchanged';
+      }
+      await write(
+        withReview(stored, { field: 'order', reason: 'changed_after_label', detail: changes.join('; ') }),
+      );
+      return 'flagged';
     });
   }
 
@@ -146,18 +179,20 @@ export class OrderStore {
     tx: SqlTransaction,
     order: StoreOrder,
     version: string | undefined,
+    sent: string,
     now: number,
   ): Promise<Received> {
     try {
       await tx.run(
-        `INSERT INTO store_orders (order_id, source, external_id, body, version, received_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO store_orders (order_id, source, external_id, body, version, as_sent, received_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
         [
           order.orderId,
           order.source,
           order.externalId ?? null,
           JSON.stringify(order),
           version ?? null,
+          sent,
           now,
           now,
         ],
@@ -254,6 +289,14 @@ export class OrderStore {
   }
 }
 
+/** The order with one more review; one of the same field and reason is replaced (its detail the newest, joined). */
+function withReview(order: StoreOrder, review: Review): StoreOrder {
+  const same = order.needsReview.find((r) => r.field === review.field && r.reason === review.reason);
+  const detail = [same?.detail, review.detail].filter(Boolean).join('; ');
+  const merged: Review = detail ? { ...review, detail: detail.slice(-500) } : review;
+  return { ...order, needsReview: [...order.needsReview.filter((r) => r !== same), merged] };
+}
+
 /** A version is newer when it sorts after the kept one (ISO 8601 times); none kept or none given: newer. */
 function isNewer(version: string | undefined, kept: unknown): boolean {
   if (version === undefined) return false;
@@ -272,6 +315,8 @@ async function hasLabels(tx: SqlTransaction, orderId: string): Promise<boolean> 
 const NOT_YET_POSTED = new Set([null, 'no-events', 'not-found']);
 
 function stateOf(order: StoredOrder, labels: OrderLabels['labels']): OrderState {
+  if (order.cancelled) return 'cancelled';
+  if (order.pickup) return 'not_shipped';
   const created = labels.filter((label) => label.state === 'created');
   if (created.length === 0) return 'new';
   const planned = Math.max(order.plannedVolumes ?? 1, ...labels.map((label) => label.volume));

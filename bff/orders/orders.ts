@@ -7,5 +7,5 @@ export { CepDirectory, type CepLookup } from './cep-directory.ts';
 export { orderDeskRoutes } from './desk-routes.ts';
 export { TrackingLinks } from './links.ts';
 export { OrderLookup } from './lookup.ts';
-export { OrderDesk } from './order-desk.ts';
+export { lifecycleRefusal, OrderDesk } from './order-desk.ts';
 export { orderRoutes } from './routes.ts';

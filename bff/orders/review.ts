@@ -18,7 +18,7 @@ const REQUIRED_ADDRESS = ['logradouro', 'numero', 'bairro', 'cidade', 'uf'] as c
  * rule in this order:
  *
  * 1. the source's own findings (an address line it could not split);
- * 2. the CEP: not a CEP → `missing`; checked with the CEP service — an empty neighbourhood (or street) is filled from
+ * 2. the CEP: none → `missing`, one that is not 8 digits → `malformed`; checked with the CEP service — an empty neighbourhood (or street) is filled from
  *    it (the CEP's own data, not a guess), a city or UF that disagrees is flagged with the CEP's, a CEP no service
  *    knows is flagged; when no service answers, the UF is checked against the CEP→UF table alone;
  * 3. every required field still empty → `missing` (the name, the address's parts);
@@ -33,7 +33,12 @@ export async function reviewed(draft: DraftOrder, deps: ReviewDeps): Promise<Sto
   const recipient = structuredClone(draft.recipient);
   const address = recipient.endereco;
   const cep = normalizeCep(address.cep);
-  if (!cep) flag({ field: 'recipient.endereco.cep', reason: 'missing' });
+  if (!cep)
+    flag(
+      address.cep.trim() === ''
+        ? { field: 'recipient.endereco.cep', reason: 'missing' }
+        : { field: 'recipient.endereco.cep', reason: 'malformed', detail: address.cep.trim() },
+    );
   else {
     address.cep = cep;
     const answer = await deps.cep.lookup(cep);

@@ -85,7 +85,7 @@ export interface OrderStack {
   paid(
     platform: 'shopify' | 'nuvemshop',
     order: NewStoreOrder,
-  ): Promise<{ order: { id: number; orderId: string }; sent: { id: string; status: number }[] }>;
+  ): Promise<{ order: { id: number | string; orderId: string }; sent: { id: string; status: number }[] }>;
   close(): Promise<void>;
 }
 

@@ -92,9 +92,15 @@ export function planOf(items: readonly PackedItem[], boxes: readonly Box[]): Ord
   return { volumes: plan.volumes, lines };
 }
 
-/** What blocks an order's labels: a field to review (the reason `changed_after_label` does not: its labels exist). */
+/** Reviews that tell what happened to a labelled order; they block nothing (its labels exist). */
+export const AFTER_LABEL_REVIEWS: readonly Review['reason'][] = [
+  'changed_after_label',
+  'cancelled_after_label',
+];
+
+/** What blocks an order's labels: a field to review (not what happened after its labels). */
 export function blockingReviews(order: StoreOrder): Review[] {
-  return order.needsReview.filter((review) => review.reason !== 'changed_after_label');
+  return order.needsReview.filter((review) => !AFTER_LABEL_REVIEWS.includes(review.reason));
 }
 
 /** An order as the desk's list and the agents' tool show it (ARCHITECTURE "Store orders": `GET /admin/api/orders`). */
@@ -112,6 +118,7 @@ export function orderView(
     recipient: order.recipient,
     needsReview: order.needsReview,
     ...(order.rawAddress ? { rawAddress: order.rawAddress } : {}),
+    ...(order.cancelled ? { cancelled: order.cancelled } : {}),
     items: items.map(({ lineId: _id, ...item }) => item),
     state: labels?.state ?? 'new',
     plan:

@@ -5,7 +5,7 @@
 
 export { createConnections, StoreConnections } from './connections.ts';
 export { installRoutes } from './install-routes.ts';
-export { storeDeskRoutes } from './store-desk-routes.ts';
 export { UnverifiedBytes } from './signed-body.ts';
+export { storeDeskRoutes } from './store-desk-routes.ts';
 export { TrackingBack } from './tracking-back.ts';
 export { storeWebhookRoutes } from './webhooks.ts';

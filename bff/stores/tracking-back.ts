@@ -3,12 +3,12 @@ import type { Sql } from '../../shared/sql/sql.ts';
 import type { BffConfig } from '../config.ts';
 import { type Logger, messageOf } from '../logger.ts';
 import { retryDelayMs } from '../notifications/dispatcher.ts';
-import { DELIVERY_STATES, type DeliveryState, placeholders, skipLocked } from '../notifications/outbox.ts';
+import { DELIVERY_STATES, placeholders, skipLocked } from '../notifications/outbox.ts';
 import type { StoredOrder } from '../orders/order-store.ts';
 import { OutboxDrain } from '../outbox-drain.ts';
 import type { AccessOf, StoreAccess } from './connections.ts';
 import { NuvemshopApi } from './nuvemshop-api.ts';
-import { ShopifyAdmin } from './shopify-admin.ts';
+import { ShopifyFulfillment } from './shopify-fulfillment.ts';
 import { isStoreRefused } from './store-api.ts';
 
 /**
@@ -23,6 +23,17 @@ import { isStoreRefused } from './store-api.ts';
  * sending, the sender reads whether the store's order is already fulfilled (a lost answer is not sent twice).
  */
 export const FULFILLMENT_WINDOW_MS = 24 * 3_600_000;
+/** How often tracking waiting on a held or scheduled fulfillment order looks again (the webhooks wake it sooner). */
+export const WAITING_POLL_MS = 30 * 60_000;
+/** How long it waits for a release before it is `failed` ("send again" on the desk starts it over). */
+export const WAITING_WINDOW_MS = 14 * 24 * 3_600_000;
+
+/**
+ * Where an order's tracking back stands: the outbox's states, and `waiting` — the store's order cannot be fulfilled
+ * yet (held, scheduled): not a failure, looked at again.
+ */
+export const FULFILLMENT_STATES = [...DELIVERY_STATES, 'waiting'] as const;
+export type FulfillmentState = (typeof FULFILLMENT_STATES)[number];
 
 export interface TrackingCode {
   code: string;
@@ -34,7 +45,7 @@ const RowSchema = z.object({
   platform: z.enum(['shopify', 'nuvemshop']),
   external_id: z.string(),
   tracking: z.string(),
-  state: z.enum(DELIVERY_STATES),
+  state: z.enum(FULFILLMENT_STATES),
   tries: z.number(),
   next_at: z.number(),
   last_error: z.nullable(z.string()),
@@ -48,7 +59,7 @@ export interface Fulfillment {
   platform: 'shopify' | 'nuvemshop';
   externalId: string;
   tracking: TrackingCode[];
-  state: DeliveryState;
+  state: FulfillmentState;
   tries: number;
   nextAt: number;
   lastError: string | null;
@@ -104,7 +115,7 @@ export class FulfillmentStore {
     return this.sql.transaction(async (tx) => {
       const ids = await tx.all(
         `SELECT order_id FROM store_fulfillments
-         WHERE state IN ('pending', 'retrying') AND next_at <= ? AND (lease_until IS NULL OR lease_until < ?)
+         WHERE state IN ('pending', 'retrying', 'waiting') AND next_at <= ? AND (lease_until IS NULL OR lease_until < ?)
          ORDER BY next_at, order_id LIMIT ?${skipLocked(this.sql)}`,
         [now, now, limit],
       );
@@ -125,8 +136,38 @@ export class FulfillmentStore {
   async sent(orderId: string, now: number): Promise<void> {
     await this.sql.run(
       `UPDATE store_fulfillments SET state = 'sent', sent_at = ?, lease_until = NULL, last_error = NULL
-       WHERE order_id = ? AND state IN ('pending', 'retrying')`,
+       WHERE order_id = ? AND state IN ('pending', 'retrying', 'waiting')`,
       [now, orderId],
+    );
+  }
+
+  /** The store's order cannot be fulfilled yet (`why`): looked at again at `nextAt`, failed after the waiting window. */
+  async waiting(orderId: string, why: string, now: number, nextAt: number): Promise<FulfillmentState> {
+    const row = await this.sql.one('SELECT created_at FROM store_fulfillments WHERE order_id = ?', [orderId]);
+    const state: FulfillmentState =
+      row === undefined || now - Number(row.created_at) > WAITING_WINDOW_MS ? 'failed' : 'waiting';
+    await this.sql.run(
+      `UPDATE store_fulfillments SET state = ?, next_at = ?, last_error = ?, lease_until = NULL
+       WHERE order_id = ? AND state IN ('pending', 'retrying', 'waiting')`,
+      [state, nextAt, why.slice(0, 300), orderId],
+    );
+    return state;
+  }
+
+  /** A held fulfillment order of the platform was released: its waiting tracking is due now. Answers how many. */
+  async wake(platform: 'shopify' | 'nuvemshop', now: number): Promise<number> {
+    return this.sql.run(
+      `UPDATE store_fulfillments SET next_at = ? WHERE platform = ? AND state = 'waiting'`,
+      [now, platform],
+    );
+  }
+
+  /** The store cancelled the order: what was not sent yet never is (`why` shown on the desk). */
+  async withdraw(orderId: string, why: string, now: number): Promise<void> {
+    await this.sql.run(
+      `UPDATE store_fulfillments SET state = 'failed', next_at = ?, last_error = ?, lease_until = NULL
+       WHERE order_id = ? AND state IN ('pending', 'retrying', 'waiting')`,
+      [now, why.slice(0, 300), orderId],
     );
   }
 
@@ -135,24 +176,24 @@ export class FulfillmentStore {
     error: string,
     now: number,
     nextAt: number | undefined,
-  ): Promise<DeliveryState> {
+  ): Promise<FulfillmentState> {
     const row = await this.sql.one('SELECT give_up_at FROM store_fulfillments WHERE order_id = ?', [orderId]);
-    const state: DeliveryState =
+    const state: FulfillmentState =
       nextAt === undefined || row === undefined || nextAt > Number(row.give_up_at) ? 'failed' : 'retrying';
     await this.sql.run(
       `UPDATE store_fulfillments SET state = ?, next_at = ?, last_error = ?, lease_until = NULL
-       WHERE order_id = ? AND state IN ('pending', 'retrying')`,
+       WHERE order_id = ? AND state IN ('pending', 'retrying', 'waiting')`,
       [state, nextAt ?? now, error.slice(0, 300), orderId],
     );
     return state;
   }
 
-  /** The desk's "send again" after a failure: due now, with a new window. */
+  /** The desk's "send again" after a failure, or while waiting: due now, with a new window. */
   async resend(orderId: string, now: number): Promise<Fulfillment | undefined> {
     await this.sql.run(
-      `UPDATE store_fulfillments SET state = 'pending', next_at = ?, give_up_at = ?, lease_until = NULL
-       WHERE order_id = ? AND state = 'failed'`,
-      [now, now + FULFILLMENT_WINDOW_MS, orderId],
+      `UPDATE store_fulfillments SET state = 'pending', next_at = ?, give_up_at = ?, created_at = ?, lease_until = NULL
+       WHERE order_id = ? AND state IN ('failed', 'waiting')`,
+      [now, now + FULFILLMENT_WINDOW_MS, now, orderId],
     );
     return this.get(orderId);
   }
@@ -211,15 +252,6 @@ const ShippingStateSchema = z.looseObject({
   shipping_tracking_number: z.optional(z.nullable(z.string())),
 });
 
-const OPEN_FULFILLMENT_ORDERS = new Set(['OPEN', 'IN_PROGRESS', 'SCHEDULED', 'ON_HOLD']);
-
-const ShopifyOrderFulfillmentsSchema = z.looseObject({
-  id: z.string(),
-  fulfillmentOrders: z.looseObject({
-    nodes: z.array(z.looseObject({ id: z.string(), status: z.string() })),
-  }),
-});
-
 /**
  * Sends what `store_fulfillments` holds, due first; any instance may run one (the lease decides who sends what).
  * Whether the store has the integration is read from the configuration: a platform without its token is not sent to
@@ -257,7 +289,12 @@ export class TrackingBack {
     const now = this.options.now ?? Date.now;
     const fields = { order: fulfillment.orderId, platform: fulfillment.platform, tries: fulfillment.tries };
     try {
-      await this.send(fulfillment);
+      const waiting = await this.send(fulfillment);
+      if (waiting !== undefined) {
+        const state = await store.waiting(fulfillment.orderId, waiting, now(), now() + WAITING_POLL_MS);
+        logger.info({ ...fields, state, why: waiting }, 'orders: tracking waits for the store');
+        return;
+      }
       await store.sent(fulfillment.orderId, now());
       logger.info(fields, 'orders: tracking sent back to the store');
     } catch (error) {
@@ -266,7 +303,9 @@ export class TrackingBack {
           ? error
           : isStoreRefused(error)
             ? new SendFailure(error.message, !error.retryable)
-            : new SendFailure(`an unexpected error: ${messageOf(error)}`, false);
+            : error instanceof Error && error.name === 'ShopifyFulfillmentRefused'
+              ? new SendFailure(error.message, true)
+              : new SendFailure(`an unexpected error: ${messageOf(error)}`, false);
       const nextAt = failure.permanent
         ? undefined
         : now() + retryDelayMs(fulfillment.tries, this.options.random ?? Math.random);
@@ -275,7 +314,8 @@ export class TrackingBack {
     }
   }
 
-  private async send(fulfillment: Fulfillment): Promise<void> {
+  /** Sends one order's tracking; answers why it waits, when the store cannot take it yet. */
+  private async send(fulfillment: Fulfillment): Promise<string | undefined> {
     const access = this.options.access
       ? await this.options.access(fulfillment.platform)
       : this.staticAccess(fulfillment.platform);
@@ -286,8 +326,9 @@ export class TrackingBack {
           : 'Nuvemshop is not connected: set BFF_NUVEMSHOP_STORE_ID and BFF_NUVEMSHOP_TOKEN.',
         true,
       );
-    if (fulfillment.platform === 'shopify') await this.shopify(fulfillment, access);
-    else await this.nuvemshop(fulfillment, access);
+    if (fulfillment.platform === 'shopify') return this.shopify(fulfillment, access);
+    await this.nuvemshop(fulfillment, access);
+    return undefined;
   }
 
   private staticAccess(platform: 'shopify' | 'nuvemshop'): StoreAccess | undefined {
@@ -298,43 +339,20 @@ export class TrackingBack {
       : { platform, shop: nuvemshop.storeId ?? '', apiUrl: nuvemshop.apiUrl, token: nuvemshop.token ?? '' };
   }
 
-  /** Shopify: the order's open fulfillment orders fulfilled at once, with every code and URL (Correios). */
-  private async shopify(fulfillment: Fulfillment, access: StoreAccess): Promise<void> {
-    const admin = new ShopifyAdmin({ apiUrl: access.apiUrl, token: access.token, fetch: this.options.fetch });
-    const scope = 'write_merchant_managed_fulfillment_orders';
-    const read = ShopifyOrderFulfillmentsSchema.safeParse(
-      await admin.graphql(
-        'query FreteKitOrder($id: ID!) { order(id: $id) { id fulfillmentOrders(first: 20) { nodes { id status } } } }',
-        { id: fulfillment.externalId },
-        'order',
-        'read_merchant_managed_fulfillment_orders',
-      ),
-    );
-    if (!read.success)
-      throw new SendFailure(
-        'Shopify has no such order (or answered it in a shape the kit does not know).',
-        true,
-      );
-    const open = read.data.fulfillmentOrders.nodes.filter((node) => OPEN_FULFILLMENT_ORDERS.has(node.status));
-    // Nothing left to fulfil: an earlier try got through (its answer was lost), or the merchant fulfilled it.
-    if (open.length === 0) return;
-    await admin.mutate(
-      `mutation FreteKitFulfill($fulfillment: FulfillmentInput!) {
-        fulfillmentCreate(fulfillment: $fulfillment) { fulfillment { id status } userErrors { field message } } }`,
-      {
-        fulfillment: {
-          lineItemsByFulfillmentOrder: open.map((node) => ({ fulfillmentOrderId: node.id })),
-          trackingInfo: {
-            company: 'Correios',
-            numbers: fulfillment.tracking.map((t) => t.code),
-            urls: fulfillment.tracking.map((t) => t.url),
-          },
-          notifyCustomer: true,
-        },
-      },
-      'fulfillmentCreate',
-      scope,
-    );
+  /** Shopify: per fulfillment order of the shipping location (bff/stores/shopify-fulfillment.ts). */
+  private async shopify(fulfillment: Fulfillment, access: StoreAccess): Promise<string | undefined> {
+    const sender = new ShopifyFulfillment({
+      apiUrl: access.apiUrl,
+      token: access.token,
+      locationId: this.options.config.checkout.shopify.locationId,
+      fetch: this.options.fetch,
+    });
+    const outcome = await sender.send(fulfillment.externalId, {
+      codes: fulfillment.tracking.map((t) => t.code),
+      urls: fulfillment.tracking.map((t) => t.url),
+      notifyCustomer: this.options.config.checkout.notifyCustomer,
+    });
+    return outcome.kind === 'waiting' ? outcome.why : undefined;
   }
 
   /** Nuvemshop: the order fulfilled with its tracking number(s) and the tracking page's URL. */
@@ -358,7 +376,8 @@ export class TrackingBack {
     await api.call('POST', `${path}/fulfill`, 'write_orders', {
       shipping_tracking_number: codes,
       shipping_tracking_url: fulfillment.tracking[0]?.url ?? '',
-      notify_customer: true,
+      // Orders API v1 `POST /orders/{id}/fulfill`: "notify_customer — Notify the customer about the fulfillment".
+      notify_customer: this.options.config.checkout.notifyCustomer,
     });
   }
 }

@@ -135,7 +135,14 @@ describe('Shopify orders/paid', () => {
     });
     const [flagged] = await find(order.orderId);
     expect(flagged?.recipient.endereco.numero).toBe('1702');
-    expect(flagged?.needsReview).toContainEqual({ field: 'order', reason: 'changed_after_label' });
+    // What changed, field by field, against the version the label was made of.
+    expect(flagged?.needsReview).toEqual([
+      {
+        field: 'order',
+        reason: 'changed_after_label',
+        detail: 'CEP 22041001 → 20040020; street Avenida Atlântica → Rua da Assembleia; number 1702 → 99',
+      },
+    ]);
   });
 
   it('ignores an older version arriving after a newer one (webhooks are not ordered)', async () => {

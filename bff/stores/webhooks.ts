@@ -16,15 +16,19 @@ import {
 import {
   SHOPIFY_HEADER_FAMILIES,
   SHOPIFY_ORDER_TOPICS,
+  SHOPIFY_RELEASE_TOPICS,
   ShopifyOrderSchema,
 } from '../../shared/checkouts/shopify.ts';
 import { ApiError } from '../../shared/errors.ts';
+import { parseExactJson } from '../../shared/exact-json.ts';
 import { describeIssues } from '../../shared/issues.ts';
 import { StoreOrderSchema } from '../../shared/orders/order.ts';
 import { parseBody, rawBody } from '../checkout/checkout.ts';
 import type { BffConfig } from '../config.ts';
 import { methodNotAllowed } from '../http/errors.ts';
 import type { Logger } from '../logger.ts';
+import { withinBounds } from '../orders/order-bounds.ts';
+import { labelledContent } from '../orders/order-changes.ts';
 import type { OrderStore, Received } from '../orders/order-store.ts';
 import { type DraftOrder, type ReviewDeps, reviewed } from '../orders/review.ts';
 import type { Privacy, PrivacyOutcome } from '../privacy/privacy.ts';
@@ -33,11 +37,17 @@ import { NuvemshopApi } from './nuvemshop-api.ts';
 import { nuvemshopDraft, shopifyDraft } from './order-drafts.ts';
 import { BODY_CAPS, shopifyDeliveryOf, signedBody, UnverifiedBytes } from './signed-body.ts';
 import { isStoreRefused } from './store-api.ts';
+import type { FulfillmentStore } from './tracking-back.ts';
 
 export interface StoreWebhookDeps extends ReviewDeps {
   config: Pick<BffConfig, 'checkout'>;
-  orders: Pick<OrderStore, 'receive'>;
+  orders: Pick<OrderStore, 'receive' | 'get'>;
+  /** The tracking going back: withdrawn when the order is cancelled; woken when a held fulfillment order is released. */
+  fulfillments?: Pick<FulfillmentStore, 'withdraw' | 'wake'>;
+  /** Sends what is due now (the tracking-back's drain), after a release. */
+  drain?: () => Promise<unknown>;
   logger: Logger;
+  now?: () => number;
   fetch?: typeof fetch | undefined;
   /** The bytes of bodies not verified yet, shared with the carrier callback (signed-body.ts). */
   unverified?: UnverifiedBytes;
@@ -48,7 +58,32 @@ export interface StoreWebhookDeps extends ReviewDeps {
 }
 
 /** What the BFF answers a platform: 200 with what it did (the platform only reads the status). */
-type Outcome = Received | PrivacyOutcome | 'ignored' | 'not_paid' | 'nothing_to_ship' | 'uninstalled';
+type Outcome =
+  | Received
+  | PrivacyOutcome
+  | 'ignored'
+  | 'not_paid'
+  | 'nothing_to_ship'
+  | 'uninstalled'
+  | 'released';
+
+/** Payment states of an order that was paid and still ships (Shopify: a partial refund leaves lines to ship). */
+const PAID = new Set(['paid', 'partially_refunded']);
+/** Payment states of an order that had been paid before it was called off. */
+const WAS_PAID = new Set(['paid', 'partially_refunded', 'refunded']);
+
+/** The body read with the exact reader (ids above 2^53 kept as digits): `invalid_json`, or `invalid_body` naming paths. */
+function parseOrderBody<T>(body: Buffer, schema: z.ZodMiniType<T>): T {
+  let json: unknown;
+  try {
+    json = parseExactJson(body.toString('utf8'));
+  } catch {
+    throw new ApiError('invalid_json');
+  }
+  const parsed = schema.safeParse(json);
+  if (!parsed.success) throw new ApiError('invalid_body', describeIssues(parsed.error.issues));
+  return parsed.data;
+}
 
 /**
  * The stores' order webhooks (docs/orders.md): `POST /stores/shopify/webhooks` and `POST /stores/nuvemshop/webhooks`.
@@ -94,19 +129,23 @@ export function storeWebhookRoutes(deps: StoreWebhookDeps): Router {
       const shop =
         checkout.shopify.shop ??
         (await deps.connections?.access('shopify').then(
-          (access) => access.shop,
+          (access) => access?.shop,
           () => undefined,
         ));
-      if (!shop || from !== shop || !SHOPIFY_ORDER_TOPICS.some((known) => known === topic))
-        return void done(res, 'ignored');
+      if (!shop || from !== shop) return void done(res, 'ignored');
+      if (SHOPIFY_RELEASE_TOPICS.some((known) => known === topic))
+        return void done(res, await released(deps));
+      if (!SHOPIFY_ORDER_TOPICS.some((known) => known === topic)) return void done(res, 'ignored');
       if (!webhookId)
         throw new ApiError(
           'invalid_body',
           `Send ${names.deliveryIds[0]} (Shopify sends one with every delivery).`,
         );
-      const order = parseBody(body, ShopifyOrderSchema);
-      if (order.financial_status !== 'paid') return void done(res, 'not_paid');
-      const received = await take(deps, shopifyDraft(order), {
+      const order = parseOrderBody(body, ShopifyOrderSchema);
+      const draft = shopifyDraft(order);
+      if (topic === 'orders/cancelled' && !draft.cancelled)
+        draft.cancelled = { at: order.cancelled_at ?? order.updated_at ?? '', reason: 'cancelled' };
+      const received = await lifecycle(deps, draft, order.financial_status, {
         deliveryId: `shopify:${webhookId}`,
         ...(order.updated_at ? { version: order.updated_at } : {}),
       });
@@ -126,7 +165,7 @@ export function storeWebhookRoutes(deps: StoreWebhookDeps): Router {
     });
     router.post('/stores/nuvemshop/webhooks', signed, async (req, res) => {
       const body = rawBody(req);
-      const event = parseBody(body, NuvemshopWebhookSchema);
+      const event = parseOrderBody(body, NuvemshopWebhookSchema);
       if (event.event === 'app/uninstalled')
         return void done(res, await uninstalled(deps, 'nuvemshop', String(event.store_id)));
       const access = (await deps.connections?.access('nuvemshop').catch(() => undefined)) ?? {
@@ -164,8 +203,7 @@ export function storeWebhookRoutes(deps: StoreWebhookDeps): Router {
           'invalid_body',
           `the order Nuvemshop answered: ${describeIssues(order.error.issues)}`,
         );
-      if (order.data.payment_status !== 'paid') return void done(res, 'not_paid');
-      const received = await take(deps, nuvemshopDraft(order.data), {
+      const received = await lifecycle(deps, nuvemshopDraft(order.data), order.data.payment_status, {
         ...(order.data.updated_at ? { version: order.data.updated_at } : {}),
       });
       done(res, received);
@@ -184,21 +222,65 @@ export function storeWebhookRoutes(deps: StoreWebhookDeps): Router {
   return router;
 }
 
-/** The draft reviewed (CEP, service, weights) and kept, or why not. */
+/**
+ * Where a store's order event leads (docs/orders.md, "An order's life"): a paid order (or a change to one) is taken; a
+ * cancelled, refunded or voided one is taken as cancelled when the kit has it or it had been paid (so a late `paid`
+ * cannot revive it) and its tracking back withdrawn; an order never paid is kept out.
+ */
+async function lifecycle(
+  deps: StoreWebhookDeps,
+  draft: DraftOrder,
+  paymentStatus: string | null | undefined,
+  options: { deliveryId?: string; version?: string },
+): Promise<Outcome> {
+  const status = paymentStatus ?? '';
+  if (draft.cancelled) {
+    if (!WAS_PAID.has(status) && !(await deps.orders.get(draft.orderId))) return 'not_paid';
+  } else if (!PAID.has(status)) return 'not_paid';
+  const received = await take(deps, draft, options);
+  if (received === 'cancelled')
+    await deps.fulfillments?.withdraw(
+      draft.orderId,
+      'the store cancelled the order',
+      (deps.now ?? Date.now)(),
+    );
+  return received;
+}
+
+/**
+ * The draft fitted to what a label takes (a paid order is never refused for its content: what does not fit is flagged
+ * and logged), reviewed (CEP, service, weights) and kept, or why not.
+ */
 async function take(
   deps: StoreWebhookDeps,
   draft: DraftOrder,
   options: { deliveryId?: string; version?: string },
 ): Promise<Outcome> {
   if (draft.items.length === 0) return 'nothing_to_ship';
-  const order = StoreOrderSchema.safeParse(await reviewed(draft, deps));
+  const fitted = withinBounds(draft);
+  const order = StoreOrderSchema.safeParse(await reviewed(fitted, deps));
   if (!order.success) throw new ApiError('invalid_body', `the order: ${describeIssues(order.error.issues)}`);
-  const received = await deps.orders.receive(order.data, options);
-  const fields = { order: draft.orderId, source: draft.source, received };
+  const received = await deps.orders.receive(order.data, { ...options, sent: labelledContent(fitted) });
+  const fields = { order: order.data.orderId, source: draft.source, received };
+  const outside = order.data.needsReview.filter(
+    (r) => r.reason === 'out_of_bounds' || r.reason === 'malformed',
+  );
+  if (outside.length > 0)
+    deps.logger.warn(
+      { ...fields, fields: outside.map((r) => `${r.field}: ${r.detail ?? r.reason}`) },
+      'orders: a paid order the kit cannot label as sent; kept for review',
+    );
   if (received === 'conflict')
     deps.logger.warn(fields, 'orders: another order already has this orderId; kept out');
   else deps.logger.info(fields, `orders: ${draft.source} order ${received}`);
   return received;
+}
+
+/** A held or scheduled fulfillment order was released: the tracking that waited for it is due now. */
+async function released(deps: StoreWebhookDeps): Promise<Outcome> {
+  const woken = (await deps.fulfillments?.wake('shopify', (deps.now ?? Date.now)())) ?? 0;
+  if (woken > 0) void deps.drain?.().catch(() => undefined);
+  return 'released';
 }
 
 function done(res: Response, received: Outcome): void {

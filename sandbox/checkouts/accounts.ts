@@ -39,6 +39,7 @@ export const SHOPIFY_SHOPS: readonly ShopifyShop[] = [
         'read_orders',
         'read_merchant_managed_fulfillment_orders',
         'write_merchant_managed_fulfillment_orders',
+        'read_locations',
       ],
       shpat_test_sem_escopo_0001: ['read_products'],
     },

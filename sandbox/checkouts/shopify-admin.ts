@@ -2,6 +2,8 @@ import express, { type Response, type Router } from 'express';
 import { strictRouter } from '../http/router.ts';
 import type { ShopifyShop } from './accounts.ts';
 import { type CheckoutPlatforms, callableUrl, type ShopifyCarrierService } from './state.ts';
+import { SHOP_LOCATION } from './store-order-bodies.ts';
+import { afterFulfillment, fulfillmentOrdersOf } from './store-order-life.ts';
 
 /**
  * The part of Shopify's Admin GraphQL API that registers a carrier (docs/checkout/shopify.md cites its pages), at
@@ -31,7 +33,7 @@ export function shopifyAdminRoutes(platforms: CheckoutPlatforms): Router {
       if (!field)
         return void graphqlError(
           res,
-          'The sandbox emulates only carrierServices, carrierService mutations, webhook subscriptions, order and fulfillmentCreate.',
+          'The sandbox emulates only carrierServices, carrierService mutations, webhook subscriptions, locations, order and fulfillmentCreate.',
         );
       const needs = NEEDS[field];
       if (!needs.some((scope) => scopes.includes(scope)))
@@ -56,6 +58,7 @@ const FIELDS = [
   'webhookSubscriptionCreate',
   'webhookSubscriptions',
   'fulfillmentCreate',
+  'locations',
   'order',
 ] as const;
 type Field = (typeof FIELDS)[number];
@@ -69,6 +72,7 @@ const NEEDS: Record<Field, readonly string[]> = {
   webhookSubscriptionCreate: ['read_orders'],
   webhookSubscriptions: ['read_orders'],
   order: ['read_orders', 'read_merchant_managed_fulfillment_orders'],
+  locations: ['read_locations'],
   fulfillmentCreate: ['write_merchant_managed_fulfillment_orders'],
 };
 
@@ -77,6 +81,10 @@ const TOPICS: Record<string, string> = {
   ORDERS_PAID: 'orders/paid',
   ORDERS_UPDATED: 'orders/updated',
   APP_UNINSTALLED: 'app/uninstalled',
+  ORDERS_CANCELLED: 'orders/cancelled',
+  FULFILLMENT_ORDERS_HOLD_RELEASED: 'fulfillment_orders/hold_released',
+  FULFILLMENT_ORDERS_SCHEDULED_FULFILLMENT_ORDER_READY:
+    'fulfillment_orders/scheduled_fulfillment_order_ready',
 };
 
 type Operation = (
@@ -152,7 +160,7 @@ const OPERATIONS: Record<Field, Operation> = {
 /** Webhook subscriptions, an order's fulfillment orders, and a fulfillment with tracking (sandbox/checkouts/store-orders.ts). */
 function orderOperations(): Pick<
   Record<Field, Operation>,
-  'webhookSubscriptionCreate' | 'webhookSubscriptions' | 'order' | 'fulfillmentCreate'
+  'webhookSubscriptionCreate' | 'webhookSubscriptions' | 'order' | 'fulfillmentCreate' | 'locations'
 > {
   const topicOf = (name: string) => Object.entries(TOPICS).find(([, topic]) => topic === name)?.[0] ?? name;
   return {
@@ -188,36 +196,63 @@ function orderOperations(): Pick<
       }));
       return { nodes, edges: nodes.map((node) => ({ node, cursor: node.id })) };
     },
+    // The shop's locations: its own, and any an order's fulfillment orders were put at (a split order).
+    locations: (platforms, shop) => {
+      const ids = new Set([SHOP_LOCATION]);
+      for (const o of platforms.orders.orders.values())
+        if (o.platform === 'shopify' && o.store === shop.domain)
+          for (const fo of fulfillmentOrdersOf(o)) ids.add(fo.location);
+      const nodes = [...ids].map((id) => ({
+        id,
+        name: id === SHOP_LOCATION ? 'Depósito' : `Local ${id.split('/').at(-1)}`,
+      }));
+      return { nodes, edges: nodes.map((node) => ({ node, cursor: node.id })) };
+    },
     order: (platforms, shop, variables) => {
       const id = /^gid:\/\/shopify\/Order\/(\d+)$/.exec(String(variables.id))?.[1];
       const order = id
         ? platforms.orders.orders.get(platforms.orders.key('shopify', shop.domain, id))
         : undefined;
       if (!order) return null;
-      const fulfillmentOrders = order.body.fulfillment_orders as { id: string; status: string }[];
       return {
         id: order.body.admin_graphql_api_id,
         name: order.body.name,
-        fulfillmentOrders: { nodes: fulfillmentOrders },
+        fulfillmentOrders: {
+          nodes: fulfillmentOrdersOf(order).map((fo) => ({
+            id: fo.id,
+            status: fo.status,
+            fulfillAt: fo.fulfillAt,
+            assignedLocation: { location: { id: fo.location } },
+          })),
+        },
       };
     },
+    // shopify.dev fulfillmentCreate: the fulfillment orders of one location, each fulfillable (OPEN or IN_PROGRESS);
+    // a held or scheduled one is refused. Afterwards Shopify sends orders/updated, as after any change of the order.
     fulfillmentCreate: (platforms, shop, variables) => {
       const input = objectOf(variables.fulfillment);
       const pairs = Array.isArray(input.lineItemsByFulfillmentOrder) ? input.lineItemsByFulfillmentOrder : [];
       const ids = pairs.map((pair) => String(objectOf(pair).fulfillmentOrderId));
-      const orders = [...platforms.orders.orders.values()].filter(
-        (o) => o.platform === 'shopify' && o.store === shop.domain,
+      const order = [...platforms.orders.orders.values()].find(
+        (o) =>
+          o.platform === 'shopify' &&
+          o.store === shop.domain &&
+          fulfillmentOrdersOf(o).some((fo) => ids.includes(fo.id)),
       );
-      const order = orders.find((o) =>
-        (o.body.fulfillment_orders as { id: string }[]).some((fo) => ids.includes(fo.id)),
-      );
-      const fulfillmentOrders = (order?.body.fulfillment_orders ?? []) as { id: string; status: string }[];
-      if (!order || ids.length === 0)
+      const chosen = order ? fulfillmentOrdersOf(order).filter((fo) => ids.includes(fo.id)) : [];
+      if (!order || ids.length === 0 || chosen.length !== ids.length)
         return {
           fulfillment: null,
           userErrors: [userError('Fulfillment order does not exist.', ['fulfillment'])],
         };
-      if (fulfillmentOrders.some((fo) => ids.includes(fo.id) && fo.status !== 'OPEN'))
+      if (new Set(chosen.map((fo) => fo.location)).size > 1)
+        return {
+          fulfillment: null,
+          userErrors: [
+            userError('All fulfillment orders must be assigned to the same location.', ['fulfillment']),
+          ],
+        };
+      if (chosen.some((fo) => fo.status !== 'OPEN' && fo.status !== 'IN_PROGRESS'))
         return {
           fulfillment: null,
           userErrors: [userError('Fulfillment order is not in an open state.', ['fulfillment'])],
@@ -225,14 +260,16 @@ function orderOperations(): Pick<
       const tracking = objectOf(input.trackingInfo);
       const list = (value: unknown, one: unknown) =>
         (Array.isArray(value) ? value : one === undefined ? [] : [one]).map(String);
-      for (const fo of fulfillmentOrders) if (ids.includes(fo.id)) fo.status = 'CLOSED';
-      order.body.fulfillment_status = 'fulfilled';
+      for (const fo of chosen) fo.status = 'CLOSED';
       order.fulfillments.push({
         company: String(tracking.company ?? ''),
         numbers: list(tracking.numbers, tracking.number),
         urls: list(tracking.urls, tracking.url),
         at: new Date(platforms.now()).toISOString(),
+        fulfillmentOrders: chosen.map((fo) => fo.id),
+        notifyCustomer: input.notifyCustomer === true,
       });
+      afterFulfillment(platforms.orders, order, platforms.now());
       return {
         fulfillment: {
           id: `gid://shopify/Fulfillment/${order.id}${order.fulfillments.length}`,

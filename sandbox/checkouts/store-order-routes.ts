@@ -1,5 +1,6 @@
 import express, { type Router } from 'express';
 import * as z from 'zod/mini';
+import { NUVEMSHOP_ORDER_EVENTS } from '../../shared/checkouts/nuvemshop.ts';
 import { ApiError } from '../../shared/errors.ts';
 import { html } from '../../shared/html.ts';
 import { describeIssues } from '../../shared/issues.ts';
@@ -7,6 +8,13 @@ import { isLoopbackAddress } from '../../shared/security/loopback.ts';
 import { strictRouter } from '../http/router.ts';
 import { authenticateNuvemshop, fail, invalid, storeOf } from './nuvemshop-admin.ts';
 import { type CheckoutPlatforms, callableUrl } from './state.ts';
+import {
+  afterFulfillment,
+  cancelOrder,
+  editOrder,
+  refundOrder,
+  releaseFulfillmentOrder,
+} from './store-order-life.ts';
 import { type EmulatedOrder, NewStoreOrderSchema } from './store-orders.ts';
 
 function platformOf(value: unknown): 'shopify' | 'nuvemshop' {
@@ -44,21 +52,26 @@ export function storeOrderRoutes(platforms: CheckoutPlatforms): Router {
     order.body.shipping_status = 'shipped';
     order.body.shipping_tracking_number = typeof number === 'string' ? number : null;
     order.body.shipping_tracking_url = typeof url === 'string' ? url : null;
-    order.body.updated_at = new Date(platforms.now()).toISOString();
+    // Orders API v1: `notify_customer` defaults to true.
+    const notify = (body as Record<string, unknown>).notify_customer;
     order.fulfillments.push({
       company: 'Correios',
       numbers: typeof number === 'string' ? number.split(',').map((n) => n.trim()) : [],
       urls: typeof url === 'string' ? [url] : [],
       at: new Date(platforms.now()).toISOString(),
+      notifyCustomer: notify !== false,
     });
+    afterFulfillment(orders, order, platforms.now());
     res.json(order.body);
   });
   const webhooksScope = authenticateNuvemshop(platforms, { read: 'read_orders', write: 'write_orders' });
   router.post(`${nuvemshop}/webhooks`, webhooksScope, json, (req, res) => {
     const body = (typeof req.body === 'object' && req.body ? req.body : {}) as Record<string, unknown>;
     const errors: Record<string, string[]> = {};
-    if (body.event !== 'order/paid' && body.event !== 'order/updated' && body.event !== 'app/uninstalled')
-      errors.event = ['is not an event the sandbox sends (order/paid, order/updated, app/uninstalled)'];
+    if (![...NUVEMSHOP_ORDER_EVENTS, 'app/uninstalled'].some((event) => event === body.event))
+      errors.event = [
+        `is not an event the sandbox sends (${[...NUVEMSHOP_ORDER_EVENTS, 'app/uninstalled'].join(', ')})`,
+      ];
     if (!callableUrl(body.url)) errors.url = ['must be a valid HTTPS URL'];
     if (Object.keys(errors).length > 0) return void invalid(res, errors);
     const subscription = orders.subscribe('nuvemshop', storeOf(res).id, String(body.event), String(body.url));
@@ -113,6 +126,68 @@ export function storeOrderRoutes(platforms: CheckoutPlatforms): Router {
     const given = Object.fromEntries(Object.entries(req.body ?? {}).filter(([, v]) => typeof v === 'string'));
     res.json({ order: view(order), sent: (await orders.update(order, given)).map(sentView) });
   });
+  const orderOf = (params: Record<string, string | undefined>) => {
+    const order = orders.orders.get(
+      orders.key(String(params.platform), String(params.store), String(params.id)),
+    );
+    if (!order) throw new ApiError('not_found', 'no such order');
+    return order;
+  };
+  const parsed = <T>(schema: z.ZodMiniType<T>, body: unknown): T => {
+    const input = schema.safeParse(body ?? {});
+    if (!input.success) throw new ApiError('invalid_body', describeIssues(input.error.issues));
+    return input.data;
+  };
+  router.post('/_sandbox/stores/:platform/:store/orders/:id/cancel', json, async (req, res) => {
+    const order = orderOf(req.params);
+    const input = parsed(
+      z.strictObject({
+        refund: z.optional(z.boolean()),
+        reason: z.optional(z.enum(['customer', 'fraud', 'inventory', 'declined', 'other'])),
+      }),
+      req.body,
+    );
+    const sent = await cancelOrder(
+      orders,
+      order,
+      { refund: input.refund ?? true, reason: input.reason ?? 'customer' },
+      platforms.now(),
+    );
+    res.json({ order: view(order), sent: sent.map(sentView) });
+  });
+  router.post('/_sandbox/stores/:platform/:store/orders/:id/refund', json, async (req, res) => {
+    const order = orderOf(req.params);
+    res.json({ order: view(order), sent: (await refundOrder(orders, order, platforms.now())).map(sentView) });
+  });
+  router.post('/_sandbox/stores/:platform/:store/orders/:id/edit', json, async (req, res) => {
+    const order = orderOf(req.params);
+    const input = parsed(
+      z.strictObject({
+        items: z
+          .array(
+            z.strictObject({
+              index: z.int().check(z.gte(0), z.lte(49)),
+              quantity: z.int().check(z.gte(0), z.lte(999)),
+            }),
+          )
+          .check(z.minLength(1)),
+      }),
+      req.body,
+    );
+    res.json({
+      order: view(order),
+      sent: (await editOrder(orders, order, input.items, platforms.now())).map(sentView),
+    });
+  });
+  router.post(
+    '/_sandbox/stores/:platform/:store/orders/:id/fulfillment-orders/:n/release',
+    async (req, res) => {
+      const order = orderOf(req.params);
+      const sent = await releaseFulfillmentOrder(orders, order, Number(req.params.n));
+      if (!sent) throw new ApiError('invalid_body', 'that fulfillment order is not on hold or scheduled');
+      res.json({ order: view(order), sent: sent.map(sentView) });
+    },
+  );
   // The very same delivery again (same body, signature and webhook id): what a replay, or a platform's retry, sends.
   router.post('/_sandbox/stores/webhooks/:id/resend', async (req, res) => {
     const original = orders.sent.find((webhook) => webhook.id === req.params.id);

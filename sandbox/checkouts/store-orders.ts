@@ -1,8 +1,12 @@
-import { randomUUID } from 'node:crypto';
 import * as z from 'zod/mini';
-import { nuvemshopHmac } from '../../shared/checkouts/nuvemshop.ts';
-import { SANDBOX_NUVEMSHOP_APP_SECRET } from './accounts.ts';
-import { type ShopifyWebhookFamily, shopifyWebhookHeaders } from './shopify-headers.ts';
+import type { ShopifyWebhookFamily } from './shopify-headers.ts';
+import {
+  nuvemshopOrderBody,
+  nuvemshopWebhook,
+  shopifyOrderBody,
+  shopifyWebhook,
+} from './store-order-bodies.ts';
+import { nextVersion } from './store-order-life.ts';
 
 /**
  * The store platforms' orders, emulated (sandbox/README.md, "Store orders"): a paid order is made by the control API
@@ -47,6 +51,28 @@ export const NewStoreOrderSchema = /* @__PURE__ */ z.strictObject({
     .check(z.minLength(1), z.maxLength(50)),
   /** The option the shopper chose at the checkout: the carrier's `service_code` / option `code` (a serviceId). */
   serviceCode: z.string().check(z.minLength(1), z.maxLength(60)),
+  /** Picked up at the store: Shopify's order has no shipping address, Nuvemshop's `shipping_pickup_type: "pickup"`. */
+  pickup: z.optional(z.boolean()),
+  /**
+   * Shopify only: how the order's items are split into fulfillment orders, each at a location (`gid://shopify/Location/<n>`
+   * or its number) and in a status (default: one `OPEN` at the shop's location with every item).
+   */
+  fulfillmentOrders: z.optional(
+    z
+      .array(
+        z.strictObject({
+          location: z.string().check(z.regex(/^(\d{1,12}|gid:\/\/shopify\/Location\/\d{1,12})$/)),
+          status: z.enum(['OPEN', 'ON_HOLD', 'SCHEDULED']),
+          items: z.array(z.int().check(z.gte(0), z.lte(49))).check(z.minLength(1)),
+        }),
+      )
+      .check(z.minLength(1), z.maxLength(10)),
+  ),
+  /**
+   * Shopify only: the order's id, digits (default the next of the sandbox's). Shopify's own test orders carry ids above
+   * 2^53 (`820982911946154508`), written in the webhook as a JSON number that a double cannot hold.
+   */
+  id: z.optional(z.string().check(z.regex(/^[1-9]\d{0,18}$/))),
   /** `false`: the order is made and no webhook is sent (a test sends one itself). */
   notify: z.optional(z.boolean()),
 });
@@ -58,13 +84,18 @@ export interface StoreFulfillment {
   numbers: string[];
   urls: string[];
   at: string;
+  /** Shopify: the fulfillment orders it fulfilled. */
+  fulfillmentOrders?: string[];
+  /** Whether the app asked the platform to e-mail the shopper (Shopify `notifyCustomer`, Nuvemshop `notify_customer`). */
+  notifyCustomer?: boolean;
 }
 
 /** An emulated order: its platform body (what the API answers) and what was done to it. */
 export interface EmulatedOrder {
   platform: 'shopify' | 'nuvemshop';
   store: string;
-  id: number;
+  /** A number, or digits (a Shopify id above 2^53). */
+  id: number | string;
   /** The order as the platform's API (and Shopify's webhook) shows it; changed in place. */
   body: Record<string, unknown>;
   fulfillments: StoreFulfillment[];
@@ -89,8 +120,19 @@ export interface WebhookSubscription {
   created_at: string;
 }
 
+/** A fulfillment order as the sandbox keeps it (Shopify: `FulfillmentOrder`, its location and line items by index). */
+export interface EmulatedFulfillmentOrder {
+  id: string;
+  status: 'OPEN' | 'IN_PROGRESS' | 'ON_HOLD' | 'SCHEDULED' | 'CLOSED' | 'CANCELLED';
+  location: string;
+  items: number[];
+  fulfillAt: string | null;
+}
+
 export class StoreOrders {
   readonly orders = new Map<string, EmulatedOrder>();
+  /** Webhooks sent after a write of the client's (the update after a fulfillment), not awaited by that write. */
+  private readonly pending = new Set<Promise<unknown>>();
   /** Subscriptions by `<platform> <store>`. */
   readonly subscriptions = new Map<string, WebhookSubscription[]>();
   readonly sent: SentWebhook[] = [];
@@ -159,15 +201,15 @@ export class StoreOrders {
         ? {
             platform,
             store,
-            id: 5_000_000 + n,
-            body: shopifyBody(5_000_000 + n, 1000 + n, input, at),
+            id: input.id ?? 5_000_000 + n,
+            body: shopifyOrderBody(input.id ?? 5_000_000 + n, 1000 + n, input, at),
             fulfillments: [],
           }
         : {
             platform,
             store,
             id: 8_000_000 + n,
-            body: nuvemshopBody(store, 8_000_000 + n, 100 + n, input, at),
+            body: nuvemshopOrderBody(store, 8_000_000 + n, 100 + n, input, at),
             fulfillments: [],
           };
     this.orders.set(this.key(platform, store, order.id), order);
@@ -180,7 +222,7 @@ export class StoreOrders {
 
   /** A change after payment (a new address): the order's version moves on and `updated` is announced. */
   async update(order: EmulatedOrder, address: Partial<NewStoreOrder['address']>) {
-    const at = new Date(this.now() + 1000).toISOString();
+    nextVersion(order, this.now());
     if (order.platform === 'shopify') {
       const current = order.body.shipping_address as Record<string, unknown>;
       order.body.shipping_address = {
@@ -203,12 +245,14 @@ export class StoreOrders {
         ...(address.zip === undefined ? {} : { zipcode: address.zip }),
       };
     }
-    order.body.updated_at = at;
     return this.announce(order, order.platform === 'shopify' ? 'orders/updated' : 'order/updated');
   }
 
-  /** Sends a topic's webhook for the order to every subscription, signed; answers what each URL said. */
-  async announce(order: EmulatedOrder, topic: string): Promise<SentWebhook[]> {
+  /**
+   * Sends a topic's webhook for the order to every subscription, signed; answers what each URL said. `payload`: a body
+   * other than the order's (Shopify's fulfillment-order topics carry the fulfillment order).
+   */
+  async announce(order: EmulatedOrder, topic: string, payload?: unknown): Promise<SentWebhook[]> {
     const subscriptions = (this.subscriptions.get(`${order.platform} ${order.store}`) ?? []).filter(
       (s) => s.topic === topic,
     );
@@ -216,11 +260,22 @@ export class StoreOrders {
     for (const subscription of subscriptions) {
       const webhook =
         order.platform === 'shopify'
-          ? shopifyWebhook(order, topic, subscription.url, this.now(), this.shopifyFamily)
+          ? shopifyWebhook(order, topic, subscription.url, this.now(), payload, this.shopifyFamily)
           : nuvemshopWebhook(order, topic, subscription.url);
       sent.push(await this.deliver(webhook));
     }
     return sent;
+  }
+
+  /** Announces without holding the caller (a platform sends its webhooks after answering the write). */
+  later(order: EmulatedOrder, topic: string): void {
+    const sending: Promise<unknown> = this.announce(order, topic).finally(() => this.pending.delete(sending));
+    this.pending.add(sending);
+  }
+
+  /** Resolves when every webhook sent `later` has been answered (tests wait on it instead of on time). */
+  async settled(): Promise<void> {
+    while (this.pending.size > 0) await Promise.all([...this.pending]);
   }
 
   /** Posts a webhook as the platform does (raw body, its headers) and records what the URL answered. */
@@ -243,141 +298,4 @@ export class StoreOrders {
     this.sent.push(sent);
     return sent;
   }
-}
-
-function shopifyBody(id: number, number: number, input: NewStoreOrder, at: string): Record<string, unknown> {
-  const [first = '', ...last] = input.customer.name.split(' ');
-  const subtotal = input.items.reduce((sum, item) => sum + item.price * item.quantity, 0);
-  return {
-    id,
-    admin_graphql_api_id: `gid://shopify/Order/${id}`,
-    name: `#${number}`,
-    order_number: number,
-    email: input.customer.email ?? null,
-    phone: input.customer.phone ?? null,
-    created_at: at,
-    updated_at: at,
-    currency: 'BRL',
-    financial_status: 'paid',
-    fulfillment_status: null,
-    subtotal_price: subtotal.toFixed(2),
-    shipping_address: {
-      first_name: first,
-      last_name: last.join(' '),
-      name: input.customer.name,
-      company: null,
-      address1: input.address.address1 ?? '',
-      address2: input.address.address2 ?? null,
-      city: input.address.city,
-      province: input.address.province,
-      province_code: input.address.province,
-      zip: input.address.zip,
-      country: 'Brazil',
-      country_code: 'BR',
-      phone: input.customer.phone ?? null,
-    },
-    line_items: input.items.map((item, i) => ({
-      id: id * 10 + i,
-      name: item.name,
-      title: item.name,
-      sku: item.sku ?? null,
-      quantity: item.quantity,
-      grams: item.grams,
-      price: item.price.toFixed(2),
-      requires_shipping: true,
-      fulfillable_quantity: item.quantity,
-    })),
-    shipping_lines: [
-      { code: input.serviceCode, title: input.serviceCode, source: 'frete-kit', price: '0.00' },
-    ],
-    fulfillment_orders: [{ id: `gid://shopify/FulfillmentOrder/${id}`, status: 'OPEN' }],
-  };
-}
-
-function nuvemshopBody(
-  store: string,
-  id: number,
-  number: number,
-  input: NewStoreOrder,
-  at: string,
-): Record<string, unknown> {
-  return {
-    id,
-    number,
-    store_id: Number(store),
-    token: randomUUID().replaceAll('-', ''),
-    created_at: at,
-    updated_at: at,
-    currency: 'BRL',
-    payment_status: 'paid',
-    shipping_status: 'unpacked',
-    contact_email: input.customer.email ?? null,
-    contact_phone: input.customer.phone ?? null,
-    contact_identification: input.customer.cpf ?? null,
-    shipping_option: input.serviceCode,
-    shipping_option_code: input.serviceCode,
-    shipping_tracking_number: null,
-    shipping_tracking_url: null,
-    shipping_address: {
-      name: input.customer.name,
-      address: input.address.street ?? '',
-      number: input.address.number ?? '',
-      floor: input.address.floor ?? null,
-      locality: input.address.locality ?? '',
-      city: input.address.city,
-      province: input.address.province,
-      zipcode: input.address.zip,
-      country: 'BR',
-      phone: input.customer.phone ?? null,
-    },
-    products: input.items.map((item, i) => ({
-      id: id * 10 + i,
-      name: item.name,
-      sku: item.sku ?? null,
-      quantity: String(item.quantity),
-      price: item.price.toFixed(2),
-      weight: (item.grams / 1000).toFixed(3),
-      width: item.dimensions ? String(item.dimensions.width) : '0.00',
-      height: item.dimensions ? String(item.dimensions.height) : '0.00',
-      depth: item.dimensions ? String(item.dimensions.depth) : '0.00',
-    })),
-  };
-}
-
-function shopifyWebhook(
-  order: EmulatedOrder,
-  topic: string,
-  url: string,
-  now: number,
-  family: ShopifyWebhookFamily,
-): Omit<SentWebhook, 'status'> {
-  const { fulfillment_orders: _internal, ...payload } = order.body;
-  const body = JSON.stringify(payload);
-  const id = randomUUID();
-  return {
-    id,
-    platform: 'shopify',
-    store: order.store,
-    url,
-    topic,
-    body,
-    headers: shopifyWebhookHeaders(family, { topic, shop: order.store, body, webhookId: id, now }),
-  };
-}
-
-function nuvemshopWebhook(order: EmulatedOrder, event: string, url: string): Omit<SentWebhook, 'status'> {
-  const body = JSON.stringify({ store_id: Number(order.store), event, id: order.id });
-  return {
-    id: randomUUID(),
-    platform: 'nuvemshop',
-    store: order.store,
-    url,
-    topic: event,
-    body,
-    headers: {
-      'content-type': 'application/json',
-      'user-agent': 'Nuvemshop Webhooks (frete-kit sandbox)',
-      'x-linkedstore-hmac-sha256': nuvemshopHmac(SANDBOX_NUVEMSHOP_APP_SECRET, body),
-    },
-  };
 }

@@ -100,8 +100,17 @@ export function nuvemshopHmac(secret: string, body: string | Uint8Array): string
   return createHmac('sha256', secret).update(body).digest('hex');
 }
 
-/** The order events the BFF takes: a paid order, and a change to it afterwards. */
-export const NUVEMSHOP_ORDER_EVENTS = ['order/paid', 'order/updated'] as const;
+/**
+ * The order events the BFF takes: a paid order, a change to it afterwards, its cancellation
+ * (tiendanube.github.io/api-documentation/resources/webhook: order `paid`, `updated`, `cancelled`).
+ */
+export const NUVEMSHOP_ORDER_EVENTS = ['order/paid', 'order/updated', 'order/cancelled'] as const;
+
+/** A number as Nuvemshop writes it: a number, or its digits in a string ("101", "2.00"). */
+export const NuvemshopNumberSchema = /* @__PURE__ */ z.union([
+  z.number(),
+  z.string().check(z.trim(), z.regex(/^-?\d+(\.\d+)?$/)),
+]);
 
 /** A webhook's body: which store, what happened, to which resource (the BFF reads the order through the API). */
 export const NuvemshopWebhookSchema = /* @__PURE__ */ z.looseObject({
@@ -115,11 +124,19 @@ const nullableText = z.optional(z.nullable(z.string()));
 /** Nuvemshop writes measures as strings ("0.500") or numbers. */
 const measure = z.optional(z.nullable(z.union([z.string(), z.number()])));
 
-/** An order as `GET /orders/{id}` answers it (the fields the kit reads; Orders API v1). */
+/**
+ * An order as `GET /orders/{id}` answers it (the fields the kit reads; Orders API v1, github.com/TiendaNube/api-docs
+ * resources/order.md): `status` open/closed/cancelled, `payment_status` … paid/voided/refunded, `shipping_pickup_type`
+ * ship/pickup. No bound on what the store may sell: see ShopifyOrderSchema.
+ */
 export const NuvemshopOrderSchema = /* @__PURE__ */ z.looseObject({
   id: z.union([z.int(), z.string()]),
   number: z.union([z.int(), z.string()]),
   store_id: z.optional(z.union([z.int(), z.string()])),
+  status: nullableText,
+  cancel_reason: nullableText,
+  cancelled_at: nullableText,
+  shipping_pickup_type: nullableText,
   payment_status: nullableText,
   updated_at: nullableText,
   contact_email: nullableText,
@@ -141,19 +158,17 @@ export const NuvemshopOrderSchema = /* @__PURE__ */ z.looseObject({
       }),
     ),
   ),
-  products: z
-    .array(
-      z.looseObject({
-        name: nullableText,
-        sku: nullableText,
-        quantity: z.union([z.int(), z.string()]),
-        price: measure,
-        weight: measure,
-        width: measure,
-        height: measure,
-        depth: measure,
-      }),
-    )
-    .check(z.maxLength(1000)),
+  products: z.array(
+    z.looseObject({
+      name: nullableText,
+      sku: nullableText,
+      quantity: NuvemshopNumberSchema,
+      price: measure,
+      weight: measure,
+      width: measure,
+      height: measure,
+      depth: measure,
+    }),
+  ),
 });
 export type NuvemshopOrder = z.infer<typeof NuvemshopOrderSchema>;

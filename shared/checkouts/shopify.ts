@@ -92,8 +92,24 @@ export const SHOPIFY_HEADER_FAMILIES = {
   },
 } as const;
 export type ShopifyHeaderFamily = keyof typeof SHOPIFY_HEADER_FAMILIES;
-/** The order topics the BFF takes: a paid order, and a change to it afterwards. */
-export const SHOPIFY_ORDER_TOPICS = ['orders/paid', 'orders/updated'] as const;
+/**
+ * The order topics the BFF takes: a paid order, a change to it afterwards, its cancellation; and the fulfillment orders'
+ * releases, after which tracking that waited on a hold or a schedule is sent (shopify.dev/docs/api/webhooks, topics
+ * `fulfillment_orders/hold_released` and `fulfillment_orders/scheduled_fulfillment_order_ready`).
+ */
+export const SHOPIFY_ORDER_TOPICS = ['orders/paid', 'orders/updated', 'orders/cancelled'] as const;
+export const SHOPIFY_RELEASE_TOPICS = [
+  'fulfillment_orders/hold_released',
+  'fulfillment_orders/scheduled_fulfillment_order_ready',
+] as const;
+/** The same topics as `webhookSubscriptionCreate`'s `WebhookSubscriptionTopic` enum names them. */
+export const SHOPIFY_SUBSCRIBED_TOPICS = [
+  'ORDERS_PAID',
+  'ORDERS_UPDATED',
+  'ORDERS_CANCELLED',
+  'FULFILLMENT_ORDERS_HOLD_RELEASED',
+  'FULFILLMENT_ORDERS_SCHEDULED_FULFILLMENT_ORDER_READY',
+] as const;
 
 const nullableText = z.optional(z.nullable(z.string()));
 
@@ -113,30 +129,37 @@ export const ShopifyOrderAddressSchema = /* @__PURE__ */ z.looseObject({
   phone: nullableText,
 });
 
-/** An order as the `orders/paid` and `orders/updated` webhooks carry it (the fields the kit reads). */
+/**
+ * An order as the `orders/paid`, `orders/updated` and `orders/cancelled` webhooks carry it (the fields the kit reads).
+ * Read with `parseExactJson` (an id above 2^53 is its digits, a string). No bound on what the store may sell (lines,
+ * quantities, lengths): a paid order is kept whatever its content, and what cannot go on a label is flagged
+ * (bff/orders/order-bounds.ts); the body's size is bounded by the route.
+ */
 export const ShopifyOrderSchema = /* @__PURE__ */ z.looseObject({
   id: z.union([z.int(), z.string()]),
   admin_graphql_api_id: z.optional(z.string()),
-  name: z.string().check(z.minLength(1), z.maxLength(160)),
+  name: z.string().check(z.minLength(1)),
   email: nullableText,
   phone: nullableText,
   financial_status: nullableText,
+  cancelled_at: nullableText,
+  cancel_reason: nullableText,
   updated_at: nullableText,
   currency: nullableText,
   shipping_address: z.optional(z.nullable(ShopifyOrderAddressSchema)),
-  line_items: z
-    .array(
-      z.looseObject({
-        name: nullableText,
-        title: nullableText,
-        sku: nullableText,
-        quantity: z.int().check(z.gte(0), z.lte(100_000)),
-        grams: z.optional(z.nullable(z.number().check(z.gte(0)))),
-        price: z.optional(z.nullable(z.union([z.string(), z.number()]))),
-        requires_shipping: z.optional(z.nullable(z.boolean())),
-      }),
-    )
-    .check(z.maxLength(1000)),
+  line_items: z.array(
+    z.looseObject({
+      name: nullableText,
+      title: nullableText,
+      sku: nullableText,
+      quantity: z.int().check(z.gte(0)),
+      /** What is left of the line after edits and refunds (Shopify's Order resource: `current_quantity`). */
+      current_quantity: z.optional(z.nullable(z.int().check(z.gte(0)))),
+      grams: z.optional(z.nullable(z.number().check(z.gte(0)))),
+      price: z.optional(z.nullable(z.union([z.string(), z.number()]))),
+      requires_shipping: z.optional(z.nullable(z.boolean())),
+    }),
+  ),
   shipping_lines: z.optional(
     z.nullable(z.array(z.looseObject({ code: nullableText, title: nullableText, source: nullableText }))),
   ),

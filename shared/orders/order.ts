@@ -10,9 +10,18 @@ export type OrderSource = (typeof ORDER_SOURCES)[number];
 
 /**
  * Where an order stands, from the label ledger: `new` (no label), `partly_labelled` (some volumes), `labelled` (every
- * planned volume has a label), `posted` (the carrier has every parcel).
+ * planned volume has a label), `posted` (the carrier has every parcel); and from the store: `cancelled` (cancelled,
+ * refunded or voided there, or nothing left to ship), `not_shipped` (no shipping address: a store pickup). The last
+ * two are never labelled.
  */
-export const ORDER_STATES = ['new', 'partly_labelled', 'labelled', 'posted'] as const;
+export const ORDER_STATES = [
+  'new',
+  'partly_labelled',
+  'labelled',
+  'posted',
+  'cancelled',
+  'not_shipped',
+] as const;
 export type OrderState = (typeof ORDER_STATES)[number];
 
 /** Why a field needs the operator: the data was there but could not be split or checked without guessing. */
@@ -31,8 +40,14 @@ export const REVIEW_REASONS = [
   'unknown_service',
   /** An item has no weight (platform, preset): the operator weighs it. */
   'no_weight',
-  /** The store changed the order after its first label: the labels are of the old order. */
+  /** The store changed the order after its first label: the labels are of the old order (`detail` says what). */
   'changed_after_label',
+  /** The store cancelled the order after its first label: the parcel must not be posted. */
+  'cancelled_after_label',
+  /** A value the kit cannot put on a label as sent (too long, too many lines, out of range): `detail` says what. */
+  'out_of_bounds',
+  /** The field is there but is not what it should be (a CEP that is not 8 digits): `detail` is what came. */
+  'malformed',
 ] as const;
 export type ReviewReason = (typeof REVIEW_REASONS)[number];
 
@@ -80,6 +95,8 @@ export const OrderItemSchema = /* @__PURE__ */ z.strictObject({
   weightGrams: z.optional(z.int().check(z.gte(1), z.lte(100_000))),
   dimensions: z.optional(DimensionsSchema),
   valor: z.number().check(z.gte(0), z.lte(1_000_000)),
+  /** What the shopper ordered, when an edit or a refund left less to ship (`quantity` is what is left). */
+  ordered: z.optional(z.int().check(z.gte(1))),
 });
 export type OrderItem = z.infer<typeof OrderItemSchema>;
 
@@ -96,6 +113,12 @@ export const StoreOrderSchema = /* @__PURE__ */ z.strictObject({
   needsReview: z.array(ReviewSchema),
   /** The platform's address as it came (Shopify's `address1`/`address2`), shown beside a field to review. */
   rawAddress: z.optional(z.string().check(z.maxLength(500))),
+  /** The store cancelled, refunded or voided it (`reason`: the platform's cancel reason, or what it did). */
+  cancelled: z.optional(
+    z.strictObject({ at: z.string().check(z.maxLength(40)), reason: z.string().check(z.maxLength(60)) }),
+  ),
+  /** No shipping address: the shopper picks it up at the store; never labelled. */
+  pickup: z.optional(z.literal(true)),
 });
 export type StoreOrder = z.infer<typeof StoreOrderSchema>;
 

@@ -23,6 +23,8 @@ export const ORDER_WORDS_EN: typeof ORDER_WORDS_PT_BR = {
     partly_labelled: 'Partly labelled',
     labelled: 'Labelled',
     posted: 'Posted',
+    cancelled: 'Cancelled in the store',
+    not_shipped: 'Store pickup (not shipped)',
   } as Record<string, string>,
   source: { shopify: 'Shopify', nuvemshop: 'Nuvemshop', csv: 'Spreadsheet', desk: 'Desk' } as Record<
     string,
@@ -56,6 +58,8 @@ export const ORDER_WORDS_EN: typeof ORDER_WORDS_PT_BR = {
     no_boxes_configured: 'no boxes configured (BFF_BOXES)',
     item_does_not_fit: 'an item fits no box',
     not_found: 'no such order',
+    order_cancelled: 'the store cancelled the order',
+    order_not_shipped: 'store pickup: not shipped',
   } as Record<string, string>,
   review: 'Review',
   reviewLabel: (order: string) => `Review order ${order}`,
@@ -68,6 +72,10 @@ export const ORDER_WORDS_EN: typeof ORDER_WORDS_PT_BR = {
     unknown_service: 'a service the store does not map',
     no_weight: 'no weight',
     changed_after_label: 'the store changed the order after its label',
+    cancelled_after_label:
+      'label issued for a cancelled order — do not post it. The platform cannot cancel a label: keep the parcel; if it was posted, ask Correios to return it to the sender',
+    out_of_bounds: 'more than a label takes: fix it in the store or label it by hand',
+    malformed: 'malformed',
   } as Record<string, string>,
   field: {
     'recipient.nome': 'name',
@@ -88,6 +96,7 @@ export const ORDER_WORDS_EN: typeof ORDER_WORDS_PT_BR = {
     pending: 'Sending the tracking to the store',
     retrying: 'Tracking: trying again shortly',
     failed: 'Tracking not sent to the store',
+    waiting: 'Tracking waiting for the store',
     not_connected: 'Store not connected: the tracking does not go back',
   } as Record<string, string>,
   resend: 'Send again',

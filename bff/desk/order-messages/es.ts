@@ -23,6 +23,8 @@ export const ORDER_WORDS_ES: typeof ORDER_WORDS_PT_BR = {
     partly_labelled: 'Parte etiquetada',
     labelled: 'Etiquetado',
     posted: 'Despachado',
+    cancelled: 'Cancelado en la tienda',
+    not_shipped: 'Retiro en tienda (no se envía)',
   } as Record<string, string>,
   source: { shopify: 'Shopify', nuvemshop: 'Nuvemshop', csv: 'Planilla', desk: 'Panel' } as Record<
     string,
@@ -56,6 +58,8 @@ export const ORDER_WORDS_ES: typeof ORDER_WORDS_PT_BR = {
     no_boxes_configured: 'ninguna caja configurada (BFF_BOXES)',
     item_does_not_fit: 'un ítem no cabe en ninguna caja',
     not_found: 'pedido no encontrado',
+    order_cancelled: 'la tienda canceló el pedido',
+    order_not_shipped: 'retiro en tienda: no se envía',
   } as Record<string, string>,
   review: 'Revisar',
   reviewLabel: (order: string) => `Revisar el pedido ${order}`,
@@ -68,6 +72,10 @@ export const ORDER_WORDS_ES: typeof ORDER_WORDS_PT_BR = {
     unknown_service: 'un servicio que la tienda no mapea',
     no_weight: 'sin peso',
     changed_after_label: 'la tienda cambió el pedido después de la etiqueta',
+    cancelled_after_label:
+      'etiqueta emitida para un pedido cancelado — no la despache. La plataforma no cancela etiquetas: guarde el paquete; si ya fue despachado, pida a Correios la devolución al remitente',
+    out_of_bounds: 'más de lo que acepta la etiqueta: corríjalo en la tienda o emítala a mano',
+    malformed: 'mal formado',
   } as Record<string, string>,
   field: {
     'recipient.nome': 'nombre',
@@ -88,6 +96,7 @@ export const ORDER_WORDS_ES: typeof ORDER_WORDS_PT_BR = {
     pending: 'Enviando el seguimiento a la tienda',
     retrying: 'Seguimiento: nuevo intento en breve',
     failed: 'Seguimiento no enviado a la tienda',
+    waiting: 'Seguimiento esperando a la tienda',
     not_connected: 'Tienda no conectada: el seguimiento no vuelve',
   } as Record<string, string>,
   resend: 'Enviar de nuevo',

@@ -21,6 +21,8 @@ export const ORDER_WORDS_PT_BR = {
     partly_labelled: 'Parte etiquetada',
     labelled: 'Etiquetado',
     posted: 'Postado',
+    cancelled: 'Cancelado na loja',
+    not_shipped: 'Retirada na loja (não enviar)',
   } as Record<string, string>,
   source: { shopify: 'Shopify', nuvemshop: 'Nuvemshop', csv: 'Planilha', desk: 'Painel' } as Record<
     string,
@@ -54,6 +56,8 @@ export const ORDER_WORDS_PT_BR = {
     no_boxes_configured: 'nenhuma caixa configurada (BFF_BOXES)',
     item_does_not_fit: 'um item não cabe em nenhuma caixa',
     not_found: 'pedido não encontrado',
+    order_cancelled: 'a loja cancelou o pedido',
+    order_not_shipped: 'retirada na loja: não se envia',
   } as Record<string, string>,
   review: 'Revisar',
   reviewLabel: (order: string) => `Revisar o pedido ${order}`,
@@ -66,6 +70,10 @@ export const ORDER_WORDS_PT_BR = {
     unknown_service: 'serviço que a loja não mapeia',
     no_weight: 'sem peso',
     changed_after_label: 'a loja mudou o pedido depois da etiqueta',
+    cancelled_after_label:
+      'etiqueta emitida para um pedido cancelado — não poste. A plataforma não cancela etiquetas: guarde o pacote; se já foi postado, peça aos Correios a devolução ao remetente',
+    out_of_bounds: 'fora do que a etiqueta aceita: corrija na loja ou emita à mão',
+    malformed: 'mal formado',
   } as Record<string, string>,
   field: {
     'recipient.nome': 'nome',
@@ -86,6 +94,7 @@ export const ORDER_WORDS_PT_BR = {
     pending: 'Enviando o rastreio à loja',
     retrying: 'Rastreio: nova tentativa em breve',
     failed: 'Rastreio não enviado à loja',
+    waiting: 'Rastreio aguardando a loja',
     not_connected: 'Loja não conectada: o rastreio não volta',
   } as Record<string, string>,
   resend: 'Enviar de novo',
