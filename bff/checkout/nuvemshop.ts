@@ -4,11 +4,12 @@ import type {
   NuvemshopRateRequest,
   NuvemshopRatesAnswer,
 } from '../../shared/checkouts/nuvemshop.ts';
+import { centavos } from '../../shared/money.ts';
 import type { QuotedRate } from '../../shared/quote.ts';
 import type { ServiceCodes } from '../labels/service-codes.ts';
 import type { QuoteCaller } from '../rates/quote-share.ts';
 import type { RatesService } from '../rates/service.ts';
-import { brlOf, type CartLine, centsOf, quoteItemsOf } from './cart.ts';
+import { brlOf, type CartLine, quoteItemsOf } from './cart.ts';
 import { nuvemshopWindow } from './promise-times.ts';
 import { quoteBefore } from './quoting.ts';
 
@@ -58,7 +59,7 @@ export async function nuvemshopRates(
   const lines: NuvemshopLine[] = items.map((item) => ({
     name: item.name ?? item.sku ?? '',
     quantity: item.quantity,
-    unitCents: centsOf(item.price),
+    unitCents: centavos(item.price),
     unitGrams: Math.round(item.grams),
     freeShipping: item.free_shipping === true,
   }));
@@ -70,8 +71,8 @@ export async function nuvemshopRates(
   return {
     rates: whole.rates.map((rate) => {
       const partial = shopperPart?.rates.find((candidate) => candidate.serviceId === rate.serviceId);
-      const merchantCents = centsOf(rate.price);
-      const shopperCents = partial ? Math.min(centsOf(partial.price), merchantCents) : merchantCents;
+      const merchantCents = centavos(rate.price);
+      const shopperCents = partial ? Math.min(centavos(partial.price), merchantCents) : merchantCents;
       return nuvemshopRateOf(rate, shopperCents, merchantCents, deps.serviceCodes);
     }),
   };

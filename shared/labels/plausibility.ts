@@ -1,5 +1,6 @@
 import { isValidCnpj, isValidCpf } from '@brazilian-utils/brazilian-utils';
 import * as z from 'zod/mini';
+import { centavos } from '../money.ts';
 import { type Uf, ufOfCep } from '../uf.ts';
 import {
   type ContractService,
@@ -13,7 +14,7 @@ import {
   PRINTED_FIELD_MAX,
   type PrintedField,
 } from './carrier-limits.ts';
-import { centavos, declaredValueCents, isWholeCentavos } from './declared-value.ts';
+import { declaredValueCents, isWholeCentavos } from './declared-value.ts';
 import type { GenerateLabelInput } from './label.ts';
 import type { DeclaredItem, Party } from './party.ts';
 import { fieldOf, plausibilityMessage } from './plausibility-messages.ts';
