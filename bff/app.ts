@@ -35,6 +35,7 @@ import { pageRoutes } from './page/page.ts';
 import { createParts } from './parts.ts';
 import { type HistoryPromises, promiseRoutes, withPromises } from './promise/promise.ts';
 import { ratesVerifyRoutes } from './rates/rates.ts';
+import { shippingRulesAdminRoutes, shippingRulesRoutes } from './rules/rules.ts';
 import { widgetCheck, widgetRoutes } from './static/static.ts';
 import { storeWebhookRoutes, type TrackingBack } from './stores/stores.ts';
 import { type Schedule, type TrackingService, trackingRoutes } from './tracking/tracking.ts';
@@ -130,7 +131,7 @@ export function createBff(deps: BffDeps): Bff {
     parts;
   const { rates, serviceCodes, labels, plans, links, orders, notifications, cep, trackingBack, orderDesk } =
     parts;
-  const { oauth, labelsCheck } = parts;
+  const { oauth, labelsCheck, shippingRules } = parts;
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', config.trustProxy);
@@ -163,6 +164,15 @@ export function createBff(deps: BffDeps): Bff {
     const sessions = new AdminSessions({ store: oauth.store, publicUrl: config.publicUrl, now });
     app.use(oauth.routes());
     app.use(adminRoutes({ oauth, config, sessions, now }));
+    app.use(
+      shippingRulesAdminRoutes({
+        sessions,
+        store: shippingRules,
+        rates,
+        services: Object.keys(config.serviceCodes),
+        logger,
+      }),
+    );
     const decisions = new OperatorDecisions({ ledger, platform });
     app.use(
       deskApiRoutes({
@@ -237,6 +247,7 @@ export function createBff(deps: BffDeps): Bff {
     }),
   );
   app.use(checkoutRoutes({ config, rates, serviceCodes, logger }));
+  app.use(shippingRulesRoutes({ store: shippingRules }));
   app.use(
     storeWebhookRoutes({
       config,

@@ -82,8 +82,12 @@ describe('parseRules', () => {
       rule: '"__proto__"',
     });
     expect(refusal({ rules: [{ id: 'a b', then: { free: true } }] })).toMatchObject({ field: 'id' });
-    expect(refusal({ rules: [{ id: 'n', then: { extraDays: 1.5 } }] })).toMatchObject({ field: 'then' });
-    expect(refusal({ rules: [{ id: 'p', then: { priceBRL: -1 } }] })).toMatchObject({ field: 'then' });
+    expect(refusal({ rules: [{ id: 'n', then: { extraDays: 1.5 } }] })).toMatchObject({
+      field: 'then.extraDays',
+    });
+    expect(refusal({ rules: [{ id: 'p', then: { priceBRL: -1 } }] })).toMatchObject({
+      field: 'then.priceBRL',
+    });
     const many = Array.from({ length: MAX_RULES + 1 }, (_, i) => ({ id: `r${i}`, then: { hide: true } }));
     expect(refusal({ rules: many })).toMatchObject({ field: 'rules' });
   });

@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { CEP_PATTERN } from './cep.ts';
 import { UFS } from './lanes.ts';
+import { ufOfCep } from './uf.ts';
 
 /**
  * The merchant's shipping rules as data (ARCHITECTURE.md, "Shipping rules"): which options the shopper sees and
@@ -46,8 +47,8 @@ export const RuleWhenSchema = /* @__PURE__ */ z.strictObject({
 });
 export type RuleWhen = z.infer<typeof RuleWhenSchema>;
 
-/** What a rule does to an option it applies to: exactly one effect. */
-export const RuleThenSchema = /* @__PURE__ */ z.union([
+/** The effects a rule may have, one each: free, a fixed price, a markup, extra days, hidden, renamed. */
+const EFFECTS = [
   z.strictObject({ free: z.literal(true) }),
   z.strictObject({ priceBRL: Brl(0, 'The price the shopper pays') }),
   z.strictObject({
@@ -65,7 +66,10 @@ export const RuleThenSchema = /* @__PURE__ */ z.union([
   }),
   z.strictObject({ hide: z.literal(true) }),
   z.strictObject({ label: z.string().check(z.minLength(1), z.maxLength(80), z.describe('The name shown.')) }),
-]);
+] as const;
+
+/** What a rule does to an option it applies to: exactly one effect. */
+export const RuleThenSchema = /* @__PURE__ */ z.union(EFFECTS);
 export type RuleThen = z.infer<typeof RuleThenSchema>;
 
 export const RuleSchema = /* @__PURE__ */ z.strictObject({
@@ -112,12 +116,16 @@ export function parseRules(body: unknown): { rules: Rule[] } | { problem: RulesP
     const index = path[0] === 'rules' && typeof path[1] === 'number' ? path[1] : undefined;
     if (index === undefined)
       return { problem: { field: path.join('.') || 'rules', message: issue?.message ?? 'invalid' } };
-    const raw = Array.isArray(list) ? (list[index] as { id?: unknown } | undefined) : undefined;
+    const raw = Array.isArray(list)
+      ? (list[index] as { id?: unknown; then?: unknown } | undefined)
+      : undefined;
+    const inner = issue ? effectIssue(issue, raw?.then) : undefined;
+    const field = [...path.slice(2), ...(inner?.path ?? [])].map(String).join('.');
     return {
       problem: {
         rule: ruleName(raw?.id, index),
-        field: path.slice(2).join('.') || 'rule',
-        message: unionMessage(issue),
+        field: field || 'rule',
+        message: inner ? inner.message : unionMessage(issue),
       },
     };
   }
@@ -161,9 +169,79 @@ function digits(cep: string): string {
   return cep.replace(/\D/g, '');
 }
 
+/**
+ * A `then` matching none of the effects: the issue of the one effect its first key names (`{extraDays: 0}` → extraDays
+ * is too small), when there is one.
+ */
+function effectIssue(issue: z.core.$ZodIssue, then: unknown): z.core.$ZodIssue | undefined {
+  if (issue.code !== 'invalid_union' && issue.code !== 'unrecognized_keys') return undefined;
+  if (typeof then !== 'object' || then === null) return undefined;
+  const key = Object.keys(then)[0];
+  const effect = EFFECTS.find((schema) => key !== undefined && Object.hasOwn(schema.def.shape, key));
+  return effect?.safeParse(then).error?.issues[0];
+}
+
 /** A `then` matching none of the effects: say which effects there are, not zod's "invalid input". */
 function unionMessage(issue: z.core.$ZodIssue | undefined): string {
   if (issue?.code === 'invalid_union')
     return 'must be exactly one of {free: true}, {priceBRL}, {markupPercent, markupBRL}, {extraDays}, {hide: true}, {label}';
   return issue?.message ?? 'invalid';
+}
+
+/** Why the desk warns about a rule that was accepted. */
+export interface RuleWarning {
+  rule: string;
+  /** `never_matches`: no quote can meet its conditions; `hides_everything`: every option of every quote goes. */
+  kind: 'never_matches' | 'hides_everything';
+  /** What makes it so, in English (the desk words it per language from `kind`). */
+  why: string;
+}
+
+/**
+ * Rules that are valid but surely not what the merchant meant: one that hides every option of every quote (then no
+ * checkout offers shipping at all), and one that can never apply — its services are none the store labels with
+ * (`services`, when known), its CEP ranges lie outside its states, or an earlier rule already hides everything.
+ */
+export function rulesWarnings(rules: readonly Rule[], services: readonly string[] = []): RuleWarning[] {
+  const warnings: RuleWarning[] = [];
+  let hidden = false;
+  for (const rule of rules) {
+    const when = rule.when ?? {};
+    if (hidden) {
+      warnings.push({ rule: rule.id, kind: 'never_matches', why: 'an earlier rule hides every option' });
+      continue;
+    }
+    if (when.services && services.length > 0 && !when.services.some((id) => services.includes(id))) {
+      warnings.push({
+        rule: rule.id,
+        kind: 'never_matches',
+        why: `no service of the store is ${when.services.join(', ')}`,
+      });
+      continue;
+    }
+    const ufs = when.ufs;
+    if (ufs && when.cepRanges && !when.cepRanges.some(([from, to]) => rangeMeets(from, to, ufs))) {
+      warnings.push({ rule: rule.id, kind: 'never_matches', why: 'its CEP ranges lie outside its states' });
+      continue;
+    }
+    const unconditional = Object.keys(when).every(
+      (key) => key === 'minSubtotalBRL' && when.minSubtotalBRL === 0,
+    );
+    if ('hide' in rule.then && unconditional) {
+      warnings.push({ rule: rule.id, kind: 'hides_everything', why: 'it hides every option of every quote' });
+      hidden = true;
+    }
+  }
+  return warnings;
+}
+
+/** Whether a CEP range holds a CEP of one of `ufs` (by the state of each 1000-CEP block it spans). */
+function rangeMeets(from: string, to: string, ufs: readonly string[]): boolean {
+  const start = Math.floor(Number(digits(from)) / 1000);
+  const end = Math.floor(Number(digits(to)) / 1000);
+  for (let block = start; block <= end; block += 1) {
+    const uf = ufOfCep(String(block * 1000).padStart(8, '0'));
+    if (uf && ufs.includes(uf)) return true;
+  }
+  return false;
 }

@@ -28,7 +28,7 @@ export type FulfillmentOptionsAnswer =
  */
 export async function fulfillmentOptions(
   request: FulfillmentOptionsRequest,
-  core: Pick<RatesService, 'quote'>,
+  core: Pick<RatesService, 'shopperQuote'>,
   caller: QuoteCaller,
   deadlineAt: number,
 ): Promise<FulfillmentOptionsAnswer> {

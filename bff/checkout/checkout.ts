@@ -31,7 +31,7 @@ export const CHECKOUT_BODY_LIMIT = 256 * 1024;
 
 export interface CheckoutDeps {
   config: Pick<BffConfig, 'checkout' | 'checkoutTokens'>;
-  rates: Pick<RatesService, 'quote'>;
+  rates: Pick<RatesService, 'shopperQuote'>;
   serviceCodes: ServiceCodes;
   logger: Logger;
 }

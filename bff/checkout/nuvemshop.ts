@@ -46,7 +46,7 @@ interface NuvemshopLine extends CartLine {
  */
 export async function nuvemshopRates(
   request: NuvemshopRateRequest,
-  deps: { rates: Pick<RatesService, 'quote'>; serviceCodes: ServiceCodes },
+  deps: { rates: Pick<RatesService, 'shopperQuote'>; serviceCodes: ServiceCodes },
   deadlineAt: number,
 ): Promise<NuvemshopRatesAnswer> {
   const { destination, items, currency } = request;
@@ -65,8 +65,15 @@ export async function nuvemshopRates(
   }));
   const paid = lines.filter((line) => !line.freeShipping);
   const mixed = paid.length > 0 && paid.length < lines.length;
+  // The shipping rules read the whole cart's SKUs, for both asks: the rule that applies is the cart's.
+  const skus = items.flatMap((item) => (item.sku ? [item.sku] : []));
   const ask = (of: readonly CartLine[]) =>
-    quoteBefore(deps.rates, { destinationCep: cep, items: quoteItemsOf(of) }, NUVEMSHOP_CALLER, deadlineAt);
+    quoteBefore(
+      deps.rates,
+      { destinationCep: cep, items: quoteItemsOf(of), skus },
+      NUVEMSHOP_CALLER,
+      deadlineAt,
+    );
   const [whole, shopperPart] = await Promise.all([ask(lines), mixed ? ask(paid) : undefined]);
   return {
     rates: whole.rates.map((rate) => {

@@ -26,7 +26,7 @@ export const SHOPIFY_CALLER: QuoteCaller = { kind: 'platform', id: 'shopify' };
  */
 export async function shopifyRates(
   request: ShopifyRateRequest,
-  core: Pick<RatesService, 'quote'>,
+  core: Pick<RatesService, 'shopperQuote'>,
   deadlineAt: number,
 ): Promise<ShopifyRatesAnswer> {
   const { destination, items } = request.rate;
@@ -43,9 +43,10 @@ export async function shopifyRates(
       unitGrams: item.grams,
     }));
   if (lines.length === 0) return { rates: [] };
+  const skus = items.flatMap((item) => (item.sku ? [item.sku] : []));
   const quote = await quoteBefore(
     core,
-    { destinationCep: cep, items: quoteItemsOf(lines) },
+    { destinationCep: cep, items: quoteItemsOf(lines), skus },
     SHOPIFY_CALLER,
     deadlineAt,
   );

@@ -137,8 +137,14 @@ export class RatesService {
   async shopperQuote(
     request: ShopperQuoteRequest,
     caller: QuoteCaller = UNNAMED_CALLER,
+    /** Rules to try instead of those in force (the desk's preview). */
+    trying?: readonly Rule[],
   ): Promise<QuoteAnswer> {
-    const rules = this.rules ? await this.rules.current() : NO_RULES_IN_FORCE;
+    const rules = trying
+      ? { version: 0, rules: trying }
+      : this.rules
+        ? await this.rules.current()
+        : NO_RULES_IN_FORCE;
     return this.present(await this.platformAnswer(request, caller), request, rules);
   }
 
