@@ -64,7 +64,7 @@ describe('chargeRates', () => {
       ['correios-sedex', 46.89, undefined, 4, 'SEDEX'],
     ]);
     // R$ 149,99: one centavo under the threshold
-    const under = { ...sp, items: [{ quantity: 1, unitPriceBRL: 149.99 }] };
+    const under = { ...sp, items: [{ quantity: 1, unitPriceBRL: 149.99, weightKg: 0.3 }] };
     expect(shown([pac], under, rules)[0]?.slice(1, 3)).toEqual([19.9, undefined]);
     expect(shown([pac, sedex], { ...sp, destinationCep: '20040-020' }, rules)).toEqual([
       ['correios-pac', 9.9, undefined, 7, 'Econômica'],
@@ -117,7 +117,7 @@ describe('chargeRates', () => {
     ).toEqual([]);
   });
 
-  it('matches CEP ranges at both ends, weights with the default 0.3 kg, and SKUs only when the cart has them', () => {
+  it('matches CEP ranges at both ends, sums the weights, and SKUs only when the cart has them', () => {
     const range: Rule[] = [
       { id: 'r', when: { cepRanges: [['01310-100', '01310-199']] }, then: { priceBRL: 1 } },
     ];
@@ -129,8 +129,12 @@ describe('chargeRates', () => {
     ] as const)
       expect(shown([pac], { ...sp, destinationCep: cep }, range)[0]?.[1]).toBe(price);
     const light: Rule[] = [{ id: 'l', when: { maxWeightKg: 0.9 }, then: { priceBRL: 1 } }];
-    expect(shown([pac], { ...sp, items: [{ quantity: 3, unitPriceBRL: 1 }] }, light)[0]?.[1]).toBe(1);
-    expect(shown([pac], { ...sp, items: [{ quantity: 4, unitPriceBRL: 1 }] }, light)[0]?.[1]).toBe(19.9);
+    expect(
+      shown([pac], { ...sp, items: [{ quantity: 3, unitPriceBRL: 1, weightKg: 0.3 }] }, light)[0]?.[1],
+    ).toBe(1);
+    expect(
+      shown([pac], { ...sp, items: [{ quantity: 4, unitPriceBRL: 1, weightKg: 0.3 }] }, light)[0]?.[1],
+    ).toBe(19.9);
     const sku: Rule[] = [{ id: 's', when: { skus: ['CANECA'] }, then: { free: true } }];
     expect(shown([pac], sp, sku)[0]?.[2]).toBeUndefined();
     expect(shown([pac], { ...sp, skus: ['CAMISA', 'CANECA'] }, sku)[0]?.[2]).toBe(true);

@@ -1,7 +1,7 @@
 import { addBusinessDays, civilDate, isoDate } from './business-days.ts';
 import type { DeliveryPromise } from './delivery-promise.ts';
 import { centavos } from './money.ts';
-import { DEFAULT_WEIGHT_KG, type QuoteItem, type Rate } from './quote.ts';
+import type { QuoteItem, Rate } from './quote.ts';
 import type { Rule, RuleWhen } from './shipping-rules.ts';
 import { ufOfCep } from './uf.ts';
 
@@ -26,8 +26,8 @@ import { ufOfCep } from './uf.ts';
 /** The cart a quote is for, as the rules read it. */
 export interface RuleCart {
   destinationCep: string;
-  /** A missing `weightKg` is the platform's default unit weight (spec 2.1). */
-  items: readonly (Pick<QuoteItem, 'quantity' | 'unitPriceBRL'> & { weightKg?: number | undefined })[];
+  /** As parsed (`QuoteItemSchema` or the widget's validator): a missing `weightKg` is already the default. */
+  items: readonly Pick<QuoteItem, 'quantity' | 'unitPriceBRL' | 'weightKg'>[];
   /** The cart's SKUs, where the surface knows them (the checkouts'; the calculator's `skus` attribute). */
   skus?: readonly string[] | undefined;
 }
@@ -52,7 +52,7 @@ export function chargeRates(
   let grams = 0;
   for (const item of cart.items) {
     subtotal += item.quantity * centavos(item.unitPriceBRL);
-    grams += item.quantity * Math.round((item.weightKg ?? DEFAULT_WEIGHT_KG) * 1000);
+    grams += item.quantity * Math.round(item.weightKg * 1000);
   }
   const holds = (when: RuleWhen, serviceId: string) =>
     (!when.ufs || when.ufs.includes(ufOfCep(cep) as never)) &&
@@ -71,15 +71,15 @@ export function chargeRates(
     let hidden = false;
     for (const { when, then } of rules) {
       if (when && !holds(when, rate.serviceId)) continue;
-      if ('hide' in then) {
+      if (then.hide) {
         hidden = true;
         break;
       }
-      if ('label' in then) label = then.label;
-      else if ('extraDays' in then) extraDays += then.extraDays;
+      if (then.label !== undefined) label = then.label;
+      else if (then.extraDays !== undefined) extraDays += then.extraDays;
       else if (platformFree) continue;
-      else if ('free' in then) cents = 0;
-      else if ('priceBRL' in then) cents = centavos(then.priceBRL);
+      else if (then.free) cents = 0;
+      else if (then.priceBRL !== undefined) cents = centavos(then.priceBRL);
       else
         cents = centavos(
           ((cents ?? centavos(rate.price)) * (1 + (then.markupPercent ?? 0) / 100)) / 100 +

@@ -18,12 +18,25 @@ const MAX_BRL = 10_000;
 
 const Brl = (min: number, what: string) =>
   z.number().check(z.gte(min), z.lte(MAX_BRL), z.describe(`${what} (BRL, rounded half-up to the centavo).`));
-const Cep = z.string().check(z.regex(CEP_PATTERN, 'must be a CEP of 8 digits'));
+/**
+ * A string held to a rule by a check, not by a JSON Schema keyword: the calculator's validator (generated from these
+ * schemas, widget/validators/) then checks the shape the evaluator reads — types and keys — and stays small, while a
+ * `PUT` is held to every value rule here. The rules the calculator reads come from the BFF, which checked them.
+ */
+const Text = (ok: (text: string) => boolean, message: string, description: string) =>
+  z.string().check(z.refine(ok, message), z.describe(description));
+const Cep = Text((text) => CEP_PATTERN.test(text), 'must be a CEP of 8 digits', 'A CEP, e.g. "01000-000".');
+const Name = (max: number, description: string) =>
+  Text((text) => text.length >= 1 && text.length <= max, `must be 1 to ${max} characters`, description);
 
 /** When a rule applies: every condition given must hold; a list holds when any of its entries does. */
 export const RuleWhenSchema = /* @__PURE__ */ z.strictObject({
   ufs: z.optional(
-    z.array(z.enum(UFS)).check(z.minLength(1), z.describe('Destination states, e.g. ["SP", "RJ"].')),
+    z
+      .array(
+        Text((text) => (UFS as readonly string[]).includes(text), 'must be a state such as "SP"', 'A UF.'),
+      )
+      .check(z.minLength(1), z.describe('Destination states, e.g. ["SP", "RJ"].')),
   ),
   cepRanges: z.optional(
     z
@@ -36,44 +49,63 @@ export const RuleWhenSchema = /* @__PURE__ */ z.strictObject({
   ),
   services: z.optional(
     z
-      .array(z.string().check(z.minLength(1), z.maxLength(200)))
+      .array(Name(200, 'A serviceId.'))
       .check(z.minLength(1), z.describe('The serviceIds it applies to, e.g. ["correios-pac"].')),
   ),
   skus: z.optional(
     z
-      .array(z.string().check(z.minLength(1), z.maxLength(200)))
+      .array(Name(200, 'A SKU.'))
       .check(z.minLength(1), z.maxLength(200), z.describe('Applies when the cart holds any of these SKUs.')),
   ),
 });
 export type RuleWhen = z.infer<typeof RuleWhenSchema>;
 
-/** The effects a rule may have, one each: free, a fixed price, a markup, extra days, hidden, renamed. */
-const EFFECTS = [
-  z.strictObject({ free: z.literal(true) }),
-  z.strictObject({ priceBRL: Brl(0, 'The price the shopper pays') }),
-  z.strictObject({
+/** The effects, each named by its keys (a markup by either or both of its two). */
+const EFFECT_KEYS = [
+  ['free'],
+  ['priceBRL'],
+  ['markupPercent', 'markupBRL'],
+  ['extraDays'],
+  ['hide'],
+  ['label'],
+];
+const ONE_EFFECT =
+  'must be exactly one of {free: true}, {priceBRL}, {markupPercent, markupBRL}, {extraDays}, {hide: true}, {label}';
+
+/**
+ * What a rule does to an option it applies to: exactly one effect (the contract's "one of"). One object with a check
+ * rather than a union of six: its JSON Schema compiles to a validator the calculator can carry in its size budget.
+ */
+export const RuleThenSchema = /* @__PURE__ */ z
+  .strictObject({
+    free: z.optional(z.literal(true)),
+    priceBRL: z.optional(Brl(0, 'The price the shopper pays')),
     markupPercent: z.optional(
       z
         .number()
         .check(z.gte(-100), z.lte(1000), z.describe('Percent of the price added (negative: a discount).')),
     ),
     markupBRL: z.optional(Brl(-MAX_BRL, 'Amount added after the percent (negative: a discount)')),
-  }),
-  z.strictObject({
-    extraDays: z
-      .int()
-      .check(z.gte(1), z.lte(MAX_EXTRA_DAYS), z.describe('Business days added to the promise.')),
-  }),
-  z.strictObject({ hide: z.literal(true) }),
-  z.strictObject({ label: z.string().check(z.minLength(1), z.maxLength(80), z.describe('The name shown.')) }),
-] as const;
-
-/** What a rule does to an option it applies to: exactly one effect. */
-export const RuleThenSchema = /* @__PURE__ */ z.union(EFFECTS);
+    extraDays: z.optional(
+      z.int().check(z.gte(1), z.lte(MAX_EXTRA_DAYS), z.describe('Business days added to the promise.')),
+    ),
+    hide: z.optional(z.literal(true)),
+    label: z.optional(Name(80, 'The name shown.')),
+  })
+  .check(
+    z.refine(
+      (then) => EFFECT_KEYS.filter((keys) => keys.some((key) => key in then)).length === 1,
+      ONE_EFFECT,
+    ),
+  );
 export type RuleThen = z.infer<typeof RuleThenSchema>;
 
 export const RuleSchema = /* @__PURE__ */ z.strictObject({
-  id: z.string().check(z.regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be 1 to 64 letters, digits, "-" or "_"')),
+  id: Text(
+    (text) => /^[A-Za-z0-9_-]{1,64}$/.test(text),
+    'must be 1 to 64 letters, digits, "-" or "_"',
+    'The rule\u2019s name.',
+  ),
   when: z.optional(RuleWhenSchema),
   then: RuleThenSchema,
 });
@@ -116,16 +148,12 @@ export function parseRules(body: unknown): { rules: Rule[] } | { problem: RulesP
     const index = path[0] === 'rules' && typeof path[1] === 'number' ? path[1] : undefined;
     if (index === undefined)
       return { problem: { field: path.join('.') || 'rules', message: issue?.message ?? 'invalid' } };
-    const raw = Array.isArray(list)
-      ? (list[index] as { id?: unknown; then?: unknown } | undefined)
-      : undefined;
-    const inner = issue ? effectIssue(issue, raw?.then) : undefined;
-    const field = [...path.slice(2), ...(inner?.path ?? [])].map(String).join('.');
+    const raw = Array.isArray(list) ? (list[index] as { id?: unknown } | undefined) : undefined;
     return {
       problem: {
         rule: ruleName(raw?.id, index),
-        field: field || 'rule',
-        message: inner ? inner.message : unionMessage(issue),
+        field: path.slice(2).map(String).join('.') || 'rule',
+        message: issue?.message ?? 'invalid',
       },
     };
   }
@@ -144,13 +172,9 @@ export function parseRules(body: unknown): { rules: Rule[] } | { problem: RulesP
           message: 'the first CEP is after the second',
         },
       };
-    if ('markupPercent' in rule.then || 'markupBRL' in rule.then || Object.keys(rule.then).length === 0) {
-      const then = rule.then as { markupPercent?: number; markupBRL?: number };
-      if (!then.markupPercent && !then.markupBRL)
-        return {
-          problem: { rule: name, field: 'then', message: 'a markup needs markupPercent or markupBRL' },
-        };
-    }
+    const { markupPercent, markupBRL } = rule.then;
+    if ((markupPercent !== undefined || markupBRL !== undefined) && !markupPercent && !markupBRL)
+      return { problem: { rule: name, field: 'then', message: 'a markup of zero changes nothing' } };
   }
   return { rules: parsed.data.rules };
 }
@@ -167,25 +191,6 @@ function ruleName(id: unknown, index: number): string {
 
 function digits(cep: string): string {
   return cep.replace(/\D/g, '');
-}
-
-/**
- * A `then` matching none of the effects: the issue of the one effect its first key names (`{extraDays: 0}` → extraDays
- * is too small), when there is one.
- */
-function effectIssue(issue: z.core.$ZodIssue, then: unknown): z.core.$ZodIssue | undefined {
-  if (issue.code !== 'invalid_union' && issue.code !== 'unrecognized_keys') return undefined;
-  if (typeof then !== 'object' || then === null) return undefined;
-  const key = Object.keys(then)[0];
-  const effect = EFFECTS.find((schema) => key !== undefined && Object.hasOwn(schema.def.shape, key));
-  return effect?.safeParse(then).error?.issues[0];
-}
-
-/** A `then` matching none of the effects: say which effects there are, not zod's "invalid input". */
-function unionMessage(issue: z.core.$ZodIssue | undefined): string {
-  if (issue?.code === 'invalid_union')
-    return 'must be exactly one of {free: true}, {priceBRL}, {markupPercent, markupBRL}, {extraDays}, {hide: true}, {label}';
-  return issue?.message ?? 'invalid';
 }
 
 /** Why the desk warns about a rule that was accepted. */
