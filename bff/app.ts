@@ -36,6 +36,7 @@ import { createParts } from './parts.ts';
 import { Privacy, privacyRoutes } from './privacy/privacy.ts';
 import { type HistoryPromises, promiseRoutes, withPromises } from './promise/promise.ts';
 import { ratesVerifyRoutes } from './rates/rates.ts';
+import { shippingRulesAdminRoutes, shippingRulesRoutes } from './rules/rules.ts';
 import { widgetCheck, widgetRoutes } from './static/static.ts';
 import {
   installRoutes,
@@ -144,7 +145,7 @@ export function createBff(deps: BffDeps): Bff {
     parts;
   const { rates, serviceCodes, labels, plans, links, orders, notifications, cep, trackingBack, orderDesk } =
     parts;
-  const { oauth, labelsCheck, connections } = parts;
+  const { oauth, labelsCheck, connections, shippingRules } = parts;
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', config.trustProxy);
@@ -179,6 +180,15 @@ export function createBff(deps: BffDeps): Bff {
     const sessions = new AdminSessions({ store: oauth.store, publicUrl: config.publicUrl, now });
     app.use(oauth.routes());
     app.use(adminRoutes({ oauth, config, sessions, now }));
+    app.use(
+      shippingRulesAdminRoutes({
+        sessions,
+        store: shippingRules,
+        rates,
+        services: Object.keys(config.serviceCodes),
+        logger,
+      }),
+    );
     const decisions = new OperatorDecisions({ ledger, platform });
     app.use(
       deskApiRoutes({
@@ -274,6 +284,7 @@ export function createBff(deps: BffDeps): Bff {
       ...(deps.fetch ? { fetch: deps.fetch } : {}),
     }),
   );
+  app.use(shippingRulesRoutes({ store: shippingRules }));
   app.use(
     storeWebhookRoutes({
       config,

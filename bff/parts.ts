@@ -16,6 +16,7 @@ import {
 import { ShipmentPlans } from './packing/packing.ts';
 import { createHistoryPromises, TransitRecorder } from './promise/promise.ts';
 import { RatesService } from './rates/rates.ts';
+import { ShippingRulesStore } from './rules/rules.ts';
 import { createConnections, TrackingBack } from './stores/stores.ts';
 import { TrackingService } from './tracking/tracking.ts';
 import { createRestClient, PlatformMcp } from './upstream/upstream.ts';
@@ -91,8 +92,11 @@ export function createParts(deps: BffDeps) {
       now: workNow,
       logger,
     });
+  // The merchant's shipping rules (docs/shipping-rules.md), beside the ledger: every instance reads the same ones.
+  const shippingRules = new ShippingRulesStore(backends.sql, { now, logger });
   // The one quote core (docs/checkout/quote-core.md): verify, MCP, the desk, previews and every checkout adapter.
   const rates = new RatesService({
+    rules: shippingRules,
     client: rest,
     now,
     store: backends.quoteStore,
@@ -238,6 +242,7 @@ export function createParts(deps: BffDeps) {
     issuer,
     promises,
     rates,
+    shippingRules,
     serviceCodes,
     labels,
     plans,

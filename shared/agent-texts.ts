@@ -31,9 +31,18 @@ export function reasonText(value: Reasoned): string {
   return ` (reason: ${value.reason}${value.actionUrl ? '; the merchant must act at actionUrl' : ''})`;
 }
 
-/** One line per option: `PAC (PAC) R$ 21,50, up to 6 business days`. */
+/**
+ * One line per option: `PAC (PAC) R$ 21,50, up to 6 business days`; when the store's shipping rules changed what the
+ * shopper pays, the platform's price beside it (what the label costs the store).
+ */
 export function rateLine(rate: McpRate): string {
-  return `${rate.label} (${rate.code}) ${rate.free === true ? 'free' : formatBRL(rate.price)}, up to ${plural(rate.deliveryDays, 'business day')}`;
+  const platform = rate.platformPrice;
+  const charged = rate.free === true ? 0 : rate.price;
+  const ruled =
+    typeof platform === 'number' && platform !== charged
+      ? ` (the platform's price, what its label costs the store: ${formatBRL(platform)})`
+      : '';
+  return `${rate.label} (${rate.code}) ${rate.free === true ? 'free' : formatBRL(rate.price)}${ruled}, up to ${plural(rate.deliveryDays, 'business day')}`;
 }
 
 /** A quote in one line: its options, or "no quote" (never free shipping: spec 2.2) with the reason. */

@@ -14,7 +14,18 @@ export function formatBRL(amount: number, locale = 'pt-BR'): string {
   return amount < 0 && cents > 0 ? `-${text}` : text;
 }
 
-/** Rounds to whole centavos, as prices are shown and charged. */
+/**
+ * An amount in BRL as whole centavos, rounded half-up (R$ 10,125 → 1013): the one rounding of money, wherever a
+ * price is shown, charged or declared. Binary noise is not a half: 19.99 × 100 is 1998.9999999999998 and gives 1999,
+ * 1.005 × 100 is 100.49999999999999 and gives 101 (the half it stands for), 0.1 + 0.2 gives 30.
+ * @example centavos(19.99) // 1999
+ */
+export function centavos(brl: number): number {
+  const scaled = brl * 100;
+  return Math.floor(scaled + 0.5 + Math.abs(scaled) * 1e-12 + 1e-9);
+}
+
+/** Rounds to whole centavos (half-up, `centavos`), as prices are shown and charged. */
 export function roundCents(amount: number): number {
-  return Math.round(amount * 100) / 100;
+  return centavos(amount) / 100;
 }

@@ -6,10 +6,10 @@ import type {
   UcpFulfillmentOption,
   UcpFulfillmentOptionsSchema,
 } from '../../shared/checkouts/agentic.ts';
+import { centavos } from '../../shared/money.ts';
 import type { QuotedRate } from '../../shared/quote.ts';
 import type { QuoteCaller } from '../rates/quote-share.ts';
 import type { RatesService } from '../rates/service.ts';
-import { centsOf } from './cart.ts';
 import { rfc3339Window } from './promise-times.ts';
 import { quoteBefore } from './quoting.ts';
 
@@ -28,7 +28,7 @@ export type FulfillmentOptionsAnswer =
  */
 export async function fulfillmentOptions(
   request: FulfillmentOptionsRequest,
-  core: Pick<RatesService, 'quote'>,
+  core: Pick<RatesService, 'shopperQuote'>,
   caller: QuoteCaller,
   deadlineAt: number,
 ): Promise<FulfillmentOptionsAnswer> {
@@ -51,7 +51,7 @@ export async function fulfillmentOptions(
 /** What both protocols say of a rate: its id, title, carrier, window and totals (integer centavos). */
 function optionOf(rate: QuotedRate) {
   const { earliest, latest } = rfc3339Window(rate.promise);
-  const amount = centsOf(rate.price);
+  const amount = centavos(rate.price);
   return {
     id: rate.serviceId,
     title: rate.label,

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { centavos } from '../../shared/money.ts';
 import { MAX_ITEMS } from '../../shared/platform-limits.ts';
 import { QuoteItemSchema } from '../../shared/quote.ts';
-import { brlOf, type CartLine, centsOf, DEFAULT_UNIT_GRAMS, quoteItemsOf, subtotalCents } from './cart.ts';
+import { brlOf, type CartLine, DEFAULT_UNIT_GRAMS, quoteItemsOf, subtotalCents } from './cart.ts';
 
 const line = (over: Partial<CartLine> = {}): CartLine => ({
   name: 'Camiseta',
@@ -28,10 +29,10 @@ describe('cart conversions: integers in, the platform’s units out', () => {
   it('turns centavos and grams into BRL and kg, and back without drift', () => {
     expect(brlOf(1990)).toBe(19.9);
     expect(brlOf(1)).toBe(0.01);
-    expect(centsOf(19.99)).toBe(1999);
-    expect(centsOf(0.01)).toBe(1);
-    expect(centsOf(0.1 + 0.2)).toBe(30);
-    for (let cents = 0; cents <= 100_000; cents += 7) expect(centsOf(brlOf(cents))).toBe(cents);
+    expect(centavos(19.99)).toBe(1999);
+    expect(centavos(0.01)).toBe(1);
+    expect(centavos(0.1 + 0.2)).toBe(30);
+    for (let cents = 0; cents <= 100_000; cents += 7) expect(centavos(brlOf(cents))).toBe(cents);
     expect(quoteItemsOf([line({ unitGrams: 1234 })])[0]?.weightKg).toBe(1.234);
   });
 

@@ -25,11 +25,6 @@ export const DEFAULT_UNIT_GRAMS = Math.round(DEFAULT_WEIGHT_KG * 1000);
  */
 const MAX_NAME = 120;
 
-/** BRL (a JSON number, e.g. Nuvemshop's `20.00`) to whole centavos, rounding away binary noise (19.99 → 1999). */
-export function centsOf(brl: number): number {
-  return Math.round(brl * 100);
-}
-
 /** Whole centavos to BRL, for the platform's `unitPriceBRL` and Nuvemshop's prices (1990 → 19.9). */
 export function brlOf(cents: number): number {
   return cents / 100;

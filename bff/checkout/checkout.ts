@@ -25,7 +25,7 @@ export const CHECKOUT_BODY_LIMIT = 256 * 1024;
 
 export interface CheckoutDeps {
   config: Pick<BffConfig, 'checkout' | 'checkoutTokens'>;
-  rates: Pick<RatesService, 'quote'>;
+  rates: Pick<RatesService, 'shopperQuote'>;
   serviceCodes: ServiceCodes;
   logger: Logger;
   /** The bytes of bodies not verified yet, shared with the stores' webhooks (bff/stores/signed-body.ts). */

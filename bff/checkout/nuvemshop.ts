@@ -4,11 +4,12 @@ import type {
   NuvemshopRateRequest,
   NuvemshopRatesAnswer,
 } from '../../shared/checkouts/nuvemshop.ts';
+import { centavos } from '../../shared/money.ts';
 import type { QuotedRate } from '../../shared/quote.ts';
 import type { ServiceCodes } from '../labels/service-codes.ts';
 import type { QuoteCaller } from '../rates/quote-share.ts';
 import type { RatesService } from '../rates/service.ts';
-import { brlOf, type CartLine, centsOf, quoteItemsOf } from './cart.ts';
+import { brlOf, type CartLine, quoteItemsOf } from './cart.ts';
 import { nuvemshopWindow } from './promise-times.ts';
 import { quoteBefore } from './quoting.ts';
 
@@ -45,7 +46,7 @@ interface NuvemshopLine extends CartLine {
  */
 export async function nuvemshopRates(
   request: NuvemshopRateRequest,
-  deps: { rates: Pick<RatesService, 'quote'>; serviceCodes: ServiceCodes },
+  deps: { rates: Pick<RatesService, 'shopperQuote'>; serviceCodes: ServiceCodes },
   deadlineAt: number,
 ): Promise<NuvemshopRatesAnswer> {
   const { destination, items, currency } = request;
@@ -58,20 +59,27 @@ export async function nuvemshopRates(
   const lines: NuvemshopLine[] = items.map((item) => ({
     name: item.name ?? item.sku ?? '',
     quantity: item.quantity,
-    unitCents: centsOf(item.price),
+    unitCents: centavos(item.price),
     unitGrams: Math.round(item.grams),
     freeShipping: item.free_shipping === true,
   }));
   const paid = lines.filter((line) => !line.freeShipping);
   const mixed = paid.length > 0 && paid.length < lines.length;
+  // The shipping rules read the whole cart's SKUs, for both asks: the rule that applies is the cart's.
+  const skus = items.flatMap((item) => (item.sku ? [item.sku] : []));
   const ask = (of: readonly CartLine[]) =>
-    quoteBefore(deps.rates, { destinationCep: cep, items: quoteItemsOf(of) }, NUVEMSHOP_CALLER, deadlineAt);
+    quoteBefore(
+      deps.rates,
+      { destinationCep: cep, items: quoteItemsOf(of), skus },
+      NUVEMSHOP_CALLER,
+      deadlineAt,
+    );
   const [whole, shopperPart] = await Promise.all([ask(lines), mixed ? ask(paid) : undefined]);
   return {
     rates: whole.rates.map((rate) => {
       const partial = shopperPart?.rates.find((candidate) => candidate.serviceId === rate.serviceId);
-      const merchantCents = centsOf(rate.price);
-      const shopperCents = partial ? Math.min(centsOf(partial.price), merchantCents) : merchantCents;
+      const merchantCents = centavos(rate.price);
+      const shopperCents = partial ? Math.min(centavos(partial.price), merchantCents) : merchantCents;
       return nuvemshopRateOf(rate, shopperCents, merchantCents, deps.serviceCodes);
     }),
   };

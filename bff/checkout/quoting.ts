@@ -1,6 +1,6 @@
 import type { QuoteCaller } from '../rates/quote-share.ts';
 import { isQuoteShareSpent } from '../rates/quote-share.ts';
-import type { QuoteAnswer, QuoteRequest, RatesService } from '../rates/service.ts';
+import type { QuoteAnswer, RatesService, ShopperQuoteRequest } from '../rates/service.ts';
 import { isUpstreamError } from '../upstream/errors.ts';
 
 /** Why a checkout got no price: the platform failed or refused, the caller's share is spent, or time ran out. */
@@ -32,12 +32,12 @@ export function isCheckoutUnavailable(error: unknown): error is CheckoutUnavaila
  * for the next ask). A CEP the platform does not know is no quote (`rates: []`), not a failure.
  */
 export async function quoteBefore(
-  core: Pick<RatesService, 'quote'>,
-  request: QuoteRequest,
+  core: Pick<RatesService, 'shopperQuote'>,
+  request: ShopperQuoteRequest,
   caller: QuoteCaller,
   deadlineAt: number,
 ): Promise<QuoteAnswer> {
-  const quoting = core.quote(request, caller);
+  const quoting = core.shopperQuote(request, caller);
   // After the deadline nobody awaits it: its failure must not become an unhandled rejection.
   quoting.catch(() => undefined);
   let timer: ReturnType<typeof setTimeout> | undefined;

@@ -1,10 +1,11 @@
 import { normalizeCep } from '../../shared/cep.ts';
 import type { ShopifyRate, ShopifyRateRequest, ShopifyRatesAnswer } from '../../shared/checkouts/shopify.ts';
 import { type Locale, localeOf } from '../../shared/locale.ts';
+import { centavos } from '../../shared/money.ts';
 import type { QuotedRate } from '../../shared/quote.ts';
 import type { QuoteCaller } from '../rates/quote-share.ts';
 import type { RatesService } from '../rates/service.ts';
-import { type CartLine, centsOf, quoteItemsOf } from './cart.ts';
+import { type CartLine, quoteItemsOf } from './cart.ts';
 import { arrivalPhrase, shopifyWindow } from './promise-times.ts';
 import { quoteBefore } from './quoting.ts';
 
@@ -25,7 +26,7 @@ export const SHOPIFY_CALLER: QuoteCaller = { kind: 'platform', id: 'shopify' };
  */
 export async function shopifyRates(
   request: ShopifyRateRequest,
-  core: Pick<RatesService, 'quote'>,
+  core: Pick<RatesService, 'shopperQuote'>,
   deadlineAt: number,
 ): Promise<ShopifyRatesAnswer> {
   const { destination, items } = request.rate;
@@ -42,9 +43,10 @@ export async function shopifyRates(
       unitGrams: item.grams,
     }));
   if (lines.length === 0) return { rates: [] };
+  const skus = items.flatMap((item) => (item.sku ? [item.sku] : []));
   const quote = await quoteBefore(
     core,
-    { destinationCep: cep, items: quoteItemsOf(lines) },
+    { destinationCep: cep, items: quoteItemsOf(lines), skus },
     SHOPIFY_CALLER,
     deadlineAt,
   );
@@ -59,7 +61,7 @@ function shopifyRateOf(rate: QuotedRate, locale: Locale): ShopifyRate {
     service_code: rate.serviceId,
     description: arrivalPhrase(rate.promise, locale),
     currency: 'BRL',
-    total_price: String(centsOf(rate.price)),
+    total_price: String(centavos(rate.price)),
     min_delivery_date: min,
     max_delivery_date: max,
   };

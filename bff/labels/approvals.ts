@@ -1,5 +1,5 @@
 import type { PreviewLabelOutput } from '../../shared/labels/agent-label.ts';
-import { centavos } from '../../shared/labels/declared-value.ts';
+import { centavos } from '../../shared/money.ts';
 import type { Approval } from '../policies/approval-store.ts';
 import { AgentPolicySchema, type Caller } from '../policies/policies.ts';
 import type { LabelAnswer } from './answer.ts';

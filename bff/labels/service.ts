@@ -1,7 +1,8 @@
 import type { AgentLabelInput, PreviewLabelOutput } from '../../shared/labels/agent-label.ts';
-import { centavos, declaredValueCents } from '../../shared/labels/declared-value.ts';
+import { declaredValueCents } from '../../shared/labels/declared-value.ts';
 import { type GenerateLabelInput, GenerateLabelInputSchema } from '../../shared/labels/label.ts';
 import { plausibilityOf } from '../../shared/labels/plausibility.ts';
+import { centavos } from '../../shared/money.ts';
 import type { OrderBinding } from '../orders/binding.ts';
 import type { Approval, ApprovalStore } from '../policies/approval-store.ts';
 import { type Caller, dailyLimits, needsApproval, serviceAllowed } from '../policies/policies.ts';

@@ -195,8 +195,16 @@ export const AGENT_TOOLS: readonly AgentTool[] = [
     async (input, deps, caller) => {
       try {
         // Each agent spends its own share of the store's quotes (cached answers are free).
-        const quoted = await deps.rates.quote(input, quoteCallerOf(caller));
-        const output = { ...quoted, rates: deps.serviceCodes.withCodes(quoted.rates) };
+        // The shopper's price under the merchant's shipping rules, and beside it the platform's (what a label costs).
+        const {
+          platformPrices,
+          rulesVersion: _version,
+          ...quoted
+        } = await deps.rates.shopperQuote(input, quoteCallerOf(caller));
+        const rates = deps.serviceCodes
+          .withCodes(quoted.rates)
+          .map((rate) => ({ ...rate, platformPrice: platformPrices?.[rate.serviceId] ?? rate.price }));
+        const output = { ...quoted, rates };
         return answer(ratesSummary(output), output);
       } catch (error) {
         if (isQuoteShareSpent(error)) return shareSpent(error.retryAfterSeconds);

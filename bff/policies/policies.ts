@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { saoPauloDay } from '../../shared/business-days.ts';
-import { centavos } from '../../shared/labels/declared-value.ts';
+import { centavos } from '../../shared/money.ts';
 import type { DailyLimits } from '../labels/ledger.ts';
 
 /**

@@ -1,11 +1,12 @@
 import { describe, expect, it, vi } from 'vitest';
+import { chargeRates } from '../../shared/charged-rates.ts';
 import type { DeliveryPromises, PromiseInput } from '../../shared/delivery-promise.ts';
 import type { RatesResponse } from '../../shared/quote.ts';
 import type { LimitDecision } from '../../shared/rate-limiter.ts';
 import { createLogger } from '../logger.ts';
 import { UpstreamError } from '../upstream/errors.ts';
 import { isQuoteShareSpent, type QuoteCaller, QuoteShares } from './quote-share.ts';
-import { chargedRate, RatesService } from './service.ts';
+import { RatesService } from './service.ts';
 
 const request = {
   destinationCep: '20040020',
@@ -219,10 +220,15 @@ describe('RatesService: the free-shipping rule and the promise', () => {
     expect(lines.filter((line) => line.includes('without free: true is not offered'))).toHaveLength(3);
   });
 
-  it('states the rule once for every surface: chargedRate', () => {
-    expect(chargedRate({ ...pac, price: 0, free: true })).toEqual({ ...pac, price: 0, free: true });
-    expect(chargedRate({ ...pac, price: Number.NaN })).toBeUndefined();
-    expect(chargedRate(pac)).toBe(pac);
+  it('states the rule once for every surface: chargeRates of shared/charged-rates.ts', () => {
+    const cart = { destinationCep: '01310100', items: [] };
+    expect(chargeRates([{ ...pac, price: 3, free: true }], cart)[0]?.rate).toEqual({
+      ...pac,
+      price: 0,
+      free: true,
+    });
+    expect(chargeRates([{ ...pac, price: Number.NaN }], cart)).toEqual([]);
+    expect(chargeRates([pac], cart)[0]?.rate).toEqual(pac);
   });
 
   it('gives each rate the promise of the platform count with the store’s handling days and cut-off', async () => {

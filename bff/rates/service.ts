@@ -1,3 +1,4 @@
+import { chargeRates, laterPromise } from '../../shared/charged-rates.ts';
 import {
   type DeliveryPromise,
   type DeliveryPromises,
@@ -5,7 +6,8 @@ import {
   type PromiseInput,
   type StoreDays,
 } from '../../shared/delivery-promise.ts';
-import type { QuotedRate, Rate, RatesRequest, RatesResponse } from '../../shared/quote.ts';
+import type { QuotedRate, RatesRequest, RatesResponse } from '../../shared/quote.ts';
+import type { Rule, ShippingRules } from '../../shared/shipping-rules.ts';
 import { type Logger, messageOf } from '../logger.ts';
 import type { RestClient } from '../upstream/rest-client.ts';
 import { MemoryQuoteStore, type QuoteStore } from './quote-cache.ts';
@@ -21,6 +23,13 @@ import {
 /** What the quote core answers: the platform's answer, each rate charged by the free-shipping rule and promised. */
 export interface QuoteAnswer {
   rates: QuotedRate[];
+  /**
+   * The platform's own price of each rate by `serviceId` (BRL): what its label costs the merchant, beside the price the
+   * shopper is charged (`rates`). Equal but for the merchant's shipping rules and free shipping.
+   */
+  platformPrices?: Record<string, number> | undefined;
+  /** The version of the merchant's shipping rules the rates were charged by (0: none). */
+  rulesVersion?: number | undefined;
   /** Why `rates` is empty (spec 4.1 rule 1: never free shipping). */
   reason?: string | undefined;
   /** For the merchant only (spec 4.1): where to fix the store's configuration. */
@@ -29,6 +38,14 @@ export interface QuoteAnswer {
 
 /** A quote as the core sends it: only the CEP and the items (an agent's `requestId` does not change a quote). */
 export type QuoteRequest = Pick<RatesRequest, 'destinationCep' | 'items'>;
+
+/** A shopper's quote: the cart's SKUs too, where the surface knows them (the rules read them; the platform never). */
+export type ShopperQuoteRequest = QuoteRequest & { skus?: readonly string[] | undefined };
+
+/** Where the core reads the merchant's shipping rules in force (`ShippingRulesStore`, cached per instance). */
+export interface RulesSource {
+  current(): Promise<ShippingRules>;
+}
 
 export interface RatesServiceOptions {
   client: Pick<RestClient, 'rates'>;
@@ -47,6 +64,8 @@ export interface RatesServiceOptions {
   /** The instant a promise counts from (the BFF's work clock: the sandbox's under `BFF_TEST_CLOCK`); `now` by default. */
   promiseNow?: () => number;
   logger?: Logger | undefined;
+  /** The merchant's shipping rules, for `shopperQuote` (none: every price as the platform quotes it). */
+  rules?: RulesSource | undefined;
 }
 
 /** One quote on its way to the platform, and whose share paid for it. */
@@ -67,7 +86,8 @@ const REJOINS = 2;
  *   quotes asked at the same time are one platform call (single-flight, per instance). Failures are never cached.
  * - A quote that needs the platform first spends one of its caller's share (`QuoteShares`), else `QuoteShareSpent`
  *   is thrown and nothing is sent; answers from the cache or from a quote in flight cost nothing.
- * - Every rate is charged by the free-shipping rule (`chargedRate`) and carries `promise` (`DeliveryPromises`).
+ * - Every rate is charged by the free-shipping rule (`chargeRates`, shared/charged-rates.ts; with the merchant's
+ *   shipping rules for `shopperQuote`) and carries `promise` (`DeliveryPromises`).
  */
 export class RatesService {
   private readonly client: Pick<RestClient, 'rates'>;
@@ -78,6 +98,7 @@ export class RatesService {
   private readonly promises: DeliveryPromises;
   private readonly fallback: DeliveryPromises;
   private readonly logger: Logger | undefined;
+  private readonly rules: RulesSource | undefined;
   private readonly flights = new Map<string, Flight>();
 
   constructor(options: RatesServiceOptions) {
@@ -95,6 +116,7 @@ export class RatesService {
     this.fallback = new PlatformPromises(options.storeDays);
     this.promises = options.promises ?? this.fallback;
     this.logger = options.logger;
+    this.rules = options.rules;
   }
 
   /**
@@ -103,9 +125,32 @@ export class RatesService {
    * Throws `QuoteShareSpent` when the caller's share is spent, `UpstreamError` when the platform did not answer.
    */
   async quote(request: QuoteRequest, caller: QuoteCaller = UNNAMED_CALLER): Promise<QuoteAnswer> {
+    return this.present(await this.platformAnswer(request, caller), request, NO_RULES_IN_FORCE);
+  }
+
+  /**
+   * What the shopper is charged: the same quote, each rate charged by the merchant's shipping rules in force
+   * (`shared/charged-rates.ts`), with the platform's price kept beside it. `/api/rates/verify`, every checkout and MCP
+   * `get_shipping_rates` ask here; labels, the desk's quotes and the orders' prices ask `quote` (the platform's price).
+   * A rules store that cannot be read fails the quote: a price without the merchant's rules is not the one shown.
+   */
+  async shopperQuote(
+    request: ShopperQuoteRequest,
+    caller: QuoteCaller = UNNAMED_CALLER,
+    /** Rules to try instead of those in force (the desk's preview). */
+    trying?: readonly Rule[],
+  ): Promise<QuoteAnswer> {
+    const rules = trying
+      ? { version: 0, rules: trying }
+      : this.rules
+        ? await this.rules.current()
+        : NO_RULES_IN_FORCE;
+    return this.present(await this.platformAnswer(request, caller), request, rules);
+  }
+
+  private async platformAnswer(request: QuoteRequest, caller: QuoteCaller): Promise<RatesResponse> {
     const key = quoteKey(request);
-    const response = (await this.store.get(key)) ?? (await this.fetch(key, request, caller));
-    return this.present(response, request.destinationCep);
+    return (await this.store.get(key)) ?? (await this.fetch(key, request, caller));
   }
 
   /**
@@ -152,23 +197,36 @@ export class RatesService {
     return flight;
   }
 
-  /** The answer as every surface shows it: each rate charged by the free-shipping rule, with its promise. */
-  private async present(response: RatesResponse, destinationCep: string): Promise<QuoteAnswer> {
+  /** The answer as a surface shows it: each rate charged (free shipping, the rules), with its promise. */
+  private async present(
+    response: RatesResponse,
+    request: ShopperQuoteRequest,
+    rules: { version: number; rules: readonly Rule[] },
+  ): Promise<QuoteAnswer> {
     const at = this.promiseNow();
-    const rates: QuotedRate[] = [];
+    const { destinationCep } = request;
+    const charged = chargeRates(response.rates, request, rules.rules);
     for (const rate of response.rates) {
-      const charged = chargedRate(rate);
-      if (!charged) {
+      if (rate.free !== true && !(rate.price > 0))
         this.logger?.warn(
           { serviceId: rate.serviceId, price: rate.price },
           'rates: a rate priced zero (or less) without free: true is not offered',
         );
-        continue;
-      }
-      const input = { destinationCep, serviceId: rate.serviceId, deliveryDays: rate.deliveryDays, at };
-      rates.push({ ...charged, promise: await this.promiseFor(input) });
     }
-    return { ...response, rates };
+    const rates: QuotedRate[] = [];
+    const platformPrices: Record<string, number> = {};
+    for (const { rate, platformPrice, extraDays } of charged) {
+      // The promise of the platform's count, then the rules' extra business days (the same days the calculator adds).
+      const input = {
+        destinationCep,
+        serviceId: rate.serviceId,
+        deliveryDays: rate.deliveryDays - extraDays,
+        at,
+      };
+      rates.push({ ...rate, promise: laterPromise(await this.promiseFor(input), extraDays) });
+      platformPrices[rate.serviceId] = platformPrice;
+    }
+    return { ...response, rates, platformPrices, rulesVersion: rules.version };
   }
 
   /** The promise of one rate; the platform's own count when the promise port fails (a history store down). */
@@ -185,16 +243,8 @@ export class RatesService {
   }
 }
 
-/**
- * The free-shipping rule, the same on every surface (spec 4.1 rule 1 and 2.2): a rate with `free: true` is charged
- * zero, whatever its `price`; a rate that says zero (or less, or nothing sensible) without `free: true` is not
- * offered at all, because a checkout would charge the shopper nothing while the carrier bills the store.
- */
-export function chargedRate(rate: Rate): Rate | undefined {
-  if (rate.free === true) return rate.price === 0 ? rate : { ...rate, price: 0 };
-  if (!Number.isFinite(rate.price) || rate.price <= 0) return undefined;
-  return rate;
-}
+/** `quote`: the platform's price, the free-shipping rule alone. */
+const NO_RULES_IN_FORCE = { version: 0, rules: [] } as const;
 
 /** The cache and single-flight key: the CEP and every item as sent (name, quantity, unit price, unit weight). */
 export function quoteKey(request: QuoteRequest): string {

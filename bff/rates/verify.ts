@@ -68,14 +68,14 @@ export type RateVerifyResponse = z.infer<typeof RateVerifyResponseSchema>;
  * A spent share (`QuoteShareSpent`) is thrown as it is, for the route to answer 429 with `Retry-After`.
  */
 export async function verifyRate(
-  rates: Pick<RatesService, 'quote'>,
+  rates: Pick<RatesService, 'shopperQuote'>,
   request: RateVerifyRequest,
   logger: Logger,
   caller?: QuoteCaller,
 ): Promise<RateVerifyResponse> {
   let response: QuoteAnswer;
   try {
-    response = await rates.quote({ destinationCep: request.cep, items: request.items }, caller);
+    response = await rates.shopperQuote({ destinationCep: request.cep, items: request.items }, caller);
   } catch (error) {
     throw quoteError(error, logger);
   }

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { centavos, declaredValueCents, isWholeCentavos } from './declared-value.ts';
+import { centavos } from '../money.ts';
+import { declaredValueCents, isWholeCentavos } from './declared-value.ts';
 
 describe('isWholeCentavos: a unit value in BRL has at most two decimal places', () => {
   it.each([0, 0.01, 0.07, 0.1, 0.3, 19.99, 79.9, 1234.56, 2999.99, 3000, 9999.99, 10_000, 1e12])(

@@ -1,3 +1,4 @@
+import { centavos } from '../money.ts';
 import type { DeclaredItem } from './party.ts';
 
 /**
@@ -19,11 +20,6 @@ import type { DeclaredItem } from './party.ts';
  */
 const NOISE_CENTAVOS = 1e-9;
 const NOISE_RELATIVE = 1e-12;
-
-/** An amount in BRL as whole centavos (R$ 19,99 → 1999), rounded to the nearest centavo. */
-export function centavos(brl: number): number {
-  return Math.round(brl * 100);
-}
 
 /**
  * Whether an amount in BRL is a whole number of centavos (at most two decimal places), as a JSON number states it:

@@ -1,5 +1,5 @@
 import { formatCep } from '../cep.ts';
-import { formatBRL } from '../money.ts';
+import { centavos, formatBRL } from '../money.ts';
 import {
   CONTRACT_SERVICES,
   EMAIL_MAX_LENGTH,
@@ -8,7 +8,6 @@ import {
   MAX_DECLARED_QUANTITY,
   MIN_WEIGHT_GRAMS,
 } from './carrier-limits.ts';
-import { centavos } from './declared-value.ts';
 import type { PlausibilityIssue, TextProblem } from './plausibility-issue.ts';
 
 /**

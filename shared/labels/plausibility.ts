@@ -1,5 +1,6 @@
 import { isValidCnpj, isValidCpf } from '@brazilian-utils/brazilian-utils';
 import * as z from 'zod/mini';
+import { centavos } from '../money.ts';
 import { ufOfCep } from '../uf.ts';
 import {
   type ContractService,
@@ -12,7 +13,7 @@ import {
   MIN_WEIGHT_GRAMS,
   PRINTED_FIELD_MAX,
 } from './carrier-limits.ts';
-import { centavos, declaredValueCents, isWholeCentavos } from './declared-value.ts';
+import { declaredValueCents, isWholeCentavos } from './declared-value.ts';
 import type { GenerateLabelInput } from './label.ts';
 import type { DeclaredItem, Party } from './party.ts';
 import type { BoxSide, PartyTextField, PlausibilityIssue, TextProblem } from './plausibility-issue.ts';
