@@ -150,6 +150,7 @@ export function createBff(deps: BffDeps): Bff {
       serviceCodes,
       plans,
       tracking,
+      promised: withPromises(backends.transits, workNow),
       platform,
       issuer,
       logger,
@@ -218,7 +219,7 @@ export function createBff(deps: BffDeps): Bff {
       }),
     );
   }
-  const promised = withPromises(backends.transits);
+  const promised = withPromises(backends.transits, workNow);
   app.use(
     trackingRoutes({
       config,

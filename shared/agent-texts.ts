@@ -47,12 +47,19 @@ export function refusalSummary(what: 'quote' | 'tracking', value: Reasoned): str
   return `No ${what}: the platform refused the request${reasonText(value)}.`;
 }
 
-/** One line per tracking code: found or not, delivered or not, the last status. */
-export function trackingLine(result: TrackingResult): string {
+/** What a late parcel's line adds: the promise it broke (shared/parcel-story.ts). */
+function lateText(result: TrackingLookupResult): string {
+  if (!result.late || !result.promise) return '';
+  return ` — LATE: promised by ${result.promise.to} (São Paulo) and still on its way`;
+}
+
+/** One line per tracking code: found or not, delivered or not, the last status; late when past its promise. */
+export function trackingLine(result: TrackingResult | TrackingLookupResult): string {
   if (!result.found) return `${result.code}: not found${result.message ? ` — ${result.message}` : ''}`;
   const status = result.lastStatus;
-  if (!status) return `${result.code}: found, no events yet (not delivered)`;
-  return `${result.code}: ${result.delivered ? 'delivered' : 'not delivered'} — ${status.description}${status.timestamp ? ` (${status.timestamp})` : ''}`;
+  const late = 'late' in result ? lateText(result) : '';
+  if (!status) return `${result.code}: found, no events yet (not delivered)${late}`;
+  return `${result.code}: ${result.delivered ? 'delivered' : 'not delivered'} — ${status.description}${status.timestamp ? ` (${status.timestamp})` : ''}${late}`;
 }
 
 /** A tracking answer in one line: the counts (stale ones too). `trackingLine` gives the detail of each code. */
@@ -60,8 +67,12 @@ export function trackingSummary(results: readonly TrackingLookupResult[]): strin
   const delivered = results.filter((r) => r.delivered).length;
   const missing = results.filter((r) => !r.found).length;
   const stale = results.filter((r) => r.stale).length;
+  const late = results.filter((r) => r.late);
   return [
     `${plural(results.length, 'code')}: ${delivered} delivered, ${results.length - delivered - missing} not delivered, ${missing} not found`,
+    late.length > 0
+      ? `; ${late.length} LATE, still on the way after the promised last day (${late.map((r) => `${r.code} promised by ${r.promise?.to}`).join(', ')}): the shopper may ask the store, which follows it up with the carrier`
+      : '',
     stale > 0 ? `; ${stale} last known (could not refresh, marked stale)` : '',
     '.',
   ].join('');
