@@ -45,30 +45,21 @@ export function lateStepApplies(story: Pick<ParcelStory, 'status' | 'late'>): bo
   return story.late && story.status !== 'out-for-delivery';
 }
 
-/** What a late parcel reads like, per language: the same words on the tracking page and in the e-mails. */
-export interface LateWords {
-  /** The tracking page's badge. */
-  badge: string;
-  /** An e-mail's headline and subject (`order`: "pedido 1234", or the generic word). */
-  headline: (order: string) => string;
-  /** What the shopper can do. */
-  next: string;
-}
-
-export const LATE_WORDS: Record<Locale, LateWords> = {
+/**
+ * What a late parcel reads like, per language: the tracking page's badge and what the shopper can do, the same words
+ * in the e-mails (whose headline is theirs: bff/notifications/email-texts.ts). Short: the tracking element's budget.
+ */
+export const LATE_WORDS: Record<Locale, { badge: string; next: string }> = {
   'pt-BR': {
     badge: 'Atrasado',
-    headline: (order) => `Seu ${order} está atrasado`,
-    next: 'Passou da data prevista e o objeto ainda está a caminho. A loja já foi avisada; se não chegar em poucos dias, fale com ela para combinar um novo envio ou o reembolso.',
+    next: 'Passou da data prevista. A loja já foi avisada; se não chegar em poucos dias, fale com ela.',
   },
   en: {
     badge: 'Late',
-    headline: (order) => `Your ${order} is late`,
-    next: 'It is past the expected date and the parcel is still on its way. The store has been told; if it does not arrive in a few days, contact them to arrange a new shipment or a refund.',
+    next: 'It is past the expected date. The store has been told; if it does not arrive in a few days, contact them.',
   },
   es: {
     badge: 'Atrasado',
-    headline: (order) => `Tu ${order} está atrasado`,
-    next: 'Pasó la fecha prevista y el paquete sigue en camino. La tienda ya fue avisada; si no llega en unos días, habla con ella para un nuevo envío o un reembolso.',
+    next: 'Pasó la fecha prevista. La tienda ya fue avisada; si no llega en unos días, habla con ella.',
   },
 };

@@ -251,7 +251,7 @@ describe('renderEmail, what each event says', () => {
     // The event's timestamp (2026-11-24) is after the 20th: late, whatever the event (a stall here).
     const late = renderEmail({ event: event(moving, 'shipment.stalled'), locale: 'pt-BR', store: none });
     expect(late.subject).toBe('Seu pedido PED-1 está atrasado');
-    expect(late.text).toContain('Passou da data prevista e o objeto ainda está a caminho.');
+    expect(late.text).toContain('Passou da data prevista.');
     expect(late.text).toContain('Previsão de entrega: entre 18 e 20/11');
     expect(renderEmail({ event: event(moving), locale: 'en', store: none }).subject).toBe(
       'Your order PED-1 is late',

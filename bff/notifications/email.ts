@@ -39,7 +39,7 @@ export function renderEmail({ event, locale, name, store }: EmailInput): EmailMe
   });
   const lateWords = LATE_WORDS[locale];
   const headline = late
-    ? lateWords.headline(order)
+    ? t.late(order)
     : event.type === 'shipment.stalled'
       ? t.stalled(order)
       : event.type === 'shipment.promise_at_risk'
