@@ -3,6 +3,7 @@ import type { Attempt } from './labels/diagnosis.ts';
 import type { LabelRecord } from './labels/label.ts';
 import { formatBRL } from './money.ts';
 import { ATTEMPT_HISTORY_DAYS } from './platform-limits.ts';
+import { arrivalText, sameDatesNote } from './promise-text.ts';
 import type { McpRate } from './quote.ts';
 import type { TrackingResult } from './tracking.ts';
 import type { TrackingLookupResult } from './tracking-lookup.ts';
@@ -31,15 +32,27 @@ export function reasonText(value: Reasoned): string {
   return ` (reason: ${value.reason}${value.actionUrl ? '; the merchant must act at actionUrl' : ''})`;
 }
 
-/** One line per option: `PAC (PAC) R$ 21,50, up to 6 business days`. */
-export function rateLine(rate: McpRate): string {
-  return `${rate.label} (${rate.code}) ${rate.free === true ? 'free' : formatBRL(rate.price)}, up to ${plural(rate.deliveryDays, 'business day')}`;
+/** A rate as a quote answers it: the BFF's carry their delivery promise (São Paulo dates), the platform's do not. */
+type PromisedRate = McpRate & { promise?: { from: string; to: string } | undefined };
+
+/**
+ * One line per option: `PAC (PAC) R$ 21,50, up to 6 business days`; with the store's promise, in the words every
+ * surface uses (shared/promise-text.ts): `PAC (PAC) R$ 21,50, arrives Dec 3–5 (São Paulo dates)`, and where a cheaper
+ * option promises the same dates, that too.
+ */
+export function rateLine(rate: PromisedRate, rates: readonly PromisedRate[] = []): string {
+  const head = `${rate.label} (${rate.code}) ${rate.free === true ? 'free' : formatBRL(rate.price)}`;
+  if (!rate.promise) return `${head}, up to ${plural(rate.deliveryDays, 'business day')}`;
+  const same = sameDatesNote(rate, rates, 'en');
+  return `${head}, ${lowerFirst(arrivalText(rate.promise, 'en'))} (São Paulo dates)${same ? ` — ${same}` : ''}`;
 }
 
+const lowerFirst = (text: string) => text.charAt(0).toLowerCase() + text.slice(1);
+
 /** A quote in one line: its options, or "no quote" (never free shipping: spec 2.2) with the reason. */
-export function ratesSummary(output: { rates: McpRate[] } & Reasoned): string {
+export function ratesSummary(output: { rates: PromisedRate[] } & Reasoned): string {
   if (output.rates.length === 0) return `No quote available; this is not free shipping${reasonText(output)}.`;
-  return `${plural(output.rates.length, 'option')}: ${output.rates.map(rateLine).join('; ')}.`;
+  return `${plural(output.rates.length, 'option')}: ${output.rates.map((rate) => rateLine(rate, output.rates)).join('; ')}.`;
 }
 
 /** A refusal that the merchant must fix (plan, key, store): no result, and the reason. */
