@@ -1,3 +1,4 @@
+import { saoPauloDate } from '../../shared/parcel-story.ts';
 import { isLoopbackHostname } from '../../shared/security/loopback.ts';
 import { NUVEMSHOP_STORES, type NuvemshopStore, SHOPIFY_SHOPS, type ShopifyShop } from './accounts.ts';
 import type { CheckoutView } from './checkout.ts';
@@ -60,8 +61,15 @@ export class CheckoutPlatforms {
   readonly orders: StoreOrders;
   private sequence = 0;
 
-  constructor(now: () => number = Date.now) {
+  /**
+   * The São Paulo day of the sandbox's carrier clock (`YYYY-MM-DD`): part of every cached answer's key, so a checkout
+   * re-quotes when the demo's day changes (at the demo's speed, 15 real minutes span days of promises).
+   */
+  readonly day: () => string;
+
+  constructor(now: () => number = Date.now, day: () => string = () => saoPauloDate(now())) {
     this.now = now;
+    this.day = day;
     this.orders = new StoreOrders(now);
   }
 
