@@ -165,6 +165,7 @@ export function createBff(deps: BffDeps): Bff {
       serviceCodes,
       plans,
       tracking,
+      promised: withPromises(backends.transits, workNow),
       platform,
       issuer,
       logger,
@@ -246,7 +247,7 @@ export function createBff(deps: BffDeps): Bff {
       }),
     );
   }
-  const promised = withPromises(backends.transits);
+  const promised = withPromises(backends.transits, workNow);
   app.use(
     trackingRoutes({
       config,

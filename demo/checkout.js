@@ -57,16 +57,21 @@
           `O BFF não está registrado: npm run checkout -- register ${platform} (com o sandbox).`;
         return;
       }
-      render(article, await res.json());
+      const view = await res.json();
+      if (!res.ok || !Array.isArray(view.options)) {
+        article.querySelector('.status').textContent = 'O checkout não pôde calcular este carrinho.';
+        return;
+      }
+      render(article, view);
     } catch {
       article.querySelector('.status').textContent = 'O sandbox não respondeu.';
     }
   };
 
   document.addEventListener('shipping-rates', (event) => {
-    const calculator = document.querySelector('shipping-calculator');
-    const items = JSON.parse(calculator.getAttribute('items') || '[]');
-    if (items.length === 0) return;
+    // The calculator's own cart (its `items` property: the attribute or what the page set), as it quoted it.
+    const items = document.querySelector('shipping-calculator')?.items ?? [];
+    if (items.length === 0 || !event.detail.cep) return;
     for (const platform of Object.keys(stores)) void ask(platform, event.detail.cep, items);
   });
 })();

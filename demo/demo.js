@@ -4,37 +4,69 @@
   const calculator = () => document.querySelector('shipping-calculator');
   const cepText = (cep) => (/^\d{8}$/.test(cep) ? `${cep.slice(0, 5)}-${cep.slice(5)}` : cep);
 
-  // What a checkout holds: it listens to the three events and trusts shipping-select alone for the price.
+  // The cart, carried from the product page to the cart and on to the checkouts (this tab only).
+  const CART_KEY = 'loja-demo:cart';
+  const storedCart = () => {
+    try {
+      const cart = JSON.parse(sessionStorage.getItem(CART_KEY) || 'null');
+      return Array.isArray(cart) ? cart : undefined;
+    } catch {
+      return undefined;
+    }
+  };
+  const storeCart = (cart) => {
+    try {
+      sessionStorage.setItem(CART_KEY, JSON.stringify(cart));
+    } catch {
+      // Storage refused (private mode): the cart lives on this page only.
+    }
+  };
+
+  // What the checkout holds: it listens to shipping-select and trusts it alone for the price. Pages without the
+  // line (the side-by-side checkouts) skip it.
   const chosen = document.getElementById('chosen');
-  const last = document.getElementById('last-event');
-  document.addEventListener('shipping-select', (event) => {
-    const { cep, rate } = event.detail;
-    chosen.dataset.price = rate ? String(rate.free === true ? 0 : rate.price) : '';
-    chosen.textContent = rate
-      ? `Escolhido: ${rate.label} — ${rate.free === true ? 'grátis' : brl(rate.price)} (CEP ${cepText(cep)})`
-      : 'Escolhido: nenhum frete';
-  });
-  document.addEventListener('shipping-rates', (event) => {
-    const { cep, rates, reason } = event.detail;
-    last.textContent = `shipping-rates: ${rates.length} opções para ${cepText(cep)}${reason ? ` (${reason})` : ''}`;
-  });
-  document.addEventListener('shipping-error', (event) => {
-    last.textContent = `shipping-error: ${event.detail.code}`;
-  });
+  if (chosen)
+    document.addEventListener('shipping-select', (event) => {
+      const { cep, rate } = event.detail;
+      chosen.dataset.price = rate ? String(rate.free === true ? 0 : rate.price) : '';
+      chosen.textContent = rate
+        ? `Escolhido: ${rate.label} — ${rate.free === true ? 'grátis' : brl(rate.price)} (CEP ${cepText(cep)})`
+        : 'Escolhido: nenhum frete';
+    });
 
   const product = document.querySelector('main.product');
   if (product) {
     const base = JSON.parse(product.dataset.product);
     const quantity = document.getElementById('quantity');
+    const count = () => Math.max(1, Math.min(20, Number(quantity.value) || 1));
     quantity.addEventListener('input', () => {
-      const n = Math.max(1, Math.min(20, Number(quantity.value) || 1));
-      calculator().setAttribute('items', JSON.stringify([{ ...base, quantity: n }]));
+      calculator().setAttribute('items', JSON.stringify([{ ...base, quantity: count() }]));
     });
+    const add = document.getElementById('add-to-cart');
+    add?.addEventListener('click', () => {
+      const cart = storedCart() ?? [];
+      const line = cart.find((item) => item.name === base.name);
+      if (line) line.quantity = Math.min(20, line.quantity + count());
+      else cart.push({ ...base, quantity: count() });
+      storeCart(cart);
+      window.location.assign('cart.html');
+    });
+    // The side-by-side checkouts quote the cart when there is one.
+    const cart = storedCart();
+    if (product.classList.contains('side-by-side') && cart && cart.length > 0) {
+      document.getElementById('produto').textContent = 'Seu carrinho';
+      product.querySelector('.price').textContent = cart
+        .map((item) => `${item.quantity} × ${item.name}`)
+        .join(', ');
+      for (const element of product.querySelectorAll('label[for="quantity"], #quantity'))
+        element.hidden = true;
+      calculator().setAttribute('items', JSON.stringify(cart));
+    }
   }
 
   const lines = document.getElementById('cart-lines');
   if (lines) {
-    const cart = [
+    const cart = storedCart() ?? [
       { name: 'Camiseta Básica', quantity: 1, unitPriceBRL: 79.9, weightKg: 0.3 },
       { name: 'Boné', quantity: 1, unitPriceBRL: 59.9, weightKg: 0.2 },
     ];
@@ -87,6 +119,9 @@
       );
       // The cart page hands the calculator its items through the property; [] says the cart is empty.
       calculator().items = cart.map((item) => ({ ...item }));
+      storeCart(cart);
+      const checkout = document.getElementById('to-checkout');
+      if (checkout) checkout.hidden = cart.length === 0;
     };
     document.getElementById('add-mug').addEventListener('click', () => {
       cart.push({ name: 'Caneca', quantity: 1, unitPriceBRL: 49.9, weightKg: 0.4 });

@@ -165,3 +165,33 @@ describe('the product page’s calculator beside the emulated checkouts (/demo/c
     60_000,
   );
 });
+
+describe('the demo store, from product to checkout', () => {
+  it('carries the product page’s cart to the cart and on to both checkouts; the front page links every surface', async () => {
+    await page.goto(`${bff.url}/demo/`);
+    const links = await page
+      .locator('main a')
+      .evaluateAll((anchors) => anchors.map((a) => (a as HTMLAnchorElement).getAttribute('href')));
+    for (const surface of ['/admin/labels', '/admin/orders', '/admin/promise', '/mcp', '/track'])
+      expect(links).toContain(surface);
+
+    await page.goto(`${bff.url}/demo/product.html`);
+    await page.locator('#quantity').fill('2');
+    await page.getByRole('button', { name: 'Adicionar ao carrinho' }).click();
+    await page.waitForURL(/\/demo\/cart\.html$/);
+    await expect.poll(() => page.locator('#cart-lines tr').count()).toBe(1);
+    expect(await page.locator('#cart-lines input').inputValue()).toBe('2');
+    await quote('20040-020');
+    await expect.poll(async () => (await calculatorOptions()).length).toBe(2);
+    const inCart = await calculatorOptions();
+    await page.getByRole('link', { name: 'Finalizar compra' }).click();
+    await page.waitForURL(/\/demo\/checkout\.html$/);
+    expect(await page.locator('h1').innerText()).toBe('Seu carrinho');
+    // The CEP the calculator remembers quotes the same cart at once.
+    await expect.poll(async () => (await calculatorOptions()).length).toBe(2);
+    expect(await calculatorOptions()).toEqual(inCart);
+    for (const platform of ['shopify', 'nuvemshop'] as const)
+      await expect.poll(async () => (await checkoutOptions(platform)).map(asCalculator)).toEqual(inCart);
+    await screenshot(page, 'demo-cart-to-checkout');
+  });
+});

@@ -3,10 +3,13 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { CallToolRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import * as z from 'zod/mini';
 import { connectHost, merchantToken, modelTools } from '../bff/mcp/apps/testing.ts';
 import { type RunningBff, startBff } from '../bff/testing.ts';
 import { type RunningSandbox, SAMPLE_LABEL, startSandbox } from '../sandbox/testing.ts';
+import { DeliveryPromiseSchema } from '../shared/delivery-promise.ts';
 import { AgentLabelOutputSchema } from '../shared/labels/agent-label.ts';
+import { arrivalText } from '../shared/promise-text.ts';
 import { AppsHost, type RenderedApp, type Rendering } from './support/apps-host.ts';
 import { launchBrowser, screenshot } from './support/browser.ts';
 
@@ -251,6 +254,15 @@ describe('a host with MCP Apps, played by the SDK client, ext-apps’ AppBridge 
         .poll(() => spanish.frame.getByRole('heading', { level: 1 }).textContent())
         .toBe('Opciones de envío');
       expect(await spanish.frame.locator('html').getAttribute('lang')).toBe('es');
+      // Each option's promise in the calculator's words (shared/promise-text.ts), from the rate's own dates.
+      const quoted = z
+        .object({ rates: z.array(z.object({ promise: DeliveryPromiseSchema })) })
+        .parse(result.structuredContent);
+      const first = quoted.rates[0]?.promise;
+      if (!first) throw new Error('no promise');
+      expect(await spanish.frame.locator('.option .promise').first().textContent()).toMatch(
+        new RegExp(`^${arrivalText(first, 'es')}`),
+      );
     });
 
     it('label preview', async () => {

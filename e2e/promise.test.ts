@@ -1,5 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as z from 'zod/mini';
 import {
   nuvemshopBody,
   nuvemshopItem,
@@ -19,8 +20,9 @@ import { type RunningSandbox, startSandbox } from '../sandbox/testing.ts';
 import { AcpFulfillmentOptionsSchema, UcpFulfillmentOptionsSchema } from '../shared/checkouts/agentic.ts';
 import { NuvemshopRatesAnswerSchema } from '../shared/checkouts/nuvemshop.ts';
 import { ShopifyRatesAnswerSchema } from '../shared/checkouts/shopify.ts';
+import { DeliveryPromiseSchema } from '../shared/delivery-promise.ts';
 import { PromisesResponseSchema } from '../shared/promise-lookup.ts';
-import { promiseDates, shortDate, weekdayDate } from '../shared/promise-text.ts';
+import { arrivalText, promiseDates, shortDate, weekdayDate } from '../shared/promise-text.ts';
 import {
   type SmtpServer,
   startSmtp,
@@ -160,8 +162,11 @@ describe('one promise, every surface', () => {
       ).json(),
     );
     const client = await clients.connect(`${bff.url}/mcp`, TEST_AGENTS[0]?.token ?? '');
-    const mcp = (await clients.call(client, 'get_shipping_rates', { destinationCep: cep, items }))
-      .structuredContent as { rates: { serviceId: string; promise: unknown }[] };
+    const called = await clients.call(client, 'get_shipping_rates', { destinationCep: cep, items });
+    const mcp = z
+      .object({ rates: z.array(z.object({ serviceId: z.string(), promise: DeliveryPromiseSchema })) })
+      .parse(called.structuredContent);
+    const mcpText = called.content.map((part) => (part.type === 'text' ? part.text : '')).join('\n');
     const shopify = ShopifyRatesAnswerSchema.parse(
       await (
         await postShopify(
@@ -215,5 +220,10 @@ describe('one promise, every surface', () => {
       acp: [promise?.from, promise?.to],
       ucp: [promise?.from, promise?.to],
     });
+    // The same words: the calculator's (shared/promise-text.ts) in Shopify's description and, in English, in the
+    // agent's text.
+    if (!promise) throw new Error('no promise');
+    expect(shopify?.description?.startsWith(arrivalText(promise, 'pt-BR'))).toBe(true);
+    expect(mcpText).toContain(`arrives ${promiseDates(promise, 'en', weekdayDate)} (São Paulo dates)`);
   });
 });

@@ -1,4 +1,5 @@
 import express, { type Express } from 'express';
+import { ABOUT_PAGE_HEADERS, aboutPageHtml, wantsPage } from '../shared/about-page.ts';
 import { buildOpenApiDocument } from '../shared/openapi.ts';
 import { cepRoutes } from './cep/viacep.ts';
 import { checkoutPlatformRoutes } from './checkouts/routes.ts';
@@ -9,6 +10,19 @@ import { mcpRoutes } from './mcp/server.ts';
 import { onboardingRoutes } from './partners/routes.ts';
 import { restRoutes } from './rest/routes.ts';
 import { type SandboxOptions, SandboxState } from './state.ts';
+
+/** The sandbox's front page, for a browser (sandbox/README.md opens with the same). */
+const SANDBOX_PAGE = {
+  title: 'frete-kit sandbox',
+  lead: 'The shipping platform and the stores’ platforms (Shopify, Nuvemshop), emulated for development and tests: no account, no real labels. An API, not a website.',
+  lines: [
+    { text: 'REST API (spec 4.1–4.3), with a key of sandbox/README.md:', code: 'POST /v1/rates' },
+    { text: 'The OpenAPI document:', code: '/openapi.json' },
+    { text: 'MCP for agents (POST):', code: '/mcp' },
+    { text: 'Control API (clock, faults, tracking scenarios; loopback only):', code: '/_sandbox/' },
+    { text: 'The demo store, served by the BFF of npm start:', code: 'http://127.0.0.1:4000/demo/' },
+  ],
+};
 
 export type { SandboxOptions };
 
@@ -45,6 +59,11 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   app.use(checkoutPlatformRoutes(state.checkouts));
   app.use(cepRoutes(state.cep));
   app.use(controlRoutes(state));
+  // A browser opening the printed URL reads what this is (shared/about-page.ts); API clients keep the JSON 404.
+  app.get('/', (req, res, next) => {
+    if (!wantsPage(req.headers.accept)) return next();
+    res.writeHead(200, ABOUT_PAGE_HEADERS).end(aboutPageHtml(SANDBOX_PAGE));
+  });
   app.use(sandboxNotFound);
   app.use(sandboxErrorHandler(options.logger));
   return { app, state };

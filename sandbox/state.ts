@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { saoPauloDate } from '../shared/parcel-story.ts';
 import { RATE_LIMIT } from '../shared/platform-limits.ts';
 import { type RateLimit, RateLimiter } from '../shared/rate-limiter.ts';
 import { CarrierClock } from './carrier/clock.ts';
@@ -78,7 +79,9 @@ export class SandboxState {
       now,
     });
     registerFixtures(this.tracking, this.carrierClock.time());
-    this.checkouts = new CheckoutPlatforms(now, options.shopifyTokenTtlS);
+    this.checkouts = new CheckoutPlatforms(now, options.shopifyTokenTtlS, () =>
+      saoPauloDate(this.carrierClock.time()),
+    );
     this.oauth = new SandboxOAuth({
       registry: this.registry,
       publicUrl: options.publicUrl ?? 'http://127.0.0.1:4010',

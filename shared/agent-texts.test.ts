@@ -37,6 +37,13 @@ describe('agent texts', () => {
     expect(ratesSummary({ rates: [pac, { ...pac, code: 'SEDEX', free: true, price: 0 }] })).toBe(
       '2 options: PAC (PAC) R$\u00a021,50, up to 1 business day; PAC (SEDEX) free, up to 1 business day.',
     );
+    // The BFF's rates carry their promise: the calculator's words, in English, and a dearer option with the same dates
+    // says so.
+    const promise = { from: '2026-12-17', to: '2026-12-22', basis: 'platform' as const, parcels: 0 };
+    const sedex = { ...pac, code: 'SEDEX', label: 'SEDEX', price: 25.5, promise };
+    expect(ratesSummary({ rates: [{ ...pac, promise }, sedex] })).toBe(
+      '2 options: PAC (PAC) R$\u00a021,50, arrives Dec 17–22 (São Paulo dates); SEDEX (SEDEX) R$\u00a025,50, arrives Dec 17–22 (São Paulo dates) — PAC: same dates for less.',
+    );
     const none = ratesSummary({ rates: [], reason: 'subscription_required', actionUrl: 'https://x' });
     expect(none).toBe(
       'No quote available; this is not free shipping (reason: subscription_required; the merchant must act at actionUrl).',

@@ -3,6 +3,7 @@ import type { Attempt } from './labels/diagnosis.ts';
 import type { LabelRecord } from './labels/label.ts';
 import { formatBRL } from './money.ts';
 import { ATTEMPT_HISTORY_DAYS } from './platform-limits.ts';
+import { arrivalText, sameDatesNote } from './promise-text.ts';
 import type { McpRate } from './quote.ts';
 import type { TrackingResult } from './tracking.ts';
 import type { TrackingLookupResult } from './tracking-lookup.ts';
@@ -31,24 +32,34 @@ export function reasonText(value: Reasoned): string {
   return ` (reason: ${value.reason}${value.actionUrl ? '; the merchant must act at actionUrl' : ''})`;
 }
 
+/** A rate as a quote answers it: the BFF's carry their delivery promise (São Paulo dates), the platform's do not. */
+type PromisedRate = McpRate & { promise?: { from: string; to: string } | undefined };
+
 /**
- * One line per option: `PAC (PAC) R$ 21,50, up to 6 business days`; when the store's shipping rules changed what the
- * shopper pays, the platform's price beside it (what the label costs the store).
+ * One line per option: `PAC (PAC) R$ 21,50, up to 6 business days`; with the store's promise, in the words every
+ * surface uses (shared/promise-text.ts): `PAC (PAC) R$ 21,50, arrives Dec 3–5 (São Paulo dates)`, and where a cheaper
+ * option promises the same dates, that too. When the store's shipping rules changed what the shopper pays, the
+ * platform's price beside it (what the label costs the store).
  */
-export function rateLine(rate: McpRate): string {
+export function rateLine(rate: PromisedRate, rates: readonly PromisedRate[] = []): string {
   const platform = rate.platformPrice;
   const charged = rate.free === true ? 0 : rate.price;
   const ruled =
     typeof platform === 'number' && platform !== charged
       ? ` (the platform's price, what its label costs the store: ${formatBRL(platform)})`
       : '';
-  return `${rate.label} (${rate.code}) ${rate.free === true ? 'free' : formatBRL(rate.price)}${ruled}, up to ${plural(rate.deliveryDays, 'business day')}`;
+  const head = `${rate.label} (${rate.code}) ${rate.free === true ? 'free' : formatBRL(rate.price)}${ruled}`;
+  if (!rate.promise) return `${head}, up to ${plural(rate.deliveryDays, 'business day')}`;
+  const same = sameDatesNote(rate, rates, 'en');
+  return `${head}, ${lowerFirst(arrivalText(rate.promise, 'en'))} (São Paulo dates)${same ? ` — ${same}` : ''}`;
 }
 
+const lowerFirst = (text: string) => text.charAt(0).toLowerCase() + text.slice(1);
+
 /** A quote in one line: its options, or "no quote" (never free shipping: spec 2.2) with the reason. */
-export function ratesSummary(output: { rates: McpRate[] } & Reasoned): string {
+export function ratesSummary(output: { rates: PromisedRate[] } & Reasoned): string {
   if (output.rates.length === 0) return `No quote available; this is not free shipping${reasonText(output)}.`;
-  return `${plural(output.rates.length, 'option')}: ${output.rates.map(rateLine).join('; ')}.`;
+  return `${plural(output.rates.length, 'option')}: ${output.rates.map((rate) => rateLine(rate, output.rates)).join('; ')}.`;
 }
 
 /** A refusal that the merchant must fix (plan, key, store): no result, and the reason. */
@@ -56,12 +67,19 @@ export function refusalSummary(what: 'quote' | 'tracking', value: Reasoned): str
   return `No ${what}: the platform refused the request${reasonText(value)}.`;
 }
 
-/** One line per tracking code: found or not, delivered or not, the last status. */
-export function trackingLine(result: TrackingResult): string {
+/** What a late parcel's line adds: the promise it broke (shared/parcel-story.ts). */
+function lateText(result: TrackingLookupResult): string {
+  if (!result.late || !result.promise) return '';
+  return ` — LATE: promised by ${result.promise.to} (São Paulo) and still on its way`;
+}
+
+/** One line per tracking code: found or not, delivered or not, the last status; late when past its promise. */
+export function trackingLine(result: TrackingResult | TrackingLookupResult): string {
   if (!result.found) return `${result.code}: not found${result.message ? ` — ${result.message}` : ''}`;
   const status = result.lastStatus;
-  if (!status) return `${result.code}: found, no events yet (not delivered)`;
-  return `${result.code}: ${result.delivered ? 'delivered' : 'not delivered'} — ${status.description}${status.timestamp ? ` (${status.timestamp})` : ''}`;
+  const late = 'late' in result ? lateText(result) : '';
+  if (!status) return `${result.code}: found, no events yet (not delivered)${late}`;
+  return `${result.code}: ${result.delivered ? 'delivered' : 'not delivered'} — ${status.description}${status.timestamp ? ` (${status.timestamp})` : ''}${late}`;
 }
 
 /** A tracking answer in one line: the counts (stale ones too). `trackingLine` gives the detail of each code. */
@@ -69,8 +87,12 @@ export function trackingSummary(results: readonly TrackingLookupResult[]): strin
   const delivered = results.filter((r) => r.delivered).length;
   const missing = results.filter((r) => !r.found).length;
   const stale = results.filter((r) => r.stale).length;
+  const late = results.filter((r) => r.late);
   return [
     `${plural(results.length, 'code')}: ${delivered} delivered, ${results.length - delivered - missing} not delivered, ${missing} not found`,
+    late.length > 0
+      ? `; ${late.length} LATE, still on the way after the promised last day (${late.map((r) => `${r.code} promised by ${r.promise?.to}`).join(', ')}): the shopper may ask the store, which follows it up with the carrier`
+      : '',
     stale > 0 ? `; ${stale} last known (could not refresh, marked stale)` : '',
     '.',
   ].join('');

@@ -67,3 +67,52 @@ export function promiseDates(
   const end = `${to.day}/${pad(to.month)}`;
   return locale === 'es' ? `entre el ${start} y el ${end}` : `entre ${start} e ${end}`;
 }
+
+const ARRIVES: Record<Locale, string> = { 'pt-BR': 'Chega', en: 'Arrives', es: 'Llega' };
+
+/**
+ * A rate's promise as every surface writes it (the calculator, the checkouts' descriptions, the MCP app, the agents'
+ * text in English): "Chega até qua., 26/11" or "Chega entre 3 e 5/12", "Arrives by Wed, Nov 26" or "Arrives Dec 3–5",
+ * "Llega a más tardar el mié., 26/11" or "Llega entre el 3 y el 5/12".
+ */
+export function arrivalText(promise: { from: string; to: string }, locale: Locale): string {
+  return `${ARRIVES[locale]} ${promiseDates(promise, locale, weekdayDate)}`;
+}
+
+/** An option as the same-dates rule reads it: its name, what the shopper pays, and its promise's dates. */
+export interface DatedOption {
+  label: string;
+  price: number;
+  free?: boolean | undefined;
+  promise?: { from: string; to: string } | undefined;
+}
+
+const SAME_DATES: Record<Locale, string> = {
+  'pt-BR': 'mesmas datas por menos',
+  en: 'same dates for less',
+  es: 'mismas fechas por menos',
+};
+
+const paid = (option: DatedOption) => (option.free === true ? 0 : option.price);
+
+/**
+ * Where two services promise the same dates, the dearer one says so ("PAC: mesmas datas por menos"), so
+ * nobody pays for speed that is not there: the cheapest option with the same `from` and `to` that costs less than
+ * `option`, or undefined.
+ */
+export function sameDatesNote(
+  option: DatedOption,
+  options: readonly DatedOption[],
+  locale: Locale,
+): string | undefined {
+  const { promise } = option;
+  let cheaper: DatedOption | undefined;
+  for (const other of options)
+    if (
+      other.promise?.from === promise?.from &&
+      other.promise?.to === promise?.to &&
+      paid(other) < paid(cheaper ?? option)
+    )
+      cheaper = other;
+  return promise && cheaper ? `${cheaper.label}: ${SAME_DATES[locale]}` : undefined;
+}

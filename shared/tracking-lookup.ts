@@ -17,11 +17,13 @@ export type TrackingLookupRequest = z.infer<typeof TrackingLookupRequestSchema>;
 
 /**
  * A spec 2.3 result; `stale: true` (an addition) when it is the last known answer served while upstream fails;
- * `promise` (an addition) for a parcel of this store still on its way: the delivery promise it was sold with.
+ * `promise` (an addition) for a parcel of this store still on its way: the delivery promise it was sold with; `late:
+ * true` (an addition) when that parcel is still on its way after the promise's last day (shared/parcel-story.ts).
  */
 export const TrackingLookupResultSchema = /* @__PURE__ */ z.extend(TrackingResultSchema, {
   stale: z.optional(z.literal(true)),
   promise: z.optional(DeliveryPromiseSchema),
+  late: z.optional(z.literal(true)),
 });
 export type TrackingLookupResult = z.infer<typeof TrackingLookupResultSchema>;
 

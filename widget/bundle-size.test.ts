@@ -12,11 +12,12 @@ const APP =
 /**
  * Budgets, all libraries included (gzip, level 9): issue 28 brought the calculator from 24,040 B to under 18 KB. The
  * calculator is two scripts (the first paints the form, the second is loaded after that paint): the budget is theirs
- * together, what a shopper downloads.
+ * together, what a shopper downloads. The tracking element's went from 15 to 15.5 KB with issue 47 (a late parcel's badge
+ * and next step in three languages, and the check of `late` in the answer: 15,222 → 15,593 B).
  */
 const BUDGETS = [
   { name: 'the calculator', files: ['shipping-widget.js', APP], budget: 18 * 1024 },
-  { name: 'the tracking element', files: ['shipping-tracking.js'], budget: 15 * 1024 },
+  { name: 'the tracking element', files: ['shipping-tracking.js'], budget: 15.5 * 1024 },
 ];
 
 describe.each(BUDGETS)('$name', ({ files, budget }) => {

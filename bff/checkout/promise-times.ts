@@ -1,5 +1,7 @@
 import type { DeliveryPromise } from '../../shared/delivery-promise.ts';
 import type { Locale } from '../../shared/locale.ts';
+import { arrivalText, sameDatesNote } from '../../shared/promise-text.ts';
+import type { QuotedRate } from '../../shared/quote.ts';
 
 /**
  * A promise (São Paulo dates) as each checkout writes times. The window is the whole of São Paulo's days: from the
@@ -22,16 +24,13 @@ export function nuvemshopWindow(promise: DeliveryPromise): { min: string; max: s
   return { min: `${promise.from}T00:00:00-0300`, max: `${promise.to}T23:59:59-0300` };
 }
 
-const ddmm = (date: string) => `${date.slice(8, 10)}/${date.slice(5, 7)}`;
-
 /**
- * A rate's promise in a few words for a checkout's option description ("Chega até 26/11"): the calculator's wording
- * (widget/calculator/messages.ts) without its weekday. Shopify shows the dates as well, from min/max.
+ * A rate's promise for a checkout's option description, in the words of every other surface (shared/promise-text.ts:
+ * "Chega até qua., 26/11", "Chega entre 3 e 5/12"), and where a cheaper option promises the same dates, that too
+ * ("… · PAC mesmas datas por menos"). Shopify shows the dates as well, from min/max.
  */
-export function arrivalPhrase(promise: DeliveryPromise, locale: Locale): string {
-  const [from, to] = [ddmm(promise.from), ddmm(promise.to)];
-  const one = promise.from === promise.to;
-  if (locale === 'en') return one ? `Arrives by ${to}` : `Arrives between ${from} and ${to}`;
-  if (locale === 'es') return one ? `Llega a más tardar el ${to}` : `Llega entre el ${from} y el ${to}`;
-  return one ? `Chega até ${to}` : `Chega entre ${from} e ${to}`;
+export function arrivalPhrase(rate: QuotedRate, rates: readonly QuotedRate[], locale: Locale): string {
+  const arrival = arrivalText(rate.promise, locale);
+  const note = sameDatesNote(rate, rates, locale);
+  return note ? `${arrival} · ${note}` : arrival;
 }

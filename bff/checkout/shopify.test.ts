@@ -134,7 +134,7 @@ describe('POST /checkout/shopify/rates: the price and the dates of the quote cor
       );
       expect(windows).toContainEqual({ min: rate.min_delivery_date, max: rate.max_delivery_date });
       expect(rate.min_delivery_date).toMatch(/^\d{4}-\d{2}-\d{2} 00:00:00 -0300$/);
-      expect(rate.description).toMatch(/^Chega até \d{2}\/\d{2}$/);
+      expect(rate.description).toMatch(/^Chega até \S+ \d{2}\/\d{2}/);
     }
   });
 

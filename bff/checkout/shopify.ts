@@ -51,15 +51,15 @@ export async function shopifyRates(
     deadlineAt,
   );
   const locale = localeOf(request.rate.locale) ?? 'pt-BR';
-  return { rates: quote.rates.map((rate) => shopifyRateOf(rate, locale)) };
+  return { rates: quote.rates.map((rate) => shopifyRateOf(rate, quote.rates, locale)) };
 }
 
-function shopifyRateOf(rate: QuotedRate, locale: Locale): ShopifyRate {
+function shopifyRateOf(rate: QuotedRate, rates: readonly QuotedRate[], locale: Locale): ShopifyRate {
   const { min, max } = shopifyWindow(rate.promise);
   return {
     service_name: rate.label,
     service_code: rate.serviceId,
-    description: arrivalPhrase(rate.promise, locale),
+    description: arrivalPhrase(rate, rates, locale),
     currency: 'BRL',
     total_price: String(centavos(rate.price)),
     min_delivery_date: min,

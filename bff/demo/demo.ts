@@ -23,6 +23,7 @@ export function demoRoutes(config: BffConfig): Router {
       publicKey: config.publicKey,
       widgetUrl: '/widget/shipping-widget.js',
       trackingUrl: '/track',
+      inboxUrl: demoInboxOf(config),
     });
     if (!file) return next();
     res.setHeader('Content-Security-Policy', demoCsp(new URL(config.apiUrl).origin, "'self'"));
@@ -30,4 +31,15 @@ export function demoRoutes(config: BffConfig): Router {
     res.type(file.type).send(file.body);
   });
   return router;
+}
+
+/**
+ * The outbox of `npm start` (scripts/demo/inbox.ts), which takes the webhooks at `<its origin>/hooks` on loopback:
+ * its origin, so the demo's front page links its e-mails and webhooks; undefined for any other webhook endpoint.
+ */
+function demoInboxOf(config: BffConfig): string | undefined {
+  const url = config.notifications.webhookUrl;
+  if (!url) return undefined;
+  const parsed = new URL(url);
+  return parsed.pathname === '/hooks' && parsed.hostname === '127.0.0.1' ? parsed.origin : undefined;
 }

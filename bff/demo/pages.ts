@@ -9,6 +9,38 @@ export interface DemoSettings {
   publicKey: string;
   widgetUrl: string;
   trackingUrl: string;
+  /** The BFF's `POST /api/promises` for the calculator (default `/api/promises`); '' where no BFF stands beside. */
+  promisesUrl?: string | undefined;
+  /** Where `npm start`'s outbox shows the shoppers' e-mails and the merchant's webhooks, when the BFF posts to it. */
+  inboxUrl?: string | undefined;
+}
+
+/**
+ * Every surface of the kit, linked from the demo's front page (`{{SURFACES}}`): the storefront's, the shopper's, the
+ * merchant's desk, the outbox of `npm start` when there is one, the agents' MCP and the sandbox.
+ */
+export function surfaceLinks(settings: DemoSettings): string {
+  const links: [string, string][] = [
+    ['product.html', 'Página de produto'],
+    ['cart.html', 'Carrinho'],
+    ['checkout.html', 'Calculadora e checkouts (Shopify, Nuvemshop) lado a lado'],
+    [settings.trackingUrl, 'Rastrear pedido'],
+    ['/admin/labels', 'Mesa de etiquetas (lojista)'],
+    ['/admin/orders', 'Pedidos das lojas (Shopify, Nuvemshop, CSV)'],
+    ['/admin/promise', 'Prazos: a promessa de entrega cumprida'],
+    ['/admin/notifications', 'Notificações enviadas'],
+    ...(settings.inboxUrl
+      ? ([
+          [`${settings.inboxUrl}/mail`, 'E-mails dos compradores'],
+          [`${settings.inboxUrl}/webhooks`, 'Webhooks do lojista'],
+        ] as [string, string][])
+      : []),
+    ['/mcp', 'MCP para agentes (o que é e como conectar)'],
+    [settings.apiUrl, 'O sandbox (a plataforma emulada)'],
+  ];
+  return links
+    .map(([href, text]) => `<li><a href="${escapeHtml(href)}">${escapeHtml(text)}</a></li>`)
+    .join('\n      ');
 }
 
 const TYPES: Record<string, string> = {
@@ -17,7 +49,10 @@ const TYPES: Record<string, string> = {
   '.js': 'text/javascript; charset=utf-8',
 };
 
-/** Reads a demo file, filling `{{API_URL}}`, `{{PUBLIC_KEY}}`, `{{WIDGET_URL}}`, `{{TRACKING_URL}}` in HTML pages. */
+/**
+ * Reads a demo file, filling `{{API_URL}}`, `{{PUBLIC_KEY}}`, `{{WIDGET_URL}}`, `{{TRACKING_URL}}`, `{{PROMISES_URL}}`
+ * and `{{SURFACES}}` in HTML pages.
+ */
 export async function readDemoFile(
   name: string,
   settings: DemoSettings,
@@ -37,7 +72,9 @@ export async function readDemoFile(
       .replaceAll('{{API_URL}}', escapeHtml(settings.apiUrl))
       .replaceAll('{{PUBLIC_KEY}}', escapeHtml(settings.publicKey))
       .replaceAll('{{WIDGET_URL}}', escapeHtml(settings.widgetUrl))
-      .replaceAll('{{TRACKING_URL}}', escapeHtml(settings.trackingUrl));
+      .replaceAll('{{TRACKING_URL}}', escapeHtml(settings.trackingUrl))
+      .replaceAll('{{PROMISES_URL}}', escapeHtml(settings.promisesUrl ?? '/api/promises'))
+      .replaceAll('{{SURFACES}}', surfaceLinks(settings));
   }
   return { body, type };
 }

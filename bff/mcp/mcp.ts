@@ -1,6 +1,7 @@
 import { McpServer, type RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import express, { type Request, type Response, Router } from 'express';
+import { ABOUT_PAGE_HEADERS, aboutPageHtml, wantsPage } from '../../shared/about-page.ts';
 import { agentInstructions } from '../../shared/agent-texts.ts';
 import { ApiError } from '../../shared/errors.ts';
 import { isLoopbackHostname } from '../../shared/security/loopback.ts';
@@ -92,6 +93,17 @@ function buildServer(
  * matters: the Host/Origin check and the token come before the body is read, so an unauthenticated sender cannot
  * make the server parse a large body.
  */
+const BFF_MCP_PAGE = {
+  title: 'frete-kit: the store’s MCP server for agents',
+  lead: 'Agents quote, track and issue labels here with POST (Streamable HTTP) and a token; this is not a page for browsers.',
+  lines: [
+    { text: 'How to connect an agent (Claude, ChatGPT, the MCP Inspector):', code: 'docs/agents/connect.md' },
+    { text: 'With a static agent token (BFF_AGENT_TOKENS):', code: 'Authorization: Bearer <agent token>' },
+    { text: 'Or through OAuth, consented on the desk:', code: '/.well-known/oauth-protected-resource' },
+    { text: 'The merchant’s desk:', code: '/admin/labels' },
+  ],
+};
+
 export function agentMcpRoutes(deps: AgentMcpDeps): Router {
   const router = Router();
   const oauth = deps.oauth;
@@ -156,6 +168,11 @@ export function agentMcpRoutes(deps: AgentMcpDeps): Router {
     });
     await server.connect(exchange);
     await exchange.handle(req, res, req.body);
+  });
+  // A browser opening /mcp reads what it is (shared/about-page.ts); MCP clients' GET keeps its 405.
+  router.get('/mcp', (req: Request, res: Response, next) => {
+    if (!wantsPage(req.headers.accept)) return next();
+    res.writeHead(200, ABOUT_PAGE_HEADERS).end(aboutPageHtml(BFF_MCP_PAGE));
   });
   router.all('/mcp', methodNotAllowed('POST'));
   return router;

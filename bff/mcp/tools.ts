@@ -17,6 +17,7 @@ import { type AgentLabelInput, AgentLabelInputSchema } from '../../shared/labels
 import { isPlanRefusal, PlanShipmentInputSchema } from '../../shared/packing/plan.ts';
 import { MAX_VOLUME } from '../../shared/platform-limits.ts';
 import { TOOLS, type ToolDefinition } from '../../shared/tools.ts';
+import type { TrackingLookupResult } from '../../shared/tracking-lookup.ts';
 import type { AgentScope } from '../agent-tokens.ts';
 import type { LabelAnswer } from '../labels/answer.ts';
 import { describeAnswer } from '../labels/answer.ts';
@@ -38,6 +39,8 @@ import { answer, failure, refused, transientFailure } from './tool-result.ts';
 export interface AgentToolDeps {
   rates: RatesService;
   tracking: TrackingService;
+  /** Adds the promise a parcel was sold with and `late: true` past it (bff/promise/routes.ts), as `/api/tracking` does. */
+  promised?: (<T extends TrackingLookupResult>(results: T[]) => Promise<T[]>) | undefined;
   issuer: LabelIssuer;
   labels: LabelService;
   serviceCodes: ServiceCodes;
@@ -216,7 +219,8 @@ export const AGENT_TOOLS: readonly AgentTool[] = [
   agentTool('track_shipment', 'tracking', TOOLS.track_shipment, async (input, deps) => {
     try {
       // One result per requested code, in order, duplicates included (spec 2.3); codes checked like /api/tracking.
-      const results = await deps.tracking.lookup(input.codes);
+      const found = await deps.tracking.lookup(input.codes);
+      const results = deps.promised ? await deps.promised(found) : found;
       return answer(trackingSummary(results), { results });
     } catch (error) {
       if (isApiError(error)) return failure(`Nothing was looked up: ${error.message}`, error.toBody());

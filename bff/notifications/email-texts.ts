@@ -11,6 +11,8 @@ export interface EmailTexts {
   stalledNext: string;
   /** A promise about to be broken: the headline, and what the shopper is told (`dates`: "até qua., 26/11"). */
   atRisk: (order: string) => string;
+  /** A parcel past its promise (shared/parcel-story.ts): the headline; what to do is `LATE_WORDS`' `next`. */
+  late: (order: string) => string;
   atRiskNext: (dates: string) => string;
   /** The reminder to pick up a parcel before it goes back (`date`: "sex., 04/12"). */
   pickupReminder: (order: string) => string;
@@ -56,6 +58,7 @@ const pt: EmailTexts = {
   },
   stalledNext: 'A loja já foi avisada e está acompanhando com os Correios.',
   atRisk: (o) => `Seu ${o} pode atrasar`,
+  late: (o) => `Seu ${o} está atrasado`,
   atRiskNext: (dates) =>
     `A previsão era ${dates}, e o objeto ainda está a caminho. A loja já foi avisada e está acompanhando com os Correios.`,
   pickupReminder: (o) => `Retire seu ${o}: faltam poucos dias`,
@@ -100,6 +103,7 @@ const en: EmailTexts = {
   },
   stalledNext: 'The store has been told and is following it up with the carrier.',
   atRisk: (o) => `Your ${o} may be late`,
+  late: (o) => `Your ${o} is late`,
   atRiskNext: (dates) =>
     `It was expected ${dates} and is still on its way. The store has been told and is following it up with the carrier.`,
   pickupReminder: (o) => `Pick up your ${o}: only a few days left`,
@@ -144,6 +148,7 @@ const es: EmailTexts = {
   },
   stalledNext: 'La tienda ya fue avisada y lo sigue con el transportista.',
   atRisk: (o) => `Tu ${o} puede retrasarse`,
+  late: (o) => `Tu ${o} está atrasado`,
   atRiskNext: (dates) =>
     `Estaba previsto ${dates} y todavía está en camino. La tienda ya fue avisada y lo sigue con el transportista.`,
   pickupReminder: (o) => `Retira tu ${o}: quedan pocos días`,

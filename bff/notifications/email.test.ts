@@ -243,4 +243,27 @@ describe('renderEmail, what each event says', () => {
     });
     expect(mail.subject).toBe('Loja Bcc: todos@exemplo.com Demo: Seu pedido PED-1 foi entregue');
   });
+
+  it('calls a parcel late once the event comes after the promise, as the tracking page does (shared/parcel-story.ts)', () => {
+    const none = { name: undefined, url: undefined, logoUrl: undefined };
+    const promise = { from: '2026-11-18', to: '2026-11-20', basis: 'platform' as const, parcels: 0 };
+    const moving = { status: 'in-transit' as const, promise, lastEvent: undefined };
+    // The event's timestamp (2026-11-24) is after the 20th: late, whatever the event (a stall here).
+    const late = renderEmail({ event: event(moving, 'shipment.stalled'), locale: 'pt-BR', store: none });
+    expect(late.subject).toBe('Seu pedido PED-1 está atrasado');
+    expect(late.text).toContain('Passou da data prevista.');
+    expect(late.text).toContain('Previsão de entrega: entre 18 e 20/11');
+    expect(renderEmail({ event: event(moving), locale: 'en', store: none }).subject).toBe(
+      'Your order PED-1 is late',
+    );
+    // On the promise's last day it is not late yet; out for delivery it still arrives today.
+    const onTime = event({ ...moving, promise: { ...promise, to: '2026-11-24' } });
+    expect(renderEmail({ event: onTime, locale: 'pt-BR', store: none }).subject).toBe(
+      'Seu pedido PED-1 está a caminho',
+    );
+    const out = event({ ...moving, status: 'out-for-delivery' }, 'shipment.out_for_delivery');
+    expect(renderEmail({ event: out, locale: 'pt-BR', store: none }).subject).toBe(
+      'Seu pedido PED-1 saiu para entrega',
+    );
+  });
 });

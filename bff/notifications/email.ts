@@ -1,5 +1,6 @@
 import { html } from '../../shared/html.ts';
 import type { Locale } from '../../shared/locale.ts';
+import { isLate, LATE_WORDS, lateStepApplies } from '../../shared/parcel-story.ts';
 import { promiseDates, weekdayDate } from '../../shared/promise-text.ts';
 import type { ShipmentEvent } from '../../shared/shipment-events.ts';
 import type { BffConfig } from '../config.ts';
@@ -30,8 +31,16 @@ export function renderEmail({ event, locale, name, store }: EmailInput): EmailMe
   const { data } = event;
   const order = data.orderId ? t.order(data.orderId) : t.anOrder;
   const dates = data.promise ? promiseDates(data.promise, locale, weekdayDate) : undefined;
-  const headline =
-    event.type === 'shipment.stalled'
+  // The tracking page's state, by the same function (shared/parcel-story.ts): late once the event comes after the
+  // promise's last day while the parcel is still on its way.
+  const late = lateStepApplies({
+    status: data.status,
+    late: isLate(data.status, data.promise, Date.parse(event.timestamp)),
+  });
+  const lateWords = LATE_WORDS[locale];
+  const headline = late
+    ? t.late(order)
+    : event.type === 'shipment.stalled'
       ? t.stalled(order)
       : event.type === 'shipment.promise_at_risk'
         ? t.atRisk(order)
@@ -39,8 +48,9 @@ export function renderEmail({ event, locale, name, store }: EmailInput): EmailMe
           ? t.pickupReminder(order)
           : t.headline[data.status](order);
   const where = data.status === 'awaiting-pickup' ? data.lastEvent?.origin : undefined;
-  const next =
-    event.type === 'shipment.stalled'
+  const next = late
+    ? lateWords.next
+    : event.type === 'shipment.stalled'
       ? t.stalledNext
       : event.type === 'shipment.promise_at_risk' && dates
         ? t.atRiskNext(dates)

@@ -56,6 +56,34 @@ describe('HistoryPromises', () => {
     expect((await promises.promiseFor(input(after))).to).toBe('2026-11-27');
   });
 
+  it('learns each service from its own parcels: SEDEX backing off to the region never pools PAC’s parcels', async () => {
+    const now = at('2026-11-23T10:00:00-03:00');
+    const today = saoPauloDay(now).day;
+    const campinas = laneOf('13010-000') as NonNullable<ReturnType<typeof laneOf>>;
+    // PAC: 40 parcels to Rio, two days later than the platform's 6. SEDEX: none to Rio, 40 to Campinas (same region),
+    // a day sooner than the platform's 2.
+    const parcels = (lane: typeof rio, days: number, platformDays: number): DeliveredParcel[] =>
+      Array.from({ length: 40 }, (_, i) => ({ ...lane, days, platformDays, endedDay: today - 1 - (i % 30) }));
+    const byService: Record<string, DeliveredParcel[]> = {
+      'correios-pac': parcels(rio, 8, 6),
+      'correios-sedex': parcels(campinas, 1, 2),
+    };
+    const promises = new HistoryPromises({
+      history: {
+        delivered: async (serviceId: string) =>
+          (byService[serviceId] ?? []).map((p) => ({ ...p, origin: '01310' })),
+        open: async () => [],
+      },
+      settings: { quantile: 0.95, minParcels: 30 },
+      now: () => now,
+    });
+    const pac = await promises.promiseFor(input(now));
+    const sedex = await promises.promiseFor({ ...input(now, 2), serviceId: 'correios-sedex' });
+    // PAC: 6 + 2 = 8 business days (Mon 23 → Thu 3/12); SEDEX: 2 − 1 = 1 (Tue 24), on its own 40 parcels.
+    expect(pac).toMatchObject({ to: '2026-12-03', basis: 'history', parcels: 40 });
+    expect(sedex).toMatchObject({ from: '2026-11-24', to: '2026-11-24', basis: 'history', parcels: 40 });
+  });
+
   it('moves the platform’s count by the lane’s offset: a lane two days early promises two days fewer', async () => {
     const now = at('2026-11-23T10:00:00-03:00');
     const promises = new HistoryPromises({

@@ -3,6 +3,7 @@ import type { DeliveryPromise } from '../../shared/delivery-promise.ts';
 import { ApiError } from '../../shared/errors.ts';
 import { describeIssues } from '../../shared/issues.ts';
 import { ON_ITS_WAY, parcelState } from '../../shared/parcel-status.ts';
+import { parcelStory } from '../../shared/parcel-story.ts';
 import { PromisesRequestSchema, type PromisesResponse } from '../../shared/promise-lookup.ts';
 import type { TrackingLookupResult } from '../../shared/tracking-lookup.ts';
 import { jsonOnly, methodNotAllowed } from '../http/errors.ts';
@@ -55,10 +56,13 @@ export function promiseRoutes(deps: PromiseRoutesDeps): Router {
 
 /**
  * The tracking page's "previsão": each result of a parcel this store sold and that is still on its way (not waiting
- * for pickup: then its last day to pick up matters) carries the promise it was sold with. A history that cannot be read leaves the results as they are.
+ * for pickup: then its last day to pick up matters) carries the promise it was sold with, and `late: true` once São
+ * Paulo's day at `now` (the work clock) is after the promise's last day (shared/parcel-story.ts, the function the
+ * e-mails read too). A history that cannot be read leaves the results as they are.
  */
 export function withPromises(
   history: Pick<TransitHistory, 'promisedFor'>,
+  now: () => number = Date.now,
 ): <T extends TrackingLookupResult>(results: T[]) => Promise<T[]> {
   return async (results) => {
     let rows: Awaited<ReturnType<TransitHistory['promisedFor']>>;
@@ -71,7 +75,10 @@ export function withPromises(
       const promise: DeliveryPromise | undefined = ON_ITS_WAY.includes(parcelState(result).status)
         ? soldPromiseOf(rows.get(result.code))
         : undefined;
-      return promise ? { ...result, promise } : result;
+      if (!promise) return result;
+      return parcelStory(result, promise, now()).late
+        ? { ...result, promise, late: true }
+        : { ...result, promise };
     });
   };
 }

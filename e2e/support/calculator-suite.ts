@@ -2,7 +2,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type RunningSandbox, startSandbox } from '../../sandbox/testing.ts';
 import { axeOn } from './axe.ts';
-import { launchBrowser, screenshot } from './browser.ts';
+import { allowConsoleErrors, launchBrowser, screenshot } from './browser.ts';
 import { type Storefront, startStorefront } from './storefront.ts';
 
 /**
@@ -502,6 +502,8 @@ export function describeCalculator(part: 'page' | 'cart'): void {
         page.on('console', (message) => {
           if (message.type() === 'error') errors.push(message.text());
         });
+        // Withheld on purpose: the 404 and the calculator's own line for the developer.
+        allowConsoleErrors(page, /404|shipping-calculator:/);
         const app = await holdApp(() => ({ status: 404, body: Buffer.from('not found') }));
         await page.goto(`${front.url}product.html`, { waitUntil: 'domcontentloaded' });
         await cepField().fill('20040020');
@@ -520,6 +522,8 @@ export function describeCalculator(part: 'page' | 'cart'): void {
 
       it('tries again when the shopper presses again after it failed to come', async () => {
         const front = await storefront();
+        // The first try is refused on purpose: the 503 and the calculator's line for the developer.
+        allowConsoleErrors(page, /503|shipping-calculator:/);
         let requests = 0;
         await page.route(APP, async (route) => {
           requests += 1;
@@ -537,6 +541,7 @@ export function describeCalculator(part: 'page' | 'cart'): void {
 
       it('refuses a second script whose bytes are not the ones built with the first (integrity)', async () => {
         const front = await storefront();
+        allowConsoleErrors(page, /integrity|shipping-calculator:/);
         // a changed byte in a comment: the code would run as well, but it is not the file the first script names
         const app = await holdApp((body) => ({
           status: 200,

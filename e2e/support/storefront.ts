@@ -30,11 +30,18 @@ export async function startStorefront(options: {
       }
       return;
     }
+    if (path === '/favicon.ico') {
+      // A store has one: no browser line about a missing icon on the demo pages (e2e/support/browser.ts).
+      res.writeHead(204).end();
+      return;
+    }
     const file = await readDemoFile(path.replace(/^\/demo\/?/, '').replace(/^\//, ''), {
       apiUrl: options.apiUrl,
       publicKey: options.publicKey,
       widgetUrl: `${origin}/widget/shipping-widget.js`,
       trackingUrl: options.trackingUrl ?? '/track',
+      // No BFF beside this store: the calculator works its dates out itself.
+      promisesUrl: '',
     });
     if (!file) {
       res.writeHead(404).end();

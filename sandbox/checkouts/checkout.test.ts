@@ -140,6 +140,18 @@ describe('the emulated Shopify checkout', () => {
     expect(received).toHaveLength(2);
   });
 
+  it('asks again when the demo’s day changes, within the 15 minutes: cached dates never outlive their day', async () => {
+    await register();
+    reply = () => ({ status: 200, body: { rates: [pac] } });
+    await checkout('shopify', 'loja-demo.myshopify.com', cart);
+    expect((await checkout('shopify', 'loja-demo.myshopify.com', cart)).view?.source).toBe('cache');
+    // The carrier's clock (the demo's, which may run fast) moves a day; the real one a minute.
+    await sandbox.control('advance', { hours: 24 });
+    now += 60_000;
+    expect((await checkout('shopify', 'loja-demo.myshopify.com', cart)).view?.source).toBe('callback');
+    expect(received).toHaveLength(2);
+  });
+
   it('shows the store’s backup rates after an error, keeps the error 30 seconds, then asks again', async () => {
     await register();
     reply = () => ({ status: 503, body: { error: { code: 'quote_failed' } } });
@@ -224,6 +236,16 @@ describe('the emulated Nuvemshop checkout', () => {
     expect(request.destination).toMatchObject({ postal_code: '20040020', city: null, province: null });
     expect(request.items[0]).toMatchObject({ quantity: 3, price: 19.9, grams: 300, free_shipping: false });
     expect(received[0]?.headers['x-shopify-hmac-sha256']).toBeUndefined();
+  });
+
+  it('asks again when the demo’s day changes, within the 15 minutes', async () => {
+    await register();
+    reply = () => ({ status: 200, body: { rates: [rate('correios-pac', 21.5)] } });
+    await checkout('nuvemshop', '1001', cart);
+    expect((await checkout('nuvemshop', '1001', cart)).view?.source).toBe('cache');
+    await sandbox.control('advance', { hours: 24 });
+    expect((await checkout('nuvemshop', '1001', cart)).view?.source).toBe('callback');
+    expect(received).toHaveLength(2);
   });
 
   it('keeps a 422 one minute and shows no option meanwhile; anything else is not kept', async () => {

@@ -108,7 +108,8 @@ export async function shopifyCheckout(
     },
   });
   const signed = quote.signature ?? 'x-shopify';
-  const key = `shopify ${shop.domain} ${service.id} ${signed} ${digest(body)}`;
+  // The demo's day in the key: a cached answer's dates never outlive the day they were quoted on.
+  const key = `shopify ${shop.domain} ${service.id} ${signed} ${platforms.day()} ${digest(body)}`;
   const cached = fromCache(platforms, key);
   if (cached) return cached;
   const readTimeoutMs = quote.readTimeoutMs ?? shopifyReadTimeout(platforms, shop.domain);
@@ -194,8 +195,9 @@ export async function nuvemshopCheckout(
     destination: to,
     items,
   });
-  // Nuvemshop's cache key: the variants and their quantities, weights and dimensions, the carrier, the addresses.
-  const key = `nuvemshop ${carrier.id} ${digest(
+  // Nuvemshop's cache key: the variants and their quantities, weights and dimensions, the carrier, the addresses; and
+  // the demo's day (a cached answer's dates never outlive the day they were quoted on).
+  const key = `nuvemshop ${carrier.id} ${platforms.day()} ${digest(
     JSON.stringify([origin, to, items.map((i) => [i.id, i.quantity, i.grams, i.dimensions])]),
   )}`;
   const cached = fromCache(platforms, key);

@@ -1,3 +1,4 @@
+import { saoPauloDate } from '../../shared/parcel-story.ts';
 import { isLoopbackHostname } from '../../shared/security/loopback.ts';
 import { NUVEMSHOP_STORES, type NuvemshopStore, SHOPIFY_SHOPS, type ShopifyShop } from './accounts.ts';
 import { AppInstalls } from './app-installs.ts';
@@ -63,8 +64,19 @@ export class CheckoutPlatforms {
   readonly installs: AppInstalls;
   private sequence = 0;
 
-  constructor(now: () => number = Date.now, shopifyTokenTtlS?: number) {
+  /**
+   * The São Paulo day of the sandbox's carrier clock (`YYYY-MM-DD`): part of every cached answer's key, so a checkout
+   * re-quotes when the demo's day changes (at the demo's speed, 15 real minutes span days of promises).
+   */
+  readonly day: () => string;
+
+  constructor(
+    now: () => number = Date.now,
+    shopifyTokenTtlS?: number,
+    day: () => string = () => saoPauloDate(now()),
+  ) {
     this.now = now;
+    this.day = day;
     this.orders = new StoreOrders(now);
     this.installs = new AppInstalls(now, shopifyTokenTtlS);
   }

@@ -3,6 +3,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Request, Response, Router } from 'express';
 import type * as z from 'zod/mini';
+import { ABOUT_PAGE_HEADERS, aboutPageHtml, wantsPage } from '../../shared/about-page.ts';
 import { reasonText } from '../../shared/agent-texts.ts';
 import { isApiError } from '../../shared/errors.ts';
 import { rebindingGuard } from '../../shared/security/rebinding.ts';
@@ -153,6 +154,19 @@ function countedStore(state: SandboxState, caller: McpCaller, instanceId: unknow
  * Spec 4.4, 5.2: Streamable HTTP, stateless (one server and transport per request). Host/Origin checked first in
  * every mode; then the caller: a store key, a platform key, or — with `SANDBOX_AUTH=off` — no credential at all.
  */
+const SANDBOX_MCP_PAGE = {
+  title: 'frete-kit sandbox: MCP endpoint',
+  lead: 'The emulated shipping platform’s MCP server (spec 4.4). Agents call it with POST (Streamable HTTP), not a browser.',
+  lines: [
+    {
+      text: 'Connect an MCP client with a sandbox key (sandbox/README.md, "Stores and keys"):',
+      code: 'Authorization: Bearer mk_test_demo',
+    },
+    { text: 'Or try it with the MCP Inspector:', code: 'npx @modelcontextprotocol/inspector' },
+    { text: 'What the sandbox is:', code: '/' },
+  ],
+};
+
 export function mcpRoutes(state: SandboxState): Router {
   const router = strictRouter();
 
@@ -201,6 +215,11 @@ export function mcpRoutes(state: SandboxState): Router {
     });
     await server.connect(transport);
     await transport.handleRequest(req, res, body);
+  });
+  // A browser opening /mcp reads what it is (shared/about-page.ts); MCP clients' GET keeps its 405.
+  router.get('/mcp', (req: Request, res: Response, next) => {
+    if (!wantsPage(req.headers.accept)) return next();
+    res.writeHead(200, ABOUT_PAGE_HEADERS).end(aboutPageHtml(SANDBOX_MCP_PAGE));
   });
   router.all('/mcp', sandboxMethodNotAllowed('POST'));
 

@@ -2,7 +2,7 @@ import { arrivalDate, isoDate, MAX_ARRIVAL_BUSINESS_DAYS } from '../../shared/bu
 import type { DeliveryPromise as StorePromise } from '../../shared/delivery-promise.ts';
 import type { Locale } from '../../shared/locale.ts';
 import { formatBRL, roundCents } from '../../shared/money.ts';
-import { promiseDates, weekdayDate } from '../../shared/promise-text.ts';
+import { arrivalText, sameDatesNote } from '../../shared/promise-text.ts';
 import type { Rate } from '../../shared/quote.ts';
 import { ufOfCep } from '../../shared/uf.ts';
 import type { CalculatorMessages } from './messages.ts';
@@ -157,13 +157,19 @@ function RateList({ rates, model, t, locale, id, prefs, promises }: CalculatorPr
   const cep = model.quotedCep.value;
   const uf = ufOfCep(cep);
   const now = prefs.now();
+  // Each option's shown promise, so one with the same dates as a cheaper one says so (shared/promise-text.ts).
+  const dated = rates.map((rate) => ({
+    ...rate,
+    promise: shownPromise(rate, prefs, now, promises?.of(cep, rate)),
+  }));
+  const notes = dated.map((option) => sameDatesNote(option, dated, locale as Locale));
   return (
     <fieldset part="options" class="options">
       <legend class="legend">
         {t.options(rates.length)}
         {uf ? <span part="destination"> · {t.deliverTo(uf)}</span> : null}
       </legend>
-      {rates.map((rate) => (
+      {rates.map((rate, index) => (
         <label
           part="option"
           class={`option${selected === rate.serviceId ? ' selected' : ''}`}
@@ -181,12 +187,16 @@ function RateList({ rates, model, t, locale, id, prefs, promises }: CalculatorPr
           </span>
           <DeliveryPromise
             rate={rate}
-            prefs={prefs}
-            now={now}
             t={t}
             locale={locale as Locale}
-            promise={promises?.of(cep, rate)}
+            shown={dated[index]?.promise}
+            basis={promises?.of(cep, rate)?.basis}
           />
+          {notes[index] && (
+            <span part="option-same" class="option-same">
+              {notes[index]}
+            </span>
+          )}
           <span part="option-price" class={`option-price${rate.free === true ? ' free' : ''}`}>
             {/* The honesty rule: "Grátis" only for free: true; a price of 0 without it is shown as R$ 0,00. */}
             {rate.free === true ? t.free : formatBRL(rate.price, locale)}
@@ -205,25 +215,21 @@ function RateList({ rates, model, t, locale, id, prefs, promises }: CalculatorPr
  */
 function DeliveryPromise({
   rate,
-  prefs,
-  now,
   t,
   locale,
-  promise,
+  shown,
+  basis,
 }: {
   rate: Rate;
-  prefs: CalculatorPrefs;
-  now: number;
   t: CalculatorMessages;
   locale: Locale;
-  promise: StorePromise | undefined;
+  shown: { from: string; to: string } | undefined;
+  basis: StorePromise['basis'] | undefined;
 }) {
-  const date = prefs.dated ? arrivalOf(rate, prefs, now) : undefined;
-  const shown = promise ?? (date ? { from: date, to: date } : undefined);
   if (shown)
     return (
-      <span part="option-arrival" class="option-promise" data-basis={promise?.basis}>
-        {t.promised(promiseDates(shown, locale, weekdayDate))}
+      <span part="option-arrival" class="option-promise" data-basis={basis}>
+        {arrivalText(shown, locale)}
       </span>
     );
   return (
@@ -231,6 +237,18 @@ function DeliveryPromise({
       {t.days(rate.deliveryDays)}
     </span>
   );
+}
+
+/** The promise an option shows: the store's, else the arrival date when the store said when it posts, else none. */
+function shownPromise(
+  rate: Rate,
+  prefs: CalculatorPrefs,
+  now: number,
+  promise: StorePromise | undefined,
+): { from: string; to: string } | undefined {
+  if (promise) return promise;
+  const date = prefs.dated ? arrivalOf(rate, prefs, now) : undefined;
+  return date ? { from: date, to: date } : undefined;
 }
 
 /**

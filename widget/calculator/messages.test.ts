@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { promiseDates, weekdayDate } from '../../shared/promise-text.ts';
+import { arrivalText } from '../../shared/promise-text.ts';
 import { CALCULATOR_MESSAGES, messagesFor } from './messages.ts';
 
 describe('messagesFor', () => {
@@ -47,12 +47,12 @@ describe('the calculator words', () => {
   it('writes the arrival date as each language does: qua., 26/11 · Wed, Nov 26 · mié., 26/11', () => {
     const one = { from: '2026-11-26', to: '2026-11-26' };
     const range = { from: '2026-12-03', to: '2026-12-05' };
-    expect(pt.promised(promiseDates(one, 'pt-BR', weekdayDate))).toBe('Chega até qui., 26/11');
-    expect(pt.promised(promiseDates(range, 'pt-BR', weekdayDate))).toBe('Chega entre 3 e 5/12');
-    expect(en.promised(promiseDates(one, 'en', weekdayDate))).toBe('Arrives by Thu, Nov 26');
-    expect(en.promised(promiseDates(range, 'en', weekdayDate))).toBe('Arrives Dec 3–5');
-    expect(es.promised(promiseDates(one, 'es', weekdayDate))).toBe('Llega a más tardar el jue., 26/11');
-    expect(es.promised(promiseDates(range, 'es', weekdayDate))).toBe('Llega entre el 3 y el 5/12');
+    expect(arrivalText(one, 'pt-BR')).toBe('Chega até qui., 26/11');
+    expect(arrivalText(range, 'pt-BR')).toBe('Chega entre 3 e 5/12');
+    expect(arrivalText(one, 'en')).toBe('Arrives by Thu, Nov 26');
+    expect(arrivalText(range, 'en')).toBe('Arrives Dec 3–5');
+    expect(arrivalText(one, 'es')).toBe('Llega a más tardar el jue., 26/11');
+    expect(arrivalText(range, 'es')).toBe('Llega entre el 3 y el 5/12');
   });
 
   it('names the destination state and what is missing for free shipping', () => {

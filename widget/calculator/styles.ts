@@ -31,11 +31,12 @@ export const CALCULATOR_CSS = `
 .retry{background:transparent;color:var(--_a);border:1px solid currentColor}
 .options{border:0;margin:0;padding:0}
 .legend{padding:0;margin-bottom:.25rem;font-size:.875em;color:var(--_m)}
-.option{display:grid;grid-template-columns:auto 1fr auto;grid-template-areas:"radio label price" "radio promise price";column-gap:.5rem;align-items:center;padding:.5rem .75rem;margin-bottom:.375rem;border:1px solid var(--_ob);border-radius:var(--shipping-radius,.375rem);cursor:pointer}
+.option{display:grid;grid-template-columns:auto 1fr auto;grid-template-areas:"radio label price" "radio promise price" "radio same price";column-gap:.5rem;align-items:center;padding:.5rem .75rem;margin-bottom:.375rem;border:1px solid var(--_ob);border-radius:var(--shipping-radius,.375rem);cursor:pointer}
 .option.selected{border-color:var(--_a)}
 .option input{grid-area:radio;margin:0;accent-color:var(--_a)}
 .option-label{grid-area:label;font-weight:600}
 .option-promise{grid-area:promise;font-size:.875em}
+.option-same{grid-area:same;font-size:.8125em;color:var(--_m)}
 .cep-search{display:inline-block;margin-bottom:.5rem;font-size:.875em;color:var(--_a)}
 .progress{margin:.25rem 0 0;font-size:.875em;color:var(--_m)}
 .option-price{grid-area:price;font-weight:700}

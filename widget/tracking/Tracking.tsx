@@ -1,3 +1,4 @@
+import { LATE_WORDS, lateStepApplies } from '../../shared/parcel-story.ts';
 import { promiseDates, shortDate } from '../../shared/promise-text.ts';
 import type { TrackingEvent } from '../../shared/tracking.ts';
 import type { TrackingLookupResult } from '../../shared/tracking-lookup.ts';
@@ -172,6 +173,9 @@ function InvalidCard({ code, t }: { code: string; t: TrackingMessages }) {
 function Card({ result, t }: { result: TrackingLookupResult; t: TrackingMessages }) {
   const { status, event } = parcelState(result);
   const words = t.status[status];
+  // `late` comes from the BFF (its clock, shared/parcel-story.ts), the function the e-mails read too.
+  const late = result.late === true;
+  const lateWords = LATE_WORDS[t.locale];
   const where = status === 'awaiting-pickup' ? event?.origin : undefined;
   const since =
     status === 'awaiting-pickup' && event?.timestamp
@@ -183,8 +187,8 @@ function Card({ result, t }: { result: TrackingLookupResult; t: TrackingMessages
         <h2 id={`card-${result.code}`} class="code">
           {result.code}
         </h2>
-        <span part="badge" class={`badge badge-${status}`}>
-          {words.badge}
+        <span part="badge" class={`badge badge-${late ? 'late' : status}`}>
+          {late ? lateWords.badge : words.badge}
         </span>
       </header>
       {event && (
@@ -193,7 +197,7 @@ function Card({ result, t }: { result: TrackingLookupResult; t: TrackingMessages
         </p>
       )}
       <p part="next" class="next">
-        {words.next(where)}
+        {lateStepApplies({ status, late }) ? lateWords.next : words.next(where)}
         {since && ` ${since}`}
       </p>
       {result.promise && (

@@ -2,6 +2,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { useState } from 'preact/hooks';
 import * as z from 'zod/mini';
 import { formatCep } from '../../../../shared/cep.ts';
+import { DeliveryPromiseSchema } from '../../../../shared/delivery-promise.ts';
 import {
   type AgentLabelInput,
   AgentLabelInputSchema,
@@ -11,9 +12,11 @@ import {
   PreviewLabelOutputSchema,
 } from '../../../../shared/labels/agent-label.ts';
 import type { Party } from '../../../../shared/labels/party.ts';
+import { localeOf } from '../../../../shared/locale.ts';
 import { formatBRL } from '../../../../shared/money.ts';
 import { type PlanShipmentOutput, PlanShipmentOutputSchema } from '../../../../shared/packing/plan.ts';
-import { GetShippingRatesOutputSchema } from '../../../../shared/quote.ts';
+import { arrivalText, sameDatesNote } from '../../../../shared/promise-text.ts';
+import { GetShippingRatesOutputSchema, McpRateSchema } from '../../../../shared/quote.ts';
 import type { AppMessages } from './messages.ts';
 import type { AppHost } from './model.ts';
 import { Parcel } from './Parcel.tsx';
@@ -48,23 +51,37 @@ function Waiting({ t }: { t: AppMessages }) {
 
 /** `get_shipping_rates`: each option's service, price and promise; an empty quote says why, never "free". */
 export function QuoteView({ t, locale, result }: ViewProps) {
-  const quote = parsed(GetShippingRatesOutputSchema, result?.structuredContent);
+  const quote = parsed(PromisedRatesSchema, result?.structuredContent);
   if (!quote) return <Waiting t={t} />;
   if (quote.rates.length === 0) {
     return <p class="notice warn">{t.noQuote(quote.reason ?? 'no_rates')}</p>;
   }
+  const words = localeOf(locale) ?? 'pt-BR';
   return (
     <ul class="options">
-      {quote.rates.map((rate) => (
-        <li key={rate.serviceId} class="option">
-          <span class="service">{rate.label}</span>
-          <span class="price">{rate.free ? t.free : money(rate.price, locale)}</span>
-          <span class="promise">{t.businessDays(rate.deliveryDays)}</span>
-        </li>
-      ))}
+      {quote.rates.map((rate) => {
+        // The BFF's rates carry their promise: the calculator's words (shared/promise-text.ts); the platform's count
+        // only where there is none.
+        const same = sameDatesNote(rate, quote.rates, words);
+        return (
+          <li key={rate.serviceId} class="option">
+            <span class="service">{rate.label}</span>
+            <span class="price">{rate.free ? t.free : money(rate.price, locale)}</span>
+            <span class="promise">
+              {rate.promise ? arrivalText(rate.promise, words) : t.businessDays(rate.deliveryDays)}
+              {same ? ` · ${same}` : ''}
+            </span>
+          </li>
+        );
+      })}
     </ul>
   );
 }
+
+/** `get_shipping_rates` as the BFF answers it: each rate with its delivery promise (`QuotedRate`). */
+const PromisedRatesSchema = z.extend(GetShippingRatesOutputSchema, {
+  rates: z.array(z.extend(McpRateSchema, { promise: z.optional(DeliveryPromiseSchema) })),
+});
 
 function PartyBlock({ title, party }: { title: string; party: Party }) {
   const { endereco } = party;
