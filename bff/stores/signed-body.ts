@@ -26,7 +26,10 @@ import { rateLimited } from '../http/errors.ts';
 
 /** The caps per route, from the platforms' payloads (measured in signed-body.test.ts against the sandbox's). */
 export const BODY_CAPS = {
-  /** An order webhook carries the whole order, every line with its properties: a 50-line order is ~40 KB. */
+  /**
+   * An order webhook carries the whole order, every line with its price sets, taxes, discounts and properties: the
+   * sandbox's 50-line order is 13 KB, Shopify's own lines carry a few KB each; 512 KB is a few hundred lines.
+   */
   shopifyWebhook: 512 * 1024,
   /** A rate request carries the cart's lines (name, sku, grams, price, properties): 256 KB is ~1,000 lines. */
   shopifyCarrier: 256 * 1024,
