@@ -178,7 +178,9 @@ async function readBounded(req: Request, res: Response, route: SignedRoute): Pro
         req.off('error', onError);
         req.off('aborted', onAborted);
         if (error) {
-          req.socket.destroy();
+          // Nothing more is read: the refusal is answered and the connection closed after it.
+          req.pause();
+          res.setHeader('Connection', 'close');
           reject(error);
         } else resolve(Buffer.concat(chunks, size));
       };
