@@ -123,7 +123,7 @@ const PLATFORM_NAMES = { shopify: 'Shopify', nuvemshop: 'Nuvemshop' } as const;
 
 /**
  * The middleware of a signed route: the body read within its bounds and its signature checked; then `req.body` is
- * the verified raw body (a Buffer, empty when none) and `signedOf(res)` says whether it was signed.
+ * the verified raw body (a Buffer, empty when none).
  */
 export function signedBody(route: SignedRoute): RequestHandler {
   return async (req, res, next) => {
@@ -140,14 +140,8 @@ export function signedBody(route: SignedRoute): RequestHandler {
     if (presented && !sameSecret(expectedSignature(route.platform, route.secret, body), presented))
       throw new ApiError('invalid_api_key', `The ${header} signature does not match the body.`);
     req.body = body;
-    res.locals.signed = presented !== undefined && presented !== '';
     next();
   };
-}
-
-/** Whether the request `signedBody` admitted carried a signature that verified (false: unsigned, on a secret URL). */
-export function signedOf(res: Response): boolean {
-  return res.locals.signed === true;
 }
 
 function tooLarge(res: Response, cap: number): ApiError {
