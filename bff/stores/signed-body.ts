@@ -17,7 +17,7 @@ import { rateLimited } from '../http/errors.ts';
  * 1. a body without a signature header is refused `401` before a byte of it is read (unless the route takes unsigned
  *    bodies: the carrier callback on its secret URL);
  * 2. a declared length over the route's cap is `413` before a byte is read, and the connection closed;
- * 3. the bytes of bodies being read before their signature is checked are bounded across the BFF
+ * 3. the bytes of bodies being read before their signature is checked are bounded across this BFF instance
  *    (`UnverifiedBytes`): a body that would pass the bound is `429` with `Retry-After` (the platforms send again);
  * 4. a body that does not arrive within `readTimeoutMs` is dropped, its bytes given back;
  * 5. the signature is an HMAC-SHA256 of the raw body with the app's secret (Shopify base64, Nuvemshop hex), compared
@@ -37,7 +37,7 @@ export const BODY_CAPS = {
   nuvemshopWebhook: 64 * 1024,
 } as const;
 
-/** What bodies not yet verified may hold at once across the BFF: 8 of the largest, hundreds of usual ones. */
+/** What bodies not yet verified may hold at once in this instance: 8 of the largest, hundreds of usual ones. */
 export const UNVERIFIED_BYTES = 4 * 1024 * 1024;
 
 /** How long a signed body has to arrive: platforms send a few KB at once; a trickle is a stranger's. */
