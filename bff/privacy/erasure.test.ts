@@ -228,6 +228,13 @@ describe.each(BACKENDS)('customers/redact on $label', (backend) => {
     });
     expect(await asked.json()).toEqual({ received: 'recorded' });
 
+    const lookup = () =>
+      fetch(`${stack.bff.url}/api/orders/lookup`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ orderId: shopify.order.orderId, cep: CUSTOMER.cep }),
+      });
+    expect((await lookup()).status).toBe(200);
     const before = await search(sqls, NEEDLES);
     // The instrument finds the data where the kit keeps it (else the search below could not fail).
     const tablesHit = new Set(before.hits.map((hit) => hit.split('.')[0]));
@@ -250,6 +257,8 @@ describe.each(BACKENDS)('customers/redact on $label', (backend) => {
     expect(await nuvemRedact.json()).toEqual({ received: 'erased' });
 
     const after = await search(sqls, NEEDLES);
+    // The erased order is no longer found by its number and the shopper's CEP.
+    expect((await lookup()).status).toBe(404);
     expect(after.hits).toEqual([]);
     // Every table searched is one personal-data.ts accounts for, and the other way round.
     expect(after.tables).toEqual(Object.keys(PERSONAL_DATA).sort());

@@ -99,6 +99,15 @@ afterAll(async () => {
   await stack?.close();
 });
 
+/** The shop a payload names, for its header (the fixture shop when the payload is not one). */
+function shopOf(body: string): string {
+  try {
+    return String((JSON.parse(body) as { shop_domain?: unknown }).shop_domain ?? SHOPIFY_SHOP);
+  } catch {
+    return SHOPIFY_SHOP;
+  }
+}
+
 function shopify(topic: string, body: string, change: Record<string, string> = {}) {
   return fetch(`${stack.bff.url}/stores/shopify/webhooks`, {
     method: 'POST',
@@ -106,7 +115,7 @@ function shopify(topic: string, body: string, change: Record<string, string> = {
       'content-type': 'application/json',
       'x-shopify-hmac-sha256': shopifyHmac(SANDBOX_SHOPIFY_APP_SECRET, body),
       'x-shopify-topic': topic,
-      'x-shopify-shop-domain': (JSON.parse(body) as { shop_domain: string }).shop_domain,
+      'x-shopify-shop-domain': shopOf(body),
       'x-shopify-webhook-id': crypto.randomUUID(),
       ...change,
     },
@@ -194,6 +203,34 @@ describe("the platforms' example payloads, fed verbatim", () => {
       nuvemshopHmac('x'.repeat(32), '{}'),
     );
     expect(nuvem.status).toBe(401);
+    expect(await requests()).toHaveLength(before);
+  });
+
+  it('answers signed but malformed requests 400 with what is wrong, never a 500, and records nothing', async () => {
+    const before = (await requests()).length;
+    const shopifyBodies = [
+      'not json',
+      '[]',
+      JSON.stringify({ shop_domain: SHOPIFY_SHOP, customer: 'john@example.com' }),
+      JSON.stringify({
+        shop_domain: SHOPIFY_SHOP,
+        orders_to_redact: Array.from({ length: 10_001 }, (_, i) => i),
+      }),
+      JSON.stringify({ shop_id: 1 }),
+    ];
+    for (const body of shopifyBodies) {
+      const res = await shopify('customers/redact', body, { 'x-shopify-shop-domain': SHOPIFY_SHOP });
+      expect(res.status, body.slice(0, 40)).toBe(400);
+      expect(((await res.json()) as { error: { code: string } }).error.code).toMatch(/^invalid_(json|body)$/);
+    }
+    for (const body of [
+      '{}',
+      JSON.stringify({ store_id: { id: 1 } }),
+      JSON.stringify({ store_id: 1, customer: [] }),
+    ]) {
+      const res = await nuvemshop('customers/redact', body);
+      expect(res.status, body).toBe(400);
+    }
     expect(await requests()).toHaveLength(before);
   });
 

@@ -330,6 +330,32 @@ describe('unsigned bodies bounded per connection before the signature (issue 48,
   });
 });
 
+describe('a chunked body (no declared length)', () => {
+  it('reserves the cap, is refused 413 once it passes it, and gives the bytes back', async () => {
+    const pool = new UnverifiedBytes(1024 * 1024);
+    const app = express();
+    const route = { platform: 'nuvemshop', secret: 'x'.repeat(32), cap: 8 * 1024, pool } as const;
+    app.post('/hook', signedBody(route), (_req, res) => void res.json({}));
+    app.use(errorHandler(createLogger({ level: 'silent' })));
+    const server = app.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    try {
+      const socket = await openRequest((server.address() as AddressInfo).port, '/hook', {
+        'transfer-encoding': 'chunked',
+        'x-linkedstore-hmac-sha256': 'ab',
+      });
+      const answer = statusOf(socket);
+      const chunk = 'x'.repeat(4096);
+      for (let i = 0; i < 4; i++) socket.write(`${chunk.length.toString(16)}\r\n${chunk}\r\n`);
+      expect(await answer).toBe(413);
+      expect(pool.held).toBe(0);
+      socket.destroy();
+    } finally {
+      server.close();
+    }
+  });
+});
+
 describe('a body that trickles', () => {
   it('is dropped after the read deadline and its bytes given back', async () => {
     const pool = new UnverifiedBytes(1024 * 1024);
@@ -347,9 +373,11 @@ describe('a body that trickles', () => {
         'content-length': '1000',
         'x-linkedstore-hmac-sha256': 'ab',
       });
+      const answer = statusOf(socket);
       socket.write('{');
-      await once(socket, 'close');
+      expect(await answer).toBe(400);
       expect(pool.held).toBe(0);
+      await once(socket, 'close');
     } finally {
       server.close();
     }

@@ -17,7 +17,7 @@ import { rateLimited } from '../http/errors.ts';
  * 1. a body without a signature header is refused `401` before a byte of it is read (unless the route takes unsigned
  *    bodies: the carrier callback on its secret URL);
  * 2. a declared length over the route's cap is `413` before a byte is read, and the connection closed;
- * 3. the bytes of bodies being read before their signature is checked are bounded across the BFF
+ * 3. the bytes of bodies being read before their signature is checked are bounded across this BFF instance
  *    (`UnverifiedBytes`): a body that would pass the bound is `429` with `Retry-After` (the platforms send again);
  * 4. a body that does not arrive within `readTimeoutMs` is dropped, its bytes given back;
  * 5. the signature is an HMAC-SHA256 of the raw body with the app's secret (Shopify base64, Nuvemshop hex), compared
@@ -26,7 +26,10 @@ import { rateLimited } from '../http/errors.ts';
 
 /** The caps per route, from the platforms' payloads (measured in signed-body.test.ts against the sandbox's). */
 export const BODY_CAPS = {
-  /** An order webhook carries the whole order, every line with its properties: a 50-line order is ~40 KB. */
+  /**
+   * An order webhook carries the whole order, every line with its price sets, taxes, discounts and properties: the
+   * sandbox's 50-line order is 13 KB, Shopify's own lines carry a few KB each; 512 KB is a few hundred lines.
+   */
   shopifyWebhook: 512 * 1024,
   /** A rate request carries the cart's lines (name, sku, grams, price, properties): 256 KB is ~1,000 lines. */
   shopifyCarrier: 256 * 1024,
@@ -34,7 +37,7 @@ export const BODY_CAPS = {
   nuvemshopWebhook: 64 * 1024,
 } as const;
 
-/** What bodies not yet verified may hold at once across the BFF: 8 of the largest, hundreds of usual ones. */
+/** What bodies not yet verified may hold at once in this instance: 8 of the largest, hundreds of usual ones. */
 export const UNVERIFIED_BYTES = 4 * 1024 * 1024;
 
 /** How long a signed body has to arrive: platforms send a few KB at once; a trickle is a stranger's. */
@@ -120,7 +123,7 @@ const PLATFORM_NAMES = { shopify: 'Shopify', nuvemshop: 'Nuvemshop' } as const;
 
 /**
  * The middleware of a signed route: the body read within its bounds and its signature checked; then `req.body` is
- * the verified raw body (a Buffer, empty when none) and `signedOf(res)` says whether it was signed.
+ * the verified raw body (a Buffer, empty when none).
  */
 export function signedBody(route: SignedRoute): RequestHandler {
   return async (req, res, next) => {
@@ -137,14 +140,8 @@ export function signedBody(route: SignedRoute): RequestHandler {
     if (presented && !sameSecret(expectedSignature(route.platform, route.secret, body), presented))
       throw new ApiError('invalid_api_key', `The ${header} signature does not match the body.`);
     req.body = body;
-    res.locals.signed = presented !== undefined && presented !== '';
     next();
   };
-}
-
-/** Whether the request `signedBody` admitted carried a signature that verified (false: unsigned, on a secret URL). */
-export function signedOf(res: Response): boolean {
-  return res.locals.signed === true;
 }
 
 function tooLarge(res: Response, cap: number): ApiError {
@@ -175,7 +172,9 @@ async function readBounded(req: Request, res: Response, route: SignedRoute): Pro
         req.off('error', onError);
         req.off('aborted', onAborted);
         if (error) {
-          req.socket.destroy();
+          // Nothing more is read: the refusal is answered and the connection closed after it.
+          req.pause();
+          res.setHeader('Connection', 'close');
           reject(error);
         } else resolve(Buffer.concat(chunks, size));
       };

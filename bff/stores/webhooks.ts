@@ -111,7 +111,7 @@ export function storeWebhookRoutes(deps: StoreWebhookDeps): Router {
       const body = rawBody(req);
       const { family, topic, shop: from, deliveryId: webhookId } = shopifyDeliveryOf(req);
       const names = SHOPIFY_HEADER_FAMILIES[family];
-      // ARCHITECTURE "What no caller can do": a webhook names its shop, and only the connected shop's are taken.
+      // docs/security.md, "Signed bodies": a webhook names its shop, and only the connected shop's are taken.
       if (!from)
         throw new ApiError('invalid_body', `Send ${names.shop} (Shopify names the shop of every delivery).`);
       // Compliance topics also come for a shop no longer connected (shop/redact, 48 h after the uninstall).
