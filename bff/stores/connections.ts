@@ -6,6 +6,7 @@ import { retryDelayMs } from '../notifications/dispatcher.ts';
 import type { ConnectionRow, ConnectionStore, SealedGrant, StorePlatform } from './connection-store.ts';
 import { StoreRefused } from './store-api.ts';
 import { loadStoreKey, TokenBox } from './store-key.ts';
+import type { StoreRegistrar } from './store-registration.ts';
 import { shopifyToken } from './token-grants.ts';
 
 /** What a call to a store needs: where its API is and a live token. Never logged, never shown. */
@@ -48,6 +49,9 @@ export class StoreConnections {
   private readonly options: StoreConnectionsOptions;
   private readonly now: () => number;
   private readonly renewing = new Map<string, Promise<void>>();
+  /** Registrations that failed, and when each is tried again (in memory: registering twice changes nothing). */
+  private readonly registerRetries = new Map<string, { tries: number; at: number }>();
+  private registrar: StoreRegistrar | undefined;
   private timer: ReturnType<typeof setInterval> | undefined;
 
   constructor(options: StoreConnectionsOptions) {
@@ -56,11 +60,46 @@ export class StoreConnections {
   }
 
   start(): void {
-    this.timer ??= setInterval(
-      () => void this.renewDue().catch(() => undefined),
-      this.options.tickMs ?? 30_000,
-    );
+    this.timer ??= setInterval(() => void this.tick().catch(() => undefined), this.options.tickMs ?? 30_000);
     this.timer.unref();
+  }
+
+  /** What registers a store's carrier and webhooks (store-registration.ts): after a grant, and again after a failure. */
+  useRegistrar(registrar: StoreRegistrar): void {
+    this.registrar = registrar;
+  }
+
+  /** One round of the timer: due renewals, then registrations that failed and are due again. */
+  async tick(): Promise<void> {
+    await this.renewDue();
+    await this.registerDue();
+  }
+
+  /** Registers again every connected store whose registration failed, when its backoff allows; answers how many. */
+  async registerDue(): Promise<number> {
+    const registrar = this.registrar;
+    if (!registrar) return 0;
+    const failed = (await this.options.store.list()).filter(
+      (row) => row.token !== null && row.carrier === 'error',
+    );
+    let tried = 0;
+    for (const row of failed) {
+      const key = `${row.platform} ${row.shop}`;
+      const retry = this.registerRetries.get(key) ?? { tries: 0, at: 0 };
+      if (retry.at > this.now()) continue;
+      tried += 1;
+      await registrar(row.platform, row.shop);
+      if ((await this.options.store.get(row.platform, row.shop))?.carrier !== 'error') {
+        this.registerRetries.delete(key);
+        continue;
+      }
+      const tries = retry.tries + 1;
+      this.registerRetries.set(key, {
+        tries,
+        at: this.now() + Math.min(60_000 * 2 ** (tries - 1), 3_600_000),
+      });
+    }
+    return tried;
   }
 
   close(): void {
@@ -146,12 +185,16 @@ export class StoreConnections {
   }
 
   private async grantClientCredentials(shop: string): Promise<ConnectionRow | undefined> {
+    let granted = false;
     await this.single(`shopify ${shop}`, async () => {
       if (await this.options.store.get('shopify', shop).then((row) => row?.token)) return;
       const answer = await shopifyToken(this.app(shop), { grant: 'client_credentials' });
       await this.connectShopify(shop, answer, 'client_credentials');
+      granted = true;
       this.options.logger.info({ shop }, 'stores: Shopify token from the client-credentials grant');
     });
+    // Outside the grant's turn: registering asks for the token again.
+    if (granted) await this.registrar?.('shopify', shop);
     return this.options.store.connected('shopify');
   }
 

@@ -24,7 +24,10 @@ let loseNext = false;
 /** `down`: the token endpoint cannot be reached; `tokenCalls` counts the requests that reached it. */
 let down = false;
 let tokenCalls = 0;
+/** `adminDown`: Shopify's Admin GraphQL API cannot be reached (the registration fails). */
+let adminDown = false;
 const network: typeof fetch = async (input, init) => {
+  if (adminDown && String(input).endsWith('/graphql.json')) throw new TypeError('fetch failed: ETIMEDOUT');
   const toToken = String(input).endsWith('/admin/oauth/access_token');
   if (toToken && down) throw new TypeError('fetch failed: connect ECONNREFUSED');
   if (toToken) tokenCalls += 1;
@@ -346,6 +349,34 @@ describe('disconnect', () => {
   });
 });
 
+describe('registration that failed', () => {
+  it('is tried again with backoff until the carrier and the webhooks are registered', async () => {
+    adminDown = true;
+    expect((await installShopify()).done.status).toBe(302);
+    expect((await stores()).find((s) => s.platform === 'shopify')).toMatchObject({
+      connected: true,
+      carrier: 'error',
+    });
+    adminDown = false;
+    expect(await bff.connections.registerDue()).toBe(1); // its first retry is due at once
+    expect((await stores()).find((s) => s.platform === 'shopify')?.carrier).toBe('registered');
+  });
+
+  it('waits its backoff after a failure', async () => {
+    await bff.backends.connections.registered('shopify', SHOP, 'error', []);
+    adminDown = true;
+    expect(await bff.connections.registerDue()).toBe(1);
+    adminDown = false;
+    expect(await bff.connections.registerDue()).toBe(0);
+    clock += 121_000;
+    expect(await bff.connections.registerDue()).toBe(1);
+    expect((await stores()).find((s) => s.platform === 'shopify')).toMatchObject({
+      carrier: 'registered',
+      webhooks: ['orders/paid', 'orders/updated', 'app/uninstalled'],
+    });
+  });
+});
+
 describe('client credentials', () => {
   it('gets the token of a Dev Dashboard app with no install and no static token', async () => {
     const own = await startBff(
@@ -355,6 +386,8 @@ describe('client credentials', () => {
         BFF_SHOPIFY_SECRET: SANDBOX_SHOPIFY_APP_SECRET,
         BFF_SHOPIFY_SHOP: SHOP,
         BFF_SHOPIFY_API_URL: `${sandbox.url}/shopify/${SHOP}`,
+        // Shopify wants each carrier service's name unique in the shop, and the first BFF's is there.
+        BFF_STORE_NAME: 'Loja Própria',
       },
       { now, orders: { timers: false } },
     );
@@ -363,6 +396,8 @@ describe('client credentials', () => {
       expect(access?.shop).toBe(SHOP);
       const row = await own.backends.connections.get('shopify', SHOP);
       expect(row?.kind).toBe('client_credentials');
+      // Its carrier and webhooks registered with that token, with no command to run.
+      expect(row?.carrier, own.logs.filter((l) => l.includes('registration')).join('\n')).toBe('registered');
       clock += 3000; // past its renewal (4 s tokens, renewed at half-life)
       expect(await own.connections.renewDue()).toBe(1);
       expect((await own.backends.connections.get('shopify', SHOP))?.token).not.toBe(row?.token);
