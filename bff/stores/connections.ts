@@ -177,8 +177,13 @@ export class StoreConnections {
   }
 
   /** `app/uninstalled`, or "disconnect" on the desk: the tokens deleted; nothing more is sent to the store. */
-  async disconnect(platform: StorePlatform, shop: string, why: string): Promise<boolean> {
-    const done = await this.options.store.disconnect(platform, shop, this.now());
+  async disconnect(
+    platform: StorePlatform,
+    shop: string,
+    why: string,
+    happenedAt?: number,
+  ): Promise<boolean> {
+    const done = await this.options.store.disconnect(platform, shop, this.now(), happenedAt);
     if (done)
       this.options.logger.info({ platform, shop, why }, 'stores: store disconnected, its tokens deleted');
     return done;

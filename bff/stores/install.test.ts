@@ -232,6 +232,24 @@ describe('a connected Shopify store', () => {
     expect((await stores())[0]?.connected).toBe(true);
   });
 
+  it('keeps the store connected when Shopify retries an uninstall older than the install', async () => {
+    const body = JSON.stringify({ id: 1, domain: SHOP, myshopify_domain: SHOP });
+    const res = await fetch(`${bff.url}/stores/shopify/webhooks`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'x-shopify-topic': 'app/uninstalled',
+        'x-shopify-shop-domain': SHOP,
+        'x-shopify-webhook-id': crypto.randomUUID(),
+        'x-shopify-triggered-at': new Date(Date.parse('2026-12-06T11:00:00Z')).toISOString(),
+        'x-shopify-hmac-sha256': shopifyHmac(SANDBOX_SHOPIFY_APP_SECRET, body),
+      },
+      body,
+    });
+    expect(await res.json()).toEqual({ received: 'ignored' });
+    expect((await stores())[0]?.connected).toBe(true);
+  });
+
   it("answers the emulated checkout's rate request and takes its paid orders", async () => {
     const quote = await sandbox.control(`checkouts/shopify/${SHOP}/quote`, {
       cart: { items: [{ name: 'Camiseta', quantity: 1, unitPriceBRL: 59.9, weightKg: 0.3 }] },

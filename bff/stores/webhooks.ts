@@ -68,7 +68,15 @@ export function storeWebhookRoutes(deps: StoreWebhookDeps): Router {
       const from = req.get(SHOPIFY_SHOP_HEADER)?.trim().toLowerCase();
       const topic = req.get(SHOPIFY_TOPIC_HEADER)?.trim();
       if (topic === 'app/uninstalled')
-        return void done(res, await uninstalled(deps, 'shopify', signedShopOf(body, from)));
+        return void done(
+          res,
+          await uninstalled(
+            deps,
+            'shopify',
+            signedShopOf(body, from),
+            Date.parse(req.get('x-shopify-triggered-at') ?? ''),
+          ),
+        );
       if ((shop && from && from !== shop) || !SHOPIFY_ORDER_TOPICS.some((known) => known === topic))
         return void done(res, 'ignored');
       const webhookId = req.get(SHOPIFY_WEBHOOK_ID_HEADER)?.trim();
@@ -169,9 +177,14 @@ async function uninstalled(
   deps: StoreWebhookDeps,
   platform: 'shopify' | 'nuvemshop',
   shop: string | undefined,
+  triggeredAt = Number.NaN,
 ): Promise<Outcome> {
   if (!shop || !deps.connections) return 'ignored';
-  return (await deps.connections.disconnect(platform, shop, 'app/uninstalled')) ? 'uninstalled' : 'ignored';
+  // Shopify's X-Shopify-Triggered-At: a retry of an uninstall older than the current install leaves it connected.
+  const happenedAt = Number.isFinite(triggeredAt) ? triggeredAt : undefined;
+  return (await deps.connections.disconnect(platform, shop, 'app/uninstalled', happenedAt))
+    ? 'uninstalled'
+    : 'ignored';
 }
 
 /** The draft reviewed (CEP, service, weights) and kept, or why not. */
