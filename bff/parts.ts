@@ -177,6 +177,7 @@ export function createParts(deps: BffDeps) {
   if (deps.orders?.timers !== false) connections.start();
   const trackingBack = new TrackingBack({
     access: connections.access,
+    isConnected: connections.isConnected,
     store: backends.fulfillments,
     config,
     logger,

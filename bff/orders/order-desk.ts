@@ -85,13 +85,16 @@ export class OrderDesk {
       fulfillments.of(stored.map((order) => order.orderId)),
     ]);
     const views = [];
+    const connected = {
+      shopify: await trackingBack.connected('shopify'),
+      nuvemshop: await trackingBack.connected('nuvemshop'),
+    };
     for (const order of stored) {
       const items = packedItems(order, presets, boxes);
       const plan = planOf(items, boxes);
       const platform = order.source === 'shopify' || order.source === 'nuvemshop' ? order.source : undefined;
       const tracking =
-        sent.get(order.orderId) ??
-        (platform && !trackingBack.connected(platform) ? 'not_connected' : undefined);
+        sent.get(order.orderId) ?? (platform && !connected[platform] ? 'not_connected' : undefined);
       const view = orderView(order, labels.get(order.orderId), items, plan, tracking);
       const priced = price && 'volumes' in plan ? await this.price(order, plan.volumes) : undefined;
       views.push(priced === undefined ? view : { ...view, price: priced });
@@ -230,7 +233,7 @@ export class OrderDesk {
   /** The order's tracking back to its store, once every planned volume has a created label with its code. */
   private async queueTracking(order: StoredOrder, planned: number): Promise<void> {
     if (order.source !== 'shopify' && order.source !== 'nuvemshop') return;
-    if (!this.deps.trackingBack.connected(order.source)) return;
+    if (!(await this.deps.trackingBack.connected(order.source))) return;
     const created = (await this.deps.ledger.byOrder(order.orderId)).filter(
       (attempt) => attempt.state === 'created' && attempt.trackingCode,
     );

@@ -205,6 +205,21 @@ export class ConnectionStore {
     return changed > 0;
   }
 
+  /** A store known only from the variables, recorded as disconnected (no token): nothing is sent to it until it connects. */
+  async markDisconnected(
+    platform: StorePlatform,
+    shop: string,
+    kind: ConnectionKind,
+    now: number,
+  ): Promise<boolean> {
+    const changed = await this.sql.run(
+      `INSERT INTO store_connections (platform, shop, kind, token, refresh, updated_at, connected_at)
+       VALUES (?, ?, ?, NULL, NULL, ?, ?) ON CONFLICT (platform, shop) DO NOTHING`,
+      [platform, shop, kind, now, now],
+    );
+    return changed > 0;
+  }
+
   /** The connections whose renewal is due. */
   async due(now: number): Promise<ConnectionRow[]> {
     const rows = await this.sql.all(

@@ -114,6 +114,9 @@ export class StoreConnections {
   readonly access: AccessOf = async (platform) => {
     const { shopify, nuvemshop, shopifySecret } = this.options.config.checkout;
     let row = await this.options.store.connected(platform);
+    // A store disconnected on the desk or by app/uninstalled stays so: no grant, no static token, until reinstalled.
+    const configured = platform === 'shopify' ? shopify.shop : nuvemshop.storeId;
+    if (!row && configured && (await this.options.store.get(platform, configured))) return undefined;
     if (!row && platform === 'shopify' && !shopify.token && shopify.shop && shopify.clientId && shopifySecret)
       row = await this.grantClientCredentials(shopify.shop);
     if (!row) {
@@ -140,6 +143,22 @@ export class StoreConnections {
       );
     const apiUrl = platform === 'shopify' ? this.adminOrigin(row.shop) : nuvemshop.apiUrl;
     return { platform, shop: row.shop, apiUrl, token };
+  };
+
+  /**
+   * Whether a platform's store can be called (its orders' tracking is queued for it): installed or granted and not
+   * disconnected, a client-credentials app configured, or a static token of the variables.
+   */
+  readonly isConnected = async (platform: StorePlatform): Promise<boolean> => {
+    if (await this.options.store.connected(platform)) return true;
+    const { shopify, nuvemshop, shopifySecret } = this.options.config.checkout;
+    const shop = platform === 'shopify' ? shopify.shop : nuvemshop.storeId;
+    // A store disconnected on the desk or by app/uninstalled stays so, whatever the variables say.
+    if (shop && (await this.options.store.get(platform, shop))) return false;
+    if (platform === 'nuvemshop') return Boolean(nuvemshop.token && nuvemshop.storeId);
+    return Boolean(
+      shopify.shop && ((shopify.token && shopify.apiUrl) || (shopify.clientId && shopifySecret)),
+    );
   };
 
   /** Renews every connection whose renewal is due; answers how many were tried. */
@@ -183,7 +202,17 @@ export class StoreConnections {
     why: string,
     happenedAt?: number,
   ): Promise<boolean> {
-    const done = await this.options.store.disconnect(platform, shop, this.now(), happenedAt);
+    const { shopify, nuvemshop } = this.options.config.checkout;
+    const configured = platform === 'shopify' ? shopify.shop : nuvemshop.storeId;
+    let done = await this.options.store.disconnect(platform, shop, this.now(), happenedAt);
+    // A store of the variables alone (a static token, a grant not asked yet) has no row: one records it disconnected.
+    if (!done && shop === configured && !(await this.options.store.get(platform, shop)))
+      done = await this.options.store.markDisconnected(
+        platform,
+        shop,
+        platform === 'shopify' ? 'static' : 'nuvemshop',
+        this.now(),
+      );
     if (done)
       this.options.logger.info({ platform, shop, why }, 'stores: store disconnected, its tokens deleted');
     return done;

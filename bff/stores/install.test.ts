@@ -263,6 +263,22 @@ describe('a connected Shopify store', () => {
     expect(sent).toEqual([expect.objectContaining({ status: 200 })]);
     const listed = (await (await desk.get('/admin/api/orders')).json()) as { orders: { orderId: string }[] };
     expect(listed.orders.map((o) => o.orderId)).toContain(order.orderId);
+    // Its tracking goes back with the installed token.
+    expect(await bff.trackingBack.connected('shopify')).toBe(true);
+    const stored = await bff.backends.orders.get(order.orderId);
+    if (!stored) throw new Error('the order was not kept');
+    const tracking = [{ code: 'AA123456785BR', url: `${bff.url}/track?codes=AA123456785BR` }];
+    expect(await bff.backends.fulfillments.enqueue(stored, tracking, now())).toBe(true);
+    await bff.trackingBack.drain();
+    expect((await bff.backends.fulfillments.get(order.orderId))?.state).toBe('sent');
+    const emulated = (await (
+      await sandbox.control(`stores/shopify/${SHOP}/orders`, undefined, 'GET')
+    ).json()) as {
+      orders: { orderId: string; fulfillments: { numbers: string[] }[] }[];
+    };
+    expect(emulated.orders.find((o) => o.orderId === order.orderId)?.fulfillments).toEqual([
+      expect.objectContaining({ numbers: ['AA123456785BR'] }),
+    ]);
   });
 });
 
@@ -280,6 +296,7 @@ describe('app/uninstalled', () => {
       await bff.trackingBack.drain();
     }
     expect(sandbox.state.checkouts.installs.calls.get(`shopify ${SHOP}`)).toBe(calls);
+    expect(await bff.trackingBack.connected('shopify')).toBe(false);
     expect(await stores()).toEqual([expect.objectContaining({ shop: SHOP, connected: false, webhooks: [] })]);
     expect(await (await desk.get('/admin/stores?lang=en')).text()).toContain('To reconnect');
   });
@@ -419,8 +436,47 @@ describe('client credentials', () => {
       clock += 3000; // past its renewal (4 s tokens, renewed at half-life)
       expect(await own.connections.renewDue()).toBe(1);
       expect((await own.backends.connections.get('shopify', SHOP))?.token).not.toBe(row?.token);
+      // Uninstalled: no grant asked again, nothing sent to the store.
+      await sandbox.control(`stores/shopify/${SHOP}/uninstall`);
+      const calls = sandbox.state.checkouts.installs.calls.get(`shopify ${SHOP}`);
+      expect(await own.connections.access('shopify')).toBeUndefined();
+      expect(await own.trackingBack.connected('shopify')).toBe(false);
+      expect(sandbox.state.checkouts.installs.calls.get(`shopify ${SHOP}`)).toBe(calls);
     } finally {
       await own.stop();
+    }
+  });
+});
+
+describe('a static token', () => {
+  it('is still taken, shown on the desk, and stays disconnected once disconnected there', async () => {
+    const legacy = await startBff(
+      sandbox.url,
+      {
+        BFF_ADMIN_PASSWORD: PASSWORD,
+        BFF_SHOPIFY_SHOP: SHOP,
+        BFF_SHOPIFY_TOKEN: 'shpat_test_demo_0000000001',
+        BFF_SHOPIFY_API_URL: `${sandbox.url}/shopify/${SHOP}`,
+      },
+      { now, orders: { timers: false } },
+    );
+    try {
+      expect(await legacy.connections.access('shopify')).toMatchObject({
+        token: 'shpat_test_demo_0000000001',
+      });
+      const own = await deskClient(legacy.url, PASSWORD);
+      const listed = StoresAnswerSchema.parse(await (await own.get('/admin/api/stores')).json()).stores;
+      expect(listed).toEqual([
+        expect.objectContaining({ shop: SHOP, connected: true, token: { kind: 'static' } }),
+      ]);
+      const done = await own.post('/admin/api/stores/disconnect', { platform: 'shopify', shop: SHOP });
+      expect(await done.json()).toEqual({ disconnected: true });
+      expect(await legacy.connections.access('shopify')).toBeUndefined();
+      expect(await legacy.trackingBack.connected('shopify')).toBe(false);
+      const after = StoresAnswerSchema.parse(await (await own.get('/admin/api/stores')).json()).stores;
+      expect(after).toEqual([expect.objectContaining({ shop: SHOP, connected: false })]);
+    } finally {
+      await legacy.stop();
     }
   });
 });
