@@ -188,6 +188,37 @@ describe('Shopify install', () => {
   });
 });
 
+describe('hostile install requests', () => {
+  it('answers each with 400 and what was wrong, never a 500, and stores nothing', async () => {
+    const before = await bff.backends.sql.all('SELECT * FROM store_connections');
+    const signed = new URL(appUrl());
+    const twice = new URL(signed);
+    twice.searchParams.append('hmac', signed.searchParams.get('hmac') ?? '');
+    const added = new URL(signed);
+    added.searchParams.append('shop', 'outra.myshopify.com');
+    const urls = [
+      `${bff.url}/stores/shopify/install`,
+      `${bff.url}/stores/shopify/install?shop=${SHOP}`,
+      twice.toString(),
+      added.toString(),
+      `${bff.url}/stores/shopify/install?${'x'.repeat(6000)}=1`,
+      `${bff.url}/stores/shopify/callback?code=abc&shop=${SHOP}`,
+      `${bff.url}/stores/shopify/callback?${signed.search.slice(1)}&code=`,
+      `${bff.url}/stores/nuvemshop/callback`,
+      `${bff.url}/stores/nuvemshop/callback?code=${encodeURIComponent('../../etc')}`,
+      `${bff.url}/stores/nuvemshop/callback?code=${'a'.repeat(5000)}`,
+      `${bff.url}/stores/nuvemshop/callback?code=not-a-code-nuvemshop-gave`,
+    ];
+    for (const url of urls) {
+      const res = await go(url);
+      expect([400, 414, 431], url.slice(0, 120)).toContain(res.status);
+    }
+    const post = await fetch(`${bff.url}/stores/shopify/install`, { method: 'POST' });
+    expect(post.status).toBe(405);
+    expect(await bff.backends.sql.all('SELECT * FROM store_connections')).toEqual(before);
+  });
+});
+
 describe('a connected Shopify store', () => {
   it('renews once however many calls find the token due at the same time', async () => {
     clock += 3000;
