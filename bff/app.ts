@@ -275,13 +275,7 @@ export function createBff(deps: BffDeps): Bff {
       store: backends.connections,
       logger,
       now,
-      services: async () => {
-        const quote = await rates.quote({
-          destinationCep: '01310100',
-          items: [{ name: 'amostra', quantity: 1, unitPriceBRL: 1, weightKg: 1 }],
-        });
-        return quote.rates.map((rate) => ({ serviceId: rate.serviceId, label: rate.label }));
-      },
+      register: parts.registrar,
       ...(deps.fetch ? { fetch: deps.fetch } : {}),
     }),
   );

@@ -17,7 +17,7 @@ import { ShipmentPlans } from './packing/packing.ts';
 import { createHistoryPromises, TransitRecorder } from './promise/promise.ts';
 import { RatesService } from './rates/rates.ts';
 import { ShippingRulesStore } from './rules/rules.ts';
-import { createConnections, TrackingBack } from './stores/stores.ts';
+import { createConnections, storeRegistrar, TrackingBack } from './stores/stores.ts';
 import { TrackingService } from './tracking/tracking.ts';
 import { createRestClient, PlatformMcp } from './upstream/upstream.ts';
 
@@ -175,9 +175,26 @@ export function createParts(deps: BffDeps) {
     ...(deps.random ? { random: deps.random } : {}),
     ...(deps.fetch ? { fetch: deps.fetch } : {}),
   });
+  // The carrier and the webhooks registered with a new connection's token, and again while that fails.
+  const registrar = storeRegistrar({
+    config,
+    connections,
+    store: backends.connections,
+    logger,
+    services: async () =>
+      (
+        await rates.quote({
+          destinationCep: '01310100',
+          items: [{ ...NOMINAL_ITEM, unitPriceBRL: 1, weightKg: 1 }],
+        })
+      ).rates.map((rate) => ({ serviceId: rate.serviceId, label: rate.label })),
+    ...(deps.fetch ? { fetch: deps.fetch } : {}),
+  });
+  connections.useRegistrar(registrar);
   if (deps.orders?.timers !== false) connections.start();
   const trackingBack = new TrackingBack({
     access: connections.access,
+    isConnected: connections.isConnected,
     store: backends.fulfillments,
     config,
     logger,
@@ -252,6 +269,7 @@ export function createParts(deps: BffDeps) {
     cep,
     trackingBack,
     connections,
+    registrar,
     orderDesk,
     oauth,
     labelsCheck,

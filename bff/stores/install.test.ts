@@ -24,7 +24,10 @@ let loseNext = false;
 /** `down`: the token endpoint cannot be reached; `tokenCalls` counts the requests that reached it. */
 let down = false;
 let tokenCalls = 0;
+/** `adminDown`: Shopify's Admin GraphQL API cannot be reached (the registration fails). */
+let adminDown = false;
 const network: typeof fetch = async (input, init) => {
+  if (adminDown && String(input).endsWith('/graphql.json')) throw new TypeError('fetch failed: ETIMEDOUT');
   const toToken = String(input).endsWith('/admin/oauth/access_token');
   if (toToken && down) throw new TypeError('fetch failed: connect ECONNREFUSED');
   if (toToken) tokenCalls += 1;
@@ -185,6 +188,37 @@ describe('Shopify install', () => {
   });
 });
 
+describe('hostile install requests', () => {
+  it('answers each with 400 and what was wrong, never a 500, and stores nothing', async () => {
+    const before = await bff.backends.sql.all('SELECT * FROM store_connections');
+    const signed = new URL(appUrl());
+    const twice = new URL(signed);
+    twice.searchParams.append('hmac', signed.searchParams.get('hmac') ?? '');
+    const added = new URL(signed);
+    added.searchParams.append('shop', 'outra.myshopify.com');
+    const urls = [
+      `${bff.url}/stores/shopify/install`,
+      `${bff.url}/stores/shopify/install?shop=${SHOP}`,
+      twice.toString(),
+      added.toString(),
+      `${bff.url}/stores/shopify/install?${'x'.repeat(6000)}=1`,
+      `${bff.url}/stores/shopify/callback?code=abc&shop=${SHOP}`,
+      `${bff.url}/stores/shopify/callback?${signed.search.slice(1)}&code=`,
+      `${bff.url}/stores/nuvemshop/callback`,
+      `${bff.url}/stores/nuvemshop/callback?code=${encodeURIComponent('../../etc')}`,
+      `${bff.url}/stores/nuvemshop/callback?code=${'a'.repeat(5000)}`,
+      `${bff.url}/stores/nuvemshop/callback?code=not-a-code-nuvemshop-gave`,
+    ];
+    for (const url of urls) {
+      const res = await go(url);
+      expect([400, 414, 431], url.slice(0, 120)).toContain(res.status);
+    }
+    const post = await fetch(`${bff.url}/stores/shopify/install`, { method: 'POST' });
+    expect(post.status).toBe(405);
+    expect(await bff.backends.sql.all('SELECT * FROM store_connections')).toEqual(before);
+  });
+});
+
 describe('a connected Shopify store', () => {
   it('renews once however many calls find the token due at the same time', async () => {
     clock += 3000;
@@ -229,6 +263,24 @@ describe('a connected Shopify store', () => {
     expect((await stores())[0]?.connected).toBe(true);
   });
 
+  it('keeps the store connected when Shopify retries an uninstall older than the install', async () => {
+    const body = JSON.stringify({ id: 1, domain: SHOP, myshopify_domain: SHOP });
+    const res = await fetch(`${bff.url}/stores/shopify/webhooks`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'x-shopify-topic': 'app/uninstalled',
+        'x-shopify-shop-domain': SHOP,
+        'x-shopify-webhook-id': crypto.randomUUID(),
+        'x-shopify-triggered-at': new Date(Date.parse('2026-12-06T11:00:00Z')).toISOString(),
+        'x-shopify-hmac-sha256': shopifyHmac(SANDBOX_SHOPIFY_APP_SECRET, body),
+      },
+      body,
+    });
+    expect(await res.json()).toEqual({ received: 'ignored' });
+    expect((await stores())[0]?.connected).toBe(true);
+  });
+
   it("answers the emulated checkout's rate request and takes its paid orders", async () => {
     const quote = await sandbox.control(`checkouts/shopify/${SHOP}/quote`, {
       cart: { items: [{ name: 'Camiseta', quantity: 1, unitPriceBRL: 59.9, weightKg: 0.3 }] },
@@ -242,6 +294,22 @@ describe('a connected Shopify store', () => {
     expect(sent).toEqual([expect.objectContaining({ status: 200 })]);
     const listed = (await (await desk.get('/admin/api/orders')).json()) as { orders: { orderId: string }[] };
     expect(listed.orders.map((o) => o.orderId)).toContain(order.orderId);
+    // Its tracking goes back with the installed token.
+    expect(await bff.trackingBack.connected('shopify')).toBe(true);
+    const stored = await bff.backends.orders.get(order.orderId);
+    if (!stored) throw new Error('the order was not kept');
+    const tracking = [{ code: 'AA123456785BR', url: `${bff.url}/track?codes=AA123456785BR` }];
+    expect(await bff.backends.fulfillments.enqueue(stored, tracking, now())).toBe(true);
+    await bff.trackingBack.drain();
+    expect((await bff.backends.fulfillments.get(order.orderId))?.state).toBe('sent');
+    const emulated = (await (
+      await sandbox.control(`stores/shopify/${SHOP}/orders`, undefined, 'GET')
+    ).json()) as {
+      orders: { orderId: string; fulfillments: { numbers: string[] }[] }[];
+    };
+    expect(emulated.orders.find((o) => o.orderId === order.orderId)?.fulfillments).toEqual([
+      expect.objectContaining({ numbers: ['AA123456785BR'] }),
+    ]);
   });
 });
 
@@ -259,6 +327,7 @@ describe('app/uninstalled', () => {
       await bff.trackingBack.drain();
     }
     expect(sandbox.state.checkouts.installs.calls.get(`shopify ${SHOP}`)).toBe(calls);
+    expect(await bff.trackingBack.connected('shopify')).toBe(false);
     expect(await stores()).toEqual([expect.objectContaining({ shop: SHOP, connected: false, webhooks: [] })]);
     expect(await (await desk.get('/admin/stores?lang=en')).text()).toContain('To reconnect');
   });
@@ -346,6 +415,34 @@ describe('disconnect', () => {
   });
 });
 
+describe('registration that failed', () => {
+  it('is tried again with backoff until the carrier and the webhooks are registered', async () => {
+    adminDown = true;
+    expect((await installShopify()).done.status).toBe(302);
+    expect((await stores()).find((s) => s.platform === 'shopify')).toMatchObject({
+      connected: true,
+      carrier: 'error',
+    });
+    adminDown = false;
+    expect(await bff.connections.registerDue()).toBe(1); // its first retry is due at once
+    expect((await stores()).find((s) => s.platform === 'shopify')?.carrier).toBe('registered');
+  });
+
+  it('waits its backoff after a failure', async () => {
+    await bff.backends.connections.registered('shopify', SHOP, 'error', []);
+    adminDown = true;
+    expect(await bff.connections.registerDue()).toBe(1);
+    adminDown = false;
+    expect(await bff.connections.registerDue()).toBe(0);
+    clock += 121_000;
+    expect(await bff.connections.registerDue()).toBe(1);
+    expect((await stores()).find((s) => s.platform === 'shopify')).toMatchObject({
+      carrier: 'registered',
+      webhooks: ['orders/paid', 'orders/updated', 'app/uninstalled'],
+    });
+  });
+});
+
 describe('client credentials', () => {
   it('gets the token of a Dev Dashboard app with no install and no static token', async () => {
     const own = await startBff(
@@ -355,6 +452,8 @@ describe('client credentials', () => {
         BFF_SHOPIFY_SECRET: SANDBOX_SHOPIFY_APP_SECRET,
         BFF_SHOPIFY_SHOP: SHOP,
         BFF_SHOPIFY_API_URL: `${sandbox.url}/shopify/${SHOP}`,
+        // Shopify wants each carrier service's name unique in the shop, and the first BFF's is there.
+        BFF_STORE_NAME: 'Loja Própria',
       },
       { now, orders: { timers: false } },
     );
@@ -363,11 +462,52 @@ describe('client credentials', () => {
       expect(access?.shop).toBe(SHOP);
       const row = await own.backends.connections.get('shopify', SHOP);
       expect(row?.kind).toBe('client_credentials');
+      // Its carrier and webhooks registered with that token, with no command to run.
+      expect(row?.carrier, own.logs.filter((l) => l.includes('registration')).join('\n')).toBe('registered');
       clock += 3000; // past its renewal (4 s tokens, renewed at half-life)
       expect(await own.connections.renewDue()).toBe(1);
       expect((await own.backends.connections.get('shopify', SHOP))?.token).not.toBe(row?.token);
+      // Uninstalled: no grant asked again, nothing sent to the store.
+      await sandbox.control(`stores/shopify/${SHOP}/uninstall`);
+      const calls = sandbox.state.checkouts.installs.calls.get(`shopify ${SHOP}`);
+      expect(await own.connections.access('shopify')).toBeUndefined();
+      expect(await own.trackingBack.connected('shopify')).toBe(false);
+      expect(sandbox.state.checkouts.installs.calls.get(`shopify ${SHOP}`)).toBe(calls);
     } finally {
       await own.stop();
+    }
+  });
+});
+
+describe('a static token', () => {
+  it('is still taken, shown on the desk, and stays disconnected once disconnected there', async () => {
+    const legacy = await startBff(
+      sandbox.url,
+      {
+        BFF_ADMIN_PASSWORD: PASSWORD,
+        BFF_SHOPIFY_SHOP: SHOP,
+        BFF_SHOPIFY_TOKEN: 'shpat_test_demo_0000000001',
+        BFF_SHOPIFY_API_URL: `${sandbox.url}/shopify/${SHOP}`,
+      },
+      { now, orders: { timers: false } },
+    );
+    try {
+      expect(await legacy.connections.access('shopify')).toMatchObject({
+        token: 'shpat_test_demo_0000000001',
+      });
+      const own = await deskClient(legacy.url, PASSWORD);
+      const listed = StoresAnswerSchema.parse(await (await own.get('/admin/api/stores')).json()).stores;
+      expect(listed).toEqual([
+        expect.objectContaining({ shop: SHOP, connected: true, token: { kind: 'static' } }),
+      ]);
+      const done = await own.post('/admin/api/stores/disconnect', { platform: 'shopify', shop: SHOP });
+      expect(await done.json()).toEqual({ disconnected: true });
+      expect(await legacy.connections.access('shopify')).toBeUndefined();
+      expect(await legacy.trackingBack.connected('shopify')).toBe(false);
+      const after = StoresAnswerSchema.parse(await (await own.get('/admin/api/stores')).json()).stores;
+      expect(after).toEqual([expect.objectContaining({ shop: SHOP, connected: false })]);
+    } finally {
+      await legacy.stop();
     }
   });
 });

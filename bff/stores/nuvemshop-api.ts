@@ -38,7 +38,7 @@ export class NuvemshopApi {
     const said = z.looseObject({ description: z.optional(z.string()) }).safeParse(json).data?.description;
     if (res.status === 401)
       throw new StoreRefused(
-        'Nuvemshop refused the token (401): check BFF_NUVEMSHOP_TOKEN and BFF_NUVEMSHOP_STORE_ID.',
+        'Nuvemshop refused the token (401): check BFF_NUVEMSHOP_TOKEN and BFF_NUVEMSHOP_STORE_ID, or install the app again (/admin/stores).',
       );
     if (res.status === 403)
       throw new StoreRefused(

@@ -54,7 +54,7 @@ export class ShopifyAdmin {
     });
     if (res.status === 401 || res.status === 403)
       throw new StoreRefused(
-        `Shopify refused the token (${res.status}): check BFF_SHOPIFY_TOKEN and BFF_SHOPIFY_SHOP.`,
+        `Shopify refused the token (${res.status}): check BFF_SHOPIFY_TOKEN and BFF_SHOPIFY_SHOP, or connect the store again on /admin/stores.`,
       );
     if (res.status === 404)
       throw new StoreRefused(`Shopify has no shop at ${new URL(this.endpoint).origin}.`);

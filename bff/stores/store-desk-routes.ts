@@ -1,7 +1,9 @@
 import express, { type Request, type Response, Router } from 'express';
 import * as z from 'zod/mini';
 import { ApiError } from '../../shared/errors.ts';
+import type { Html } from '../../shared/html.ts';
 import { describeIssues } from '../../shared/issues.ts';
+import type { Locale } from '../../shared/locale.ts';
 import { requireAdminSession } from '../admin/gate.ts';
 import { rememberReturn } from '../admin/return-to.ts';
 import type { AdminSessions } from '../admin/session.ts';
@@ -18,6 +20,11 @@ export interface StoreDeskDeps {
   store: ConnectionStore;
   connections: Pick<StoreConnections, 'disconnect'>;
   config: Pick<BffConfig, 'checkout' | 'publicUrl'>;
+  /**
+   * The page's "privacy requests" section (customers/data_request and redactions), in the merchant's language: the
+   * privacy module's to supply; absent, the page has no such section.
+   */
+  privacyRequests?: ((lang: Locale) => Promise<Html>) | undefined;
 }
 
 const DisconnectSchema = z.object({
@@ -68,6 +75,7 @@ export function storeDeskRoutes(deps: StoreDeskDeps): Router {
       });
     }
     const s = STORE_MESSAGES[lang];
+    const privacyRequests = await deps.privacyRequests?.(lang);
     sendDeskPage(res, 200, {
       lang,
       title: s.storesTitle,
@@ -80,6 +88,7 @@ export function storeDeskRoutes(deps: StoreDeskDeps): Router {
         csrf: session.csrf,
         stores: await storesOf(deps),
         installs: installLinks(deps.config),
+        ...(privacyRequests ? { privacyRequests } : {}),
       }),
     });
   });

@@ -7,5 +7,6 @@ export { createConnections, StoreConnections } from './connections.ts';
 export { installRoutes } from './install-routes.ts';
 export { UnverifiedBytes } from './signed-body.ts';
 export { storeDeskRoutes } from './store-desk-routes.ts';
+export { storeRegistrar } from './store-registration.ts';
 export { TrackingBack } from './tracking-back.ts';
 export { storeWebhookRoutes } from './webhooks.ts';

@@ -244,6 +244,8 @@ export interface TrackingBackOptions {
   leaseMs?: number;
   /** The stores' tokens, installed, granted or static (bff/stores/connections.ts); default: the static variables. */
   access?: AccessOf | undefined;
+  /** Whether a platform's store is connected (bff/stores/connections.ts); default: a static token is configured. */
+  isConnected?: ((platform: 'shopify' | 'nuvemshop') => Promise<boolean>) | undefined;
 }
 
 /** Where a Nuvemshop order's shipping stands (Orders API v1). */
@@ -271,8 +273,13 @@ export class TrackingBack {
     );
   }
 
-  /** Whether the store's platform can be told (its API token is configured). */
-  connected(platform: 'shopify' | 'nuvemshop'): boolean {
+  /** Whether the store's platform can be told: installed or granted (connections.ts), or a static token configured. */
+  async connected(platform: 'shopify' | 'nuvemshop'): Promise<boolean> {
+    if (this.options.isConnected) return this.options.isConnected(platform);
+    return this.staticConnected(platform);
+  }
+
+  private staticConnected(platform: 'shopify' | 'nuvemshop'): boolean {
     const { shopify, nuvemshop } = this.options.config.checkout;
     return platform === 'shopify'
       ? Boolean(shopify.token && shopify.apiUrl)
@@ -333,7 +340,7 @@ export class TrackingBack {
 
   private staticAccess(platform: 'shopify' | 'nuvemshop'): StoreAccess | undefined {
     const { shopify, nuvemshop } = this.options.config.checkout;
-    if (!this.connected(platform)) return undefined;
+    if (!this.staticConnected(platform)) return undefined;
     return platform === 'shopify'
       ? { platform, shop: shopify.shop ?? '', apiUrl: shopify.apiUrl ?? '', token: shopify.token ?? '' }
       : { platform, shop: nuvemshop.storeId ?? '', apiUrl: nuvemshop.apiUrl, token: nuvemshop.token ?? '' };

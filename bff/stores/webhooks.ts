@@ -124,7 +124,15 @@ export function storeWebhookRoutes(deps: StoreWebhookDeps): Router {
         return void done(res, await deps.privacy.handle(request, webhookId && `shopify:${webhookId}`));
       }
       if (topic === 'app/uninstalled')
-        return void done(res, await uninstalled(deps, 'shopify', signedShopOf(body, from)));
+        return void done(
+          res,
+          await uninstalled(
+            deps,
+            'shopify',
+            signedShopOf(body, from),
+            Date.parse(req.get('x-shopify-triggered-at') ?? req.get('shopify-triggered-at') ?? ''),
+          ),
+        );
       // The shop is the configured one (BFF_SHOPIFY_SHOP), else the installed one (bff/stores/connections.ts).
       const shop =
         checkout.shopify.shop ??
@@ -306,7 +314,12 @@ async function uninstalled(
   deps: StoreWebhookDeps,
   platform: 'shopify' | 'nuvemshop',
   shop: string | undefined,
+  triggeredAt = Number.NaN,
 ): Promise<Outcome> {
   if (!shop || !deps.connections) return 'ignored';
-  return (await deps.connections.disconnect(platform, shop, 'app/uninstalled')) ? 'uninstalled' : 'ignored';
+  // Shopify's X-Shopify-Triggered-At: a retry of an uninstall older than the current install leaves it connected.
+  const happenedAt = Number.isFinite(triggeredAt) ? triggeredAt : undefined;
+  return (await deps.connections.disconnect(platform, shop, 'app/uninstalled', happenedAt))
+    ? 'uninstalled'
+    : 'ignored';
 }

@@ -326,6 +326,7 @@ export function appInstallRoutes(platforms: CheckoutPlatforms): Router {
               [SHOPIFY_SHOP_HEADER]: store,
               'x-shopify-hmac-sha256': shopifyHmac(SANDBOX_SHOPIFY_APP_SECRET, payload),
               'x-shopify-webhook-id': randomBytes(8).toString('hex'),
+              'x-shopify-triggered-at': platforms.timestamp(),
             }
           : {
               'content-type': 'application/json',
