@@ -187,6 +187,24 @@ describe("a label under a store order's number", () => {
   }, 60_000);
 });
 
+describe('an agent racing the desk on one order', () => {
+  it('one label per volume whoever wins, and the tracking goes back only when the desk’s batch holds every volume', async () => {
+    const { order } = await stack.paid('shopify', shopifyOrder(TWO_VOLUMES));
+    const before = await prepostings();
+    // The agent's own request for volume 1, to the order's CEP: bound, but not the desk's request.
+    const [[result], agent] = await Promise.all([
+      batch([order.orderId]),
+      agentLabel({ ...SAMPLE_LABEL, orderId: order.orderId, volume: 1, weightGrams: 1234 }),
+    ]);
+    expect((await prepostings()) - before).toBe(2);
+    const deskWon = result?.volumes[0]?.answer.reason === undefined;
+    expect(agent.label.reason).toBe(deskWon ? 'order_volume_conflict' : undefined);
+    const codes = result?.volumes.map((v) => v.answer.trackingCode);
+    expect(await fulfilled(order.orderId)).toEqual(deskWon ? [codes] : []);
+    expect(await stateOf(order.orderId)).toBe('labelled');
+  }, 60_000);
+});
+
 describe('POST /api/orders/lookup and signed links', () => {
   it('answer only the parcels addressed to the CEP given', async () => {
     const rio = await agentLabel({ ...SAMPLE_LABEL, orderId: 'PED-LOOK-1' });
