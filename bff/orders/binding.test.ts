@@ -86,6 +86,8 @@ describe("a label under a store order's number", () => {
     const hostile = { ...SAMPLE_LABEL, recipient: SAO_PAULO, orderId: order.orderId, volume: 2 };
     const answer = await agentLabel(hostile);
     expect(answer).toMatchObject({ isError: true, label: { reason: 'order_mismatch' } });
+    // The refusal tells nothing of the order's shopper (its CEP, its name).
+    expect(JSON.stringify(answer)).not.toMatch(/20040|Ana Souza/);
     const preview = await agent.callTool({ name: 'preview_label', arguments: hostile });
     expect(preview.structuredContent).toMatchObject({ wouldSend: false, reason: 'order_mismatch' });
     const desk = await stack.desk.post('/admin/api/labels', hostile);
