@@ -11,7 +11,7 @@ import { isLoopbackHostname } from '../shared/security/loopback.ts';
  * scripts/start.ts, and fails when one of them shows a secret value this list does not hold.
  */
 export const KNOWN_SECRETS: readonly string[] = [
-  // The docs' examples (docs/configuration.md, docs/notifications.md, docs/checkout/, docs/demo.md).
+  // The docs' examples (docs/configuration.md).
   'correct horse battery',
   '0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef',
   // scripts/start.ts's demo secrets (docs/demo.md lists them).

@@ -144,3 +144,16 @@ describe('RedisLoginFailures while Redis is down', () => {
     }
   });
 });
+
+describe('MemoryLoginFailures, bounded (docs/security.md, "State that grows with strangers")', () => {
+  it('holds at most 10,000 keys per kind after 20,000 addresses, and never pushes an account’s count out', async () => {
+    const failures = new MemoryLoginFailures();
+    await failures.add('account:merchant', T0, LOCK);
+    await failures.add('ip:first', T0, LOCK);
+    for (let i = 0; i < 20_000; i++) await failures.add(`ip:stranger-${i}`, T0, LOCK);
+    // The first address is forgotten, the last ones kept, and the account's count untouched by the flood.
+    expect(await failures.get('ip:first', T0)).toBeUndefined();
+    expect((await failures.get('ip:stranger-19999', T0))?.count).toBe(1);
+    expect((await failures.get('account:merchant', T0))?.count).toBe(1);
+  });
+});

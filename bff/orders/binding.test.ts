@@ -86,6 +86,8 @@ describe("a label under a store order's number", () => {
     const hostile = { ...SAMPLE_LABEL, recipient: SAO_PAULO, orderId: order.orderId, volume: 2 };
     const answer = await agentLabel(hostile);
     expect(answer).toMatchObject({ isError: true, label: { reason: 'order_mismatch' } });
+    // The refusal tells nothing of the order's shopper (its CEP, its name).
+    expect(JSON.stringify(answer)).not.toMatch(/20040|Ana Souza/);
     const preview = await agent.callTool({ name: 'preview_label', arguments: hostile });
     expect(preview.structuredContent).toMatchObject({ wouldSend: false, reason: 'order_mismatch' });
     const desk = await stack.desk.post('/admin/api/labels', hostile);
@@ -183,6 +185,24 @@ describe("a label under a store order's number", () => {
     const codes = (r: Result[] | undefined) => r?.[0]?.volumes.map((v) => v.answer.trackingCode);
     expect(codes(first)).toEqual(codes(second));
     expect(await fulfilled(order.orderId)).toEqual([codes(first)]);
+    expect(await stateOf(order.orderId)).toBe('labelled');
+  }, 60_000);
+});
+
+describe('an agent racing the desk on one order', () => {
+  it('one label per volume whoever wins, and the tracking goes back only when the desk’s batch holds every volume', async () => {
+    const { order } = await stack.paid('shopify', shopifyOrder(TWO_VOLUMES));
+    const before = await prepostings();
+    // The agent's own request for volume 1, to the order's CEP: bound, but not the desk's request.
+    const [[result], agent] = await Promise.all([
+      batch([order.orderId]),
+      agentLabel({ ...SAMPLE_LABEL, orderId: order.orderId, volume: 1, weightGrams: 1234 }),
+    ]);
+    expect((await prepostings()) - before).toBe(2);
+    const deskWon = result?.volumes[0]?.answer.reason === undefined;
+    expect(agent.label.reason).toBe(deskWon ? 'order_volume_conflict' : undefined);
+    const codes = result?.volumes.map((v) => v.answer.trackingCode);
+    expect(await fulfilled(order.orderId)).toEqual(deskWon ? [codes] : []);
     expect(await stateOf(order.orderId)).toBe('labelled');
   }, 60_000);
 });

@@ -1,9 +1,7 @@
-import * as z from 'zod/mini';
-import { formatCep, normalizeCep } from '../../shared/cep.ts';
+import { normalizeCep } from '../../shared/cep.ts';
 import { ERROR_MESSAGES } from '../../shared/errors.ts';
 import type { StoreOrder } from '../../shared/orders/order.ts';
 import type { LabelRefusal } from '../labels/answer.ts';
-import type { OrderStore } from './order-store.ts';
 import { blockingReviews } from './to-ship.ts';
 
 /**
@@ -16,29 +14,9 @@ import { blockingReviews } from './to-ship.ts';
  * Why the CEP decides at reading time too, not only when the label is asked for: a label issued under a number before
  * the store's order arrived (a webhook late, a CSV imported after) was checked against nothing; read through this rule
  * it counts for the order only if it goes where the order goes. A look-alike number (`1003` for `#1003`, another
- * channel's `1003`) is another `orderId`: ids are compared exactly, never normalised.
+ * channel's `1003`) is another `orderId`: ids are compared exactly, never normalised. The rule itself
+ * (`isBound`) is in shared/orders/label-binding.ts, where the order store reads it without a circle.
  */
-
-const CepOfSchema = z.object({ recipient: z.object({ endereco: z.object({ cep: z.string() }) }) });
-
-/** The destination CEP of a label's request as sent (8 digits), or undefined when it cannot be read. */
-export function requestCep(request: string): string | undefined {
-  try {
-    const cep = CepOfSchema.safeParse(JSON.parse(request)).data?.recipient.endereco.cep;
-    return cep === undefined ? undefined : (normalizeCep(cep) ?? undefined);
-  } catch {
-    return undefined;
-  }
-}
-
-/** Whether a label (its `orderId` and request) is bound to this order: the same id and the order's CEP. */
-export function isBound(
-  order: Pick<StoreOrder, 'orderId' | 'recipient'>,
-  label: { orderId?: string | null | undefined; request: string },
-): boolean {
-  const cep = normalizeCep(order.recipient.endereco.cep);
-  return label.orderId === order.orderId && cep !== null && requestCep(label.request) === cep;
-}
 
 /** Why a label under this store order's number may not be sent (to another CEP, or the order is under review). */
 export function bindingRefusal(order: StoreOrder, recipientCep: string): LabelRefusal | undefined {
@@ -47,7 +25,8 @@ export function bindingRefusal(order: StoreOrder, recipientCep: string): LabelRe
     return {
       reason: 'order_mismatch',
       field: 'recipient.endereco.cep',
-      message: `${ERROR_MESSAGES.order_mismatch} Order ${order.orderId} goes to CEP ${cep === null ? '(none yet)' : formatCep(cep)}; nothing was sent. Use the order's own recipient, or another orderId for another parcel.`,
+      // The order's CEP is not told: a caller probing numbers learns no shopper's address from the refusal.
+      message: `${ERROR_MESSAGES.order_mismatch} Nothing was sent. Use order ${order.orderId}'s own recipient, or another orderId for another parcel.`,
     };
   const reviews = blockingReviews(order);
   if (reviews.length > 0)
@@ -59,6 +38,11 @@ export function bindingRefusal(order: StoreOrder, recipientCep: string): LabelRe
   return undefined;
 }
 
+/** Where the store orders are read (`OrderStore`). */
+interface StoredOrders {
+  get(orderId: string): Promise<StoreOrder | undefined>;
+}
+
 /** The port the label service asks before sending under an `orderId` (bff/labels/service.ts). */
 export interface OrderBinding {
   refusal(orderId: string, recipientCep: string): Promise<LabelRefusal | undefined>;
@@ -66,9 +50,9 @@ export interface OrderBinding {
 
 /** The binding rule over the stored orders: an `orderId` no store order has binds to nothing and is not refused. */
 export class StoreOrderBinding implements OrderBinding {
-  private readonly orders: Pick<OrderStore, 'get'>;
+  private readonly orders: StoredOrders;
 
-  constructor(orders: Pick<OrderStore, 'get'>) {
+  constructor(orders: StoredOrders) {
     this.orders = orders;
   }
 

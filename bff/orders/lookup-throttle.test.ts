@@ -15,6 +15,19 @@ const limit = { calls: 3, seconds: 900 };
 /** The seconds to wait of a refused reservation; 0 when it was counted. */
 const waitOf = (reservation: Reservation) => (reservation.ok ? 0 : reservation.retryAfterSeconds);
 
+describe('MemoryFailures, bounded (docs/security.md, "State that grows with strangers")', () => {
+  it('holds at most maxKeys keys after 20,000 distinct ones: the least recently failed is forgotten first', async () => {
+    const failures = new MemoryFailures({ calls: 1, seconds: 900 }, { maxKeys: 1000 });
+    expect((await failures.reserve('first')).ok).toBe(true);
+    expect((await failures.reserve('first')).ok).toBe(false);
+    for (let i = 0; i < 20_000; i++) await failures.reserve(`stranger-${i}`);
+    // Forgotten (a newcomer gets a fresh window, never a shared bucket): the map did not keep 20,001 keys.
+    expect((await failures.reserve('first')).ok).toBe(true);
+    // The last thousand are still counted.
+    expect((await failures.reserve('stranger-19999')).ok).toBe(false);
+  });
+});
+
 describe('LookupThrottle', () => {
   it('blocks a visitor after its failures, and an order after its own, each for the rest of the window', async () => {
     let now = 1_763_800_000_000;

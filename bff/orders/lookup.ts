@@ -1,6 +1,6 @@
+import { requestCep } from '../../shared/orders/label-binding.ts';
 import type { LedgerAttempt } from '../labels/ledger.ts';
 import type { LedgerStore } from '../labels/ledger-store.ts';
-import { requestCep } from './binding.ts';
 
 /** The destination CEP of a label, as sent (8 digits), or undefined. */
 function cepOf(attempt: LedgerAttempt): string | undefined {

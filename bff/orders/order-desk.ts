@@ -18,7 +18,7 @@ import { blockingReviews, type OrderView, orderView, packedItems, planOf } from 
 
 export interface OrderDeskDeps {
   orders: OrderStore;
-  ledger: Pick<LedgerStore, 'byOrder' | 'list'>;
+  ledger: Pick<LedgerStore, 'list'>;
   labels: Pick<LabelService, 'generate'>;
   rates: Pick<RatesService, 'quote'>;
   fulfillments: FulfillmentStore;

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { isBound } from '../../shared/orders/label-binding.ts';
 import {
   DimensionsSchema,
   type OrderState,
@@ -8,7 +9,6 @@ import {
 } from '../../shared/orders/order.ts';
 import { migrated } from '../../shared/sql/migrate.ts';
 import { isUniqueViolation, type Sql, type SqlTransaction } from '../../shared/sql/sql.ts';
-import { isBound } from './binding.ts';
 import { changesBetween, type LabelledContent, labelledContent } from './order-changes.ts';
 import { ORDER_MIGRATIONS } from './order-migrations.ts';
 

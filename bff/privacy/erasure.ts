@@ -132,7 +132,9 @@ export class Erasure {
             { field: 'recipient', reason: 'missing', detail: 'erased at the customer’s request (LGPD)' },
           ],
         };
-        await tx.run('UPDATE store_orders SET body = ? WHERE order_id = ?', [
+        // as_sent (what was labelled, for the updates' comparison) holds the address too: dropped, as for an order
+        // received before it was kept (bff/orders/order-store.ts).
+        await tx.run('UPDATE store_orders SET body = ?, as_sent = NULL WHERE order_id = ?', [
           JSON.stringify(erased),
           order.orderId,
         ]);

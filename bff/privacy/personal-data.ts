@@ -20,9 +20,10 @@ export interface TableDuty {
 
 export const PERSONAL_DATA: Readonly<Record<string, TableDuty>> = {
   store_orders: {
-    holds: "the recipient (name, CPF, e-mail, phone, address) and the platform's address line, in `body`",
+    holds:
+      "the recipient (name, CPF, e-mail, phone, address) and the platform's address line, in `body`; the address as labelled, in `as_sent`",
     customer:
-      "the recipient's fields emptied (UF kept), the address line dropped, the order kept for its items",
+      "the recipient's fields emptied (UF kept), the address line dropped, `as_sent` dropped, the order kept for its items",
     store: "the store's orders deleted",
   },
   store_webhooks: {

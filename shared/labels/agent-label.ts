@@ -38,7 +38,7 @@ const intentFields = {
         z.maxLength(160),
         z.refine(isPlainText, PLAIN_TEXT_MESSAGE),
         z.describe(
-          'The store order. (orderId, volume) is one label: the same pair again returns it, never a second.',
+          "The store order. (orderId, volume) is one label: the same pair again returns it, never a second. A store order's number needs that order's recipient CEP (else order_mismatch, nothing sent).",
         ),
       ),
   ),
