@@ -37,6 +37,17 @@ export const PERSONAL_DATA: Readonly<Record<string, TableDuty>> = {
     store: "the store's orders' rows deleted",
   },
   product_presets: { holds: "none: a product's sizes and weight", customer: 'kept', store: 'kept' },
+  store_connections: {
+    holds: "none of a shopper's: the store's tokens, sealed with BFF_STORE_KEY",
+    customer: 'kept',
+    store: 'deleted at app/uninstalled (bff/stores/connections.ts)',
+  },
+  store_install_states: { holds: 'none: one-use install nonces', customer: 'kept', store: 'kept' },
+  shipping_rules: {
+    holds: "none of a shopper's: the merchant's rules and who changed them on the desk",
+    customer: 'kept',
+    store: 'kept',
+  },
   label_attempts: {
     holds: 'the recipient, in `request` (the label request) and `recipient` (the name the desk searches)',
     customer: "the recipient's fields emptied in the labels of the customer's orders",

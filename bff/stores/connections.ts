@@ -6,7 +6,6 @@ import { retryDelayMs } from '../notifications/dispatcher.ts';
 import type { ConnectionRow, ConnectionStore, SealedGrant, StorePlatform } from './connection-store.ts';
 import { StoreRefused } from './store-api.ts';
 import { loadStoreKey, TokenBox } from './store-key.ts';
-import type { StoreRegistrar } from './store-registration.ts';
 import { shopifyToken } from './token-grants.ts';
 
 /** What a call to a store needs: where its API is and a live token. Never logged, never shown. */
@@ -21,6 +20,9 @@ export interface StoreAccess {
 
 /** The store's current access, or undefined when the platform is not connected (nothing is sent to it). */
 export type AccessOf = (platform: StorePlatform) => Promise<StoreAccess | undefined>;
+
+/** Registers a connected store's carrier and webhooks; never throws (the outcome is kept on the row). */
+export type StoreRegistrar = (platform: StorePlatform, shop: string) => Promise<void>;
 
 export interface StoreConnectionsOptions {
   store: ConnectionStore;

@@ -11,9 +11,8 @@ import type { BffConfig } from '../config.ts';
 import { methodNotAllowed } from '../http/errors.ts';
 import type { Logger } from '../logger.ts';
 import type { ConnectionStore, StorePlatform } from './connection-store.ts';
-import type { StoreConnections } from './connections.ts';
+import type { StoreConnections, StoreRegistrar } from './connections.ts';
 import { isStoreRefused } from './store-api.ts';
-import type { StoreRegistrar } from './store-registration.ts';
 import { nuvemshopToken, shopifyToken } from './token-grants.ts';
 
 export interface InstallDeps {

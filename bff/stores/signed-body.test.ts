@@ -405,22 +405,24 @@ describe("through the sandbox's emulated Shopify", () => {
     }
   });
 
-  it('sends unsigned rate requests on request: refused on the plain URL (backup rates), quoted on the secret URL', async () => {
-    const unsigned = (await (await quote('none', '20040-020')).json()) as View;
-    expect(unsigned).toMatchObject({ source: 'backup', callback: { status: 401 } });
-    const newFamily = (await (await quote('shopify', '20040-020')).json()) as View;
-    expect(newFamily).toMatchObject({ source: 'callback', callback: { status: 200 } });
-    // The merchant registers the secret URL instead (as carrierServiceUpdate would).
+  it('sends unsigned rate requests on request: quoted on the secret URL the BFF registers, refused on the plain URL (backup rates)', async () => {
     const services = stack.sandbox.state.checkouts.carrierServices.get(SHOPIFY_SHOP) ?? [];
     const service = services.find((s) => s.active);
     if (!service) throw new Error('no carrier service registered');
-    const plain = service.callbackUrl;
-    service.callbackUrl = `${plain}/${CALLBACK_SECRET}`;
+    // The BFF registers the secret URL when BFF_SHOPIFY_CALLBACK_SECRET is set (bff/checkout/registration.ts).
+    const registered = service.callbackUrl;
+    expect(registered.endsWith(`/checkout/shopify/rates/${CALLBACK_SECRET}`)).toBe(true);
+    const viaSecret = (await (await quote('none', '22041-001')).json()) as View;
+    expect(viaSecret).toMatchObject({ source: 'callback', callback: { status: 200 } });
+    const newFamily = (await (await quote('shopify', '20040-020')).json()) as View;
+    expect(newFamily).toMatchObject({ source: 'callback', callback: { status: 200 } });
+    // A merchant who registered the plain URL: an unsigned call there is refused.
+    service.callbackUrl = registered.slice(0, -(CALLBACK_SECRET.length + 1));
     try {
-      const viaSecret = (await (await quote('none', '22041-001')).json()) as View;
-      expect(viaSecret).toMatchObject({ source: 'callback', callback: { status: 200 } });
+      const unsigned = (await (await quote('none', '20040-021')).json()) as View;
+      expect(unsigned).toMatchObject({ source: 'backup', callback: { status: 401 } });
     } finally {
-      service.callbackUrl = plain;
+      service.callbackUrl = registered;
     }
   });
 });

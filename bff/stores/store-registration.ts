@@ -2,10 +2,7 @@ import { type QuotedService, runCheckoutCommand } from '../checkout/registration
 import type { BffConfig } from '../config.ts';
 import type { Logger } from '../logger.ts';
 import type { ConnectionStore, StorePlatform } from './connection-store.ts';
-import type { StoreConnections } from './connections.ts';
-
-/** Registers a connected store's carrier and webhooks; never throws (the outcome is kept on the row). */
-export type StoreRegistrar = (platform: StorePlatform, shop: string) => Promise<void>;
+import type { StoreConnections, StoreRegistrar } from './connections.ts';
 
 export interface RegistrationOptions {
   config: Pick<BffConfig, 'publicUrl' | 'checkout' | 'serviceCodes' | 'store'>;

@@ -4,7 +4,7 @@ import { describeIssues } from '../../shared/issues.ts';
 import { isLoopbackAddress, isLoopbackHostname } from '../../shared/security/loopback.ts';
 import { readJsonBody } from '../http/body.ts';
 import { strictRouter } from '../http/router.ts';
-import { appInstallRoutes } from './app-installs.ts';
+import { appInstallRoutes } from './app-install-routes.ts';
 import { CheckoutQuoteSchema, nuvemshopCheckout, shopifyCheckout } from './checkout.ts';
 import { nuvemshopAdminRoutes } from './nuvemshop-admin.ts';
 import { privacyRequestRoutes } from './privacy-requests.ts';

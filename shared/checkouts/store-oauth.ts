@@ -65,10 +65,14 @@ export const OAuthErrorSchema = /* @__PURE__ */ z.looseObject({
   error_description: z.optional(z.string()),
 });
 
-/** The scopes the kit asks a Shopify shop for: carrier registration, order webhooks, fulfillments with tracking. */
+/**
+ * The scopes the kit asks a Shopify shop for: carrier registration, order webhooks, fulfillments with tracking, and the
+ * shop's locations (the tracking goes to the fulfillment orders of the shipping location: bff/stores/shopify-fulfillment.ts).
+ */
 export const SHOPIFY_SCOPES = [
   'write_shipping',
   'read_orders',
   'read_merchant_managed_fulfillment_orders',
   'write_merchant_managed_fulfillment_orders',
+  'read_locations',
 ] as const;
