@@ -33,7 +33,7 @@ import {
 } from './orders/orders.ts';
 import { pageRoutes } from './page/page.ts';
 import { createParts } from './parts.ts';
-import { Privacy, privacyRoutes } from './privacy/privacy.ts';
+import { Privacy, privacyRequestsSection, privacyRoutes } from './privacy/privacy.ts';
 import { type HistoryPromises, promiseRoutes, withPromises } from './promise/promise.ts';
 import { ratesVerifyRoutes } from './rates/rates.ts';
 import { shippingRulesAdminRoutes, shippingRulesRoutes } from './rules/rules.ts';
@@ -222,7 +222,16 @@ export function createBff(deps: BffDeps): Bff {
       }),
     );
     app.use(privacyRoutes({ privacy, sessions, secure: config.publicUrl.startsWith('https:') }));
-    app.use(storeDeskRoutes({ sessions, store: backends.connections, connections, config }));
+    app.use(
+      storeDeskRoutes({
+        sessions,
+        store: backends.connections,
+        connections,
+        config,
+        // ARCHITECTURE "Connected stores": /admin/stores offers what the kit holds of a data request's customer.
+        privacyRequests: async () => privacyRequestsSection({ requests: await privacy.requests.list() }),
+      }),
+    );
     app.use(
       notificationRoutes({
         sessions,

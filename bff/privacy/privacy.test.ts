@@ -320,6 +320,12 @@ describe('customers/data_request: the merchant sees and exports what the kit hol
     const page = await stack.desk.get('/admin/privacy');
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('id="privacy-requests"');
+    // The stores page offers the same section (ARCHITECTURE "Connected stores").
+    const stores = await stack.desk.get('/admin/stores');
+    expect(stores.status).toBe(200);
+    const storesPage = await stores.text();
+    expect(storesPage).toContain('Pedidos de privacidade (LGPD)');
+    expect(storesPage).toContain('helena.vidal@example.org'.toUpperCase());
     const anonymous = await fetch(`${stack.bff.url}/admin/privacy`, { redirect: 'manual' });
     expect(anonymous.status).toBe(303);
   });

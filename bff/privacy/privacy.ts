@@ -17,6 +17,8 @@ import { privacyRequestsSection } from './requests-view.ts';
  * bff/stores/ call `handle`), and what the kit holds of a customer shown to the merchant
  * (`GET /admin/api/privacy/requests`, `…/<id>/export`).
  */
+export { privacyRequestsSection } from './requests-view.ts';
+
 export interface PrivacyDeps {
   sql: Sql;
   config: Pick<BffConfig, 'checkout'>;
