@@ -119,7 +119,6 @@ export function nuvemshopHmac(secret: string, body: string | Uint8Array): string
  */
 export const NUVEMSHOP_ORDER_EVENTS = ['order/paid', 'order/updated', 'order/cancelled'] as const;
 
-
 /** A webhook's body: which store, what happened, to which resource (the BFF reads the order through the API). */
 export const NuvemshopWebhookSchema = /* @__PURE__ */ z.looseObject({
   store_id: z.union([z.int(), z.string()]),
