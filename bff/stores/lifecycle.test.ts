@@ -255,6 +255,34 @@ describe('a store pickup', () => {
     });
 });
 
+describe("the desk's page", () => {
+  it('lists cancelled orders and pickups apart, each in its own list, none among those to ship', async () => {
+    const pickup = (
+      await stack.paid('shopify', shopifyOrder({ customer: { name: 'Paula Página' }, pickup: true }))
+    ).order;
+    const gone = (await stack.paid('shopify', shopifyOrder({ customer: { name: 'Gil Página' } }))).order;
+    await control(shopifyPath(gone.id, 'cancel'));
+    const page = async (query: string) => {
+      const res = await stack.desk.get(`/admin/orders${query}`);
+      expect(res.status).toBe(200);
+      return res.text();
+    };
+    const row = (orderId: string) => `data-order="${orderId}"`;
+    const toShip = await page('');
+    expect(toShip).not.toContain(row(pickup.orderId));
+    expect(toShip).not.toContain(row(gone.orderId));
+    const apart = await page('?state=not_shipped');
+    expect(apart).toContain(row(pickup.orderId));
+    expect(apart).not.toContain(row(gone.orderId));
+    expect(apart).toContain('Retirada na loja (não enviar)');
+    const cancelled = await page('?state=cancelled');
+    expect(cancelled).toContain(row(gone.orderId));
+    expect(cancelled).not.toContain(row(pickup.orderId));
+    // Neither can be selected for a batch.
+    expect(cancelled).not.toContain(`value="${gone.orderId}"`);
+  });
+});
+
 describe('a change after the label', () => {
   it("is nothing when it is the kit's own fulfillment, a tag, a note or a payment captured", async () => {
     const { order } = await stack.paid('shopify', shopifyOrder({ customer: { name: 'Tito Tags' } }));
@@ -275,6 +303,21 @@ describe('a change after the label', () => {
     expect(after?.needsReview).toEqual([]);
     expect(after?.state).toBe('labelled');
     expect(after?.trackingBack?.state).toBe('sent');
+  });
+
+  it("is nothing in Nuvemshop either when it is the kit's own fulfillment", async () => {
+    const { order } = await stack.paid('nuvemshop', nuvemshopOrder({ customer: { name: 'Nádia Própria' } }));
+    await issue(order.orderId);
+    await stack.bff.trackingBack.drain();
+    await orders().settled();
+    const updates = orders().sent.filter(
+      (w) => w.topic === 'order/updated' && w.body.includes(`"id":${order.id}`),
+    );
+    expect(updates.map((w) => w.status)).toEqual([200]);
+    const after = await listed(order.orderId);
+    expect(after?.trackingBack?.state).toBe('sent');
+    expect(after?.needsReview).toEqual([]);
+    expect(after?.state).toBe('labelled');
   });
 
   it('tells the operator what changed: the address, the items, the service', async () => {
