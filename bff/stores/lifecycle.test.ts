@@ -166,7 +166,7 @@ describe('a cancelled order', () => {
     expect((await listed(order.orderId))?.state).toBe('cancelled');
   });
 
-  it('is refused to an agent that asks for its label, before anything is sent, and never listed to it', async () => {
+  it('is refused to an agent that asks for its label, before anything is sent, and never listed to it (a pickup too)', async () => {
     const { order } = await stack.paid('shopify', shopifyOrder({ customer: { name: 'Ari Agente' } }));
     await control(shopifyPath(order.id, 'cancel'));
     const agent = await connectAgent(stack.bff.url, 'agent-all-scopes-0001');
@@ -184,6 +184,18 @@ describe('a cancelled order', () => {
         status: 'the store cancelled this order (customer): it is not shipped',
       });
       expect(await prepostingsTo('Ari Agente')).toEqual([]);
+      const pickup = (
+        await stack.paid('shopify', shopifyOrder({ customer: { name: 'Ana Agente' }, pickup: true }))
+      ).order;
+      const picked = await agent.callTool({
+        name: 'generate_label',
+        arguments: { ...SAMPLE_LABEL, orderId: pickup.orderId, volume: 1 },
+      });
+      expect(picked.structuredContent).toMatchObject({ reason: 'order_not_shipped' });
+      const again = await agent.callTool({ name: 'list_orders_to_ship', arguments: {} });
+      expect(
+        (again.structuredContent as { orders: { orderId: string }[] }).orders.map((o) => o.orderId),
+      ).not.toContain(pickup.orderId);
     } finally {
       await agent.close();
     }
