@@ -1,4 +1,4 @@
-import type { NewStoreOrder } from '../sandbox/checkouts/store-orders.ts';
+import type { NewStoreOrder } from '../sandbox/checkouts/emulated-order.ts';
 
 /**
  * `npm start`'s paid orders (docs/orders.md, "Try it"): a few orders made in the sandbox's emulated Shopify shop and

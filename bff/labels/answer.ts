@@ -7,8 +7,30 @@ import {
   unsettledLabelSummary,
 } from '../../shared/agent-texts.ts';
 import type { AgentLabelOutput } from '../../shared/labels/agent-label.ts';
+import type { IssueOutcome } from './outcomes.ts';
 import { UNKNOWN_ADVICE } from './reconciler.ts';
-import type { LabelAnswer } from './service.ts';
+
+/** Why a label request was refused before anything reached the platform (plus the issuer's own refusals). */
+export interface LabelRefusal {
+  reason: string;
+  message: string;
+  /** The input field it names (`weightGrams`, `recipient.nome`, `declaredItems[2].valor`, …). */
+  field?: string | undefined;
+  /** For `agent_limit_reached`: which limit, and when it resets (epoch ms; absent for a limit that does not reset). */
+  limit?: string | undefined;
+  resetsAt?: number | undefined;
+}
+
+/** What a label request came to, for the MCP tool and the desk alike. */
+export type LabelAnswer =
+  | { kind: 'issued'; outcome: IssueOutcome; orderId?: string | undefined; volume?: number | undefined }
+  | { kind: 'refused'; refusal: LabelRefusal }
+  | {
+      kind: 'approval';
+      reason: 'approval_pending' | 'approval_rejected' | 'approval_expired';
+      approvalId: string;
+      message: string;
+    };
 
 /**
  * What a label request came to, told the same way to an agent (the MCP tool's structured result and text) and to the

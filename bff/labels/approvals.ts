@@ -2,8 +2,8 @@ import type { PreviewLabelOutput } from '../../shared/labels/agent-label.ts';
 import { centavos } from '../../shared/labels/declared-value.ts';
 import type { Approval } from '../policies/approval-store.ts';
 import { AgentPolicySchema, type Caller } from '../policies/policies.ts';
+import type { LabelAnswer } from './answer.ts';
 import type { LabelIntent } from './issuer.ts';
-import type { LabelAnswer } from './service.ts';
 
 // The approval side of the label service (service.ts): how long an approval waits and how many may, what an approval's
 // agent may still issue, and what the agent is told while its label waits for the merchant.

@@ -7,6 +7,7 @@ import type { Approval, ApprovalStore } from '../policies/approval-store.ts';
 import { type Caller, dailyLimits, needsApproval, serviceAllowed } from '../policies/policies.ts';
 import { quoteCallerOf } from '../rates/quote-share.ts';
 import type { RatesService } from '../rates/service.ts';
+import type { LabelAnswer, LabelRefusal } from './answer.ts';
 import {
   APPROVAL_TTL_MS,
   type ApprovalLimits,
@@ -27,28 +28,6 @@ import type { LedgerAttempt } from './ledger.ts';
 import type { LedgerStore } from './ledger-store.ts';
 import type { IssueOutcome } from './outcomes.ts';
 import type { ServiceCodes } from './service-codes.ts';
-
-/** Why a label request was refused before anything reached the platform (plus the issuer's own refusals). */
-export interface LabelRefusal {
-  reason: string;
-  message: string;
-  /** The input field it names (`weightGrams`, `recipient.nome`, `declaredItems[2].valor`, …). */
-  field?: string | undefined;
-  /** For `agent_limit_reached`: which limit, and when it resets (epoch ms; absent for a limit that does not reset). */
-  limit?: string | undefined;
-  resetsAt?: number | undefined;
-}
-
-/** What a label request came to, for the MCP tool and the desk alike. */
-export type LabelAnswer =
-  | { kind: 'issued'; outcome: IssueOutcome; orderId?: string | undefined; volume?: number | undefined }
-  | { kind: 'refused'; refusal: LabelRefusal }
-  | {
-      kind: 'approval';
-      reason: 'approval_pending' | 'approval_rejected' | 'approval_expired';
-      approvalId: string;
-      message: string;
-    };
 
 export interface LabelServiceOptions {
   issuer: LabelIssuer;

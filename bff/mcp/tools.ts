@@ -18,9 +18,10 @@ import { isPlanRefusal, PlanShipmentInputSchema } from '../../shared/packing/pla
 import { MAX_VOLUME } from '../../shared/platform-limits.ts';
 import { TOOLS, type ToolDefinition } from '../../shared/tools.ts';
 import type { AgentScope } from '../agent-tokens.ts';
+import type { LabelAnswer } from '../labels/answer.ts';
 import { describeAnswer } from '../labels/answer.ts';
 import type { LabelIssuer } from '../labels/issuer.ts';
-import type { LabelAnswer, LabelService } from '../labels/service.ts';
+import type { LabelService } from '../labels/service.ts';
 import type { ServiceCodes } from '../labels/service-codes.ts';
 import { type Logger, messageOf } from '../logger.ts';
 import type { OrderDesk } from '../orders/order-desk.ts';

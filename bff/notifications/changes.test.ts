@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { saoPauloDay } from '../../shared/business-days.ts';
 import type { TrackingEvent } from '../../shared/tracking.ts';
-import { lookAt, pickupLastDayOf, type WatchState } from './changes.ts';
+import { lookAt, pickupLastDayOf } from './changes.ts';
+import type { WatchState } from './look.ts';
 import { DAY, ev, MONDAY, moving, out, posted, trackingResult, watch } from './testing/looks.ts';
 
 describe('lookAt', () => {

@@ -1,32 +1,11 @@
 import { saoPauloDay } from '../../shared/business-days.ts';
 import { carrierDay } from '../../shared/carrier-time.ts';
-import { FINAL_STATUSES, type ParcelStatus, parcelState } from '../../shared/parcel-status.ts';
+import { FINAL_STATUSES, parcelState } from '../../shared/parcel-status.ts';
 import { PICKUP_REMINDER_DAYS, pickupLastDay } from '../../shared/pickup.ts';
-import { eventTypeOf, type ShipmentEventType } from '../../shared/shipment-events.ts';
+import { eventTypeOf } from '../../shared/shipment-events.ts';
 import type { TrackingEvent, TrackingResult } from '../../shared/tracking.ts';
+import type { Look, WatchState } from './look.ts';
 import { stallOf } from './stall.ts';
-
-/** What the watcher knows of one label between two looks. */
-export interface WatchState {
-  /** The status last seen (the tracking page's taxonomy); null before the first look of a label issued long ago. */
-  status: ParcelStatus | null;
-  /** The newest carrier event last seen, as a key (code, status number, time, description). */
-  eventKey: string | null;
-  /** When that event was first seen, or the watch began: the stall clock (epoch ms, the BFF's clock). */
-  changedAt: number;
-  /** Whether the current stall was already reported (once per stall). */
-  stalled: boolean;
-  /** Whether the shopper was reminded to pick up the parcel waiting at a unit (once per wait; absent: not yet). */
-  reminded?: boolean;
-}
-
-/** What one look at a label comes to: the state to keep, whether to stop watching, and at most one event. */
-export interface Look {
-  next: WatchState;
-  /** Delivered or returned: nothing more will happen that a shopper or the merchant should hear of. */
-  done: boolean;
-  event?: { type: ShipmentEventType; status: ParcelStatus; lastEvent?: TrackingEvent };
-}
 
 function keyOf(event: TrackingEvent | undefined): string | null {
   return event ? [event.code, event.type ?? '', event.timestamp ?? '', event.description].join('|') : null;

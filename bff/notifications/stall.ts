@@ -1,7 +1,7 @@
 import { isBusinessDay, saoPauloDay } from '../../shared/business-days.ts';
 import { FINAL_STATUSES, parcelState } from '../../shared/parcel-status.ts';
 import type { TrackingResult } from '../../shared/tracking.ts';
-import type { Look, WatchState } from './changes.ts';
+import type { Look, WatchState } from './look.ts';
 
 /**
  * Business days that have ended between two instants, in São Paulo: those after the day of `from` and before the day

@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { PARCEL_STATUSES } from '../../shared/parcel-status.ts';
 import { type CamelCased, flag, fromRow } from '../../shared/sql/rows.ts';
 import type { Sql, SqlRunner } from '../../shared/sql/sql.ts';
-import type { WatchState } from './changes.ts';
+import type { WatchState } from './look.ts';
 import { WATCH_DAYS } from './migrations.ts';
 import { enqueueEvent, type NewEvent, placeholders, skipLocked } from './outbox.ts';
 

@@ -19,7 +19,8 @@ import { type PromiseLook, soldPromiseOf, type TransitRecorder } from '../promis
 import type { TrackingStore } from '../tracking/cache.ts';
 import { isUpstreamError } from '../upstream/errors.ts';
 import type { RestClient } from '../upstream/rest-client.ts';
-import { type Look, lookAt, pickupLastDayOf } from './changes.ts';
+import { lookAt, pickupLastDayOf } from './changes.ts';
+import type { Look } from './look.ts';
 import { type Channel, type NewEvent, newEventId } from './outbox.ts';
 import type { Watch, WatchStore } from './watch-store.ts';
 

@@ -5,6 +5,7 @@ import { ShopifyRateSchema, shopifyHmac } from '../../shared/checkouts/shopify.t
 import { ApiError } from '../../shared/errors.ts';
 import { formatBRL } from '../../shared/money.ts';
 import { SANDBOX_SHOPIFY_APP_SECRET } from './accounts.ts';
+import type { CheckoutOption, CheckoutView } from './checkout-view.ts';
 import type { CheckoutPlatforms } from './state.ts';
 
 /**
@@ -42,26 +43,6 @@ export const CheckoutQuoteSchema = /* @__PURE__ */ z.strictObject({
   readTimeoutMs: z.optional(z.int().check(z.gte(1), z.lte(10_000))),
 });
 export type CheckoutQuote = z.infer<typeof CheckoutQuoteSchema>;
-
-/** One option as the shopper sees it at the checkout. */
-export interface CheckoutOption {
-  name: string;
-  code: string;
-  amountCents: number;
-  price: string;
-  minDeliveryDate?: string | undefined;
-  maxDeliveryDate?: string | undefined;
-}
-
-/** What the checkout showed, and where it came from. */
-export interface CheckoutView {
-  platform: 'shopify' | 'nuvemshop';
-  storeId: string;
-  /** `callback`: the carrier answered now; `cache`: the platform's cache; `backup`: Shopify's backup rates; `failed`: none. */
-  source: 'callback' | 'cache' | 'backup' | 'failed';
-  callback?: { status: number | 'timeout' | 'unreachable'; ms: number; readTimeoutMs: number } | undefined;
-  options: CheckoutOption[];
-}
 
 /** Shopify: a success is kept 15 minutes, an error 30 seconds (the issue's facts; docs/checkout/shopify.md). */
 const SHOPIFY_TTL = { success: 15 * 60_000, error: 30_000 };

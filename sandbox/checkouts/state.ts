@@ -1,6 +1,6 @@
 import { isLoopbackHostname } from '../../shared/security/loopback.ts';
 import { NUVEMSHOP_STORES, type NuvemshopStore, SHOPIFY_SHOPS, type ShopifyShop } from './accounts.ts';
-import type { CheckoutView } from './checkout.ts';
+import type { CheckoutView } from './checkout-view.ts';
 import { StoreOrders } from './store-orders.ts';
 
 /** A CarrierService as the Admin API holds it. */

@@ -2,7 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { nuvemshopHmac } from '../../shared/checkouts/nuvemshop.ts';
 import { SHOPIFY_ADMIN_API_VERSION, shopifyHmac } from '../../shared/checkouts/shopify.ts';
 import { SANDBOX_NUVEMSHOP_APP_SECRET, SANDBOX_SHOPIFY_APP_SECRET } from './accounts.ts';
-import type { EmulatedFulfillmentOrder, EmulatedOrder, NewStoreOrder, SentWebhook } from './store-orders.ts';
+import type {
+  EmulatedFulfillmentOrder,
+  EmulatedOrder,
+  NewStoreOrder,
+  SentWebhook,
+} from './emulated-order.ts';
 
 /** The sandbox shop's own location: where an order's items are unless the order says otherwise. */
 export const SHOP_LOCATION = 'gid://shopify/Location/1';

@@ -7,15 +7,13 @@ import {
   MIN_WEIGHT_GRAMS,
 } from '../../shared/labels/carrier-limits.ts';
 import type { GenerateLabelInput } from '../../shared/labels/label.ts';
-import {
-  type PartyRole,
-  type PartyTextField,
-  type PlausibilityIssue,
-  type PlausibilityRefusal,
-  plausibilityIssue,
-  refusalOf,
-  type TextProblem,
-} from '../../shared/labels/plausibility.ts';
+import { type PlausibilityRefusal, plausibilityIssue, refusalOf } from '../../shared/labels/plausibility.ts';
+import type {
+  PartyRole,
+  PartyTextField,
+  PlausibilityIssue,
+  TextProblem,
+} from '../../shared/labels/plausibility-issue.ts';
 import { codePointName } from '../../shared/labels/plausibility-messages.ts';
 import { formatBRL } from '../../shared/money.ts';
 import { ufOfCep } from '../../shared/uf.ts';

@@ -9,7 +9,7 @@ import {
   MIN_WEIGHT_GRAMS,
 } from './carrier-limits.ts';
 import { centavos } from './declared-value.ts';
-import type { PlausibilityIssue, TextProblem } from './plausibility.ts';
+import type { PlausibilityIssue, TextProblem } from './plausibility-issue.ts';
 
 /**
  * What a plausibility refusal says (`refusalOf` in `plausibility.ts`, where the rules are): the field a broken rule

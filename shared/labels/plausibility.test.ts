@@ -2,13 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CONTRACT_SERVICES, EMAIL_MAX_LENGTH, PRINTED_FIELD_MAX } from './carrier-limits.ts';
 import { type GenerateLabelInput, GenerateLabelInputSchema } from './label.ts';
-import {
-  cpfCnpjProblem,
-  type PartyTextField,
-  PlausibilityRefusalSchema,
-  plausibilityOf,
-  textProblem,
-} from './plausibility.ts';
+import { cpfCnpjProblem, PlausibilityRefusalSchema, plausibilityOf, textProblem } from './plausibility.ts';
+import type { PartyTextField } from './plausibility-issue.ts';
 import { codePointName } from './plausibility-messages.ts';
 
 /** A realistic PAC label, São Paulo → Rio de Janeiro, as the tool parses it. */

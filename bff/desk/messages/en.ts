@@ -1,7 +1,7 @@
-import type { Messages } from '../messages.ts';
+import type { DESK_PT_BR } from './pt-BR.ts';
 
 /** The label desk's words in English (every key of `DESK_PT_BR`, checked by the type). */
-export const DESK_EN: Messages = {
+export const DESK_EN: typeof DESK_PT_BR = {
   skip: 'Skip to content',
   brand: 'frete-kit',
   navLabel: 'Administration',

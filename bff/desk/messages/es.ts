@@ -1,7 +1,7 @@
-import type { Messages } from '../messages.ts';
+import type { DESK_PT_BR } from './pt-BR.ts';
 
 /** The label desk's words in Spanish (every key of `DESK_PT_BR`, checked by the type). */
-export const DESK_ES: Messages = {
+export const DESK_ES: typeof DESK_PT_BR = {
   skip: 'Saltar al contenido',
   brand: 'frete-kit',
   navLabel: 'Administración',

@@ -1,6 +1,6 @@
 /**
  * The label desk's words in Brazilian Portuguese, the default language: the one catalog the others are typed
- * against (`Messages` in ../messages.ts), so a key missing or extra in `en.ts` or `es.ts` is a type error.
+ * against (`typeof DESK_PT_BR`, named `Messages` in ../messages.ts), so a key missing or extra in `en.ts` or `es.ts` is a type error.
  */
 export const DESK_PT_BR = {
   // Layout

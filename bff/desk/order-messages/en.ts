@@ -1,7 +1,7 @@
-import type { OrderMessages } from '../order-messages.ts';
+import type { ORDER_WORDS_PT_BR } from './pt-BR.ts';
 
 /** The desk's words for orders in English (every key of `ORDER_WORDS_PT_BR`, checked by the type). */
-export const ORDER_WORDS_EN: OrderMessages = {
+export const ORDER_WORDS_EN: typeof ORDER_WORDS_PT_BR = {
   navOrders: 'Orders',
   ordersTitle: 'Orders to ship',
   ordersIntro:

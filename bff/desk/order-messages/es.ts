@@ -1,7 +1,7 @@
-import type { OrderMessages } from '../order-messages.ts';
+import type { ORDER_WORDS_PT_BR } from './pt-BR.ts';
 
 /** The desk's words for orders in Spanish (every key of `ORDER_WORDS_PT_BR`, checked by the type). */
-export const ORDER_WORDS_ES: OrderMessages = {
+export const ORDER_WORDS_ES: typeof ORDER_WORDS_PT_BR = {
   navOrders: 'Pedidos',
   ordersTitle: 'Pedidos para enviar',
   ordersIntro:

@@ -1,5 +1,5 @@
 import type { TrackingEvent, TrackingResult } from '../../../shared/tracking.ts';
-import type { WatchState } from '../changes.ts';
+import type { WatchState } from '../look.ts';
 
 /** Tracking results and watch states for the tests of one look at a label (changes.test.ts, stall.test.ts). */
 export const DAY = 86_400_000;
