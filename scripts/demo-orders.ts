@@ -12,7 +12,7 @@ const DEMO_ORDERS: {
   store: string;
   order: NewStoreOrder;
   /** What the store does to it after payment. */
-  then?: 'cancel';
+  afterwards?: 'cancel';
 }[] = [
   {
     platform: 'shopify',
@@ -41,7 +41,7 @@ const DEMO_ORDERS: {
       items: [{ name: 'Caneca', sku: 'CAN-01', quantity: 1, grams: 400, price: 39.9 }],
       serviceCode: 'correios-pac',
     },
-    then: 'cancel',
+    afterwards: 'cancel',
   },
   {
     platform: 'shopify',
@@ -144,7 +144,7 @@ const DEMO_ORDERS: {
 /** Makes the demo's paid orders in the sandbox; answers how many reached the BFF (its webhook answered 200). */
 export async function sendDemoOrders(sandboxUrl: string): Promise<number> {
   let delivered = 0;
-  for (const { platform, store, order, then } of DEMO_ORDERS) {
+  for (const { platform, store, order, afterwards } of DEMO_ORDERS) {
     const res = await fetch(`${sandboxUrl}/_sandbox/stores/${platform}/${store}/orders`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -155,7 +155,7 @@ export async function sendDemoOrders(sandboxUrl: string): Promise<number> {
       sent?: { status: number }[];
     };
     if (made.sent?.some((sent) => sent.status === 200)) delivered += 1;
-    if (then === 'cancel' && made.order)
+    if (afterwards === 'cancel' && made.order)
       await fetch(`${sandboxUrl}/_sandbox/stores/${platform}/${store}/orders/${made.order.id}/cancel`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
