@@ -150,6 +150,7 @@ export const MODULES: MutationModule[] = [
       'bff/orders/routes.test.ts',
       'bff/orders/order-bounds.test.ts',
       'bff/orders/order-changes.test.ts',
+      'bff/orders/to-ship.test.ts',
     ],
   },
   {
