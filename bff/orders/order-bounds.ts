@@ -41,7 +41,7 @@ export function withinBounds(draft: DraftOrder): DraftOrder {
   const flag = (field: string, detail: string, reason: Review['reason'] = 'out_of_bounds') => {
     if (!needsReview.some((r) => r.field === field)) needsReview.push({ field, reason, detail });
   };
-  const fit = (field: string, value: string, max: number): string => {
+  const cut = (field: string, value: string, max: number): string => {
     if (value.length <= max) return value;
     flag(field, `${value.length} characters (at most ${max})`);
     return value.slice(0, max);
@@ -50,7 +50,7 @@ export function withinBounds(draft: DraftOrder): DraftOrder {
   const recipient = structuredClone(draft.recipient);
   for (const key of ['nome', 'cpfCnpj', 'telefone', 'email'] as const) {
     const value = recipient[key];
-    if (value !== undefined) recipient[key] = fit(`recipient.${key}`, value, ORDER_BOUNDS.recipient[key]);
+    if (value !== undefined) recipient[key] = cut(`recipient.${key}`, value, ORDER_BOUNDS.recipient[key]);
   }
   const endereco = recipient.endereco;
   if (endereco.cep.length > ORDER_BOUNDS.endereco.cep) {
@@ -58,9 +58,9 @@ export function withinBounds(draft: DraftOrder): DraftOrder {
     endereco.cep = '';
   }
   for (const key of ['logradouro', 'numero', 'bairro', 'cidade', 'uf'] as const)
-    endereco[key] = fit(`recipient.endereco.${key}`, endereco[key], ORDER_BOUNDS.endereco[key]);
+    endereco[key] = cut(`recipient.endereco.${key}`, endereco[key], ORDER_BOUNDS.endereco[key]);
   if (endereco.complemento !== undefined)
-    endereco.complemento = fit(
+    endereco.complemento = cut(
       'recipient.endereco.complemento',
       endereco.complemento,
       ORDER_BOUNDS.endereco.complemento,
@@ -74,11 +74,11 @@ export function withinBounds(draft: DraftOrder): DraftOrder {
   const items = draft.items.slice(0, ORDER_BOUNDS.lines).map((item, i) => fitItem(item, `items[${i}]`, flag));
 
   const serviceId =
-    draft.serviceId === undefined ? undefined : fit('serviceId', draft.serviceId, ORDER_BOUNDS.serviceId);
+    draft.serviceId === undefined ? undefined : cut('serviceId', draft.serviceId, ORDER_BOUNDS.serviceId);
   const { serviceId: _serviceId, rawAddress, ...rest } = draft;
   return {
     ...rest,
-    orderId: fit('orderId', draft.orderId, ORDER_BOUNDS.orderId),
+    orderId: cut('orderId', draft.orderId, ORDER_BOUNDS.orderId),
     ...(serviceId === undefined ? {} : { serviceId }),
     recipient,
     items,
