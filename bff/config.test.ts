@@ -284,7 +284,9 @@ describe('parseConfig: quotes and checkouts (docs/checkout/)', () => {
       deadlineMs: 2500,
       shopifySecret: undefined,
       nuvemshopCallbackSecret: undefined,
-      shopify: { shop: undefined, token: undefined, apiUrl: undefined },
+      shopify: { shop: undefined, token: undefined, apiUrl: undefined, locationId: undefined },
+      // No BFF_SMTP_URL: the kit does not e-mail the shopper, so the store does.
+      notifyCustomer: true,
       nuvemshop: {
         storeId: undefined,
         token: undefined,

@@ -11,7 +11,7 @@ import {
   shopifyOrder,
   startOrderStack,
 } from '../bff/orders/testing.ts';
-import type { NewStoreOrder } from '../sandbox/checkouts/store-orders.ts';
+import type { NewStoreOrder } from '../sandbox/checkouts/emulated-order.ts';
 import { axeOn } from './support/axe.ts';
 import { ARTIFACTS, launchBrowser, screenshot } from './support/browser.ts';
 

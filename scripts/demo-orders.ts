@@ -1,12 +1,48 @@
-import type { NewStoreOrder } from '../sandbox/checkouts/store-orders.ts';
+import type { NewStoreOrder } from '../sandbox/checkouts/emulated-order.ts';
 
 /**
  * `npm start`'s paid orders (docs/orders.md, "Try it"): a few orders made in the sandbox's emulated Shopify shop and
  * Nuvemshop store, each announced to the BFF by its signed webhook, so a newcomer finds them on the desk's orders page,
  * labels them in one action and sees the tracking codes on the emulated stores' page. One of them has an address line
- * the BFF cannot split, to show what the desk flags instead of guessing.
+ * the BFF cannot split, to show what the desk flags instead of guessing; one is picked up at the store and one is
+ * cancelled after payment, to show the lists apart (docs/orders.md, "An order's life").
  */
-const DEMO_ORDERS: { platform: 'shopify' | 'nuvemshop'; store: string; order: NewStoreOrder }[] = [
+const DEMO_ORDERS: {
+  platform: 'shopify' | 'nuvemshop';
+  store: string;
+  order: NewStoreOrder;
+  /** What the store does to it after payment. */
+  afterwards?: 'cancel';
+}[] = [
+  {
+    platform: 'shopify',
+    store: 'loja-demo.myshopify.com',
+    order: {
+      customer: { name: 'Rita Retira', email: 'rita@example.com' },
+      address: { address1: '', city: 'São Paulo', province: 'SP', zip: '01310-100' },
+      items: [{ name: 'Boné', sku: 'BON-01', quantity: 1, grams: 150, price: 59.9 }],
+      serviceCode: 'correios-pac',
+      pickup: true,
+    },
+  },
+  {
+    platform: 'nuvemshop',
+    store: '1001',
+    order: {
+      customer: { name: 'Caio Desistiu', email: 'caio@example.com', cpf: '52998224725' },
+      address: {
+        street: 'Rua XV de Novembro',
+        number: '700',
+        locality: 'Centro',
+        city: 'Curitiba',
+        province: 'Paraná',
+        zip: '80010-010',
+      },
+      items: [{ name: 'Caneca', sku: 'CAN-01', quantity: 1, grams: 400, price: 39.9 }],
+      serviceCode: 'correios-pac',
+    },
+    afterwards: 'cancel',
+  },
   {
     platform: 'shopify',
     store: 'loja-demo.myshopify.com',
@@ -108,14 +144,23 @@ const DEMO_ORDERS: { platform: 'shopify' | 'nuvemshop'; store: string; order: Ne
 /** Makes the demo's paid orders in the sandbox; answers how many reached the BFF (its webhook answered 200). */
 export async function sendDemoOrders(sandboxUrl: string): Promise<number> {
   let delivered = 0;
-  for (const { platform, store, order } of DEMO_ORDERS) {
+  for (const { platform, store, order, afterwards } of DEMO_ORDERS) {
     const res = await fetch(`${sandboxUrl}/_sandbox/stores/${platform}/${store}/orders`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(order),
     });
-    const made = (await res.json().catch(() => ({}))) as { sent?: { status: number }[] };
+    const made = (await res.json().catch(() => ({}))) as {
+      order?: { id: number };
+      sent?: { status: number }[];
+    };
     if (made.sent?.some((sent) => sent.status === 200)) delivered += 1;
+    if (afterwards === 'cancel' && made.order)
+      await fetch(`${sandboxUrl}/_sandbox/stores/${platform}/${store}/orders/${made.order.id}/cancel`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ reason: 'customer' }),
+      });
   }
   return delivered;
 }

@@ -106,6 +106,18 @@ describe('POST /checkout/nuvemshop/rates/<secret>: the core’s price, in Nuvems
     expect(answer.map((r) => r.code)).toEqual(['correios-pac', 'correios-sedex']);
   });
 
+  it('reads numbers written as strings as the numbers (Nuvemshop writes both), and refuses text that is no number', async () => {
+    const numbers = nuvemshopBody(RIO, [nuvemshopItem(mug)]);
+    const asNumbers = await rates(numbers);
+    const strings = structuredClone(numbers) as { items: Record<string, unknown>[] };
+    for (const item of strings.items)
+      for (const key of ['quantity', 'grams', 'price']) item[key] = String(item[key]);
+    expect(await rates(strings)).toEqual(asNumbers);
+    const words = structuredClone(numbers) as { items: Record<string, unknown>[] };
+    if (words.items[0]) words.items[0].quantity = 'two';
+    expect((await postNuvemshop(bff.url, words)).status).toBe(422);
+  });
+
   it('charges a cart over the free-shipping threshold zero for PAC only', async () => {
     const answer = await rates(nuvemshopBody(RIO, [nuvemshopItem({ ...shirt, quantity: 4 })]));
     expect(answer.find((r) => r.code === 'correios-pac')).toMatchObject({ price: 0, price_merchant: 0 });

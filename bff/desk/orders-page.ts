@@ -16,10 +16,14 @@ export interface OrdersView {
   lang: Locale;
   orders: readonly (OrderView & { price?: number })[];
   /** `to_ship` (new and partly labelled, the default) or every order. */
-  filter: 'to_ship' | 'all';
+  filter: OrderPageFilter;
   sender: Party | undefined;
   presets: readonly Preset[];
 }
+
+/** The page's lists: to ship, every order, and apart those the store called off or that are picked up. */
+export const ORDER_PAGE_FILTERS = ['to_ship', 'all', 'cancelled', 'not_shipped'] as const;
+export type OrderPageFilter = (typeof ORDER_PAGE_FILTERS)[number];
 
 /** An order is selectable when its labels can go out now: not yet all labelled, nothing to review, a plan. */
 export function ready(order: OrderView): boolean {
@@ -102,9 +106,9 @@ export function ordersBody(view: OrdersView): Html {
 <tbody>${orders.map((order) => row(view, order))}</tbody>
 </table>
 </div>`;
-  const filters = (['to_ship', 'all'] as const).map(
+  const filters = ORDER_PAGE_FILTERS.map(
     (filter) =>
-      html`<li><a href="/admin/orders${filter === 'all' ? '?state=all' : ''}"${view.filter === filter ? html` aria-current="page"` : ''}>${filter === 'all' ? o.allOrders : o.toShip}</a></li>`,
+      html`<li><a href="/admin/orders${filter === 'to_ship' ? '' : `?state=${filter}`}"${view.filter === filter ? html` aria-current="page"` : ''}>${filter === 'all' ? o.allOrders : filter === 'to_ship' ? o.toShip : (o.orderState[filter] ?? filter)}</a></li>`,
   );
   return html`<div class="page-head"><h1>${o.ordersTitle}</h1></div>
 <p class="lead">${o.ordersIntro}</p>

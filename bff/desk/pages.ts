@@ -26,7 +26,7 @@ import { pickLanguage } from './language.ts';
 import { DESK_CSS_PATH, type DeskPageOptions, type DeskSection, loginBody, sendDeskPage } from './layout.ts';
 import { MESSAGES, type Messages } from './messages.ts';
 import { ORDER_MESSAGES } from './order-messages.ts';
-import { orderReviewBody, ordersBody } from './orders-page.ts';
+import { ORDER_PAGE_FILTERS, orderReviewBody, ordersBody } from './orders-page.ts';
 import { promiseBody } from './promise-page.ts';
 import { readStored } from './view-parts.ts';
 
@@ -152,8 +152,8 @@ export function deskPageRoutes(deps: DeskPagesDeps): Router {
     router.get(
       '/admin/orders',
       show(async ({ t, lang }, req) => {
-        const filter = req.query.state === 'all' ? 'all' : 'to_ship';
-        const orders = await orderDesk.list({ state: filter === 'all' ? undefined : 'to_ship', price: true });
+        const filter = ORDER_PAGE_FILTERS.find((f) => f === req.query.state) ?? 'to_ship';
+        const orders = await orderDesk.list({ state: filter === 'all' ? undefined : filter, price: true });
         const o = ORDER_MESSAGES[lang];
         return {
           title: o.ordersTitle,

@@ -140,7 +140,12 @@ export function orderDeskRoutes(deps: OrderDeskRoutesDeps): Router {
           (r) => !['city_mismatch', 'uf_mismatch', 'cep_not_found'].includes(r.reason),
         )
       : checked.needsReview;
-    const next = StoreOrderSchema.parse({ ...checked, needsReview: kept });
+    // What the store sent beyond a label's bounds (its lines, quantities, weights, values) is not the recipient's to
+    // correct here: it stays until the store sends the order again.
+    const beyond = stored.needsReview.filter(
+      (r) => r.reason === 'out_of_bounds' && !/^(recipient|serviceId)/.test(r.field),
+    );
+    const next = StoreOrderSchema.parse({ ...checked, needsReview: [...beyond, ...kept] });
     await deps.orders.replace(next);
     res.json({ order: await deps.desk.view(next.orderId) });
   });

@@ -112,11 +112,12 @@ describe('withinBounds: a paid order is kept whatever its content, and what a la
       'recipient.endereco.bairro': '121 characters (at most 120)',
       'recipient.endereco.cidade': '121 characters (at most 120)',
       'recipient.endereco.uf': '3 characters (at most 2)',
-      'items[0].name': '201 characters (at most 200)',
-      'items[0].sku': '101 characters (at most 100)',
     });
     expect((fitted.needsReview ?? []).every((r) => r.reason === 'out_of_bounds')).toBe(true);
     expect(fitted.rawAddress).toHaveLength(500);
+    // A product's name and SKU only describe it: cut to fit, never a review.
+    expect(fitted.items[0]?.name).toHaveLength(200);
+    expect(fitted.items[0]?.sku).toHaveLength(100);
     expect(StoreOrderSchema.safeParse(fitted).success).toBe(true);
     const exact = withinBounds(
       draft({ orderId: long(160), recipient: { ...draft().recipient, nome: long(200) } }),

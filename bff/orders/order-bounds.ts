@@ -8,7 +8,8 @@ import type { DraftOrder } from './review.ts';
  * field longer than the label takes — is fitted into the stored order's bounds (shared/orders/order.ts) and named in
  * a blocking `needsReview` (`out_of_bounds`, `detail`: what came and the bound), so the order is kept, shown, logged
  * and never labelled with a value the store did not send unless the operator decides. A CEP that does not fit is
- * `malformed`, emptied (never cut into another CEP).
+ * `malformed`, emptied (never cut into another CEP). A product's name and SKU, and the address as written, only
+ * describe: they are cut to fit, not flagged.
  */
 
 /** The bounds of a stored order (shared/orders/order.ts's StoreOrderSchema), in one place for the fitting. */
@@ -40,7 +41,7 @@ export function withinBounds(draft: DraftOrder): DraftOrder {
   const flag = (field: string, detail: string, reason: Review['reason'] = 'out_of_bounds') => {
     if (!needsReview.some((r) => r.field === field)) needsReview.push({ field, reason, detail });
   };
-  const fit = (field: string, value: string, max: number): string => {
+  const cut = (field: string, value: string, max: number): string => {
     if (value.length <= max) return value;
     flag(field, `${value.length} characters (at most ${max})`);
     return value.slice(0, max);
@@ -49,7 +50,7 @@ export function withinBounds(draft: DraftOrder): DraftOrder {
   const recipient = structuredClone(draft.recipient);
   for (const key of ['nome', 'cpfCnpj', 'telefone', 'email'] as const) {
     const value = recipient[key];
-    if (value !== undefined) recipient[key] = fit(`recipient.${key}`, value, ORDER_BOUNDS.recipient[key]);
+    if (value !== undefined) recipient[key] = cut(`recipient.${key}`, value, ORDER_BOUNDS.recipient[key]);
   }
   const endereco = recipient.endereco;
   if (endereco.cep.length > ORDER_BOUNDS.endereco.cep) {
@@ -57,25 +58,27 @@ export function withinBounds(draft: DraftOrder): DraftOrder {
     endereco.cep = '';
   }
   for (const key of ['logradouro', 'numero', 'bairro', 'cidade', 'uf'] as const)
-    endereco[key] = fit(`recipient.endereco.${key}`, endereco[key], ORDER_BOUNDS.endereco[key]);
+    endereco[key] = cut(`recipient.endereco.${key}`, endereco[key], ORDER_BOUNDS.endereco[key]);
   if (endereco.complemento !== undefined)
-    endereco.complemento = fit('recipient.endereco.complemento', endereco.complemento, 200);
+    endereco.complemento = cut(
+      'recipient.endereco.complemento',
+      endereco.complemento,
+      ORDER_BOUNDS.endereco.complemento,
+    );
 
   if (draft.items.length > ORDER_BOUNDS.lines)
     flag(
       'items',
       `${draft.items.length} lines (at most ${ORDER_BOUNDS.lines}): the first ${ORDER_BOUNDS.lines} are shown`,
     );
-  const items = draft.items
-    .slice(0, ORDER_BOUNDS.lines)
-    .map((item, i) => fitItem(item, `items[${i}]`, fit, flag));
+  const items = draft.items.slice(0, ORDER_BOUNDS.lines).map((item, i) => fitItem(item, `items[${i}]`, flag));
 
   const serviceId =
-    draft.serviceId === undefined ? undefined : fit('serviceId', draft.serviceId, ORDER_BOUNDS.serviceId);
+    draft.serviceId === undefined ? undefined : cut('serviceId', draft.serviceId, ORDER_BOUNDS.serviceId);
   const { serviceId: _serviceId, rawAddress, ...rest } = draft;
   return {
     ...rest,
-    orderId: fit('orderId', draft.orderId, ORDER_BOUNDS.orderId),
+    orderId: cut('orderId', draft.orderId, ORDER_BOUNDS.orderId),
     ...(serviceId === undefined ? {} : { serviceId }),
     recipient,
     items,
@@ -84,17 +87,13 @@ export function withinBounds(draft: DraftOrder): DraftOrder {
   };
 }
 
-function fitItem(
-  item: OrderItem,
-  path: string,
-  fit: (field: string, value: string, max: number) => string,
-  flag: (field: string, detail: string) => void,
-): OrderItem {
+function fitItem(item: OrderItem, path: string, flag: (field: string, detail: string) => void): OrderItem {
   const { weightGrams, ordered, ...rest } = item;
+  // A product's name and SKU only describe it (the label declares the first 90 characters): cut, never a review.
   const fitted: OrderItem = {
     ...rest,
-    name: fit(`${path}.name`, item.name, ORDER_BOUNDS.itemName),
-    ...(item.sku === undefined ? {} : { sku: fit(`${path}.sku`, item.sku, ORDER_BOUNDS.sku) }),
+    name: item.name.slice(0, ORDER_BOUNDS.itemName),
+    ...(item.sku === undefined ? {} : { sku: item.sku.slice(0, ORDER_BOUNDS.sku) }),
   };
   if (item.quantity > ORDER_BOUNDS.quantity) {
     flag(`${path}.quantity`, `${item.quantity} (at most ${ORDER_BOUNDS.quantity})`);

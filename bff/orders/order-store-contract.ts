@@ -15,7 +15,18 @@ import { OrderStore } from './order-store.ts';
 export interface TwoInstances {
   a: OrderStore;
   b: OrderStore;
+  /** `a`'s database, to put a label in the ledger's table as the ledger writes it. */
+  sql: Sql;
   close(): Promise<void>;
+}
+
+/** A created label of `orderId` in the ledger's table (its columns as bff/labels/ledger-store.ts writes them). */
+async function labelled(sql: Sql, orderId: string): Promise<void> {
+  await sql.run(
+    `INSERT INTO label_attempts (id, fingerprint, state, tracking_code, created_at, request, order_id, volume)
+     VALUES (?, ?, 'created', 'AA123456785BR', ?, '{}', ?, 1)`,
+    [`att-${orderId}`, `fp-${orderId}`, Date.now(), orderId],
+  );
 }
 
 async function opened(sql: Sql): Promise<OrderStore> {
@@ -33,6 +44,7 @@ export async function sqliteInstances(): Promise<TwoInstances> {
   return {
     a: await opened(one),
     b: await opened(two),
+    sql: one,
     close: async () => void (await Promise.all([one.close(), two.close()])),
   };
 }
@@ -41,7 +53,12 @@ export async function postgresInstances(url: string): Promise<TwoInstances> {
   const one = new PostgresSql(url);
   const two = new PostgresSql(url);
   const a = await opened(one);
-  return { a, b: await opened(two), close: async () => void (await Promise.all([one.close(), two.close()])) };
+  return {
+    a,
+    b: await opened(two),
+    sql: one,
+    close: async () => void (await Promise.all([one.close(), two.close()])),
+  };
 }
 
 const order = (orderId: string, change: Partial<StoreOrder> = {}): StoreOrder => ({
@@ -104,6 +121,55 @@ export function describeOrderStore(name: string, open: () => Promise<TwoInstance
             version: '2026-01-02T00:00:00Z',
           }),
         ).toBe('conflict');
+      } finally {
+        await close();
+      }
+    });
+
+    it('keeps a cancellation whichever instance takes it and whatever arrives after it: cancelled is final', async () => {
+      const { a, b, close } = await open();
+      try {
+        const cancelled = order('#2003', { cancelled: { at: '2026-01-01T12:00:00Z', reason: 'customer' } });
+        // The cancel and a change (one version older) at the same moment, on two instances.
+        const outcomes = await Promise.all([
+          a.receive(order('#2003'), { deliveryId: 'shopify:c-1', version: '2026-01-01T10:00:00Z' }),
+          b.receive(cancelled, { deliveryId: 'shopify:c-2', version: '2026-01-01T12:00:00Z' }),
+        ]);
+        expect(outcomes).toContain('cancelled');
+        expect((await a.get('#2003'))?.cancelled).toEqual({ at: '2026-01-01T12:00:00Z', reason: 'customer' });
+        // A newer version that is not cancelled (a platform cannot reopen one): still cancelled.
+        const newer = order('#2003', { recipient: { ...order('#2003').recipient, nome: 'Outra' } });
+        expect(await a.receive(newer, { deliveryId: 'shopify:c-3', version: '2026-01-02T00:00:00Z' })).toBe(
+          'duplicate',
+        );
+        const kept = await b.get('#2003');
+        expect(kept?.cancelled?.reason).toBe('customer');
+        expect(kept?.recipient.nome).toBe('Ana');
+        const [state] = [...(await b.labelsOf(kept ? [kept] : [])).values()];
+        expect(state?.state).toBe('cancelled');
+      } finally {
+        await close();
+      }
+    });
+
+    it('says what changed of a labelled order, and nothing for a version whose label content is the same', async () => {
+      const { a, sql, close } = await open();
+      try {
+        expect(await a.receive(order('#2004'), { version: '2026-01-01T10:00:00Z' })).toBe('created');
+        await labelled(sql, '#2004');
+        expect(await a.receive(order('#2004'), { version: '2026-01-01T11:00:00Z' })).toBe('unchanged');
+        const moved = order('#2004', {
+          recipient: {
+            ...order('#2004').recipient,
+            endereco: { ...order('#2004').recipient.endereco, numero: '2' },
+          },
+        });
+        expect(await a.receive(moved, { version: '2026-01-01T12:00:00Z' })).toBe('flagged');
+        expect(await a.receive(moved, { version: '2026-01-01T13:00:00Z' })).toBe('unchanged');
+        expect((await a.get('#2004'))?.needsReview).toEqual([
+          { field: 'order', reason: 'changed_after_label', detail: 'number 1 → 2' },
+        ]);
+        expect((await a.get('#2004'))?.recipient.endereco.numero).toBe('1');
       } finally {
         await close();
       }

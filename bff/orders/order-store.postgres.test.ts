@@ -7,7 +7,8 @@ let postgres: PostgresServer;
 const urls: string[] = [];
 beforeAll(async () => {
   postgres = await startPostgres();
-  for (const name of ['orders_a', 'orders_b', 'orders_c']) urls.push(await postgres.createDatabase(name));
+  for (const name of ['orders_a', 'orders_b', 'orders_c', 'orders_d', 'orders_e'])
+    urls.push(await postgres.createDatabase(name));
 });
 afterAll(async () => {
   await postgres?.close();

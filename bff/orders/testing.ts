@@ -4,7 +4,7 @@ import {
   SANDBOX_NUVEMSHOP_APP_SECRET,
   SANDBOX_SHOPIFY_APP_SECRET,
 } from '../../sandbox/checkouts/accounts.ts';
-import type { NewStoreOrder } from '../../sandbox/checkouts/store-orders.ts';
+import type { NewStoreOrder } from '../../sandbox/checkouts/emulated-order.ts';
 import { type RunningSandbox, startSandbox } from '../../sandbox/testing.ts';
 import type { BffDeps } from '../app.ts';
 import { runCheckoutCommand } from '../checkout/registration.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { StoreOrder } from '../../shared/orders/order.ts';
-import { packedItems, planOf } from './to-ship.ts';
+import { blockingReviews, packedItems, planOf } from './to-ship.ts';
 
 const BOXES = [
   { id: 'M', comprimento: 30, largura: 20, altura: 20, tareGrams: 200, maxWeightGrams: 10_000 },
@@ -109,5 +109,19 @@ describe('an order’s items, weighed and sized', () => {
       BOXES,
     );
     expect(items.map((item) => item.lineId)).toEqual(['Meia', 'Meia (2)']);
+  });
+});
+
+describe('what blocks an order’s labels', () => {
+  it('is every field to review, never what happened after its labels (changed or cancelled)', () => {
+    const item = { name: 'Caneca', quantity: 1, weightGrams: 400, valor: 10 };
+    const reviews: StoreOrder['needsReview'] = [
+      { field: 'order', reason: 'changed_after_label', detail: 'number 1 → 2' },
+      { field: 'order', reason: 'cancelled_after_label' },
+      { field: 'items[0].quantity', reason: 'out_of_bounds', detail: '1000 (at most 999)' },
+      { field: 'recipient.endereco.cep', reason: 'malformed', detail: '2004' },
+    ];
+    expect(blockingReviews({ ...order([item]), needsReview: reviews })).toEqual(reviews.slice(2));
+    expect(blockingReviews({ ...order([item]), needsReview: reviews.slice(0, 2) })).toEqual([]);
   });
 });

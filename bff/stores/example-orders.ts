@@ -102,7 +102,7 @@ export const SHOPIFY_ORDERS_PAID = String.raw`{
   "shipping_lines": [{"id": 271878346596884015, "carrier_identifier": null, "code": null, "discounted_price": "10.00", "discounted_price_set": {"shop_money": {"amount": "10.00", "currency_code": "USD"}, "presentment_money": {"amount": "10.00", "currency_code": "USD"}}, "phone": null, "price": "10.00", "price_set": {"shop_money": {"amount": "10.00", "currency_code": "USD"}, "presentment_money": {"amount": "10.00", "currency_code": "USD"}}, "requested_fulfillment_service_id": null, "source": "shopify", "title": "Generic Shipping", "tax_lines": [], "discount_allocations": []}]
 }`;
 
-export const NUVEMSHOP_ORDER = String.raw`{
+export const NUVEMSHOP_ORDER = `{
     "cancel_reason": null,
     "created_at": "2008-01-10T11:00:00-05:00",
     "currency": "USD",

@@ -103,7 +103,12 @@ describe('shopifyDraft: what is left to ship', () => {
   });
 
   it('takes an order without a shipping address as a pickup', () => {
-    expect(shopifyDraft(shopify({ shipping_address: null })).pickup).toBe(true);
+    const pickup = shopifyDraft(
+      shopify({ shipping_address: null, billing_address: { name: 'Rita Retira' } }),
+    );
+    expect(pickup.pickup).toBe(true);
+    // The shopper is named by the billing address.
+    expect(pickup.recipient.nome).toBe('Rita Retira');
     expect(shopifyDraft(shopify()).pickup).toBeUndefined();
   });
 });

@@ -61,7 +61,9 @@ export function shopifyDraft(order: ShopifyOrder): DraftOrder {
       detail: text(address.address1),
     });
   const complemento = [line.complemento, text(address.address2)].filter(Boolean).join(' — ');
-  const name = text(address.name) || `${text(address.first_name)} ${text(address.last_name)}`.trim();
+  // A pickup has no shipping address: the billing address names the shopper.
+  const named = order.shipping_address ?? order.billing_address ?? {};
+  const name = text(named.name) || `${text(named.first_name)} ${text(named.last_name)}`.trim();
   const shipped = order.line_items.filter((item) => item.requires_shipping !== false);
   const left = (item: (typeof shipped)[number]) => item.current_quantity ?? item.quantity;
   // Nothing left of a paid order (every line refunded or edited away): called off, as a cancellation is. A cancelled

@@ -8,14 +8,16 @@ import type { StoredOrder } from '../orders/order-store.ts';
 import { OutboxDrain } from '../outbox-drain.ts';
 import type { AccessOf, StoreAccess } from './connections.ts';
 import { NuvemshopApi } from './nuvemshop-api.ts';
-import { ShopifyFulfillment } from './shopify-fulfillment.ts';
+import { ShopifyFulfillment, ShopifyFulfillmentRefused } from './shopify-fulfillment.ts';
 import { isStoreRefused } from './store-api.ts';
 
 /**
  * The tracking code going back to the store (docs/orders.md, "Tracking back to the store"): once an order of Shopify
- * or Nuvemshop has a label for every volume, the store's order gets the codes and the tracking page's URL — Shopify a
- * fulfillment with tracking, Nuvemshop its order fulfilled with the tracking number — so the store's own e-mails and
- * the shopper's account show them.
+ * or Nuvemshop has a label for every volume, the store's order gets the codes and the tracking page's URL — Shopify
+ * its shipping location's fulfillment orders fulfilled with tracking (bff/stores/shopify-fulfillment.ts), Nuvemshop its
+ * order fulfilled with the tracking number — so the shopper's account shows them (and the store's e-mails, unless the
+ * kit e-mails the shopper itself: `BFF_STORE_NOTIFY_CUSTOMER`). A store's order that cannot be fulfilled yet (held,
+ * scheduled) is `waiting`, looked at again; a cancelled one is withdrawn.
  *
  * The same at-least-once machinery as the notification outbox (bff/notifications/outbox.ts: its states, its lease,
  * its backoff `retryDelayMs`, tried for 24 h), in its own table (`store_fulfillments`) because its unit is an order,
@@ -310,7 +312,7 @@ export class TrackingBack {
           ? error
           : isStoreRefused(error)
             ? new SendFailure(error.message, !error.retryable)
-            : error instanceof Error && error.name === 'ShopifyFulfillmentRefused'
+            : error instanceof ShopifyFulfillmentRefused
               ? new SendFailure(error.message, true)
               : new SendFailure(`an unexpected error: ${messageOf(error)}`, false);
       const nextAt = failure.permanent

@@ -1,8 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { nuvemshopHmac } from '../../shared/checkouts/nuvemshop.ts';
 import { SANDBOX_NUVEMSHOP_APP_SECRET } from './accounts.ts';
+import type {
+  EmulatedFulfillmentOrder,
+  EmulatedOrder,
+  NewStoreOrder,
+  SentWebhook,
+} from './emulated-order.ts';
 import { type ShopifyWebhookFamily, shopifyWebhookHeaders } from './shopify-headers.ts';
-import type { EmulatedFulfillmentOrder, EmulatedOrder, NewStoreOrder, SentWebhook } from './store-orders.ts';
 
 /** The sandbox shop's own location: where an order's items are unless the order says otherwise. */
 export const SHOP_LOCATION = 'gid://shopify/Location/1';
@@ -42,6 +47,21 @@ export function shopifyOrderBody(
   at: string,
 ): Record<string, unknown> {
   const [first = '', ...last] = input.customer.name.split(' ');
+  const address = {
+    first_name: first,
+    last_name: last.join(' '),
+    name: input.customer.name,
+    company: null,
+    address1: input.address.address1 ?? '',
+    address2: input.address.address2 ?? null,
+    city: input.address.city,
+    province: input.address.province,
+    province_code: input.address.province,
+    zip: input.address.zip,
+    country: 'Brazil',
+    country_code: 'BR',
+    phone: input.customer.phone ?? null,
+  };
   const subtotal = input.items.reduce((sum, item) => sum + item.price * item.quantity, 0);
   return {
     id,
@@ -58,23 +78,9 @@ export function shopifyOrderBody(
     subtotal_price: subtotal.toFixed(2),
     cancelled_at: null,
     cancel_reason: null,
-    shipping_address: input.pickup
-      ? null
-      : {
-          first_name: first,
-          last_name: last.join(' '),
-          name: input.customer.name,
-          company: null,
-          address1: input.address.address1 ?? '',
-          address2: input.address.address2 ?? null,
-          city: input.address.city,
-          province: input.address.province,
-          province_code: input.address.province,
-          zip: input.address.zip,
-          country: 'Brazil',
-          country_code: 'BR',
-          phone: input.customer.phone ?? null,
-        },
+    // Shopify's order has a billing address; a store pickup has no shipping address.
+    billing_address: address,
+    shipping_address: input.pickup ? null : address,
     line_items: input.items.map((item, i) => ({
       id: Number(String(id).slice(-9)) * 10 + i,
       name: item.name,

@@ -1,4 +1,10 @@
-import type { EmulatedFulfillmentOrder, EmulatedOrder, SentWebhook, StoreOrders } from './store-orders.ts';
+import {
+  type EmulatedFulfillmentOrder,
+  type EmulatedOrder,
+  nextVersion,
+  type SentWebhook,
+} from './emulated-order.ts';
+import type { StoreOrders } from './store-orders.ts';
 
 /**
  * What happens to an emulated order after it is paid, as each platform does it and says it (sandbox/README.md, "Store
@@ -9,14 +15,6 @@ import type { EmulatedFulfillmentOrder, EmulatedOrder, SentWebhook, StoreOrders 
  * fulfillment included), a held or scheduled fulfillment order released (`fulfillment_orders/hold_released`,
  * `fulfillment_orders/scheduled_fulfillment_order_ready`).
  */
-
-/** The order's next `updated_at`: now, and always after the last one (a platform's versions only move forward). */
-export function nextVersion(order: EmulatedOrder, now: number): string {
-  const last = Date.parse(String(order.body.updated_at ?? '')) || 0;
-  const at = new Date(Math.max(now, last + 1000)).toISOString();
-  order.body.updated_at = at;
-  return at;
-}
 
 export const fulfillmentOrdersOf = (order: EmulatedOrder) =>
   (order.body.fulfillment_orders ?? []) as EmulatedFulfillmentOrder[];

@@ -6,6 +6,7 @@ import { html } from '../../shared/html.ts';
 import { describeIssues } from '../../shared/issues.ts';
 import { isLoopbackAddress } from '../../shared/security/loopback.ts';
 import { strictRouter } from '../http/router.ts';
+import { type EmulatedOrder, NewStoreOrderSchema } from './emulated-order.ts';
 import { authenticateNuvemshop, fail, invalid, storeOf } from './nuvemshop-admin.ts';
 import { type CheckoutPlatforms, callableUrl } from './state.ts';
 import {
@@ -15,7 +16,6 @@ import {
   refundOrder,
   releaseFulfillmentOrder,
 } from './store-order-life.ts';
-import { type EmulatedOrder, NewStoreOrderSchema } from './store-orders.ts';
 
 function platformOf(value: unknown): 'shopify' | 'nuvemshop' {
   if (value === 'shopify' || value === 'nuvemshop') return value;

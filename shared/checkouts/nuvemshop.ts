@@ -8,22 +8,35 @@ import * as z from 'zod/mini';
  * loose (the platform adds fields); answers are what we promise.
  */
 
-/** One line of the cart: `price` in BRL (a number), `grams` of one unit, `free_shipping` set by the merchant. */
+/** A number as Nuvemshop writes it: a number, or its digits in a string ("101", "2.00"). */
+export const NuvemshopNumberSchema = /* @__PURE__ */ z.union([
+  z.number(),
+  z.string().check(z.trim(), z.regex(/^-?\d+(\.\d+)?$/)),
+]);
+
+/** Such a number read as the number, then checked. */
+const numeric = (check: z.ZodMiniNumber<number>) =>
+  z.pipe(NuvemshopNumberSchema, z.pipe(z.transform(Number), check));
+
+/**
+ * One line of the cart: `price` in BRL, `grams` of one unit, `free_shipping` set by the merchant. Numbers as numbers
+ * or numeric strings (ARCHITECTURE "Store orders as the store sees them").
+ */
 export const NuvemshopRateItemSchema = /* @__PURE__ */ z.looseObject({
   id: z.optional(z.nullable(z.union([z.int(), z.string()]))),
   product_id: z.optional(z.nullable(z.union([z.int(), z.string()]))),
   name: z.optional(z.nullable(z.string())),
   sku: z.optional(z.nullable(z.string())),
-  quantity: z.int().check(z.gte(1), z.lte(1_000_000)),
+  quantity: numeric(z.int().check(z.gte(1), z.lte(1_000_000))),
   free_shipping: z.optional(z.nullable(z.boolean())),
-  grams: z.number().check(z.gte(0), z.lte(100_000_000)),
-  price: z.number().check(z.gte(0), z.lte(100_000_000)),
+  grams: numeric(z.number().check(z.gte(0), z.lte(100_000_000))),
+  price: numeric(z.number().check(z.gte(0), z.lte(100_000_000))),
   dimensions: z.optional(
     z.nullable(
       z.looseObject({
-        width: z.optional(z.nullable(z.number())),
-        height: z.optional(z.nullable(z.number())),
-        depth: z.optional(z.nullable(z.number())),
+        width: z.optional(z.nullable(numeric(z.number()))),
+        height: z.optional(z.nullable(numeric(z.number()))),
+        depth: z.optional(z.nullable(numeric(z.number()))),
       }),
     ),
   ),
@@ -105,12 +118,6 @@ export function nuvemshopHmac(secret: string, body: string | Uint8Array): string
  * (tiendanube.github.io/api-documentation/resources/webhook: order `paid`, `updated`, `cancelled`).
  */
 export const NUVEMSHOP_ORDER_EVENTS = ['order/paid', 'order/updated', 'order/cancelled'] as const;
-
-/** A number as Nuvemshop writes it: a number, or its digits in a string ("101", "2.00"). */
-export const NuvemshopNumberSchema = /* @__PURE__ */ z.union([
-  z.number(),
-  z.string().check(z.trim(), z.regex(/^-?\d+(\.\d+)?$/)),
-]);
 
 /** A webhook's body: which store, what happened, to which resource (the BFF reads the order through the API). */
 export const NuvemshopWebhookSchema = /* @__PURE__ */ z.looseObject({

@@ -147,6 +147,7 @@ export const ShopifyOrderSchema = /* @__PURE__ */ z.looseObject({
   updated_at: nullableText,
   currency: nullableText,
   shipping_address: z.optional(z.nullable(ShopifyOrderAddressSchema)),
+  billing_address: z.optional(z.nullable(ShopifyOrderAddressSchema)),
   line_items: z.array(
     z.looseObject({
       name: nullableText,
