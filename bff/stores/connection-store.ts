@@ -111,6 +111,15 @@ export class ConnectionStore {
     return row ? RowSchema.parse(row) : undefined;
   }
 
+  /** The platform's store connected last, with a token or since uninstalled (whose orders the kit took). */
+  async latest(platform: StorePlatform): Promise<string | undefined> {
+    const row = await this.sql.one(
+      'SELECT shop FROM store_connections WHERE platform = ? ORDER BY updated_at DESC LIMIT 1',
+      [platform],
+    );
+    return row ? String(row.shop) : undefined;
+  }
+
   /** A new connection (an install, a first grant): the row written whole, whatever was there. */
   async connect(platform: StorePlatform, shop: string, grant: SealedGrant, now: number): Promise<void> {
     const values = [

@@ -1,0 +1,142 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  SANDBOX_NUVEMSHOP_APP_ID,
+  SANDBOX_NUVEMSHOP_APP_SECRET,
+  SANDBOX_SHOPIFY_APP_SECRET,
+  SANDBOX_SHOPIFY_CLIENT_ID,
+} from '../../sandbox/checkouts/accounts.ts';
+import { type RunningSandbox, startSandbox } from '../../sandbox/testing.ts';
+import { nuvemshopHmac } from '../../shared/checkouts/nuvemshop.ts';
+import { shopifyHmac } from '../../shared/checkouts/shopify.ts';
+import { shopifyQueryHmac } from '../../shared/checkouts/store-oauth.ts';
+import { type DeskClient, deskClient, nuvemshopOrder, shopifyOrder } from '../orders/testing.ts';
+import { type RunningBff, startBff } from '../testing.ts';
+
+/**
+ * A BFF whose stores connected by installing the app (no `BFF_SHOPIFY_SHOP`, no `BFF_NUVEMSHOP_STORE_ID`): the
+ * platforms sign every store's compliance and LGPD requests with the one app secret, so a request about another store
+ * that installed the same app (a stranger's dev store; a shop refused at the callback is still installed on
+ * Shopify's side, and gets its `shop/redact` 48 h after it uninstalls) arrives signed. It must not erase the
+ * connected store's orders, nor its customers.
+ */
+const SHOP = 'loja-demo.myshopify.com';
+const STRANGER_SHOP = 'loja-estranha.myshopify.com';
+const PASSWORD = 'senha-do-lojista-privacidade';
+
+let sandbox: RunningSandbox;
+let bff: RunningBff;
+let desk: DeskClient;
+const go = (url: string) => fetch(url, { redirect: 'manual' });
+
+beforeAll(async () => {
+  sandbox = await startSandbox({});
+  bff = await startBff(
+    sandbox.url,
+    {
+      BFF_ADMIN_PASSWORD: PASSWORD,
+      BFF_SHOPIFY_CLIENT_ID: SANDBOX_SHOPIFY_CLIENT_ID,
+      BFF_SHOPIFY_SECRET: SANDBOX_SHOPIFY_APP_SECRET,
+      BFF_SHOPIFY_API_URL: `${sandbox.url}/shopify/${SHOP}`,
+      BFF_NUVEMSHOP_APP_ID: SANDBOX_NUVEMSHOP_APP_ID,
+      BFF_NUVEMSHOP_APP_SECRET: SANDBOX_NUVEMSHOP_APP_SECRET,
+      BFF_NUVEMSHOP_AUTH_URL: `${sandbox.url}/nuvemshop`,
+      BFF_NUVEMSHOP_API_URL: `${sandbox.url}/nuvemshop/v1`,
+      BFF_NUVEMSHOP_CALLBACK_SECRET: 'n'.repeat(40),
+    },
+    { orders: { timers: false } },
+  );
+  desk = await deskClient(bff.url, PASSWORD);
+  // Shopify: the merchant installs from the app URL.
+  const params = { shop: SHOP, timestamp: String(Math.floor(Date.now() / 1000)) };
+  const query = new URLSearchParams({
+    ...params,
+    hmac: shopifyQueryHmac(SANDBOX_SHOPIFY_APP_SECRET, params),
+  });
+  const begin = await go(`${bff.url}/stores/shopify/install?${query}`);
+  const approved = await go(begin.headers.get('location') ?? '');
+  expect((await go(approved.headers.get('location') ?? '')).status).toBe(302);
+  // Nuvemshop: store 1001 installs from its admin.
+  const redirect = await go(
+    `${sandbox.url}/nuvemshop/apps/${SANDBOX_NUVEMSHOP_APP_ID}/authorize?redirect_uri=${encodeURIComponent(`${bff.url}/stores/nuvemshop/callback`)}`,
+  );
+  expect((await go(redirect.headers.get('location') ?? '')).status).toBe(302);
+  for (const [platform, store, order] of [
+    ['shopify', SHOP, shopifyOrder()],
+    ['nuvemshop', '1001', nuvemshopOrder()],
+  ] as const) {
+    const paid = await sandbox.control(`stores/${platform}/${store}/orders`, order);
+    expect(paid.status).toBe(201);
+  }
+  expect(await orders()).toHaveLength(2);
+}, 60_000);
+afterAll(async () => {
+  await bff?.stop();
+  await sandbox?.close();
+});
+
+async function orders(): Promise<{ orderId: string; source: string; recipient?: { nome?: string } }[]> {
+  const res = await desk.get('/admin/api/orders');
+  return ((await res.json()) as { orders: { orderId: string; source: string }[] }).orders;
+}
+
+async function recipients(): Promise<string[]> {
+  const rows = await bff.backends.sql.all('SELECT body FROM store_orders ORDER BY order_id');
+  return rows.map((row) =>
+    String((JSON.parse(String(row.body)) as { recipient: { nome: string } }).recipient.nome),
+  );
+}
+
+function shopifyCompliance(topic: string, payload: object) {
+  const body = JSON.stringify(payload);
+  return fetch(`${bff.url}/stores/shopify/webhooks`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      'x-shopify-hmac-sha256': shopifyHmac(SANDBOX_SHOPIFY_APP_SECRET, body),
+      'x-shopify-topic': topic,
+      'x-shopify-shop-domain': STRANGER_SHOP,
+      'x-shopify-webhook-id': crypto.randomUUID(),
+    },
+    body,
+  });
+}
+
+function lgpd(event: string, payload: object) {
+  const body = JSON.stringify(payload);
+  return fetch(`${bff.url}/stores/nuvemshop/webhooks/${event}`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      'x-linkedstore-hmac-sha256': nuvemshopHmac(SANDBOX_NUVEMSHOP_APP_SECRET, body),
+    },
+    body,
+  });
+}
+
+describe('privacy requests of a store that is not the installed one', () => {
+  it("erase nothing of the installed stores' customers (customers/redact naming their e-mail)", async () => {
+    const before = await recipients();
+    const shopify = await shopifyCompliance('customers/redact', {
+      shop_id: 1,
+      shop_domain: STRANGER_SHOP,
+      customer: { id: 1, email: 'ana@example.com' },
+      orders_to_redact: [],
+    });
+    expect(shopify.status).toBe(200);
+    const nuvemshop = await lgpd('customers/redact', {
+      store_id: 9999,
+      customer: { id: 1, email: 'bruno@example.com', identification: '52998224725' },
+      orders_to_redact: [],
+    });
+    expect(nuvemshop.status).toBe(200);
+    expect(await recipients()).toEqual(before);
+  });
+
+  it("delete none of the installed stores' orders (shop/redact, store/redact of a stranger)", async () => {
+    expect((await shopifyCompliance('shop/redact', { shop_id: 1, shop_domain: STRANGER_SHOP })).status).toBe(
+      200,
+    );
+    expect((await lgpd('store/redact', { store_id: 9999 })).status).toBe(200);
+    expect((await orders()).map((o) => o.source).sort()).toEqual(['nuvemshop', 'shopify']);
+  });
+});
