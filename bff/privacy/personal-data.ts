@@ -68,6 +68,21 @@ export const PERSONAL_DATA: Readonly<Record<string, TableDuty>> = {
     customer: "the customer's fields emptied in their requests",
     store: "the store's requests deleted",
   },
+  shipping_rules: {
+    holds: "none: the merchant's shipping rules and who changed them (the desk's account and address)",
+    customer: 'kept',
+    store: 'kept',
+  },
+  store_connections: {
+    holds: "none: the store's sealed tokens (deleted at app/uninstalled), their renewal and registration",
+    customer: 'kept',
+    store: 'kept (the tokens are already gone: shop/redact comes after the uninstall)',
+  },
+  store_install_states: {
+    holds: "none: a Shopify install's one-use state and its shop, for 10 minutes",
+    customer: 'kept',
+    store: 'kept',
+  },
   bff_secrets: { holds: 'none: the signed links key', customer: 'kept', store: 'kept' },
   bff_migrations: { holds: 'none: applied migration ids', customer: 'kept', store: 'kept' },
   oauth_clients: { holds: 'none: agents registered by the merchant', customer: 'kept', store: 'kept' },
