@@ -81,6 +81,8 @@ const COLUMNS =
 
 /** How long an install's `state` may wait for its callback (the contract: 10 minutes). */
 export const INSTALL_STATE_MS = 10 * 60_000;
+/** The install states a shop keeps at once (the newest): a replayed app URL cannot grow the table without bound. */
+export const INSTALL_STATE_LIMIT = 5;
 
 export class ConnectionStore {
   private readonly sql: Sql;
@@ -218,6 +220,12 @@ export class ConnectionStore {
     await this.sql.run(
       'INSERT INTO store_install_states (state, platform, shop, created_at) VALUES (?, ?, ?, ?)',
       [state, platform, shop, now],
+    );
+    await this.sql.run(
+      `DELETE FROM store_install_states WHERE platform = ? AND shop = ? AND state NOT IN (
+         SELECT state FROM store_install_states WHERE platform = ? AND shop = ?
+         ORDER BY created_at DESC, state LIMIT ${INSTALL_STATE_LIMIT})`,
+      [platform, shop, platform, shop],
     );
   }
 
