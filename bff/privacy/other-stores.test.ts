@@ -140,3 +140,35 @@ describe('privacy requests of a store that is not the installed one', () => {
     expect((await orders()).map((o) => o.source).sort()).toEqual(['nuvemshop', 'shopify']);
   });
 });
+
+describe('store/redact of a store connected before the one connected now', () => {
+  /**
+   * `store_orders` has no column for the store an order came from: `eraseStore` deletes by platform, and `isOurs`
+   * can only say yes to the store connected last. After the merchant moves to another Nuvemshop store (1001
+   * uninstalled, a new store installed: here its row written as an install writes it, the sandbox having one store),
+   * the `store/redact` Nuvemshop sends for 1001 must erase 1001's orders — it erases nothing, and 1001's shoppers'
+   * names and addresses stay. (Before `isOurs` looked at the connection, it erased every Nuvemshop order instead,
+   * the new store's too.) Fix: keep the store in `store_orders` (a migration filled from the connection) and erase
+   * by it.
+   */
+  it.fails("erases the former store's orders once another store is connected", async () => {
+    const uninstall = await sandbox.control('stores/nuvemshop/1001/uninstall');
+    expect(uninstall.status).toBe(200);
+    await bff.backends.connections.connect(
+      'nuvemshop',
+      '2002',
+      {
+        kind: 'nuvemshop',
+        token: 'v1.sealed.elsewhere.x',
+        refresh: null,
+        issuedAt: Date.now() + 1000,
+        expiresAt: null,
+        refreshExpiresAt: null,
+        renewAt: null,
+      },
+      Date.now() + 1000,
+    );
+    expect((await lgpd('store/redact', { store_id: 1001 })).status).toBe(200);
+    expect((await orders()).map((o) => o.source)).toEqual(['shopify']);
+  });
+});
