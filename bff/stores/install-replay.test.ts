@@ -55,3 +55,27 @@ describe('a replayed Shopify app URL', () => {
     expect(done.headers.get('location')).toBe('/admin/stores');
   });
 });
+
+describe('two installs begun while no store is connected', () => {
+  it('connects only the first to finish: the callback checks again that no other store is connected', async () => {
+    await bff.connections.disconnect('shopify', SHOP, 'test');
+    const params = { shop: SHOP, timestamp: String(Math.floor(Date.now() / 1000)) };
+    const query = new URLSearchParams({
+      ...params,
+      hmac: shopifyQueryHmac(SANDBOX_SHOPIFY_APP_SECRET, params),
+    });
+    const begin = await go(`${bff.url}/stores/shopify/install?${query}`);
+    expect(begin.status).toBe(302);
+    // Meanwhile another shop's install finished (written as its callback writes it; the sandbox emulates one
+    // admin origin, so the second shop's OAuth cannot run here).
+    await bff.connections.connectShopify(
+      'loja-basica.myshopify.com',
+      { access_token: 'shpat_other_shop_000000001' },
+      'static',
+    );
+    const approved = await go(begin.headers.get('location') ?? '');
+    const done = await go(approved.headers.get('location') ?? '');
+    expect(done.status).toBe(400);
+    expect((await bff.backends.connections.connected('shopify'))?.shop).toBe('loja-basica.myshopify.com');
+  });
+});

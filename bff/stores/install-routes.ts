@@ -66,6 +66,8 @@ export function installRoutes(deps: InstallDeps): Router {
           'This install link was already used or is older than 10 minutes: start the install again from Shopify.',
         );
       if (stateShop !== shop) refuse('The callback names another shop than the install started for.');
+      // Again here: another shop's install may have finished since this one began.
+      await pinned(deps, 'shopify', shop);
       let answer: Awaited<ReturnType<typeof shopifyToken>>;
       try {
         answer = await shopifyToken(
