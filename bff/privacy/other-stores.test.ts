@@ -141,6 +141,51 @@ describe('privacy requests of a store that is not the installed one', () => {
   });
 });
 
+describe('a signed body replayed under another topic or URL (the topic header and the URL are not signed)', () => {
+  /**
+   * Shopify signs the body, not `x-shopify-topic`; Nuvemshop signs the body, not the LGPD event's URL. A signed body
+   * seen once (a data request, an order webhook) must not become an erasure by being sent again under
+   * `shop/redact`, `customers/redact` or to `/webhooks/store/redact`: the body must be the shape of its topic.
+   */
+  it("erases nothing when a data request's body comes back as shop/redact or customers/redact", async () => {
+    const body = JSON.stringify({
+      shop_id: 1,
+      shop_domain: SHOP,
+      orders_requested: [],
+      customer: { id: 1, email: 'ana@example.com' },
+      data_request: { id: 9999 },
+    });
+    const send = (topic: string) =>
+      fetch(`${bff.url}/stores/shopify/webhooks`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'x-shopify-hmac-sha256': shopifyHmac(SANDBOX_SHOPIFY_APP_SECRET, body),
+          'x-shopify-topic': topic,
+          'x-shopify-shop-domain': SHOP,
+          'x-shopify-webhook-id': crypto.randomUUID(),
+        },
+        body,
+      });
+    expect((await send('customers/data_request')).status).toBe(200);
+    const before = await recipients();
+    expect((await send('customers/redact')).status).toBe(400);
+    expect((await send('shop/redact')).status).toBe(400);
+    expect(await recipients()).toEqual(before);
+    expect((await orders()).map((o) => o.source)).toContain('shopify');
+  });
+
+  it("deletes nothing when a Nuvemshop order webhook's body is sent to the store/redact URL", async () => {
+    const before = await recipients();
+    const response = await lgpd('store/redact', { store_id: 1001, event: 'order/paid', id: 1 });
+    expect(response.status).toBe(400);
+    const redact = await lgpd('customers/redact', { store_id: 1001, event: 'order/paid', id: 1 });
+    expect(redact.status).toBe(400);
+    expect(await recipients()).toEqual(before);
+    expect((await orders()).map((o) => o.source).sort()).toEqual(['nuvemshop', 'shopify']);
+  });
+});
+
 describe('store/redact of a store connected before the one connected now', () => {
   /**
    * `store_orders` has no column for the store an order came from: `eraseStore` deletes by platform, and `isOurs`
