@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { formatCep, normalizeCep } from '../../shared/cep.ts';
+import { normalizeCep } from '../../shared/cep.ts';
 import { ERROR_MESSAGES } from '../../shared/errors.ts';
 import type { StoreOrder } from '../../shared/orders/order.ts';
 import type { LabelRefusal } from '../labels/answer.ts';
@@ -47,7 +47,8 @@ export function bindingRefusal(order: StoreOrder, recipientCep: string): LabelRe
     return {
       reason: 'order_mismatch',
       field: 'recipient.endereco.cep',
-      message: `${ERROR_MESSAGES.order_mismatch} Order ${order.orderId} goes to CEP ${cep === null ? '(none yet)' : formatCep(cep)}; nothing was sent. Use the order's own recipient, or another orderId for another parcel.`,
+      // Not the order's CEP: agents read no orders, and order numbers are sequential (bff/orders/binding-oracle.test.ts).
+      message: `${ERROR_MESSAGES.order_mismatch} Nothing was sent. Use order ${order.orderId}'s own recipient (on the desk), or another orderId for another parcel.`,
     };
   const reviews = blockingReviews(order);
   if (reviews.length > 0)
