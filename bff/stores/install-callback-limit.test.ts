@@ -13,6 +13,8 @@ import { NUVEMSHOP_CALLBACKS_PER_MINUTE } from './install-routes.ts';
 let sandbox: RunningSandbox;
 let bff: RunningBff;
 let tokenCalls = 0;
+/** The BFF's clock: the limiter's minute passes without waiting it. */
+let clock = Date.now();
 const network: typeof fetch = async (input, init) => {
   if (String(input).endsWith('/apps/authorize/token')) tokenCalls += 1;
   return fetch(input, init);
@@ -30,7 +32,7 @@ beforeAll(async () => {
       BFF_NUVEMSHOP_API_URL: `${sandbox.url}/nuvemshop/v1`,
       BFF_NUVEMSHOP_CALLBACK_SECRET: 'n'.repeat(40),
     },
-    { fetch: network, orders: { timers: false } },
+    { fetch: network, now: () => clock, orders: { timers: false } },
   );
 }, 30_000);
 afterAll(async () => {
@@ -52,5 +54,26 @@ describe('the Nuvemshop redirect URL under a loop of made-up codes', () => {
     );
     expect(new Set(statuses.slice(NUVEMSHOP_CALLBACKS_PER_MINUTE))).toEqual(new Set([429]));
     expect(tokenCalls).toBe(NUVEMSHOP_CALLBACKS_PER_MINUTE);
+  });
+});
+
+describe('an install while no store is configured', () => {
+  /**
+   * With `BFF_NUVEMSHOP_STORE_ID` (or `BFF_SHOPIFY_SHOP`) unset, the first store to install the app becomes the BFF's
+   * store: once the app is listed, a stranger's store that installs it before the merchant (or after the merchant
+   * uninstalls) gets the carrier quotes on the merchant's platform account, its paid orders on the merchant's desk
+   * to label at the merchant's cost, and (privacy's rule: the store connected last) the erasures. Suggested: an
+   * install of an unconfigured platform waits for the merchant's approval on /admin/stores (session and CSRF), or
+   * the variables are required with an app id.
+   */
+  it.fails('does not connect the store until the merchant approves it on the desk', async () => {
+    clock += 61_000; // past the made-up codes' minute
+    const redirect = await fetch(
+      `${sandbox.url}/nuvemshop/apps/${SANDBOX_NUVEMSHOP_APP_ID}/authorize?redirect_uri=${encodeURIComponent(`${bff.url}/stores/nuvemshop/callback`)}`,
+      { redirect: 'manual' },
+    );
+    const done = await fetch(redirect.headers.get('location') ?? '', { redirect: 'manual' });
+    expect(done.status).toBe(302);
+    expect(await bff.backends.connections.connected('nuvemshop')).toBeUndefined();
   });
 });
