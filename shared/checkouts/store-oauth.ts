@@ -28,9 +28,14 @@ export const SHOPIFY_SHOP_PATTERN = /^[a-z0-9][a-z0-9-]{0,60}\.myshopify\.com$/;
  */
 export function shopifyQueryHmac(secret: string, params: URLSearchParams | Record<string, string>): string {
   const entries = params instanceof URLSearchParams ? [...params.entries()] : Object.entries(params);
-  const signed = entries
-    .filter(([key]) => key !== 'hmac' && key !== 'signature')
-    .sort(([a], [b]) => a.localeCompare(b));
+  // A repeated name is one value joined by commas, as the library's `normalizeQuery` reads a URLSearchParams.
+  const values = new Map<string, string>();
+  for (const [key, value] of entries)
+    if (key !== 'hmac' && key !== 'signature') {
+      const before = values.get(key);
+      values.set(key, before === undefined ? value : `${before},${value}`);
+    }
+  const signed = [...values].sort(([a], [b]) => a.localeCompare(b));
   const message = new URLSearchParams(signed).toString().replace(/\+/g, '%20');
   return createHmac('sha256', secret).update(message).digest('hex');
 }
