@@ -141,6 +141,23 @@ describe('privacy requests of a store that is not the installed one', () => {
   });
 });
 
+describe("a stranger store's data request", () => {
+  it("is recorded without its customer: the kit keeps no other store's shopper", async () => {
+    const res = await shopifyCompliance('customers/data_request', {
+      shop_id: 1,
+      shop_domain: STRANGER_SHOP,
+      orders_requested: [],
+      customer: { id: 7, email: 'cliente-de-outra-loja@example.com', phone: '+55 21 91234-5678' },
+      data_request: { id: 77 },
+    });
+    expect(res.status).toBe(200);
+    const rows = await bff.backends.sql.all('SELECT store, customer FROM privacy_requests');
+    expect(rows.some((row) => row.store === STRANGER_SHOP)).toBe(true);
+    expect(JSON.stringify(rows)).not.toContain('cliente-de-outra-loja');
+    expect(JSON.stringify(rows)).not.toContain('91234');
+  });
+});
+
 describe('a signed body replayed under another topic or URL (the topic header and the URL are not signed)', () => {
   /**
    * Shopify signs the body, not `x-shopify-topic`; Nuvemshop signs the body, not the LGPD event's URL. A signed body

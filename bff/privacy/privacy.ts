@@ -81,7 +81,8 @@ export class Privacy {
       erased = ours ? await this.erasure.eraseCustomer(request.platform, request) : none;
     if (request.kind === 'store_redact')
       erased = ours ? await this.erasure.eraseStore(request.platform, request.store) : none;
-    await this.requests.record(request, {
+    // Another store's request is kept as seen, without its shopper: the merchant holds nothing of that customer.
+    await this.requests.record(ours ? request : { ...request, customer: {}, orders: [] }, {
       ...(deliveryId ? { deliveryId } : {}),
       ...(erased ? { erased } : {}),
     });
