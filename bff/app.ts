@@ -176,7 +176,13 @@ export function createBff(deps: BffDeps): Bff {
     }),
   );
   // The shoppers' privacy requests and the erasure (bff/privacy/): the stores' webhooks and the desk's API.
-  const privacy = new Privacy({ sql: backends.sql, config, logger, now });
+  const privacy = new Privacy({
+    sql: backends.sql,
+    config,
+    logger,
+    now,
+    installed: (platform) => backends.connections.latest(platform),
+  });
   if (oauth) {
     const sessions = new AdminSessions({ store: oauth.store, publicUrl: config.publicUrl, now });
     app.use(oauth.routes());

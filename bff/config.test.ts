@@ -347,6 +347,11 @@ describe('parseConfig: quotes and checkouts (docs/checkout/)', () => {
       ],
       [{ BFF_SHOPIFY_TOKEN: 'supersecret token' }, /^BFF_SHOPIFY_TOKEN must be the Admin API token/],
       [{ BFF_SHOPIFY_SHOP: 'https://loja.myshopify.com' }, /^BFF_SHOPIFY_SHOP must be the shop's domain/],
+      // A custom domain: Shopify's webhooks name the shop by its myshopify.com name, every order would be "ignored".
+      [
+        { BFF_SHOPIFY_SHOP: 'loja.com.br' },
+        /^BFF_SHOPIFY_SHOP must be the shop's domain <name>\.myshopify\.com/,
+      ],
       [{ BFF_NUVEMSHOP_STORE_ID: 'loja' }, /^BFF_NUVEMSHOP_STORE_ID must be the numeric store id/],
       [{ BFF_NUVEMSHOP_API_URL: 'ftp://api.example' }, /^BFF_NUVEMSHOP_API_URL must be an http/],
       [{ BFF_NUVEMSHOP_APP_SECRET: 'supersecret' }, /^BFF_NUVEMSHOP_APP_SECRET must have at least 16/],

@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import * as z from 'zod/mini';
 import { parseCutoff } from '../shared/business-days.ts';
+import { SHOPIFY_SHOP_PATTERN } from '../shared/checkouts/store-oauth.ts';
 import { describeIssues } from '../shared/issues.ts';
 import { type Box, BoxesSchema } from '../shared/packing/box.ts';
 import { parseRateLimit, type RateLimit } from '../shared/rate-limiter.ts';
@@ -221,8 +222,12 @@ export function apiToken(value: string | undefined): string | undefined {
 /** A Shopify shop's domain, e.g. `loja.myshopify.com`. */
 export function shopDomain(value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
-  if (!/^[a-z0-9][a-z0-9-]*(\.[a-z0-9][a-z0-9-]*)+$/i.test(value))
-    throw new Invalid("must be the shop's domain, e.g. loja.myshopify.com");
+  // The permanent name: Shopify's webhooks and installs name the shop by it, so a custom domain here would leave
+  // every paid order "ignored" as another shop's.
+  if (!SHOPIFY_SHOP_PATTERN.test(value.toLowerCase()))
+    throw new Invalid(
+      "must be the shop's domain <name>.myshopify.com, e.g. loja.myshopify.com (not a custom domain: webhooks name the shop by it)",
+    );
   return value.toLowerCase();
 }
 

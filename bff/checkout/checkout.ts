@@ -70,7 +70,9 @@ export function checkoutRoutes(deps: CheckoutDeps): Router {
       // Shopify's carrier-service page documents no signature on rate requests: on the secret URL an unsigned call
       // is taken; a signature, when sent, must still verify. Any other segment is an unknown route, body unread.
       const ours = secretSegment(callbackSecret);
-      const signedOrNot = signedBody({ ...route, unsignedAccepted: true });
+      // Its own pool: only who knows the secret reaches it, so strangers filling the shared pool on the public URLs
+      // with bogus signatures cannot make Shopify's checkout (which does not ask again) go without rates.
+      const signedOrNot = signedBody({ ...route, pool: new UnverifiedBytes(), unsignedAccepted: true });
       router.post(
         '/checkout/shopify/rates/:secret',
         startClock,

@@ -1,3 +1,4 @@
+import * as z from 'zod/mini';
 import { normalizeCep } from '../../shared/cep.ts';
 import { ERROR_MESSAGES } from '../../shared/errors.ts';
 import type { StoreOrder } from '../../shared/orders/order.ts';
@@ -25,8 +26,8 @@ export function bindingRefusal(order: StoreOrder, recipientCep: string): LabelRe
     return {
       reason: 'order_mismatch',
       field: 'recipient.endereco.cep',
-      // The order's CEP is not told: a caller probing numbers learns no shopper's address from the refusal.
-      message: `${ERROR_MESSAGES.order_mismatch} Nothing was sent. Use order ${order.orderId}'s own recipient, or another orderId for another parcel.`,
+      // Not the order's CEP: agents read no orders, and order numbers are sequential (bff/orders/binding-oracle.test.ts).
+      message: `${ERROR_MESSAGES.order_mismatch} Nothing was sent. Use order ${order.orderId}'s own recipient (on the desk), or another orderId for another parcel.`,
     };
   const reviews = blockingReviews(order);
   if (reviews.length > 0)

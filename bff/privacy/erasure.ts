@@ -132,10 +132,16 @@ export class Erasure {
             { field: 'recipient', reason: 'missing', detail: 'erased at the customer’s request (LGPD)' },
           ],
         };
-        // as_sent (what was labelled, for the updates' comparison) holds the address too: dropped, as for an order
-        // received before it was kept (bff/orders/order-store.ts).
-        await tx.run('UPDATE store_orders SET body = ?, as_sent = NULL WHERE order_id = ?', [
+        // The content as last sent (orders' `as_sent`, for a change after a label) holds the recipient too.
+        const kept = await tx.one('SELECT as_sent FROM store_orders WHERE order_id = ?', [order.orderId]);
+        const sent = kept?.as_sent ? parse(kept.as_sent) : undefined;
+        const uf = isObject(sent?.recipient) ? sent.recipient.uf : '';
+        const empty = { nome: '', cep: '', logradouro: '', numero: '', complemento: '', cidade: '' };
+        await tx.run('UPDATE store_orders SET body = ?, as_sent = ? WHERE order_id = ?', [
           JSON.stringify(erased),
+          sent
+            ? JSON.stringify({ ...sent, recipient: { ...empty, uf: typeof uf === 'string' ? uf : '' } })
+            : null,
           order.orderId,
         ]);
       }

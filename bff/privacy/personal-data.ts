@@ -23,7 +23,7 @@ export const PERSONAL_DATA: Readonly<Record<string, TableDuty>> = {
     holds:
       "the recipient (name, CPF, e-mail, phone, address) and the platform's address line, in `body`; the address as labelled, in `as_sent`",
     customer:
-      "the recipient's fields emptied (UF kept), the address line dropped, `as_sent` dropped, the order kept for its items",
+      "the recipient's fields emptied (UF kept), the address line dropped, the recipient in `as_sent` emptied likewise, the order kept for its items",
     store: "the store's orders deleted",
   },
   store_webhooks: {
@@ -37,17 +37,7 @@ export const PERSONAL_DATA: Readonly<Record<string, TableDuty>> = {
     store: "the store's orders' rows deleted",
   },
   product_presets: { holds: "none: a product's sizes and weight", customer: 'kept', store: 'kept' },
-  store_connections: {
-    holds: "none of a shopper's: the store's tokens, sealed with BFF_STORE_KEY",
-    customer: 'kept',
-    store: 'deleted at app/uninstalled (bff/stores/connections.ts)',
-  },
-  store_install_states: { holds: 'none: one-use install nonces', customer: 'kept', store: 'kept' },
-  shipping_rules: {
-    holds: "none of a shopper's: the merchant's rules and who changed them on the desk",
-    customer: 'kept',
-    store: 'kept',
-  },
+
   label_attempts: {
     holds: 'the recipient, in `request` (the label request) and `recipient` (the name the desk searches)',
     customer: "the recipient's fields emptied in the labels of the customer's orders",
@@ -79,6 +69,21 @@ export const PERSONAL_DATA: Readonly<Record<string, TableDuty>> = {
     holds: "the customer's id, e-mail, phone and CPF as the platform named them",
     customer: "the customer's fields emptied in their requests",
     store: "the store's requests deleted",
+  },
+  shipping_rules: {
+    holds: "none: the merchant's shipping rules and who changed them (the desk's account and address)",
+    customer: 'kept',
+    store: 'kept',
+  },
+  store_connections: {
+    holds: "none: the store's sealed tokens (deleted at app/uninstalled), their renewal and registration",
+    customer: 'kept',
+    store: 'kept (the tokens are already gone: shop/redact comes after the uninstall)',
+  },
+  store_install_states: {
+    holds: "none: a Shopify install's one-use state and its shop, for 10 minutes",
+    customer: 'kept',
+    store: 'kept',
   },
   bff_secrets: { holds: 'none: the signed links key', customer: 'kept', store: 'kept' },
   bff_migrations: { holds: 'none: applied migration ids', customer: 'kept', store: 'kept' },

@@ -155,12 +155,9 @@ describe("the platforms' example payloads, fed verbatim", () => {
       expect(await res.json()).toEqual({ received });
     }
     const listed = await requests();
+    // Not our shop: recorded as seen, without its shopper (bff/privacy/other-stores.test.ts).
     expect(listed.find((r) => r.store === '{shop}.myshopify.com' && r.kind === 'data_request')).toMatchObject(
-      {
-        customer: { id: '191167', email: 'john@example.com', phone: '555-625-1199' },
-        orders: ['299938', '280263', '220458'],
-        requestId: '9999',
-      },
+      { customer: {}, orders: [], requestId: '9999' },
     );
     expect(listed.find((r) => r.kind === 'customer_redact')).toMatchObject({
       customer: {},

@@ -24,6 +24,8 @@ export interface PrivacyDeps {
   config: Pick<BffConfig, 'checkout'>;
   logger: Logger;
   now?: () => number;
+  /** The store an install connected last, of a platform without a configured store (ConnectionStore.latest). */
+  installed?: (platform: PrivacyRequest['platform']) => Promise<string | undefined>;
 }
 
 /** What handling a request came to (the platform only reads the `200`). */
@@ -60,26 +62,29 @@ export class Privacy {
 
   /**
    * Whether the kit holds this store's orders: the store of the platform's variables (`BFF_SHOPIFY_SHOP`,
-   * `BFF_NUVEMSHOP_STORE_ID`); with none set, the one store whose orders it took.
+   * `BFF_NUVEMSHOP_STORE_ID`); with none set, the one an install connected last (whose orders it took). The app's
+   * secret signs every store's requests, so one about a stranger's store (installed elsewhere) erases nothing here.
    */
-  isOurs(request: Pick<PrivacyRequest, 'platform' | 'store'>): boolean {
+  async isOurs(request: Pick<PrivacyRequest, 'platform' | 'store'>): Promise<boolean> {
     const { checkout } = this.deps.config;
-    const ours = request.platform === 'shopify' ? checkout.shopify.shop : checkout.nuvemshop.storeId;
-    return ours === undefined || ours === request.store.trim().toLowerCase();
+    const configured = request.platform === 'shopify' ? checkout.shopify.shop : checkout.nuvemshop.storeId;
+    const ours = configured ?? (await this.deps.installed?.(request.platform));
+    return ours !== undefined && ours === request.store.trim().toLowerCase();
   }
 
   /** A request handled: erased when it asks so (of our store), then kept; a retried delivery only answered. */
   async handle(request: PrivacyRequest, deliveryId?: string): Promise<PrivacyOutcome> {
     await this.requests.ready;
     if (deliveryId && (await this.requests.seen(deliveryId))) return 'duplicate';
-    const ours = this.isOurs(request);
+    const ours = await this.isOurs(request);
     const none: ErasureCounts = { orders: 0, labels: 0, approvals: 0, emails: 0, requests: 0 };
     let erased: ErasureCounts | undefined;
     if (request.kind === 'customer_redact')
       erased = ours ? await this.erasure.eraseCustomer(request.platform, request) : none;
     if (request.kind === 'store_redact')
       erased = ours ? await this.erasure.eraseStore(request.platform, request.store) : none;
-    await this.requests.record(request, {
+    // Another store's request is kept as seen, without its shopper: the merchant holds nothing of that customer.
+    await this.requests.record(ours ? request : { ...request, customer: {}, orders: [] }, {
       ...(deliveryId ? { deliveryId } : {}),
       ...(erased ? { erased } : {}),
     });
@@ -94,7 +99,7 @@ export class Privacy {
   async held(id: string): Promise<HeldData | undefined> {
     const request = await this.requests.get(id);
     if (!request) return undefined;
-    if (!this.isOurs(request) || request.kind !== 'data_request')
+    if (!(await this.isOurs(request)) || request.kind !== 'data_request')
       return { request, orders: [], labels: [], emails: [] };
     const orders = await this.erasure.customerOrders(this.sql, request.platform, request);
     const ids = orders.map((o) => o.orderId);

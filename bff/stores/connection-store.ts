@@ -82,6 +82,8 @@ const COLUMNS =
 
 /** How long an install's `state` may wait for its callback (the contract: 10 minutes). */
 export const INSTALL_STATE_MS = 10 * 60_000;
+/** The install states a shop keeps at once (the newest): a replayed app URL cannot grow the table without bound. */
+export const INSTALL_STATE_LIMIT = 5;
 
 export class ConnectionStore {
   private readonly sql: Sql;
@@ -110,6 +112,15 @@ export class ConnectionStore {
       [platform],
     );
     return row ? RowSchema.parse(row) : undefined;
+  }
+
+  /** The platform's store connected last, with a token or since uninstalled (whose orders the kit took). */
+  async latest(platform: StorePlatform): Promise<string | undefined> {
+    const row = await this.sql.one(
+      'SELECT shop FROM store_connections WHERE platform = ? ORDER BY updated_at DESC LIMIT 1',
+      [platform],
+    );
+    return row ? String(row.shop) : undefined;
   }
 
   /** A new connection (an install, a first grant): the row written whole, whatever was there. */
@@ -234,6 +245,12 @@ export class ConnectionStore {
     await this.sql.run(
       'INSERT INTO store_install_states (state, platform, shop, created_at) VALUES (?, ?, ?, ?)',
       [state, platform, shop, now],
+    );
+    await this.sql.run(
+      `DELETE FROM store_install_states WHERE platform = ? AND shop = ? AND state NOT IN (
+         SELECT state FROM store_install_states WHERE platform = ? AND shop = ?
+         ORDER BY created_at DESC, state LIMIT ${INSTALL_STATE_LIMIT})`,
+      [platform, shop, platform, shop],
     );
   }
 

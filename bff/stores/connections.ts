@@ -163,6 +163,17 @@ export class StoreConnections {
     );
   };
 
+  /**
+   * The platform's connected store without opening or renewing its token (a webhook names its shop, and an order in
+   * its body needs no token): an expired token whose renewal fails does not make the store a stranger.
+   */
+  async shopOf(platform: StorePlatform): Promise<string | undefined> {
+    const row = await this.options.store.connected(platform);
+    if (row) return row.shop;
+    const { shopify, nuvemshop } = this.options.config.checkout;
+    return platform === 'shopify' ? shopify.shop : nuvemshop.storeId;
+  }
+
   /** Renews every connection whose renewal is due; answers how many were tried. */
   async renewDue(): Promise<number> {
     const due = await this.options.store.due(this.now());

@@ -6,9 +6,10 @@ import {
   shopifyQueryHmac,
 } from '../../shared/checkouts/store-oauth.ts';
 import { ApiError } from '../../shared/errors.ts';
+import { RateLimiter } from '../../shared/rate-limiter.ts';
 import { sameSecret } from '../../shared/security/hash.ts';
 import type { BffConfig } from '../config.ts';
-import { methodNotAllowed } from '../http/errors.ts';
+import { methodNotAllowed, rateLimited } from '../http/errors.ts';
 import type { Logger } from '../logger.ts';
 import type { ConnectionStore, StorePlatform } from './connection-store.ts';
 import type { StoreConnections, StoreRegistrar } from './connections.ts';
@@ -25,6 +26,12 @@ export interface InstallDeps {
   register: StoreRegistrar;
   fetch?: typeof fetch | undefined;
 }
+
+/**
+ * Code exchanges one address may cause on Nuvemshop's redirect URL per minute: it takes no signature and no state, so
+ * without a bound a stranger's loop would make the BFF hammer Nuvemshop with the app's client secret.
+ */
+export const NUVEMSHOP_CALLBACKS_PER_MINUTE = 10;
 
 /** A Shopify query signed at most this long ago is taken: the state (10 minutes, once) is what stops a replay. */
 const QUERY_MAX_AGE_S = 24 * 3600;
@@ -65,6 +72,8 @@ export function installRoutes(deps: InstallDeps): Router {
           'This install link was already used or is older than 10 minutes: start the install again from Shopify.',
         );
       if (stateShop !== shop) refuse('The callback names another shop than the install started for.');
+      // Again here: another shop's install may have finished since this one began.
+      await pinned(deps, 'shopify', shop);
       let answer: Awaited<ReturnType<typeof shopifyToken>>;
       try {
         answer = await shopifyToken(
@@ -96,10 +105,18 @@ export function installRoutes(deps: InstallDeps): Router {
   const appId = nuvemshop.appId;
   const appSecret = nuvemshop.appSecret;
   if (appId && appSecret) {
+    const exchanges = new RateLimiter({ calls: NUVEMSHOP_CALLBACKS_PER_MINUTE, seconds: 60 }, deps.now);
     router.get('/stores/nuvemshop/callback', async (req, res) => {
       const code = typeof req.query.code === 'string' ? req.query.code : '';
       if (!/^[A-Za-z0-9_-]{1,200}$/.test(code))
         refuse('Nuvemshop sent no code: install the app again from the Nuvemshop admin.');
+      const allowed = exchanges.take(req.ip ?? 'unknown');
+      if (!allowed.ok)
+        throw rateLimited(
+          res,
+          allowed.retryAfterSeconds,
+          'Too many installs from this address: install the app again from the Nuvemshop admin in a minute.',
+        );
       // The code is valid 30 seconds: exchanged before anything else.
       let answer: Awaited<ReturnType<typeof nuvemshopToken>>;
       try {

@@ -54,7 +54,7 @@ export interface StoreWebhookDeps extends ReviewDeps {
   /** Where the compliance and LGPD requests go (bff/privacy/). */
   privacy?: Pick<Privacy, 'handle'>;
   /** Installed stores: their tokens (the order read), and `app/uninstalled` (bff/stores/connections.ts). */
-  connections?: Pick<StoreConnections, 'access' | 'disconnect'> | undefined;
+  connections?: Pick<StoreConnections, 'access' | 'disconnect' | 'shopOf'> | undefined;
 }
 
 /** What the BFF answers a platform: 200 with what it did (the platform only reads the status). */
@@ -134,12 +134,8 @@ export function storeWebhookRoutes(deps: StoreWebhookDeps): Router {
           ),
         );
       // The shop is the configured one (BFF_SHOPIFY_SHOP), else the installed one (bff/stores/connections.ts).
-      const shop =
-        checkout.shopify.shop ??
-        (await deps.connections?.access('shopify').then(
-          (access) => access?.shop,
-          () => undefined,
-        ));
+      // Not `access()`: a token expired and not renewed yet would make the connected shop's paid order "ignored".
+      const shop = checkout.shopify.shop ?? (await deps.connections?.shopOf('shopify'));
       if (!shop || from !== shop) return void done(res, 'ignored');
       if (SHOPIFY_RELEASE_TOPICS.some((known) => known === topic))
         return void done(res, await released(deps));
@@ -176,15 +172,19 @@ export function storeWebhookRoutes(deps: StoreWebhookDeps): Router {
       const event = parseOrderBody(body, NuvemshopWebhookSchema);
       if (event.event === 'app/uninstalled')
         return void done(res, await uninstalled(deps, 'nuvemshop', String(event.store_id)));
+      const shop = nuvemshop.storeId ?? (await deps.connections?.shopOf('nuvemshop'));
+      if (String(event.store_id) !== shop || !NUVEMSHOP_ORDER_EVENTS.some((known) => known === event.event))
+        return void done(res, 'ignored');
+      // Our store's order: a token that cannot be used now is a 503 (Nuvemshop sends it again), never "ignored".
       const access = (await deps.connections?.access('nuvemshop').catch(() => undefined)) ?? {
-        shop: nuvemshop.storeId,
+        shop,
         token: nuvemshop.token ?? '',
       };
-      if (
-        String(event.store_id) !== access.shop ||
-        !NUVEMSHOP_ORDER_EVENTS.some((known) => known === event.event)
-      )
-        return void done(res, 'ignored');
+      if (!access.token)
+        throw new ApiError(
+          'store_unavailable',
+          'The Nuvemshop token cannot be used now; send the webhook again.',
+        );
       const api = new NuvemshopApi({
         apiUrl: nuvemshop.apiUrl,
         storeId: access.shop ?? '',

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { ApiError } from '../errors.ts';
 
 /**
  * The privacy requests the store platforms send an app that holds shoppers' data (docs/privacy.md), as they publish
@@ -102,12 +103,30 @@ function customerOf(customer: PrivacyCustomer | null | undefined): PrivacyReques
   return out;
 }
 
+/**
+ * The keys that say a body is of another request (or an order webhook's, `event`): the platforms sign the body, not
+ * Shopify's topic header nor Nuvemshop's LGPD URL, so a signed body seen once must not come back as an erasure.
+ */
+const NOT_OF_KIND: Record<PrivacyKind, readonly string[]> = {
+  data_request: ['orders_to_redact', 'event'],
+  customer_redact: ['data_request', 'orders_requested', 'event'],
+  store_redact: ['customer', 'orders_to_redact', 'orders_requested', 'data_request', 'event'],
+};
+
 function requestOf(
   kind: PrivacyKind,
   platform: PrivacyRequest['platform'],
   store: string,
   payload: ShopifyPrivacyPayload | NuvemshopPrivacyPayload,
 ): PrivacyRequest {
+  const foreign = NOT_OF_KIND[kind].find((key) => key in payload);
+  if (foreign !== undefined || (kind === 'customer_redact' && !payload.customer))
+    throw new ApiError(
+      'invalid_body',
+      foreign === undefined
+        ? 'A customer redaction names its customer.'
+        : `The body is not of this request: it has \`${foreign}\`.`,
+    );
   const orders = (kind === 'data_request' ? payload.orders_requested : payload.orders_to_redact) ?? [];
   const requestId = payload.data_request?.id;
   return {

@@ -6,7 +6,8 @@ import * as z from 'zod/mini';
  * sandbox's emulation (sandbox/checkouts/app-installs.ts) take from here.
  *
  * - Shopify, authorization code grant: https://shopify.dev/docs/apps/build/authentication-authorization/access-tokens/authorization-code-grant
- *   (the query's `hmac`: hex HMAC-SHA256 keyed by the client secret of the other parameters sorted as `k=v&…`);
+ *   (the query's `hmac`: hex HMAC-SHA256 keyed by the client secret of the other parameters sorted as `k=v&…`,
+ *   percent-encoded as Shopify/shopify-app-js encodes them);
  *   expiring offline tokens (`expiring=1`, 1 h, rotating refresh token):
  *   https://shopify.dev/docs/apps/build/authentication-authorization/access-tokens/offline-access-tokens and
  *   https://shopify.dev/changelog/offline-access-tokens-now-support-expiry-and-refresh; the client credentials grant
@@ -21,19 +22,21 @@ export const SHOPIFY_SHOP_PATTERN = /^[a-z0-9][a-z0-9-]{0,60}\.myshopify\.com$/;
 
 /**
  * The `hmac` of a query Shopify signs (the app URL, the OAuth callback): every other parameter (not `hmac`, not
- * `signature`), sorted by name, `k=v` joined with `&`, `%` and `&` of names and values escaped, `=` of names too.
+ * `signature`), sorted by name, through `URLSearchParams` with a space as `%20` — as Shopify's own library signs it
+ * (Shopify/shopify-app-js packages/apps/shopify-api/lib/utils/hmac-validator.ts and processed-query.ts; its test
+ * "Shopify signs with %20, not +"). A `host` with base64 padding is signed with `%3D` (store-oauth.test.ts).
  */
 export function shopifyQueryHmac(secret: string, params: URLSearchParams | Record<string, string>): string {
   const entries = params instanceof URLSearchParams ? [...params.entries()] : Object.entries(params);
-  const escaped = (text: string, name: boolean) => {
-    const done = text.replaceAll('%', '%25').replaceAll('&', '%26');
-    return name ? done.replaceAll('=', '%3D') : done;
-  };
-  const message = entries
-    .filter(([key]) => key !== 'hmac' && key !== 'signature')
-    .map(([key, value]) => `${escaped(key, true)}=${escaped(value, false)}`)
-    .sort()
-    .join('&');
+  // A repeated name is one value joined by commas, as the library's `normalizeQuery` reads a URLSearchParams.
+  const values = new Map<string, string>();
+  for (const [key, value] of entries)
+    if (key !== 'hmac' && key !== 'signature') {
+      const before = values.get(key);
+      values.set(key, before === undefined ? value : `${before},${value}`);
+    }
+  const signed = [...values].sort(([a], [b]) => a.localeCompare(b));
+  const message = new URLSearchParams(signed).toString().replace(/\+/g, '%20');
   return createHmac('sha256', secret).update(message).digest('hex');
 }
 
