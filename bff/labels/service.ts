@@ -76,9 +76,6 @@ export class LabelService {
   async generate(request: AgentLabelInput, caller: Caller): Promise<LabelAnswer> {
     const prepared = await this.bound(this.prepare(request, caller));
     if ('refusal' in prepared) return { kind: 'refused', refusal: prepared.refusal };
-    const closed =
-      request.orderId === undefined ? undefined : await this.options.orderRefusal(request.orderId);
-    if (closed) return { kind: 'refused', refusal: closed };
     if (needsApproval(caller.policy, prepared.declaredValueCents)) {
       const answer = await this.throughApproval(prepared, caller);
       if (answer) return answer;
@@ -198,8 +195,6 @@ export class LabelService {
     const stored = JSON.parse(approval.request) as AgentLabelInput;
     const prepared = await this.bound(this.prepare(stored, { issuedBy: approval.issuedBy }));
     if ('refusal' in prepared) return { answer: { kind: 'refused', refusal: prepared.refusal } };
-    const closed = stored.orderId === undefined ? undefined : await this.options.orderRefusal(stored.orderId);
-    if (closed) return { answer: { kind: 'refused', refusal: closed } };
     const outcome = await this.issueApproved(approval, prepared);
     if (outcome.kind === 'refused' && outcome.why === 'agent_limit_reached') {
       const now = await this.overLimit(approval);
@@ -288,6 +283,9 @@ export class LabelService {
   private async bound(prepared: Ready): Promise<Ready> {
     const orderId = 'refusal' in prepared ? undefined : prepared.intent.orderId;
     if ('refusal' in prepared || orderId === undefined) return prepared;
+    // The order's life first (cancelled, picked up: bff/orders/order-desk.ts), then whether the label is its own.
+    const closed = await this.options.orderRefusal(orderId);
+    if (closed) return { refusal: closed };
     const refusal = await this.options.binding?.refusal(orderId, prepared.input.recipient.endereco.cep);
     return refusal ? { refusal } : prepared;
   }
