@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { CsvRefusalSchema } from '../../../shared/orders/csv-problem.ts';
 import type { Messages } from '../messages.ts';
 import type { OrderMessages } from '../order-messages.ts';
 import { callApi, errorOf } from './api.ts';
@@ -32,7 +33,7 @@ const BatchSchema = z.object({
 const ImportSchema = z.object({
   imported: z.optional(z.number()),
   orders: z.optional(z.array(z.object({ orderId: z.string() }))),
-  refused: z.array(z.object({ line: z.number(), reason: z.string() })),
+  refused: z.array(CsvRefusalSchema),
 });
 
 /**
@@ -189,7 +190,13 @@ function mountImport(form: HTMLFormElement, t: Messages, o: OrderMessages): void
     const created = preview ? (report.orders ?? []).map((order) => element('li', '', order.orderId)) : [];
     results.replaceChildren(
       ...created,
-      ...report.refused.map((refusal) => element('li', 'error', o.refusedLine(refusal.line, refusal.reason))),
+      ...report.refused.map((refusal) =>
+        element(
+          'li',
+          'error',
+          o.refusedLine(refusal.line, refusal.problem ? o.csvProblem(refusal.problem) : refusal.reason),
+        ),
+      ),
     );
     say(
       status,

@@ -1,3 +1,4 @@
+import { type CsvProblem, csvReason } from '../../../shared/orders/csv-problem.ts';
 import type { OrderMessages } from '../order-messages.ts';
 
 /** The desk's words for orders in English (every key of `ORDER_WORDS_PT_BR`, checked by the type). */
@@ -106,6 +107,7 @@ export const ORDER_WORDS_EN: OrderMessages = {
   importedSummary: (orders: number, refused: number) =>
     `${orders === 1 ? '1 order imported' : `${orders} orders imported`}; ${refused === 1 ? '1 line refused' : `${refused} lines refused`}.`,
   refusedLine: (line: number, reason: string) => `Line ${line}: ${reason}`,
+  csvProblem: (p: CsvProblem): string => csvReason(p),
   noFile: 'Choose a CSV file.',
   reviewTitle: (order: string) => `Review order ${order}`,
   reviewIntro:

@@ -1,3 +1,4 @@
+import type { CsvProblem } from '../../../shared/orders/csv-problem.ts';
 import type { OrderMessages } from '../order-messages.ts';
 
 /** The desk's words for orders in Spanish (every key of `ORDER_WORDS_PT_BR`, checked by the type). */
@@ -106,6 +107,32 @@ export const ORDER_WORDS_ES: OrderMessages = {
   importedSummary: (orders: number, refused: number) =>
     `${orders === 1 ? '1 pedido importado' : `${orders} pedidos importados`}; ${refused === 1 ? '1 línea rechazada' : `${refused} líneas rechazadas`}.`,
   refusedLine: (line: number, reason: string) => `Línea ${line}: ${reason}`,
+  csvProblem: (p: CsvProblem): string => {
+    switch (p.code) {
+      case 'field_count':
+        return `tiene ${p.fields} campos; el encabezado tiene ${p.expected}`;
+      case 'empty':
+        return `${p.column}: está vacío`;
+      case 'quantity':
+        return 'quantidade: debe ser un número entero de 1 a 999';
+      case 'weight':
+        return 'pesoGramas: debe ser en gramos enteros, al menos 1';
+      case 'money':
+        return 'valor: debe ser en reales, ej.: 49,90';
+      case 'uf':
+        return 'uf: debe tener 2 letras';
+      case 'cpf_cnpj':
+        return 'cpfCnpj: debe tener 11 o 14 dígitos';
+      case 'differs':
+        return `${p.column}: difiere de la línea ${p.firstLine}, la primera del pedido (déjelo vacío o repítalo)`;
+      case 'order_refused':
+        return `el pedido ${p.orderId} fue rechazado por sus otras líneas`;
+      case 'exists':
+        return `el pedido ${p.orderId} ya existe`;
+      case 'invalid':
+        return 'un campo es demasiado largo o no es válido';
+    }
+  },
   noFile: 'Elija un archivo CSV.',
   reviewTitle: (order: string) => `Revisar el pedido ${order}`,
   reviewIntro:
