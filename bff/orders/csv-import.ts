@@ -1,4 +1,3 @@
-import { normalizeCep } from '../../shared/cep.ts';
 import { CsvSyntaxError, parseCsv } from '../../shared/orders/csv.ts';
 import { type CsvProblem, type CsvRefusal, csvRefusal } from '../../shared/orders/csv-problem.ts';
 import type { OrderRecipient } from '../../shared/orders/order.ts';
