@@ -207,7 +207,14 @@ describe('a day of 30 store orders on the desk, in Chromium', () => {
     expect(await page.locator('[data-orders-status]').textContent()).toBe(
       `${expected.length} etiquetas prontas.`,
     );
+    // The rows kept up without a reload: every order labelled, none left to ship.
+    await poll(() => page.locator('[data-orders-table] .empty').count()).toBe(1);
     await screenshot(page, 'orders-issued');
+    // After a reload the day's print is still one click away.
+    await page.reload();
+    expect(
+      await page.getByRole('link', { name: `Imprimir as ${expected.length} etiquetas de hoje` }).count(),
+    ).toBe(1);
 
     // The emulated stores show the tracking codes (the outbox's poll sends them within seconds).
     const fulfilled = async () => {

@@ -19,6 +19,8 @@ export interface OrdersView {
   filter: 'to_ship' | 'all';
   sender: Party | undefined;
   presets: readonly Preset[];
+  /** Today's created labels of orders (ledger ids): the print link stays on the page after a reload. */
+  printable?: readonly string[] | undefined;
 }
 
 /** An order is selectable when its labels can go out now: not yet all labelled, nothing to review, a plan. */
@@ -80,6 +82,15 @@ function row(view: OrdersView, order: OrderView & { price?: number }): Html {
  * price, state, labels and whether the tracking went back to the store — a selection issued in one action and printed
  * in one more; the sender of the labels; the CSV import with its preview and line-by-line report.
  */
+/** The print of today's order labels: shown from the server, so a reload keeps it; issuing points it at the batch. */
+function printLink(view: OrdersView): Html {
+  const ids = view.printable ?? [];
+  if (ids.length === 0)
+    return html`<a class="button primary" href="/admin/labels" target="_blank" data-print-orders hidden></a>`;
+  const href = `/admin/api/labels/print?ids=${ids.map(encodeURIComponent).join(',')}`;
+  return html`<a class="button primary" href="${href}" target="_blank" data-print-orders>${view.o.printToday(ids.length)}</a>`;
+}
+
 export function ordersBody(view: OrdersView): Html {
   const { o, orders } = view;
   const table =
@@ -111,7 +122,7 @@ export function ordersBody(view: OrdersView): Html {
 <noscript><p class="notice notice-error">${view.t.noscript}</p></noscript>
 <nav class="paging" aria-label="${o.filterLabel}"><ul>${filters}</ul></nav>
 <form class="orders-form" data-orders-form novalidate>
-${table}
+<div data-orders-table>${table}</div>
 <details class="sender"${view.sender ? '' : html` open`}>
 <summary>${o.senderLegend}${view.sender ? html`: ${view.sender.nome}, ${formatCep(view.sender.endereco.cep)}` : ''}</summary>
 <fieldset class="party-fields">
@@ -122,7 +133,7 @@ ${partyFields(view.t, 'sender', view.sender)}
 </details>
 <div class="actions">
 <button class="primary" type="submit" data-issue-orders>${o.issueSelected}</button>
-<a class="button primary" href="/admin/labels" target="_blank" data-print-orders hidden></a>
+${printLink(view)}
 <a class="button secondary" href="/admin/orders" data-refresh hidden>${o.refresh}</a>
 </div>
 <p class="hint" data-print-help hidden>${o.printHelp}</p>

@@ -167,6 +167,7 @@ export function deskPageRoutes(deps: DeskPagesDeps): Router {
             filter,
             sender: await lastSender(deps.ledger),
             presets: await orderDesk.presets(),
+            printable: await printableToday(orderDesk),
           }),
         };
       }),
@@ -306,4 +307,16 @@ function approvalNotice(
 async function lastSender(ledger: LedgerStore): Promise<Party | undefined> {
   const [newest] = await ledger.list({ limit: 1 });
   return newest && readStored(GenerateLabelInputSchema, newest.request)?.sender;
+}
+
+/** The most labels the print link of the orders page names (its URL stays short). */
+const PRINT_TODAY_MAX = 200;
+
+/** Today's created labels of orders (São Paulo day), oldest first: what the orders page's print link prints. */
+async function printableToday(orderDesk: Pick<OrderDesk, 'labelsOfDay'>): Promise<string[]> {
+  const { labels } = await orderDesk.labelsOfDay(undefined);
+  return labels
+    .filter((label) => label.state === 'created' && label.prepostagemId && label.orderId)
+    .slice(-PRINT_TODAY_MAX)
+    .map((label) => label.id);
 }

@@ -77,21 +77,44 @@ function mountPreset(form: HTMLFormElement, t: Messages, o: OrderMessages): void
   });
 }
 
+/**
+ * The orders' rows as the server renders them now: the page fetched again and its table swapped in, so the operator
+ * sees the labels and states an action made without reloading (and without losing the status line or the print link).
+ */
+async function refreshRows(): Promise<void> {
+  const table = document.querySelector('[data-orders-table]');
+  if (!table) return;
+  const res = await fetch(window.location.href, {
+    credentials: 'same-origin',
+    headers: { accept: 'text/html' },
+  });
+  if (!res.ok) return;
+  const fresh = new DOMParser()
+    .parseFromString(await res.text(), 'text/html')
+    .querySelector('[data-orders-table]');
+  if (fresh) table.replaceChildren(...[...fresh.childNodes].map((node) => document.importNode(node, true)));
+  table.dispatchEvent(new CustomEvent('rows-refreshed', { bubbles: true }));
+}
+
 function mountIssue(form: HTMLFormElement, t: Messages, o: OrderMessages): void {
-  const boxes = [...form.querySelectorAll<HTMLInputElement>('input[data-select-order]')];
-  const all = form.querySelector<HTMLInputElement>('input[data-select-all-orders]');
   const button = required<HTMLButtonElement>(form, '[data-issue-orders]');
   const status = required(form, '[data-orders-status]');
   const results = required(form, '[data-orders-results]');
   const print = required<HTMLAnchorElement>(form, '[data-print-orders]');
-  selectAll(all, boxes, (chosen) => {
-    button.textContent = chosen === 0 ? o.issueSelected : o.issueCount(chosen);
-  });
+  const boxes = () => [...form.querySelectorAll<HTMLInputElement>('input[data-select-order]')];
+  const bind = () =>
+    selectAll(form.querySelector<HTMLInputElement>('input[data-select-all-orders]'), boxes(), (chosen) => {
+      button.textContent = chosen === 0 ? o.issueSelected : o.issueCount(chosen);
+    });
+  bind();
+  form.addEventListener('rows-refreshed', bind);
   restoreSender(form);
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     void once(button, async () => {
-      const orderIds = boxes.filter((box) => box.checked).map((box) => box.value);
+      const orderIds = boxes()
+        .filter((box) => box.checked)
+        .map((box) => box.value);
       if (orderIds.length === 0) return say(status, o.issueNone, true);
       rememberSender(form);
       const value = (name: string) =>
@@ -146,7 +169,10 @@ function mountIssue(form: HTMLFormElement, t: Messages, o: OrderMessages): void 
         required<HTMLElement>(form, '[data-print-help]').hidden = false;
         print.focus();
       }
-      required<HTMLElement>(form, '[data-refresh]').hidden = false;
+      // The rows show their labels and states now (the printed link stays: it is outside the table).
+      await refreshRows().catch(() => {
+        required<HTMLElement>(form, '[data-refresh]').hidden = false;
+      });
     });
   });
   form.addEventListener('click', (event) => {
@@ -205,6 +231,8 @@ function mountImport(form: HTMLFormElement, t: Messages, o: OrderMessages): void
         : o.importedSummary(report.imported ?? 0, report.refused.length),
       report.refused.length > 0,
     );
+    // The imported orders appear in the table without a reload.
+    if (!preview && (report.imported ?? 0) > 0) await refreshRows().catch(() => undefined);
   };
   const preview = required<HTMLButtonElement>(form, '[data-import-preview]');
   preview.addEventListener('click', () => once(preview, () => send(true)));

@@ -46,6 +46,7 @@ export const ORDER_WORDS_EN: OrderMessages = {
   issuing: 'Issuing the labels…',
   issuedSummary: (labels: number, refused: number) =>
     `${labels === 1 ? '1 label ready' : `${labels} labels ready`}${refused > 0 ? `; ${refused === 1 ? '1 order not issued' : `${refused} orders not issued`} (see below)` : ''}.`,
+  printToday: (n: number) => (n === 1 ? "Print today's label" : `Print today's ${n} labels`),
   printIssued: (n: number) => (n === 1 ? 'Print 1 label' : `Print the ${n} labels`),
   printHelp: 'One PDF, each label marked with its order and volume (opens in a new tab).',
   refresh: 'Refresh the list',

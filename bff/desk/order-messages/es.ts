@@ -46,6 +46,7 @@ export const ORDER_WORDS_ES: OrderMessages = {
   issuing: 'Emitiendo las etiquetas…',
   issuedSummary: (labels: number, refused: number) =>
     `${labels === 1 ? '1 etiqueta lista' : `${labels} etiquetas listas`}${refused > 0 ? `; ${refused === 1 ? '1 pedido no emitido' : `${refused} pedidos no emitidos`} (vea abajo)` : ''}.`,
+  printToday: (n: number) => (n === 1 ? 'Imprimir la etiqueta de hoy' : `Imprimir las ${n} etiquetas de hoy`),
   printIssued: (n: number) => (n === 1 ? 'Imprimir 1 etiqueta' : `Imprimir las ${n} etiquetas`),
   printHelp: 'Un solo PDF, cada etiqueta marcada con el pedido y el bulto (se abre en otra pestaña).',
   refresh: 'Actualizar la lista',

@@ -44,6 +44,7 @@ export const ORDER_WORDS_PT_BR = {
   issuing: 'Emitindo as etiquetas…',
   issuedSummary: (labels: number, refused: number) =>
     `${labels === 1 ? '1 etiqueta pronta' : `${labels} etiquetas prontas`}${refused > 0 ? `; ${refused === 1 ? '1 pedido não emitido' : `${refused} pedidos não emitidos`} (veja abaixo)` : ''}.`,
+  printToday: (n: number) => (n === 1 ? 'Imprimir a etiqueta de hoje' : `Imprimir as ${n} etiquetas de hoje`),
   printIssued: (n: number) => (n === 1 ? 'Imprimir 1 etiqueta' : `Imprimir as ${n} etiquetas`),
   printHelp: 'Um só PDF, cada etiqueta marcada com o pedido e o volume (abre em nova aba).',
   refresh: 'Atualizar a lista',
