@@ -107,6 +107,9 @@ export async function printLabels(
     let pages: PDFEmbeddedPage[];
     try {
       const source = await PDFDocument.load(bytes);
+      // A page without a content stream (blank) cannot be embedded as is: give it an empty one.
+      for (const page of source.getPages())
+        if (!page.node.Contents()) page.drawRectangle({ x: 0, y: 0, width: 0, height: 0, opacity: 0 });
       pages = await merged.embedPdf(source, source.getPageIndices());
     } catch {
       miss(why.unreadable);
