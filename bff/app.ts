@@ -215,6 +215,7 @@ export function createBff(deps: BffDeps): Bff {
         publicUrl: config.publicUrl,
         transits: backends.transits,
         workNow,
+        promises,
         orders: orderDesk,
       }),
     );

@@ -2,6 +2,7 @@ import { formatCep } from '../../shared/cep.ts';
 import { type Html, html } from '../../shared/html.ts';
 import type { Party } from '../../shared/labels/party.ts';
 import type { Locale } from '../../shared/locale.ts';
+import { serviceName } from '../../shared/service-name.ts';
 import type { Preset } from '../orders/order-store.ts';
 import type { OrderView } from '../orders/to-ship.ts';
 import { formatMoney, formatWeight } from './format.ts';
@@ -69,7 +70,7 @@ function row(view: OrdersView, order: OrderView & { price?: number }): Html {
 <td class="order">${order.orderId}<span class="muted"> ${o.source[order.source] ?? order.source}</span></td>
 <td class="recipient">${order.recipient.nome || '—'}<span class="muted"> ${address.cidade}/${address.uf} · ${formatCep(address.cep)}</span>${reviews(o, order)}</td>
 <td class="items"><ul>${items}</ul></td>
-<td class="service">${order.serviceId ?? '—'}</td>
+<td class="service">${order.serviceId ? serviceName(order.serviceId) : '—'}</td>
 <td class="number">${plan}</td>
 <td class="number">${order.price === undefined ? '—' : formatMoney(order.price, lang)}</td>
 <td class="state-cell"><span class="state order-${order.state}">${o.orderState[order.state] ?? order.state}</span></td>
