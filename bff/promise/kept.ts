@@ -13,6 +13,8 @@ export interface LaneKept {
   onTime: number;
   /** The median of business days after (+) or before (−) the promised day. */
   medianLateDays: number;
+  /** Business days late that 95 % of the lane's deliveries stay within: what a rule would add to keep the promise. */
+  lateAtGoal: number;
   /** The same scores apart for the promises learnt from history and the platform's counts. */
   byBasis: Record<'history' | 'platform', { parcels: number; onTime: number }>;
   /** The most recent scored parcel of the lane: a destination and the platform's count to ask today's promise for. */
@@ -35,6 +37,7 @@ function kept(rows: readonly TransitRow[]): Omit<LaneKept, 'serviceId' | 'uf' | 
     parcels: rows.length,
     onTime: late.filter((days) => days <= 0).length,
     medianLateDays: median(late),
+    lateAtGoal: [...late].sort((a, b) => a - b)[Math.max(0, Math.ceil(0.95 * late.length) - 1)] ?? 0,
     byBasis: { history: of('history'), platform: of('platform') },
   };
 }
