@@ -51,6 +51,8 @@ export interface CheckoutOption {
   price: string;
   minDeliveryDate?: string | undefined;
   maxDeliveryDate?: string | undefined;
+  /** Shopify shows the rate's `description` under its name (the BFF writes the promise there). */
+  description?: string | undefined;
 }
 
 /** What the checkout showed, and where it came from. */
@@ -138,6 +140,7 @@ export async function shopifyCheckout(
       price: formatBRL(Number(rate.total_price) / 100),
       minDeliveryDate: rate.min_delivery_date,
       maxDeliveryDate: rate.max_delivery_date,
+      ...(rate.description ? { description: rate.description } : {}),
     }));
     return keep(platforms, key, SHOPIFY_TTL.success, { ...view, source: 'callback', options });
   }
