@@ -52,7 +52,7 @@ async function run(block: string, env: Record<string, string>, timeoutMs = 30_00
   child.stderr.on('data', (chunk: Buffer) => {
     stderr += chunk.toString('utf8');
   });
-  const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
+  const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
   const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
   clearTimeout(timer);
   try {
