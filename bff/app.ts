@@ -150,7 +150,7 @@ export function createBff(deps: BffDeps): Bff {
       serviceCodes,
       plans,
       tracking,
-      promised: withPromises(backends.transits, workNow),
+      promised: withPromises(backends.transits, workNow, (codes) => backends.watches.stalledAmong(codes)),
       platform,
       issuer,
       logger,
@@ -220,7 +220,7 @@ export function createBff(deps: BffDeps): Bff {
       }),
     );
   }
-  const promised = withPromises(backends.transits, workNow);
+  const promised = withPromises(backends.transits, workNow, (codes) => backends.watches.stalledAmong(codes));
   app.use(
     trackingRoutes({
       config,
