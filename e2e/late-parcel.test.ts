@@ -120,7 +120,9 @@ describe('a parcel past its promise', () => {
       expect(onTime.late).toEqual([undefined, undefined, undefined]);
       // On its way, not late: stalled by now (three business days without news), and the page says what the stall
       // e-mail said.
-      expect(smtp.received.some((mail) => /está sem novidades há alguns dias$/.test(mail.subject ?? ''))).toBe(true);
+      expect(
+        smtp.received.some((mail) => /está sem novidades há alguns dias$/.test(mail.subject ?? '')),
+      ).toBe(true);
       expect(onTime.badge).toBe('Sem novidades');
       expect(onTime.next).toBe('A loja já foi avisada e está acompanhando com os Correios.');
       expect(onTime.text).not.toContain('LATE');
