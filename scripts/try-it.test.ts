@@ -63,6 +63,35 @@ async function run(block: string, env: Record<string, string>, timeoutMs = 30_00
   return { code, stdout, stderr };
 }
 
+/** Starts a block that runs a server in the foreground, waits for its `/readyz`, then ends its process group. */
+async function serve(block: string, env: Record<string, string>, readyz: string, timeoutMs = 30_000) {
+  const child = spawn('bash', ['-euo', 'pipefail', '-c', block], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    detached: true,
+    stdio: 'ignore',
+  });
+  const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
+  let status = 0;
+  try {
+    for (const deadline = Date.now() + timeoutMs; Date.now() < deadline && status !== 200; ) {
+      status = await fetch(readyz)
+        .then((res) => res.status)
+        .catch(() => 0);
+      // Polling a server another process starts: its start takes real time, nothing else tells when it is up.
+      if (status !== 200) await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  } finally {
+    try {
+      process.kill(-(child.pid ?? 0), 'SIGTERM');
+    } catch {
+      // The group has ended already.
+    }
+    await exited;
+  }
+  return status;
+}
+
 const QuoteSchema = z.looseObject({
   source: z.string(),
   options: z.array(z.looseObject({ code: z.string(), amountCents: z.int() })),
@@ -95,4 +124,18 @@ describe('the "try it on the sandbox" blocks of the docs, as written', () => {
       expect(quote.options.map((option) => option.code)).toContain('correios-pac');
     }, 120_000);
   }
+
+  it('docs/configuration.md (try-bff): starts the BFF against a running sandbox, ready', async () => {
+    const port = await freePort();
+    const status = await serve(
+      triedBlock('docs/configuration.md', 'try-bff'),
+      {
+        SHIPPING_API_URL: sandbox.url,
+        BFF_PORT: String(port),
+        BFF_DATA_DIR: mkdtempSync(join(tmpdir(), 'try-bff-')),
+      },
+      `http://127.0.0.1:${port}/readyz`,
+    );
+    expect(status).toBe(200);
+  }, 60_000);
 });
