@@ -164,9 +164,7 @@ describe('a day of 30 store orders on the desk, in Chromium', () => {
     await poll(() => rows.count()).toBe(DAY);
     // A Shopify order and a Nuvemshop order each arrived with items, address and chosen service.
     const shopifyRow = rows.filter({ hasText: orders[1]?.orderId ?? '' });
-    await expect(shopifyRow.textContent()).resolves.toMatch(
-      /Cliente 02.*Curitiba\/PR.*Camiseta 2.*PAC/s,
-    );
+    await expect(shopifyRow.textContent()).resolves.toMatch(/Cliente 02.*Curitiba\/PR.*Camiseta 2.*PAC/s);
     const nuvemRow = rows.filter({ hasText: 'Cliente 01' });
     await expect(nuvemRow.textContent()).resolves.toMatch(
       /Nuvemshop.*Cliente 01.*Belo Horizonte\/MG.*Camiseta 1.*PAC/s,
