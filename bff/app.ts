@@ -165,7 +165,7 @@ export function createBff(deps: BffDeps): Bff {
       serviceCodes,
       plans,
       tracking,
-      promised: withPromises(backends.transits, workNow),
+      promised: withPromises(backends.transits, workNow, (codes) => backends.watches.stalledAmong(codes)),
       platform,
       issuer,
       logger,
@@ -258,11 +258,12 @@ export function createBff(deps: BffDeps): Bff {
         publicUrl: config.publicUrl,
         transits: backends.transits,
         workNow,
+        promises,
         orders: orderDesk,
       }),
     );
   }
-  const promised = withPromises(backends.transits, workNow);
+  const promised = withPromises(backends.transits, workNow, (codes) => backends.watches.stalledAmong(codes));
   app.use(
     trackingRoutes({
       config,

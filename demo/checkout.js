@@ -27,11 +27,14 @@
         item.dataset.minDate = from;
         const price = option.amountCents === 0 ? 'Grátis' : brl(option.amountCents);
         // One date, or the window the store's promise gives (min and max delivery dates, as the checkout shows them).
-        const when = !date
-          ? ''
-          : from && from !== date
-            ? ` · Chega entre ${ddmm(from)} e ${ddmm(date)}`
-            : ` · Chega até ${ddmm(date)}`;
+        // Shopify shows the rate's description, where the BFF writes the promise in the calculator's words.
+        const when = option.description
+          ? ` · ${option.description}`
+          : !date
+            ? ''
+            : from && from !== date
+              ? ` · Chega entre ${ddmm(from)} e ${ddmm(date)}`
+              : ` · Chega até ${ddmm(date)}`;
         item.textContent = `${option.name} — ${price}${when}`;
         return item;
       }),

@@ -192,6 +192,13 @@ describe('the demo store, from product to checkout', () => {
     expect(await calculatorOptions()).toEqual(inCart);
     for (const platform of ['shopify', 'nuvemshop'] as const)
       await expect.poll(async () => (await checkoutOptions(platform)).map(asCalculator)).toEqual(inCart);
+    // Shopify's option reads as the calculator's (shared/promise-text.ts): "Chega até qua., 02/12".
+    const pac = page.locator('article[data-platform="shopify"] li[data-code="correios-pac"]');
+    const calculatorWords = await page
+      .locator('shipping-calculator label.option', { hasText: 'PAC' })
+      .locator('[part="option-arrival"]')
+      .textContent();
+    expect(await pac.textContent()).toContain(calculatorWords ?? '—');
     await screenshot(page, 'demo-cart-to-checkout');
   });
 });

@@ -118,8 +118,13 @@ describe('a parcel past its promise', () => {
       await jumpTo(saoPauloDay(lastDay).start + 23 * 3_600_000);
       const onTime = await everySurface(label.trackingCode, page);
       expect(onTime.late).toEqual([undefined, undefined, undefined]);
-      // Posted, or already moving (the carrier's plan runs from the label's hour): on its way, not late.
-      expect(['Postado', 'Em trânsito']).toContain(onTime.badge);
+      // On its way, not late: stalled by now (three business days without news), and the page says what the stall
+      // e-mail said.
+      expect(
+        smtp.received.some((mail) => /está sem novidades há alguns dias$/.test(mail.subject ?? '')),
+      ).toBe(true);
+      expect(onTime.badge).toBe('Sem novidades');
+      expect(onTime.next).toBe('A loja já foi avisada e está acompanhando com os Correios.');
       expect(onTime.text).not.toContain('LATE');
       const mailsBefore = smtp.received.length;
 

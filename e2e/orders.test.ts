@@ -164,12 +164,10 @@ describe('a day of 30 store orders on the desk, in Chromium', () => {
     await poll(() => rows.count()).toBe(DAY);
     // A Shopify order and a Nuvemshop order each arrived with items, address and chosen service.
     const shopifyRow = rows.filter({ hasText: orders[1]?.orderId ?? '' });
-    await expect(shopifyRow.textContent()).resolves.toMatch(
-      /Cliente 02.*Curitiba\/PR.*Camiseta 2.*correios-pac/s,
-    );
+    await expect(shopifyRow.textContent()).resolves.toMatch(/Cliente 02.*Curitiba\/PR.*Camiseta 2.*PAC/s);
     const nuvemRow = rows.filter({ hasText: 'Cliente 01' });
     await expect(nuvemRow.textContent()).resolves.toMatch(
-      /Nuvemshop.*Cliente 01.*Belo Horizonte\/MG.*Camiseta 1.*correios-pac/s,
+      /Nuvemshop.*Cliente 01.*Belo Horizonte\/MG.*Camiseta 1.*PAC/s,
     );
 
     // The sender once (remembered in this browser from then on): not part of the day's work.
@@ -207,7 +205,14 @@ describe('a day of 30 store orders on the desk, in Chromium', () => {
     expect(await page.locator('[data-orders-status]').textContent()).toBe(
       `${expected.length} etiquetas prontas.`,
     );
+    // The rows kept up without a reload: every order labelled, none left to ship.
+    await poll(() => page.locator('[data-orders-table] .empty').count()).toBe(1);
     await screenshot(page, 'orders-issued');
+    // After a reload the day's print is still one click away.
+    await page.reload();
+    expect(
+      await page.getByRole('link', { name: `Imprimir as ${expected.length} etiquetas de hoje` }).count(),
+    ).toBe(1);
 
     // The emulated stores show the tracking codes (the outbox's poll sends them within seconds).
     const fulfilled = async () => {

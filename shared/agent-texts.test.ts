@@ -341,4 +341,18 @@ describe('agent texts', () => {
       'No plan (reason: item_does_not_fit). sofa fits no box.',
     );
   });
+
+  it('says which codes are late or stalled, as the tracking page and the e-mails do', () => {
+    const base = { found: true, delivered: false, events: [] };
+    const promise = { from: '2026-12-10', to: '2026-12-16', basis: 'platform' as const, parcels: 0 };
+    const summary = trackingSummary([
+      { ...base, code: 'QB000000001BR', late: true as const, promise },
+      { ...base, code: 'QB000000002BR', stalled: true as const },
+      { ...base, code: 'QB000000003BR' },
+    ]);
+    expect(summary).toContain(
+      '1 LATE, still on the way after the promised last day (QB000000001BR promised by 2026-12-16)',
+    );
+    expect(summary).toContain('1 STALLED, no carrier news for days (QB000000002BR)');
+  });
 });

@@ -82,6 +82,13 @@ export function trackingLine(result: TrackingResult | TrackingLookupResult): str
   return `${result.code}: ${result.delivered ? 'delivered' : 'not delivered'} — ${status.description}${status.timestamp ? ` (${status.timestamp})` : ''}${late}`;
 }
 
+/** The stalled codes of an answer: the watcher saw no news for days and the shopper was told (`stalled: true`). */
+function stalledText(results: readonly TrackingLookupResult[]): string {
+  const stalled = results.filter((r) => r.stalled && !r.late);
+  if (stalled.length === 0) return '';
+  return `; ${stalled.length} STALLED, no carrier news for days (${stalled.map((r) => r.code).join(', ')}): the store was told and follows it up with the carrier`;
+}
+
 /** A tracking answer in one line: the counts (stale ones too). `trackingLine` gives the detail of each code. */
 export function trackingSummary(results: readonly TrackingLookupResult[]): string {
   const delivered = results.filter((r) => r.delivered).length;
@@ -93,6 +100,7 @@ export function trackingSummary(results: readonly TrackingLookupResult[]): strin
     late.length > 0
       ? `; ${late.length} LATE, still on the way after the promised last day (${late.map((r) => `${r.code} promised by ${r.promise?.to}`).join(', ')}): the shopper may ask the store, which follows it up with the carrier`
       : '',
+    stalledText(results),
     stale > 0 ? `; ${stale} last known (could not refresh, marked stale)` : '',
     '.',
   ].join('');

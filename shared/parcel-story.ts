@@ -63,3 +63,13 @@ export const LATE_WORDS: Record<Locale, { badge: string; next: string }> = {
     next: 'Pasó la fecha prevista. La tienda ya fue avisada; si no llega en unos días, habla con ella.',
   },
 };
+
+/**
+ * What a stalled parcel reads like (no news from the carrier for days): the tracking page's badge and next step, and
+ * the stall e-mail's next step (bff/notifications/email-texts.ts), in the same words.
+ */
+export const STALLED_WORDS: Record<Locale, { badge: string; next: string }> = {
+  'pt-BR': { badge: 'Sem novidades', next: 'A loja já foi avisada e está acompanhando com os Correios.' },
+  en: { badge: 'No news', next: 'The store has been told and is following it up with the carrier.' },
+  es: { badge: 'Sin novedades', next: 'La tienda ya fue avisada y lo sigue con el transportista.' },
+};

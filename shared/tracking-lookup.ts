@@ -24,6 +24,8 @@ export const TrackingLookupResultSchema = /* @__PURE__ */ z.extend(TrackingResul
   stale: z.optional(z.literal(true)),
   promise: z.optional(DeliveryPromiseSchema),
   late: z.optional(z.literal(true)),
+  /** The watcher declared it stalled (`shipment.stalled`, the e-mail "sem novidades") and it has not moved since. */
+  stalled: z.optional(z.literal(true)),
 });
 export type TrackingLookupResult = z.infer<typeof TrackingLookupResultSchema>;
 

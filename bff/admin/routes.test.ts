@@ -97,7 +97,9 @@ describe('/admin/agents', () => {
     expect(list).toContain('nunca');
     expect(await mcpStatus(tokens.access)).toBe(200);
     list = await (await fetch(`${bff.url}/admin/agents`, { headers: { cookie } })).text();
-    expect(list).toMatch(/\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC/);
+    // Brasília's time, as on every desk page.
+    expect(list).toMatch(/\d{2}\/\d{2}\/\d{4},? \d{2}:\d{2}/);
+    expect(list).not.toContain('UTC');
 
     const csrf = /name="csrf" value="([^"]+)"/.exec(list)?.[1] ?? '';
     const client = /name="client" value="([0-9a-f]{64})"/.exec(list)?.[1] ?? '';

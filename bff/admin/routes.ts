@@ -8,6 +8,7 @@ import { randomToken, sameSecret, sha256Hex } from '../../shared/security/hash.t
 import { pageHeaders } from '../../shared/security/page-headers.ts';
 import type { BffConfig } from '../config.ts';
 import { agentPolicyRow } from '../desk/agent-policy-form.ts';
+import { formatWhen } from '../desk/format.ts';
 import { sendDeskPage } from '../desk/layout.ts';
 import { type BffOAuth, clientPolicy, MERCHANT, SCOPE_LABELS } from '../oauth/oauth.ts';
 import { requireAdminSession } from './gate.ts';
@@ -30,8 +31,9 @@ export interface AdminDeps {
   now?: () => number;
 }
 
+/** Brasília's date and time, as on every desk page (bff/desk/format.ts). */
 function when(ms: number | null): string {
-  return ms === null ? 'nunca' : `${new Date(ms).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+  return ms === null ? 'nunca' : formatWhen(ms, 'pt-BR');
 }
 
 /**

@@ -2,6 +2,7 @@ import { formatCep } from '../../shared/cep.ts';
 import { type Html, html } from '../../shared/html.ts';
 import type { Party } from '../../shared/labels/party.ts';
 import type { Locale } from '../../shared/locale.ts';
+import { serviceName } from '../../shared/service-name.ts';
 import type { Preset } from '../orders/order-store.ts';
 import { AFTER_LABEL_REVIEWS, type OrderView } from '../orders/to-ship.ts';
 import { formatMoney, formatWeight } from './format.ts';
@@ -19,6 +20,8 @@ export interface OrdersView {
   filter: OrderPageFilter;
   sender: Party | undefined;
   presets: readonly Preset[];
+  /** Today's created labels of orders (ledger ids): the print link stays on the page after a reload. */
+  printable?: readonly string[] | undefined;
 }
 
 /** The page's lists: to ship, every order, and apart those the store called off or that are picked up. */
@@ -71,7 +74,7 @@ function row(view: OrdersView, order: OrderView & { price?: number }): Html {
 <td class="order">${order.orderId}<span class="muted"> ${o.source[order.source] ?? order.source}</span></td>
 <td class="recipient">${order.recipient.nome || '—'}<span class="muted"> ${address.cidade}/${address.uf} · ${formatCep(address.cep)}</span>${reviews(o, order)}</td>
 <td class="items"><ul>${items}</ul></td>
-<td class="service">${order.serviceId ?? '—'}</td>
+<td class="service">${order.serviceId ? serviceName(order.serviceId) : '—'}</td>
 <td class="number">${plan}</td>
 <td class="number">${order.price === undefined ? '—' : formatMoney(order.price, lang)}</td>
 <td class="state-cell"><span class="state order-${order.state}">${o.orderState[order.state] ?? order.state}</span></td>
@@ -84,6 +87,15 @@ function row(view: OrdersView, order: OrderView & { price?: number }): Html {
  * price, state, labels and whether the tracking went back to the store — a selection issued in one action and printed
  * in one more; the sender of the labels; the CSV import with its preview and line-by-line report.
  */
+/** The print of today's order labels: shown from the server, so a reload keeps it; issuing points it at the batch. */
+function printLink(view: OrdersView): Html {
+  const ids = view.printable ?? [];
+  if (ids.length === 0)
+    return html`<a class="button primary" href="/admin/labels" target="_blank" data-print-orders hidden></a>`;
+  const href = `/admin/api/labels/print?ids=${ids.map(encodeURIComponent).join(',')}`;
+  return html`<a class="button primary" href="${href}" target="_blank" data-print-orders>${view.o.printToday(ids.length)}</a>`;
+}
+
 export function ordersBody(view: OrdersView): Html {
   const { o, orders } = view;
   const table =
@@ -115,7 +127,7 @@ export function ordersBody(view: OrdersView): Html {
 <noscript><p class="notice notice-error">${view.t.noscript}</p></noscript>
 <nav class="paging" aria-label="${o.filterLabel}"><ul>${filters}</ul></nav>
 <form class="orders-form" data-orders-form novalidate>
-${table}
+<div data-orders-table>${table}</div>
 <details class="sender"${view.sender ? '' : html` open`}>
 <summary>${o.senderLegend}${view.sender ? html`: ${view.sender.nome}, ${formatCep(view.sender.endereco.cep)}` : ''}</summary>
 <fieldset class="party-fields">
@@ -126,7 +138,7 @@ ${partyFields(view.t, 'sender', view.sender)}
 </details>
 <div class="actions">
 <button class="primary" type="submit" data-issue-orders>${o.issueSelected}</button>
-<a class="button primary" href="/admin/labels" target="_blank" data-print-orders hidden></a>
+${printLink(view)}
 <a class="button secondary" href="/admin/orders" data-refresh hidden>${o.refresh}</a>
 </div>
 <p class="hint" data-print-help hidden>${o.printHelp}</p>

@@ -182,16 +182,42 @@ describe('the desk’s pages', () => {
       lateDays: () => 2,
       now,
     });
+    // São Paulo: 12 parcels, every one 2 business days late.
+    await seedDelivered(bff.backends, {
+      name: 'sp',
+      cep: '01310-100',
+      count: 12,
+      promise,
+      transitDays: () => 6,
+      lateDays: () => 2,
+      now,
+    });
     const html = await (await get('/admin/promise')).text();
-    expect(html).toContain('82,6 % no prazo, em 23 entregas');
-    const rows = html.match(/<tr>\s*<th scope="row">[\s\S]*?<\/tr>/g) ?? [];
-    expect(rows[0]).toMatch(
-      /RJ <span class="muted">capital<\/span>[\s\S]*correios-pac[\s\S]*>20<[\s\S]*>95 %<[\s\S]*1,5 dias antes/,
+    expect(html).toContain('54,3 % no prazo, em 35 entregas');
+    // Which promise is scored: the learnt one and the platform's, side by side.
+    expect(html).toContain(
+      'Promessa aprendida: 54,3 % no prazo (35 entregas) · Prazo da plataforma: — no prazo (0 entregas)',
     );
+    const rows = html.match(/<tr>\s*<th scope="row">[\s\S]*?<\/tr>/g) ?? [];
+    // The late lane first, with what to do; then the lanes on time; the thin lane (3 deliveries) set apart, last.
+    expect(html.indexOf('Rotas abaixo de 95 %: o que fazer')).toBeLessThan(html.indexOf('Rotas no prazo'));
+    expect(rows[0]).toMatch(
+      /SP <span class="muted">capital<\/span>[\s\S]*>PAC<[\s\S]*>12<[\s\S]*class="number warn">0 %</,
+    );
+    expect(rows[0]).toContain('Some 2 dias úteis: em Regras, uma regra de +2 para esta rota');
     expect(rows[1]).toMatch(
+      /RJ <span class="muted">capital<\/span>[\s\S]*>PAC<[\s\S]*>20<[\s\S]*>95 %<[\s\S]*1,5 dias antes/,
+    );
+    expect(rows[1]).not.toContain('correios-pac');
+    expect(html.indexOf('Rotas com poucas entregas para julgar (menos de 10)')).toBeLessThan(
+      html.indexOf('BA <span'),
+    );
+    expect(rows[2]).toMatch(
       /BA <span class="muted">interior<\/span>[\s\S]*>3<[\s\S]*class="number warn">0 %<[\s\S]*2 dias depois/,
     );
+    // Today's promise per lane, with its basis.
+    expect(rows[1]).toMatch(/\((aprendida, \d+ entregas|prazo da plataforma)\)/);
     const en = await (await get('/admin/promise?lang=en')).text();
-    expect(en).toContain('82.6 % on time, over 23 deliveries');
+    expect(en).toContain('54.3 % on time, over 35 deliveries');
   });
 });

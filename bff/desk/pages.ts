@@ -2,10 +2,12 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import express, { type Request, type Response, Router } from 'express';
 import { saoPauloDay } from '../../shared/business-days.ts';
+import type { DeliveryPromise, DeliveryPromises } from '../../shared/delivery-promise.ts';
 import { type Html, html } from '../../shared/html.ts';
 import { GenerateLabelInputSchema } from '../../shared/labels/label.ts';
 import type { Party } from '../../shared/labels/party.ts';
 import type { Locale } from '../../shared/locale.ts';
+import { serviceName } from '../../shared/service-name.ts';
 import { rememberReturn } from '../admin/return-to.ts';
 import type { AdminSession, AdminSessions } from '../admin/session.ts';
 import type { OperatorDecisions } from '../labels/decisions.ts';
@@ -16,6 +18,7 @@ import type { ServiceCodes } from '../labels/service-codes.ts';
 import type { OrderDesk } from '../orders/order-desk.ts';
 import type { ApprovalStore } from '../policies/approval-store.ts';
 import type { TransitHistory } from '../promise/history-store.ts';
+import type { LaneKept } from '../promise/kept.ts';
 import { promiseKept } from '../promise/kept.ts';
 import { historyOf, ListQuerySchema, labelPage } from './api.ts';
 import { approvalsBody } from './approvals-page.ts';
@@ -53,6 +56,8 @@ export interface DeskPagesDeps {
   transits: Pick<TransitHistory, 'scored'>;
   /** The clock of the promise's scores (the sandbox's under `BFF_TEST_CLOCK`). */
   workNow?: () => number;
+  /** The promise a quote gets today on each lane (bff/promise/), shown beside its scores. */
+  promises?: Pick<DeliveryPromises, 'promiseFor'> | undefined;
 }
 
 /** How far back the desk's promise kept reaches. */
@@ -87,10 +92,10 @@ export function deskPageRoutes(deps: DeskPagesDeps): Router {
   const secure = deps.publicUrl.startsWith('https:');
   const scriptDir = deps.scriptDir ?? DESK_SCRIPT_DIR;
   // A contract code as the merchant knows it: the quote's service, then the code itself.
-  const serviceName = (serviceCode: string | null): Html | string => {
+  const serviceNameOf = (serviceCode: string | null): Html | string => {
     if (serviceCode === null) return '—';
     const id = deps.serviceCodes.idOf(serviceCode);
-    return id ? html`${id} <span class="muted code">${serviceCode}</span>` : serviceCode;
+    return id ? html`${serviceName(id)} <span class="muted code">${serviceCode}</span>` : serviceCode;
   };
 
   router.get(DESK_CSS_PATH, (_req, res) => {
@@ -142,7 +147,7 @@ export function deskPageRoutes(deps: DeskPagesDeps): Router {
         title: t.labelsTitle,
         page: 'labels',
         section: 'labels',
-        body: labelsBody({ t, lang, query, attempts, next, serviceName }),
+        body: labelsBody({ t, lang, query, attempts, next, serviceName: serviceNameOf }),
       };
     }),
   );
@@ -167,6 +172,7 @@ export function deskPageRoutes(deps: DeskPagesDeps): Router {
             filter,
             sender: await lastSender(deps.ledger),
             presets: await orderDesk.presets(),
+            printable: await printableToday(orderDesk),
           }),
         };
       }),
@@ -220,7 +226,7 @@ export function deskPageRoutes(deps: DeskPagesDeps): Router {
             : t.attemptTitle(attempt.orderId, String(attempt.volume ?? 1)),
         page: 'attempt',
         section: 'labels',
-        body: attemptBody({ t, lang, attempt, history, serviceName, done }),
+        body: attemptBody({ t, lang, attempt, history, serviceName: serviceNameOf, done }),
       };
     }),
   );
@@ -247,7 +253,7 @@ export function deskPageRoutes(deps: DeskPagesDeps): Router {
         title: t.approvalsTitle,
         page: 'approvals',
         section: 'approvals',
-        body: approvalsBody({ t, lang, pending, decided, issued, limits, serviceName, done }),
+        body: approvalsBody({ t, lang, pending, decided, issued, limits, serviceName: serviceNameOf, done }),
       };
     }),
   );
@@ -255,8 +261,13 @@ export function deskPageRoutes(deps: DeskPagesDeps): Router {
   router.get(
     '/admin/promise',
     show(async ({ t, lang }) => {
-      const today = saoPauloDay((deps.workNow ?? Date.now)()).day;
-      const { all, lanes } = promiseKept(await deps.transits.scored(today - PROMISE_DAYS));
+      const now = (deps.workNow ?? Date.now)();
+      const today = saoPauloDay(now).day;
+      const kept = promiseKept(await deps.transits.scored(today - PROMISE_DAYS));
+      const { all } = kept;
+      const lanes = await Promise.all(
+        kept.lanes.map(async (lane) => ({ ...lane, today: await todayOf(deps.promises, lane, now) })),
+      );
       return {
         title: t.promiseTitle,
         page: 'promise',
@@ -306,4 +317,37 @@ function approvalNotice(
 async function lastSender(ledger: LedgerStore): Promise<Party | undefined> {
   const [newest] = await ledger.list({ limit: 1 });
   return newest && readStored(GenerateLabelInputSchema, newest.request)?.sender;
+}
+
+/** The most labels the print link of the orders page names (its URL stays short). */
+const PRINT_TODAY_MAX = 200;
+
+/** Today's created labels of orders (São Paulo day), oldest first: what the orders page's print link prints. */
+async function printableToday(orderDesk: Pick<OrderDesk, 'labelsOfDay'>): Promise<string[]> {
+  const { labels } = await orderDesk.labelsOfDay(undefined);
+  return labels
+    .filter((label) => label.state === 'created' && label.prepostagemId && label.orderId)
+    .slice(-PRINT_TODAY_MAX)
+    .map((label) => label.id);
+}
+
+/**
+ * The promise a quote on this lane gets now: asked for the lane's latest destination (its CEP prefix) and the platform's
+ * count that parcel was quoted; undefined when it cannot be asked.
+ */
+async function todayOf(
+  promises: Pick<DeliveryPromises, 'promiseFor'> | undefined,
+  lane: LaneKept,
+  at: number,
+): Promise<DeliveryPromise | undefined> {
+  const { destPrefix, platformDays } = lane.latest;
+  if (!promises || platformDays === null || !/^\d{3}$/.test(destPrefix)) return undefined;
+  return promises
+    .promiseFor({
+      destinationCep: `${destPrefix}00000`,
+      serviceId: lane.serviceId,
+      deliveryDays: platformDays,
+      at,
+    })
+    .catch(() => undefined);
 }

@@ -1,5 +1,6 @@
 import type { Locale } from '../../shared/locale.ts';
 import type { ParcelStatus } from '../../shared/parcel-status.ts';
+import { STALLED_WORDS } from '../../shared/parcel-story.ts';
 
 /** What a shopper's e-mail says, per language: the one home of these words (email.ts lays them out). */
 export interface EmailTexts {
@@ -56,7 +57,7 @@ const pt: EmailTexts = {
     'no-events': () => 'A loja criou o envio; o objeto ainda não foi postado.',
     'not-found': () => 'Tente de novo mais tarde.',
   },
-  stalledNext: 'A loja já foi avisada e está acompanhando com os Correios.',
+  stalledNext: STALLED_WORDS['pt-BR'].next,
   atRisk: (o) => `Seu ${o} pode atrasar`,
   late: (o) => `Seu ${o} está atrasado`,
   atRiskNext: (dates) =>
@@ -101,7 +102,7 @@ const en: EmailTexts = {
     'no-events': () => 'The store created the shipment; the parcel has not been posted yet.',
     'not-found': () => 'Try again later.',
   },
-  stalledNext: 'The store has been told and is following it up with the carrier.',
+  stalledNext: STALLED_WORDS.en.next,
   atRisk: (o) => `Your ${o} may be late`,
   late: (o) => `Your ${o} is late`,
   atRiskNext: (dates) =>
@@ -146,7 +147,7 @@ const es: EmailTexts = {
     'no-events': () => 'La tienda creó el envío; el paquete aún no fue despachado.',
     'not-found': () => 'Inténtalo más tarde.',
   },
-  stalledNext: 'La tienda ya fue avisada y lo sigue con el transportista.',
+  stalledNext: STALLED_WORDS.es.next,
   atRisk: (o) => `Tu ${o} puede retrasarse`,
   late: (o) => `Tu ${o} está atrasado`,
   atRiskNext: (dates) =>

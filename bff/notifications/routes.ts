@@ -6,6 +6,7 @@ import { ShipmentEventSchema } from '../../shared/shipment-events.ts';
 import { requireAdminSession } from '../admin/gate.ts';
 import { rememberReturn } from '../admin/return-to.ts';
 import type { AdminSessions } from '../admin/session.ts';
+import { formatWhen } from '../desk/format.ts';
 import { sendDeskPage } from '../desk/layout.ts';
 import { DELIVERY_STATES, type Delivery, type Outbox } from './outbox.ts';
 
@@ -101,7 +102,7 @@ export function notificationRoutes(deps: NotificationRoutesDeps): Router {
     const rows: Html[] = list.map((delivery) => {
       const entry = toEntry(delivery);
       return html`<tr>
-<td>${entry.createdAt.slice(0, 16).replace('T', ' ')} UTC</td>
+<td>${formatWhen(entry.createdAt, 'pt-BR')}</td>
 <td>${entry.orderId ? `${entry.orderId} #${entry.volume ?? 1}` : '—'}<br><code>${entry.trackingCode ?? ''}</code></td>
 <td>${TYPE_LABELS[delivery.type]}</td>
 <td>${delivery.channel === 'email' ? `e-mail: ${delivery.target}` : 'webhook'}</td>

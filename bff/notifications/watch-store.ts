@@ -32,6 +32,8 @@ const DAY_MS = 86_400_000;
  * look is recorded only against the version it was claimed at, in the same transaction as its event and the event's
  * deliveries — so a change becomes exactly one event, and a crash leaves the look either recorded whole or not at all.
  */
+const StalledRowSchema = z.object({ tracking_code: z.string() });
+
 export class WatchStore {
   private readonly sql: Sql;
 
@@ -122,6 +124,20 @@ export class WatchStore {
   }
 
   /** One label's watch, for tests and the desk. */
+  /**
+   * The codes among `codes` the watcher has declared stalled and not seen move since (`shipment.stalled` was sent): the
+   * tracking page says what the e-mail said.
+   */
+  async stalledAmong(codes: readonly string[]): Promise<Set<string>> {
+    if (codes.length === 0) return new Set();
+    const rows = await this.sql.all(
+      `SELECT tracking_code FROM shipment_watches WHERE stalled = 1 AND done = 0
+       AND tracking_code IN (${placeholders(codes.length)})`,
+      [...codes],
+    );
+    return new Set(rows.map((row) => StalledRowSchema.parse(row).tracking_code));
+  }
+
   async get(attemptId: string): Promise<(Watch & { done: boolean; nextCheckAt: number }) | undefined> {
     const row = await this.sql.one('SELECT * FROM shipment_watches WHERE attempt_id = ?', [attemptId]);
     if (!row) return undefined;

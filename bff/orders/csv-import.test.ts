@@ -54,6 +54,7 @@ describe('the CSV import', () => {
       line('PED-4', 'Quadro', { nome: 'Outra Pessoa' }),
       line('PED-4', 'Moldura', { nome: 'Mais Outra' }),
       line('PED-5', 'Vaso', { cidade: 'Campinas' }),
+      line('PED-6', 'Prato', { numero: '' }),
     ].join('\n');
     const preview = await importCsv(csv, '?preview=1');
     expect(preview.status).toBe(200);
@@ -62,20 +63,32 @@ describe('the CSV import', () => {
       orders: { orderId: string }[];
       refused: unknown[];
     };
-    expect(seen.orders.map((o) => o.orderId)).toEqual(['PED-1', 'PED-5']);
+    expect(seen.orders.map((o) => o.orderId)).toEqual(['PED-1', 'PED-3', 'PED-5', 'PED-6']);
     expect((await (await stack.desk.get('/admin/api/orders')).json()).orders).toEqual([]);
     const res = await importCsv(csv);
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({
-      imported: 2,
+      imported: 4,
       refused: [
-        { line: 4, reason: 'pesoGramas: must be whole grams, at least 1' },
-        { line: 5, reason: 'order PED-2 is refused for its other lines' },
-        { line: 6, reason: 'cep: must be 8 digits' },
-        { line: 7, reason: 'order PED-4 is refused for its other lines' },
+        {
+          line: 4,
+          reason: 'pesoGramas: must be whole grams, at least 1',
+          problem: { code: 'weight' },
+        },
+        {
+          line: 5,
+          reason: 'order PED-2 is refused for its other lines',
+          problem: { code: 'order_refused', orderId: 'PED-2' },
+        },
+        {
+          line: 7,
+          reason: 'order PED-4 is refused for its other lines',
+          problem: { code: 'order_refused', orderId: 'PED-4' },
+        },
         {
           line: 8,
           reason: "nome: differs from line 7, the order's first line (leave it empty or repeat it)",
+          problem: { code: 'differs', column: 'nome', firstLine: 7 },
         },
       ],
     });
@@ -93,6 +106,13 @@ describe('the CSV import', () => {
     // A city the CEP disagrees with is imported and flagged, never corrected silently.
     expect(listed.orders.find((o) => o.orderId === 'PED-5')?.needsReview).toEqual([
       { field: 'recipient.endereco.cidade', reason: 'city_mismatch', detail: 'São Paulo' },
+    ]);
+    // A malformed CEP and a missing street number go to review, as a store's order does (review.ts).
+    expect(listed.orders.find((o) => o.orderId === 'PED-3')?.needsReview).toEqual([
+      { field: 'recipient.endereco.cep', reason: 'missing' },
+    ]);
+    expect(listed.orders.find((o) => o.orderId === 'PED-6')?.needsReview).toEqual([
+      { field: 'recipient.endereco.numero', reason: 'missing' },
     ]);
     // The same file again: every order exists already.
     const again = (await (await importCsv(csv)).json()) as {

@@ -1,6 +1,5 @@
-import { normalizeCep } from '../../shared/cep.ts';
-import { describeIssues } from '../../shared/issues.ts';
 import { CsvSyntaxError, parseCsv } from '../../shared/orders/csv.ts';
+import { type CsvProblem, type CsvRefusal, csvRefusal } from '../../shared/orders/csv-problem.ts';
 import type { OrderRecipient } from '../../shared/orders/order.ts';
 import {
   CSV_COLUMNS,
@@ -20,10 +19,7 @@ export class CsvRefused extends Error {
   override readonly name = 'CsvRefused';
 }
 
-export interface CsvRefusal {
-  line: number;
-  reason: string;
-}
+export type { CsvRefusal };
 
 /** The template's first line: the columns, in the documented order. */
 export const CSV_TEMPLATE = `${CSV_COLUMNS.join(',')}\n`;
@@ -61,16 +57,19 @@ export async function readOrdersCsv(
   const byOrder = new Map<string, Line[]>();
   for (const row of table.rows) {
     if (row.fields.length !== table.header.length) {
-      refused.push({
-        line: row.line,
-        reason: `has ${row.fields.length} fields; the header has ${table.header.length}`,
-      });
+      refused.push(
+        csvRefusal(row.line, {
+          code: 'field_count',
+          fields: row.fields.length,
+          expected: table.header.length,
+        }),
+      );
       continue;
     }
     const value = (column: CsvColumn) => (row.fields[columns.get(column) ?? -1] ?? '').trim();
     const orderId = value('orderId');
     if (!orderId) {
-      refused.push({ line: row.line, reason: 'orderId: is empty' });
+      refused.push(csvRefusal(row.line, { code: 'empty', column: 'orderId' }));
       continue;
     }
     byOrder.set(orderId, [...(byOrder.get(orderId) ?? []), { line: row.line, value }]);
@@ -82,8 +81,7 @@ export async function readOrdersCsv(
       const bad = new Set(problems.map((p) => p.line));
       refused.push(...problems);
       for (const line of lines)
-        if (!bad.has(line.line))
-          refused.push({ line: line.line, reason: `order ${orderId} is refused for its other lines` });
+        if (!bad.has(line.line)) refused.push(csvRefusal(line.line, { code: 'order_refused', orderId }));
       continue;
     }
     const first = lines[0] as Line;
@@ -96,7 +94,7 @@ export async function readOrdersCsv(
     };
     const order = StoreOrderSchema.safeParse(await reviewed(draft, deps));
     if (!order.success) {
-      for (const line of lines) refused.push({ line: line.line, reason: describeIssues(order.error.issues) });
+      for (const line of lines) refused.push(csvRefusal(line.line, { code: 'invalid' }));
       continue;
     }
     orders.push({ order: order.data, lines: lines.map((line) => line.line) });
@@ -125,33 +123,32 @@ const NUMBER = /^\d+(?:[.,]\d{1,2})?$/;
 /** "12,50" (Brazilian spreadsheets) or "12.50". */
 const money = (text: string) => Number(text.replace(',', '.'));
 
-/** What is wrong with one line (its item, and its recipient against the order's first line). */
+/**
+ * What is wrong with one line: its item, and its recipient against the order's first line. An empty or malformed
+ * address part (the name, the CEP, the street, its number, the city, the UF) is not refused: the order goes to review,
+ * as a store's order does (review.ts).
+ */
 function problemsOf(line: Line, first: Line, isFirst: boolean): CsvRefusal[] {
-  const problems: string[] = [];
+  const problems: CsvProblem[] = [];
   const { value } = line;
-  if (!value('item')) problems.push('item: is empty');
+  if (!value('item')) problems.push({ code: 'empty', column: 'item' });
   if (!/^\d{1,3}$/.test(value('quantidade')) || Number(value('quantidade')) < 1)
-    problems.push('quantidade: must be a whole number from 1 to 999');
+    problems.push({ code: 'quantity' });
   if (!/^\d{1,6}$/.test(value('pesoGramas')) || Number(value('pesoGramas')) < 1)
-    problems.push('pesoGramas: must be whole grams, at least 1');
-  if (!NUMBER.test(value('valor'))) problems.push('valor: must be BRL, e.g. 49.90');
+    problems.push({ code: 'weight' });
+  if (!NUMBER.test(value('valor'))) problems.push({ code: 'money' });
   if (isFirst) {
-    if (!value('nome')) problems.push('nome: is empty');
-    if (!normalizeCep(value('cep'))) problems.push('cep: must be 8 digits');
-    for (const column of ['logradouro', 'numero', 'cidade'] as const)
-      if (!value(column)) problems.push(`${column}: is empty`);
-    if (!/^[A-Za-z]{2}$/.test(value('uf'))) problems.push('uf: must be 2 letters');
+    // Empty goes to review; a UF that is not two letters cannot be one.
+    if (value('uf') && !/^[A-Za-z]{2}$/.test(value('uf'))) problems.push({ code: 'uf' });
     const cpfCnpj = value('cpfCnpj').replace(/\D/g, '');
     if (value('cpfCnpj') && cpfCnpj.length !== 11 && cpfCnpj.length !== 14)
-      problems.push('cpfCnpj: must have 11 or 14 digits');
+      problems.push({ code: 'cpf_cnpj' });
   } else {
     for (const column of RECIPIENT_COLUMNS)
       if (value(column) && value(column) !== first.value(column))
-        problems.push(
-          `${column}: differs from line ${first.line}, the order's first line (leave it empty or repeat it)`,
-        );
+        problems.push({ code: 'differs', column, firstLine: first.line });
   }
-  return problems.map((reason) => ({ line: line.line, reason }));
+  return problems.map((problem) => csvRefusal(line.line, problem));
 }
 
 function recipientOf(line: Line): OrderRecipient {

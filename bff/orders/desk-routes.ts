@@ -4,6 +4,7 @@ import { CepSchema } from '../../shared/cep-schema.ts';
 import { ApiError } from '../../shared/errors.ts';
 import { describeIssues } from '../../shared/issues.ts';
 import { PartySchema } from '../../shared/labels/party.ts';
+import { csvRefusal } from '../../shared/orders/csv-problem.ts';
 import { ORDER_STATES, OrderRecipientSchema, StoreOrderSchema } from '../../shared/orders/order.ts';
 import type { Logger } from '../logger.ts';
 import type { FulfillmentStore, TrackingBack } from '../stores/tracking-back.ts';
@@ -91,7 +92,8 @@ export function orderDeskRoutes(deps: OrderDeskRoutesDeps): Router {
       const orders = [];
       for (const { order, lines } of read.orders) {
         if (taken.has(order.orderId))
-          for (const line of lines) refused.push({ line, reason: `order ${order.orderId} already exists` });
+          for (const line of lines)
+            refused.push(csvRefusal(line, { code: 'exists', orderId: order.orderId }));
         else orders.push(order);
       }
       refused.sort((a, b) => a.line - b.line);
@@ -101,7 +103,8 @@ export function orderDeskRoutes(deps: OrderDeskRoutesDeps): Router {
     for (const { order, lines } of read.orders) {
       const received = await deps.orders.receive(order);
       if (received === 'created') imported += 1;
-      else for (const line of lines) refused.push({ line, reason: `order ${order.orderId} already exists` });
+      else
+        for (const line of lines) refused.push(csvRefusal(line, { code: 'exists', orderId: order.orderId }));
     }
     refused.sort((a, b) => a.line - b.line);
     deps.logger.info({ imported, refused: refused.length }, 'orders: CSV imported');

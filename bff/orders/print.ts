@@ -1,4 +1,4 @@
-import { PDFDocument, type PDFFont, type PDFPage, rgb, StandardFonts } from 'pdf-lib';
+import { PDFDocument, type PDFEmbeddedPage, type PDFFont, type PDFPage, rgb, StandardFonts } from 'pdf-lib';
 import type { LedgerAttempt } from '../labels/ledger.ts';
 
 /** A label to print, named as the desk names it: its order and volume of the order's volumes. */
@@ -25,7 +25,7 @@ export interface PrintWords {
   noOrder: string;
 }
 
-/** The stamp in a label's top margin: "PED-2001 · 1/2" (the order and which of its volumes). */
+/** The stamp in a label's top band: "PED-2001 · 1/2" (the order and which of its volumes). */
 export function stampOf(
   orderId: string | null,
   volume: number | null,
@@ -40,16 +40,27 @@ function drawable(text: string): string {
   return [...text].map((char) => (/[\u0020-\u007e\u00a0-\u00ff]/.test(char) ? char : '?')).join('');
 }
 
-function stamp(page: PDFPage, font: PDFFont, text: string): void {
-  const size = 8;
-  const { width, height } = page.getSize();
+const MM = 72 / 25.4;
+
+/**
+ * The stamp on a label printed by a 10 × 15 cm thermal printer: 9 pt bold, 3 mm from the top and right edges (a
+ * thermal printer may not print the outer 1–2 mm, and cuts or smudges there), in a 7 mm band the label's own content
+ * leaves free, shrunk to make room (to 95 %, centred: the codes keep their proportions and stay readable).
+ */
+export const STAMP = { size: 9, edge: 3 * MM, band: 7 * MM } as const;
+
+/** A new page of the label's size: the label's page, shrunk under the stamp's band, and the stamp in it. */
+function stamped(out: PDFPage, label: PDFEmbeddedPage, font: PDFFont, text: string): void {
+  const { width, height } = out.getSize();
+  const scale = (height - STAMP.band) / height;
+  out.drawPage(label, { x: (width * (1 - scale)) / 2, y: 0, xScale: scale, yScale: scale });
   const shown = drawable(text);
-  const textWidth = font.widthOfTextAtSize(shown, size);
-  // In the top margin, right-aligned: the platform's label starts below it (0.4 cm), and no code is covered.
-  page.drawText(shown, {
-    x: Math.max(2, width - textWidth - 4),
-    y: height - size - 1,
-    size,
+  const textWidth = font.widthOfTextAtSize(shown, STAMP.size);
+  // The cap height's top at 3 mm from the top edge; right-aligned at 3 mm from the right one.
+  out.drawText(shown, {
+    x: Math.max(STAMP.edge, width - STAMP.edge - textWidth),
+    y: height - STAMP.edge - font.heightAtSize(STAMP.size, { descender: false }),
+    size: STAMP.size,
     font,
     color: rgb(0, 0, 0),
   });
@@ -93,18 +104,19 @@ export async function printLabels(
       miss(bytes.why);
       continue;
     }
-    let source: PDFDocument;
+    let pages: PDFEmbeddedPage[];
     try {
-      source = await PDFDocument.load(bytes);
+      const source = await PDFDocument.load(bytes);
+      // A page without a content stream (blank) cannot be embedded as is: give it an empty one.
+      for (const page of source.getPages())
+        if (!page.node.Contents()) page.drawRectangle({ x: 0, y: 0, width: 0, height: 0, opacity: 0 });
+      pages = await merged.embedPdf(source, source.getPageIndices());
     } catch {
       miss(why.unreadable);
       continue;
     }
     const text = stampOf(attempt.orderId, attempt.volume, job.of, words);
-    for (const page of await merged.copyPages(source, source.getPageIndices())) {
-      merged.addPage(page);
-      stamp(page, bold, text);
-    }
+    for (const page of pages) stamped(merged.addPage([page.width, page.height]), page, bold, text);
     printed += 1;
   }
   if (unprintable.length > 0) reportPage(merged, { bold, regular }, words, printed, unprintable);

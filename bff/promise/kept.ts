@@ -13,6 +13,12 @@ export interface LaneKept {
   onTime: number;
   /** The median of business days after (+) or before (−) the promised day. */
   medianLateDays: number;
+  /** Business days late that 95 % of the lane's deliveries stay within: what a rule would add to keep the promise. */
+  lateAtGoal: number;
+  /** The same scores apart for the promises learnt from history and the platform's counts. */
+  byBasis: Record<'history' | 'platform', { parcels: number; onTime: number }>;
+  /** The most recent scored parcel of the lane: a destination and the platform's count to ask today's promise for. */
+  latest: { destPrefix: string; platformDays: number | null };
 }
 
 function median(values: readonly number[]): number {
@@ -21,12 +27,18 @@ function median(values: readonly number[]): number {
   return sorted.length % 2 ? (sorted[mid] ?? 0) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
 }
 
-function kept(rows: readonly TransitRow[]): Omit<LaneKept, 'serviceId' | 'uf' | 'area'> {
+function kept(rows: readonly TransitRow[]): Omit<LaneKept, 'serviceId' | 'uf' | 'area' | 'latest'> {
   const late = rows.map((row) => row.lateDays ?? 0);
+  const of = (basis: 'history' | 'platform') => {
+    const scored = rows.filter((row) => (row.promisedBasis ?? 'platform') === basis);
+    return { parcels: scored.length, onTime: scored.filter((row) => (row.lateDays ?? 0) <= 0).length };
+  };
   return {
     parcels: rows.length,
     onTime: late.filter((days) => days <= 0).length,
     medianLateDays: median(late),
+    lateAtGoal: [...late].sort((a, b) => a - b)[Math.max(0, Math.ceil(0.95 * late.length) - 1)] ?? 0,
+    byBasis: { history: of('history'), platform: of('platform') },
   };
 }
 
@@ -50,7 +62,14 @@ export function promiseKept(rows: readonly TransitRow[]): {
     lanes: [...lanes.values()]
       .map((group) => {
         const first = group[0] as TransitRow;
-        return { serviceId: first.serviceId, uf: first.destUf, area: first.destArea, ...kept(group) };
+        const last = group.reduce((a, b) => (b.createdAt > a.createdAt ? b : a), first);
+        return {
+          serviceId: first.serviceId,
+          uf: first.destUf,
+          area: first.destArea,
+          ...kept(group),
+          latest: { destPrefix: last.destPrefix, platformDays: last.platformDays ?? null },
+        };
       })
       .sort(
         (a, b) => b.parcels - a.parcels || a.serviceId.localeCompare(b.serviceId) || a.uf.localeCompare(b.uf),

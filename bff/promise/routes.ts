@@ -63,11 +63,18 @@ export function promiseRoutes(deps: PromiseRoutesDeps): Router {
 export function withPromises(
   history: Pick<TransitHistory, 'promisedFor'>,
   now: () => number = Date.now,
+  stalledAmong?: (codes: readonly string[]) => Promise<Set<string>>,
 ): <T extends TrackingLookupResult>(results: T[]) => Promise<T[]> {
-  return async (results) => {
+  return async (found) => {
+    // What the stall e-mail said, the page says too (`stalled: true` while the watcher has not seen it move).
+    const codes = found.map((result) => result.code);
+    const stalled = (await stalledAmong?.(codes).catch(() => undefined)) ?? new Set<string>();
+    const results = found.map((result) =>
+      stalled.has(result.code) ? { ...result, stalled: true as const } : result,
+    );
     let rows: Awaited<ReturnType<TransitHistory['promisedFor']>>;
     try {
-      rows = await history.promisedFor(results.map((result) => result.code));
+      rows = await history.promisedFor(codes);
     } catch {
       return results;
     }

@@ -388,7 +388,7 @@ export function describeDesk(backend: Backend, suite: DeskSuite): void {
         for (const shown of [
           'Maria Silva',
           'Rio de Janeiro/RJ',
-          'correios-pac 03298',
+          'PAC 03298',
           '800 g',
           'Valor declarado',
           'R$',

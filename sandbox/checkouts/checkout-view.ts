@@ -8,6 +8,8 @@ export interface CheckoutOption {
   price: string;
   minDeliveryDate?: string | undefined;
   maxDeliveryDate?: string | undefined;
+  /** Shopify shows the rate's `description` under its name (the BFF writes the promise there). */
+  description?: string | undefined;
 }
 
 /** What the checkout showed, and where it came from. */

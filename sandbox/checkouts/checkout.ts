@@ -132,6 +132,7 @@ export async function shopifyCheckout(
       price: formatBRL(Number(rate.total_price) / 100),
       minDeliveryDate: rate.min_delivery_date,
       maxDeliveryDate: rate.max_delivery_date,
+      ...(rate.description ? { description: rate.description } : {}),
     }));
     return keep(platforms, key, SHOPIFY_TTL.success, { ...view, source: 'callback', options });
   }

@@ -8,9 +8,9 @@ import { describeIssues } from '../../shared/issues.ts';
 import { isLoopbackAddress } from '../../shared/security/loopback.ts';
 import { strictRouter } from '../http/router.ts';
 import { SANDBOX_NUVEMSHOP_APP_SECRET } from './accounts.ts';
+import type { EmulatedOrder } from './emulated-order.ts';
 import { SHOPIFY_WEBHOOK_FAMILIES, shopifyWebhookHeaders } from './shopify-headers.ts';
 import { type CheckoutPlatforms, callableUrl } from './state.ts';
-import type { EmulatedOrder } from './emulated-order.ts';
 
 /** The privacy request a test or the demo asks the emulated platform to send (sandbox/README.md, "Store orders (Shopify, Nuvemshop)"). */
 export const PrivacySendSchema = /* @__PURE__ */ z.strictObject({

@@ -1,4 +1,4 @@
-import { LATE_WORDS, lateStepApplies } from '../../shared/parcel-story.ts';
+import { LATE_WORDS, lateStepApplies, STALLED_WORDS } from '../../shared/parcel-story.ts';
 import { promiseDates, shortDate } from '../../shared/promise-text.ts';
 import type { TrackingEvent } from '../../shared/tracking.ts';
 import type { TrackingLookupResult } from '../../shared/tracking-lookup.ts';
@@ -175,6 +175,8 @@ function Card({ result, t }: { result: TrackingLookupResult; t: TrackingMessages
   const words = t.status[status];
   // `late` comes from the BFF (its clock, shared/parcel-story.ts), the function the e-mails read too.
   const late = result.late === true;
+  // Stalled: what the stall e-mail said (the watcher's state), unless late says more.
+  const stalled = !late && result.stalled === true;
   const lateWords = LATE_WORDS[t.locale];
   const where = status === 'awaiting-pickup' ? event?.origin : undefined;
   const since =
@@ -187,8 +189,8 @@ function Card({ result, t }: { result: TrackingLookupResult; t: TrackingMessages
         <h2 id={`card-${result.code}`} class="code">
           {result.code}
         </h2>
-        <span part="badge" class={`badge badge-${late ? 'late' : status}`}>
-          {late ? lateWords.badge : words.badge}
+        <span part="badge" class={`badge badge-${late ? 'late' : stalled ? 'stalled' : status}`}>
+          {late ? lateWords.badge : stalled ? STALLED_WORDS[t.locale].badge : words.badge}
         </span>
       </header>
       {event && (
@@ -197,7 +199,11 @@ function Card({ result, t }: { result: TrackingLookupResult; t: TrackingMessages
         </p>
       )}
       <p part="next" class="next">
-        {lateStepApplies({ status, late }) ? lateWords.next : words.next(where)}
+        {lateStepApplies({ status, late })
+          ? lateWords.next
+          : stalled
+            ? STALLED_WORDS[t.locale].next
+            : words.next(where)}
         {since && ` ${since}`}
       </p>
       {result.promise && (

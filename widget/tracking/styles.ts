@@ -33,7 +33,7 @@ export const TRACKING_CSS = `
 .badge{font-size:.8rem;font-weight:700;padding:.15rem .55rem;border-radius:999px;background:var(--_ib);color:var(--_it)}
 .badge-delivered{background:var(--_ob);color:var(--_ot)}
 .badge-out-for-delivery,.badge-awaiting-pickup{background:var(--_ib);color:var(--_it);outline:1px solid var(--_it)}
-.badge-returned,.badge-problem,.badge-late{background:var(--_pb);color:var(--_pt)}
+.badge-returned,.badge-problem,.badge-late,.badge-stalled{background:var(--_pb);color:var(--_pt)}
 .badge-no-events,.badge-not-found{background:var(--_nb);color:var(--_nt)}
 .next{margin:.25rem 0 .5rem}
 .details{margin-top:.5rem;font-size:.85em;color:var(--_m)}

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { CsvRefusalSchema } from '../../../shared/orders/csv-problem.ts';
 import type { Messages } from '../messages.ts';
 import type { OrderMessages } from '../order-messages.ts';
 import { callApi, errorOf } from './api.ts';
@@ -32,7 +33,7 @@ const BatchSchema = z.object({
 const ImportSchema = z.object({
   imported: z.optional(z.number()),
   orders: z.optional(z.array(z.object({ orderId: z.string() }))),
-  refused: z.array(z.object({ line: z.number(), reason: z.string() })),
+  refused: z.array(CsvRefusalSchema),
 });
 
 /**
@@ -76,21 +77,44 @@ function mountPreset(form: HTMLFormElement, t: Messages, o: OrderMessages): void
   });
 }
 
+/**
+ * The orders' rows as the server renders them now: the page fetched again and its table swapped in, so the operator
+ * sees the labels and states an action made without reloading (and without losing the status line or the print link).
+ */
+async function refreshRows(): Promise<void> {
+  const table = document.querySelector('[data-orders-table]');
+  if (!table) return;
+  const res = await fetch(window.location.href, {
+    credentials: 'same-origin',
+    headers: { accept: 'text/html' },
+  });
+  if (!res.ok) return;
+  const fresh = new DOMParser()
+    .parseFromString(await res.text(), 'text/html')
+    .querySelector('[data-orders-table]');
+  if (fresh) table.replaceChildren(...[...fresh.childNodes].map((node) => document.importNode(node, true)));
+  table.dispatchEvent(new CustomEvent('rows-refreshed', { bubbles: true }));
+}
+
 function mountIssue(form: HTMLFormElement, t: Messages, o: OrderMessages): void {
-  const boxes = [...form.querySelectorAll<HTMLInputElement>('input[data-select-order]')];
-  const all = form.querySelector<HTMLInputElement>('input[data-select-all-orders]');
   const button = required<HTMLButtonElement>(form, '[data-issue-orders]');
   const status = required(form, '[data-orders-status]');
   const results = required(form, '[data-orders-results]');
   const print = required<HTMLAnchorElement>(form, '[data-print-orders]');
-  selectAll(all, boxes, (chosen) => {
-    button.textContent = chosen === 0 ? o.issueSelected : o.issueCount(chosen);
-  });
+  const boxes = () => [...form.querySelectorAll<HTMLInputElement>('input[data-select-order]')];
+  const bind = () =>
+    selectAll(form.querySelector<HTMLInputElement>('input[data-select-all-orders]'), boxes(), (chosen) => {
+      button.textContent = chosen === 0 ? o.issueSelected : o.issueCount(chosen);
+    });
+  bind();
+  form.addEventListener('rows-refreshed', bind);
   restoreSender(form);
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     void once(button, async () => {
-      const orderIds = boxes.filter((box) => box.checked).map((box) => box.value);
+      const orderIds = boxes()
+        .filter((box) => box.checked)
+        .map((box) => box.value);
       if (orderIds.length === 0) return say(status, o.issueNone, true);
       rememberSender(form);
       const value = (name: string) =>
@@ -145,7 +169,10 @@ function mountIssue(form: HTMLFormElement, t: Messages, o: OrderMessages): void 
         required<HTMLElement>(form, '[data-print-help]').hidden = false;
         print.focus();
       }
-      required<HTMLElement>(form, '[data-refresh]').hidden = false;
+      // The rows show their labels and states now (the printed link stays: it is outside the table).
+      await refreshRows().catch(() => {
+        required<HTMLElement>(form, '[data-refresh]').hidden = false;
+      });
     });
   });
   form.addEventListener('click', (event) => {
@@ -189,7 +216,13 @@ function mountImport(form: HTMLFormElement, t: Messages, o: OrderMessages): void
     const created = preview ? (report.orders ?? []).map((order) => element('li', '', order.orderId)) : [];
     results.replaceChildren(
       ...created,
-      ...report.refused.map((refusal) => element('li', 'error', o.refusedLine(refusal.line, refusal.reason))),
+      ...report.refused.map((refusal) =>
+        element(
+          'li',
+          'error',
+          o.refusedLine(refusal.line, refusal.problem ? o.csvProblem(refusal.problem) : refusal.reason),
+        ),
+      ),
     );
     say(
       status,
@@ -198,6 +231,8 @@ function mountImport(form: HTMLFormElement, t: Messages, o: OrderMessages): void
         : o.importedSummary(report.imported ?? 0, report.refused.length),
       report.refused.length > 0,
     );
+    // The imported orders appear in the table without a reload.
+    if (!preview && (report.imported ?? 0) > 0) await refreshRows().catch(() => undefined);
   };
   const preview = required<HTMLButtonElement>(form, '[data-import-preview]');
   preview.addEventListener('click', () => once(preview, () => send(true)));

@@ -318,6 +318,21 @@ export const DESK_EN: typeof DESK_PT_BR = {
     `Each delivery against the promise it was sold with, over the last ${days} days (Brasília dates). The promise comes from the store's own deliveries on each lane, or from the platform's count where they are few.`,
   promiseAll: (share, parcels) =>
     parcels === 1 ? `${share} on time, over 1 delivery` : `${share} on time, over ${parcels} deliveries`,
+  promiseBasis: (history, historyParcels, platform, platformParcels) =>
+    `Learnt promise: ${history} on time (${historyParcels} deliveries) · Platform's count: ${platform} on time (${platformParcels} deliveries)`,
+  promiseGoal:
+    'Goal: 95 % on time. The calculator shows the learnt promise today wherever the lane has enough deliveries.',
+  lateLanesTitle: 'Lanes under 95 %: what to do',
+  okLanesTitle: 'Lanes on time',
+  thinLanesTitle: (n) => `Lanes with too few deliveries to judge (under ${n})`,
+  colHistory: 'Learnt',
+  colPlatform: 'Platform',
+  colToday: "Today's promise",
+  colAdvice: 'What to do',
+  todayLearnt: (dates, parcels) => `${dates} (learnt, ${parcels} deliveries)`,
+  todayPlatform: (dates) => `${dates} (platform's count)`,
+  advice: (days) =>
+    `Add ${days === 1 ? '1 business day' : `${days} business days`}: a +${days} rule for this lane under Rules; or more handling days (BFF_HANDLING_DAYS) or an earlier cut-off (BFF_CUTOFF) for all.`,
   promiseCaption: 'Promise kept by lane and service',
   colLane: 'Destination',
   colService: 'Service',

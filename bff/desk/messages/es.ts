@@ -322,6 +322,21 @@ export const DESK_ES: typeof DESK_PT_BR = {
     `Cada entrega comparada con el plazo con que se vendió, en los últimos ${days} días (fechas de Brasilia). El plazo viene de las entregas de la propia tienda en cada ruta, o del plazo de la plataforma donde hay pocas.`,
   promiseAll: (share, parcels) =>
     parcels === 1 ? `${share} en plazo, en 1 entrega` : `${share} en plazo, en ${parcels} entregas`,
+  promiseBasis: (history, historyParcels, platform, platformParcels) =>
+    `Promesa aprendida: ${history} a tiempo (${historyParcels} entregas) · Plazo de la plataforma: ${platform} a tiempo (${platformParcels} entregas)`,
+  promiseGoal:
+    'Meta: 95 % a tiempo. La calculadora muestra hoy la promesa aprendida donde la ruta tiene entregas suficientes.',
+  lateLanesTitle: 'Rutas por debajo del 95 %: qué hacer',
+  okLanesTitle: 'Rutas a tiempo',
+  thinLanesTitle: (n) => `Rutas con muy pocas entregas para juzgar (menos de ${n})`,
+  colHistory: 'Aprendida',
+  colPlatform: 'Plataforma',
+  colToday: 'Promesa de hoy',
+  colAdvice: 'Qué hacer',
+  todayLearnt: (dates, parcels) => `${dates} (aprendida, ${parcels} entregas)`,
+  todayPlatform: (dates) => `${dates} (plazo de la plataforma)`,
+  advice: (days) =>
+    `Sume ${days === 1 ? '1 día hábil' : `${days} días hábiles`}: en Reglas, una regla de +${days} para esta ruta; o más días de preparación (BFF_HANDLING_DAYS) o un corte más temprano (BFF_CUTOFF) para todas.`,
   promiseCaption: 'Plazo cumplido por ruta y servicio',
   colLane: 'Destino',
   colService: 'Servicio',

@@ -340,6 +340,21 @@ export const DESK_PT_BR = {
     `Cada entrega comparada com o prazo com que foi vendida, nos últimos ${days} dias (datas de Brasília). O prazo vem das entregas da própria loja em cada rota, ou do prazo da plataforma onde há poucas.`,
   promiseAll: (share: string, parcels: number) =>
     parcels === 1 ? `${share} no prazo, em 1 entrega` : `${share} no prazo, em ${parcels} entregas`,
+  promiseBasis: (history: string, historyParcels: number, platform: string, platformParcels: number) =>
+    `Promessa aprendida: ${history} no prazo (${historyParcels} entregas) · Prazo da plataforma: ${platform} no prazo (${platformParcels} entregas)`,
+  promiseGoal:
+    'Meta: 95 % no prazo. A promessa que o calculador mostra hoje é a aprendida onde a rota tem entregas suficientes.',
+  lateLanesTitle: 'Rotas abaixo de 95 %: o que fazer',
+  okLanesTitle: 'Rotas no prazo',
+  thinLanesTitle: (n: number) => `Rotas com poucas entregas para julgar (menos de ${n})`,
+  colHistory: 'Aprendida',
+  colPlatform: 'Plataforma',
+  colToday: 'Promessa de hoje',
+  colAdvice: 'O que fazer',
+  todayLearnt: (dates: string, parcels: number) => `${dates} (aprendida, ${parcels} entregas)`,
+  todayPlatform: (dates: string) => `${dates} (prazo da plataforma)`,
+  advice: (days: number) =>
+    `Some ${days === 1 ? '1 dia útil' : `${days} dias úteis`}: em Regras, uma regra de +${days} para esta rota; ou mais dias de manuseio (BFF_HANDLING_DAYS) ou um corte mais cedo (BFF_CUTOFF) para todas.`,
   promiseCaption: 'Prazo cumprido por rota e serviço',
   colLane: 'Destino',
   colService: 'Serviço',

@@ -1,3 +1,4 @@
+import { type CsvProblem, csvReason } from '../../../shared/orders/csv-problem.ts';
 import type { ORDER_WORDS_PT_BR } from './pt-BR.ts';
 
 /** The desk's words for orders in English (every key of `ORDER_WORDS_PT_BR`, checked by the type). */
@@ -47,6 +48,7 @@ export const ORDER_WORDS_EN: typeof ORDER_WORDS_PT_BR = {
   issuing: 'Issuing the labels…',
   issuedSummary: (labels: number, refused: number) =>
     `${labels === 1 ? '1 label ready' : `${labels} labels ready`}${refused > 0 ? `; ${refused === 1 ? '1 order not issued' : `${refused} orders not issued`} (see below)` : ''}.`,
+  printToday: (n: number) => (n === 1 ? "Print today's label" : `Print today's ${n} labels`),
   printIssued: (n: number) => (n === 1 ? 'Print 1 label' : `Print the ${n} labels`),
   printHelp: 'One PDF, each label marked with its order and volume (opens in a new tab).',
   refresh: 'Refresh the list',
@@ -115,6 +117,7 @@ export const ORDER_WORDS_EN: typeof ORDER_WORDS_PT_BR = {
   importedSummary: (orders: number, refused: number) =>
     `${orders === 1 ? '1 order imported' : `${orders} orders imported`}; ${refused === 1 ? '1 line refused' : `${refused} lines refused`}.`,
   refusedLine: (line: number, reason: string) => `Line ${line}: ${reason}`,
+  csvProblem: (p: CsvProblem): string => csvReason(p),
   noFile: 'Choose a CSV file.',
   reviewTitle: (order: string) => `Review order ${order}`,
   reviewIntro:

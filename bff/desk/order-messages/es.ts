@@ -1,3 +1,4 @@
+import { type CsvProblem, csvReason } from '../../../shared/orders/csv-problem.ts';
 import type { ORDER_WORDS_PT_BR } from './pt-BR.ts';
 
 /** The desk's words for orders in Spanish (every key of `ORDER_WORDS_PT_BR`, checked by the type). */
@@ -47,6 +48,7 @@ export const ORDER_WORDS_ES: typeof ORDER_WORDS_PT_BR = {
   issuing: 'Emitiendo las etiquetas…',
   issuedSummary: (labels: number, refused: number) =>
     `${labels === 1 ? '1 etiqueta lista' : `${labels} etiquetas listas`}${refused > 0 ? `; ${refused === 1 ? '1 pedido no emitido' : `${refused} pedidos no emitidos`} (vea abajo)` : ''}.`,
+  printToday: (n: number) => (n === 1 ? 'Imprimir la etiqueta de hoy' : `Imprimir las ${n} etiquetas de hoy`),
   printIssued: (n: number) => (n === 1 ? 'Imprimir 1 etiqueta' : `Imprimir las ${n} etiquetas`),
   printHelp: 'Un solo PDF, cada etiqueta marcada con el pedido y el bulto (se abre en otra pestaña).',
   refresh: 'Actualizar la lista',
@@ -115,6 +117,32 @@ export const ORDER_WORDS_ES: typeof ORDER_WORDS_PT_BR = {
   importedSummary: (orders: number, refused: number) =>
     `${orders === 1 ? '1 pedido importado' : `${orders} pedidos importados`}; ${refused === 1 ? '1 línea rechazada' : `${refused} líneas rechazadas`}.`,
   refusedLine: (line: number, reason: string) => `Línea ${line}: ${reason}`,
+  csvProblem: (p: CsvProblem): string => {
+    switch (p.code) {
+      case 'field_count':
+        return `tiene ${p.fields} campos; el encabezado tiene ${p.expected}`;
+      case 'empty':
+        return `${p.column}: está vacío`;
+      case 'quantity':
+        return 'quantidade: debe ser un número entero de 1 a 999';
+      case 'weight':
+        return 'pesoGramas: debe ser en gramos enteros, al menos 1';
+      case 'money':
+        return 'valor: debe ser en reales, ej.: 49,90';
+      case 'uf':
+        return 'uf: debe tener 2 letras';
+      case 'cpf_cnpj':
+        return 'cpfCnpj: debe tener 11 o 14 dígitos';
+      case 'differs':
+        return `${p.column}: difiere de la línea ${p.firstLine}, la primera del pedido (déjelo vacío o repítalo)`;
+      case 'order_refused':
+        return `el pedido ${p.orderId} fue rechazado por sus otras líneas`;
+      case 'exists':
+        return `el pedido ${p.orderId} ya existe`;
+      case 'invalid':
+        return 'un campo es demasiado largo o no es válido';
+    }
+  },
   noFile: 'Elija un archivo CSV.',
   reviewTitle: (order: string) => `Revisar el pedido ${order}`,
   reviewIntro:

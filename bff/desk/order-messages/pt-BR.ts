@@ -1,3 +1,4 @@
+import type { CsvProblem } from '../../../shared/orders/csv-problem.ts';
 /** The desk's words for orders in Brazilian Portuguese: the type every other language follows (`../order-messages.ts`). */
 export const ORDER_WORDS_PT_BR = {
   navOrders: 'Pedidos',
@@ -45,6 +46,7 @@ export const ORDER_WORDS_PT_BR = {
   issuing: 'Emitindo as etiquetas…',
   issuedSummary: (labels: number, refused: number) =>
     `${labels === 1 ? '1 etiqueta pronta' : `${labels} etiquetas prontas`}${refused > 0 ? `; ${refused === 1 ? '1 pedido não emitido' : `${refused} pedidos não emitidos`} (veja abaixo)` : ''}.`,
+  printToday: (n: number) => (n === 1 ? 'Imprimir a etiqueta de hoje' : `Imprimir as ${n} etiquetas de hoje`),
   printIssued: (n: number) => (n === 1 ? 'Imprimir 1 etiqueta' : `Imprimir as ${n} etiquetas`),
   printHelp: 'Um só PDF, cada etiqueta marcada com o pedido e o volume (abre em nova aba).',
   refresh: 'Atualizar a lista',
@@ -113,6 +115,33 @@ export const ORDER_WORDS_PT_BR = {
   importedSummary: (orders: number, refused: number) =>
     `${orders === 1 ? '1 pedido importado' : `${orders} pedidos importados`}; ${refused === 1 ? '1 linha recusada' : `${refused} linhas recusadas`}.`,
   refusedLine: (line: number, reason: string) => `Linha ${line}: ${reason}`,
+  /** Why the CSV import refused a line, in the desk's words (shared/orders/csv-problem.ts). */
+  csvProblem: (p: CsvProblem): string => {
+    switch (p.code) {
+      case 'field_count':
+        return `tem ${p.fields} campos; o cabeçalho tem ${p.expected}`;
+      case 'empty':
+        return `${p.column}: está vazio`;
+      case 'quantity':
+        return 'quantidade: deve ser um número inteiro de 1 a 999';
+      case 'weight':
+        return 'pesoGramas: deve ser em gramas inteiros, pelo menos 1';
+      case 'money':
+        return 'valor: deve ser em reais, ex.: 49,90';
+      case 'uf':
+        return 'uf: deve ter 2 letras';
+      case 'cpf_cnpj':
+        return 'cpfCnpj: deve ter 11 ou 14 dígitos';
+      case 'differs':
+        return `${p.column}: difere da linha ${p.firstLine}, a primeira do pedido (deixe vazio ou repita)`;
+      case 'order_refused':
+        return `o pedido ${p.orderId} foi recusado pelas outras linhas`;
+      case 'exists':
+        return `o pedido ${p.orderId} já existe`;
+      case 'invalid':
+        return 'um campo é longo demais ou inválido';
+    }
+  },
   noFile: 'Escolha um arquivo CSV.',
   reviewTitle: (order: string) => `Revisar o pedido ${order}`,
   reviewIntro:
