@@ -18,6 +18,7 @@ import { measureMcp } from './mcp.ts';
 import { measureNotifications } from './notifications.ts';
 import { measurePacking } from './packing.ts';
 import { measurePromise } from './promise.ts';
+import { measureRules } from './rules.ts';
 import { measureSize } from './size.ts';
 import type { Figure } from './stats.ts';
 
@@ -42,6 +43,7 @@ const steps: [string, () => Promise<Figure | Figure[]>][] = [
   ['notifications', () => measureNotifications()],
   ['checkout', async () => [await measureCheckoutStorm(), await measureQuoteFairShare()]],
   ['promise', () => measurePromise()],
+  ['rules', () => measureRules()],
 ];
 const onlyAt = process.argv.indexOf('--only');
 const only = onlyAt === -1 ? undefined : process.argv[onlyAt + 1];
