@@ -35,7 +35,7 @@ import { pageRoutes } from './page/page.ts';
 import { createParts } from './parts.ts';
 import { type HistoryPromises, promiseRoutes, withPromises } from './promise/promise.ts';
 import { ratesVerifyRoutes } from './rates/rates.ts';
-import { shippingRulesAdminRoutes, shippingRulesRoutes } from './rules/rules.ts';
+import { shippingRulesAdminRoutes, shippingRulesPageRoutes, shippingRulesRoutes } from './rules/rules.ts';
 import { widgetCheck, widgetRoutes } from './static/static.ts';
 import { storeWebhookRoutes, type TrackingBack } from './stores/stores.ts';
 import { type Schedule, type TrackingService, trackingRoutes } from './tracking/tracking.ts';
@@ -170,6 +170,16 @@ export function createBff(deps: BffDeps): Bff {
         store: shippingRules,
         rates,
         services: Object.keys(config.serviceCodes),
+        logger,
+      }),
+    );
+    app.use(
+      shippingRulesPageRoutes({
+        sessions,
+        store: shippingRules,
+        rates,
+        services: Object.keys(config.serviceCodes),
+        secure: config.publicUrl.startsWith('https:'),
         logger,
       }),
     );

@@ -2,6 +2,7 @@ import type { Response } from 'express';
 import { type Html, html } from '../../shared/html.ts';
 import { LOCALES, type Locale } from '../../shared/locale.ts';
 import { pageHeaders } from '../../shared/security/page-headers.ts';
+import { RULES_MESSAGES } from '../rules/messages.ts';
 import { MESSAGES, type Messages } from './messages.ts';
 import { ORDER_MESSAGES } from './order-messages.ts';
 
@@ -22,7 +23,15 @@ export function deskHeaders(): Record<string, string> {
 }
 
 /** The admin pages the shared navigation links, in its order. */
-export const DESK_SECTIONS = ['orders', 'labels', 'approvals', 'agents', 'notifications', 'promise'] as const;
+export const DESK_SECTIONS = [
+  'orders',
+  'labels',
+  'approvals',
+  'agents',
+  'notifications',
+  'promise',
+  'rules',
+] as const;
 export type DeskSection = (typeof DESK_SECTIONS)[number];
 
 const SECTION_PATHS: Record<DeskSection, string> = {
@@ -32,6 +41,7 @@ const SECTION_PATHS: Record<DeskSection, string> = {
   agents: '/admin/agents',
   notifications: '/admin/notifications',
   promise: '/admin/promise',
+  rules: '/admin/rules',
 };
 
 const LANGUAGE_NAMES: Record<Locale, string> = { 'pt-BR': 'Português', en: 'English', es: 'Español' };
@@ -69,6 +79,7 @@ function navigation(t: Messages, options: DeskPageOptions): Html {
     agents: t.navAgents,
     notifications: t.navNotifications,
     promise: t.navPromise,
+    rules: RULES_MESSAGES[options.lang].navRules,
   };
   const pending = options.pendingApprovals ?? 0;
   const items = DESK_SECTIONS.map(
