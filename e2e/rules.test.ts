@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runCheckoutCommand } from '../bff/checkout/registration.ts';
@@ -277,4 +278,74 @@ describe('one price everywhere under the merchant’s shipping rules', () => {
     },
     60_000,
   );
+});
+
+/** The merchant's desk session in the browser: the cookies `deskSession` got. */
+async function signIn(): Promise<void> {
+  await context.addCookies(
+    merchant.cookie.split('; ').map((pair) => {
+      const at = pair.indexOf('=');
+      return { name: pair.slice(0, at), value: pair.slice(at + 1), url: bff.url };
+    }),
+  );
+}
+
+describe('a rule written on the desk', () => {
+  it('shows on the demo product page and at the emulated checkouts at once on this instance', async () => {
+    await writeRules([]);
+    await signIn();
+    await page.goto(`${bff.url}/admin/rules`);
+    await page.getByRole('textbox', { name: 'Nome (1)' }).fill('fixo-sedex');
+    await page.getByRole('textbox', { name: 'Serviços (1)' }).fill('correios-sedex');
+    await page.getByRole('combobox', { name: 'Efeito (1)' }).selectOption('price');
+    await page.getByRole('textbox', { name: 'Valor (1)' }).fill('12,34');
+    await page.getByRole('button', { name: 'Gravar regras' }).click();
+    await expect.poll(() => page.locator('[role="status"]').textContent()).toContain('Regras gravadas');
+
+    const cep = '88010-000';
+    await page.goto(`${bff.url}/demo/product.html`);
+    const field = page.locator('shipping-calculator input[autocomplete="postal-code"]');
+    await field.fill(cep);
+    await field.press('Enter');
+    await expect
+      .poll(async () => (await calculatorOptions()).find((o) => o.serviceId === 'correios-sedex')?.price)
+      .toBe(formatBRL(12.34));
+
+    await page.goto(`${bff.url}/demo/checkout.html`);
+    await page.locator('#quantity').fill('2');
+    await field.fill(cep);
+    await field.press('Enter');
+    for (const platform of ['shopify', 'nuvemshop'] as const)
+      await expect
+        .poll(
+          async () => (await checkoutOptions(platform)).find((o) => o.serviceId === 'correios-sedex')?.price,
+        )
+        .toBe(formatBRL(12.34));
+    await screenshot(page, 'rules-desk-to-demo');
+  }, 60_000);
+
+  it('/admin/rules with a preview is readable and accessible in light and dark, on a phone and a desktop', async () => {
+    await writeRules([
+      { id: 'sudeste-gratis', when: { ufs: ['SP', 'RJ'], minSubtotalBRL: 150 }, then: { free: true } },
+      { id: 'embalagem', when: { services: ['correios-sedex'] }, then: { markupPercent: 10, markupBRL: 3 } },
+    ]);
+    await signIn();
+    for (const [colorScheme, width] of [
+      ['light', 1200],
+      ['dark', 1200],
+      ['light', 375],
+      ['dark', 375],
+    ] as const) {
+      await page.setViewportSize({ width, height: 1000 });
+      await page.emulateMedia({ colorScheme });
+      await page.goto(`${bff.url}/admin/rules`);
+      await page.getByLabel('CEP', { exact: true }).fill('20040-020');
+      await page.getByLabel('Quantidade').fill('2');
+      await page.getByRole('button', { name: 'Pré-visualizar' }).click();
+      await expect.poll(() => page.locator('#preview-caption').count()).toBe(1);
+      const { violations } = await new AxeBuilder({ page }).analyze();
+      expect(violations.map((v) => `${colorScheme} ${width}: ${v.id} ${v.nodes[0]?.target}`)).toEqual([]);
+      await screenshot(page, `rules-desk-${colorScheme}-${width}`);
+    }
+  }, 60_000);
 });

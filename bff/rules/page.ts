@@ -196,8 +196,8 @@ const cents = (brl: number) => Math.round(brl * 100);
 
 function ruleRow(t: RulesMessages, row: RuleRow, i: number): Html {
   const n = i + 1;
-  const input = (name: string, value: string, label: string, extra = '') =>
-    html`<td><input name="${name}-${i}" value="${value}" aria-label="${label} (${n})"${extra ? html` ${extra}` : ''}></td>`;
+  const input = (name: string, value: string, label: string) =>
+    html`<td><input name="${name}-${i}" value="${value}" aria-label="${label} (${n})"></td>`;
   return html`<tr>
 <td><input name="position-${i}" value="${row.position}" inputmode="numeric" size="3" aria-label="${t.colPosition} (${n})"></td>
 ${input('id', row.id, t.colId)}
@@ -247,7 +247,7 @@ function previewTable(view: RulesView): Html {
 /** The page: the notice, the warnings, the rules form with its preview, and the changes. */
 export function rulesBody(view: RulesView): Html {
   const { t, lang, cart } = view;
-  const field = (name: keyof PreviewCart, label: string, extra: string) =>
+  const field = (name: keyof PreviewCart, label: string, extra: Html) =>
     html`<label for="preview-${name}">${label}</label><input id="preview-${name}" name="${name}" value="${cart[name]}" ${extra}>`;
   return html`<h1>${t.title}</h1>
 <p class="lead">${t.intro}</p>
@@ -275,10 +275,10 @@ ${
 <h2>${t.previewTitle}</h2>
 <p class="hint">${t.previewIntro}</p>
 <div class="preview-cart">
-${field('cep', t.previewCep, 'inputmode="numeric" autocomplete="off"')}
-${field('quantity', t.previewQuantity, 'inputmode="numeric"')}
-${field('unitPrice', t.previewUnitPrice, 'inputmode="decimal"')}
-${field('weight', t.previewWeight, 'inputmode="decimal"')}
+${field('cep', t.previewCep, html`inputmode="numeric" autocomplete="postal-code"`)}
+${field('quantity', t.previewQuantity, html`inputmode="numeric"`)}
+${field('unitPrice', t.previewUnitPrice, html`inputmode="decimal"`)}
+${field('weight', t.previewWeight, html`inputmode="decimal"`)}
 </div>
 <div class="actions"><button type="submit" formaction="/admin/rules/preview">${t.previewSubmit}</button></div>
 </form>
