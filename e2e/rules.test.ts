@@ -310,6 +310,8 @@ describe('a rule written on the desk', () => {
     await expect
       .poll(async () => (await calculatorOptions()).find((o) => o.serviceId === 'correios-sedex')?.price)
       .toBe(formatBRL(12.34));
+    // the page says which rules are in force
+    await expect.poll(() => page.locator('#shipping-rules').textContent()).toContain('fixo-sedex');
 
     await page.goto(`${bff.url}/demo/checkout.html`);
     await page.locator('#quantity').fill('2');
