@@ -44,8 +44,9 @@ export function chargeRates(rates: readonly Rate[], cart: RuleCart, rules: reado
     subtotal += item.quantity * centavos(item.unitPriceBRL);
     grams += item.quantity * Math.round(item.weightKg * 1000);
   }
+  const uf = ufOfCep(cep);
   const holds = (when: RuleWhen, serviceId: string) =>
-    (!when.ufs || when.ufs.includes(ufOfCep(cep) as never)) &&
+    (!when.ufs || when.ufs.includes(uf as never)) &&
     (!when.cepRanges || when.cepRanges.some(([from, to]) => digits(from) <= cep && cep <= digits(to))) &&
     (when.minSubtotalBRL === undefined || subtotal >= centavos(when.minSubtotalBRL)) &&
     (when.maxWeightKg === undefined || grams <= Math.round(when.maxWeightKg * 1000)) &&
