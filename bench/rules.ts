@@ -23,7 +23,7 @@ function ruleTable(random: () => number, count: number): Rule[] {
     id: `r${i}`,
     when: {
       ufs: [pick(UFS), pick(UFS)],
-      cepRanges: [['01000-000', '39999-999']],
+      cepRanges: [['01000000', '39999999']],
       minSubtotalBRL: Math.floor(random() * 300),
       maxWeightKg: 1 + Math.floor(random() * 30),
       services: [pick(SERVICES)],

@@ -115,7 +115,7 @@ describe('chargeRates', () => {
 
   it('matches CEP ranges at both ends, sums the weights, and SKUs only when the cart has them', () => {
     const range: Rule[] = [
-      { id: 'r', when: { cepRanges: [['01310-100', '01310-199']] }, then: { priceBRL: 1 } },
+      { id: 'r', when: { cepRanges: [['01310100', '01310199']] }, then: { priceBRL: 1 } },
     ];
     for (const [cep, price] of [
       ['01310100', 1],

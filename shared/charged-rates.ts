@@ -11,7 +11,7 @@ import { ufOfCep } from './uf.ts';
  * browser and by the BFF's quote core for verify, every checkout and MCP, so every surface shows the same price.
  * It ships in the calculator: pure, small, no zod (types only).
  *
- * In order, for each rate:
+ * Rules are read as `parseRules` keeps them (CEP ranges as 8 digits). In order, for each rate:
  * 1. The free-shipping rule (spec 4.1 rule 1, 2.2): `free: true` is charged zero whatever its `price`; a price of
  *    zero or less (or no number) without `free: true` is not offered (a checkout would charge nothing while the
  *    carrier bills the store).
@@ -47,7 +47,7 @@ export function chargeRates(rates: readonly Rate[], cart: RuleCart, rules: reado
   const uf = ufOfCep(cep);
   const holds = (when: RuleWhen, serviceId: string) =>
     (!when.ufs || when.ufs.includes(uf as never)) &&
-    (!when.cepRanges || when.cepRanges.some(([from, to]) => digits(from) <= cep && cep <= digits(to))) &&
+    (!when.cepRanges || when.cepRanges.some(([from, to]) => from <= cep && cep <= to)) &&
     (when.minSubtotalBRL === undefined || subtotal >= centavos(when.minSubtotalBRL)) &&
     (when.maxWeightKg === undefined || grams <= Math.round(when.maxWeightKg * 1000)) &&
     (!when.services || when.services.includes(serviceId)) &&
@@ -90,8 +90,4 @@ export function laterPromise(promise: DeliveryPromise, days: number): DeliveryPr
   if (days <= 0) return promise;
   const later = (date: string) => isoDate(civilDate(addBusinessDays(Date.parse(date) / 86_400_000, days)));
   return { ...promise, from: later(promise.from), to: later(promise.to) };
-}
-
-function digits(cep: string): string {
-  return cep.replace(/\D/g, '');
 }
