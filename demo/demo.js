@@ -41,8 +41,9 @@
                 ]
                   .filter(Boolean)
                   .join(' ');
-  if (said)
-    fetch('/api/shipping-rules')
+  const rulesUrl = document.querySelector('script[data-rules-url]')?.dataset.rulesUrl;
+  if (said && rulesUrl)
+    fetch(rulesUrl)
       .then((res) => res.json())
       .then(({ rules }) => {
         said.textContent =

@@ -9,6 +9,8 @@ export interface DemoSettings {
   publicKey: string;
   widgetUrl: string;
   trackingUrl: string;
+  /** The BFF's `GET /api/shipping-rules`, for the calculator's `data-rules-url`; none: no rules. */
+  rulesUrl?: string | undefined;
 }
 
 const TYPES: Record<string, string> = {
@@ -17,7 +19,10 @@ const TYPES: Record<string, string> = {
   '.js': 'text/javascript; charset=utf-8',
 };
 
-/** Reads a demo file, filling `{{API_URL}}`, `{{PUBLIC_KEY}}`, `{{WIDGET_URL}}`, `{{TRACKING_URL}}` in HTML pages. */
+/**
+ * Reads a demo file, filling `{{API_URL}}`, `{{PUBLIC_KEY}}`, `{{WIDGET_URL}}`, `{{TRACKING_URL}}` and `{{RULES_URL}}`
+ * (empty: a storefront without a BFF, whose calculator charges the platform's prices) in HTML pages.
+ */
 export async function readDemoFile(
   name: string,
   settings: DemoSettings,
@@ -37,7 +42,8 @@ export async function readDemoFile(
       .replaceAll('{{API_URL}}', escapeHtml(settings.apiUrl))
       .replaceAll('{{PUBLIC_KEY}}', escapeHtml(settings.publicKey))
       .replaceAll('{{WIDGET_URL}}', escapeHtml(settings.widgetUrl))
-      .replaceAll('{{TRACKING_URL}}', escapeHtml(settings.trackingUrl));
+      .replaceAll('{{TRACKING_URL}}', escapeHtml(settings.trackingUrl))
+      .replaceAll('{{RULES_URL}}', escapeHtml(settings.rulesUrl ?? ''));
   }
   return { body, type };
 }
