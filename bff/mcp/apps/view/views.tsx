@@ -60,6 +60,15 @@ export function QuoteView({ t, locale, result }: ViewProps) {
           <span class="service">{rate.label}</span>
           <span class="price">{rate.free ? t.free : money(rate.price, locale)}</span>
           <span class="promise">{t.businessDays(rate.deliveryDays)}</span>
+          {typeof rate.platformPrice === 'number' && rate.platformPrice !== (rate.free ? 0 : rate.price) ? (
+            // the store's shipping rules changed what the shopper pays: what the label costs, and the difference
+            <span class="muted">
+              {t.platformPrice(
+                money(rate.platformPrice, locale),
+                money((rate.free ? 0 : rate.price) - rate.platformPrice, locale),
+              )}
+            </span>
+          ) : null}
         </li>
       ))}
     </ul>
