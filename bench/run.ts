@@ -20,6 +20,7 @@ import { measureNotifications } from './notifications.ts';
 import { measurePacking } from './packing.ts';
 import { childrenLeft } from './processes.ts';
 import { measurePromise } from './promise.ts';
+import { measureRules } from './rules.ts';
 import { measureSize } from './size.ts';
 import type { Figure } from './stats.ts';
 
@@ -44,6 +45,7 @@ const steps: [string, () => Promise<Figure | Figure[]>][] = [
   ['notifications', () => measureNotifications()],
   ['checkout', async () => [await measureCheckoutStorm(), await measureQuoteFairShare()]],
   ['promise', () => measurePromise()],
+  ['rules', () => measureRules()],
 ];
 const onlyAt = process.argv.indexOf('--only');
 const only = onlyAt === -1 ? undefined : process.argv[onlyAt + 1];

@@ -36,7 +36,7 @@ import { createParts } from './parts.ts';
 import { Privacy, privacyRequestsSection, privacyRoutes } from './privacy/privacy.ts';
 import { type HistoryPromises, promiseRoutes, withPromises } from './promise/promise.ts';
 import { ratesVerifyRoutes } from './rates/rates.ts';
-import { shippingRulesAdminRoutes, shippingRulesRoutes } from './rules/rules.ts';
+import { shippingRulesAdminRoutes, shippingRulesPageRoutes, shippingRulesRoutes } from './rules/rules.ts';
 import { widgetCheck, widgetRoutes } from './static/static.ts';
 import {
   installRoutes,
@@ -193,6 +193,16 @@ export function createBff(deps: BffDeps): Bff {
         store: shippingRules,
         rates,
         services: Object.keys(config.serviceCodes),
+        logger,
+      }),
+    );
+    app.use(
+      shippingRulesPageRoutes({
+        sessions,
+        store: shippingRules,
+        rates,
+        services: Object.keys(config.serviceCodes),
+        secure: config.publicUrl.startsWith('https:'),
         logger,
       }),
     );

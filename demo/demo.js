@@ -34,6 +34,42 @@
         : 'Escolhido: nenhum frete';
     });
 
+  // The store's shipping rules in force (GET /api/shipping-rules, written on /admin/rules), said under the calculator.
+  const said = document.getElementById('shipping-rules');
+  const effect = (then) =>
+    then.free
+      ? 'frete grátis'
+      : then.hide
+        ? 'opção oculta'
+        : then.label !== undefined
+          ? `nome “${then.label}”`
+          : then.priceBRL !== undefined
+            ? `preço fixo ${brl(then.priceBRL)}`
+            : then.extraDays !== undefined
+              ? `+${then.extraDays} dias úteis`
+              : [
+                  then.markupPercent ? `${then.markupPercent > 0 ? '+' : ''}${then.markupPercent} %` : '',
+                  then.markupBRL ? `${then.markupBRL > 0 ? '+' : ''}${brl(then.markupBRL)}` : '',
+                ]
+                  .filter(Boolean)
+                  .join(' ');
+  const rulesUrl = document.querySelector('script[data-rules-url]')?.dataset.rulesUrl;
+  if (said && rulesUrl)
+    fetch(rulesUrl)
+      .then((res) => res.json())
+      .then(({ rules }) => {
+        said.textContent =
+          rules.length === 0
+            ? 'Esta loja não tem regras de frete: o preço é o da plataforma.'
+            : `Regras de frete desta loja: ${rules
+                .map(
+                  ({ id, when = {}, then }) =>
+                    `${id} (${[when.services?.join('/'), when.ufs?.join(', ')].filter(Boolean).join(' · ') || 'todas as opções'}: ${effect(then)})`,
+                )
+                .join('; ')}.`;
+      })
+      .catch(() => undefined);
+
   const product = document.querySelector('main.product');
   if (product) {
     const base = JSON.parse(product.dataset.product);

@@ -23,6 +23,7 @@ import { parseEnv } from '../shared/env.ts';
 import { isLoopbackHostname } from '../shared/security/loopback.ts';
 import { type DemoInbox, startDemoInbox } from './demo/inbox.ts';
 import { issueDemoParcels } from './demo/parcels.ts';
+import { seedDemoRules } from './demo/rules.ts';
 import { seedDemoHistory } from './demo/seed-history.ts';
 import { DEMO_SHOP, installDemoStores } from './demo-installs.ts';
 import { sendDemoOrders } from './demo-orders.ts';
@@ -178,6 +179,8 @@ if (env.BFF_DATA_DIR === undefined) {
   for (const file of ['labels.sqlite', 'labels.sqlite-wal', 'labels.sqlite-shm'])
     rmSync(join(ROOT, dataDir, file), { force: true });
   seeded = await seedDemoHistory(join(ROOT, dataDir));
+  // The demo store's two shipping rules (scripts/demo/rules.ts), on its product, cart and checkout pages.
+  await seedDemoRules(join(ROOT, dataDir));
 }
 // The sandbox's clock runs fast (a day in 30 s by default) and the BFF follows it (BFF_TEST_CLOCK=sandbox): a parcel
 // moves, stalls and arrives in minutes.

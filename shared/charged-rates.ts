@@ -11,7 +11,7 @@ import { ufOfCep } from './uf.ts';
  * browser and by the BFF's quote core for verify, every checkout and MCP, so every surface shows the same price.
  * It ships in the calculator: pure, small, no zod (types only).
  *
- * In order, for each rate:
+ * Rules are read as `parseRules` keeps them (CEP ranges as 8 digits). In order, for each rate:
  * 1. The free-shipping rule (spec 4.1 rule 1, 2.2): `free: true` is charged zero whatever its `price`; a price of
  *    zero or less (or no number) without `free: true` is not offered (a checkout would charge nothing while the
  *    carrier bills the store).
@@ -32,21 +32,11 @@ export interface RuleCart {
   skus?: readonly string[] | undefined;
 }
 
-/** One option as charged: the rate the shopper sees, and what the platform will bill the merchant for it. */
-export interface ChargedRate {
-  rate: Rate;
-  /** The platform's own price (BRL): what a label is bought at, whatever the rules made of the shopper's. */
-  platformPrice: number;
-  /** Business days the rules added to the platform's `deliveryDays` (already in `rate.deliveryDays`). */
-  extraDays: number;
-}
-
-/** The options of a quote as the shopper is charged for them, in the platform's order. */
-export function chargeRates(
-  rates: readonly Rate[],
-  cart: RuleCart,
-  rules: readonly Rule[] = [],
-): ChargedRate[] {
+/**
+ * The options of a quote as the shopper is charged for them, in the platform's order. What the platform will bill the
+ * merchant (its `price`) and the days the rules added are read beside the platform's own rate (same `serviceId`).
+ */
+export function chargeRates(rates: readonly Rate[], cart: RuleCart, rules: readonly Rule[] = []): Rate[] {
   const cep = cart.destinationCep.replace(/\D/g, '');
   let subtotal = 0;
   let grams = 0;
@@ -54,27 +44,24 @@ export function chargeRates(
     subtotal += item.quantity * centavos(item.unitPriceBRL);
     grams += item.quantity * Math.round(item.weightKg * 1000);
   }
+  const uf = ufOfCep(cep);
   const holds = (when: RuleWhen, serviceId: string) =>
-    (!when.ufs || when.ufs.includes(ufOfCep(cep) as never)) &&
-    (!when.cepRanges || when.cepRanges.some(([from, to]) => digits(from) <= cep && cep <= digits(to))) &&
+    (!when.ufs || when.ufs.includes(uf as never)) &&
+    (!when.cepRanges || when.cepRanges.some(([from, to]) => from <= cep && cep <= to)) &&
     (when.minSubtotalBRL === undefined || subtotal >= centavos(when.minSubtotalBRL)) &&
     (when.maxWeightKg === undefined || grams <= Math.round(when.maxWeightKg * 1000)) &&
     (!when.services || when.services.includes(serviceId)) &&
     (!when.skus || when.skus.some((sku) => cart.skus?.includes(sku)));
-  const charged: ChargedRate[] = [];
-  for (const rate of rates) {
+  const charged: Rate[] = [];
+  offered: for (const rate of rates) {
     const platformFree = rate.free === true;
     if (!platformFree && !(rate.price > 0)) continue;
     let cents: number | undefined;
     let label = rate.label;
     let extraDays = 0;
-    let hidden = false;
     for (const { when, then } of rules) {
       if (when && !holds(when, rate.serviceId)) continue;
-      if (then.hide) {
-        hidden = true;
-        break;
-      }
+      if (then.hide) continue offered;
       if (then.label !== undefined) label = then.label;
       else if (then.extraDays !== undefined) extraDays += then.extraDays;
       else if (platformFree) continue;
@@ -86,18 +73,13 @@ export function chargeRates(
             (then.markupBRL ?? 0),
         );
     }
-    if (hidden) continue;
     const free = platformFree || (cents !== undefined && cents <= 0);
     charged.push({
-      rate: {
-        ...rate,
-        label,
-        deliveryDays: rate.deliveryDays + extraDays,
-        price: free ? 0 : cents === undefined ? rate.price : cents / 100,
-        ...(free ? { free: true } : {}),
-      },
-      platformPrice: rate.price,
-      extraDays,
+      ...rate,
+      label,
+      deliveryDays: rate.deliveryDays + extraDays,
+      price: free ? 0 : cents === undefined ? rate.price : cents / 100,
+      ...(free ? { free: true } : {}),
     });
   }
   return charged;
@@ -108,8 +90,4 @@ export function laterPromise(promise: DeliveryPromise, days: number): DeliveryPr
   if (days <= 0) return promise;
   const later = (date: string) => isoDate(civilDate(addBusinessDays(Date.parse(date) / 86_400_000, days)));
   return { ...promise, from: later(promise.from), to: later(promise.to) };
-}
-
-function digits(cep: string): string {
-  return cep.replace(/\D/g, '');
 }

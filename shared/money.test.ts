@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatBRL, roundCents } from './money.ts';
+import { centavos, formatBRL, roundCents } from './money.ts';
 
 describe('formatBRL', () => {
   it('formats in pt-BR with the real sign, dot thousands and comma decimals', () => {
@@ -30,5 +30,19 @@ describe('formatBRL', () => {
 
   it('rounds to centavos', () => {
     expect(roundCents(24.905)).toBe(24.91);
+  });
+});
+
+describe('centavos', () => {
+  it('rounds half-up to the centavo, and binary noise is never taken for a half or a centavo', () => {
+    expect(centavos(19.99)).toBe(1999);
+    expect(centavos(0.1 + 0.2)).toBe(30);
+    // 1.005 × 100 is 100.49999999999999 in binary: the half it stands for goes up
+    expect(centavos(1.005)).toBe(101);
+    expect(centavos(10.125)).toBe(1013);
+    expect(centavos(((1990 * 1.1) / 100) as number)).toBe(2189);
+    expect(centavos(1_000_000_000_000)).toBe(100_000_000_000_000);
+    expect(centavos(0.004)).toBe(0);
+    for (let cents = 0; cents <= 200_000; cents += 13) expect(centavos(cents / 100)).toBe(cents);
   });
 });

@@ -16,13 +16,13 @@ export function formatBRL(amount: number, locale = 'pt-BR'): string {
 
 /**
  * An amount in BRL as whole centavos, rounded half-up (R$ 10,125 → 1013): the one rounding of money, wherever a
- * price is shown, charged or declared. Binary noise is not a half: 19.99 × 100 is 1998.9999999999998 and gives 1999,
- * 1.005 × 100 is 100.49999999999999 and gives 101 (the half it stands for), 0.1 + 0.2 gives 30.
+ * price is shown, charged or declared. Binary noise is not a half: the product is read to 15 significant digits (what
+ * a double holds exactly) before it is rounded, so 19.99 × 100 (1998.9999999999998) gives 1999, 1.005 × 100
+ * (100.49999999999999) gives 101, the half it stands for, and R$ 1.000.000.000.000 stays exact.
  * @example centavos(19.99) // 1999
  */
 export function centavos(brl: number): number {
-  const scaled = brl * 100;
-  return Math.floor(scaled + 0.5 + Math.abs(scaled) * 1e-12 + 1e-9);
+  return Math.round(Number((brl * 100).toPrecision(15)));
 }
 
 /** Rounds to whole centavos (half-up, `centavos`), as prices are shown and charged. */

@@ -22,7 +22,11 @@ describe('parseRules', () => {
       { id: 'sem-sedex-norte', when: { ufs: ['AM'], skus: ['SKU-1'] }, then: { hide: true } },
       { id: 'nome', then: { label: 'Entrega econômica' } },
     ];
-    expect(parseRules({ rules })).toEqual({ rules });
+    // CEP ranges are kept as their 8 digits, as the evaluator compares them
+    const stored = rules.map((rule) =>
+      rule.when?.cepRanges ? { ...rule, when: { cepRanges: [['01000000', '01999999']] } } : rule,
+    );
+    expect(parseRules({ rules })).toEqual({ rules: stored });
     expect(parseRules({ rules: [] })).toEqual({ rules: [] });
   });
 

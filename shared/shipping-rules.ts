@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { CEP_PATTERN } from './cep.ts';
+import { CEP_PATTERN, CEP_SEPARATORS } from './cep.ts';
 import { UFS } from './lanes.ts';
 import { ufOfCep } from './uf.ts';
 
@@ -25,7 +25,11 @@ const Brl = (min: number, what: string) =>
  */
 const Text = (ok: (text: string) => boolean, message: string, description: string) =>
   z.string().check(z.refine(ok, message), z.describe(description));
-const Cep = Text((text) => CEP_PATTERN.test(text), 'must be a CEP of 8 digits', 'A CEP, e.g. "01000-000".');
+/** A CEP as typed ("01000-000"), kept as its 8 digits: the evaluator compares ranges as they are stored. */
+const Cep = z.pipe(
+  Text((text) => CEP_PATTERN.test(text), 'must be a CEP of 8 digits', 'A CEP, e.g. "01000-000".'),
+  z.transform((text: string) => text.replace(CEP_SEPARATORS, '')),
+);
 const Name = (max: number, description: string) =>
   Text((text) => text.length >= 1 && text.length <= max, `must be 1 to ${max} characters`, description);
 

@@ -1,49 +1,51 @@
-/** Brazilian states by CEP range (first five digits, whole ranges: prefixes 69, 72, 73 and 76 span two states). */
-const RANGES = [
-  [1000, 19999, 'SP'],
-  [20000, 28999, 'RJ'],
-  [29000, 29999, 'ES'],
-  [30000, 39999, 'MG'],
-  [40000, 48999, 'BA'],
-  [49000, 49999, 'SE'],
-  [50000, 56999, 'PE'],
-  [57000, 57999, 'AL'],
-  [58000, 58999, 'PB'],
-  [59000, 59999, 'RN'],
-  [60000, 63999, 'CE'],
-  [64000, 64999, 'PI'],
-  [65000, 65999, 'MA'],
-  [66000, 68899, 'PA'],
-  [68900, 68999, 'AP'],
-  [69000, 69299, 'AM'],
-  [69300, 69399, 'RR'],
-  [69400, 69899, 'AM'],
-  [69900, 69999, 'AC'],
-  [70000, 72799, 'DF'],
-  [72800, 72999, 'GO'],
-  [73000, 73699, 'DF'],
-  [73700, 76799, 'GO'],
-  [76800, 76999, 'RO'],
-  [77000, 77999, 'TO'],
-  [78000, 78899, 'MT'],
-  [79000, 79999, 'MS'],
-  [80000, 87999, 'PR'],
-  [88000, 89999, 'SC'],
-  [90000, 99999, 'RS'],
-] as const;
-
-/** The 27 federative units, as the ranges name them. */
-export type Uf = (typeof RANGES)[number][2];
+/** The 27 federative units. */
+export type Uf =
+  | 'AC'
+  | 'AL'
+  | 'AM'
+  | 'AP'
+  | 'BA'
+  | 'CE'
+  | 'DF'
+  | 'ES'
+  | 'GO'
+  | 'MA'
+  | 'MG'
+  | 'MS'
+  | 'MT'
+  | 'PA'
+  | 'PB'
+  | 'PE'
+  | 'PI'
+  | 'PR'
+  | 'RJ'
+  | 'RN'
+  | 'RO'
+  | 'RR'
+  | 'RS'
+  | 'SC'
+  | 'SE'
+  | 'SP'
+  | 'TO';
 
 /**
- * The state of a CEP from its first five digits (the Correios ranges by state are public), offline; `undefined`
- * below 01000-000, where no state begins (the platform's magic CEPs live there). Used by the widget ("Entrega para
- * SP") and by the sandbox's carrier, so both agree.
+ * Brazilian states by CEP range (the Correios ranges by state are public), as text the calculator carries cheaply:
+ * each entry is five characters, the first three digits of the range's first CEP and its state; a range runs up to
+ * the next entry, `--` is no state. Prefixes 69, 72, 73 and 76 span two states, whole ranges of 100 CEP blocks each.
+ */
+const RANGES =
+  '010SP200RJ290ES300MG400BA490SE500PE570AL580PB590RN600CE640PI650MA660PA689AP690AM693RR694AM699AC' +
+  '700DF728GO730DF737GO768RO770TO780MT789--790MS800PR880SC900RS';
+
+/**
+ * The state of a CEP from its first five digits, offline; `undefined` below 01000-000, where no state begins (the
+ * platform's magic CEPs live there). Used by the widget ("Entrega para SP"), the shipping rules and the sandbox's
+ * carrier, so all agree.
  */
 export function ufOfCep(cep: string): Uf | undefined {
-  const prefix = Number(cep.replace(/\D/g, '').slice(0, 5));
-  for (const [start, end, uf] of RANGES) {
-    if (prefix >= start && prefix <= end) return uf;
-  }
-  return undefined;
+  const block = Math.floor(Number(cep.replace(/\D/g, '').slice(0, 5)) / 100);
+  let uf: string | undefined;
+  for (let i = 0; i < RANGES.length; i += 5)
+    if (Number(RANGES.slice(i, i + 3)) <= block) uf = RANGES.slice(i + 3, i + 5);
+  return uf === '--' ? undefined : (uf as Uf | undefined);
 }

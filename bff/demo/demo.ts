@@ -24,6 +24,8 @@ export function demoRoutes(config: BffConfig): Router {
       widgetUrl: '/widget/shipping-widget.js',
       trackingUrl: '/track',
       inboxUrl: demoInboxOf(config),
+      // the merchant's shipping rules, from this BFF (docs/shipping-rules.md)
+      rulesUrl: '/api/shipping-rules',
     });
     if (!file) return next();
     res.setHeader('Content-Security-Policy', demoCsp(new URL(config.apiUrl).origin, "'self'"));

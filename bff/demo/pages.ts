@@ -13,6 +13,8 @@ export interface DemoSettings {
   promisesUrl?: string | undefined;
   /** Where `npm start`'s outbox shows the shoppers' e-mails and the merchant's webhooks, when the BFF posts to it. */
   inboxUrl?: string | undefined;
+  /** The BFF's `GET /api/shipping-rules`, for the calculator's `data-rules-url`; none: no rules. */
+  rulesUrl?: string | undefined;
 }
 
 /**
@@ -50,8 +52,9 @@ const TYPES: Record<string, string> = {
 };
 
 /**
- * Reads a demo file, filling `{{API_URL}}`, `{{PUBLIC_KEY}}`, `{{WIDGET_URL}}`, `{{TRACKING_URL}}`, `{{PROMISES_URL}}`
- * and `{{SURFACES}}` in HTML pages.
+ * Reads a demo file, filling `{{API_URL}}`, `{{PUBLIC_KEY}}`, `{{WIDGET_URL}}`, `{{TRACKING_URL}}`, `{{PROMISES_URL}}`,
+ * `{{SURFACES}}` and `{{RULES_URL}}` (empty: a storefront without a BFF, whose calculator charges the platform's
+ * prices) in HTML pages.
  */
 export async function readDemoFile(
   name: string,
@@ -74,6 +77,7 @@ export async function readDemoFile(
       .replaceAll('{{WIDGET_URL}}', escapeHtml(settings.widgetUrl))
       .replaceAll('{{TRACKING_URL}}', escapeHtml(settings.trackingUrl))
       .replaceAll('{{PROMISES_URL}}', escapeHtml(settings.promisesUrl ?? '/api/promises'))
+      .replaceAll('{{RULES_URL}}', escapeHtml(settings.rulesUrl ?? ''))
       .replaceAll('{{SURFACES}}', surfaceLinks(settings));
   }
   return { body, type };

@@ -2,6 +2,7 @@ import type { Response } from 'express';
 import { type Html, html } from '../../shared/html.ts';
 import { LOCALES, type Locale } from '../../shared/locale.ts';
 import { pageHeaders } from '../../shared/security/page-headers.ts';
+import { RULES_MESSAGES } from '../rules/messages.ts';
 import { STORE_MESSAGES } from '../stores/stores-page.ts';
 import { MESSAGES, type Messages } from './messages.ts';
 import { ORDER_MESSAGES } from './order-messages.ts';
@@ -31,6 +32,7 @@ export const DESK_SECTIONS = [
   'notifications',
   'promise',
   'stores',
+  'rules',
 ] as const;
 export type DeskSection = (typeof DESK_SECTIONS)[number];
 
@@ -42,6 +44,7 @@ const SECTION_PATHS: Record<DeskSection, string> = {
   notifications: '/admin/notifications',
   promise: '/admin/promise',
   stores: '/admin/stores',
+  rules: '/admin/rules',
 };
 
 const LANGUAGE_NAMES: Record<Locale, string> = { 'pt-BR': 'Português', en: 'English', es: 'Español' };
@@ -80,6 +83,7 @@ function navigation(t: Messages, options: DeskPageOptions): Html {
     notifications: t.navNotifications,
     promise: t.navPromise,
     stores: STORE_MESSAGES[options.lang].navStores,
+    rules: RULES_MESSAGES[options.lang].navRules,
   };
   const pending = options.pendingApprovals ?? 0;
   const items = DESK_SECTIONS.map(

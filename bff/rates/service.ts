@@ -215,16 +215,13 @@ export class RatesService {
     }
     const rates: QuotedRate[] = [];
     const platformPrices: Record<string, number> = {};
-    for (const { rate, platformPrice, extraDays } of charged) {
+    for (const rate of charged) {
+      const platform = response.rates.find((candidate) => candidate.serviceId === rate.serviceId) ?? rate;
+      const extraDays = rate.deliveryDays - platform.deliveryDays;
       // The promise of the platform's count, then the rules' extra business days (the same days the calculator adds).
-      const input = {
-        destinationCep,
-        serviceId: rate.serviceId,
-        deliveryDays: rate.deliveryDays - extraDays,
-        at,
-      };
+      const input = { destinationCep, serviceId: rate.serviceId, deliveryDays: platform.deliveryDays, at };
       rates.push({ ...rate, promise: laterPromise(await this.promiseFor(input), extraDays) });
-      platformPrices[rate.serviceId] = platformPrice;
+      platformPrices[rate.serviceId] = platform.price;
     }
     return { ...response, rates, platformPrices, rulesVersion: rules.version };
   }

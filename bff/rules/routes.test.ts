@@ -140,6 +140,26 @@ describe('PUT /admin/api/shipping-rules', () => {
     expect(quoted.rates.find((rate) => rate.serviceId === 'correios-pac')?.free).not.toBe(true);
   });
 
+  it('answers 413 to a document over 64 KB and 400 to one that is not JSON, never a 500', async () => {
+    const huge = {
+      rules: [
+        { id: 'x', when: { skus: Array.from({ length: 200 }, () => 'S'.repeat(400)) }, then: { hide: true } },
+      ],
+    };
+    expect((await put(huge)).status).toBe(413);
+    const text = await fetch(`${bff.url}/admin/api/shipping-rules`, {
+      method: 'PUT',
+      headers: {
+        'content-type': 'application/json',
+        cookie: merchant.cookie,
+        'x-csrf-token': merchant.csrf,
+        origin: bff.url,
+      },
+      body: '{"rules": [',
+    });
+    expect(text.status).toBe(400);
+  });
+
   it('logs every change with who, when, before and after, newest first', async () => {
     await put({ rules: [] });
     await put({ rules: markup });

@@ -4,5 +4,6 @@
  * charged-rates.ts): the calculator runs the same.
  */
 
+export { shippingRulesPageRoutes } from './page.ts';
 export { shippingRulesAdminRoutes, shippingRulesRoutes } from './routes.ts';
 export { ShippingRulesStore } from './rules-store.ts';

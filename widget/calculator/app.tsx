@@ -8,6 +8,7 @@ import type { CalculatorMessages } from './messages.ts';
 import { createCalculatorModel } from './model.ts';
 import { createPromises } from './promises.ts';
 import { createQuoteClient } from './quote-client.ts';
+import { chargingClient } from './rules-client.ts';
 import { parseItems } from './validation.ts';
 
 /** What `<shipping-calculator>` (element.ts, in the first script) gives the calculator it starts. */
@@ -56,7 +57,11 @@ export function mountCalculator(host: CalculatorHost): CalculatorController {
   const promisesUrl = host.setting('promises-url');
   const promises = promisesUrl ? createPromises({ url: promisesUrl }) : undefined;
   const model = createCalculatorModel({
-    client: createQuoteClient({ apiUrl: apiUrl ?? '', publicKey: publicKey ?? '' }),
+    // The merchant's shipping rules (docs/shipping-rules.md), from the store's BFF; none: the platform's prices.
+    client: chargingClient(
+      createQuoteClient({ apiUrl: apiUrl ?? '', publicKey: publicKey ?? '' }),
+      host.setting('rules-url'),
+    ),
     storage: remember ? safeLocalStorage() : undefined,
     events: {
       rates: (detail) => {

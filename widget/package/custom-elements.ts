@@ -109,6 +109,12 @@ export const CALCULATOR = {
       description:
         "The store's BFF POST /api/promises: each option shows the date the store keeps (learnt from its parcels) instead of the platform's count.",
     },
+    {
+      name: 'rules-url',
+      type: 'string',
+      description:
+        "The store's BFF GET /api/shipping-rules: the merchant's shipping rules (free shipping, markups, fixed prices, extra days, hidden or renamed options), charged to each option as every checkout charges them.",
+    },
     THEME,
   ],
   properties: [

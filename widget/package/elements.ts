@@ -91,6 +91,11 @@ export interface ShippingCalculatorAttributes {
    * date the store keeps, learnt from its own parcels (docs/promise.md), instead of the platform's count.
    */
   'promises-url'?: string;
+  /**
+   * The store's BFF `GET /api/shipping-rules` (e.g. `https://your-bff.example/api/shipping-rules`): the merchant's
+   * shipping rules, charged to each option as every checkout charges them (docs/shipping-rules.md).
+   */
+  'rules-url'?: string;
   /** Overrides the shopper's `prefers-color-scheme`. */
   'data-theme'?: 'light' | 'dark';
 }

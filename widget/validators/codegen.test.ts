@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import * as z from 'zod/mini';
 import { ERROR_CODES } from '../../shared/errors.ts';
 import { OrderLookupResponseSchema } from '../../shared/order-lookup.ts';
 import { validatorsModule } from './codegen.ts';
@@ -133,7 +134,43 @@ describe('the validators generated from the shared zod schemas', () => {
   it('are one per entry of WIDGET_SCHEMAS, plain code with no eval and no import', () => {
     expect(Object.keys(generated).sort()).toEqual(Object.keys(WIDGET_SCHEMAS).sort());
     const source = validatorsModule();
-    expect(source).not.toMatch(/\beval\(|new Function|\bimport\b|require\(/);
+    // one import, of the reader of the schemas (check.ts)
+    const body = source.replace(
+      /^import \{ conforms, isJsonValue \} from "[^"]*\/widget\/validators\/check\.ts";$/m,
+      '',
+    );
+    expect(body).not.toMatch(/\beval\(|new Function|\bimport\b|require\(/);
+  });
+
+  it('hold schemas of the keywords check.ts reads, and no other', () => {
+    const read = new Set(['properties', 'required', 'additionalProperties', 'items']);
+    for (const type of ['object', 'array', 'string', 'number', 'integer', 'boolean'])
+      read.add(`type:${type}`);
+    for (const keyword of [
+      'minItems',
+      'maxItems',
+      'pattern',
+      'format',
+      'enum',
+      'const',
+      'minimum',
+      'maximum',
+    ])
+      read.add(keyword);
+    for (const keyword of ['exclusiveMinimum', 'anyOf', 'default', 'description', '$schema'])
+      read.add(keyword);
+    const seen = new Set<string>();
+    const walk = (node: unknown, names = false): void => {
+      if (Array.isArray(node)) for (const item of node) walk(item);
+      else if (node && typeof node === 'object')
+        for (const [key, value] of Object.entries(node)) {
+          if (!names) seen.add(key === 'type' ? `type:${String(value)}` : key);
+          walk(value, !names && key === 'properties');
+        }
+    };
+    for (const { schema } of Object.values(WIDGET_SCHEMAS))
+      walk(z.toJSONSchema(schema, { io: 'input', target: 'draft-2020-12' }));
+    expect([...seen].filter((keyword) => !read.has(keyword))).toEqual([]);
   });
 
   it.each(Object.keys(WIDGET_SCHEMAS) as (keyof typeof WIDGET_SCHEMAS)[])(

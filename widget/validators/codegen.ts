@@ -1,42 +1,44 @@
-import { validator } from '@exodus/schemasafe';
+import { fileURLToPath } from 'node:url';
 import * as z from 'zod/mini';
 import { WIDGET_SCHEMAS } from './schemas.ts';
 
 /**
  * The source of an ES module exporting one validator per entry of `WIDGET_SCHEMAS`: each shared zod schema →
- * JSON Schema (`z.toJSONSchema`, the shape zod itself accepts: `io: "input"`) → a plain function compiled by
- * @exodus/schemasafe (no `new Function` in the browser, so it runs under a CSP without `unsafe-eval`). A validator
+ * JSON Schema (`z.toJSONSchema`, the shape zod itself accepts: `io: "input"`) → that schema as data, read by
+ * `conforms` (check.ts; no `new Function` in the browser, so it runs under a CSP without `unsafe-eval`). A validator
  * answers `true` or `false` and fills in the schema's defaults (a missing `weightKg` becomes 0.3, as zod does).
- * Measured (calculator: item, rates response, error body): 3.2 KB raw / 1.0 KB gzip, against 21 KB / 7 KB for
- * zod/mini's core in the bundle, and 9.2 KB / 1.7 KB for Ajv's standalone code of the same schemas.
+ *
+ * Schemas as data, not code: @exodus/schemasafe's compiled functions (which this replaced) spelt out every path of
+ * every schema and took 10 KB raw / 2.1 KB gzip of the calculator for its five validators; the same five as data and
+ * one reader are a fraction of it, which the shipping rules' evaluator needed to fit the calculator's 18 KB budget.
  */
 export function validatorsModule(): string {
-  const parts = ['// Generated at build time from the shared zod schemas (widget/validators/schemas.ts).'];
+  const parts = [
+    '// Generated at build time from the shared zod schemas (widget/validators/schemas.ts).',
+    // by its absolute path: the module is served under an id of the plugin's, not read from this folder
+    `import { conforms, isJsonValue } from ${JSON.stringify(fileURLToPath(new URL('./check.ts', import.meta.url)))};`,
+  ];
   for (const [name, { schema, json }] of Object.entries(WIDGET_SCHEMAS)) {
-    // Plain JSON: schemasafe's own typings of a schema are incomplete (its README says so).
-    const jsonSchema: Parameters<typeof validator>[0] = JSON.parse(
-      JSON.stringify(z.toJSONSchema(schema, { io: 'input', target: 'draft-2020-12' }), withoutDatePattern),
+    const data = JSON.stringify(
+      z.toJSONSchema(schema, { io: 'input', target: 'draft-2020-12' }),
+      forTheCheck,
     );
-    const validate = validator(jsonSchema, {
-      mode: 'default',
-      useDefaults: true,
-      includeErrors: false,
-      // descriptions and titles are for people reading the schema, not for the check
-      allowUnusedKeywords: true,
-      ...(json ? { isJSON: true } : { jsonCheck: true }),
-    });
-    // pure: a bundle keeps only the validators it imports
-    parts.push(`export const ${name} = /* @__PURE__ */ ${validate.toModule()}`);
+    const check = json ? 'conforms(schema, value)' : 'isJsonValue(value) && conforms(schema, value)';
+    // pure: a bundle keeps only the validators it imports, and their schemas
+    parts.push(`export const ${name} = /* @__PURE__ */ ((schema) => (value) => ${check})(${data});`);
   }
   return `${parts.join('\n')}\n`;
 }
 
 /**
- * zod writes a date (`z.iso.date()`) as `format: "date"` and the same rule again as a long `pattern`; schemasafe
- * checks `format: "date"` itself (a real calendar date, leap years included), so the pattern is dropped: a smaller
- * validator in the widgets' budget (codegen.test.ts holds the two to the same answers as zod).
+ * What the check reads, and nothing else: descriptions and `$schema` are for people; zod writes a date as
+ * `format: "date"` and again as a long `pattern`, and `conforms` checks the format itself (a real calendar date).
  */
-function withoutDatePattern(key: string, value: unknown): unknown {
+function forTheCheck(key: string, value: unknown): unknown {
+  if (key === 'description' || key === '$schema') return undefined;
+  // an integer is a safe integer (check.ts), as zod writes it with these bounds
+  if ((key === 'maximum' || key === 'minimum') && Math.abs(Number(value)) === Number.MAX_SAFE_INTEGER)
+    return undefined;
   if (key !== '' && value && typeof value === 'object' && !Array.isArray(value)) {
     const node = value as Record<string, unknown>;
     if (node.format === 'date' && typeof node.pattern === 'string') {

@@ -6,6 +6,8 @@ export interface AppMessages {
   noQuote: (reason: string) => string;
   businessDays: (days: number) => string;
   free: string;
+  /** The platform's price beside the shopper's (the store's shipping rules), and what the store keeps or pays. */
+  platformPrice: (price: string, difference: string) => string;
   previewTitle: string;
   planTitle: string;
   box: (n: number, id: string) => string;
@@ -51,6 +53,7 @@ const PT: AppMessages = {
   noQuote: (reason) => `Sem cotação (${reason}). Não é frete grátis.`,
   businessDays: (days) => (days === 1 ? '1 dia útil' : `${days} dias úteis`),
   free: 'Frete grátis',
+  platformPrice: (price, difference) => `Etiqueta: ${price} (diferença por pedido: ${difference})`,
   previewTitle: 'Prévia da etiqueta',
   planTitle: 'Plano de embalagem',
   box: (n, id) => `Volume ${n}: caixa ${id}`,
@@ -96,6 +99,7 @@ const EN: AppMessages = {
   noQuote: (reason) => `No quote (${reason}). This is not free shipping.`,
   businessDays: (days) => (days === 1 ? '1 business day' : `${days} business days`),
   free: 'Free shipping',
+  platformPrice: (price, difference) => `Label: ${price} (difference per order: ${difference})`,
   previewTitle: 'Label preview',
   planTitle: 'Packing plan',
   box: (n, id) => `Package ${n}: box ${id}`,
@@ -141,6 +145,7 @@ const ES: AppMessages = {
   noQuote: (reason) => `Sin cotización (${reason}). No es envío gratis.`,
   businessDays: (days) => (days === 1 ? '1 día hábil' : `${days} días hábiles`),
   free: 'Envío gratis',
+  platformPrice: (price, difference) => `Etiqueta: ${price} (diferencia por pedido: ${difference})`,
   previewTitle: 'Vista previa de la etiqueta',
   planTitle: 'Plan de embalaje',
   box: (n, id) => `Bulto ${n}: caja ${id}`,

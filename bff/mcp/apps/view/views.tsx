@@ -63,6 +63,7 @@ export function QuoteView({ t, locale, result }: ViewProps) {
         // The BFF's rates carry their promise: the calculator's words (shared/promise-text.ts); the platform's count
         // only where there is none.
         const same = sameDatesNote(rate, quote.rates, words);
+        const charged = rate.free ? 0 : rate.price;
         return (
           <li key={rate.serviceId} class="option">
             <span class="service">{rate.label}</span>
@@ -71,6 +72,15 @@ export function QuoteView({ t, locale, result }: ViewProps) {
               {rate.promise ? arrivalText(rate.promise, words) : t.businessDays(rate.deliveryDays)}
               {same ? ` · ${same}` : ''}
             </span>
+            {typeof rate.platformPrice === 'number' && rate.platformPrice !== charged ? (
+              // the store's shipping rules changed what the shopper pays: what the label costs, and the difference
+              <span class="muted">
+                {t.platformPrice(
+                  money(rate.platformPrice, locale),
+                  money(charged - rate.platformPrice, locale),
+                )}
+              </span>
+            ) : null}
           </li>
         );
       })}
