@@ -48,6 +48,8 @@ export const MODULES: MutationModule[] = [
       'bff/labels/fingerprint.test.ts',
       'bff/labels/issuer.test.ts',
       'bff/labels/service.scripted.test.ts',
+      'bff/labels/decisions.test.ts',
+      'bff/labels/order-diagnosis.test.ts',
       'bff/labels/ledger-store.test.ts',
       'bff/labels/ledger-store.postgres.test.ts',
     ],
