@@ -50,6 +50,8 @@ export const MODULES: MutationModule[] = [
       'bff/labels/service.scripted.test.ts',
       'bff/labels/decisions.test.ts',
       'bff/labels/order-diagnosis.test.ts',
+      'bff/labels/service-codes.test.ts',
+      'bff/labels/answer.test.ts',
       'bff/labels/ledger-store.test.ts',
       'bff/labels/ledger-store.postgres.test.ts',
     ],
