@@ -71,6 +71,7 @@ export const MODULES: MutationModule[] = [
       'bff/mcp/catalog.test.ts',
       'bff/mcp/track-shipment.test.ts',
       'bff/mcp/mcp.test.ts',
+      'bff/mcp/orders-tools.test.ts',
     ],
   },
   {
