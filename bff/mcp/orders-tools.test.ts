@@ -159,3 +159,32 @@ describe('list_orders_to_ship and list_labels', () => {
     expect(ordersOf(labelled).map((each) => each.orderId)).toEqual(['LOTE-00']);
   });
 });
+
+describe('preview_label: an input the SDK does not check, checked as generate_label checks it', () => {
+  it('answers the first three problems, each with its path, as the SDK words an invalid input', async () => {
+    const result = await call(SHIPPER, 'preview_label', {
+      weightGrams: 'heavy',
+      dimensions: 'big',
+      declaredItems: 'none',
+      recipient: 'Ana',
+    });
+    expect(result.isError).toBe(true);
+    const text = result.content.map((part) => (part.type === 'text' ? part.text : '')).join('\n');
+    const [line, ...details] = text.split('\n');
+    expect(line).toMatch(
+      /^Input validation error: Invalid arguments for tool preview_label: [^;]+; [^;]+; [^;]+$/,
+    );
+    expect(line?.split(': ').slice(2).join(': ').split('; ')).toHaveLength(3);
+    expect(line).toContain('weightGrams: ');
+    expect(JSON.parse(details.join('\n'))).toEqual({ error: 'invalid_arguments' });
+  });
+
+  it('lists the first three missing fields of a bare input, exactly', async () => {
+    const client = await clients.connect(`${bff.url}/mcp`, SHIPPER);
+    const result = await clients.call(client, 'preview_label', { serviceId: 'correios-pac' }, 30_000);
+    const text = result.content.map((part) => (part.type === 'text' ? part.text : '')).join('\n');
+    expect(text).toBe(
+      'Input validation error: Invalid arguments for tool preview_label: weightGrams: Invalid input: expected number, received undefined; dimensions: Invalid input: expected object, received undefined; sender: Invalid input: expected object, received undefined\n{\n  "error": "invalid_arguments"\n}',
+    );
+  });
+});
