@@ -285,3 +285,60 @@ describe('OperatorDecisions.evidence', () => {
     expect(await refusal(decisions.evidence('no-such'))).toEqual({ code: 'attempt_not_found', status: 404 });
   });
 });
+
+describe('OperatorDecisions: two people deciding at once', () => {
+  /** Holds the platform's history until both decisions have asked for it, then lets both go on. */
+  function holdHistory(platform: ScriptedPlatform) {
+    let open = () => {};
+    platform.diagnoseGate = new Promise<void>((resolve) => {
+      open = resolve;
+    });
+    const before = platform.reads.length;
+    return async () => {
+      await expect.poll(() => platform.reads.length - before).toBe(2);
+      open();
+    };
+  }
+
+  it('settles the attempt once: the other is told it was settled meanwhile', async () => {
+    const { decisions, attemptId, platform } = await unknownAttempt();
+    const release = holdHistory(platform);
+    const both = Promise.allSettled([
+      decisions.resolve(attemptId, { notCreated: true }, { by: 'ana' }),
+      decisions.resolve(attemptId, { notCreated: true }, { by: 'bia' }),
+    ]);
+    await release();
+    const [a, b] = await both;
+    const settled = [a, b].filter((outcome) => outcome.status === 'fulfilled');
+    const refused = [a, b].flatMap((outcome) => (outcome.status === 'rejected' ? [outcome.reason] : []));
+    expect(settled).toHaveLength(1);
+    expect(refused).toHaveLength(1);
+    expect(refused[0]).toMatchObject({
+      code: 'not_unknown',
+      status: 409,
+      message: 'the attempt was settled meanwhile (by the history or another person)',
+    });
+  });
+
+  it('binds one pre-posting to one attempt: the second is told it is bound elsewhere', async () => {
+    const { decisions, attemptId, platform, issuer } = await unknownAttempt();
+    platform.answers({ kind: 'vanish' });
+    const other = await issuer.issue({ ...input, weightGrams: 900 }, { idempotencyKey: 'lost-2' });
+    const otherId = 'attemptId' in other ? other.attemptId : '';
+    const release = holdHistory(platform);
+    const both = Promise.allSettled([
+      decisions.resolve(attemptId, { created: 'PP5555555' }, FORCE),
+      decisions.resolve(otherId, { created: 'PP5555555' }, FORCE),
+    ]);
+    await release();
+    const outcomes = await both;
+    expect(outcomes.filter((outcome) => outcome.status === 'fulfilled')).toHaveLength(1);
+    expect(outcomes.flatMap((outcome) => (outcome.status === 'rejected' ? [outcome.reason] : []))).toEqual([
+      expect.objectContaining({
+        code: 'bound_elsewhere',
+        status: 409,
+        message: 'that pre-posting is already bound to another attempt',
+      }),
+    ]);
+  });
+});
