@@ -488,3 +488,79 @@ describe('LabelService.preview: what generate_label would do, creating nothing',
     expect(await state.service.preview(label(), DESK)).not.toHaveProperty('quotedPrice');
   });
 });
+
+describe('LabelService: an approval decided but not yet issued (a crash between the decision and the send)', () => {
+  const limited = () => agent({ approval: 'always', maxLabelsPerDay: 1 }, 'careful');
+
+  it("sends it on the agent's next call, within the agent's limits", async () => {
+    const { service, platform, approvals } = await world();
+    const id = approvalId(await service.generate(label({ idempotencyKey: 'crash' }), limited()));
+    expect((await approvals.decide(id, 'approved')).decided).toBe(true);
+    const answer = await service.generate(label({ idempotencyKey: 'crash' }), limited());
+    expect(issuedId(answer)).toBe('PP1000001');
+    expect((await approvals.get(id))?.attemptId).toBe(
+      answer.kind === 'issued' && answer.outcome.kind === 'created' ? answer.outcome.attemptId : '',
+    );
+    expect(platform.sent).toHaveLength(1);
+  });
+
+  it('reopens it for the merchant when another label took the day meanwhile, and tells the limit on approve', async () => {
+    const { service, platform, approvals } = await world();
+    const first = approvalId(await service.generate(label({ idempotencyKey: 'crash' }), limited()));
+    const second = approvalId(
+      await service.generate(label({ idempotencyKey: 'other', weightGrams: 900 }), limited()),
+    );
+    await approvals.decide(first, 'approved');
+    expect(issuedId(((await service.approve(second)) as { answer: LabelAnswer }).answer)).toBe('PP1000001');
+    // The agent asks for the first: the ledger refuses it over the day's limit, and the merchant decides it again.
+    expect(await service.generate(label({ idempotencyKey: 'crash' }), limited())).toMatchObject({
+      kind: 'issued',
+      outcome: { kind: 'refused', why: 'agent_limit_reached', limit: 'maxLabelsPerDay' },
+    });
+    expect((await approvals.get(first))?.state).toBe('pending');
+    await approvals.decide(first, 'approved');
+    expect(await service.approve(first)).toEqual({
+      overLimit: { labels: 0, resetsAt: DAY_END, over: 'maxLabelsPerDay' },
+    });
+    expect((await approvals.get(first))?.state).toBe('pending');
+    expect(platform.sent).toHaveLength(1);
+    const confirmed = await service.approve(first, { overLimit: true });
+    expect('answer' in confirmed && issuedId(confirmed.answer)).toBe('PP1000002');
+    expect((await approvals.get(first))?.overLimit).toBe(true);
+    expect((await approvals.get(second))?.overLimit).toBe(false);
+  });
+
+  it('asks the merchant again when the approved label never reached the platform', async () => {
+    const { service, platform } = await world();
+    const careful = agent({ approval: 'always' }, 'careful');
+    const id = approvalId(await service.generate(label({ idempotencyKey: 'refused-conn' }), careful));
+    platform.answers({ kind: 'not_sent' });
+    expect(await service.approve(id)).toMatchObject({
+      answer: { kind: 'issued', outcome: { kind: 'not_sent' } },
+    });
+    const again = await service.generate(label({ idempotencyKey: 'refused-conn' }), careful);
+    expect(again).toMatchObject({ kind: 'approval', reason: 'approval_pending' });
+    expect(approvalId(again)).not.toBe(id);
+    expect(platform.sent).toHaveLength(1);
+  });
+
+  it('asks again for a request the carrier rejected under the key, and refuses another request under it', async () => {
+    const { service, platform, approvals } = await world();
+    platform.answers({ kind: 'reject' });
+    expect(await service.generate(label({ idempotencyKey: 'rej' }), DESK)).toMatchObject({
+      outcome: { kind: 'rejected' },
+    });
+    const careful = agent({ approval: 'always' }, 'careful');
+    expect(await service.generate(label({ idempotencyKey: 'rej' }), careful)).toMatchObject({
+      reason: 'approval_pending',
+    });
+    expect(await service.generate(label({ idempotencyKey: 'rej', weightGrams: 900 }), careful)).toMatchObject(
+      {
+        kind: 'issued',
+        outcome: { kind: 'refused', why: 'key_conflict' },
+      },
+    );
+    expect(await approvals.latest('key:rej', 'careful')).toMatchObject({ state: 'pending' });
+    expect(platform.sent).toHaveLength(1);
+  });
+});

@@ -1,11 +1,16 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
+import {
+  type JSONRPCMessage,
+  type JSONRPCRequest,
+  LATEST_PROTOCOL_VERSION,
+  SUPPORTED_PROTOCOL_VERSIONS,
+} from '@modelcontextprotocol/sdk/types.js';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
-import { JsonExchange } from './json-exchange.ts';
+import { invalidParams, JsonExchange } from './json-exchange.ts';
 
 /**
  * The JSON exchange under a real HTTP server and a real SDK `McpServer`, as `agentMcpRoutes` wires them (one server
@@ -185,5 +190,132 @@ describe('JsonExchange: a client that goes away', () => {
     await gone;
     await expect.poll(() => handled).toEqual(['tools/call']);
     releaseSlow();
+  });
+});
+
+describe('invalidParams: a request whose params do not fit its method, answered -32602 in one line', () => {
+  const request = (id: number, method: string, params?: unknown) =>
+    ({ jsonrpc: '2.0', id, method, ...(params === undefined ? {} : { params }) }) as JSONRPCRequest;
+
+  it('names the first problem with its path, and the request id', () => {
+    expect(invalidParams(request(7, 'tools/call', { name: 'x', arguments: null }))).toEqual({
+      jsonrpc: '2.0',
+      id: 7,
+      error: {
+        code: -32602,
+        message: 'Invalid params: params.arguments: Invalid input: expected record, received null',
+      },
+    });
+    expect(invalidParams(request(8, 'tools/call'))).toEqual({
+      jsonrpc: '2.0',
+      id: 8,
+      error: {
+        code: -32602,
+        message: 'Invalid params: params: Invalid input: expected object, received undefined',
+      },
+    });
+    expect(invalidParams(request(9, 'resources/read', { uri: 5 }))).toMatchObject({
+      id: 9,
+      error: { message: 'Invalid params: params.uri: Invalid input: expected string, received number' },
+    });
+  });
+
+  it('leaves a request that fits, and a method it does not know, to the server', () => {
+    expect(invalidParams(request(10, 'tools/call', { name: 'x', arguments: {} }))).toBeUndefined();
+    expect(invalidParams(request(11, 'x/unknown', { a: 1 }))).toBeUndefined();
+  });
+});
+
+describe('JsonExchange: what the server sends, and closing', () => {
+  /** An exchange whose server side is the test's `serve`: a real HTTP exchange, the messages handed to it. */
+  async function raw(serve: (exchange: JsonExchange, message: JSONRPCMessage) => void) {
+    const app = express();
+    const seen: JSONRPCMessage[] = [];
+    let closed = 0;
+    app.post('/raw', express.json(), async (req, res) => {
+      const exchange = new JsonExchange();
+      exchange.onmessage = (message) => {
+        seen.push(message);
+        serve(exchange, message);
+      };
+      exchange.onclose = () => {
+        closed += 1;
+      };
+      await exchange.handle(req, res, req.body);
+    });
+    const server = app.listen(0, '127.0.0.1');
+    await new Promise<void>((resolve) => server.once('listening', resolve));
+    const at = `http://127.0.0.1:${(server.address() as AddressInfo).port}/raw`;
+    const send = async (body: unknown) => {
+      const res = await fetch(at, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: ACCEPT },
+        body: JSON.stringify(body),
+      });
+      const text = await res.text();
+      return { status: res.status, json: text ? JSON.parse(text) : undefined };
+    };
+    return {
+      send,
+      seen,
+      closed: () => closed,
+      stop: () => {
+        server.closeAllConnections();
+        return new Promise<void>((resolve) => server.close(() => resolve()));
+      },
+    };
+  }
+
+  it('answers only results and errors of the requests asked: a notification or an unknown id sent back is dropped', async () => {
+    const exchange = await raw((ex, message) => {
+      if (!('id' in message) || !('method' in message)) return;
+      void ex.send({
+        jsonrpc: '2.0',
+        method: 'notifications/progress',
+        params: { progressToken: 1, progress: 1 },
+      });
+      void ex.send({ jsonrpc: '2.0', id: 'other', result: { wrong: true } });
+      void ex.send({ jsonrpc: '2.0', id: message.id, result: { ok: message.method } });
+    });
+    try {
+      expect(await exchange.send(ping(3))).toEqual({
+        status: 200,
+        json: { jsonrpc: '2.0', id: 3, result: { ok: 'ping' } },
+      });
+      expect(exchange.seen).toEqual([ping(3)]);
+    } finally {
+      await exchange.stop();
+    }
+  });
+
+  it('hands notifications to the server and answers 202; a request with bad params never reaches it', async () => {
+    const exchange = await raw(() => undefined);
+    try {
+      const note = { jsonrpc: '2.0', method: 'notifications/initialized' };
+      expect(await exchange.send(note)).toEqual({ status: 202, json: undefined });
+      const bad = { jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'x', arguments: null } };
+      expect(await exchange.send(bad)).toMatchObject({
+        status: 200,
+        json: { id: 4, error: { code: -32602 } },
+      });
+      expect(exchange.seen).toEqual([note]);
+    } finally {
+      await exchange.stop();
+    }
+  });
+
+  it('settles a request still waiting when it closes, with -32000 "Connection closed", and says it closed', async () => {
+    const exchange = await raw((ex) => {
+      void ex.close();
+    });
+    try {
+      expect(await exchange.send(ping(5))).toEqual({
+        status: 200,
+        json: { jsonrpc: '2.0', id: 5, error: { code: -32000, message: 'Connection closed' } },
+      });
+      expect(exchange.closed()).toBe(1);
+    } finally {
+      await exchange.stop();
+    }
   });
 });

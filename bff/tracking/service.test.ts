@@ -215,10 +215,23 @@ describe('TrackingService.lookup', () => {
   });
 
   it('gathers the lookups of its whole coalescing window into one platform call', async () => {
-    const { service } = setUp({ extra: { windowMs: 300 } });
+    // The window on the test's clock and scheduler: a 60 ms sleep inside a real 300 ms window let a starved machine
+    // end the window before the second lookup (two calls).
+    let at = T0;
+    const pending: (() => void)[] = [];
+    const { service } = setUp({
+      extra: { windowMs: 300, coalesceNow: () => at, schedule: (send) => void pending.push(send) },
+    });
     const first = service.lookup([DELIVERED]);
-    await new Promise((resolve) => setTimeout(resolve, 60));
+    at += 60;
     const second = service.lookup([MOVING]);
+    // Both have read the (in-memory) cache and joined the batch once the pending callbacks have run.
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(await upstreamCalls()).toBe(0);
+    // The window counts from the first lookup, and keeps waiting while lookups still come (the last within a
+    // window): over once no lookup came for 300 ms.
+    at += 300;
+    for (const send of pending.splice(0)) send();
     expect(codes(await first)).toEqual([DELIVERED]);
     expect(codes(await second)).toEqual([MOVING]);
     expect(await upstreamCalls()).toBe(1);

@@ -48,6 +48,10 @@ export const MODULES: MutationModule[] = [
       'bff/labels/fingerprint.test.ts',
       'bff/labels/issuer.test.ts',
       'bff/labels/service.scripted.test.ts',
+      'bff/labels/decisions.test.ts',
+      'bff/labels/order-diagnosis.test.ts',
+      'bff/labels/service-codes.test.ts',
+      'bff/labels/answer.test.ts',
       'bff/labels/ledger-store.test.ts',
       'bff/labels/ledger-store.postgres.test.ts',
     ],
@@ -67,6 +71,7 @@ export const MODULES: MutationModule[] = [
       'bff/mcp/catalog.test.ts',
       'bff/mcp/track-shipment.test.ts',
       'bff/mcp/mcp.test.ts',
+      'bff/mcp/orders-tools.test.ts',
     ],
   },
   {
