@@ -109,7 +109,7 @@ describe('the CSV import', () => {
     ]);
     // A malformed CEP and a missing street number go to review, as a store's order does (review.ts).
     expect(listed.orders.find((o) => o.orderId === 'PED-3')?.needsReview).toEqual([
-      { field: 'recipient.endereco.cep', reason: 'missing' },
+      { field: 'recipient.endereco.cep', reason: 'malformed', detail: '1310-100' },
     ]);
     expect(listed.orders.find((o) => o.orderId === 'PED-6')?.needsReview).toEqual([
       { field: 'recipient.endereco.numero', reason: 'missing' },

@@ -162,6 +162,7 @@ export const CALCULATOR = {
     'option-days',
     'option-arrival',
     'option-price',
+    'option-same',
   ],
   cssProperties: [...COLORS, '--shipping-font-size', '--shipping-results-min-height'],
 } as const satisfies ElementDescription;

@@ -1,6 +1,6 @@
-import type { RulesMessages } from '../messages.ts';
+import type { RULES_WORDS_PT_BR } from './pt-BR.ts';
 
-export const RULES_WORDS_EN: RulesMessages = {
+export const RULES_WORDS_EN: typeof RULES_WORDS_PT_BR = {
   navRules: 'Shipping rules',
   title: 'Shipping rules',
   intro:

@@ -1,6 +1,6 @@
-import type { RulesMessages } from '../messages.ts';
+import type { RULES_WORDS_PT_BR } from './pt-BR.ts';
 
-export const RULES_WORDS_ES: RulesMessages = {
+export const RULES_WORDS_ES: typeof RULES_WORDS_PT_BR = {
   navRules: 'Reglas de envío',
   title: 'Reglas de envío',
   intro:
