@@ -1,5 +1,5 @@
-import type { BffDeps } from './app.ts';
 import { ConfigError } from './config.ts';
+import type { BffDeps } from './deps.ts';
 import type { ReadinessCheck } from './http/http.ts';
 import { LabelIssuer, LabelService, ServiceCodes } from './labels/labels.ts';
 import { createLogger } from './logger.ts';

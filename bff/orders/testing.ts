@@ -6,9 +6,9 @@ import {
 } from '../../sandbox/checkouts/accounts.ts';
 import type { NewStoreOrder } from '../../sandbox/checkouts/emulated-order.ts';
 import { type RunningSandbox, startSandbox } from '../../sandbox/testing.ts';
-import type { BffDeps } from '../app.ts';
 import { runCheckoutCommand } from '../checkout/registration.ts';
 import { parseConfig } from '../config.ts';
+import type { BffDeps } from '../deps.ts';
 import { type RunningBff, startBff } from '../testing.ts';
 
 export const DESK_PASSWORD = 'senha-do-lojista-pedidos';
