@@ -112,7 +112,14 @@ describe('Shopify install', () => {
       connected: true,
       token: { kind: 'expiring', expiresAt: new Date(now() + 4000).toISOString() },
       carrier: 'registered',
-      webhooks: ['orders/paid', 'orders/updated', 'app/uninstalled'],
+      webhooks: [
+        'orders/paid',
+        'orders/updated',
+        'orders/cancelled',
+        'fulfillment_orders/hold_released',
+        'fulfillment_orders/scheduled_fulfillment_order_ready',
+        'app/uninstalled',
+      ],
     });
     const services = sandbox.state.checkouts.carrierServices.get(SHOP) ?? [];
     expect(services.map((s) => s.callbackUrl)).toEqual([`${bff.url}/checkout/shopify/rates`]);
@@ -349,7 +356,7 @@ describe('Nuvemshop install', () => {
       connected: true,
       token: { kind: 'nuvemshop' },
       carrier: 'registered',
-      webhooks: ['order/paid', 'order/updated', 'app/uninstalled'],
+      webhooks: ['order/paid', 'order/updated', 'order/cancelled', 'app/uninstalled'],
     });
     const [carrier] = sandbox.state.checkouts.carriers.get('1001') ?? [];
     expect(carrier?.callback_url).toBe(`${bff.url}/checkout/nuvemshop/rates/${'n'.repeat(40)}`);
@@ -438,7 +445,14 @@ describe('registration that failed', () => {
     expect(await bff.connections.registerDue()).toBe(1);
     expect((await stores()).find((s) => s.platform === 'shopify')).toMatchObject({
       carrier: 'registered',
-      webhooks: ['orders/paid', 'orders/updated', 'app/uninstalled'],
+      webhooks: [
+        'orders/paid',
+        'orders/updated',
+        'orders/cancelled',
+        'fulfillment_orders/hold_released',
+        'fulfillment_orders/scheduled_fulfillment_order_ready',
+        'app/uninstalled',
+      ],
     });
   });
 });

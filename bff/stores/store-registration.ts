@@ -1,3 +1,5 @@
+import { NUVEMSHOP_ORDER_EVENTS } from '../../shared/checkouts/nuvemshop.ts';
+import { SHOPIFY_ORDER_TOPICS, SHOPIFY_RELEASE_TOPICS } from '../../shared/checkouts/shopify.ts';
 import { type QuotedService, runCheckoutCommand } from '../checkout/registration.ts';
 import type { BffConfig } from '../config.ts';
 import type { Logger } from '../logger.ts';
@@ -15,8 +17,12 @@ export interface RegistrationOptions {
 }
 
 /** What a connection subscribes (bff/checkout/registration.ts subscribes them). */
-export const SHOPIFY_WEBHOOK_TOPICS = ['orders/paid', 'orders/updated', 'app/uninstalled'] as const;
-export const NUVEMSHOP_WEBHOOK_EVENTS = ['order/paid', 'order/updated', 'app/uninstalled'] as const;
+export const SHOPIFY_WEBHOOK_TOPICS = [
+  ...SHOPIFY_ORDER_TOPICS,
+  ...SHOPIFY_RELEASE_TOPICS,
+  'app/uninstalled',
+] as const;
+export const NUVEMSHOP_WEBHOOK_EVENTS = [...NUVEMSHOP_ORDER_EVENTS, 'app/uninstalled'] as const;
 
 /**
  * The carrier and the webhooks registered with the store's own token, as `npm run checkout -- register` does (one

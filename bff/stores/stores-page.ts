@@ -45,7 +45,6 @@ const PT_BR = {
     'Para reconectar, abra o app no admin da Shopify (Apps) ou instale de novo pelo link de instalação.',
   reconnectNuvemshop: 'Para reconectar, instale o app de novo:',
   installNuvemshop: 'instalar na Nuvemshop',
-  privacyHeading: 'Pedidos de privacidade',
 };
 type StoreMessages = typeof PT_BR;
 
@@ -76,7 +75,6 @@ const EN: StoreMessages = {
     'To reconnect, open the app in the Shopify admin (Apps) or install it again from the install link.',
   reconnectNuvemshop: 'To reconnect, install the app again:',
   installNuvemshop: 'install on Nuvemshop',
-  privacyHeading: 'Privacy requests',
 };
 
 const ES: StoreMessages = {
@@ -106,7 +104,6 @@ const ES: StoreMessages = {
     'Para reconectar, abra la app en el admin de Shopify (Apps) o instálela de nuevo desde el enlace de instalación.',
   reconnectNuvemshop: 'Para reconectar, instale la app de nuevo:',
   installNuvemshop: 'instalar en Nuvemshop',
-  privacyHeading: 'Solicitudes de privacidad',
 };
 
 export const STORE_MESSAGES: Record<Locale, StoreMessages> = { 'pt-BR': PT_BR, en: EN, es: ES };
@@ -168,12 +165,5 @@ ${
 </table>
 </div>`
 }
-${
-  view.privacyRequests
-    ? html`<section id="privacy-requests" aria-labelledby="privacy-heading">
-<h2 id="privacy-heading">${s.privacyHeading}</h2>
-${view.privacyRequests}
-</section>`
-    : ''
-}`;
+${view.privacyRequests ?? ''}`;
 }
