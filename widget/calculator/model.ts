@@ -256,8 +256,6 @@ export function createCalculatorModel(options: CalculatorModelOptions) {
     quotedCep,
     quotedItems,
     quote,
-    /** What the shopper sees chosen now: what the last `shipping-select` said. */
-    visibleChoice: (): Choice | null => visibleChoice(view.value, selected.value, quotedCep.value),
     /** Fills the field with the last CEP the shopper quoted (read after the first paint: storage is slow to open). */
     restoreCep(): void {
       const remembered = safeGet(storage, CEP_KEY);
