@@ -42,7 +42,7 @@ export function Calculator({ model, t, locale, id, prefs, promises }: Calculator
   const view = model.view.value;
   const error = model.fieldError.value;
   const errorId = `${id}-error`;
-  // `aria-*` booleans: Preact writes them as "true" / "false"
+  // `aria-invalid={!!error}`, `aria-busy={loading}`: Preact writes an `aria-*` boolean as "true" or "false".
   const loading = model.pending.value;
   return (
     <div part="container" class="calculator" lang={locale}>
