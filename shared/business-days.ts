@@ -1,7 +1,7 @@
 /**
  * Brazilian business days, in São Paulo time, for the arrival date the calculator shows ("Chega até qua., 26/11").
  * Pure integer arithmetic over civil dates (days since 1970-01-01): no Intl, no time zone of the machine. A "day" is
- * `Date.UTC(y, m - 1, d) / DAY` — `Date.UTC` reads no clock and no zone.
+ * `Date.UTC(y, m - 1, d) / DAY_MS` — `Date.UTC` reads no clock and no zone.
  *
  * Days that are not business days: Saturdays, Sundays, the national holidays of federal law (Lei 662/1949,
  * 6.802/1980, 10.607/2002, 14.759/2023) — Jan 1, Apr 21, May 1, Sep 7, Oct 12, Nov 2, Nov 15, Nov 20 (from 2024),
@@ -11,7 +11,8 @@
  * a business day. State and city holidays are not known from a CEP here and are not counted.
  */
 
-const DAY = 86_400_000;
+/** A day in milliseconds. */
+export const DAY_MS = 86_400_000;
 /** São Paulo is UTC−3 all year since daylight saving time was abolished in 2019 (Decreto 9.772/2019). */
 const SAO_PAULO_OFFSET_MS = -3 * 3_600_000;
 
@@ -23,15 +24,17 @@ export interface CivilDate {
   weekday: number;
 }
 
+/** A day or a month in two digits: `5` → `05`. */
+export const pad2 = (n: number): string => String(n).padStart(2, '0');
+
 /** `YYYY-MM-DD` of a civil date. */
 export function isoDate(date: Pick<CivilDate, 'year' | 'month' | 'day'>): string {
-  const pad = (n: number, width: number) => String(n).padStart(width, '0');
-  return `${pad(date.year, 4)}-${pad(date.month, 2)}-${pad(date.day, 2)}`;
+  return `${String(date.year).padStart(4, '0')}-${pad2(date.month)}-${pad2(date.day)}`;
 }
 
 /** The civil date of a day number. */
 export function civilDate(n: number): CivilDate {
-  const date = new Date(n * DAY);
+  const date = new Date(n * DAY_MS);
   return {
     year: date.getUTCFullYear(),
     month: date.getUTCMonth() + 1,
@@ -42,21 +45,15 @@ export function civilDate(n: number): CivilDate {
 
 /** Easter Sunday of the Gregorian calendar (anonymous Gregorian algorithm, Meeus/Jones/Butcher) as a day number. */
 export function easter(year: number): number {
+  const div = (x: number, y: number) => Math.floor(x / y);
   const a = year % 19;
-  const b = Math.floor(year / 100);
+  const b = div(year, 100);
   const c = year % 100;
-  const d = Math.floor(b / 4);
-  const e = b % 4;
-  const f = Math.floor((b + 8) / 25);
-  const g = Math.floor((b - f + 1) / 3);
-  const h = (19 * a + b - d - g + 15) % 30;
-  const i = Math.floor(c / 4);
-  const k = c % 4;
-  const l = (32 + 2 * e + 2 * i - h - k) % 7;
-  const m = Math.floor((a + 11 * h + 22 * l) / 451);
-  const month = Math.floor((h + l - 7 * m + 114) / 31);
-  const day = ((h + l - 7 * m + 114) % 31) + 1;
-  return Date.UTC(year, month - 1, day) / DAY;
+  const h = (19 * a + b - div(b, 4) - div(b - div(b + 8, 25) + 1, 3) + 15) % 30;
+  const l = (32 + 2 * (b % 4) + 2 * div(c, 4) - h - (c % 4)) % 7;
+  const m = div(a + 11 * h + 22 * l, 451);
+  const n = h + l - 7 * m + 114;
+  return Date.UTC(year, div(n, 31) - 1, (n % 31) + 1) / DAY_MS;
 }
 
 const FIXED = ['1-1', '4-21', '5-1', '9-7', '10-12', '11-2', '11-15', '12-25'];
@@ -94,9 +91,9 @@ export const MAX_ARRIVAL_BUSINESS_DAYS = 260;
 
 /** The São Paulo calendar day of an instant: its day number, and when it starts and ends (epoch ms). */
 export function saoPauloDay(instant: number): { day: number; start: number; end: number } {
-  const day = Math.floor((instant + SAO_PAULO_OFFSET_MS) / DAY);
-  const start = day * DAY - SAO_PAULO_OFFSET_MS;
-  return { day, start, end: start + DAY };
+  const day = Math.floor((instant + SAO_PAULO_OFFSET_MS) / DAY_MS);
+  const start = day * DAY_MS - SAO_PAULO_OFFSET_MS;
+  return { day, start, end: start + DAY_MS };
 }
 
 export interface ArrivalOptions {
@@ -107,7 +104,7 @@ export interface ArrivalOptions {
   /** Business days the store takes to post the order (default 0). */
   handlingDays?: number;
   /** Minutes after São Paulo midnight from which an order counts from the next business day (e.g. 14 h = 840). */
-  cutoffMinutes?: number;
+  cutoffMinutes?: number | undefined;
 }
 
 /**
@@ -118,8 +115,8 @@ export interface ArrivalOptions {
 export function arrivalDate(options: ArrivalOptions): CivilDate {
   const { now, deliveryDays, handlingDays = 0, cutoffMinutes } = options;
   const local = now + SAO_PAULO_OFFSET_MS;
-  const today = Math.floor(local / DAY);
-  const minutes = Math.floor((local - today * DAY) / 60_000);
+  const today = Math.floor(local / DAY_MS);
+  const minutes = Math.floor((local - today * DAY_MS) / 60_000);
   const late = cutoffMinutes !== undefined && minutes >= cutoffMinutes;
   const posting = isBusinessDay(today) && !late ? today : addBusinessDays(today, 1);
   return civilDate(addBusinessDays(posting, whole(handlingDays) + whole(deliveryDays)));

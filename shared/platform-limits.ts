@@ -38,7 +38,7 @@ export const MAX_ORDER_ID_LENGTH = 160;
 export const NO_CONTROL_CHARACTERS = /^[^\u0000-\u001f\u007f]*$/;
 
 /** `RATE_LIMIT` as text (`60/60`), the form of the rate-limit variables. */
-export const RATE_LIMIT_TEXT = `${RATE_LIMIT.calls}/${RATE_LIMIT.seconds}`;
+export const RATE_LIMIT_TEXT = /* @__PURE__ */ [RATE_LIMIT.calls, RATE_LIMIT.seconds].join('/');
 
 /** `32,000`: the body limit as people read it. */
 export const MAX_BODY_TEXT = /* @__PURE__ */ MAX_BODY_BYTES.toLocaleString('en-US');

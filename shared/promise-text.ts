@@ -1,3 +1,4 @@
+import { type CivilDate, civilDate, DAY_MS, pad2 } from './business-days.ts';
 import type { Locale } from './locale.ts';
 
 /**
@@ -8,37 +9,26 @@ import type { Locale } from './locale.ts';
  */
 
 const WEEKDAYS: Record<Locale, readonly string[]> = {
-  'pt-BR': ['dom.', 'seg.', 'ter.', 'qua.', 'qui.', 'sex.', 'sáb.'],
-  en: ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'],
-  es: ['dom.', 'lun.', 'mar.', 'mié.', 'jue.', 'vie.', 'sáb.'],
+  'pt-BR': /* @__PURE__ */ 'dom. seg. ter. qua. qui. sex. sáb.'.split(' '),
+  en: /* @__PURE__ */ 'Sun Mon Tue Wed Thu Fri Sat'.split(' '),
+  es: /* @__PURE__ */ 'dom. lun. mar. mié. jue. vie. sáb.'.split(' '),
 };
 const MONTHS_EN = 'Jan Feb Mar Apr May Jun Jul Aug Sep Oct Nov Dec'.split(' ');
 
-interface Civil {
-  day: number;
-  month: number;
-  weekday: number;
-}
-
-function civil(iso: string): Civil {
-  const [y, m, d] = iso.split('-').map(Number);
-  const date = new Date(Date.UTC(y ?? 1970, (m ?? 1) - 1, d ?? 1));
-  return { day: date.getUTCDate(), month: date.getUTCMonth() + 1, weekday: date.getUTCDay() };
-}
-
-const pad = (n: number) => String(n).padStart(2, '0');
+/** The civil date of `YYYY-MM-DD` (business-days.ts's, read from the date as written). */
+const civil = (iso: string): CivilDate => civilDate(Date.parse(iso) / DAY_MS);
 
 /** "qua., 26/11" · "Wed, Nov 26" · "mié., 26/11": a date with its weekday. */
 export function weekdayDate(iso: string, locale: Locale): string {
   const { day, month, weekday } = civil(iso);
   const name = WEEKDAYS[locale][weekday] ?? '';
-  return locale === 'en' ? `${name}, ${MONTHS_EN[month - 1]} ${day}` : `${name}, ${pad(day)}/${pad(month)}`;
+  return locale === 'en' ? `${name}, ${MONTHS_EN[month - 1]} ${day}` : `${name}, ${pad2(day)}/${pad2(month)}`;
 }
 
 /** "26/11" · "Nov 26": a date without its weekday. */
 export function shortDate(iso: string, locale: Locale): string {
   const { day, month } = civil(iso);
-  return locale === 'en' ? `${MONTHS_EN[month - 1]} ${day}` : `${pad(day)}/${pad(month)}`;
+  return locale === 'en' ? `${MONTHS_EN[month - 1]} ${day}` : `${pad2(day)}/${pad2(month)}`;
 }
 
 /**
@@ -64,7 +54,7 @@ export function promiseDates(
     return `${shortDate(promise.from, locale)}–${end}`;
   }
   const start = sameMonth ? String(from.day) : shortDate(promise.from, locale);
-  const end = `${to.day}/${pad(to.month)}`;
+  const end = `${to.day}/${pad2(to.month)}`;
   return locale === 'es' ? `entre el ${start} y el ${end}` : `entre ${start} e ${end}`;
 }
 

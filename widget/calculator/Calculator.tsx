@@ -42,6 +42,7 @@ export function Calculator({ model, t, locale, id, prefs, promises }: Calculator
   const view = model.view.value;
   const error = model.fieldError.value;
   const errorId = `${id}-error`;
+  // `aria-invalid={!!error}`, `aria-busy={loading}`: Preact writes an `aria-*` boolean as "true" or "false".
   const loading = model.pending.value;
   return (
     <div part="container" class="calculator" lang={locale}>
@@ -67,11 +68,11 @@ export function Calculator({ model, t, locale, id, prefs, promises }: Calculator
             autoComplete="postal-code"
             placeholder="00000-000"
             value={model.cep.value}
-            aria-invalid={error ? 'true' : 'false'}
+            aria-invalid={!!error}
             aria-describedby={error ? errorId : undefined}
             onInput={(event) => model.setCep(event.currentTarget.value)}
           />
-          <button part="button" class="button" type="submit" aria-busy={loading ? 'true' : 'false'}>
+          <button part="button" class="button" type="submit" aria-busy={loading}>
             {/* Both labels take space, one is hidden: the button never changes width. */}
             <span class={loading ? 'hidden' : ''}>{t.submit}</span>
             <span class={loading ? '' : 'hidden'}>{t.loading}</span>
@@ -93,7 +94,7 @@ export function Calculator({ model, t, locale, id, prefs, promises }: Calculator
       <p class="sr-only" role="status" aria-live="polite">
         {announce(view, t)}
       </p>
-      <div part="results" class="results" aria-busy={loading ? 'true' : 'false'}>
+      <div part="results" class="results" aria-busy={loading}>
         <Results view={view} model={model} t={t} locale={locale} id={id} prefs={prefs} promises={promises} />
       </div>
     </div>
@@ -157,52 +158,58 @@ function RateList({ rates, model, t, locale, id, prefs, promises }: CalculatorPr
   const cep = model.quotedCep.value;
   const uf = ufOfCep(cep);
   const now = prefs.now();
-  // Each option's shown promise, so one with the same dates as a cheaper one says so (shared/promise-text.ts).
+  // Each option's one promise, so one with the same dates as a cheaper one says so (shared/promise-text.ts).
   const dated = rates.map((rate) => ({
     ...rate,
     promise: shownPromise(rate, prefs, now, promises?.of(cep, rate)),
   }));
-  const notes = dated.map((option) => sameDatesNote(option, dated, locale as Locale));
   return (
     <fieldset part="options" class="options">
       <legend class="legend">
         {t.options(rates.length)}
         {uf ? <span part="destination"> · {t.deliverTo(uf)}</span> : null}
       </legend>
-      {rates.map((rate, index) => (
-        <label
-          part="option"
-          class={`option${selected === rate.serviceId ? ' selected' : ''}`}
-          key={rate.serviceId}
-        >
-          <input
-            type="radio"
-            name={`${id}-rate`}
-            value={rate.serviceId}
-            checked={selected === rate.serviceId}
-            onChange={() => model.select(rate)}
-          />
-          <span part="option-label" class="option-label">
-            {rate.label}
-          </span>
-          <DeliveryPromise
-            rate={rate}
-            t={t}
-            locale={locale as Locale}
-            shown={dated[index]?.promise}
-            basis={promises?.of(cep, rate)?.basis}
-          />
-          {notes[index] && (
-            <span part="option-same" class="option-same">
-              {notes[index]}
+      {rates.map((rate, index) => {
+        const shown = dated[index]?.promise;
+        const note = sameDatesNote(dated[index] ?? rate, dated, locale as Locale);
+        return (
+          <label
+            part="option"
+            class={`option${selected === rate.serviceId ? ' selected' : ''}`}
+            key={rate.serviceId}
+          >
+            <input
+              type="radio"
+              name={`${id}-rate`}
+              value={rate.serviceId}
+              checked={selected === rate.serviceId}
+              onChange={() => model.select(rate)}
+            />
+            <span part="option-label" class="option-label">
+              {rate.label}
             </span>
-          )}
-          <span part="option-price" class={`option-price${rate.free === true ? ' free' : ''}`}>
-            {/* The honesty rule: "Grátis" only for free: true; a price of 0 without it is shown as R$ 0,00. */}
-            {rate.free === true ? t.free : formatBRL(rate.price, locale)}
-          </span>
-        </label>
-      ))}
+            {/* One promise per option (shownPromise): its dates, else the carrier's business days. */}
+            {shown ? (
+              <span part="option-arrival" class="option-promise" data-basis={shown.basis}>
+                {arrivalText(shown, locale as Locale)}
+              </span>
+            ) : (
+              <span part="option-days" class="option-promise">
+                {t.days(rate.deliveryDays)}
+              </span>
+            )}
+            {note && (
+              <span part="option-same" class="option-same">
+                {note}
+              </span>
+            )}
+            <span part="option-price" class={`option-price${rate.free === true ? ' free' : ''}`}>
+              {/* The honesty rule: "Grátis" only for free: true; a price of 0 without it is shown as R$ 0,00. */}
+              {rate.free === true ? t.free : formatBRL(rate.price, locale)}
+            </span>
+          </label>
+        );
+      })}
       <Progress rates={rates} model={model} t={t} locale={locale} prefs={prefs} />
     </fieldset>
   );
@@ -211,41 +218,14 @@ function RateList({ rates, model, t, locale, id, prefs, promises }: CalculatorPr
 /**
  * One promise per option: the store's own when its BFF gave one (`promises-url`: learnt from its parcels, its handling
  * days and cut-off included), else the arrival date when the store said when it posts (handling days, cut-off), else
- * the carrier's business days — never two, so they cannot disagree.
+ * none (the carrier's business days) — never two, so they cannot disagree.
  */
-function DeliveryPromise({
-  rate,
-  t,
-  locale,
-  shown,
-  basis,
-}: {
-  rate: Rate;
-  t: CalculatorMessages;
-  locale: Locale;
-  shown: { from: string; to: string } | undefined;
-  basis: StorePromise['basis'] | undefined;
-}) {
-  if (shown)
-    return (
-      <span part="option-arrival" class="option-promise" data-basis={basis}>
-        {arrivalText(shown, locale)}
-      </span>
-    );
-  return (
-    <span part="option-days" class="option-promise">
-      {t.days(rate.deliveryDays)}
-    </span>
-  );
-}
-
-/** The promise an option shows: the store's, else the arrival date when the store said when it posts, else none. */
 function shownPromise(
   rate: Rate,
   prefs: CalculatorPrefs,
   now: number,
   promise: StorePromise | undefined,
-): { from: string; to: string } | undefined {
+): { from: string; to: string; basis?: StorePromise['basis'] } | undefined {
   if (promise) return promise;
   const date = prefs.dated ? arrivalOf(rate, prefs, now) : undefined;
   return date ? { from: date, to: date } : undefined;
@@ -257,14 +237,7 @@ function shownPromise(
  */
 export function arrivalOf(rate: Rate, prefs: CalculatorPrefs, now: number): string | undefined {
   if (!(rate.deliveryDays + prefs.handlingDays <= MAX_ARRIVAL_BUSINESS_DAYS)) return undefined;
-  return isoDate(
-    arrivalDate({
-      now,
-      deliveryDays: rate.deliveryDays,
-      handlingDays: prefs.handlingDays,
-      ...(prefs.cutoffMinutes === undefined ? {} : { cutoffMinutes: prefs.cutoffMinutes }),
-    }),
-  );
+  return isoDate(arrivalDate({ ...prefs, now, deliveryDays: rate.deliveryDays }));
 }
 
 /**

@@ -55,7 +55,7 @@ export function mountCalculator(host: CalculatorHost): CalculatorController {
   const remember = host.setting('remember-cep') !== 'false';
   // The store's BFF, for the delivery promise it keeps on each rate (docs/promise.md); none: the browser's own date.
   const promisesUrl = host.setting('promises-url');
-  const promises = promisesUrl ? createPromises({ url: promisesUrl }) : undefined;
+  const promises = promisesUrl ? createPromises(promisesUrl) : undefined;
   const model = createCalculatorModel({
     // The merchant's shipping rules (docs/shipping-rules.md), from the store's BFF; none: the platform's prices.
     client: chargingClient(

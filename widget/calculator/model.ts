@@ -228,7 +228,12 @@ export function createCalculatorModel(options: CalculatorModelOptions) {
     controller = undefined;
     const next = viewOf(outcome);
     if (next.warn) console.warn(...next.warn);
-    if (outcome.kind === 'rates') safeSet(storage, CEP_KEY, digits);
+    if (outcome.kind === 'rates')
+      try {
+        storage?.setItem(CEP_KEY, digits);
+      } catch {
+        // private mode or a full quota: remembering the CEP is a convenience
+      }
     batch(() => {
       if (outcome.kind === 'invalid_cep') fieldError.value = 'unknown';
       pending.value = false;
@@ -256,12 +261,14 @@ export function createCalculatorModel(options: CalculatorModelOptions) {
     quotedCep,
     quotedItems,
     quote,
-    /** What the shopper sees chosen now: what the last `shipping-select` said. */
-    visibleChoice: (): Choice | null => visibleChoice(view.value, selected.value, quotedCep.value),
     /** Fills the field with the last CEP the shopper quoted (read after the first paint: storage is slow to open). */
     restoreCep(): void {
-      const remembered = safeGet(storage, CEP_KEY);
-      if (remembered && !cep.value) cep.value = maskCep(remembered);
+      try {
+        const remembered = storage?.getItem(CEP_KEY);
+        if (remembered && !cep.value) cep.value = maskCep(remembered);
+      } catch {
+        // storage refused (private mode): nothing remembered
+      }
     },
     /**
      * The shopper typed (or pasted) in the field. Once it no longer holds the CEP of what is on screen (another CEP,
@@ -317,20 +324,4 @@ function sameChoice(told: Choice, cep: string, rate: Rate): boolean {
     rate.free === before.free &&
     rate.label === before.label
   );
-}
-
-function safeGet(storage: CalculatorModelOptions['storage'], key: string): string | null {
-  try {
-    return storage?.getItem(key) ?? null;
-  } catch {
-    return null;
-  }
-}
-
-function safeSet(storage: CalculatorModelOptions['storage'], key: string, value: string): void {
-  try {
-    storage?.setItem(key, value);
-  } catch {
-    // private mode or a full quota: remembering the CEP is a convenience
-  }
 }

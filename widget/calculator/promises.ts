@@ -9,12 +9,8 @@ export interface PromisesState {
   byService: Record<string, { deliveryDays: number; promise: DeliveryPromise }>;
 }
 
-export interface PromisesOptions {
-  /** The BFF's `POST /api/promises` (the element's `promises-url`). */
-  url: string;
-  fetch?: typeof fetch;
-  timeoutMs?: number;
-}
+/** How long the calculator waits for the BFF's promises before the options keep their own date. */
+const PROMISES_TIMEOUT_MS = 4000;
 
 /**
  * The delivery promises of the rates the calculator got from the platform (docs/promise.md): after each quote the
@@ -22,23 +18,22 @@ export interface PromisesOptions {
  * of the date it would work out itself. A promise is a nicety: when the BFF does not answer in time, answers
  * something else, or answers for a CEP that is no longer the one quoted, the option keeps the date it had.
  */
-export function createPromises(options: PromisesOptions) {
+export function createPromises(url: string) {
   const state = signal<PromisesState | undefined>(undefined);
-  const doFetch = options.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => fetch(input, init));
   let asked = 0;
 
   async function ask(cep: string, rates: readonly Rate[]): Promise<void> {
     const mine = ++asked;
     if (rates.length === 0) return;
     try {
-      const res = await doFetch(options.url, {
+      const res = await fetch(url, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({
           cep,
           rates: rates.slice(0, 20).map(({ serviceId, deliveryDays }) => ({ serviceId, deliveryDays })),
         }),
-        signal: AbortSignal.timeout(options.timeoutMs ?? 4000),
+        signal: AbortSignal.timeout(PROMISES_TIMEOUT_MS),
       });
       const json: unknown = res.ok ? await res.json() : undefined;
       if (mine !== asked || !isPromisesResponse(json)) return;
@@ -60,7 +55,7 @@ export function createPromises(options: PromisesOptions) {
     return found && found.deliveryDays === rate.deliveryDays ? found.promise : undefined;
   }
 
-  return { ask, of, state };
+  return { ask, of };
 }
 
 export type Promises = ReturnType<typeof createPromises>;

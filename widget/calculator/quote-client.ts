@@ -78,12 +78,7 @@ export function createQuoteClient(options: QuoteClientOptions) {
       if (signal.aborted) throw error;
       return { kind: 'retry', code: 'network' };
     }
-    let json: unknown;
-    try {
-      json = await res.json();
-    } catch {
-      json = undefined;
-    }
+    const json: unknown = await res.json().catch(() => undefined);
     // spec 4.1: a 200 body that breaks the contract is an error state, not rates
     if (res.ok) return isRatesResponse(json) ? { kind: 'rates', response: json } : { kind: 'malformed' };
     const code = errorCodeOf(json) ?? `http_${res.status}`;
