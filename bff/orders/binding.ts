@@ -1,4 +1,3 @@
-import * as z from 'zod/mini';
 import { normalizeCep } from '../../shared/cep.ts';
 import { ERROR_MESSAGES } from '../../shared/errors.ts';
 import type { StoreOrder } from '../../shared/orders/order.ts';

@@ -3,7 +3,7 @@ import { SHOPIFY_ORDER_TOPICS, SHOPIFY_RELEASE_TOPICS } from '../../shared/check
 import { type QuotedService, runCheckoutCommand } from '../checkout/registration.ts';
 import type { BffConfig } from '../config.ts';
 import type { Logger } from '../logger.ts';
-import type { ConnectionStore, StorePlatform } from './connection-store.ts';
+import type { ConnectionStore } from './connection-store.ts';
 import type { StoreConnections, StoreRegistrar } from './connections.ts';
 
 export interface RegistrationOptions {

@@ -1,4 +1,3 @@
-import * as z from 'zod/mini';
 import {
   type EmulatedOrder,
   type NewStoreOrder,

@@ -1,4 +1,4 @@
-import { type CsvProblem, csvReason } from '../../../shared/orders/csv-problem.ts';
+import type { CsvProblem } from '../../../shared/orders/csv-problem.ts';
 import type { ORDER_WORDS_PT_BR } from './pt-BR.ts';
 
 /** The desk's words for orders in Spanish (every key of `ORDER_WORDS_PT_BR`, checked by the type). */
