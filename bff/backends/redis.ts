@@ -44,11 +44,13 @@ export class RedisConnection {
     // A Redis that stops answering without closing the connection (paused, partitioned) must not hold a visitor
     // past the deadline: each command gives up after 500 ms and the caller falls back to this instance.
     this.commands = new Redis(options.url, { ...common, commandTimeout: options.commandTimeoutMs ?? 500 });
-    // The subscriber queues its SUBSCRIBE until connected, so it is (re)established whenever Redis comes back.
+    // The subscriber queues its SUBSCRIBE until connected; after a reconnection its user subscribes again itself
+    // (bff/tracking/redis-coalescer.ts), since ioredis's autoResubscribe leaves a rejected SUBSCRIBE unhandled.
     this.subscriber = new Redis(options.url, {
       ...common,
       enableOfflineQueue: true,
       maxRetriesPerRequest: null,
+      autoResubscribe: false,
     });
     for (const connection of [this.commands, this.subscriber]) {
       connection.on('error', (error: Error) => this.report(error));

@@ -159,10 +159,15 @@ export class ClusterCoalescer {
   /** Subscribes to the answers channel (once); callers await it before their first load. */
   start(): Promise<unknown> {
     this.subscribed ??= (async () => {
-      this.options.subscriber.on('messageBuffer', (channel: Buffer, message: Buffer) => {
+      const { subscriber } = this.options;
+      subscriber.on('messageBuffer', (channel: Buffer, message: Buffer) => {
         if (channel.toString() === this.keys.channel) this.settle(message.toString());
       });
-      await this.options.subscriber.subscribe(this.keys.channel);
+      // After a reconnection the channel is subscribed again here, its failure caught: ioredis's own
+      // `autoResubscribe` (off on the BFF's subscriber, bff/backends/redis.ts) leaves that promise unhandled, and a
+      // connection closed before Redis answers it (Redis restarting, the BFF stopping) was an unhandled rejection.
+      subscriber.on('ready', () => void subscriber.subscribe(this.keys.channel).catch(() => undefined));
+      await subscriber.subscribe(this.keys.channel);
     })();
     return this.subscribed;
   }
