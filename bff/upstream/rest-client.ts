@@ -129,6 +129,7 @@ export function createRestClient(options: RestClientOptions) {
     let outcome: Answer | Error | undefined;
     for (let n = 0; ; n++) {
       if (!(await allowance(lane, deadline))) break;
+      const cutByDeadline = deadline - Date.now() <= timeoutMs;
       try {
         outcome = await attempt(url, body, deadline);
       } catch (error) {
@@ -136,6 +137,9 @@ export function createRestClient(options: RestClientOptions) {
       }
       if (!(outcome instanceof Error) && outcome.status >= 200 && outcome.status < 300) break;
       if (n >= retries) break;
+      // An attempt the call's deadline cut ends the call: its timer may fire a little before the wall clock reaches the
+      // deadline (Node's timers count from the loop's cached time), and a retry then would have no time left at all.
+      if (outcome instanceof AttemptTimeout && cutByDeadline) break;
       const delay = retryDelay(n + 1, outcome);
       // Retries stop when the deadline would pass before the next answer, or the store's budget says no.
       if (delay === undefined || Date.now() + delay >= deadline) break;
