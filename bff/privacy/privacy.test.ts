@@ -293,6 +293,21 @@ describe('customers/data_request: the merchant sees and exports what the kit hol
     expect(held.orders.map((o) => o.orderId)).toEqual([order.orderId]);
   });
 
+  it('finds an order whose id is above 2^53, written as Shopify writes it (a JSON number), by its exact digits', async () => {
+    const { order } = await stack.paid(
+      'shopify',
+      shopifyOrder({ customer: { name: 'Lia Exata' }, id: '820982911946154509' }),
+    );
+    // JSON.parse would read 820982911946154509 as 820982911946154500: another order, or none.
+    const body = `{"shop_id":954889,"shop_domain":"${SHOPIFY_SHOP}","orders_requested":[820982911946154509],"customer":{"id":78,"email":"lia@example.org","phone":null},"data_request":{"id":12}}`;
+    expect(await (await shopify('customers/data_request', body)).json()).toEqual({ received: 'recorded' });
+    const request = (await requests()).find((r) => r.requestId === '12');
+    const held = (await (
+      await stack.desk.get(`/admin/api/privacy/requests/${request?.id}/export`)
+    ).json()) as { orders: { orderId: string }[] };
+    expect(held.orders.map((o) => o.orderId)).toEqual([order.orderId]);
+  });
+
   it('keeps the API behind the admin session', async () => {
     expect((await fetch(`${stack.bff.url}/admin/api/privacy/requests`)).status).toBe(401);
     const [first] = await requests();

@@ -23,7 +23,7 @@ import { ApiError } from '../../shared/errors.ts';
 import { parseExactJson } from '../../shared/exact-json.ts';
 import { describeIssues } from '../../shared/issues.ts';
 import { StoreOrderSchema } from '../../shared/orders/order.ts';
-import { parseBody, rawBody } from '../checkout/checkout.ts';
+import { rawBody } from '../checkout/checkout.ts';
 import type { BffConfig } from '../config.ts';
 import { methodNotAllowed } from '../http/errors.ts';
 import type { Logger } from '../logger.ts';
@@ -72,8 +72,11 @@ const PAID = new Set(['paid', 'partially_refunded']);
 /** Payment states of an order that had been paid before it was called off. */
 const WAS_PAID = new Set(['paid', 'partially_refunded', 'refunded']);
 
-/** The body read with the exact reader (ids above 2^53 kept as digits): `invalid_json`, or `invalid_body` naming paths. */
-function parseOrderBody<T>(body: Buffer, schema: z.ZodMiniType<T>): T {
+/**
+ * Every body a store platform sends, read with the exact reader (ids above 2^53 kept as digits: Shopify's test orders,
+ * and the order ids of its compliance requests): `invalid_json`, or `invalid_body` naming paths.
+ */
+function parseExactBody<T>(body: Buffer, schema: z.ZodMiniType<T>): T {
   let json: unknown;
   try {
     json = parseExactJson(body.toString('utf8'));
@@ -117,7 +120,7 @@ export function storeWebhookRoutes(deps: StoreWebhookDeps): Router {
       // Compliance topics also come for a shop no longer connected (shop/redact, 48 h after the uninstall).
       const compliance = SHOPIFY_COMPLIANCE_TOPICS.find((known) => known === topic);
       if (compliance) {
-        const payload = parseBody(body, ShopifyPrivacyPayloadSchema);
+        const payload = parseExactBody(body, ShopifyPrivacyPayloadSchema);
         if (!deps.privacy || payload.shop_domain.trim().toLowerCase() !== from)
           return void done(res, 'ignored');
         const request = shopifyPrivacyRequest(compliance, from, payload);
@@ -145,7 +148,7 @@ export function storeWebhookRoutes(deps: StoreWebhookDeps): Router {
           'invalid_body',
           `Send ${names.deliveryIds[0]} (Shopify sends one with every delivery).`,
         );
-      const order = parseOrderBody(body, ShopifyOrderSchema);
+      const order = parseExactBody(body, ShopifyOrderSchema);
       const draft = shopifyDraft(order);
       if (topic === 'orders/cancelled' && !draft.cancelled)
         draft.cancelled = { at: order.cancelled_at ?? order.updated_at ?? '', reason: 'cancelled' };
@@ -169,7 +172,7 @@ export function storeWebhookRoutes(deps: StoreWebhookDeps): Router {
     });
     router.post('/stores/nuvemshop/webhooks', signed, async (req, res) => {
       const body = rawBody(req);
-      const event = parseOrderBody(body, NuvemshopWebhookSchema);
+      const event = parseExactBody(body, NuvemshopWebhookSchema);
       if (event.event === 'app/uninstalled')
         return void done(res, await uninstalled(deps, 'nuvemshop', String(event.store_id)));
       const shop = nuvemshop.storeId ?? (await deps.connections?.shopOf('nuvemshop'));
@@ -220,7 +223,7 @@ export function storeWebhookRoutes(deps: StoreWebhookDeps): Router {
     // LGPD: each event on its own URL, as the app's panel sets them (TiendaNube/api-docs resources/authentication.md).
     for (const event of NUVEMSHOP_LGPD_EVENTS) {
       router.post(`/stores/nuvemshop/webhooks/${event}`, signed, async (req, res) => {
-        const payload = parseBody(rawBody(req), NuvemshopPrivacyPayloadSchema);
+        const payload = parseExactBody(rawBody(req), NuvemshopPrivacyPayloadSchema);
         if (!deps.privacy) return void done(res, 'ignored');
         done(res, await deps.privacy.handle(nuvemshopPrivacyRequest(event, payload)));
       });
@@ -301,7 +304,7 @@ function done(res: Response, received: Outcome): void {
  * header's too — the header alone is not signed.
  */
 function signedShopOf(body: Buffer, header: string | undefined): string | undefined {
-  const shop = parseBody(body, ShopResourceSchema).myshopify_domain?.toLowerCase();
+  const shop = parseExactBody(body, ShopResourceSchema).myshopify_domain?.toLowerCase();
   return shop && shop === header ? shop : undefined;
 }
 
