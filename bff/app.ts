@@ -1,34 +1,45 @@
 import express, { type Express } from 'express';
 import helmet from 'helmet';
-import { AdminSessions, adminRoutes } from './admin/admin.ts';
+import { adminRoutes } from './admin/routes.ts';
+import { AdminSessions } from './admin/session.ts';
 import { checkoutRoutes } from './checkout/checkout.ts';
 import { demoRoutes } from './demo/demo.ts';
 import type { BffDeps } from './deps.ts';
-import { deskApiRoutes, deskPageRoutes } from './desk/desk.ts';
-import { errorHandler, healthRoutes, notFound, upstreamCheck } from './http/http.ts';
-import { type LabelIssuer, type LabelService, type LedgerStore, OperatorDecisions } from './labels/labels.ts';
+import { deskApiRoutes } from './desk/api.ts';
+import { deskPageRoutes } from './desk/pages.ts';
+import { errorHandler, notFound } from './http/errors.ts';
+import { healthRoutes, upstreamCheck } from './http/health.ts';
+import { OperatorDecisions } from './labels/decisions.ts';
+import type { LabelIssuer } from './labels/issuer.ts';
+import type { LedgerStore } from './labels/ledger-store.ts';
+import type { LabelService } from './labels/service.ts';
 import { agentMcpRoutes } from './mcp/mcp.ts';
 import { type Notifications, notificationRoutes } from './notifications/notifications.ts';
 import type { BffOAuth } from './oauth/oauth.ts';
 import { openApiRoutes } from './openapi/openapi.ts';
-import { type OrderDesk, orderDeskRoutes, orderRoutes, type TrackingLinks } from './orders/orders.ts';
+import { orderDeskRoutes } from './orders/desk-routes.ts';
+import type { TrackingLinks } from './orders/links.ts';
+import type { OrderDesk } from './orders/order-desk.ts';
+import { orderRoutes } from './orders/routes.ts';
 import { pageRoutes } from './page/page.ts';
 import { createParts } from './parts.ts';
 import { Privacy, privacyRequestsSection, privacyRoutes } from './privacy/privacy.ts';
-import { type HistoryPromises, promiseRoutes, withPromises } from './promise/promise.ts';
-import { ratesVerifyRoutes } from './rates/rates.ts';
-import { shippingRulesAdminRoutes, shippingRulesPageRoutes, shippingRulesRoutes } from './rules/rules.ts';
+import type { HistoryPromises } from './promise/promises.ts';
+import { promiseRoutes, withPromises } from './promise/routes.ts';
+import { ratesVerifyRoutes } from './rates/routes.ts';
+import { shippingRulesPageRoutes } from './rules/page.ts';
+import { shippingRulesAdminRoutes, shippingRulesRoutes } from './rules/routes.ts';
 import { widgetCheck, widgetRoutes } from './static/static.ts';
-import {
-  installRoutes,
-  type StoreConnections,
-  storeDeskRoutes,
-  storeWebhookRoutes,
-  type TrackingBack,
-  UnverifiedBytes,
-} from './stores/stores.ts';
-import { type TrackingService, trackingRoutes } from './tracking/tracking.ts';
-import type { PlatformMcp, RestClient } from './upstream/upstream.ts';
+import type { StoreConnections } from './stores/connections.ts';
+import { installRoutes } from './stores/install-routes.ts';
+import { UnverifiedBytes } from './stores/signed-body.ts';
+import { storeDeskRoutes } from './stores/store-desk-routes.ts';
+import type { TrackingBack } from './stores/tracking-back.ts';
+import { storeWebhookRoutes } from './stores/webhooks.ts';
+import { trackingRoutes } from './tracking/routes.ts';
+import type { TrackingService } from './tracking/service.ts';
+import type { PlatformMcp } from './upstream/platform-mcp.ts';
+import type { RestClient } from './upstream/rest-client.ts';
 
 export interface Bff {
   app: Express;

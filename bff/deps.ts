@@ -1,13 +1,13 @@
 import type { ClientMetadataFetchOptions } from '../shared/oauth/client-metadata.ts';
 import type { Backends } from './backends/backends.ts';
 import type { BffConfig } from './config.ts';
-import type { LabelIssuerOptions } from './labels/labels.ts';
+import type { LabelIssuerOptions } from './labels/issuer.ts';
 import type { Logger } from './logger.ts';
 import type { NotificationsDeps } from './notifications/notifications.ts';
-import type { CepLookup } from './orders/orders.ts';
-import type { HistoryPromises } from './promise/promise.ts';
-import type { Schedule } from './tracking/tracking.ts';
-import type { RestClientOptions } from './upstream/upstream.ts';
+import type { CepLookup } from './orders/cep-directory.ts';
+import type { HistoryPromises } from './promise/promises.ts';
+import type { Schedule } from './tracking/coalescer.ts';
+import type { RestClientOptions } from './upstream/rest-client.ts';
 
 /**
  * What the BFF is built from (`createBff` in app.ts, `createParts` in parts.ts): the configuration, where state lives,

@@ -1,25 +1,28 @@
 import { ConfigError } from './config.ts';
 import type { BffDeps } from './deps.ts';
-import type { ReadinessCheck } from './http/http.ts';
-import { LabelIssuer, LabelService, ServiceCodes } from './labels/labels.ts';
+import type { ReadinessCheck } from './http/health.ts';
+import { LabelIssuer } from './labels/issuer.ts';
+import { LabelService } from './labels/service.ts';
+import { ServiceCodes } from './labels/service-codes.ts';
 import { createLogger } from './logger.ts';
 import { createNotifications, WATCH_DAYS } from './notifications/notifications.ts';
 import { BffOAuth } from './oauth/oauth.ts';
-import {
-  CepDirectory,
-  lifecycleRefusal,
-  OrderDesk,
-  OrderLookup,
-  StoreOrderBinding,
-  TrackingLinks,
-} from './orders/orders.ts';
+import { StoreOrderBinding } from './orders/binding.ts';
+import { CepDirectory } from './orders/cep-directory.ts';
+import { TrackingLinks } from './orders/links.ts';
+import { OrderLookup } from './orders/lookup.ts';
+import { lifecycleRefusal, OrderDesk } from './orders/order-desk.ts';
 import { ShipmentPlans } from './packing/packing.ts';
-import { createHistoryPromises, TransitRecorder } from './promise/promise.ts';
-import { RatesService } from './rates/rates.ts';
-import { ShippingRulesStore } from './rules/rules.ts';
-import { createConnections, storeRegistrar, TrackingBack } from './stores/stores.ts';
-import { TrackingService } from './tracking/tracking.ts';
-import { createRestClient, PlatformMcp } from './upstream/upstream.ts';
+import { createHistoryPromises } from './promise/promises.ts';
+import { TransitRecorder } from './promise/recorder.ts';
+import { RatesService } from './rates/service.ts';
+import { ShippingRulesStore } from './rules/rules-store.ts';
+import { createConnections } from './stores/connections.ts';
+import { storeRegistrar } from './stores/store-registration.ts';
+import { TrackingBack } from './stores/tracking-back.ts';
+import { TrackingService } from './tracking/service.ts';
+import { PlatformMcp } from './upstream/platform-mcp.ts';
+import { createRestClient } from './upstream/rest-client.ts';
 
 /** The package a label's platform count is asked for: the deadline does not depend on the weight (spec 2.2). */
 const NOMINAL_ITEM = { name: 'volume', quantity: 1, unitPriceBRL: 0, weightKg: 0.3 };

@@ -1,9 +1,10 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
-// The layout a newcomer relies on (CONTRIBUTING.md, "A newcomer's questions, and the file that answers each"): one
-// entry point per bff/ folder, named after it, and no file of logic a reader cannot hold in their head.
+// The layout a newcomer relies on (CONTRIBUTING.md, "A newcomer's questions, and the file that answers each"): a
+// folder's file named after it is a door with logic of its own (it builds the capability), never a list of
+// re-exports every importer walks past (../shared/STYLE.md); no file of logic a reader cannot hold in their head.
 
 const ROOT = join(import.meta.dirname, '..');
 const BFF = join(ROOT, 'bff');
@@ -23,41 +24,35 @@ function importsOf(file: string): string[] {
   return specifiers.map((match) => match[1] ?? match[2] ?? '');
 }
 
-/** Which bff/ folder files a file of bff/'s root takes, as `folder/file.ts`. */
-function folderImports(file: string): string[] {
-  return importsOf(join(BFF, file))
-    .map((specifier) => /^\.\/([^/]+)\/(.+)$/.exec(specifier))
-    .filter((match) => match !== null)
-    .map((match) => `${match[1]}/${match[2]}`);
+/** Whether a file's statements are all re-exports (`export … from '…'`): a barrel. Comments and blank lines aside. */
+function isBarrel(text: string): boolean {
+  const code = text
+    .replace(/\/\*[\s\S]*?\*\//g, '')
+    .replace(/^\s*\/\/.*$/gm, '')
+    .trim();
+  if (code === '') return false;
+  const statements = code.split(/;\s*/).filter((statement) => statement.trim() !== '');
+  return statements.every((statement) =>
+    /^export\s+(type\s+)?(\*|\{[^}]*\})\s+from\s+'[^']+'$/.test(statement.trim()),
+  );
 }
 
-describe('one entry point per bff/ folder', () => {
-  it('every folder under bff/ has a file named after it', () => {
+describe('no barrels in bff/', () => {
+  it('no folder of bff/ has a file named after it that only re-exports', () => {
     const folders = bffFolders();
     expect(folders.length).toBeGreaterThan(15);
-    const missing = folders.filter((folder) => {
-      const files = readdirSync(join(BFF, folder));
-      return !files.includes(`${folder}.ts`);
-    });
-    expect(missing).toEqual([]);
+    const barrels = folders
+      .map((folder) => join(BFF, folder, `${folder}.ts`))
+      .filter((file) => existsSync(file) && isBarrel(readFileSync(file, 'utf8')))
+      .map((file) => relative(ROOT, file));
+    expect(barrels).toEqual([]);
   });
 
-  it('bff/app.ts, bff/parts.ts and bff/main.ts take from each folder only its entry file', () => {
-    const taken = [...folderImports('app.ts'), ...folderImports('parts.ts'), ...folderImports('main.ts')];
-    // the instrument: both files do import from the folders
-    expect(taken.length).toBeGreaterThan(15);
-    const elsewhere = taken.filter((path) => {
-      const [folder, file] = path.split('/');
-      return file !== `${folder}.ts`;
-    });
-    expect(elsewhere).toEqual([]);
-  });
-
-  it('tells a file taken from inside a folder apart from its entry file (the check above can fail)', () => {
-    const check = (path: string) => path.split('/')[1] === `${path.split('/')[0]}.ts`;
-    expect(check('labels/labels.ts')).toBe(true);
-    expect(check('labels/service.ts')).toBe(false);
-    expect(check('labels/labels/x.ts')).toBe(false);
+  it('tells a barrel from a door with logic (the check above can fail)', () => {
+    expect(isBarrel("export { a } from './a.ts';\nexport type { B } from './b.ts';\n")).toBe(true);
+    expect(isBarrel("/** doc */\nexport * from './a.ts';\n// why\n")).toBe(true);
+    expect(isBarrel("export { a } from './a.ts';\nexport function b() {\n  return 1;\n}\n")).toBe(false);
+    expect(isBarrel("import { a } from './a.ts';\nexport const b = a;\n")).toBe(false);
   });
 });
 

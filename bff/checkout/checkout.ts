@@ -7,18 +7,18 @@ import { ApiError, isApiError } from '../../shared/errors.ts';
 import { describeIssues } from '../../shared/issues.ts';
 import { MAX_BODY_BYTES } from '../../shared/platform-limits.ts';
 import { sameSecret } from '../../shared/security/hash.ts';
+import { fulfillmentOptions } from '../agentic/fulfillment-options.ts';
 import type { BffConfig } from '../config.ts';
 import { jsonOnly, methodNotAllowed, rateLimited } from '../http/errors.ts';
 import type { ServiceCodes } from '../labels/service-codes.ts';
 import { type Logger, messageOf } from '../logger.ts';
+import { isNotQuotable, nuvemshopRates } from '../nuvemshop/rate-callback.ts';
 import type { QuoteCaller } from '../rates/quote-share.ts';
 import { checkoutAuth, quoteShareMessage } from '../rates/routes.ts';
 import type { RatesService } from '../rates/service.ts';
+import { shopifyRates } from '../shopify/rate-callback.ts';
 import { BODY_CAPS, signedBody, UnverifiedBytes } from '../stores/signed-body.ts';
-import { fulfillmentOptions } from './agentic.ts';
-import { isNotQuotable, nuvemshopRates } from './nuvemshop.ts';
 import { type CheckoutUnavailable, isCheckoutUnavailable } from './quoting.ts';
-import { shopifyRates } from './shopify.ts';
 
 /** Nuvemshop's callback may carry a long cart: bounded, read after its URL's secret was checked. */
 export const CHECKOUT_BODY_LIMIT = 256 * 1024;

@@ -8,8 +8,8 @@ import {
 import { SHOPIFY_SUBSCRIBED_TOPICS } from '../../shared/checkouts/shopify.ts';
 import { isLoopbackHostname } from '../../shared/security/loopback.ts';
 import type { BffConfig } from '../config.ts';
-import { NuvemshopApi } from '../stores/nuvemshop-api.ts';
-import { ShopifyAdmin } from '../stores/shopify-admin.ts';
+import { NuvemshopApi } from '../nuvemshop/api-client.ts';
+import { ShopifyAdmin } from '../shopify/admin-client.ts';
 import { StoreRefused } from '../stores/store-api.ts';
 
 /**

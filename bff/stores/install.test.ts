@@ -9,8 +9,8 @@ import { type RunningSandbox, startSandbox } from '../../sandbox/testing.ts';
 import { shopifyHmac } from '../../shared/checkouts/shopify.ts';
 import { shopifyQueryHmac } from '../../shared/checkouts/store-oauth.ts';
 import { type DeskClient, deskClient, nuvemshopOrder, shopifyOrder } from '../orders/testing.ts';
+import { ShopifyAdmin } from '../shopify/admin-client.ts';
 import { type RunningBff, startBff } from '../testing.ts';
-import { ShopifyAdmin } from './shopify-admin.ts';
 import { isStoreRefused } from './store-api.ts';
 import { StoresAnswerSchema } from './stores-page.ts';
 

@@ -4,17 +4,17 @@ import type { BffConfig } from '../config.ts';
 import { type Logger, messageOf } from '../logger.ts';
 import { retryDelayMs } from '../notifications/dispatcher.ts';
 import { DELIVERY_STATES, placeholders, skipLocked } from '../notifications/outbox.ts';
+import { NuvemshopApi } from '../nuvemshop/api-client.ts';
 import type { StoredOrder } from '../orders/order-store.ts';
 import { OutboxDrain } from '../outbox-drain.ts';
+import { ShopifyFulfillment, ShopifyFulfillmentRefused } from '../shopify/fulfillment.ts';
 import type { AccessOf, StoreAccess } from './connections.ts';
-import { NuvemshopApi } from './nuvemshop-api.ts';
-import { ShopifyFulfillment, ShopifyFulfillmentRefused } from './shopify-fulfillment.ts';
 import { isStoreRefused } from './store-api.ts';
 
 /**
  * The tracking code going back to the store (docs/orders.md, "Tracking back to the store"): once an order of Shopify
  * or Nuvemshop has a label for every volume, the store's order gets the codes and the tracking page's URL — Shopify
- * its shipping location's fulfillment orders fulfilled with tracking (bff/stores/shopify-fulfillment.ts), Nuvemshop its
+ * its shipping location's fulfillment orders fulfilled with tracking (bff/shopify/fulfillment.ts), Nuvemshop its
  * order fulfilled with the tracking number — so the shopper's account shows them (and the store's e-mails, unless the
  * kit e-mails the shopper itself: `BFF_STORE_NOTIFY_CUSTOMER`). A store's order that cannot be fulfilled yet (held,
  * scheduled) is `waiting`, looked at again; a cancelled one is withdrawn.
@@ -348,7 +348,7 @@ export class TrackingBack {
       : { platform, shop: nuvemshop.storeId ?? '', apiUrl: nuvemshop.apiUrl, token: nuvemshop.token ?? '' };
   }
 
-  /** Shopify: per fulfillment order of the shipping location (bff/stores/shopify-fulfillment.ts). */
+  /** Shopify: per fulfillment order of the shipping location (bff/shopify/fulfillment.ts). */
   private async shopify(fulfillment: Fulfillment, access: StoreAccess): Promise<string | undefined> {
     const sender = new ShopifyFulfillment({
       apiUrl: access.apiUrl,

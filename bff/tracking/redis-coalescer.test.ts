@@ -4,10 +4,10 @@ import { type RunningSandbox, startSandbox } from '../../sandbox/testing.ts';
 import { makeS10 } from '../../shared/s10.ts';
 import { type RedisServer, startRedis } from '../../testing/servers.ts';
 import { createLogger } from '../logger.ts';
-import type { TrackingBatch } from '../tracking/service.ts';
 import { isUpstreamError } from '../upstream/errors.ts';
 import { createRestClient } from '../upstream/rest-client.ts';
 import { ClusterCoalescer } from './redis-coalescer.ts';
+import type { TrackingBatch } from './service.ts';
 
 describe('ClusterCoalescer (real redis-server, real sandbox)', () => {
   let redisServer: RedisServer;

@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ShippingRulesStore } from '../../bff/rules/rules.ts';
+import { ShippingRulesStore } from '../../bff/rules/rules-store.ts';
 import { parseRules, rulesWarnings } from '../../shared/shipping-rules.ts';
 import { SqliteSql } from '../../shared/sql/sqlite.ts';
 import { DEMO_RULES, seedDemoRules } from './rules.ts';

@@ -1,4 +1,4 @@
-import { ShippingRulesStore } from '../../bff/rules/rules.ts';
+import { ShippingRulesStore } from '../../bff/rules/rules-store.ts';
 import type { Rule } from '../../shared/shipping-rules.ts';
 import { SqliteSql } from '../../shared/sql/sqlite.ts';
 

@@ -163,7 +163,7 @@ export const MODULES: MutationModule[] = [
     name: 'bff/stores',
     // a platform's order as the desk's (drafts: what is left to ship, cancelled, pickup; the platforms' own example
     // orders) and the tracking outbox's states; the webhooks and the senders are stated end to end through the
-    // sandbox (lifecycle.test.ts, shopify-fulfillment.test.ts), seconds a mutant, in `npm test` only
+    // sandbox (stores/lifecycle.test.ts, shopify/fulfillment.test.ts), seconds a mutant, in `npm test` only
     mutate: ['bff/stores/order-drafts.ts'],
     tests: ['bff/stores/order-drafts.test.ts'],
   },

@@ -4,7 +4,7 @@ import * as z from 'zod/mini';
 /**
  * Nuvemshop's (Tiendanube's) shipping carrier callback, as its API documentation publishes it (docs/checkout/
  * nuvemshop.md cites it): the request the carrier's `callback_url` receives and the rates it answers. Shared by the
- * BFF's adapter (bff/checkout/nuvemshop.ts) and the sandbox's emulated checkout (sandbox/checkouts/). Requests are
+ * BFF's adapter (bff/nuvemshop/rate-callback.ts) and the sandbox's emulated checkout (sandbox/checkouts/). Requests are
  * loose (the platform adds fields); answers are what we promise.
  */
 

@@ -4,7 +4,7 @@ import * as z from 'zod/mini';
 /**
  * Shopify's carrier-calculated shipping, as Shopify publishes it (docs/checkout/shopify.md cites the pages): the
  * request a CarrierService's callback receives and the answer Shopify reads. Both the BFF's adapter
- * (bff/checkout/shopify.ts) and the sandbox's emulated checkout (sandbox/checkouts/) take them from here. Requests
+ * (bff/shopify/rate-callback.ts) and the sandbox's emulated checkout (sandbox/checkouts/) take them from here. Requests
  * are loose (Shopify adds fields over time); answers are what we promise, strict.
  */
 

@@ -70,7 +70,7 @@ export const OAuthErrorSchema = /* @__PURE__ */ z.looseObject({
 
 /**
  * The scopes the kit asks a Shopify shop for: carrier registration, order webhooks, fulfillments with tracking, and the
- * shop's locations (the tracking goes to the fulfillment orders of the shipping location: bff/stores/shopify-fulfillment.ts).
+ * shop's locations (the tracking goes to the fulfillment orders of the shipping location: bff/shopify/fulfillment.ts).
  */
 export const SHOPIFY_SCOPES = [
   'write_shipping',

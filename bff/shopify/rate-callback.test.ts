@@ -4,8 +4,7 @@ import { ShopifyRatesAnswerSchema, shopifyHmac } from '../../shared/checkouts/sh
 import { platformPromise } from '../../shared/delivery-promise.ts';
 import { ErrorBodySchema } from '../../shared/errors.ts';
 import type { QuoteItem } from '../../shared/quote.ts';
-import { type RunningBff, startBff } from '../testing.ts';
-import { shopifyWindow } from './promise-times.ts';
+import { shopifyWindow } from '../checkout/promise-times.ts';
 import {
   directQuote,
   EDGE_CARTS,
@@ -14,7 +13,8 @@ import {
   shopifyBody,
   shopifyItem,
   TEST_SHOPIFY_SECRET,
-} from './testing.ts';
+} from '../checkout/testing.ts';
+import { type RunningBff, startBff } from '../testing.ts';
 
 const STORE_DAYS = { handlingDays: 1, cutoffMinutes: 14 * 60 };
 const ENV = {

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { ShopifyAdmin } from './shopify-admin.ts';
+import { ShopifyAdmin } from './admin-client.ts';
 
 /**
  * Tracking back to a Shopify order, per fulfillment order (docs/orders.md, "Tracking back to the store"). Shopify

@@ -3,11 +3,11 @@ import type { ShopifyRate, ShopifyRateRequest, ShopifyRatesAnswer } from '../../
 import { type Locale, localeOf } from '../../shared/locale.ts';
 import { centavos } from '../../shared/money.ts';
 import type { QuotedRate } from '../../shared/quote.ts';
+import { type CartLine, quoteItemsOf } from '../checkout/cart.ts';
+import { arrivalPhrase, shopifyWindow } from '../checkout/promise-times.ts';
+import { quoteBefore } from '../checkout/quoting.ts';
 import type { QuoteCaller } from '../rates/quote-share.ts';
 import type { RatesService } from '../rates/service.ts';
-import { type CartLine, quoteItemsOf } from './cart.ts';
-import { arrivalPhrase, shopifyWindow } from './promise-times.ts';
-import { quoteBefore } from './quoting.ts';
 
 /** Shopify's callbacks spend one share, the hosted checkout's (every shopper paying through Shopify). */
 export const SHOPIFY_CALLER: QuoteCaller = { kind: 'platform', id: 'shopify' };

@@ -6,12 +6,12 @@ import type {
 } from '../../shared/checkouts/nuvemshop.ts';
 import { centavos } from '../../shared/money.ts';
 import type { QuotedRate } from '../../shared/quote.ts';
+import { brlOf, type CartLine, quoteItemsOf } from '../checkout/cart.ts';
+import { nuvemshopWindow } from '../checkout/promise-times.ts';
+import { quoteBefore } from '../checkout/quoting.ts';
 import type { ServiceCodes } from '../labels/service-codes.ts';
 import type { QuoteCaller } from '../rates/quote-share.ts';
 import type { RatesService } from '../rates/service.ts';
-import { brlOf, type CartLine, quoteItemsOf } from './cart.ts';
-import { nuvemshopWindow } from './promise-times.ts';
-import { quoteBefore } from './quoting.ts';
 
 /** Nuvemshop's callbacks spend one share, the hosted checkout's. */
 export const NUVEMSHOP_CALLER: QuoteCaller = { kind: 'platform', id: 'nuvemshop' };

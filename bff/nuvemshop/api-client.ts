@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { StoreRefused, storeCall } from './store-api.ts';
+import { StoreRefused, storeCall } from '../stores/store-api.ts';
 
 export interface NuvemshopApiOptions {
   /** `BFF_NUVEMSHOP_API_URL` (default Nuvemshop's public API). */

@@ -6,8 +6,6 @@ import { NuvemshopRatesAnswerSchema } from '../../shared/checkouts/nuvemshop.ts'
 import { ShopifyRatesAnswerSchema } from '../../shared/checkouts/shopify.ts';
 import { ErrorBodySchema } from '../../shared/errors.ts';
 import type { QuoteItem } from '../../shared/quote.ts';
-import { RateVerifyResponseSchema } from '../rates/verify.ts';
-import { type RunningBff, startBff, TEST_AGENTS } from '../testing.ts';
 import {
   nuvemshopBody,
   nuvemshopItem,
@@ -18,7 +16,9 @@ import {
   shopifyItem,
   TEST_NUVEMSHOP_SECRET,
   TEST_SHOPIFY_SECRET,
-} from './testing.ts';
+} from '../checkout/testing.ts';
+import { RateVerifyResponseSchema } from '../rates/verify.ts';
+import { type RunningBff, startBff, TEST_AGENTS } from '../testing.ts';
 
 const CHECKOUT = 'agentic-checkout-token-0001';
 const ENV = {

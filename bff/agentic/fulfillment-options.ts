@@ -8,10 +8,10 @@ import type {
 } from '../../shared/checkouts/agentic.ts';
 import { centavos } from '../../shared/money.ts';
 import type { QuotedRate } from '../../shared/quote.ts';
+import { rfc3339Window } from '../checkout/promise-times.ts';
+import { quoteBefore } from '../checkout/quoting.ts';
 import type { QuoteCaller } from '../rates/quote-share.ts';
 import type { RatesService } from '../rates/service.ts';
-import { rfc3339Window } from './promise-times.ts';
-import { quoteBefore } from './quoting.ts';
 
 /** The carrier the platform's services go by (spec 1: the platform issues Correios labels). */
 export const CARRIER = 'Correios';

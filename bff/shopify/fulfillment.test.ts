@@ -9,7 +9,7 @@ import {
   shopifyOrder,
   startOrderStack,
 } from '../orders/testing.ts';
-import { locationGid } from './shopify-fulfillment.ts';
+import { locationGid } from './fulfillment.ts';
 
 /**
  * Tracking back to Shopify per fulfillment order of the shipping location (docs/orders.md, "Tracking back to the

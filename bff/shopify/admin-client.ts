@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { SHOPIFY_ADMIN_API_VERSION } from '../../shared/checkouts/shopify.ts';
-import { StoreRefused, storeCall } from './store-api.ts';
+import { StoreRefused, storeCall } from '../stores/store-api.ts';
 
 const GraphqlAnswerSchema = z.looseObject({
   data: z.optional(z.nullable(z.record(z.string(), z.unknown()))),

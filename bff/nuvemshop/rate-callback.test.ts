@@ -4,8 +4,7 @@ import { NuvemshopRatesAnswerSchema } from '../../shared/checkouts/nuvemshop.ts'
 import { platformPromise } from '../../shared/delivery-promise.ts';
 import { ErrorBodySchema } from '../../shared/errors.ts';
 import type { QuoteItem } from '../../shared/quote.ts';
-import { type RunningBff, startBff } from '../testing.ts';
-import { nuvemshopWindow } from './promise-times.ts';
+import { nuvemshopWindow } from '../checkout/promise-times.ts';
 import {
   directQuote,
   EDGE_CARTS,
@@ -14,7 +13,8 @@ import {
   platformQuotes,
   postNuvemshop,
   TEST_NUVEMSHOP_SECRET,
-} from './testing.ts';
+} from '../checkout/testing.ts';
+import { type RunningBff, startBff } from '../testing.ts';
 
 const ENV = {
   BFF_NUVEMSHOP_CALLBACK_SECRET: TEST_NUVEMSHOP_SECRET,
