@@ -1,0 +1,50 @@
+/**
+ * `node scripts/product-lines.ts [commit]`: the lines of product code (non-blank lines of .ts/.tsx under bff/, shared/,
+ * sandbox/ and widget/), tests and test helpers apart, per folder and in all: the measure of issue 49's "down by
+ * ≥ 1,000". A test helper is a `testing.ts`, anything under a `testing/` or `fixtures/` folder, or a `*.test.ts(x)`.
+ * With a commit, it counts that commit's tree (`git show`), so two commits compare side by side.
+ */
+import { execFileSync } from 'node:child_process';
+
+const ROOT = new URL('..', import.meta.url).pathname;
+const FOLDERS = ['bff', 'shared', 'sandbox', 'widget'];
+
+/** Whether a tracked path is product code: a .ts/.tsx source under one of FOLDERS that is neither test nor helper. */
+export function isProductCode(path: string): boolean {
+  if (!FOLDERS.includes(path.split('/')[0] ?? '')) return false;
+  if (!/\.tsx?$/.test(path) || path.endsWith('.d.ts')) return false;
+  if (/\.test\.tsx?$/.test(path)) return false;
+  const parts = path.split('/');
+  if (parts.some((part) => part === 'testing' || part === 'fixtures' || part === 'node_modules'))
+    return false;
+  return !/(^|\/)testing\.tsx?$/.test(path);
+}
+
+/** Non-blank lines of a text. */
+export const nonBlankLines = (text: string) => text.split('\n').filter((line) => line.trim() !== '').length;
+
+function git(args: string[]): string {
+  return execFileSync('git', args, { cwd: ROOT, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+}
+
+/** Product lines per top folder (and `total`) at a commit, or in the work tree when none is given. */
+export function productLines(commit?: string): Record<string, number> {
+  const paths = (commit ? git(['ls-tree', '-r', '--name-only', commit]) : git(['ls-files']))
+    .split('\n')
+    .filter(isProductCode);
+  const counts: Record<string, number> = { total: 0 };
+  for (const path of paths) {
+    const text = commit ? git(['show', `${commit}:${path}`]) : git(['show', `:${path}`]);
+    const folder = path.split('/')[0] ?? '';
+    const lines = nonBlankLines(text);
+    counts[folder] = (counts[folder] ?? 0) + lines;
+    counts.total = (counts.total ?? 0) + lines;
+  }
+  return counts;
+}
+
+if (import.meta.main) {
+  const commit = process.argv[2];
+  const counts = productLines(commit);
+  for (const [folder, lines] of Object.entries(counts)) process.stdout.write(`${folder}\t${lines}\n`);
+}
