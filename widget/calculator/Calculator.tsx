@@ -37,12 +37,15 @@ export interface CalculatorPrefs {
 }
 
 /** What the live region says: one short sentence per state (the results area shows the same words). */
-export function announce(view: View, t: CalculatorMessages): string {
+export function announce(view: View, t: CalculatorMessages, locale: string): string {
   switch (view.kind) {
     case 'idle':
       return '';
     case 'rates':
       return t.options(view.rates.length);
+    case 'from':
+      // "Grátis" only for free: true (spec 4.1 rule 1), as on an option
+      return t.from(view.rate.free === true ? undefined : formatBRL(view.rate.price, locale));
     case 'no-quote':
       // the honest "no quote": never a word of free shipping (spec 4.1 rule 1)
       if (view.reason === 'no_coverage') return t.noCoverage;
@@ -53,7 +56,7 @@ export function announce(view: View, t: CalculatorMessages): string {
 }
 
 /**
- * The results area: the options (or an honest "no quote", an error with a retry). Preact renders it
+ * The results area: the options (or an honest "no quote", a from-price, an error with a retry). Preact renders it
  * alone; the form above it stays the plain HTML of the first paint (skeleton.ts), kept in step by app.tsx.
  */
 export function Results({ view, model, t, locale, id, prefs, promises }: CalculatorProps & { view: View }) {
@@ -72,6 +75,12 @@ export function Results({ view, model, t, locale, id, prefs, promises }: Calcula
           promises={promises}
         />
       );
+    case 'from':
+      return (
+        <p part="from-price" class="message from">
+          {announce(view, t, locale)}
+        </p>
+      );
     case 'busy':
     case 'carrier':
     case 'network':
@@ -86,7 +95,7 @@ export function Results({ view, model, t, locale, id, prefs, promises }: Calcula
     default:
       return (
         <p part="message" class={view.kind === 'unavailable' ? 'message' : `message ${view.kind}`}>
-          {announce(view, t)}
+          {announce(view, t, locale)}
         </p>
       );
   }

@@ -111,7 +111,7 @@ export function mountCalculator(host: CalculatorHost): CalculatorController {
       fieldError.textContent = error === 'invalid' ? t.invalidCep : error ? t.unknownCep : '';
       host.busy(loading);
       results.ariaBusy = String(loading);
-      live.textContent = announce(view, t);
+      live.textContent = announce(view, t, locale);
       render(
         <Results
           view={view}
@@ -131,6 +131,9 @@ export function mountCalculator(host: CalculatorHost): CalculatorController {
   if (typed) model.setCep(typed);
   renderView();
   model.restoreCep();
+  // "A partir de" (widget/README.md): until the store gives the cart, the lightest variant's from-price.
+  const lightest = lightestOf(host.setting('variants'));
+  if (lightest) model.setItems([lightest], true);
   return {
     items: () => items,
     setItems(value) {
@@ -162,6 +165,27 @@ export function mountCalculator(host: CalculatorHost): CalculatorController {
       host.root.replaceChildren();
     },
   };
+}
+
+/**
+ * The lightest of the `variants` attribute's (JSON: `[{name, unitPriceBRL, weightKg}]`, as cart lines without the
+ * quantity), one unit of it; none when the attribute is absent or cannot be read (warned).
+ */
+export function lightestOf(text: string | null): QuoteItem | undefined {
+  if (text === null) return undefined;
+  try {
+    const variants = parseItems(
+      (JSON.parse(text) as object[]).map((variant) => ({ ...variant, quantity: 1 })),
+    );
+    // a list it cannot take, or an empty one, throws here (reduce of []): warned below
+    return (variants ?? []).reduce((lightest, variant) =>
+      variant.weightKg < lightest.weightKg ? variant : lightest,
+    );
+  } catch {}
+  console.warn(
+    'shipping-calculator: variants must be a JSON list of 1 to 50 variants {name, unitPriceBRL, weightKg}',
+  );
+  return undefined;
 }
 
 /** Sets an attribute, or removes it for no value. */
