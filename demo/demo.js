@@ -100,6 +100,17 @@
     }
   }
 
+  // A product with variants: the calculator says "Frete a partir de" (its variants attribute) until a size is
+  // chosen; then the store gives it that variant as the cart, quoted exactly.
+  const sizes = document.getElementById('variant');
+  if (sizes) {
+    const variants = JSON.parse(calculator().getAttribute('variants'));
+    sizes.addEventListener('change', (event) => {
+      const variant = variants[Number(event.target.value)];
+      calculator().setAttribute('items', JSON.stringify([{ ...variant, quantity: 1 }]));
+    });
+  }
+
   const lines = document.getElementById('cart-lines');
   if (lines) {
     const cart = storedCart() ?? [

@@ -24,6 +24,7 @@ export interface DemoSettings {
 export function surfaceLinks(settings: DemoSettings): string {
   const links: [string, string][] = [
     ['product.html', 'Página de produto'],
+    ['product-variants.html', 'Produto com variações (frete a partir de)'],
     ['cart.html', 'Carrinho'],
     ['checkout.html', 'Calculadora e checkouts (Shopify, Nuvemshop) lado a lado'],
     [settings.trackingUrl, 'Rastrear pedido'],

@@ -398,6 +398,48 @@ export function describeCalculator(part: 'page' | 'cart'): void {
         expect(loading).toBe(idle);
         expect(done).toBe(idle);
       });
+
+      it('says "Frete a partir de" for the lightest variant until a size is chosen, then quotes that size exactly', async () => {
+        const front = await storefront();
+        await page.goto(`${front.url}product-variants.html`);
+        await recordSelections();
+        await recordRates();
+        const from = page.locator('shipping-calculator [part="from-price"]');
+        await quote('20040-020');
+        await expect.poll(() => from.textContent()).toMatch(/^Frete a partir de R\$\s\d+,\d\d$/);
+        const fromText = await from.textContent();
+        // a from-price is not a choice: no options, and the checkout hears nothing of it
+        expect(await options().count()).toBe(0);
+        expect(await page.locator('shipping-calculator [role=status]').textContent()).toBe(fromText);
+        expect(await page.evaluate(() => (window as unknown as { quotes: unknown[] }).quotes)).toEqual([]);
+        expect(await selectionCount()).toBe(0);
+        await expectAccessible('from-price');
+        // the heaviest variant chosen: its exact options, dearer than the from-price
+        await page.check('input[name=variant][value="3"]');
+        await expect.poll(() => options().count()).toBe(2);
+        expect(await from.count()).toBe(0);
+        const heaviest = await options().first().locator('[part="option-price"]').textContent();
+        expect(`Frete a partir de ${heaviest}`).not.toBe(fromText);
+        // the lightest chosen: its cheapest option is the from-price
+        await page.check('input[name=variant][value="0"]');
+        await expect
+          .poll(
+            async () =>
+              `Frete a partir de ${await options().first().locator('[part="option-price"]').textContent()}`,
+          )
+          .toBe(fromText);
+        await options().first().click();
+        await expect.poll(() => page.locator('#chosen').textContent()).toContain('Correios PAC');
+      });
+
+      it('says "no quote" for the lightest variant where the platform does not deliver, never free shipping', async () => {
+        const front = await storefront();
+        await page.goto(`${front.url}product-variants.html`);
+        await quote('00000-100');
+        await expect.poll(() => results().innerText()).toContain('Ainda não entregamos neste CEP.');
+        expect(await page.locator('shipping-calculator [part="from-price"]').count()).toBe(0);
+        expect(await visibleText()).not.toMatch(/grátis|gratis|free|a partir|R\$\s?0,00/i);
+      });
     });
 
   if (part === 'page')

@@ -8,7 +8,6 @@ import { ufOfCep } from '../../shared/uf.ts';
 import type { CalculatorMessages } from './messages.ts';
 import type { CalculatorModel, View } from './model.ts';
 import type { Promises } from './promises.ts';
-import { CEP_SEARCH_URL } from './skeleton.ts';
 
 export interface CalculatorProps {
   model: CalculatorModel;
@@ -37,77 +36,16 @@ export interface CalculatorPrefs {
   now: () => number;
 }
 
-/** The shopper's flow: CEP field, submit, options (or an honest "no quote"), errors with a retry. */
-export function Calculator({ model, t, locale, id, prefs, promises }: CalculatorProps) {
-  const view = model.view.value;
-  const error = model.fieldError.value;
-  const errorId = `${id}-error`;
-  // `aria-invalid={!!error}`, `aria-busy={loading}`: Preact writes an `aria-*` boolean as "true" or "false".
-  const loading = model.pending.value;
-  return (
-    <div part="container" class="calculator" lang={locale}>
-      <form
-        part="form"
-        class="form"
-        noValidate
-        onSubmit={(event) => {
-          event.preventDefault();
-          void model.quote();
-        }}
-      >
-        <label part="label" for={`${id}-cep`} class="label">
-          {t.cepLabel}
-        </label>
-        <div class="row">
-          <input
-            part="input"
-            id={`${id}-cep`}
-            class="input"
-            type="text"
-            inputMode="numeric"
-            autoComplete="postal-code"
-            placeholder="00000-000"
-            value={model.cep.value}
-            aria-invalid={!!error}
-            aria-describedby={error ? errorId : undefined}
-            onInput={(event) => model.setCep(event.currentTarget.value)}
-          />
-          <button part="button" class="button" type="submit" aria-busy={loading}>
-            {/* Both labels take space, one is hidden: the button never changes width. */}
-            <span class={loading ? 'hidden' : ''}>{t.submit}</span>
-            <span class={loading ? '' : 'hidden'}>{t.loading}</span>
-          </button>
-        </div>
-        <p part="error" id={errorId} class="field-error" role={error ? 'alert' : undefined}>
-          {error === 'invalid' ? t.invalidCep : error === 'unknown' ? t.unknownCep : ''}
-        </p>
-        <a
-          part="cep-search"
-          class="cep-search"
-          href={CEP_SEARCH_URL}
-          target="_blank"
-          rel="noopener noreferrer"
-        >
-          {t.noCep}
-        </a>
-      </form>
-      <p class="sr-only" role="status" aria-live="polite">
-        {announce(view, t)}
-      </p>
-      <div part="results" class="results" aria-busy={loading}>
-        <Results view={view} model={model} t={t} locale={locale} id={id} prefs={prefs} promises={promises} />
-      </div>
-    </div>
-  );
-}
-
 /** What the live region says: one short sentence per state (the results area shows the same words). */
-function announce(view: View, t: CalculatorMessages): string {
+export function announce(view: View, t: CalculatorMessages, locale: string): string {
   switch (view.kind) {
     case 'idle':
       return '';
     case 'rates':
       return t.options(view.rates.length);
+    case 'from':
+      // "Grátis" only for free: true (spec 4.1 rule 1), as on an option
+      return t.from(view.rate.free === true ? undefined : formatBRL(view.rate.price, locale));
     case 'no-quote':
       // the honest "no quote": never a word of free shipping (spec 4.1 rule 1)
       if (view.reason === 'no_coverage') return t.noCoverage;
@@ -117,7 +55,11 @@ function announce(view: View, t: CalculatorMessages): string {
   }
 }
 
-function Results({ view, model, t, locale, id, prefs, promises }: CalculatorProps & { view: View }) {
+/**
+ * The results area: the options (or an honest "no quote", a from-price, an error with a retry). Preact renders it
+ * alone; the form above it stays the plain HTML of the first paint (skeleton.ts), kept in step by app.tsx.
+ */
+export function Results({ view, model, t, locale, id, prefs, promises }: CalculatorProps & { view: View }) {
   switch (view.kind) {
     case 'idle':
       return null;
@@ -133,6 +75,12 @@ function Results({ view, model, t, locale, id, prefs, promises }: CalculatorProp
           promises={promises}
         />
       );
+    case 'from':
+      return (
+        <p part="from-price" class="message from">
+          {announce(view, t, locale)}
+        </p>
+      );
     case 'busy':
     case 'carrier':
     case 'network':
@@ -147,7 +95,7 @@ function Results({ view, model, t, locale, id, prefs, promises }: CalculatorProp
     default:
       return (
         <p part="message" class={view.kind === 'unavailable' ? 'message' : `message ${view.kind}`}>
-          {announce(view, t)}
+          {announce(view, t, locale)}
         </p>
       );
   }

@@ -3,7 +3,7 @@ import { render } from 'preact';
 import { parseCutoff } from '../../shared/business-days.ts';
 import { MAX_ITEMS } from '../../shared/platform-limits.ts';
 import type { QuoteItem } from '../../shared/quote.ts';
-import { Calculator, type CalculatorPrefs } from './Calculator.tsx';
+import { announce, type CalculatorPrefs, Results } from './Calculator.tsx';
 import type { CalculatorMessages } from './messages.ts';
 import { createCalculatorModel } from './model.ts';
 import { createPromises } from './promises.ts';
@@ -21,6 +21,8 @@ export interface CalculatorHost {
   setting(name: string): string | null;
   /** The words and locale of the element's language now. */
   messages(): { t: CalculatorMessages; locale: string };
+  /** The form's button: "Calculando…" while a quote is due or in flight. */
+  busy(busy: boolean): void;
   /** Dispatches a composed, bubbling `CustomEvent` from the element. */
   emit(type: string, detail: unknown): void;
 }
@@ -31,7 +33,7 @@ export interface CalculatorController {
   items(): QuoteItem[] | undefined;
   /** The cart from a script or an attribute: an array (`[]` empties it), or the same JSON text. */
   setItems(value: unknown): void;
-  /** Quotes the CEP in the field (Enter or "Calcular" pressed in the plain form before the calculator started). */
+  /** Quotes the CEP in the field (Enter or "Calcular", including one pressed before the calculator started). */
   quote(): void;
   /** Renders again (a language or a preference attribute changed). */
   render(): void;
@@ -74,6 +76,14 @@ export function mountCalculator(host: CalculatorHost): CalculatorController {
   });
   let items: QuoteItem[] | undefined;
   let stopRendering: (() => void) | undefined;
+  // The form stays the plain HTML of the first paint (skeleton.ts): its few changing parts are set here rather than
+  // described a second time for Preact, which renders the results alone. The element sends submits to `quote()`.
+  const part = (name: string) => host.root.querySelector(`[part="${name}"]`) as HTMLElement;
+  const input = part('input') as HTMLInputElement;
+  const fieldError = part('error');
+  const results = part('results');
+  const live = host.root.querySelector('[role="status"]') as HTMLElement;
+  input.addEventListener('input', () => model.setCep(input.value));
 
   /**
    * Renders inside an effect of @preact/signals-core: the signals the render reads are its dependencies, so a change
@@ -83,19 +93,47 @@ export function mountCalculator(host: CalculatorHost): CalculatorController {
   function renderView(): void {
     const { t, locale } = host.messages();
     const prefs = prefsOf(host);
+    // the form's words in the element's language now (the first paint's may be another's)
+    part('container').lang = locale;
+    part('label').textContent = t.cepLabel;
+    part('cep-search').textContent = t.noCep;
+    const [idle, busy] = part('button').children;
+    if (idle && busy) [idle.textContent, busy.textContent] = [t.submit, t.loading];
     stopRendering?.();
     stopRendering = effect(() => {
+      const error = model.fieldError.value;
+      const view = model.view.value;
+      const loading = model.pending.value;
+      if (input.value !== model.cep.value) input.value = model.cep.value;
+      input.ariaInvalid = String(!!error);
+      setAttribute(input, 'aria-describedby', error && fieldError.id);
+      setAttribute(fieldError, 'role', error && 'alert');
+      fieldError.textContent = error === 'invalid' ? t.invalidCep : error ? t.unknownCep : '';
+      host.busy(loading);
+      results.ariaBusy = String(loading);
+      live.textContent = announce(view, t, locale);
       render(
-        <Calculator model={model} t={t} locale={locale} id={host.id} prefs={prefs} promises={promises} />,
-        host.root,
+        <Results
+          view={view}
+          model={model}
+          t={t}
+          locale={locale}
+          id={host.id}
+          prefs={prefs}
+          promises={promises}
+        />,
+        results,
       );
     });
   }
 
-  const typed = host.root.querySelector('input')?.value ?? '';
+  const typed = input.value;
   if (typed) model.setCep(typed);
   renderView();
   model.restoreCep();
+  // "A partir de" (widget/README.md): until the store gives the cart, the lightest variant's from-price.
+  const lightest = lightestOf(host.setting('variants'));
+  if (lightest) model.setItems([lightest], true);
   return {
     items: () => items,
     setItems(value) {
@@ -124,9 +162,36 @@ export function mountCalculator(host: CalculatorHost): CalculatorController {
       model.dispose();
       stopRendering?.();
       stopRendering = undefined;
-      render(null, host.root);
+      host.root.replaceChildren();
     },
   };
+}
+
+/**
+ * The lightest of the `variants` attribute's (JSON: `[{name, unitPriceBRL, weightKg}]`, as cart lines without the
+ * quantity), one unit of it; none when the attribute is absent or cannot be read (warned).
+ */
+export function lightestOf(text: string | null): QuoteItem | undefined {
+  if (text === null) return undefined;
+  try {
+    const variants = parseItems(
+      (JSON.parse(text) as object[]).map((variant) => ({ ...variant, quantity: 1 })),
+    );
+    // a list it cannot take, or an empty one, throws here (reduce of []): warned below
+    return (variants ?? []).reduce((lightest, variant) =>
+      variant.weightKg < lightest.weightKg ? variant : lightest,
+    );
+  } catch {}
+  console.warn(
+    'shipping-calculator: variants must be a JSON list of 1 to 50 variants {name, unitPriceBRL, weightKg}',
+  );
+  return undefined;
+}
+
+/** Sets an attribute, or removes it for no value. */
+function setAttribute(element: Element, name: string, value: string | undefined): void {
+  if (value) element.setAttribute(name, value);
+  else element.removeAttribute(name);
 }
 
 /** `handling-days`, `cutoff` and `free-shipping-from`, on the element or as `data-*` on the script. */

@@ -49,7 +49,10 @@ export class ShippingCalculator extends HTMLElement {
     // calculator started, and the button says so now.
     this.root.addEventListener('submit', (event) => {
       event.preventDefault();
-      if (this.controller) return;
+      if (this.controller) {
+        this.controller.quote();
+        return;
+      }
       this.submitted = true;
       this.showBusy(true);
       // after the second script failed to come, a press tries again
@@ -118,6 +121,7 @@ export class ShippingCalculator extends HTMLElement {
         ShippingCalculator.settings[name.replace(/-(\w)/g, (_, letter: string) => letter.toUpperCase())] ??
         null,
       messages: () => messagesFor(this.language()),
+      busy: (busy) => this.showBusy(busy),
       emit: (type, detail) => this.emit(type, detail),
     });
     this.controller = controller;
@@ -129,7 +133,7 @@ export class ShippingCalculator extends HTMLElement {
     this.submitted = false;
   }
 
-  /** The plain form's button: "Calculando…" while an early submit waits for the calculator (as Preact renders it). */
+  /** The form's button: "Calculando…" while a quote is due or in flight, or an early submit waits for the calculator. */
   private showBusy(busy: boolean): void {
     const button = this.root.querySelector('button');
     button?.setAttribute('aria-busy', String(busy));

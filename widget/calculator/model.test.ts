@@ -927,3 +927,42 @@ describe('shipping-select follows every change the checkout shows', () => {
     expect(held(events)).toEqual({ cep: '01001000', rate: changed });
   });
 });
+
+describe('"a partir de": the lightest variant quoted before the store gives the cart', () => {
+  const variant = { name: 'P', quantity: 1, unitPriceBRL: 79.9, weightKg: 0.2 };
+
+  it('shows the cheapest option of the variant as a from-price, tells the checkout nothing, then quotes the cart', async () => {
+    const quote = vi.fn(async () => ({
+      kind: 'rates' as const,
+      response: { rates: [rate('SEDEX', 30, 1), rate('PAC', 18.5, 5)] },
+    }));
+    const { m, events } = calculator(quote, { debounceMs: 0 });
+    m.setCep('01310100');
+    m.setItems([variant], true);
+    await vi.waitFor(() => expect(m.view.value.kind).toBe('from'));
+    expect(m.view.value).toEqual({ kind: 'from', rate: rate('PAC', 18.5, 5) });
+    expect(visibleChoice(m.view.value, 'PAC', '01310100')).toBeNull();
+    expect(events.rates).not.toHaveBeenCalled();
+    expect(events.select).not.toHaveBeenCalled();
+    // the shopper chose a variant: the store gives the cart, which is quoted as always
+    m.setItems([{ ...variant, name: 'G', weightKg: 0.9 }]);
+    await vi.waitFor(() => expect(m.view.value.kind).toBe('rates'));
+    expect(quote).toHaveBeenLastCalledWith(
+      { destinationCep: '01310100', items: [{ ...variant, name: 'G', weightKg: 0.9 }] },
+      expect.anything(),
+    );
+    expect(events.rates).toHaveBeenCalledTimes(1);
+  });
+
+  it('shows an empty list as no quote, never a from-price nor free shipping', async () => {
+    const { m, events } = calculator(
+      async () => ({ kind: 'rates', response: { rates: [], reason: 'no_coverage' } }),
+      { debounceMs: 0 },
+    );
+    m.setCep('00000100');
+    m.setItems([variant], true);
+    await vi.waitFor(() => expect(m.view.value.kind).toBe('no-quote'));
+    expect(m.view.value).toEqual({ kind: 'no-quote', reason: 'no_coverage' });
+    expect(events.rates).not.toHaveBeenCalled();
+  });
+});

@@ -12,6 +12,8 @@ export type View =
   /** A quote in flight with nothing on screen to keep. */
   | { kind: 'loading' }
   | { kind: 'rates'; rates: Rate[] }
+  /** "A partir de": the cheapest option of the lightest variant, before the store gives the cart. Nothing to choose. */
+  | { kind: 'from'; rate: Rate }
   /** `rates: []` with a reason: no quote, never free shipping (spec 4.1 rule 1). */
   | { kind: 'no-quote'; reason: 'no_coverage' | 'merchant' | 'unknown' }
   | { kind: 'unavailable' }
@@ -138,6 +140,8 @@ export function createCalculatorModel(options: CalculatorModelOptions) {
   let controller: AbortController | undefined;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let warnedEmpty = false;
+  /** The items are the lightest variant, for a from-price (`variants`), not the shopper's cart. */
+  let fromPrice = false;
   /** The CEP and items of the quote on screen (or in flight): what the options, the hint and a choice refer to. */
   const quotedCep = signal('');
   const quotedItems = signal<QuoteItem[]>([]);
@@ -218,6 +222,7 @@ export function createCalculatorModel(options: CalculatorModelOptions) {
       if (!keep) view.value = { kind: 'loading' };
     });
     if (!keep) clearChoice();
+    const asFrom = fromPrice;
     let outcome: QuoteOutcome;
     try {
       outcome = await client.quote({ destinationCep: digits, items: items.value }, current.signal);
@@ -227,6 +232,9 @@ export function createCalculatorModel(options: CalculatorModelOptions) {
     if (controller !== current) return;
     controller = undefined;
     const next = viewOf(outcome);
+    // sorted by price: the first is the cheapest, as the rules charge it
+    const from = asFrom && next.view.kind === 'rates' ? next.view.rates[0] : undefined;
+    if (from) next.view = { kind: 'from', rate: from };
     if (next.warn) console.warn(...next.warn);
     if (outcome.kind === 'rates')
       try {
@@ -240,6 +248,8 @@ export function createCalculatorModel(options: CalculatorModelOptions) {
       view.value = next.view;
     });
     // The view changed first; then the page hears the answer, then the choice that went with it.
+    // A from-price (or its "no quote") is not the cart's quote: the checkout hears nothing of it.
+    if (asFrom && outcome.kind === 'rates') return;
     if (outcome.kind === 'rates') {
       const { rates, reason } = outcome.response;
       events.rates({ cep: digits, rates, ...(reason ? { reason } : {}) });
@@ -286,9 +296,11 @@ export function createCalculatorModel(options: CalculatorModelOptions) {
     /**
      * New cart items. `[]` is an empty cart: the options go and the choice is cleared at once. Otherwise, with a CEP
      * in the field, quote again (debounced); until the answer, the options on screen keep their price and choice.
+     * `from`: the items are the lightest variant, quoted for "a partir de R$ X" (no options, no events).
      */
-    setItems(next: QuoteItem[]): void {
+    setItems(next: QuoteItem[], from = false): void {
       items.value = next;
+      fromPrice = from;
       if (next.length === 0) {
         showEmpty();
         return;

@@ -69,6 +69,12 @@ export const CALCULATOR = {
     },
     { name: 'data-items', type: 'string', description: 'The same as items.' },
     {
+      name: 'variants',
+      type: 'string',
+      description:
+        'A product page before a variant is chosen: the variants as JSON, [{name, unitPriceBRL, weightKg}]. Until items is given, one unit of the lightest is quoted and shown as "Frete a partir de R$ X" (part from-price), under the same rules; nothing to choose, no event. Read when the calculator starts.',
+    },
+    {
       name: 'api-url',
       type: 'string',
       description:
@@ -155,6 +161,7 @@ export const CALCULATOR = {
     'message',
     'retry',
     'progress',
+    'from-price',
     'destination',
     'options',
     'option',

@@ -73,6 +73,13 @@ export interface ShippingCalculatorAttributes {
   items?: string;
   /** The same as `items`. */
   'data-items'?: string;
+  /**
+   * A product page before a variant is chosen: the variants as JSON, `[{name, unitPriceBRL, weightKg}]` (cart lines
+   * without the quantity). Until the store gives `items`, the element quotes one unit of the lightest and says
+   * "Frete a partir de R$ X" (no options to choose, no `shipping-rates` or `shipping-select`). Read when the
+   * calculator starts.
+   */
+  variants?: string;
   /** The platform's base URL; overrides the script's `data-api-url`. Read when the calculator starts. */
   'api-url'?: string;
   /** The store's public key, `pk_…`; overrides the script's `data-public-key`. Read when the calculator starts. */
