@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { localeOf } from '../../shared/locale.ts';
 import { ShipmentEventSchema } from '../../shared/shipment-events.ts';
-import { OutboxDrain, retryDelayMs } from '../../shared/sql/outbox.ts';
+import { OutboxDrain } from '../../shared/sql/outbox.ts';
 import type { BffConfig } from '../config.ts';
 import type { LedgerStore } from '../labels/ledger-store.ts';
 import type { Logger } from '../logger.ts';
@@ -77,8 +77,12 @@ export class Dispatcher {
         error instanceof DeliveryError ? error : new DeliveryError('an unexpected error (see the BFF log)');
       if (!(error instanceof DeliveryError))
         logger.error({ err: error, delivery: delivery.id }, 'notification: unexpected error');
-      const nextAt = failure.permanent ? undefined : now() + retryDelayMs(delivery.tries, random);
-      const state = await outbox.failed(delivery.id, failure.message, now(), nextAt);
+      const state = await outbox.retry(
+        delivery.id,
+        { tries: delivery.tries, error: failure.message, permanent: failure.permanent },
+        now(),
+        random,
+      );
       logger.warn(
         {
           delivery: delivery.id,

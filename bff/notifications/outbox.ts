@@ -133,9 +133,14 @@ export class Outbox {
     return this.table.sent(id, now);
   }
 
-  /** Failed this time: tried again at `nextAt`, or given up when that is past its window. */
-  failed(id: string, error: string, now: number, nextAt: number | undefined): Promise<DeliveryState> {
-    return this.table.failed(id, error, now, nextAt);
+  /** Failed this time: tried again after the outbox's backoff, or given up (refused for good, or past its window). */
+  retry(
+    id: string,
+    failure: { tries: number; error: string; permanent: boolean },
+    now: number,
+    random?: () => number,
+  ): Promise<DeliveryState> {
+    return this.table.retry(id, failure, now, random);
   }
 
   /** node:sqlite only: at start, the leases of a process that is gone end (the deliveries are due again now). */

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { OUTBOX_STATES, OutboxDrain, OutboxTable, retryDelayMs } from '../../shared/sql/outbox.ts';
+import { OUTBOX_STATES, OutboxDrain, OutboxTable } from '../../shared/sql/outbox.ts';
 import { placeholders, type Sql } from '../../shared/sql/sql.ts';
 import type { BffConfig } from '../config.ts';
 import { type Logger, messageOf } from '../logger.ts';
@@ -153,8 +153,14 @@ export class FulfillmentStore {
     return this.table.mark(orderId, 'failed', now, why);
   }
 
-  failed(orderId: string, error: string, now: number, nextAt: number | undefined): Promise<FulfillmentState> {
-    return this.table.failed(orderId, error, now, nextAt);
+  /** Failed this time: tried again after the outbox's backoff, or given up (refused for good, or past its window). */
+  retry(
+    orderId: string,
+    failure: { tries: number; error: string; permanent: boolean },
+    now: number,
+    random?: () => number,
+  ): Promise<FulfillmentState> {
+    return this.table.retry(orderId, failure, now, random);
   }
 
   /** The desk's "send again" after a failure, or while waiting: due now, with a new window. */
@@ -281,10 +287,12 @@ export class TrackingBack {
             : error instanceof ShopifyFulfillmentRefused
               ? new SendFailure(error.message, true)
               : new SendFailure(`an unexpected error: ${messageOf(error)}`, false);
-      const nextAt = failure.permanent
-        ? undefined
-        : now() + retryDelayMs(fulfillment.tries, this.options.random ?? Math.random);
-      const state = await store.failed(fulfillment.orderId, failure.message, now(), nextAt);
+      const state = await store.retry(
+        fulfillment.orderId,
+        { tries: fulfillment.tries, error: failure.message, permanent: failure.permanent },
+        now(),
+        this.options.random,
+      );
       logger.warn({ ...fields, state, error: failure.message }, 'orders: tracking not sent back');
     }
   }

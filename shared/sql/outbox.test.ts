@@ -236,9 +236,12 @@ describe.each(DATABASES)('the outbox on %s', (name, connect) => {
     const clock = { now: T0 };
     const none = () => 0;
     const failing = sender(a, clock, async (table, item) => {
-      const permanent = item.id === 'r01';
-      const nextAt = permanent ? undefined : clock.now + retryDelayMs(item.tries, none);
-      await table.failed(item.id, `refused (try ${item.tries})`, clock.now, nextAt);
+      const failure = {
+        tries: item.tries,
+        error: `refused (try ${item.tries})`,
+        permanent: item.id === 'r01',
+      };
+      await table.retry(item.id, failure, clock.now, none);
     });
     expect(await failing.drain.drain()).toBe(2);
     expect(await row(a, 'r01')).toMatchObject({ state: 'failed', tries: 1, last_error: 'refused (try 1)' });

@@ -120,6 +120,20 @@ export class OutboxTable {
     return state;
   }
 
+  /**
+   * A try failed: the row goes again after the backoff (`retryDelayMs` of its tries), or is given up when the failure
+   * is `permanent` or the next try would fall past its `give_up_at`.
+   */
+  retry(
+    key: string,
+    failure: { tries: number; error: string; permanent: boolean },
+    now: number,
+    random: () => number = Math.random,
+  ): Promise<'retrying' | 'failed'> {
+    const nextAt = failure.permanent ? undefined : now + retryDelayMs(failure.tries, random);
+    return this.failed(key, failure.error, now, nextAt);
+  }
+
   /** A row still to send moves to `state`, due at `nextAt`, its lease ended; `why` is shown on the desk. */
   async mark(key: string, state: string, nextAt: number, why: string): Promise<void> {
     await this.sql.run(
