@@ -15,7 +15,7 @@ describe('lines of product code (issue 49)', () => {
     expect(isProductCode('testing/servers.ts')).toBe(false);
     expect(isProductCode('scripts/test.ts')).toBe(false);
     expect(isProductCode('widget/dist/index.d.ts')).toBe(false);
-    expect(isProductCode('bff/README.md')).toBe(false);
+    expect(isProductCode('bff/page/track.css')).toBe(false);
   });
 
   it('counts non-blank lines only', () => {

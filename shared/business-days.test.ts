@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import {
   addBusinessDays,
   arrivalDate,
+  businessDaysAfter,
   civilDate,
   easter,
   isBusinessDay,
@@ -233,5 +234,15 @@ describe('arrivalDate properties (any instant 2025–2030, any deadline)', () =>
       }),
       { numRuns: 500 },
     );
+  });
+});
+
+describe('businessDaysAfter', () => {
+  it('counts the business days after posting up to the delivery, skipping weekends and holidays', () => {
+    expect(businessDaysAfter(day('2026-11-23'), day('2026-11-25'))).toBe(2); // Mon → Wed
+    expect(businessDaysAfter(day('2026-11-27'), day('2026-11-30'))).toBe(1); // Fri → Mon
+    expect(businessDaysAfter(day('2026-11-19'), day('2026-11-23'))).toBe(1); // Thu → Mon, Fri 20/11 a holiday
+    expect(businessDaysAfter(day('2026-11-28'), day('2026-11-30'))).toBe(1); // posted on a Saturday
+    expect(businessDaysAfter(day('2026-11-25'), day('2026-11-25'))).toBe(0);
   });
 });

@@ -84,6 +84,16 @@ export function addBusinessDays(n: number, count: number): number {
 }
 
 /**
+ * Business days in (`from`, `to`], days numbered as `civilDate`'s: the carrier's count from posting to delivery (a
+ * Monday to the Wednesday is 2); none when `to` is not after `from`. The one count of business days between two days.
+ */
+export function businessDaysAfter(from: number, to: number): number {
+  let days = 0;
+  for (let day = from + 1; day <= to; day++) if (isBusinessDay(day)) days += 1;
+  return days;
+}
+
+/**
  * The longest wait a date is shown for (about a year of business days). `addBusinessDays` walks day by day, so a
  * caller with a count from outside (the platform's `deliveryDays` is only "an integer") checks it first.
  */

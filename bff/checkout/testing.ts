@@ -1,5 +1,6 @@
 import type { RunningSandbox } from '../../sandbox/testing.ts';
 import { SHOPIFY_HMAC_HEADER, shopifyHmac } from '../../shared/checkouts/shopify.ts';
+import { centavos } from '../../shared/money.ts';
 import { type QuoteItem, RatesResponseSchema } from '../../shared/quote.ts';
 
 /** The Shopify app secret and Nuvemshop callback secret of the test BFFs (and of the sandbox's fixture app). */
@@ -13,7 +14,7 @@ export function shopifyItem(item: QuoteItem, extra: Record<string, unknown> = {}
     sku: null,
     quantity: item.quantity,
     grams: Math.round(item.weightKg * 1000),
-    price: Math.round(item.unitPriceBRL * 100),
+    price: centavos(item.unitPriceBRL),
     requires_shipping: true,
     ...extra,
   };

@@ -1,10 +1,10 @@
 import * as z from 'zod/mini';
 import { localeOf } from '../../shared/locale.ts';
 import { ShipmentEventSchema } from '../../shared/shipment-events.ts';
+import { OutboxDrain } from '../../shared/sql/outbox.ts';
 import type { BffConfig } from '../config.ts';
 import type { LedgerStore } from '../labels/ledger-store.ts';
 import type { Logger } from '../logger.ts';
-import { OutboxDrain } from '../outbox-drain.ts';
 import { renderEmail } from './email.ts';
 import type { MailPort } from './mailer.ts';
 import type { Delivery, Outbox } from './outbox.ts';
@@ -14,16 +14,6 @@ import { DeliveryError, type WebhookSender } from './webhook.ts';
 const RecipientSchema = z.object({
   recipient: z.object({ nome: z.optional(z.string()), email: z.optional(z.string()) }),
 });
-
-/**
- * The wait before try `n + 1` after `n` failed tries: 30 s doubling to at most 2 h, with "equal jitter" (half of it
- * fixed, half random) so that many deliveries failing together do not come back together. About 16 tries fit the
- * 24 h an event is tried.
- */
-export function retryDelayMs(tries: number, random: () => number = Math.random): number {
-  const delay = Math.min(30_000 * 2 ** Math.max(0, tries - 1), 2 * 3_600_000);
-  return delay / 2 + random() * (delay / 2);
-}
 
 export interface DispatcherOptions {
   outbox: Outbox;
@@ -87,8 +77,12 @@ export class Dispatcher {
         error instanceof DeliveryError ? error : new DeliveryError('an unexpected error (see the BFF log)');
       if (!(error instanceof DeliveryError))
         logger.error({ err: error, delivery: delivery.id }, 'notification: unexpected error');
-      const nextAt = failure.permanent ? undefined : now() + retryDelayMs(delivery.tries, random);
-      const state = await outbox.failed(delivery.id, failure.message, now(), nextAt);
+      const state = await outbox.retry(
+        delivery.id,
+        { tries: delivery.tries, error: failure.message, permanent: failure.permanent },
+        now(),
+        random,
+      );
       logger.warn(
         {
           delivery: delivery.id,

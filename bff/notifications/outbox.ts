@@ -1,17 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import * as z from 'zod/mini';
 import { SHIPMENT_EVENT_TYPES, type ShipmentEventType } from '../../shared/shipment-events.ts';
+import { OUTBOX_STATES, OutboxTable } from '../../shared/sql/outbox.ts';
 import { type CamelCased, fromRow } from '../../shared/sql/rows.ts';
-import type { Sql, SqlTransaction, SqlValue } from '../../shared/sql/sql.ts';
+import { placeholders, type Sql, type SqlTransaction, type SqlValue } from '../../shared/sql/sql.ts';
 
 export const CHANNELS = ['webhook', 'email'] as const;
 export type Channel = (typeof CHANNELS)[number];
 
-/**
- * Where a delivery stands: `pending` (not tried yet), `retrying` (a try failed, another is due at `nextAt`), `sent`,
- * or `failed` (refused for good, or still failing 24 h after the event). The desk's log shows these.
- */
-export const DELIVERY_STATES = ['pending', 'retrying', 'sent', 'failed'] as const;
+/** Where a delivery stands: the outbox's states (shared/sql/outbox.ts), tried for 24 h. The desk's log shows these. */
+export const DELIVERY_STATES = OUTBOX_STATES;
 export type DeliveryState = (typeof DELIVERY_STATES)[number];
 
 /** An event as the watcher makes it, with where it goes. */
@@ -92,16 +90,6 @@ export async function enqueueEvent(
   }
 }
 
-/** `?, ?, …` for an IN list. */
-export function placeholders(n: number): string {
-  return Array.from({ length: n }, () => '?').join(', ');
-}
-
-/** `FOR UPDATE SKIP LOCKED` on PostgreSQL, where every instance claims; nothing on node:sqlite (one writer). */
-export function skipLocked(sql: Sql): string {
-  return sql.dialect === 'postgres' ? ' FOR UPDATE SKIP LOCKED' : '';
-}
-
 /** What the desk's log selects: one state, most recent first, older than a cursor. */
 export interface DeliveryFilter {
   state?: DeliveryState | undefined;
@@ -110,76 +98,54 @@ export interface DeliveryFilter {
 }
 
 /**
- * The outbox (`notification_deliveries`): deliveries are claimed for a lease by one sender — `FOR UPDATE SKIP LOCKED`
- * on PostgreSQL, where every instance sends; node:sqlite has a single writer — sent outside any transaction, then
- * marked. A sender that dies mid-send leaves its lease to run out and the delivery goes again with the same event
- * (the same `webhook-id`): at least once. A label's deliveries on one channel go in the order of its events: one is
- * claimed only when none before it is still waiting.
+ * The notifications' outbox (`notification_deliveries`), a user of the one outbox (shared/sql/outbox.ts): claimed for
+ * a lease, sent outside any transaction, then marked. A delivery that goes again carries the same event (the same
+ * `webhook-id`). A label's deliveries on one channel go in the order of its events: one is claimed only when none
+ * before it is still waiting.
  */
 export class Outbox {
   private readonly sql: Sql;
+  private readonly table: OutboxTable;
 
   constructor(sql: Sql) {
     this.sql = sql;
+    this.table = new OutboxTable(sql, {
+      table: 'notification_deliveries',
+      key: 'id',
+      claimable: `NOT EXISTS (
+        SELECT 1 FROM notification_deliveries b
+        WHERE b.attempt_id = o.attempt_id AND b.channel = o.channel AND b.seq < o.seq
+          AND b.state IN ('pending', 'retrying'))`,
+      order: 'o.next_at, o.seq, o.id',
+    });
   }
 
   /** Up to `limit` deliveries due at `now`, each leased until `leaseUntil` and counted as a try. */
-  async claim(limit: number, now: number, leaseUntil: number): Promise<Delivery[]> {
-    return this.sql.transaction(async (tx) => {
-      const ids = await tx.all(
-        `SELECT d.id FROM notification_deliveries d
-         WHERE d.state IN ('pending', 'retrying') AND d.next_at <= ? AND (d.lease_until IS NULL OR d.lease_until < ?)
-           AND NOT EXISTS (
-             SELECT 1 FROM notification_deliveries b
-             WHERE b.attempt_id = d.attempt_id AND b.channel = d.channel AND b.seq < d.seq
-               AND b.state IN ('pending', 'retrying'))
-         ORDER BY d.next_at, d.seq, d.id LIMIT ?${skipLocked(this.sql)}`,
-        [now, now, limit],
-      );
-      if (ids.length === 0) return [];
-      const list = ids.map((row) => String(row.id));
-      await tx.run(
-        `UPDATE notification_deliveries SET lease_until = ?, tries = tries + 1
-         WHERE id IN (${placeholders(list.length)})`,
-        [leaseUntil, ...list],
-      );
-      const rows = await tx.all(`${SELECT} WHERE d.id IN (${placeholders(list.length)})`, list);
+  claim(limit: number, now: number, leaseUntil: number): Promise<Delivery[]> {
+    return this.table.claim(limit, now, leaseUntil, async (tx, ids) => {
+      const rows = await tx.all(`${SELECT} WHERE d.id IN (${placeholders(ids.length)})`, ids);
       return rows.map(toDelivery).sort((a, b) => a.nextAt - b.nextAt || a.seq - b.seq);
     });
   }
 
   /** Delivered (a 2xx, or the SMTP server took the message). */
-  async sent(id: string, now: number): Promise<void> {
-    await this.sql.run(
-      `UPDATE notification_deliveries SET state = 'sent', sent_at = ?, lease_until = NULL, last_error = NULL
-       WHERE id = ? AND state IN ('pending', 'retrying')`,
-      [now, id],
-    );
+  sent(id: string, now: number): Promise<void> {
+    return this.table.sent(id, now);
   }
 
-  /** Failed this time: tried again at `nextAt`, or given up when that is past its window. */
-  async failed(id: string, error: string, now: number, nextAt: number | undefined): Promise<DeliveryState> {
-    const row = await this.sql.one('SELECT give_up_at FROM notification_deliveries WHERE id = ?', [id]);
-    const state: DeliveryState =
-      nextAt === undefined || row === undefined || nextAt > Number(row.give_up_at) ? 'failed' : 'retrying';
-    await this.sql.run(
-      `UPDATE notification_deliveries SET state = ?, next_at = ?, last_error = ?, lease_until = NULL
-       WHERE id = ? AND state IN ('pending', 'retrying')`,
-      [state, nextAt ?? now, error.slice(0, 300), id],
-    );
-    return state;
+  /** Failed this time: tried again after the outbox's backoff, or given up (refused for good, or past its window). */
+  retry(
+    id: string,
+    failure: { tries: number; error: string; permanent: boolean },
+    now: number,
+    random?: () => number,
+  ): Promise<DeliveryState> {
+    return this.table.retry(id, failure, now, random);
   }
 
-  /**
-   * node:sqlite only (one writer): at start, every lease belongs to a process that is gone, so its deliveries are due
-   * again now rather than when the lease would have run out.
-   */
-  async releaseLeases(): Promise<number> {
-    if (this.sql.dialect !== 'sqlite') return 0;
-    return this.sql.run(
-      `UPDATE notification_deliveries SET lease_until = NULL WHERE lease_until IS NOT NULL
-       AND state IN ('pending', 'retrying')`,
-    );
+  /** node:sqlite only: at start, the leases of a process that is gone end (the deliveries are due again now). */
+  releaseLeases(): Promise<number> {
+    return this.table.releaseLeases();
   }
 
   /** The desk's "send again": due now, with a new window of tries; the same event, so the same `webhook-id`. */

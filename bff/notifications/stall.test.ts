@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { lookAt } from './changes.ts';
-import { businessDaysBetween, stallOf } from './stall.ts';
+import { stallOf } from './stall.ts';
 import { DAY, ev, MONDAY, moving, posted, trackingResult, watch } from './testing/looks.ts';
 
 describe('where a parcel is declared stalled', () => {
@@ -22,11 +22,23 @@ describe('where a parcel is declared stalled', () => {
   });
 
   it('counts business days only: a weekend and a holiday do not make a stall', () => {
+    // The business days waited from `changedAt` to `now`: how many of BFF_STALL_DAYS = 1…10 already make a stall.
+    const waited = (changedAt: number, now: number) =>
+      Array.from({ length: 10 }, (_, i) => i + 1).filter(
+        (stallDays) =>
+          stallOf(
+            watch({ status: 'in-transit', changedAt }),
+            trackingResult([moving, posted]),
+            now,
+            stallDays,
+            false,
+          ).event,
+      ).length;
     // Thursday 2026-11-19; Friday 20 is a holiday (Consciência Negra), then the weekend.
     const thursday = Date.parse('2026-11-19T12:00:00-03:00');
-    expect(businessDaysBetween(thursday, Date.parse('2026-11-24T00:00:00-03:00'))).toBe(1);
-    expect(businessDaysBetween(thursday, Date.parse('2026-11-26T00:00:00-03:00'))).toBe(3);
-    expect(businessDaysBetween(MONDAY, MONDAY + 3600_000)).toBe(0);
+    expect(waited(thursday, Date.parse('2026-11-24T00:00:00-03:00'))).toBe(1);
+    expect(waited(thursday, Date.parse('2026-11-26T00:00:00-03:00'))).toBe(3);
+    expect(waited(MONDAY, MONDAY + 3600_000)).toBe(0);
   });
 
   it('never reports as stalled a label it never saw, however long the platform does not find it', () => {

@@ -1,25 +1,15 @@
-import { isBusinessDay, saoPauloDay } from '../../shared/business-days.ts';
+import { businessDaysAfter, saoPauloDay } from '../../shared/business-days.ts';
 import { FINAL_STATUSES, parcelState } from '../../shared/parcel-status.ts';
 import type { TrackingResult } from '../../shared/tracking.ts';
 import type { Look, WatchState } from './look.ts';
 
 /**
- * Business days that have ended between two instants, in São Paulo: those after the day of `from` and before the day
- * of `to`. An event on a Monday has been followed by 3 business days without news on Friday at 00:00 (not before),
- * whatever the hour of the event.
- */
-export function businessDaysBetween(from: number, to: number): number {
-  const first = saoPauloDay(from).day;
-  const last = saoPauloDay(to).day;
-  let days = 0;
-  for (let day = first + 1; day < last; day++) if (isBusinessDay(day)) days += 1;
-  return days;
-}
-
-/**
  * Where a parcel is declared stalled: after a look that brought no news, `shipment.stalled` when no new carrier event
  * came for `stallDays` (BFF_STALL_DAYS) business days since the stall clock (`changedAt`) started — once per stall,
- * never for a parcel delivered, returned, waiting at a unit for its shopper, or never seen (status unknown).
+ * never for a parcel delivered, returned, waiting at a unit for its shopper, or never seen (status unknown). The
+ * business days counted are those that have ended, in São Paulo: after the day of `changedAt` and before today's. An
+ * event on a Monday has been followed by 3 business days without news on Friday at 00:00 (not before), whatever its
+ * hour.
  */
 export function stallOf(
   watch: WatchState,
@@ -38,7 +28,8 @@ export function stallOf(
     status === 'awaiting-pickup'
   )
     return { next: watch, done };
-  if (businessDaysBetween(watch.changedAt, now) < stallDays) return { next: watch, done };
+  const ended = businessDaysAfter(saoPauloDay(watch.changedAt).day, saoPauloDay(now).day - 1);
+  if (ended < stallDays) return { next: watch, done };
   const lastEvent = result.found ? parcelState(result).event : undefined;
   return {
     next: { ...watch, stalled: true },

@@ -1,10 +1,10 @@
 import * as z from 'zod/mini';
 import { PARCEL_STATUSES } from '../../shared/parcel-status.ts';
 import { type CamelCased, flag, fromRow } from '../../shared/sql/rows.ts';
-import type { Sql, SqlRunner } from '../../shared/sql/sql.ts';
+import { placeholders, type Sql, type SqlRunner, skipLocked } from '../../shared/sql/sql.ts';
 import type { WatchState } from './look.ts';
 import { WATCH_DAYS } from './migrations.ts';
-import { enqueueEvent, type NewEvent, placeholders, skipLocked } from './outbox.ts';
+import { enqueueEvent, type NewEvent } from './outbox.ts';
 
 /** A label the watcher follows: its tracking code, what was last seen, and the version its next record must match. */
 const WatchRowSchema = z.object({

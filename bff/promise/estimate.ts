@@ -1,6 +1,6 @@
+import { businessDaysAfter } from '../../shared/business-days.ts';
 import type { Lane } from '../../shared/lanes.ts';
 import { coveringDays, type WeightedDays, weightedQuantile } from './quantile.ts';
-import { businessDaysAfter } from './transit.ts';
 
 /**
  * A delivered parcel of the store's history: where it went, its business days in transit, the platform's count it

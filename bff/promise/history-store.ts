@@ -1,8 +1,7 @@
 import * as z from 'zod/mini';
 import { type Lane, REGIONS_LIST, UFS } from '../../shared/lanes.ts';
 import { type CamelCased, fromRow, nullish } from '../../shared/sql/rows.ts';
-import type { Sql, SqlRunner } from '../../shared/sql/sql.ts';
-import { placeholders } from '../notifications/outbox.ts';
+import { placeholders, type Sql, type SqlRunner } from '../../shared/sql/sql.ts';
 import { type DeliveredParcel, LANE_LEVELS, type LaneLevel, type OpenParcel } from './estimate.ts';
 import { HISTORY_DAYS } from './migrations.ts';
 

@@ -1,8 +1,8 @@
-import { saoPauloDay } from '../../shared/business-days.ts';
+import { businessDaysAfter, saoPauloDay } from '../../shared/business-days.ts';
 import type { ParcelStatus } from '../../shared/parcel-status.ts';
 import type { TrackingResult } from '../../shared/tracking.ts';
 import type { TransitChange, TransitRow } from './history-store.ts';
-import { businessDaysAfter, MAX_TRANSIT_DAYS, transitOf } from './transit.ts';
+import { MAX_TRANSIT_DAYS, transitOf } from './transit.ts';
 
 const DAY_MS = 86_400_000;
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { carrierDay } from '../../shared/carrier-time.ts';
 import type { TrackingEvent, TrackingResult } from '../../shared/tracking.ts';
-import { businessDaysAfter, transitOf } from './transit.ts';
+import { transitOf } from './transit.ts';
 
 const day = (iso: string) => Date.parse(`${iso}T00:00:00Z`) / 86_400_000;
 const ev = (
@@ -49,16 +49,6 @@ describe('carrierDay', () => {
     '1e12',
   ])('is no date for %j', (text) => {
     expect(carrierDay(text)).toBeUndefined();
-  });
-});
-
-describe('businessDaysAfter', () => {
-  it('counts the business days after posting up to the delivery, skipping weekends and holidays', () => {
-    expect(businessDaysAfter(day('2026-11-23'), day('2026-11-25'))).toBe(2); // Mon → Wed
-    expect(businessDaysAfter(day('2026-11-27'), day('2026-11-30'))).toBe(1); // Fri → Mon
-    expect(businessDaysAfter(day('2026-11-19'), day('2026-11-23'))).toBe(1); // Thu → Mon, Fri 20/11 a holiday
-    expect(businessDaysAfter(day('2026-11-28'), day('2026-11-30'))).toBe(1); // posted on a Saturday
-    expect(businessDaysAfter(day('2026-11-25'), day('2026-11-25'))).toBe(0);
   });
 });
 

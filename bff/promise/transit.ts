@@ -1,17 +1,10 @@
-import { isBusinessDay, saoPauloDay } from '../../shared/business-days.ts';
+import { saoPauloDay } from '../../shared/business-days.ts';
 import { carrierDay } from '../../shared/carrier-time.ts';
 import { parcelState } from '../../shared/parcel-status.ts';
 import type { TrackingEvent, TrackingResult } from '../../shared/tracking.ts';
 
 /** The longest transit that is learnt from (business days): anything longer is a lost parcel or a bad clock. */
 export const MAX_TRANSIT_DAYS = 60;
-
-/** Business days in (`from`, `to`]: the carrier's count from posting to delivery (a Monday to the Wednesday is 2). */
-export function businessDaysAfter(from: number, to: number): number {
-  let days = 0;
-  for (let day = from + 1; day <= to; day++) if (isBusinessDay(day)) days += 1;
-  return days;
-}
 
 /** The events that still count, most recent first: an `EST` ("disregard the previous information") and the event it
  * cancels (the one reported just before it) are dropped. */

@@ -2,6 +2,7 @@ import express, { type Request, type Response, Router } from 'express';
 import { normalizeCep } from '../../shared/cep.ts';
 import { type Html, html } from '../../shared/html.ts';
 import type { Locale } from '../../shared/locale.ts';
+import { centavos } from '../../shared/money.ts';
 import type { QuoteItem } from '../../shared/quote.ts';
 import { parseRules, type Rule, rulesProblemText, rulesWarnings } from '../../shared/shipping-rules.ts';
 import { requireAdminSession } from '../admin/gate.ts';
@@ -192,8 +193,6 @@ async function quoteBoth(
   return { before, after };
 }
 
-const cents = (brl: number) => Math.round(brl * 100);
-
 function ruleRow(t: RulesMessages, row: RuleRow, i: number): Html {
   const n = i + 1;
   const input = (name: string, value: string, label: string) =>
@@ -225,7 +224,9 @@ function previewTable(view: RulesView): Html {
   const rows = preview.before.rates.map((before) => {
     const after = preview.after.rates.find((rate) => rate.serviceId === before.serviceId);
     const platform = preview.after.platformPrices?.[before.serviceId] ?? before.price;
-    const difference = after ? (cents(after.free ? 0 : after.price) - cents(platform)) / 100 : undefined;
+    const difference = after
+      ? (centavos(after.free ? 0 : after.price) - centavos(platform)) / 100
+      : undefined;
     return html`<tr>
 <th scope="row">${before.label} <span class="muted code">${before.serviceId}</span></th>
 <td>${price(before)} · ${before.promise.to}</td>

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { ShopifyAccessToken } from '../../shared/checkouts/store-oauth.ts';
+import { retryDelayMs } from '../../shared/sql/outbox.ts';
 import type { BffConfig } from '../config.ts';
 import type { Logger } from '../logger.ts';
-import { retryDelayMs } from '../notifications/dispatcher.ts';
 import type { ConnectionRow, ConnectionStore, SealedGrant, StorePlatform } from './connection-store.ts';
 import { StoreRefused } from './store-api.ts';
 import { loadStoreKey, TokenBox } from './store-key.ts';

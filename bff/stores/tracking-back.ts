@@ -1,12 +1,10 @@
 import * as z from 'zod/mini';
-import type { Sql } from '../../shared/sql/sql.ts';
+import { OUTBOX_STATES, OutboxDrain, OutboxTable } from '../../shared/sql/outbox.ts';
+import { placeholders, type Sql } from '../../shared/sql/sql.ts';
 import type { BffConfig } from '../config.ts';
 import { type Logger, messageOf } from '../logger.ts';
-import { retryDelayMs } from '../notifications/dispatcher.ts';
-import { DELIVERY_STATES, placeholders, skipLocked } from '../notifications/outbox.ts';
 import { NuvemshopApi } from '../nuvemshop/api-client.ts';
 import type { StoredOrder } from '../orders/order-store.ts';
-import { OutboxDrain } from '../outbox-drain.ts';
 import { ShopifyFulfillment, ShopifyFulfillmentRefused } from '../shopify/fulfillment.ts';
 import type { AccessOf, StoreAccess } from './connections.ts';
 import { isStoreRefused } from './store-api.ts';
@@ -19,9 +17,8 @@ import { isStoreRefused } from './store-api.ts';
  * kit e-mails the shopper itself: `BFF_STORE_NOTIFY_CUSTOMER`). A store's order that cannot be fulfilled yet (held,
  * scheduled) is `waiting`, looked at again; a cancelled one is withdrawn.
  *
- * The same at-least-once machinery as the notification outbox (bff/notifications/outbox.ts: its states, its lease,
- * its backoff `retryDelayMs`, tried for 24 h), in its own table (`store_fulfillments`) because its unit is an order,
- * not a shipment event. Once per order comes from the storage (PRIMARY KEY `order_id`), and from the platform: before
+ * A user of the one outbox (shared/sql/outbox.ts: its states, its lease, its backoff, tried for 24 h), as the
+ * notifications are, in its own table (`store_fulfillments`) because its unit is an order, not a shipment event. Once per order comes from the storage (PRIMARY KEY `order_id`), and from the platform: before
  * sending, the sender reads whether the store's order is already fulfilled (a lost answer is not sent twice).
  */
 export const FULFILLMENT_WINDOW_MS = 24 * 3_600_000;
@@ -34,7 +31,7 @@ export const WAITING_WINDOW_MS = 14 * 24 * 3_600_000;
  * Where an order's tracking back stands: the outbox's states, and `waiting` — the store's order cannot be fulfilled
  * yet (held, scheduled): not a failure, looked at again.
  */
-export const FULFILLMENT_STATES = [...DELIVERY_STATES, 'waiting'] as const;
+export const FULFILLMENT_STATES = [...OUTBOX_STATES, 'waiting'] as const;
 export type FulfillmentState = (typeof FULFILLMENT_STATES)[number];
 
 export interface TrackingCode {
@@ -89,9 +86,15 @@ const COLUMNS =
 /** `store_fulfillments`: claimed for a lease, tried once, marked sent, retrying or failed. */
 export class FulfillmentStore {
   private readonly sql: Sql;
+  private readonly table: OutboxTable;
 
   constructor(sql: Sql) {
     this.sql = sql;
+    this.table = new OutboxTable(sql, {
+      table: 'store_fulfillments',
+      key: 'order_id',
+      alsoOpen: ['waiting'],
+    });
   }
 
   /** Queues the order's tracking once (a second call for the same order changes nothing); answers whether it did. */
@@ -113,34 +116,19 @@ export class FulfillmentStore {
     return changed > 0;
   }
 
-  async claim(limit: number, now: number, leaseUntil: number): Promise<Fulfillment[]> {
-    return this.sql.transaction(async (tx) => {
-      const ids = await tx.all(
-        `SELECT order_id FROM store_fulfillments
-         WHERE state IN ('pending', 'retrying', 'waiting') AND next_at <= ? AND (lease_until IS NULL OR lease_until < ?)
-         ORDER BY next_at, order_id LIMIT ?${skipLocked(this.sql)}`,
-        [now, now, limit],
-      );
-      if (ids.length === 0) return [];
-      const list = ids.map((row) => String(row.order_id));
-      await tx.run(
-        `UPDATE store_fulfillments SET lease_until = ?, tries = tries + 1 WHERE order_id IN (${placeholders(list.length)})`,
-        [leaseUntil, ...list],
-      );
+  /** Up to `limit` orders due at `now` (waiting ones too), each leased until `leaseUntil` and counted as a try. */
+  claim(limit: number, now: number, leaseUntil: number): Promise<Fulfillment[]> {
+    return this.table.claim(limit, now, leaseUntil, async (tx, orderIds) => {
       const rows = await tx.all(
-        `SELECT ${COLUMNS} FROM store_fulfillments WHERE order_id IN (${placeholders(list.length)})`,
-        list,
+        `SELECT ${COLUMNS} FROM store_fulfillments WHERE order_id IN (${placeholders(orderIds.length)})`,
+        orderIds,
       );
       return rows.map(toFulfillment);
     });
   }
 
-  async sent(orderId: string, now: number): Promise<void> {
-    await this.sql.run(
-      `UPDATE store_fulfillments SET state = 'sent', sent_at = ?, lease_until = NULL, last_error = NULL
-       WHERE order_id = ? AND state IN ('pending', 'retrying', 'waiting')`,
-      [now, orderId],
-    );
+  sent(orderId: string, now: number): Promise<void> {
+    return this.table.sent(orderId, now);
   }
 
   /** The store's order cannot be fulfilled yet (`why`): looked at again at `nextAt`, failed after the waiting window. */
@@ -148,11 +136,7 @@ export class FulfillmentStore {
     const row = await this.sql.one('SELECT created_at FROM store_fulfillments WHERE order_id = ?', [orderId]);
     const state: FulfillmentState =
       row === undefined || now - Number(row.created_at) > WAITING_WINDOW_MS ? 'failed' : 'waiting';
-    await this.sql.run(
-      `UPDATE store_fulfillments SET state = ?, next_at = ?, last_error = ?, lease_until = NULL
-       WHERE order_id = ? AND state IN ('pending', 'retrying', 'waiting')`,
-      [state, nextAt, why.slice(0, 300), orderId],
-    );
+    await this.table.mark(orderId, state, nextAt, why);
     return state;
   }
 
@@ -165,29 +149,18 @@ export class FulfillmentStore {
   }
 
   /** The store cancelled the order: what was not sent yet never is (`why` shown on the desk). */
-  async withdraw(orderId: string, why: string, now: number): Promise<void> {
-    await this.sql.run(
-      `UPDATE store_fulfillments SET state = 'failed', next_at = ?, last_error = ?, lease_until = NULL
-       WHERE order_id = ? AND state IN ('pending', 'retrying', 'waiting')`,
-      [now, why.slice(0, 300), orderId],
-    );
+  withdraw(orderId: string, why: string, now: number): Promise<void> {
+    return this.table.mark(orderId, 'failed', now, why);
   }
 
-  async failed(
+  /** Failed this time: tried again after the outbox's backoff, or given up (refused for good, or past its window). */
+  retry(
     orderId: string,
-    error: string,
+    failure: { tries: number; error: string; permanent: boolean },
     now: number,
-    nextAt: number | undefined,
+    random?: () => number,
   ): Promise<FulfillmentState> {
-    const row = await this.sql.one('SELECT give_up_at FROM store_fulfillments WHERE order_id = ?', [orderId]);
-    const state: FulfillmentState =
-      nextAt === undefined || row === undefined || nextAt > Number(row.give_up_at) ? 'failed' : 'retrying';
-    await this.sql.run(
-      `UPDATE store_fulfillments SET state = ?, next_at = ?, last_error = ?, lease_until = NULL
-       WHERE order_id = ? AND state IN ('pending', 'retrying', 'waiting')`,
-      [state, nextAt ?? now, error.slice(0, 300), orderId],
-    );
-    return state;
+    return this.table.retry(orderId, failure, now, random);
   }
 
   /** The desk's "send again" after a failure, or while waiting: due now, with a new window. */
@@ -221,8 +194,7 @@ export class FulfillmentStore {
 
   /** node:sqlite only (one writer): a lease left in the file belongs to a process that is gone. */
   async releaseLeases(): Promise<void> {
-    if (this.sql.dialect === 'sqlite')
-      await this.sql.run('UPDATE store_fulfillments SET lease_until = NULL WHERE lease_until IS NOT NULL');
+    await this.table.releaseLeases();
   }
 }
 
@@ -315,10 +287,12 @@ export class TrackingBack {
             : error instanceof ShopifyFulfillmentRefused
               ? new SendFailure(error.message, true)
               : new SendFailure(`an unexpected error: ${messageOf(error)}`, false);
-      const nextAt = failure.permanent
-        ? undefined
-        : now() + retryDelayMs(fulfillment.tries, this.options.random ?? Math.random);
-      const state = await store.failed(fulfillment.orderId, failure.message, now(), nextAt);
+      const state = await store.retry(
+        fulfillment.orderId,
+        { tries: fulfillment.tries, error: failure.message, permanent: failure.permanent },
+        now(),
+        this.options.random,
+      );
       logger.warn({ ...fields, state, error: failure.message }, 'orders: tracking not sent back');
     }
   }

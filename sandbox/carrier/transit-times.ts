@@ -1,4 +1,4 @@
-import { civilDate, isBusinessDay, saoPauloDay } from '../../shared/business-days.ts';
+import { businessDaysAfter, civilDate, isBusinessDay, saoPauloDay } from '../../shared/business-days.ts';
 import { type Lane, laneOf, regionOf } from '../../shared/lanes.ts';
 import { seededRandom } from '../../shared/seeded-random.ts';
 import type { Uf } from '../../shared/uf.ts';
@@ -138,7 +138,9 @@ export function drawTransit(input: TransitInput): Transit {
   // At least a day on the road, so that its sorting and delivery events fall in order (plannedBetween).
   const deliveredAt = Math.max(postedAt + 24, Math.round((deliveredMs - createdAt) / HOUR_MS));
   const arrived = saoPauloDay(createdAt + deliveredAt * HOUR_MS).day;
-  let days = 0;
-  for (let day = postedDay + 1; day <= arrived; day++) if (isBusinessDay(day)) days += 1;
-  return { profile, days, plan: plannedBetween(route, postedAt, deliveredAt) };
+  return {
+    profile,
+    days: businessDaysAfter(postedDay, arrived),
+    plan: plannedBetween(route, postedAt, deliveredAt),
+  };
 }

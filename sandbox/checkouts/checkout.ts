@@ -3,7 +3,7 @@ import * as z from 'zod/mini';
 import { NuvemshopRateSchema } from '../../shared/checkouts/nuvemshop.ts';
 import { ShopifyRateSchema, shopifyHmac } from '../../shared/checkouts/shopify.ts';
 import { ApiError } from '../../shared/errors.ts';
-import { formatBRL } from '../../shared/money.ts';
+import { centavos, formatBRL } from '../../shared/money.ts';
 import { SANDBOX_SHOPIFY_APP_SECRET } from './accounts.ts';
 import type { CheckoutOption, CheckoutView } from './checkout-view.ts';
 import type { CheckoutPlatforms } from './state.ts';
@@ -94,7 +94,7 @@ export async function shopifyCheckout(
         sku: item.sku ?? null,
         quantity: item.quantity,
         grams: Math.round((item.weightKg ?? 0) * 1000),
-        price: Math.round(item.unitPriceBRL * 100),
+        price: centavos(item.unitPriceBRL),
         vendor: 'Loja Demo',
         requires_shipping: item.requiresShipping ?? true,
         taxable: true,
@@ -217,7 +217,7 @@ export async function nuvemshopCheckout(
       const option = carrier.options.find((o) => o.code === rate.code && o.active);
       if (!option || seen.has(rate.code) || rate.type !== 'ship') continue;
       seen.add(rate.code);
-      const amountCents = Math.round((rate.price + option.additional_cost) * 100);
+      const amountCents = centavos(rate.price + option.additional_cost);
       options.push({
         name: option.name,
         code: rate.code,

@@ -68,3 +68,16 @@ export class UniqueViolation extends Error {
 export function isUniqueViolation(error: unknown, column?: string): error is UniqueViolation {
   return error instanceof UniqueViolation && (column === undefined || error.column === column);
 }
+
+/** `?, ?, …` for an IN list of `n` values. */
+export function placeholders(n: number): string {
+  return Array.from({ length: n }, () => '?').join(', ');
+}
+
+/**
+ * ` FOR UPDATE SKIP LOCKED` on PostgreSQL, where every instance claims rows of the same queue; nothing on node:sqlite
+ * (one writer).
+ */
+export function skipLocked(sql: SqlRunner): string {
+  return sql.dialect === 'postgres' ? ' FOR UPDATE SKIP LOCKED' : '';
+}
