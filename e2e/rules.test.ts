@@ -280,6 +280,41 @@ describe('one price everywhere under the merchant’s shipping rules', () => {
   );
 });
 
+describe('"a partir de" on a product page with variants', () => {
+  it("is the lightest variant's cheapest price under the rules, and moves when the rules do", async () => {
+    const fromText = () =>
+      page.evaluate(
+        () =>
+          document.querySelector('shipping-calculator')?.shadowRoot?.querySelector('[part="from-price"]')
+            ?.textContent ?? '',
+      );
+    const cep = '01310-100';
+    const open = async () => {
+      await page.goto(`${bff.url}/demo/product-variants.html`);
+      const field = page.locator('shipping-calculator input[autocomplete="postal-code"]');
+      await field.fill(cep);
+      await field.press('Enter');
+    };
+    // every service at a fixed R$ 7,77: the from-price is the rule's, not the platform's
+    await writeRules([{ id: 'fixo', then: { priceBRL: 7.77 } }]);
+    await open();
+    await expect.poll(fromText).toContain(formatBRL(7.77));
+    // PAC free for this CEP's state: the from-price says free shipping is there, never R$ 0,00
+    await writeRules([
+      { id: 'fixo', then: { priceBRL: 7.77 } },
+      { id: 'sp-gratis', when: { ufs: ['SP'], services: ['correios-pac'] }, then: { free: true } },
+    ]);
+    await context.close();
+    context = await browser.newContext({ locale: 'pt-BR', viewport: { width: 1200, height: 900 } });
+    page = await context.newPage();
+    await page.clock.setFixedTime(new Date(NOW));
+    await open();
+    await expect.poll(fromText).toMatch(/grátis/i);
+    expect(await fromText()).not.toContain('0,00');
+    await screenshot(page, 'rules-from-price');
+  }, 60_000);
+});
+
 /** The merchant's desk session in the browser: the cookies `deskSession` got. */
 async function signIn(): Promise<void> {
   await context.addCookies(
