@@ -101,7 +101,7 @@ export function createBff(deps: BffDeps): Bff {
     config,
     logger,
     now,
-    installed: (platform) => backends.connections.latest(platform),
+    known: async (platform, store) => (await backends.connections.get(platform, store)) !== undefined,
   });
   if (oauth) {
     const sessions = new AdminSessions({ store: oauth.store, publicUrl: config.publicUrl, now });
