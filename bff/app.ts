@@ -164,6 +164,7 @@ export function createBff(deps: BffDeps): Bff {
         store: backends.connections,
         connections,
         config,
+        now,
         // ARCHITECTURE "Connected stores": /admin/stores offers what the kit holds of a data request's customer.
         privacyRequests: async () => privacyRequestsSection({ requests: await privacy.requests.list() }),
       }),

@@ -14,8 +14,8 @@ import { launchBrowser, screenshot } from './support/browser.ts';
 
 /**
  * A merchant's path to a connected store, in Chromium, on the emulated platforms (docs/checkout/shopify.md,
- * nuvemshop.md): the install link opened, the approval (the emulated platforms approve at once), the desk's login, and
- * `/admin/stores` showing the store connected with its carrier and webhooks; then the page in its three languages,
+ * nuvemshop.md): the install link opened, the approval (the emulated platforms approve at once), the desk's login, the
+ * merchant's approval of the held install (no store configured), and `/admin/stores` showing the store connected with its carrier and webhooks; then the page in its three languages,
  * light and dark, under axe.
  */
 const PASSWORD = 'senha-do-lojista-e2e-lojas';
@@ -52,7 +52,7 @@ function installLink(): string {
 }
 
 describe('connecting a store from the install link', () => {
-  it('takes a Shopify and a Nuvemshop store to connected in two steps each, then the page passes axe', async () => {
+  it('takes a Shopify and a Nuvemshop store to connected in three steps each (the third: approving it), then the page passes axe', async () => {
     const context = await browser.newContext({ locale: 'pt-BR' });
     const page = await context.newPage();
     // Step 1: the install link (Shopify approves at once); the install ends on the desk, which asks for the login.
@@ -62,15 +62,6 @@ describe('connecting a store from the install link', () => {
     await page.getByLabel('Senha do lojista').fill(PASSWORD);
     await page.getByRole('button', { name: 'Entrar' }).click();
     await page.waitForURL(`${bff.url}/admin/stores`);
-    const shopify = page.getByRole('row', { name: /Shopify/ });
-    await expect.poll(() => shopify.textContent()).toMatch(/Conectada.*renovado sozinho.*registrado/s);
-    // Nuvemshop: its install link, already logged in.
-    await page.goto(
-      `${sandbox.url}/nuvemshop/apps/${SANDBOX_NUVEMSHOP_APP_ID}/authorize?redirect_uri=${encodeURIComponent(`${bff.url}/stores/nuvemshop/callback`)}`,
-    );
-    await page.waitForURL(`${bff.url}/admin/stores`);
-    await expect.poll(() => page.getByRole('row', { name: /Nuvemshop/ }).textContent()).toMatch(/Conectada/);
-
     const sweep = async (state: string) => {
       for (const colorScheme of ['light', 'dark'] as const) {
         await page.emulateMedia({ colorScheme });
@@ -80,6 +71,29 @@ describe('connecting a store from the install link', () => {
       }
       await page.emulateMedia({ colorScheme: null });
     };
+    // Step 3 (no BFF_SHOPIFY_SHOP: a first install waits): the merchant approves the store on the page.
+    const held = page.getByRole('row', { name: /Shopify/ });
+    await expect.poll(() => held.textContent()).toContain(SHOP);
+    for (const lang of ['en', 'es', 'pt-BR']) {
+      await page.goto(`${bff.url}/admin/stores?lang=${lang}`);
+      await sweep(`pending-${lang}`);
+    }
+    await held.getByRole('button', { name: 'Aprovar' }).click();
+    await page.waitForURL(`${bff.url}/admin/stores`);
+    const shopify = page.getByRole('row', { name: /Shopify/ });
+    await expect.poll(() => shopify.textContent()).toMatch(/Conectada.*renovado sozinho.*registrado/s);
+    // Nuvemshop: its install link, already logged in, then its approval.
+    await page.goto(
+      `${sandbox.url}/nuvemshop/apps/${SANDBOX_NUVEMSHOP_APP_ID}/authorize?redirect_uri=${encodeURIComponent(`${bff.url}/stores/nuvemshop/callback`)}`,
+    );
+    await page.waitForURL(`${bff.url}/admin/stores`);
+    await page
+      .getByRole('row', { name: /Nuvemshop/ })
+      .getByRole('button', { name: 'Aprovar' })
+      .click();
+    await page.waitForURL(`${bff.url}/admin/stores`);
+    await expect.poll(() => page.getByRole('row', { name: /Nuvemshop/ }).textContent()).toMatch(/Conectada/);
+
     for (const lang of ['pt-BR', 'en', 'es']) {
       await page.goto(`${bff.url}/admin/stores?lang=${lang}`);
       await sweep(`connected-${lang}`);

@@ -61,6 +61,12 @@ beforeAll(async () => {
     `${sandbox.url}/nuvemshop/apps/${SANDBOX_NUVEMSHOP_APP_ID}/authorize?redirect_uri=${encodeURIComponent(`${bff.url}/stores/nuvemshop/callback`)}`,
   );
   expect((await go(redirect.headers.get('location') ?? '')).status).toBe(302);
+  // No store configured: each first install waits for the merchant's approval on the desk.
+  for (const [platform, shop] of [
+    ['shopify', SHOP],
+    ['nuvemshop', '1001'],
+  ] as const)
+    expect((await desk.post('/admin/api/stores/approve', { platform, shop })).status).toBe(200);
   for (const [platform, store, order] of [
     ['shopify', SHOP, shopifyOrder()],
     ['nuvemshop', '1001', nuvemshopOrder()],

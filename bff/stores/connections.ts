@@ -191,21 +191,58 @@ export class StoreConnections {
   }
 
   async connectNuvemshop(storeId: string, token: string): Promise<void> {
-    const issuedAt = this.now();
-    await this.options.store.connect(
-      'nuvemshop',
-      storeId,
-      {
-        kind: 'nuvemshop',
-        token: this.options.box.seal(token, binding('nuvemshop', storeId, 'token')),
-        refresh: null,
-        issuedAt,
-        expiresAt: null,
-        refreshExpiresAt: null,
-        renewAt: null,
-      },
-      issuedAt,
-    );
+    await this.options.store.connect('nuvemshop', storeId, this.nuvemshopGrant(storeId, token), this.now());
+  }
+
+  private nuvemshopGrant(storeId: string, token: string): SealedGrant {
+    return {
+      kind: 'nuvemshop',
+      token: this.options.box.seal(token, binding('nuvemshop', storeId, 'token')),
+      refresh: null,
+      issuedAt: this.now(),
+      expiresAt: null,
+      refreshExpiresAt: null,
+      renewAt: null,
+    };
+  }
+
+  /**
+   * An install held for the merchant's approval (install-routes.ts): its token sealed as a connection's, nothing
+   * registered, no call made with it. False when the platform holds too many already.
+   */
+  async holdShopify(shop: string, answer: ShopifyAccessToken): Promise<boolean> {
+    const kind = answer.expires_in ? 'expiring' : 'static';
+    return this.options.store.hold('shopify', shop, this.sealed('shopify', shop, answer, kind), this.now());
+  }
+
+  async holdNuvemshop(storeId: string, token: string): Promise<boolean> {
+    return this.options.store.hold('nuvemshop', storeId, this.nuvemshopGrant(storeId, token), this.now());
+  }
+
+  /**
+   * The merchant approves a held install on the desk: it connects as an install does, and its carrier and webhooks
+   * are registered. Undefined when there is no such install (taken, expired, rejected); refused while another store of
+   * the platform is connected (one store per platform).
+   */
+  async approve(
+    platform: StorePlatform,
+    shop: string,
+  ): Promise<'approved' | 'not_found' | 'other_connected'> {
+    const connected = (await this.options.store.connected(platform))?.shop;
+    if (connected && connected !== shop) return 'other_connected';
+    const held = await this.options.store.takePending(platform, shop, this.now());
+    if (!held) return 'not_found';
+    await this.options.store.connect(platform, shop, held.grant, this.now());
+    this.options.logger.info({ platform, shop }, 'stores: held install approved on the desk');
+    await this.registrar?.(platform, shop);
+    return 'approved';
+  }
+
+  /** The merchant rejects a held install: its sealed token discarded. */
+  async reject(platform: StorePlatform, shop: string): Promise<boolean> {
+    const held = await this.options.store.takePending(platform, shop, this.now());
+    if (held) this.options.logger.info({ platform, shop }, 'stores: held install rejected on the desk');
+    return held !== undefined;
   }
 
   /** `app/uninstalled`, or "disconnect" on the desk: the tokens deleted; nothing more is sent to the store. */

@@ -100,11 +100,20 @@ function liveTokens(platform: 'shopify' | 'nuvemshop'): string[] {
     .map(([token]) => token);
 }
 
+/** The merchant approves a store's first install on the desk (no store configured: every first install waits). */
+async function approve(platform: 'shopify' | 'nuvemshop', shop: string): Promise<void> {
+  const pending = StoresAnswerSchema.parse(await (await desk.get('/admin/api/stores')).json()).pending;
+  expect(pending).toEqual([expect.objectContaining({ platform, shop })]);
+  const approved = await desk.post('/admin/api/stores/approve', { platform, shop });
+  expect(approved.status).toBe(200);
+}
+
 describe('Shopify install', () => {
   it('goes from the app URL to a connected store with an expiring token, its carrier and webhooks registered', async () => {
     const { done } = await installShopify();
     expect(done.status).toBe(302);
     expect(done.headers.get('location')).toBe('/admin/stores');
+    await approve('shopify', SHOP);
     const [store] = await stores();
     expect(store).toMatchObject({
       platform: 'shopify',
@@ -351,6 +360,7 @@ describe('Nuvemshop install', () => {
     const done = await go(redirect.headers.get('location') ?? '');
     expect(done.status).toBe(302);
     expect(done.headers.get('location')).toBe('/admin/stores');
+    await approve('nuvemshop', '1001');
     expect((await stores()).find((s) => s.platform === 'nuvemshop')).toMatchObject({
       shop: '1001',
       connected: true,
