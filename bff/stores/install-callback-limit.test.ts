@@ -146,7 +146,7 @@ describe('an install while no store is configured', () => {
       platform: 'nuvemshop',
       shop: '1001',
     });
-    expect(await disconnect.json()).toEqual({ disconnected: true });
+    expect(await disconnect.json()).toEqual({ disconnected: true, revoke: 'none' });
     await bff.backends.connections.hold(
       'nuvemshop',
       '2002',
@@ -162,7 +162,7 @@ describe('an install while no store is configured', () => {
       clock,
     );
     const rejected = await desk.post('/admin/api/stores/reject', { platform: 'nuvemshop', shop: '2002' });
-    expect(await rejected.json()).toEqual({ rejected: true });
+    expect(await rejected.json()).toEqual({ rejected: true, revoke: 'none' });
     expect(await bff.backends.sql.all('SELECT shop FROM store_pending_installs')).toEqual([]);
     expect(await bff.backends.connections.get('nuvemshop', '2002')).toBeUndefined();
   });

@@ -24,7 +24,7 @@ import {
 export interface StoreDeskDeps {
   sessions: AdminSessions;
   store: ConnectionStore;
-  connections: Pick<StoreConnections, 'disconnect' | 'approve' | 'reject'>;
+  connections: Pick<StoreConnections, 'disconnectFromDesk' | 'approve' | 'reject'>;
   now?: () => number;
   config: Pick<BffConfig, 'checkout' | 'publicUrl'>;
   /**
@@ -60,13 +60,15 @@ export function storeDeskRoutes(deps: StoreDeskDeps): Router {
   router.post('/admin/api/stores/disconnect', api, express.json({ limit: '4kb' }), async (req, res) => {
     const parsed = DisconnectSchema.safeParse(req.body);
     if (!parsed.success) throw new ApiError('invalid_body', describeIssues(parsed.error.issues));
-    const done = await deps.connections.disconnect(parsed.data.platform, parsed.data.shop, 'desk');
-    res.json({ disconnected: done });
+    const done = await deps.connections.disconnectFromDesk(parsed.data.platform, parsed.data.shop);
+    res.json(done);
   });
   router.post('/admin/stores/disconnect', ...form, async (req: Request, res: Response) => {
     const parsed = DisconnectSchema.safeParse(req.body);
-    if (parsed.success) await deps.connections.disconnect(parsed.data.platform, parsed.data.shop, 'desk');
-    res.redirect(303, '/admin/stores');
+    const done = parsed.success
+      ? await deps.connections.disconnectFromDesk(parsed.data.platform, parsed.data.shop)
+      : undefined;
+    res.redirect(303, done?.revoke === 'failed' ? '/admin/stores?revoke=failed' : '/admin/stores');
   });
   router.post('/admin/api/stores/approve', api, express.json({ limit: '4kb' }), async (req, res) => {
     const parsed = DisconnectSchema.safeParse(req.body);
@@ -81,7 +83,7 @@ export function storeDeskRoutes(deps: StoreDeskDeps): Router {
   router.post('/admin/api/stores/reject', api, express.json({ limit: '4kb' }), async (req, res) => {
     const parsed = DisconnectSchema.safeParse(req.body);
     if (!parsed.success) throw new ApiError('invalid_body', describeIssues(parsed.error.issues));
-    res.json({ rejected: await deps.connections.reject(parsed.data.platform, parsed.data.shop) });
+    res.json(await deps.connections.reject(parsed.data.platform, parsed.data.shop));
   });
   router.post('/admin/stores/approve', ...form, async (req: Request, res: Response) => {
     const parsed = DisconnectSchema.safeParse(req.body);
@@ -90,8 +92,10 @@ export function storeDeskRoutes(deps: StoreDeskDeps): Router {
   });
   router.post('/admin/stores/reject', ...form, async (req: Request, res: Response) => {
     const parsed = DisconnectSchema.safeParse(req.body);
-    if (parsed.success) await deps.connections.reject(parsed.data.platform, parsed.data.shop);
-    res.redirect(303, '/admin/stores');
+    const done = parsed.success
+      ? await deps.connections.reject(parsed.data.platform, parsed.data.shop)
+      : undefined;
+    res.redirect(303, done?.revoke === 'failed' ? '/admin/stores?revoke=failed' : '/admin/stores');
   });
   router.get('/admin/stores', async (req, res) => {
     const lang = pickLanguage(req, res, secure);
@@ -122,6 +126,7 @@ export function storeDeskRoutes(deps: StoreDeskDeps): Router {
         stores: await storesOf(deps),
         pending: await pendingOf(deps),
         installs: installLinks(deps.config),
+        revokeFailed: req.query.revoke === 'failed',
         ...(privacyRequests ? { privacyRequests } : {}),
       }),
     });

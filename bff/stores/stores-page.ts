@@ -61,6 +61,8 @@ const PT_BR = {
   colInstalledAt: 'Instalou em',
   approve: 'Aprovar',
   reject: 'Recusar',
+  revokeFailed:
+    'Desconectada aqui, mas a Shopify não confirmou a remoção do app: remova-o no admin da Shopify (Configurações → Apps).',
 };
 type StoreMessages = typeof PT_BR;
 
@@ -97,6 +99,8 @@ const EN: StoreMessages = {
   colInstalledAt: 'Installed at',
   approve: 'Approve',
   reject: 'Reject',
+  revokeFailed:
+    'Disconnected here, but Shopify did not confirm the app was removed: remove it in the Shopify admin (Settings → Apps).',
 };
 
 const ES: StoreMessages = {
@@ -132,6 +136,8 @@ const ES: StoreMessages = {
   colInstalledAt: 'Instaló el',
   approve: 'Aprobar',
   reject: 'Rechazar',
+  revokeFailed:
+    'Desconectada aquí, pero Shopify no confirmó la eliminación de la app: elimínela en el admin de Shopify (Configuración → Apps).',
 };
 
 export const STORE_MESSAGES: Record<Locale, StoreMessages> = { 'pt-BR': PT_BR, en: EN, es: ES };
@@ -144,6 +150,8 @@ export interface StoresView {
   /** Installs held for approval: "approve" / "reject" beside each. */
   pending?: readonly PendingView[];
   installs: { shopify: boolean; nuvemshop: string | undefined };
+  /** The last disconnect or reject could not uninstall the app at Shopify (it was disconnected here all the same). */
+  revokeFailed?: boolean;
   /**
    * The privacy requests section (customers/data_request, redactions, ARCHITECTURE "Connected stores"): the privacy
    * module supplies it and `storesBody` renders it under its heading, `#privacy-requests`; absent, no section.
@@ -217,6 +225,7 @@ export function storesBody(view: StoresView): Html {
   const { s } = view;
   return html`<h1>${s.storesTitle}</h1>
 <p class="lead">${s.storesIntro}</p>
+${view.revokeFailed ? html`<p class="warn" role="status">${s.revokeFailed}</p>` : ''}
 ${pendingSection(view)}
 ${
   view.stores.length === 0

@@ -81,3 +81,30 @@ describe("the emulated Shopify's OAuth", () => {
     expect((await adminCall(granted.access_token)).status).toBe(200);
   });
 });
+
+describe("the emulated Shopify's uninstall with the app's token (api_permissions/current.json)", () => {
+  const revoke = (token: string) =>
+    fetch(`${sandbox.url}/shopify/${SHOP}/admin/api_permissions/current.json`, {
+      method: 'DELETE',
+      headers: { 'x-shopify-access-token': token },
+    });
+
+  it('answers 200, and every token of the app on the shop stops working; an unknown token is 401', async () => {
+    const given = (await code()).searchParams.get('code') ?? '';
+    const token = ShopifyAccessTokenSchema.parse(
+      await (await tokenCall({ code: given, expiring: '1' })).json(),
+    ).access_token;
+    const other = ShopifyAccessTokenSchema.parse(
+      await (await tokenCall({ grant_type: 'client_credentials' })).json(),
+    ).access_token;
+    expect((await adminCall(token)).status).toBe(200);
+    expect((await revoke(token)).status).toBe(200);
+    expect((await adminCall(token)).status).toBe(401);
+    expect((await adminCall(other)).status).toBe(401);
+    const again = await revoke(token);
+    expect(again.status).toBe(401);
+    expect(await again.json()).toEqual({
+      errors: '[API] Invalid API key or access token (unrecognized login or wrong password)',
+    });
+  });
+});

@@ -11,6 +11,8 @@ import { randomBytes } from 'node:crypto';
  *   `grant_type=client_credentials`, no refresh token). Tokens really stop working when they expire.
  * - Nuvemshop, at `/nuvemshop/apps/<app id>/authorize` (302 with a `code` valid 30 s) and
  *   `/nuvemshop/apps/authorize/token`.
+ * - `DELETE /shopify/<shop>/admin/api_permissions/current.json` with the app's token: the app uninstalls itself, as
+ *   below (Shopify's "Uninstall a Shopify app with an API request").
  * - `POST /_sandbox/stores/:platform/:store/uninstall`: the app removed, its tokens dead, the signed `app/uninstalled`
  *   webhook sent to the subscriptions (Nuvemshop's `{store_id, event, id: <app id>}`, TiendaNube/api-docs
  *   resources/webhook.md; Shopify's the shop's domain in the body and the headers).
@@ -52,6 +54,8 @@ export class AppInstalls {
   readonly tokens = new Map<string, IssuedToken>();
   /** Calls that presented a token of each `<platform> <store>` (Admin API and token endpoint), for uninstall tests. */
   readonly calls = new Map<string, number>();
+  /** Fixture tokens of an app uninstalled with its own token (they are shared constants: marked dead, not deleted). */
+  readonly revoked = new Set<string>();
   private readonly codes = new Map<string, Grant>();
   private readonly refresh = new Map<string, RefreshGrant>();
   private readonly now: () => number;
@@ -65,6 +69,7 @@ export class AppInstalls {
   reset(): void {
     this.tokens.clear();
     this.calls.clear();
+    this.revoked.clear();
     this.codes.clear();
     this.refresh.clear();
   }
