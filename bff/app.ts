@@ -166,7 +166,8 @@ export function createBff(deps: BffDeps): Bff {
         config,
         now,
         // ARCHITECTURE "Connected stores": /admin/stores offers what the kit holds of a data request's customer.
-        privacyRequests: async () => privacyRequestsSection({ requests: await privacy.requests.list() }),
+        privacyRequests: async (lang) =>
+          privacyRequestsSection({ requests: await privacy.requests.list(), lang }),
       }),
     );
     app.use(

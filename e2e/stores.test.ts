@@ -8,6 +8,7 @@ import {
   SANDBOX_SHOPIFY_CLIENT_ID,
 } from '../sandbox/checkouts/accounts.ts';
 import { type RunningSandbox, startSandbox } from '../sandbox/testing.ts';
+import { shopifyHmac } from '../shared/checkouts/shopify.ts';
 import { shopifyQueryHmac } from '../shared/checkouts/store-oauth.ts';
 import { axeOn } from './support/axe.ts';
 import { launchBrowser, screenshot } from './support/browser.ts';
@@ -94,20 +95,63 @@ describe('connecting a store from the install link', () => {
     await page.waitForURL(`${bff.url}/admin/stores`);
     await expect.poll(() => page.getByRole('row', { name: /Nuvemshop/ }).textContent()).toMatch(/Conectada/);
 
-    for (const lang of ['pt-BR', 'en', 'es']) {
+    // A customer's data request and a redaction, so the privacy section has rows in every language.
+    for (const [topic, payload] of [
+      [
+        'customers/data_request',
+        {
+          shop_id: 1,
+          shop_domain: SHOP,
+          orders_requested: [],
+          customer: { id: 7, email: 'ana@example.com' },
+          data_request: { id: 70 },
+        },
+      ],
+      [
+        'customers/redact',
+        {
+          shop_id: 1,
+          shop_domain: SHOP,
+          customer: { id: 8, email: 'bia@example.com' },
+          orders_to_redact: [],
+        },
+      ],
+    ] as const) {
+      const body = JSON.stringify(payload);
+      const sent = await fetch(`${bff.url}/stores/shopify/webhooks`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'x-shopify-hmac-sha256': shopifyHmac(SANDBOX_SHOPIFY_APP_SECRET, body),
+          'x-shopify-topic': topic,
+          'x-shopify-shop-domain': SHOP,
+          'x-shopify-webhook-id': crypto.randomUUID(),
+        },
+        body,
+      });
+      expect(sent.status).toBe(200);
+    }
+    const privacyWords = {
+      'pt-BR': 'Pedidos de privacidade',
+      en: 'Privacy requests',
+      es: 'Solicitudes de privacidad',
+    };
+    for (const lang of ['pt-BR', 'en', 'es'] as const) {
       await page.goto(`${bff.url}/admin/stores?lang=${lang}`);
+      await expect.poll(() => page.locator('#privacy-requests').textContent()).toContain(privacyWords[lang]);
       await sweep(`connected-${lang}`);
+      await page.goto(`${bff.url}/admin/privacy?lang=${lang}`);
+      await expect.poll(() => page.locator('#privacy-requests tbody tr').count()).toBe(2);
+      await sweep(`privacy-${lang}`);
     }
     // Disconnect from the page: the row says so and how to reconnect.
     await page.goto(`${bff.url}/admin/stores?lang=en`);
-    await page
-      .getByRole('row', { name: /Shopify/ })
-      .getByRole('button', { name: 'Disconnect' })
-      .click();
+    // The stores' table (the privacy requests' table names the shop too).
+    const connectedShopify = () =>
+      page.getByRole('table', { name: 'Connected stores' }).getByRole('row', { name: /Shopify/ });
+    await connectedShopify().getByRole('button', { name: 'Disconnect' }).click();
     await page.waitForURL(`${bff.url}/admin/stores`);
-    await expect
-      .poll(() => page.getByRole('row', { name: /Shopify/ }).textContent())
-      .toMatch(/Disconnected.*To reconnect/s);
+    await expect.poll(() => connectedShopify().textContent()).toMatch(/Disconnected.*To reconnect/s);
     await sweep('disconnected');
     await context.close();
   }, 120_000);

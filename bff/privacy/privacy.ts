@@ -1,16 +1,18 @@
 import { Router } from 'express';
 import type { PrivacyRequest } from '../../shared/checkouts/privacy.ts';
 import { ApiError } from '../../shared/errors.ts';
+import { html } from '../../shared/html.ts';
 import type { Sql } from '../../shared/sql/sql.ts';
 import { requireAdminSession } from '../admin/gate.ts';
 import { rememberReturn } from '../admin/return-to.ts';
 import type { AdminSessions } from '../admin/session.ts';
 import type { BffConfig } from '../config.ts';
+import { pickLanguage } from '../desk/language.ts';
 import { sendDeskPage } from '../desk/layout.ts';
 import type { Logger } from '../logger.ts';
 import { Erasure, type ErasureCounts, storeKey } from './erasure.ts';
 import { PrivacyRequests, type StoredPrivacyRequest } from './requests.ts';
-import { privacyRequestsSection } from './requests-view.ts';
+import { PRIVACY_MESSAGES, privacyRequestsSection } from './requests-view.ts';
 
 /**
  * The shoppers' privacy (docs/privacy.md): the stores' compliance and LGPD requests handled (the webhooks in
@@ -155,12 +157,14 @@ export function privacyRoutes(deps: { privacy: Privacy; sessions: AdminSessions;
       rememberReturn(res, req.originalUrl, deps.secure ?? false);
       return res.redirect(303, '/admin/agents');
     }
+    const lang = pickLanguage(req, res, deps.secure ?? false);
     sendDeskPage(res, 200, {
-      lang: 'pt-BR',
-      title: 'Privacidade',
+      lang,
+      title: PRIVACY_MESSAGES[lang].title,
       session,
       here: '/admin/privacy',
-      body: privacyRequestsSection({ requests: await deps.privacy.requests.list() }),
+      body: html`<h1>${PRIVACY_MESSAGES[lang].title}</h1>
+${privacyRequestsSection({ requests: await deps.privacy.requests.list(), lang })}`,
     });
   });
   const api = requireAdminSession(deps.sessions);
