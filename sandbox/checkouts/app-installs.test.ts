@@ -2,7 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SHOPIFY_ADMIN_API_VERSION } from '../../shared/checkouts/shopify.ts';
 import { ShopifyAccessTokenSchema, shopifyQueryHmac } from '../../shared/checkouts/store-oauth.ts';
 import { type RunningSandbox, startSandbox } from '../testing.ts';
-import { SANDBOX_SHOPIFY_APP_SECRET, SANDBOX_SHOPIFY_CLIENT_ID } from './accounts.ts';
+import {
+  SANDBOX_NUVEMSHOP_APP_ID,
+  SANDBOX_NUVEMSHOP_APP_SECRET,
+  SANDBOX_SHOPIFY_APP_SECRET,
+  SANDBOX_SHOPIFY_CLIENT_ID,
+} from './accounts.ts';
+import { MAX_CODES } from './app-installs.ts';
 
 const SHOP = 'loja-demo.myshopify.com';
 let clock = Date.parse('2026-12-06T12:00:00Z');
@@ -106,5 +112,37 @@ describe("the emulated Shopify's uninstall with the app's token (api_permissions
     expect(await again.json()).toEqual({
       errors: '[API] Invalid API key or access token (unrecognized login or wrong password)',
     });
+  });
+});
+
+describe('the emulated authorize endpoints under a loop', () => {
+  const authorizeNuvemshop = () =>
+    fetch(
+      `${sandbox.url}/nuvemshop/apps/${SANDBOX_NUVEMSHOP_APP_ID}/authorize?redirect_uri=${encodeURIComponent('http://127.0.0.1:9/cb')}`,
+      { redirect: 'manual' },
+    );
+
+  it('keeps at most MAX_CODES codes (the oldest out), and drops expired ones at the next authorize', async () => {
+    const installs = sandbox.state.checkouts.installs;
+    // Both platforms' codes share the bound: Shopify's and Nuvemshop's authorize in turn.
+    let last = '';
+    for (let i = 0; i < MAX_CODES + 50; i++) {
+      if (i % 2 === 0) await code();
+      else
+        last =
+          new URL((await authorizeNuvemshop()).headers.get('location') ?? '').searchParams.get('code') ?? '';
+    }
+    expect(installs.codeCount).toBe(MAX_CODES);
+    // The newest still works: the bound drops the oldest.
+    const exchanged = await sandbox.post('/nuvemshop/apps/authorize/token', {
+      client_id: SANDBOX_NUVEMSHOP_APP_ID,
+      client_secret: SANDBOX_NUVEMSHOP_APP_SECRET,
+      grant_type: 'authorization_code',
+      code: last,
+    });
+    expect(exchanged.status).toBe(200);
+    clock += 10 * 60_000 + 1; // past Shopify's 10 minutes, and Nuvemshop's 30 s
+    expect((await authorizeNuvemshop()).status).toBe(302);
+    expect(installs.codeCount).toBe(1);
   });
 });

@@ -45,6 +45,8 @@ interface RefreshGrant {
 /** Shopify codes are short-lived (the sandbox: 10 minutes); Nuvemshop's 30 s as the kit's contract says. */
 const SHOPIFY_CODE_MS = 10 * 60_000;
 const NUVEMSHOP_CODE_MS = 30_000;
+/** Codes kept at once, both platforms together (a merchant's install uses one within seconds). */
+export const MAX_CODES = 1000;
 /** Shopify: expiring offline tokens 1 h, refresh tokens 90 days, client-credentials tokens 24 h (86 399 s). */
 const SHOPIFY_TOKEN_S = 3600;
 export const SHOPIFY_REFRESH_S = 90 * 86_400;
@@ -95,10 +97,27 @@ export class AppInstalls {
     this.calls.set(key, (this.calls.get(key) ?? 0) + 1);
   }
 
+  /** Codes issued and not exchanged yet (expired ones are pruned at the next authorize). */
+  get codeCount(): number {
+    return this.codes.size;
+  }
+
+  /**
+   * A new code. The authorize endpoints take no login here (the merchant's click is assumed), so anyone on the
+   * sandbox's address can ask for codes: expired ones are pruned first, and at most `MAX_CODES` are kept (the oldest
+   * out), so a loop cannot grow the map without bound.
+   */
   issueCode(platform: 'shopify' | 'nuvemshop', store: string, scopes: readonly string[]): string {
+    const now = this.now();
+    for (const [key, grant] of this.codes) if (grant.expiresAt <= now) this.codes.delete(key);
+    // A Map iterates in insertion order: the first key is the oldest code.
+    for (const key of this.codes.keys()) {
+      if (this.codes.size < MAX_CODES) break;
+      this.codes.delete(key);
+    }
     const code = randomBytes(16).toString('hex');
     const ms = platform === 'shopify' ? SHOPIFY_CODE_MS : NUVEMSHOP_CODE_MS;
-    this.codes.set(`${platform} ${code}`, { store, scopes, expiresAt: this.now() + ms });
+    this.codes.set(`${platform} ${code}`, { store, scopes, expiresAt: now + ms });
     return code;
   }
 
