@@ -112,7 +112,7 @@ export function createBff(deps: BffDeps): Bff {
     config,
     logger,
     now,
-    installed: (platform) => backends.connections.latest(platform),
+    known: async (platform, store) => (await backends.connections.get(platform, store)) !== undefined,
   });
   if (oauth) {
     const sessions = new AdminSessions({ store: oauth.store, publicUrl: config.publicUrl, now });
@@ -175,8 +175,10 @@ export function createBff(deps: BffDeps): Bff {
         store: backends.connections,
         connections,
         config,
+        now,
         // ARCHITECTURE "Connected stores": /admin/stores offers what the kit holds of a data request's customer.
-        privacyRequests: async () => privacyRequestsSection({ requests: await privacy.requests.list() }),
+        privacyRequests: async (lang) =>
+          privacyRequestsSection({ requests: await privacy.requests.list(), lang }),
       }),
     );
     app.use(

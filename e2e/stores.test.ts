@@ -8,14 +8,15 @@ import {
   SANDBOX_SHOPIFY_CLIENT_ID,
 } from '../sandbox/checkouts/accounts.ts';
 import { type RunningSandbox, startSandbox } from '../sandbox/testing.ts';
+import { shopifyHmac } from '../shared/checkouts/shopify.ts';
 import { shopifyQueryHmac } from '../shared/checkouts/store-oauth.ts';
 import { axeOn } from './support/axe.ts';
 import { launchBrowser, screenshot } from './support/browser.ts';
 
 /**
  * A merchant's path to a connected store, in Chromium, on the emulated platforms (docs/checkout/shopify.md,
- * nuvemshop.md): the install link opened, the approval (the emulated platforms approve at once), the desk's login, and
- * `/admin/stores` showing the store connected with its carrier and webhooks; then the page in its three languages,
+ * nuvemshop.md): the install link opened, the approval (the emulated platforms approve at once), the desk's login, the
+ * merchant's approval of the held install (no store configured), and `/admin/stores` showing the store connected with its carrier and webhooks; then the page in its three languages,
  * light and dark, under axe.
  */
 const PASSWORD = 'senha-do-lojista-e2e-lojas';
@@ -52,7 +53,7 @@ function installLink(): string {
 }
 
 describe('connecting a store from the install link', () => {
-  it('takes a Shopify and a Nuvemshop store to connected in two steps each, then the page passes axe', async () => {
+  it('takes a Shopify and a Nuvemshop store to connected in three steps each (the third: approving it), then the page passes axe', async () => {
     const context = await browser.newContext({ locale: 'pt-BR' });
     const page = await context.newPage();
     // Step 1: the install link (Shopify approves at once); the install ends on the desk, which asks for the login.
@@ -62,15 +63,6 @@ describe('connecting a store from the install link', () => {
     await page.getByLabel('Senha do lojista').fill(PASSWORD);
     await page.getByRole('button', { name: 'Entrar' }).click();
     await page.waitForURL(`${bff.url}/admin/stores`);
-    const shopify = page.getByRole('row', { name: /Shopify/ });
-    await expect.poll(() => shopify.textContent()).toMatch(/Conectada.*renovado sozinho.*registrado/s);
-    // Nuvemshop: its install link, already logged in.
-    await page.goto(
-      `${sandbox.url}/nuvemshop/apps/${SANDBOX_NUVEMSHOP_APP_ID}/authorize?redirect_uri=${encodeURIComponent(`${bff.url}/stores/nuvemshop/callback`)}`,
-    );
-    await page.waitForURL(`${bff.url}/admin/stores`);
-    await expect.poll(() => page.getByRole('row', { name: /Nuvemshop/ }).textContent()).toMatch(/Conectada/);
-
     const sweep = async (state: string) => {
       for (const colorScheme of ['light', 'dark'] as const) {
         await page.emulateMedia({ colorScheme });
@@ -80,20 +72,86 @@ describe('connecting a store from the install link', () => {
       }
       await page.emulateMedia({ colorScheme: null });
     };
-    for (const lang of ['pt-BR', 'en', 'es']) {
+    // Step 3 (no BFF_SHOPIFY_SHOP: a first install waits): the merchant approves the store on the page.
+    const held = page.getByRole('row', { name: /Shopify/ });
+    await expect.poll(() => held.textContent()).toContain(SHOP);
+    for (const lang of ['en', 'es', 'pt-BR']) {
       await page.goto(`${bff.url}/admin/stores?lang=${lang}`);
+      await sweep(`pending-${lang}`);
+    }
+    await held.getByRole('button', { name: 'Aprovar' }).click();
+    await page.waitForURL(`${bff.url}/admin/stores`);
+    const shopify = page.getByRole('row', { name: /Shopify/ });
+    await expect.poll(() => shopify.textContent()).toMatch(/Conectada.*renovado sozinho.*registrado/s);
+    // Nuvemshop: its install link, already logged in, then its approval.
+    await page.goto(
+      `${sandbox.url}/nuvemshop/apps/${SANDBOX_NUVEMSHOP_APP_ID}/authorize?redirect_uri=${encodeURIComponent(`${bff.url}/stores/nuvemshop/callback`)}`,
+    );
+    await page.waitForURL(`${bff.url}/admin/stores`);
+    await page
+      .getByRole('row', { name: /Nuvemshop/ })
+      .getByRole('button', { name: 'Aprovar' })
+      .click();
+    await page.waitForURL(`${bff.url}/admin/stores`);
+    await expect.poll(() => page.getByRole('row', { name: /Nuvemshop/ }).textContent()).toMatch(/Conectada/);
+
+    // A customer's data request and a redaction, so the privacy section has rows in every language.
+    for (const [topic, payload] of [
+      [
+        'customers/data_request',
+        {
+          shop_id: 1,
+          shop_domain: SHOP,
+          orders_requested: [],
+          customer: { id: 7, email: 'ana@example.com' },
+          data_request: { id: 70 },
+        },
+      ],
+      [
+        'customers/redact',
+        {
+          shop_id: 1,
+          shop_domain: SHOP,
+          customer: { id: 8, email: 'bia@example.com' },
+          orders_to_redact: [],
+        },
+      ],
+    ] as const) {
+      const body = JSON.stringify(payload);
+      const sent = await fetch(`${bff.url}/stores/shopify/webhooks`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'x-shopify-hmac-sha256': shopifyHmac(SANDBOX_SHOPIFY_APP_SECRET, body),
+          'x-shopify-topic': topic,
+          'x-shopify-shop-domain': SHOP,
+          'x-shopify-webhook-id': crypto.randomUUID(),
+        },
+        body,
+      });
+      expect(sent.status).toBe(200);
+    }
+    const privacyWords = {
+      'pt-BR': 'Pedidos de privacidade',
+      en: 'Privacy requests',
+      es: 'Solicitudes de privacidad',
+    };
+    for (const lang of ['pt-BR', 'en', 'es'] as const) {
+      await page.goto(`${bff.url}/admin/stores?lang=${lang}`);
+      await expect.poll(() => page.locator('#privacy-requests').textContent()).toContain(privacyWords[lang]);
       await sweep(`connected-${lang}`);
+      await page.goto(`${bff.url}/admin/privacy?lang=${lang}`);
+      await expect.poll(() => page.locator('#privacy-requests tbody tr').count()).toBe(2);
+      await sweep(`privacy-${lang}`);
     }
     // Disconnect from the page: the row says so and how to reconnect.
     await page.goto(`${bff.url}/admin/stores?lang=en`);
-    await page
-      .getByRole('row', { name: /Shopify/ })
-      .getByRole('button', { name: 'Disconnect' })
-      .click();
+    // The stores' table (the privacy requests' table names the shop too).
+    const connectedShopify = () =>
+      page.getByRole('table', { name: 'Connected stores' }).getByRole('row', { name: /Shopify/ });
+    await connectedShopify().getByRole('button', { name: 'Disconnect' }).click();
     await page.waitForURL(`${bff.url}/admin/stores`);
-    await expect
-      .poll(() => page.getByRole('row', { name: /Shopify/ }).textContent())
-      .toMatch(/Disconnected.*To reconnect/s);
+    await expect.poll(() => connectedShopify().textContent()).toMatch(/Disconnected.*To reconnect/s);
     await sweep('disconnected');
     await context.close();
   }, 120_000);

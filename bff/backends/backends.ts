@@ -111,6 +111,21 @@ export interface BackendOptions {
 }
 
 /**
+ * The store of the orders taken before `store_orders` kept it (migration 503): the configured one, else the one
+ * connected last, whose orders those were (one store per platform at a time).
+ */
+async function fillOrderStores(config: BffConfig, orders: OrderStore, connections: ConnectionStore) {
+  const { shopify, nuvemshop } = config.checkout;
+  for (const [platform, configured] of [
+    ['shopify', shopify.shop],
+    ['nuvemshop', nuvemshop.storeId],
+  ] as const) {
+    const store = configured ?? (await connections.latest(platform));
+    if (store) await orders.fillStores(platform, store);
+  }
+}
+
+/**
  * Opens the storage the configuration names and migrates it (idempotent, under a lock, so instances starting together
  * apply each step once). Throws when the database cannot be reached or migrated: the BFF does not start on a ledger
  * it cannot write.
@@ -127,6 +142,7 @@ export async function openBackends(config: BffConfig, options: BackendOptions): 
   const ledger = new LedgerStore(sql, { now, keyWindowMs: config.idempotencyKeyDays * 86_400_000 });
   const approvals = new ApprovalStore(sql, { now });
   const orders = new OrderStore(sql, { now });
+  const connections = new ConnectionStore(sql);
   const oauth = oauthSql ? new OAuthStore(oauthSql) : undefined;
   const sqlLoginFailures = oauthSql ? new SqlLoginFailures(oauthSql) : undefined;
   const closeSql = async () => {
@@ -146,6 +162,7 @@ export async function openBackends(config: BffConfig, options: BackendOptions): 
     // The orders' tables (their state is read at run time from label_attempts and shipment_watches, migrated above).
     await orders.ready;
     await migrate(sql, CONNECTION_MIGRATIONS);
+    await fillOrderStores(config, orders, connections);
     secret = await linkSecret(sql, config.linkSecret);
   } catch (error) {
     await closeSql().catch(() => undefined);
@@ -210,7 +227,7 @@ export async function openBackends(config: BffConfig, options: BackendOptions): 
     transits: new TransitHistory(sql),
     orders,
     fulfillments: new FulfillmentStore(sql),
-    connections: new ConnectionStore(sql),
+    connections,
     linkSecret: secret,
     oauth,
     loginFailures: redis && sqlLoginFailures ? new RedisLoginFailures(redis) : sqlLoginFailures,

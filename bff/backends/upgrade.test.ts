@@ -145,3 +145,35 @@ describe('opening the databases of release 0.2.0', () => {
     }
   });
 });
+
+describe('the store of the orders taken before store_orders kept it (migration 503)', () => {
+  it('is filled at start from the store connection, for that platform only and never over a kept store', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'upgrade-order-stores-'));
+    const logger = createLogger({ level: 'silent' });
+    const first = await openBackends(configFor({ BFF_DATA_DIR: dataDir }), { logger, now: () => T0 });
+    // Rows as the orders before 503 were written: no store.
+    for (const [id, source, store] of [
+      ['#1', 'nuvemshop', null],
+      ['#2', 'shopify', null],
+      ['#3', 'nuvemshop', '2002'],
+    ] as const)
+      await first.sql.run(
+        `INSERT INTO store_orders (order_id, source, store, external_id, body, received_at, updated_at)
+         VALUES (?, ?, ?, ?, '{}', ?, ?)`,
+        [id, source, store, id, T0, T0],
+      );
+    await first.connections.markDisconnected('nuvemshop', '1001', 'nuvemshop', T0);
+    await first.close();
+    const again = await openBackends(configFor({ BFF_DATA_DIR: dataDir }), { logger, now: () => T0 });
+    try {
+      const rows = await again.sql.all('SELECT order_id, store FROM store_orders ORDER BY order_id');
+      expect(rows.map((row) => [row.order_id, row.store])).toEqual([
+        ['#1', '1001'],
+        ['#2', null],
+        ['#3', '2002'],
+      ]);
+    } finally {
+      await again.close();
+    }
+  });
+});

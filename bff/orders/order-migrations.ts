@@ -10,6 +10,7 @@ import type { Migration } from '../../shared/sql/migrate.ts';
  * - `store_webhooks`: every platform delivery taken, by its id: the same delivery again is answered without a second
  *   order (UNIQUE: two instances receiving it at once cannot both take it).
  * - `product_presets`: the sizes and weight the merchant saved for a product (by SKU, else name) on the desk.
+ * - `store_orders.store`: the store the order came from (the shop, the store id), what a store's erasure goes by.
  * - `store_fulfillments`: the tracking going back to the store, one row per order (PRIMARY KEY: sent once), with its
  *   tries and lease like the notification outbox.
  */
@@ -61,5 +62,15 @@ export const ORDER_MIGRATIONS: readonly Migration[] = [
     // compared with, so only a change of the recipient, the items or the service flags a labelled order.
     id: '502-store-orders-as-sent',
     sql: 'ALTER TABLE store_orders ADD COLUMN as_sent TEXT',
+  },
+  {
+    // The store an order came from (a Shopify shop, a Nuvemshop store id; none for the CSV import): a store's
+    // `shop/redact` / `store/redact` erases that store's orders, not every order of its platform (issue 44, finding
+    // 13). Rows taken before it are filled at start from the store connection (OrderStore.fillStores).
+    id: '503-store-orders-store',
+    sql: `
+      ALTER TABLE store_orders ADD COLUMN store TEXT;
+      CREATE INDEX store_orders_store ON store_orders (source, store)
+    `,
   },
 ];

@@ -2,6 +2,7 @@ import * as z from 'zod/mini';
 import { isBound } from '../../shared/orders/label-binding.ts';
 import {
   DimensionsSchema,
+  type OrderSource,
   type OrderState,
   type Review,
   type StoreOrder,
@@ -102,11 +103,12 @@ export class OrderStore {
    * 4. the `orderId` of another order → `conflict`.
    *
    * `sent`: the order's label content as the platform sent it (bff/orders/order-changes.ts), kept to compare the next
-   * version with; default the order's own.
+   * version with; default the order's own. `store`: the store it came from (the Shopify shop, the Nuvemshop store id),
+   * kept with a new order so a store's erasure finds its orders.
    */
   async receive(
     order: StoreOrder,
-    options: { deliveryId?: string; version?: string; sent?: LabelledContent } = {},
+    options: { deliveryId?: string; version?: string; sent?: LabelledContent; store?: string } = {},
   ): Promise<Received> {
     const now = this.now();
     const sent = JSON.stringify(options.sent ?? labelledContent(order));
@@ -127,7 +129,7 @@ export class OrderStore {
         [order.orderId],
       );
       if (!kept) {
-        const created = await this.insert(tx, order, options.version, sent, now);
+        const created = await this.insert(tx, order, options, sent, now);
         return created === 'created' && order.cancelled ? 'cancelled' : created;
       }
       if (kept.source !== order.source || (kept.external_id ?? null) !== (order.externalId ?? null))
@@ -178,20 +180,21 @@ export class OrderStore {
   private async insert(
     tx: SqlTransaction,
     order: StoreOrder,
-    version: string | undefined,
+    options: { version?: string; store?: string },
     sent: string,
     now: number,
   ): Promise<Received> {
     try {
       await tx.run(
-        `INSERT INTO store_orders (order_id, source, external_id, body, version, as_sent, received_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO store_orders (order_id, source, store, external_id, body, version, as_sent, received_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         [
           order.orderId,
           order.source,
+          options.store ?? null,
           order.externalId ?? null,
           JSON.stringify(order),
-          version ?? null,
+          options.version ?? null,
           sent,
           now,
           now,
@@ -203,6 +206,18 @@ export class OrderStore {
       if (isUniqueViolation(error)) return 'conflict';
       throw error;
     }
+  }
+
+  /**
+   * The orders taken before the store was kept with them (migration 503), given the store of their platform (the
+   * configured one, else the one connected last): at start, so a store's erasure finds them. Answers how many.
+   */
+  async fillStores(source: OrderSource, store: string): Promise<number> {
+    await this.ready;
+    return this.sql.run('UPDATE store_orders SET store = ? WHERE source = ? AND store IS NULL', [
+      store,
+      source,
+    ]);
   }
 
   async get(orderId: string): Promise<StoredOrder | undefined> {

@@ -81,6 +81,9 @@ interface OrderRow {
   body: Json;
 }
 
+/** A store as `store_orders` keeps it: Shopify's shop in lower case, Nuvemshop's id as digits. */
+export const storeKey = (store: string) => store.trim().toLowerCase();
+
 const chunks = <T>(values: T[], size = 400): T[][] =>
   Array.from({ length: Math.ceil(values.length / size) }, (_, i) => values.slice(i * size, i * size + size));
 
@@ -96,14 +99,14 @@ export class Erasure {
   /** The store's orders of the request's customer, as stored (for the data request's export too). */
   async customerOrders(
     runner: SqlRunner,
-    source: OrderSource,
-    request: Pick<PrivacyRequest, 'orders' | 'customer'>,
+    request: Pick<PrivacyRequest, 'platform' | 'store' | 'orders' | 'customer'>,
   ): Promise<OrderRow[]> {
     // Shopify names orders by their numeric id; the kit keeps Shopify's GID (order-drafts.ts).
     const named = new Set(request.orders.flatMap((id) => [id, `gid://shopify/Order/${id}`]));
-    const rows = await runner.all('SELECT order_id, external_id, body FROM store_orders WHERE source = ?', [
-      source,
-    ]);
+    const rows = await runner.all(
+      'SELECT order_id, external_id, body FROM store_orders WHERE source = ? AND store = ?',
+      [request.platform, storeKey(request.store)],
+    );
     return rows
       .map((row) => ({
         orderId: String(row.order_id),
@@ -118,9 +121,9 @@ export class Erasure {
   }
 
   /** `customers/redact`: the customer's data erased from the store's orders and everything bound to them. */
-  eraseCustomer(source: OrderSource, request: PrivacyRequest): Promise<ErasureCounts> {
+  eraseCustomer(request: PrivacyRequest): Promise<ErasureCounts> {
     return this.sql.transaction(async (tx) => {
-      const orders = await this.customerOrders(tx, source, request);
+      const orders = await this.customerOrders(tx, request);
       for (const order of orders) {
         const reviews = Array.isArray(order.body.needsReview) ? order.body.needsReview : [];
         const { rawAddress: _dropped, ...body } = order.body;
@@ -154,18 +157,22 @@ export class Erasure {
     });
   }
 
-  /** `shop/redact` / `store/redact`: the store's orders deleted, their labels' recipients emptied. */
+  /**
+   * `shop/redact` / `store/redact`: the store's orders deleted (by the store they came from: another store of the
+   * platform, connected since, keeps its own), their labels' recipients emptied.
+   */
   eraseStore(source: OrderSource, store: string): Promise<ErasureCounts> {
     return this.sql.transaction(async (tx) => {
-      const ids = (await tx.all('SELECT order_id FROM store_orders WHERE source = ?', [source])).map((r) =>
-        String(r.order_id),
-      );
+      const key = storeKey(store);
+      const ids = (
+        await tx.all('SELECT order_id FROM store_orders WHERE source = ? AND store = ?', [source, key])
+      ).map((r) => String(r.order_id));
       const bound = await this.eraseBound(tx, ids);
       for (const part of chunks(ids)) {
         await tx.run(`DELETE FROM store_webhooks WHERE order_id IN (${marks(part)})`, part);
         await tx.run(`DELETE FROM store_fulfillments WHERE order_id IN (${marks(part)})`, part);
       }
-      await tx.run('DELETE FROM store_orders WHERE source = ?', [source]);
+      await tx.run('DELETE FROM store_orders WHERE source = ? AND store = ?', [source, key]);
       const requests = await tx.run('DELETE FROM privacy_requests WHERE platform = ? AND store = ?', [
         source,
         store,

@@ -9,6 +9,7 @@ import { type RunningSandbox, startSandbox } from '../../sandbox/testing.ts';
 import { nuvemshopHmac } from '../../shared/checkouts/nuvemshop.ts';
 import { shopifyHmac } from '../../shared/checkouts/shopify.ts';
 import { shopifyQueryHmac } from '../../shared/checkouts/store-oauth.ts';
+import type { StoreOrder } from '../../shared/orders/order.ts';
 import { type DeskClient, deskClient, nuvemshopOrder, shopifyOrder } from '../orders/testing.ts';
 import { type RunningBff, startBff } from '../testing.ts';
 
@@ -60,6 +61,12 @@ beforeAll(async () => {
     `${sandbox.url}/nuvemshop/apps/${SANDBOX_NUVEMSHOP_APP_ID}/authorize?redirect_uri=${encodeURIComponent(`${bff.url}/stores/nuvemshop/callback`)}`,
   );
   expect((await go(redirect.headers.get('location') ?? '')).status).toBe(302);
+  // No store configured: each first install waits for the merchant's approval on the desk.
+  for (const [platform, shop] of [
+    ['shopify', SHOP],
+    ['nuvemshop', '1001'],
+  ] as const)
+    expect((await desk.post('/admin/api/stores/approve', { platform, shop })).status).toBe(200);
   for (const [platform, store, order] of [
     ['shopify', SHOP, shopifyOrder()],
     ['nuvemshop', '1001', nuvemshopOrder()],
@@ -205,32 +212,74 @@ describe('a signed body replayed under another topic or URL (the topic header an
 
 describe('store/redact of a store connected before the one connected now', () => {
   /**
-   * `store_orders` has no column for the store an order came from: `eraseStore` deletes by platform, and `isOurs`
-   * can only say yes to the store connected last. After the merchant moves to another Nuvemshop store (1001
-   * uninstalled, a new store installed: here its row written as an install writes it, the sandbox having one store),
-   * the `store/redact` Nuvemshop sends for 1001 must erase 1001's orders — it erases nothing, and 1001's shoppers'
-   * names and addresses stay. (Before `isOurs` looked at the connection, it erased every Nuvemshop order instead,
-   * the new store's too.) Fix: keep the store in `store_orders` (a migration filled from the connection) and erase
-   * by it.
+   * Issue 44, finding 13: `store_orders` had no column for the store an order came from, so `eraseStore` deleted by
+   * platform, and `isOurs` said yes only to the store connected last. After the merchant moves to another Nuvemshop
+   * store (1001 uninstalled, a new store installed: here its row written as an install writes it, the sandbox having
+   * one store), the `store/redact` Nuvemshop sends for 1001 erased nothing, and 1001's shoppers' names and addresses
+   * stayed. Each order now keeps its store, and a redact erases by it.
    */
-  it.fails("erases the former store's orders once another store is connected", async () => {
+  it("erases the former store's orders once another store is connected", async () => {
     const uninstall = await sandbox.control('stores/nuvemshop/1001/uninstall');
     expect(uninstall.status).toBe(200);
-    await bff.backends.connections.connect(
-      'nuvemshop',
-      '2002',
-      {
-        kind: 'nuvemshop',
-        token: 'v1.sealed.elsewhere.x',
-        refresh: null,
-        issuedAt: Date.now() + 1000,
-        expiresAt: null,
-        refreshExpiresAt: null,
-        renewAt: null,
-      },
-      Date.now() + 1000,
-    );
+    await connectNuvemshop('2002');
     expect((await lgpd('store/redact', { store_id: 1001 })).status).toBe(200);
     expect((await orders()).map((o) => o.source)).toEqual(['shopify']);
   });
+
+  it("erases only the named store's orders, not those of a look-alike store id connected too", async () => {
+    await connectNuvemshop('20020');
+    for (const [store, orderId] of [
+      ['2002', '#N-2002'],
+      ['20020', '#N-20020'],
+    ] as const) {
+      const received = await bff.backends.orders.receive(storeOrder(orderId), {
+        store,
+        version: '2026-01-01T10:00:00Z',
+      });
+      expect(received).toBe('created');
+    }
+    expect((await lgpd('store/redact', { store_id: 2002 })).status).toBe(200);
+    const left = await orders();
+    expect(left.filter((o) => o.source === 'nuvemshop').map((o) => o.orderId)).toEqual(['#N-20020']);
+    expect(left.map((o) => o.source)).toContain('shopify');
+  });
 });
+
+function connectNuvemshop(store: string) {
+  return bff.backends.connections.connect(
+    'nuvemshop',
+    store,
+    {
+      kind: 'nuvemshop',
+      token: 'v1.sealed.elsewhere.x',
+      refresh: null,
+      issuedAt: Date.now() + 1000,
+      expiresAt: null,
+      refreshExpiresAt: null,
+      renewAt: null,
+    },
+    Date.now() + 1000,
+  );
+}
+
+function storeOrder(orderId: string): StoreOrder {
+  return {
+    orderId,
+    source: 'nuvemshop',
+    externalId: orderId.replace(/\D/g, ''),
+    serviceId: 'correios-pac',
+    recipient: {
+      nome: `Cliente ${orderId}`,
+      endereco: {
+        cep: '01310100',
+        logradouro: 'Av. Paulista',
+        numero: '1',
+        bairro: 'Bela Vista',
+        cidade: 'São Paulo',
+        uf: 'SP',
+      },
+    },
+    items: [{ name: 'Camiseta', quantity: 1, weightGrams: 300, valor: 10 }],
+    needsReview: [],
+  };
+}

@@ -85,6 +85,12 @@ export const PERSONAL_DATA: Readonly<Record<string, TableDuty>> = {
     customer: 'kept',
     store: 'kept',
   },
+  store_pending_installs: {
+    holds:
+      "none: an install waiting for the merchant's approval, its store and sealed token, for 24 h at most",
+    customer: 'kept',
+    store: 'kept (approved, rejected or discarded after 24 h)',
+  },
   bff_secrets: { holds: 'none: the signed links key', customer: 'kept', store: 'kept' },
   bff_migrations: { holds: 'none: applied migration ids', customer: 'kept', store: 'kept' },
   oauth_clients: { holds: 'none: agents registered by the merchant', customer: 'kept', store: 'kept' },

@@ -329,6 +329,20 @@ describe('customers/data_request: the merchant sees and exports what the kit hol
     }).text;
     expect(hostile).not.toContain('<script>');
     expect(privacyRequestsSection({ requests: [] }).text).toContain('Nenhum pedido');
+    // In the desk's other languages too, every word from the catalog.
+    const english = privacyRequestsSection({ requests: listed, lang: 'en' }).text;
+    expect(english).toContain('Privacy requests (LGPD)');
+    expect(english).toContain('Erased: 0 order(s)');
+    expect(english).not.toMatch(/Apagado|Pedido de dados|Recebido/);
+    const spanish = privacyRequestsSection({ requests: listed, lang: 'es' }).text;
+    expect(spanish).toContain('Solicitudes de privacidad (LGPD)');
+    expect(spanish).toContain('Borrado: 0 pedido(s)');
+    expect(spanish).not.toMatch(/Apagado|Pedido de dados|Recebido/);
+    const pageEs = await (await stack.desk.get('/admin/privacy?lang=es')).text();
+    expect(pageEs).toContain('Solicitudes de privacidad (LGPD)');
+    expect(pageEs).toContain('lang="es"');
+    const storesEn = await (await stack.desk.get('/admin/stores?lang=en')).text();
+    expect(storesEn).toContain('Privacy requests (LGPD)');
     const page = await stack.desk.get('/admin/privacy');
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('id="privacy-requests"');

@@ -1,16 +1,18 @@
 import { Router } from 'express';
 import type { PrivacyRequest } from '../../shared/checkouts/privacy.ts';
 import { ApiError } from '../../shared/errors.ts';
+import { html } from '../../shared/html.ts';
 import type { Sql } from '../../shared/sql/sql.ts';
 import { requireAdminSession } from '../admin/gate.ts';
 import { rememberReturn } from '../admin/return-to.ts';
 import type { AdminSessions } from '../admin/session.ts';
 import type { BffConfig } from '../config.ts';
+import { pickLanguage } from '../desk/language.ts';
 import { sendDeskPage } from '../desk/layout.ts';
 import type { Logger } from '../logger.ts';
-import { Erasure, type ErasureCounts } from './erasure.ts';
+import { Erasure, type ErasureCounts, storeKey } from './erasure.ts';
 import { PrivacyRequests, type StoredPrivacyRequest } from './requests.ts';
-import { privacyRequestsSection } from './requests-view.ts';
+import { PRIVACY_MESSAGES, privacyRequestsSection } from './requests-view.ts';
 
 /**
  * The shoppers' privacy (docs/privacy.md): the stores' compliance and LGPD requests handled (the webhooks in
@@ -24,8 +26,8 @@ export interface PrivacyDeps {
   config: Pick<BffConfig, 'checkout'>;
   logger: Logger;
   now?: () => number;
-  /** The store an install connected last, of a platform without a configured store (ConnectionStore.latest). */
-  installed?: (platform: PrivacyRequest['platform']) => Promise<string | undefined>;
+  /** Whether this store was ever connected (an install, a grant; since uninstalled too: ConnectionStore.known). */
+  known?: (platform: PrivacyRequest['platform'], store: string) => Promise<boolean>;
 }
 
 /** What handling a request came to (the platform only reads the `200`). */
@@ -61,15 +63,17 @@ export class Privacy {
   }
 
   /**
-   * Whether the kit holds this store's orders: the store of the platform's variables (`BFF_SHOPIFY_SHOP`,
-   * `BFF_NUVEMSHOP_STORE_ID`); with none set, the one an install connected last (whose orders it took). The app's
-   * secret signs every store's requests, so one about a stranger's store (installed elsewhere) erases nothing here.
+   * Whether the kit may hold this store's orders: the store of the platform's variables (`BFF_SHOPIFY_SHOP`,
+   * `BFF_NUVEMSHOP_STORE_ID`), or any store ever connected (a former store's orders stay until its own redact). The
+   * app's secret signs every store's requests, so one about a stranger's store (installed elsewhere, or held pending
+   * and never approved) erases nothing here; and an erasure goes by the store each order came from.
    */
   async isOurs(request: Pick<PrivacyRequest, 'platform' | 'store'>): Promise<boolean> {
     const { checkout } = this.deps.config;
     const configured = request.platform === 'shopify' ? checkout.shopify.shop : checkout.nuvemshop.storeId;
-    const ours = configured ?? (await this.deps.installed?.(request.platform));
-    return ours !== undefined && ours === request.store.trim().toLowerCase();
+    const store = storeKey(request.store);
+    if (configured !== undefined && configured === store) return true;
+    return (await this.deps.known?.(request.platform, store)) ?? false;
   }
 
   /** A request handled: erased when it asks so (of our store), then kept; a retried delivery only answered. */
@@ -79,8 +83,7 @@ export class Privacy {
     const ours = await this.isOurs(request);
     const none: ErasureCounts = { orders: 0, labels: 0, approvals: 0, emails: 0, requests: 0 };
     let erased: ErasureCounts | undefined;
-    if (request.kind === 'customer_redact')
-      erased = ours ? await this.erasure.eraseCustomer(request.platform, request) : none;
+    if (request.kind === 'customer_redact') erased = ours ? await this.erasure.eraseCustomer(request) : none;
     if (request.kind === 'store_redact')
       erased = ours ? await this.erasure.eraseStore(request.platform, request.store) : none;
     // Another store's request is kept as seen, without its shopper: the merchant holds nothing of that customer.
@@ -101,7 +104,7 @@ export class Privacy {
     if (!request) return undefined;
     if (!(await this.isOurs(request)) || request.kind !== 'data_request')
       return { request, orders: [], labels: [], emails: [] };
-    const orders = await this.erasure.customerOrders(this.sql, request.platform, request);
+    const orders = await this.erasure.customerOrders(this.sql, request);
     const ids = orders.map((o) => o.orderId);
     const marks = ids.map(() => '?').join(', ');
     const attempts = ids.length
@@ -154,12 +157,14 @@ export function privacyRoutes(deps: { privacy: Privacy; sessions: AdminSessions;
       rememberReturn(res, req.originalUrl, deps.secure ?? false);
       return res.redirect(303, '/admin/agents');
     }
+    const lang = pickLanguage(req, res, deps.secure ?? false);
     sendDeskPage(res, 200, {
-      lang: 'pt-BR',
-      title: 'Privacidade',
+      lang,
+      title: PRIVACY_MESSAGES[lang].title,
       session,
       here: '/admin/privacy',
-      body: privacyRequestsSection({ requests: await deps.privacy.requests.list() }),
+      body: html`<h1>${PRIVACY_MESSAGES[lang].title}</h1>
+${privacyRequestsSection({ requests: await deps.privacy.requests.list(), lang })}`,
     });
   });
   const api = requireAdminSession(deps.sessions);

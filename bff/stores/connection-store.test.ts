@@ -8,6 +8,8 @@ import {
   CONNECTION_MIGRATIONS,
   ConnectionStore,
   INSTALL_STATE_MS,
+  PENDING_INSTALL_LIMIT,
+  PENDING_INSTALL_MS,
   type SealedGrant,
 } from './connection-store.ts';
 
@@ -60,6 +62,30 @@ function describeStore(name: string, open: () => Promise<[Sql, Sql]>) {
       expect(await a.takeState('s2', 'nuvemshop', 10_001)).toBeUndefined();
       expect(await a.takeState('s2', 'shopify', 10_000 + INSTALL_STATE_MS + 1)).toBeUndefined();
       expect(await a.takeState('s2', 'shopify', 10_001)).toBeUndefined();
+    });
+
+    it('holds at most PENDING_INSTALL_LIMIT installs per platform, for PENDING_INSTALL_MS, each taken once', async () => {
+      const t0 = 10_000;
+      for (let i = 0; i < PENDING_INSTALL_LIMIT; i++)
+        expect(await a.hold('nuvemshop', `30${i}`, grant(`p${i}`, ''), t0 + i)).toBe(true);
+      // Full: another store is refused, the same store's new install replaces its own, another platform is apart.
+      expect(await a.hold('nuvemshop', '399', grant('px', ''), t0 + 10)).toBe(false);
+      expect(await a.hold('nuvemshop', '300', grant('p0-again', ''), t0 + 10)).toBe(true);
+      expect(await a.hold('shopify', 'held.myshopify.com', grant('ps', 'rs'), t0 + 10)).toBe(true);
+      expect((await a.pending(t0 + 10)).filter((p) => p.platform === 'nuvemshop')).toHaveLength(
+        PENDING_INSTALL_LIMIT,
+      );
+      const [first, second] = await Promise.all([
+        a.takePending('nuvemshop', '300', t0 + 20),
+        b.takePending('nuvemshop', '300', t0 + 20),
+      ]);
+      expect([first?.grant.token, second?.grant.token].filter(Boolean)).toEqual(['p0-again']);
+      // Past their age they are gone: not listed, not taken, and a new install has room again.
+      const later = t0 + PENDING_INSTALL_MS + 100;
+      expect(await a.pending(later)).toEqual([]);
+      expect(await a.takePending('nuvemshop', '301', later)).toBeUndefined();
+      expect(await a.hold('nuvemshop', '399', grant('py', ''), later)).toBe(true);
+      expect((await a.pending(later)).map((p) => p.shop)).toEqual(['399']);
     });
 
     it('deletes the tokens on disconnect, keeps the row, and renews nothing of it', async () => {

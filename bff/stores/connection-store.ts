@@ -10,6 +10,10 @@ import type { Sql } from '../../shared/sql/sql.ts';
  *   refresh token are written together, in one statement, and only over the pair that was read (`swap`): two
  *   instances renewing at once leave one pair, never a token of one answer beside the refresh token of another.
  * - `store_install_states`: the one-use `state` of a Shopify install between the app URL and the callback.
+ * - `store_pending_installs`: an install of a platform with no configured store, by a store never connected before,
+ *   held until the merchant approves it on `/admin/stores` (issue 44, finding 14: else the first store to install the
+ *   app, a stranger's, became the BFF's store). Its token sealed as a connection's; nothing registered; at most
+ *   `PENDING_INSTALL_LIMIT` per platform, each for `PENDING_INSTALL_MS`.
  */
 export const CONNECTION_MIGRATIONS: readonly Migration[] = [
   {
@@ -41,7 +45,38 @@ export const CONNECTION_MIGRATIONS: readonly Migration[] = [
       )
     `,
   },
+  {
+    id: '612-store-pending-installs',
+    sql: `
+      CREATE TABLE store_pending_installs (
+        platform TEXT NOT NULL,
+        shop TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        token TEXT NOT NULL,
+        refresh TEXT,
+        issued_at BIGINT NOT NULL,
+        expires_at BIGINT,
+        refresh_expires_at BIGINT,
+        renew_at BIGINT,
+        created_at BIGINT NOT NULL,
+        PRIMARY KEY (platform, shop)
+      )
+    `,
+  },
 ];
+
+/** How long an install waits for the merchant's approval: past it, its token is discarded (install again). */
+export const PENDING_INSTALL_MS = 24 * 3600_000;
+/** Installs a platform holds at once: more are refused until the merchant approves or rejects one. */
+export const PENDING_INSTALL_LIMIT = 5;
+
+/** An install waiting for the merchant's approval (its token still sealed). */
+export interface PendingInstall {
+  platform: StorePlatform;
+  shop: string;
+  grant: SealedGrant;
+  createdAt: number;
+}
 
 export const CONNECTION_KINDS = ['static', 'client_credentials', 'expiring', 'nuvemshop'] as const;
 export type ConnectionKind = (typeof CONNECTION_KINDS)[number];
@@ -265,4 +300,92 @@ export class ConnectionStore {
     if (taken === 0 || Number(row.created_at) < now - INSTALL_STATE_MS) return undefined;
     return String(row.shop);
   }
+
+  /**
+   * An install held for the merchant's approval, replacing the shop's earlier one: false when the platform already
+   * holds `PENDING_INSTALL_LIMIT` others (expired ones pruned first).
+   */
+  async hold(platform: StorePlatform, shop: string, grant: SealedGrant, now: number): Promise<boolean> {
+    return this.sql.transaction(async (tx) => {
+      await tx.lock(`store-pending:${platform}`);
+      await tx.run('DELETE FROM store_pending_installs WHERE created_at < ?', [now - PENDING_INSTALL_MS]);
+      const others = await tx.one(
+        'SELECT COUNT(*) AS n FROM store_pending_installs WHERE platform = ? AND shop <> ?',
+        [platform, shop],
+      );
+      if (Number(others?.n ?? 0) >= PENDING_INSTALL_LIMIT) return false;
+      await tx.run('DELETE FROM store_pending_installs WHERE platform = ? AND shop = ?', [platform, shop]);
+      await tx.run(
+        `INSERT INTO store_pending_installs (platform, shop, kind, token, refresh, issued_at, expires_at,
+           refresh_expires_at, renew_at, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        [
+          platform,
+          shop,
+          grant.kind,
+          grant.token,
+          grant.refresh,
+          grant.issuedAt,
+          grant.expiresAt,
+          grant.refreshExpiresAt,
+          grant.renewAt,
+          now,
+        ],
+      );
+      return true;
+    });
+  }
+
+  /** The installs waiting for approval, oldest first (expired ones left out). */
+  async pending(now: number): Promise<PendingInstall[]> {
+    const rows = await this.sql.all(
+      'SELECT * FROM store_pending_installs WHERE created_at >= ? ORDER BY created_at, platform, shop',
+      [now - PENDING_INSTALL_MS],
+    );
+    return rows.map((row) => PendingRowSchema.parse(row)).map(pendingOf);
+  }
+
+  /** A pending install taken out (approved or rejected), once: two clicks cannot both take it. */
+  async takePending(platform: StorePlatform, shop: string, now: number): Promise<PendingInstall | undefined> {
+    const row = await this.sql.one(
+      'SELECT * FROM store_pending_installs WHERE platform = ? AND shop = ? AND created_at >= ?',
+      [platform, shop, now - PENDING_INSTALL_MS],
+    );
+    if (!row) return undefined;
+    const held = pendingOf(PendingRowSchema.parse(row));
+    const taken = await this.sql.run(
+      'DELETE FROM store_pending_installs WHERE platform = ? AND shop = ? AND created_at = ?',
+      [platform, shop, held.createdAt],
+    );
+    return taken === 0 ? undefined : held;
+  }
+}
+
+const PendingRowSchema = z.object({
+  platform: z.enum(['shopify', 'nuvemshop']),
+  shop: z.string(),
+  kind: z.enum(CONNECTION_KINDS),
+  token: z.string(),
+  refresh: z.nullable(z.string()),
+  issued_at: z.coerce.number(),
+  expires_at: z.nullable(z.coerce.number()),
+  refresh_expires_at: z.nullable(z.coerce.number()),
+  renew_at: z.nullable(z.coerce.number()),
+  created_at: z.coerce.number(),
+});
+
+function pendingOf(row: z.infer<typeof PendingRowSchema>): PendingInstall {
+  return {
+    platform: row.platform,
+    shop: row.shop,
+    grant: {
+      kind: row.kind,
+      token: row.token,
+      refresh: row.refresh,
+      issuedAt: row.issued_at,
+      expiresAt: row.expires_at,
+      refreshExpiresAt: row.refresh_expires_at,
+      renewAt: row.renew_at,
+    },
+    createdAt: row.created_at,
+  };
 }

@@ -6,7 +6,7 @@ import type { Logger } from '../logger.ts';
 import type { ConnectionRow, ConnectionStore, SealedGrant, StorePlatform } from './connection-store.ts';
 import { StoreRefused } from './store-api.ts';
 import { loadStoreKey, TokenBox } from './store-key.ts';
-import { shopifyToken } from './token-grants.ts';
+import { shopifyRevoke, shopifyToken } from './token-grants.ts';
 
 /** What a call to a store needs: where its API is and a live token. Never logged, never shown. */
 export interface StoreAccess {
@@ -20,6 +20,9 @@ export interface StoreAccess {
 
 /** The store's current access, or undefined when the platform is not connected (nothing is sent to it). */
 export type AccessOf = (platform: StorePlatform) => Promise<StoreAccess | undefined>;
+
+/** A revoke at the platform: done, refused or unreachable (`failed`), or nothing to revoke (Nuvemshop, no token). */
+export type Revoke = 'revoked' | 'failed' | 'none';
 
 /** Registers a connected store's carrier and webhooks; never throws (the outcome is kept on the row). */
 export type StoreRegistrar = (platform: StorePlatform, shop: string) => Promise<void>;
@@ -191,21 +194,107 @@ export class StoreConnections {
   }
 
   async connectNuvemshop(storeId: string, token: string): Promise<void> {
-    const issuedAt = this.now();
-    await this.options.store.connect(
-      'nuvemshop',
-      storeId,
-      {
-        kind: 'nuvemshop',
-        token: this.options.box.seal(token, binding('nuvemshop', storeId, 'token')),
-        refresh: null,
-        issuedAt,
-        expiresAt: null,
-        refreshExpiresAt: null,
-        renewAt: null,
-      },
-      issuedAt,
-    );
+    await this.options.store.connect('nuvemshop', storeId, this.nuvemshopGrant(storeId, token), this.now());
+  }
+
+  private nuvemshopGrant(storeId: string, token: string): SealedGrant {
+    return {
+      kind: 'nuvemshop',
+      token: this.options.box.seal(token, binding('nuvemshop', storeId, 'token')),
+      refresh: null,
+      issuedAt: this.now(),
+      expiresAt: null,
+      refreshExpiresAt: null,
+      renewAt: null,
+    };
+  }
+
+  /**
+   * An install held for the merchant's approval (install-routes.ts): its token sealed as a connection's, nothing
+   * registered, no call made with it. False when the platform holds too many already.
+   */
+  async holdShopify(shop: string, answer: ShopifyAccessToken): Promise<boolean> {
+    const kind = answer.expires_in ? 'expiring' : 'static';
+    return this.options.store.hold('shopify', shop, this.sealed('shopify', shop, answer, kind), this.now());
+  }
+
+  async holdNuvemshop(storeId: string, token: string): Promise<boolean> {
+    return this.options.store.hold('nuvemshop', storeId, this.nuvemshopGrant(storeId, token), this.now());
+  }
+
+  /**
+   * The merchant approves a held install on the desk: it connects as an install does, and its carrier and webhooks
+   * are registered. Undefined when there is no such install (taken, expired, rejected); refused while another store of
+   * the platform is connected (one store per platform).
+   */
+  async approve(
+    platform: StorePlatform,
+    shop: string,
+  ): Promise<'approved' | 'not_found' | 'other_connected'> {
+    const connected = (await this.options.store.connected(platform))?.shop;
+    if (connected && connected !== shop) return 'other_connected';
+    const held = await this.options.store.takePending(platform, shop, this.now());
+    if (!held) return 'not_found';
+    await this.options.store.connect(platform, shop, held.grant, this.now());
+    this.options.logger.info({ platform, shop }, 'stores: held install approved on the desk');
+    await this.registrar?.(platform, shop);
+    return 'approved';
+  }
+
+  /**
+   * The merchant rejects a held install: its sealed token discarded, and a Shopify one revoked at Shopify (the app
+   * uninstalled from that shop). Answers whether there was one, and the revoke's outcome.
+   */
+  async reject(platform: StorePlatform, shop: string): Promise<{ rejected: boolean; revoke: Revoke }> {
+    const held = await this.options.store.takePending(platform, shop, this.now());
+    if (!held) return { rejected: false, revoke: 'none' };
+    this.options.logger.info({ platform, shop }, 'stores: held install rejected on the desk');
+    const token = this.options.box.open(held.grant.token, binding(platform, shop, 'token'));
+    return { rejected: true, revoke: await this.revoke(platform, shop, token) };
+  }
+
+  /**
+   * "Disconnect" on the desk: a Shopify token is revoked at Shopify first (the app uninstalled from the shop, so it
+   * stops calling the carrier and sending webhooks), then the tokens are deleted here whatever Shopify answered — a
+   * failed revoke is said on the desk, with how to finish it in the Shopify admin.
+   */
+  async disconnectFromDesk(
+    platform: StorePlatform,
+    shop: string,
+  ): Promise<{ disconnected: boolean; revoke: Revoke }> {
+    let revoke: Revoke = 'none';
+    if (platform === 'shopify') revoke = await this.revoke(platform, shop, await this.tokenOf(shop));
+    const local = await this.disconnect(platform, shop, 'desk');
+    // A revoke Shopify confirmed sent app/uninstalled, which may have disconnected the store already.
+    return { disconnected: local || revoke === 'revoked', revoke };
+  }
+
+  /** The shop's live token to revoke with: the stored one (renewed first when due), else the variables' static one. */
+  private async tokenOf(shop: string): Promise<string | undefined> {
+    let row = await this.options.store.get('shopify', shop);
+    if (row?.token && row.renew_at !== null && row.renew_at <= this.now()) {
+      await this.renew(row).catch(() => undefined);
+      row = (await this.options.store.get('shopify', shop)) ?? row;
+    }
+    if (row?.token) return this.open(row, 'token');
+    const { shopify } = this.options.config.checkout;
+    return !row && shopify.shop === shop ? shopify.token : undefined;
+  }
+
+  private async revoke(platform: StorePlatform, shop: string, token: string | undefined): Promise<Revoke> {
+    if (platform !== 'shopify' || !token) return 'none';
+    try {
+      await shopifyRevoke({ adminOrigin: this.adminOrigin(shop), fetch: this.options.fetch }, token);
+      this.options.logger.info({ platform, shop }, 'stores: app uninstalled at Shopify (token revoked)');
+      return 'revoked';
+    } catch (error) {
+      if (!(error instanceof StoreRefused)) throw error;
+      this.options.logger.warn(
+        { platform, shop, error: error.message },
+        'stores: token not revoked at Shopify',
+      );
+      return 'failed';
+    }
   }
 
   /** `app/uninstalled`, or "disconnect" on the desk: the tokens deleted; nothing more is sent to the store. */

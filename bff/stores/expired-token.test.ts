@@ -48,6 +48,10 @@ beforeAll(async () => {
   const begin = await go(`${bff.url}/stores/shopify/install?${query}`);
   const approved = await go(begin.headers.get('location') ?? '');
   expect((await go(approved.headers.get('location') ?? '')).status).toBe(302);
+  // No BFF_SHOPIFY_SHOP: the first install waits for the merchant's approval on the desk.
+  expect((await desk.post('/admin/api/stores/approve', { platform: 'shopify', shop: SHOP })).status).toBe(
+    200,
+  );
 }, 30_000);
 afterAll(async () => {
   await bff?.stop();

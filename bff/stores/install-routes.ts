@@ -39,7 +39,8 @@ const QUERY_MAX_AGE_S = 24 * 3600;
 /**
  * The install flows (docs/checkout/connect.md): Shopify's app URL and OAuth callback, Nuvemshop's redirect URL. Each
  * refusal is `400` with what was wrong, and nothing is stored or changed; a success registers the carrier and the
- * webhooks with the new token and ends on `/admin/stores`. No token, code or secret is ever in a log line, an answer
+ * webhooks with the new token and ends on `/admin/stores` — or, for a store the merchant has not approved yet, holds
+ * the install there for approval (`approvalNeeded`). No token, code or secret is ever in a log line, an answer
  * or a URL the BFF sends (the Shopify state is a random nonce).
  */
 export function installRoutes(deps: InstallDeps): Router {
@@ -89,12 +90,17 @@ export function installRoutes(deps: InstallDeps): Router {
         if (!isStoreRefused(error)) throw error;
         refuse(`Shopify did not exchange the code: ${error.message} Start the install again from Shopify.`);
       }
-      await deps.connections.connectShopify(shop, answer, answer.expires_in ? 'expiring' : 'static');
-      deps.logger.info(
-        { platform: 'shopify', shop, expiring: Boolean(answer.expires_in) },
-        'stores: Shopify app installed',
-      );
-      await deps.register('shopify', shop);
+      if (await approvalNeeded(deps, 'shopify', shop)) {
+        if (!(await deps.connections.holdShopify(shop, answer))) refuse(TOO_MANY_HELD);
+        deps.logger.info({ platform: 'shopify', shop }, 'stores: Shopify install held for approval');
+      } else {
+        await deps.connections.connectShopify(shop, answer, answer.expires_in ? 'expiring' : 'static');
+        deps.logger.info(
+          { platform: 'shopify', shop, expiring: Boolean(answer.expires_in) },
+          'stores: Shopify app installed',
+        );
+        await deps.register('shopify', shop);
+      }
       noStore(res);
       res.redirect(302, '/admin/stores');
     });
@@ -132,9 +138,17 @@ export function installRoutes(deps: InstallDeps): Router {
       }
       const storeId = String(answer.user_id);
       await pinned(deps, 'nuvemshop', storeId);
-      await deps.connections.connectNuvemshop(storeId, answer.access_token);
-      deps.logger.info({ platform: 'nuvemshop', shop: storeId }, 'stores: Nuvemshop app installed');
-      await deps.register('nuvemshop', storeId);
+      if (await approvalNeeded(deps, 'nuvemshop', storeId)) {
+        if (!(await deps.connections.holdNuvemshop(storeId, answer.access_token))) refuse(TOO_MANY_HELD);
+        deps.logger.info(
+          { platform: 'nuvemshop', shop: storeId },
+          'stores: Nuvemshop install held for approval',
+        );
+      } else {
+        await deps.connections.connectNuvemshop(storeId, answer.access_token);
+        deps.logger.info({ platform: 'nuvemshop', shop: storeId }, 'stores: Nuvemshop app installed');
+        await deps.register('nuvemshop', storeId);
+      }
       noStore(res);
       res.redirect(302, '/admin/stores');
     });
@@ -158,6 +172,22 @@ async function pinned(deps: InstallDeps, platform: StorePlatform, shop: string):
         ? `This BFF serves ${configured} (${platform === 'shopify' ? 'BFF_SHOPIFY_SHOP' : 'BFF_NUVEMSHOP_STORE_ID'}); ${shop} cannot connect to it.`
         : `${connected} is connected to this BFF: disconnect it on /admin/stores before connecting ${shop}.`,
     );
+}
+
+const TOO_MANY_HELD =
+  'Too many installs are waiting for the merchant’s approval: approve or reject them on /admin/stores first.';
+
+/**
+ * Whether an install waits for the merchant's approval on `/admin/stores` (issue 44, finding 14): when the platform
+ * has no configured store (`BFF_SHOPIFY_SHOP`, `BFF_NUVEMSHOP_STORE_ID`) and this store was never connected. Anyone
+ * can install a listed app: without it, the first store to install (a stranger's) became the BFF's store — its rates
+ * on the merchant's account, its orders on the merchant's desk. A store approved once reconnects by installing again.
+ */
+async function approvalNeeded(deps: InstallDeps, platform: StorePlatform, shop: string): Promise<boolean> {
+  const { shopify, nuvemshop } = deps.config.checkout;
+  const configured = platform === 'shopify' ? shopify.shop : nuvemshop.storeId;
+  if (configured === shop) return false;
+  return (await deps.store.get(platform, shop)) === undefined;
 }
 
 function refuse(message: string): never {

@@ -26,7 +26,11 @@ let down = false;
 let tokenCalls = 0;
 /** `adminDown`: Shopify's Admin GraphQL API cannot be reached (the registration fails). */
 let adminDown = false;
+/** `revokeDown`: Shopify's uninstall endpoint cannot be reached (the desk's disconnect cannot revoke). */
+let revokeDown = false;
 const network: typeof fetch = async (input, init) => {
+  if (revokeDown && String(input).endsWith('/admin/api_permissions/current.json'))
+    throw new TypeError('fetch failed: ETIMEDOUT');
   if (adminDown && String(input).endsWith('/graphql.json')) throw new TypeError('fetch failed: ETIMEDOUT');
   const toToken = String(input).endsWith('/admin/oauth/access_token');
   if (toToken && down) throw new TypeError('fetch failed: connect ECONNREFUSED');
@@ -100,11 +104,32 @@ function liveTokens(platform: 'shopify' | 'nuvemshop'): string[] {
     .map(([token]) => token);
 }
 
+/** The merchant approves a store's first install on the desk (no store configured: every first install waits). */
+async function approve(platform: 'shopify' | 'nuvemshop', shop: string): Promise<void> {
+  const pending = StoresAnswerSchema.parse(await (await desk.get('/admin/api/stores')).json()).pending;
+  expect(pending).toEqual([expect.objectContaining({ platform, shop })]);
+  const approved = await desk.post('/admin/api/stores/approve', { platform, shop });
+  expect(approved.status).toBe(200);
+}
+
 describe('Shopify install', () => {
+  it('revokes a held install the merchant rejects: the app uninstalled at Shopify, its token dead', async () => {
+    expect((await installShopify()).done.status).toBe(302);
+    expect(liveTokens('shopify')).toHaveLength(1);
+    const rejected = await desk.post('/admin/api/stores/reject', { platform: 'shopify', shop: SHOP });
+    expect(await rejected.json()).toEqual({ rejected: true, revoke: 'revoked' });
+    expect(liveTokens('shopify')).toEqual([]);
+    expect(StoresAnswerSchema.parse(await (await desk.get('/admin/api/stores')).json())).toEqual({
+      stores: [],
+      pending: [],
+    });
+  });
+
   it('goes from the app URL to a connected store with an expiring token, its carrier and webhooks registered', async () => {
     const { done } = await installShopify();
     expect(done.status).toBe(302);
     expect(done.headers.get('location')).toBe('/admin/stores');
+    await approve('shopify', SHOP);
     const [store] = await stores();
     expect(store).toMatchObject({
       platform: 'shopify',
@@ -351,6 +376,7 @@ describe('Nuvemshop install', () => {
     const done = await go(redirect.headers.get('location') ?? '');
     expect(done.status).toBe(302);
     expect(done.headers.get('location')).toBe('/admin/stores');
+    await approve('nuvemshop', '1001');
     expect((await stores()).find((s) => s.platform === 'nuvemshop')).toMatchObject({
       shop: '1001',
       connected: true,
@@ -416,9 +442,38 @@ describe('disconnect', () => {
     );
     expect(noToken.status).toBe(403);
     expect((await stores()).find((s) => s.platform === 'shopify')?.connected).toBe(true);
+    const live = liveTokens('shopify');
+    expect(live.length).toBeGreaterThan(0);
     const done = await desk.post('/admin/api/stores/disconnect', { platform: 'shopify', shop: SHOP });
-    expect(await done.json()).toEqual({ disconnected: true });
+    expect(await done.json()).toEqual({ disconnected: true, revoke: 'revoked' });
     expect(await bff.connections.access('shopify')).toBeUndefined();
+    // Revoked at Shopify: the app uninstalled from the shop, none of its tokens works any more.
+    expect(liveTokens('shopify')).toEqual([]);
+    for (const token of live) {
+      const call = await fetch(`${sandbox.url}/shopify/${SHOP}/admin/api/2026-01/graphql.json`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-shopify-access-token': token },
+        body: JSON.stringify({ query: '{ shop { name } }' }),
+      });
+      expect(call.status).toBe(401);
+    }
+  });
+
+  it('disconnects here when Shopify cannot be reached to revoke, and the page says so', async () => {
+    expect((await installShopify()).done.status).toBe(302);
+    expect((await stores()).find((s) => s.platform === 'shopify')?.connected).toBe(true);
+    revokeDown = true;
+    try {
+      const done = await desk.post('/admin/api/stores/disconnect', { platform: 'shopify', shop: SHOP });
+      expect(await done.json()).toEqual({ disconnected: true, revoke: 'failed' });
+    } finally {
+      revokeDown = false;
+    }
+    expect(await bff.connections.access('shopify')).toBeUndefined();
+    // Shopify still has the app installed: its token still works there until the merchant removes it.
+    expect(liveTokens('shopify').length).toBeGreaterThan(0);
+    const page = await desk.get('/admin/stores?revoke=failed');
+    expect(await page.text()).toContain('Shopify não confirmou a remoção do app');
   });
 });
 
@@ -515,7 +570,7 @@ describe('a static token', () => {
         expect.objectContaining({ shop: SHOP, connected: true, token: { kind: 'static' } }),
       ]);
       const done = await own.post('/admin/api/stores/disconnect', { platform: 'shopify', shop: SHOP });
-      expect(await done.json()).toEqual({ disconnected: true });
+      expect(await done.json()).toEqual({ disconnected: true, revoke: 'revoked' });
       expect(await legacy.connections.access('shopify')).toBeUndefined();
       expect(await legacy.trackingBack.connected('shopify')).toBe(false);
       const after = StoresAnswerSchema.parse(await (await own.get('/admin/api/stores')).json()).stores;

@@ -13,12 +13,19 @@ import { loginBody, sendDeskPage } from '../desk/layout.ts';
 import { MESSAGES } from '../desk/messages.ts';
 import type { ConnectionStore, StorePlatform } from './connection-store.ts';
 import type { StoreConnections } from './connections.ts';
-import { STORE_MESSAGES, StoresAnswerSchema, type StoreView, storesBody } from './stores-page.ts';
+import {
+  type PendingView,
+  STORE_MESSAGES,
+  StoresAnswerSchema,
+  type StoreView,
+  storesBody,
+} from './stores-page.ts';
 
 export interface StoreDeskDeps {
   sessions: AdminSessions;
   store: ConnectionStore;
-  connections: Pick<StoreConnections, 'disconnect'>;
+  connections: Pick<StoreConnections, 'disconnectFromDesk' | 'approve' | 'reject'>;
+  now?: () => number;
   config: Pick<BffConfig, 'checkout' | 'publicUrl'>;
   /**
    * The page's "privacy requests" section (customers/data_request and redactions), in the merchant's language: the
@@ -34,8 +41,9 @@ const DisconnectSchema = z.object({
 
 /**
  * The stores on the desk (docs/checkout/connect.md): `GET /admin/api/stores` (the contract's JSON), `/admin/stores`
- * (the same, as a page in the merchant's language, with "disconnect") and the disconnect itself, as an API call
- * (`X-CSRF-Token`) or the page's form (`csrf` field), both through the admin gate.
+ * (the same, as a page in the merchant's language, with "disconnect", and "approve" / "reject" beside each install
+ * held for approval) and those actions, each as an API call (`X-CSRF-Token`) or the page's form (`csrf` field), all
+ * through the admin gate.
  */
 export function storeDeskRoutes(deps: StoreDeskDeps): Router {
   const router = Router();
@@ -47,18 +55,47 @@ export function storeDeskRoutes(deps: StoreDeskDeps): Router {
   ];
 
   router.get('/admin/api/stores', api, async (_req, res) => {
-    res.json(StoresAnswerSchema.parse({ stores: await storesOf(deps) }));
+    res.json(StoresAnswerSchema.parse({ stores: await storesOf(deps), pending: await pendingOf(deps) }));
   });
   router.post('/admin/api/stores/disconnect', api, express.json({ limit: '4kb' }), async (req, res) => {
     const parsed = DisconnectSchema.safeParse(req.body);
     if (!parsed.success) throw new ApiError('invalid_body', describeIssues(parsed.error.issues));
-    const done = await deps.connections.disconnect(parsed.data.platform, parsed.data.shop, 'desk');
-    res.json({ disconnected: done });
+    const done = await deps.connections.disconnectFromDesk(parsed.data.platform, parsed.data.shop);
+    res.json(done);
   });
   router.post('/admin/stores/disconnect', ...form, async (req: Request, res: Response) => {
     const parsed = DisconnectSchema.safeParse(req.body);
-    if (parsed.success) await deps.connections.disconnect(parsed.data.platform, parsed.data.shop, 'desk');
+    const done = parsed.success
+      ? await deps.connections.disconnectFromDesk(parsed.data.platform, parsed.data.shop)
+      : undefined;
+    res.redirect(303, done?.revoke === 'failed' ? '/admin/stores?revoke=failed' : '/admin/stores');
+  });
+  router.post('/admin/api/stores/approve', api, express.json({ limit: '4kb' }), async (req, res) => {
+    const parsed = DisconnectSchema.safeParse(req.body);
+    if (!parsed.success) throw new ApiError('invalid_body', describeIssues(parsed.error.issues));
+    const outcome = await deps.connections.approve(parsed.data.platform, parsed.data.shop);
+    if (outcome === 'not_found')
+      throw new ApiError('not_found', 'No install of this store waits for approval.');
+    if (outcome === 'other_connected')
+      throw new ApiError('invalid_body', 'Another store of this platform is connected: disconnect it first.');
+    res.json({ approved: true });
+  });
+  router.post('/admin/api/stores/reject', api, express.json({ limit: '4kb' }), async (req, res) => {
+    const parsed = DisconnectSchema.safeParse(req.body);
+    if (!parsed.success) throw new ApiError('invalid_body', describeIssues(parsed.error.issues));
+    res.json(await deps.connections.reject(parsed.data.platform, parsed.data.shop));
+  });
+  router.post('/admin/stores/approve', ...form, async (req: Request, res: Response) => {
+    const parsed = DisconnectSchema.safeParse(req.body);
+    if (parsed.success) await deps.connections.approve(parsed.data.platform, parsed.data.shop);
     res.redirect(303, '/admin/stores');
+  });
+  router.post('/admin/stores/reject', ...form, async (req: Request, res: Response) => {
+    const parsed = DisconnectSchema.safeParse(req.body);
+    const done = parsed.success
+      ? await deps.connections.reject(parsed.data.platform, parsed.data.shop)
+      : undefined;
+    res.redirect(303, done?.revoke === 'failed' ? '/admin/stores?revoke=failed' : '/admin/stores');
   });
   router.get('/admin/stores', async (req, res) => {
     const lang = pickLanguage(req, res, secure);
@@ -87,7 +124,9 @@ export function storeDeskRoutes(deps: StoreDeskDeps): Router {
         lang,
         csrf: session.csrf,
         stores: await storesOf(deps),
+        pending: await pendingOf(deps),
         installs: installLinks(deps.config),
+        revokeFailed: req.query.revoke === 'failed',
         ...(privacyRequests ? { privacyRequests } : {}),
       }),
     });
@@ -134,6 +173,16 @@ async function storesOf(deps: StoreDeskDeps): Promise<StoreView[]> {
       webhooks: [],
     });
   return stores;
+}
+
+/** The installs waiting for the merchant's approval (no token shown: only the store and when it installed). */
+async function pendingOf(deps: StoreDeskDeps): Promise<PendingView[]> {
+  const held = await deps.store.pending((deps.now ?? Date.now)());
+  return held.map((h) => ({
+    platform: h.platform,
+    shop: h.shop,
+    installedAt: new Date(h.createdAt).toISOString(),
+  }));
 }
 
 /** Where the merchant (re)installs: the app's page on each platform the BFF has an app for. */

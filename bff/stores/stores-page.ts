@@ -16,7 +16,17 @@ export const StoreViewSchema = z.object({
   renewal: z.optional(z.object({ error: z.string(), tries: z.number() })),
 });
 export type StoreView = z.infer<typeof StoreViewSchema>;
-export const StoresAnswerSchema = z.object({ stores: z.array(StoreViewSchema) });
+/** An install held for the merchant's approval (bff/stores/install-routes.ts, `approvalNeeded`). */
+export const PendingViewSchema = z.object({
+  platform: z.enum(['shopify', 'nuvemshop']),
+  shop: z.string(),
+  installedAt: z.string(),
+});
+export type PendingView = z.infer<typeof PendingViewSchema>;
+export const StoresAnswerSchema = z.object({
+  stores: z.array(StoreViewSchema),
+  pending: z.array(PendingViewSchema),
+});
 
 const PT_BR = {
   navStores: 'Lojas',
@@ -45,6 +55,14 @@ const PT_BR = {
     'Para reconectar, abra o app no admin da Shopify (Apps) ou instale de novo pelo link de instalação.',
   reconnectNuvemshop: 'Para reconectar, instale o app de novo:',
   installNuvemshop: 'instalar na Nuvemshop',
+  pendingTitle: 'Instalações esperando aprovação',
+  pendingIntro:
+    'Estas lojas instalaram o app, mas não recebem fretes nem mandam pedidos até você aprovar. Aprove só a sua loja: qualquer loja pode instalar um app publicado.',
+  colInstalledAt: 'Instalou em',
+  approve: 'Aprovar',
+  reject: 'Recusar',
+  revokeFailed:
+    'Desconectada aqui, mas a Shopify não confirmou a remoção do app: remova-o no admin da Shopify (Configurações → Apps).',
 };
 type StoreMessages = typeof PT_BR;
 
@@ -75,6 +93,14 @@ const EN: StoreMessages = {
     'To reconnect, open the app in the Shopify admin (Apps) or install it again from the install link.',
   reconnectNuvemshop: 'To reconnect, install the app again:',
   installNuvemshop: 'install on Nuvemshop',
+  pendingTitle: 'Installs waiting for approval',
+  pendingIntro:
+    'These stores installed the app, but get no rates and send no orders until you approve them. Approve only your own store: any store can install a listed app.',
+  colInstalledAt: 'Installed at',
+  approve: 'Approve',
+  reject: 'Reject',
+  revokeFailed:
+    'Disconnected here, but Shopify did not confirm the app was removed: remove it in the Shopify admin (Settings → Apps).',
 };
 
 const ES: StoreMessages = {
@@ -104,6 +130,14 @@ const ES: StoreMessages = {
     'Para reconectar, abra la app en el admin de Shopify (Apps) o instálela de nuevo desde el enlace de instalación.',
   reconnectNuvemshop: 'Para reconectar, instale la app de nuevo:',
   installNuvemshop: 'instalar en Nuvemshop',
+  pendingTitle: 'Instalaciones esperando aprobación',
+  pendingIntro:
+    'Estas tiendas instalaron la app, pero no reciben envíos ni mandan pedidos hasta que usted las apruebe. Apruebe solo su tienda: cualquier tienda puede instalar una app publicada.',
+  colInstalledAt: 'Instaló el',
+  approve: 'Aprobar',
+  reject: 'Rechazar',
+  revokeFailed:
+    'Desconectada aquí, pero Shopify no confirmó la eliminación de la app: elimínela en el admin de Shopify (Configuración → Apps).',
 };
 
 export const STORE_MESSAGES: Record<Locale, StoreMessages> = { 'pt-BR': PT_BR, en: EN, es: ES };
@@ -113,7 +147,11 @@ export interface StoresView {
   lang: Locale;
   csrf: string;
   stores: readonly StoreView[];
+  /** Installs held for approval: "approve" / "reject" beside each. */
+  pending?: readonly PendingView[];
   installs: { shopify: boolean; nuvemshop: string | undefined };
+  /** The last disconnect or reject could not uninstall the app at Shopify (it was disconnected here all the same). */
+  revokeFailed?: boolean;
   /**
    * The privacy requests section (customers/data_request, redactions, ARCHITECTURE "Connected stores"): the privacy
    * module supplies it and `storesBody` renders it under its heading, `#privacy-requests`; absent, no section.
@@ -134,11 +172,7 @@ function storeRow(view: StoresView, store: StoreView): Html {
     store.platform === 'shopify'
       ? html`<p>${s.reconnectShopify}</p>`
       : html`<p>${s.reconnectNuvemshop} ${view.installs.nuvemshop ? html`<a href="${view.installs.nuvemshop}">${s.installNuvemshop}</a>` : ''}</p>`;
-  const action = store.connected
-    ? html`<form method="post" action="/admin/stores/disconnect">
-<input type="hidden" name="csrf" value="${view.csrf}"><input type="hidden" name="platform" value="${store.platform}"><input type="hidden" name="shop" value="${store.shop}">
-<button type="submit">${s.disconnect}</button></form>`
-    : reconnect;
+  const action = store.connected ? storeAction(view, 'disconnect', store, s.disconnect) : reconnect;
   return html`<tr>
 <th scope="row">${store.platform === 'shopify' ? 'Shopify' : 'Nuvemshop'} <span class="code">${store.shop}</span></th>
 <td>${store.connected ? s.connected : html`<strong>${s.disconnected}</strong>`}</td>
@@ -149,11 +183,50 @@ function storeRow(view: StoresView, store: StoreView): Html {
 </tr>`;
 }
 
+const platformName = (platform: StoreView['platform']) => (platform === 'shopify' ? 'Shopify' : 'Nuvemshop');
+
+/** A form posting one store to one desk action, with the desk's CSRF token (as "disconnect"). */
+function storeAction(
+  view: StoresView,
+  action: string,
+  store: Pick<StoreView, 'platform' | 'shop'>,
+  label: string,
+) {
+  return html`<form method="post" action="/admin/stores/${action}">
+<input type="hidden" name="csrf" value="${view.csrf}"><input type="hidden" name="platform" value="${store.platform}"><input type="hidden" name="shop" value="${store.shop}">
+<button type="submit">${label}</button></form>`;
+}
+
+/** The installs held for approval, "approve" and "reject" beside each; nothing when none waits. */
+function pendingSection(view: StoresView): Html | '' {
+  const { s } = view;
+  const pending = view.pending ?? [];
+  if (pending.length === 0) return '';
+  return html`<section>
+<h2 id="pending-title">${s.pendingTitle}</h2>
+<p>${s.pendingIntro}</p>
+<div class="table-scroll" role="region" aria-labelledby="pending-title" tabindex="0">
+<table>
+<thead><tr><th scope="col">${s.colStore}</th><th scope="col">${s.colInstalledAt}</th><th scope="col">${s.colAction}</th></tr></thead>
+<tbody>${pending.map(
+    (p) => html`<tr>
+<th scope="row">${platformName(p.platform)} <span class="code">${p.shop}</span></th>
+<td>${formatWhen(p.installedAt, view.lang, true)}</td>
+<td>${storeAction(view, 'approve', p, s.approve)} ${storeAction(view, 'reject', p, s.reject)}</td>
+</tr>`,
+  )}</tbody>
+</table>
+</div>
+</section>`;
+}
+
 /** The stores and their connections, "disconnect" beside each connected one, how to reconnect beside the others. */
 export function storesBody(view: StoresView): Html {
   const { s } = view;
   return html`<h1>${s.storesTitle}</h1>
 <p class="lead">${s.storesIntro}</p>
+${view.revokeFailed ? html`<p class="warn" role="status">${s.revokeFailed}</p>` : ''}
+${pendingSection(view)}
 ${
   view.stores.length === 0
     ? html`<p class="empty">${s.noStores}</p>`

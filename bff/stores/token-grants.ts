@@ -43,6 +43,29 @@ export async function shopifyToken(app: ShopifyApp, request: ShopifyGrant): Prom
   );
 }
 
+/**
+ * The app uninstalled from the shop with its own token: `DELETE <admin origin>/admin/api_permissions/current.json`,
+ * `X-Shopify-Access-Token`, 200 on success; Shopify then deletes the app's webhooks, kills its tokens and sends
+ * `app/uninstalled` (https://shopify.dev/docs/apps/build/authentication-authorization/app-installation/uninstall-app-api-request).
+ * A refusal is `StoreRefused` with the status; the token is never in its message.
+ */
+export async function shopifyRevoke(
+  app: Pick<ShopifyApp, 'adminOrigin' | 'fetch'>,
+  token: string,
+): Promise<void> {
+  const res = await storeCall(app.fetch, 'Shopify', `${app.adminOrigin}/admin/api_permissions/current.json`, {
+    method: 'DELETE',
+    headers: { 'x-shopify-access-token': token, accept: 'application/json' },
+    redirect: 'manual',
+  });
+  await res.body?.cancel();
+  if (!res.ok)
+    throw new StoreRefused(
+      `Shopify did not uninstall the app (${res.status}).`,
+      res.status === 429 || res.status >= 500,
+    );
+}
+
 export interface NuvemshopApp {
   appId: string;
   clientSecret: string;

@@ -153,6 +153,7 @@ export function storeWebhookRoutes(deps: StoreWebhookDeps): Router {
       if (topic === 'orders/cancelled' && !draft.cancelled)
         draft.cancelled = { at: order.cancelled_at ?? order.updated_at ?? '', reason: 'cancelled' };
       const received = await lifecycle(deps, draft, order.financial_status, {
+        store: shop,
         deliveryId: `shopify:${webhookId}`,
         ...(order.updated_at ? { version: order.updated_at } : {}),
       });
@@ -215,6 +216,7 @@ export function storeWebhookRoutes(deps: StoreWebhookDeps): Router {
           `the order Nuvemshop answered: ${describeIssues(order.error.issues)}`,
         );
       const received = await lifecycle(deps, nuvemshopDraft(order.data), order.data.payment_status, {
+        store: shop,
         ...(order.data.updated_at ? { version: order.data.updated_at } : {}),
       });
       done(res, received);
@@ -242,7 +244,7 @@ async function lifecycle(
   deps: StoreWebhookDeps,
   draft: DraftOrder,
   paymentStatus: string | null | undefined,
-  options: { deliveryId?: string; version?: string },
+  options: { deliveryId?: string; version?: string; store: string },
 ): Promise<Outcome> {
   const status = paymentStatus ?? '';
   if (draft.cancelled) {
@@ -265,7 +267,7 @@ async function lifecycle(
 async function take(
   deps: StoreWebhookDeps,
   draft: DraftOrder,
-  options: { deliveryId?: string; version?: string },
+  options: { deliveryId?: string; version?: string; store: string },
 ): Promise<Outcome> {
   if (draft.items.length === 0) return 'nothing_to_ship';
   const fitted = withinBounds(draft);

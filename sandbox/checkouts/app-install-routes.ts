@@ -156,45 +156,72 @@ export function appInstallRoutes(platforms: CheckoutPlatforms): Router {
     const platform = req.params.platform;
     const store = String(req.params.store);
     if (platform !== 'shopify' && platform !== 'nuvemshop') throw new ApiError('not_found');
-    installs.uninstall(platform, store);
-    const topic = 'app/uninstalled';
-    const subscriptions = (platforms.orders.subscriptions.get(`${platform} ${store}`) ?? []).filter(
-      (s) => s.topic === topic,
-    );
-    const sent = [];
-    for (const subscription of subscriptions) {
-      const payload =
-        platform === 'shopify'
-          ? JSON.stringify({ id: 1, domain: store, myshopify_domain: store })
-          : JSON.stringify({ store_id: Number(store), event: topic, id: Number(SANDBOX_NUVEMSHOP_APP_ID) });
-      const headers: Record<string, string> =
-        platform === 'shopify'
-          ? {
-              'content-type': 'application/json',
-              [SHOPIFY_TOPIC_HEADER]: topic,
-              [SHOPIFY_SHOP_HEADER]: store,
-              'x-shopify-hmac-sha256': shopifyHmac(SANDBOX_SHOPIFY_APP_SECRET, payload),
-              'x-shopify-webhook-id': randomBytes(8).toString('hex'),
-              'x-shopify-triggered-at': platforms.timestamp(),
-            }
-          : {
-              'content-type': 'application/json',
-              'x-linkedstore-hmac-sha256': nuvemshopHmac(SANDBOX_NUVEMSHOP_APP_SECRET, payload),
-            };
-      const delivered = await platforms.orders.deliver({
-        id: randomBytes(8).toString('hex'),
-        platform,
-        store,
-        url: subscription.url,
-        topic,
-        body: payload,
-        headers,
-      });
-      sent.push({ url: delivered.url, status: delivered.status });
-    }
+    const sent = await uninstall(platforms, platform, store);
     res.json({ platform, store, uninstalled: true, sent });
   });
+
+  // The app uninstalls itself with its token (Shopify's "Uninstall a Shopify app with an API request",
+  // https://shopify.dev/docs/apps/build/authentication-authorization/app-installation/uninstall-app-api-request):
+  // 200, every token of the app on that shop dead, its webhooks' app/uninstalled sent. A token Shopify does not know
+  // (expired, revoked) is 401 in the Admin API's envelope.
+  router.delete('/shopify/:shop/admin/api_permissions/current.json', async (req, res) => {
+    const shop = platforms.shops.get(String(req.params.shop));
+    if (!shop) return void res.status(404).json({ errors: 'Not Found' });
+    const token = req.get('x-shopify-access-token') ?? '';
+    if (!platforms.scopesOf('shopify', shop.domain, token))
+      return void res.status(401).json({
+        errors: '[API] Invalid API key or access token (unrecognized login or wrong password)',
+      });
+    installs.revoked.add(token);
+    await uninstall(platforms, 'shopify', shop.domain);
+    res.status(200).json({});
+  });
   return router;
+}
+
+/** The app removed from a store: its tokens dead, then the signed `app/uninstalled` sent to its subscriptions. */
+async function uninstall(
+  platforms: CheckoutPlatforms,
+  platform: 'shopify' | 'nuvemshop',
+  store: string,
+): Promise<{ url: string; status: number | 'unreachable' }[]> {
+  platforms.installs.uninstall(platform, store);
+  const topic = 'app/uninstalled';
+  const subscriptions = (platforms.orders.subscriptions.get(`${platform} ${store}`) ?? []).filter(
+    (s) => s.topic === topic,
+  );
+  const sent = [];
+  for (const subscription of subscriptions) {
+    const payload =
+      platform === 'shopify'
+        ? JSON.stringify({ id: 1, domain: store, myshopify_domain: store })
+        : JSON.stringify({ store_id: Number(store), event: topic, id: Number(SANDBOX_NUVEMSHOP_APP_ID) });
+    const headers: Record<string, string> =
+      platform === 'shopify'
+        ? {
+            'content-type': 'application/json',
+            [SHOPIFY_TOPIC_HEADER]: topic,
+            [SHOPIFY_SHOP_HEADER]: store,
+            'x-shopify-hmac-sha256': shopifyHmac(SANDBOX_SHOPIFY_APP_SECRET, payload),
+            'x-shopify-webhook-id': randomBytes(8).toString('hex'),
+            'x-shopify-triggered-at': platforms.timestamp(),
+          }
+        : {
+            'content-type': 'application/json',
+            'x-linkedstore-hmac-sha256': nuvemshopHmac(SANDBOX_NUVEMSHOP_APP_SECRET, payload),
+          };
+    const delivered = await platforms.orders.deliver({
+      id: randomBytes(8).toString('hex'),
+      platform,
+      store,
+      url: subscription.url,
+      topic,
+      body: payload,
+      headers,
+    });
+    sent.push({ url: delivered.url, status: delivered.status });
+  }
+  return sent;
 }
 
 /** What Nuvemshop grants the sandbox's app (its scopes as the partner portal lists them). */

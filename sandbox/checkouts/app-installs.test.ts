@@ -2,7 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SHOPIFY_ADMIN_API_VERSION } from '../../shared/checkouts/shopify.ts';
 import { ShopifyAccessTokenSchema, shopifyQueryHmac } from '../../shared/checkouts/store-oauth.ts';
 import { type RunningSandbox, startSandbox } from '../testing.ts';
-import { SANDBOX_SHOPIFY_APP_SECRET, SANDBOX_SHOPIFY_CLIENT_ID } from './accounts.ts';
+import {
+  SANDBOX_NUVEMSHOP_APP_ID,
+  SANDBOX_NUVEMSHOP_APP_SECRET,
+  SANDBOX_SHOPIFY_APP_SECRET,
+  SANDBOX_SHOPIFY_CLIENT_ID,
+} from './accounts.ts';
+import { MAX_CODES } from './app-installs.ts';
 
 const SHOP = 'loja-demo.myshopify.com';
 let clock = Date.parse('2026-12-06T12:00:00Z');
@@ -79,5 +85,64 @@ describe("the emulated Shopify's OAuth", () => {
     );
     expect(granted.refresh_token).toBeUndefined();
     expect((await adminCall(granted.access_token)).status).toBe(200);
+  });
+});
+
+describe("the emulated Shopify's uninstall with the app's token (api_permissions/current.json)", () => {
+  const revoke = (token: string) =>
+    fetch(`${sandbox.url}/shopify/${SHOP}/admin/api_permissions/current.json`, {
+      method: 'DELETE',
+      headers: { 'x-shopify-access-token': token },
+    });
+
+  it('answers 200, and every token of the app on the shop stops working; an unknown token is 401', async () => {
+    const given = (await code()).searchParams.get('code') ?? '';
+    const token = ShopifyAccessTokenSchema.parse(
+      await (await tokenCall({ code: given, expiring: '1' })).json(),
+    ).access_token;
+    const other = ShopifyAccessTokenSchema.parse(
+      await (await tokenCall({ grant_type: 'client_credentials' })).json(),
+    ).access_token;
+    expect((await adminCall(token)).status).toBe(200);
+    expect((await revoke(token)).status).toBe(200);
+    expect((await adminCall(token)).status).toBe(401);
+    expect((await adminCall(other)).status).toBe(401);
+    const again = await revoke(token);
+    expect(again.status).toBe(401);
+    expect(await again.json()).toEqual({
+      errors: '[API] Invalid API key or access token (unrecognized login or wrong password)',
+    });
+  });
+});
+
+describe('the emulated authorize endpoints under a loop', () => {
+  const authorizeNuvemshop = () =>
+    fetch(
+      `${sandbox.url}/nuvemshop/apps/${SANDBOX_NUVEMSHOP_APP_ID}/authorize?redirect_uri=${encodeURIComponent('http://127.0.0.1:9/cb')}`,
+      { redirect: 'manual' },
+    );
+
+  it('keeps at most MAX_CODES codes (the oldest out), and drops expired ones at the next authorize', async () => {
+    const installs = sandbox.state.checkouts.installs;
+    // Both platforms' codes share the bound: Shopify's and Nuvemshop's authorize in turn.
+    let last = '';
+    for (let i = 0; i < MAX_CODES + 50; i++) {
+      if (i % 2 === 0) await code();
+      else
+        last =
+          new URL((await authorizeNuvemshop()).headers.get('location') ?? '').searchParams.get('code') ?? '';
+    }
+    expect(installs.codeCount).toBe(MAX_CODES);
+    // The newest still works: the bound drops the oldest.
+    const exchanged = await sandbox.post('/nuvemshop/apps/authorize/token', {
+      client_id: SANDBOX_NUVEMSHOP_APP_ID,
+      client_secret: SANDBOX_NUVEMSHOP_APP_SECRET,
+      grant_type: 'authorization_code',
+      code: last,
+    });
+    expect(exchanged.status).toBe(200);
+    clock += 10 * 60_000 + 1; // past Shopify's 10 minutes, and Nuvemshop's 30 s
+    expect((await authorizeNuvemshop()).status).toBe(302);
+    expect(installs.codeCount).toBe(1);
   });
 });

@@ -11,6 +11,8 @@ import { randomBytes } from 'node:crypto';
  *   `grant_type=client_credentials`, no refresh token). Tokens really stop working when they expire.
  * - Nuvemshop, at `/nuvemshop/apps/<app id>/authorize` (302 with a `code` valid 30 s) and
  *   `/nuvemshop/apps/authorize/token`.
+ * - `DELETE /shopify/<shop>/admin/api_permissions/current.json` with the app's token: the app uninstalls itself, as
+ *   below (Shopify's "Uninstall a Shopify app with an API request").
  * - `POST /_sandbox/stores/:platform/:store/uninstall`: the app removed, its tokens dead, the signed `app/uninstalled`
  *   webhook sent to the subscriptions (Nuvemshop's `{store_id, event, id: <app id>}`, TiendaNube/api-docs
  *   resources/webhook.md; Shopify's the shop's domain in the body and the headers).
@@ -43,6 +45,8 @@ interface RefreshGrant {
 /** Shopify codes are short-lived (the sandbox: 10 minutes); Nuvemshop's 30 s as the kit's contract says. */
 const SHOPIFY_CODE_MS = 10 * 60_000;
 const NUVEMSHOP_CODE_MS = 30_000;
+/** Codes kept at once, both platforms together (a merchant's install uses one within seconds). */
+export const MAX_CODES = 1000;
 /** Shopify: expiring offline tokens 1 h, refresh tokens 90 days, client-credentials tokens 24 h (86 399 s). */
 const SHOPIFY_TOKEN_S = 3600;
 export const SHOPIFY_REFRESH_S = 90 * 86_400;
@@ -52,6 +56,8 @@ export class AppInstalls {
   readonly tokens = new Map<string, IssuedToken>();
   /** Calls that presented a token of each `<platform> <store>` (Admin API and token endpoint), for uninstall tests. */
   readonly calls = new Map<string, number>();
+  /** Fixture tokens of an app uninstalled with its own token (they are shared constants: marked dead, not deleted). */
+  readonly revoked = new Set<string>();
   private readonly codes = new Map<string, Grant>();
   private readonly refresh = new Map<string, RefreshGrant>();
   private readonly now: () => number;
@@ -65,6 +71,7 @@ export class AppInstalls {
   reset(): void {
     this.tokens.clear();
     this.calls.clear();
+    this.revoked.clear();
     this.codes.clear();
     this.refresh.clear();
   }
@@ -90,10 +97,27 @@ export class AppInstalls {
     this.calls.set(key, (this.calls.get(key) ?? 0) + 1);
   }
 
+  /** Codes issued and not exchanged yet (expired ones are pruned at the next authorize). */
+  get codeCount(): number {
+    return this.codes.size;
+  }
+
+  /**
+   * A new code. The authorize endpoints take no login here (the merchant's click is assumed), so anyone on the
+   * sandbox's address can ask for codes: expired ones are pruned first, and at most `MAX_CODES` are kept (the oldest
+   * out), so a loop cannot grow the map without bound.
+   */
   issueCode(platform: 'shopify' | 'nuvemshop', store: string, scopes: readonly string[]): string {
+    const now = this.now();
+    for (const [key, grant] of this.codes) if (grant.expiresAt <= now) this.codes.delete(key);
+    // A Map iterates in insertion order: the first key is the oldest code.
+    for (const key of this.codes.keys()) {
+      if (this.codes.size < MAX_CODES) break;
+      this.codes.delete(key);
+    }
     const code = randomBytes(16).toString('hex');
     const ms = platform === 'shopify' ? SHOPIFY_CODE_MS : NUVEMSHOP_CODE_MS;
-    this.codes.set(`${platform} ${code}`, { store, scopes, expiresAt: this.now() + ms });
+    this.codes.set(`${platform} ${code}`, { store, scopes, expiresAt: now + ms });
     return code;
   }
 

@@ -83,6 +83,7 @@ export class CheckoutPlatforms {
 
   /** The scopes of a token of this store: a fixture's, or one the app was issued (live, not expired). */
   scopesOf(platform: 'shopify' | 'nuvemshop', store: string, token: string): readonly string[] | undefined {
+    if (this.installs.revoked.has(token)) return undefined;
     const fixture =
       platform === 'shopify' ? this.shops.get(store)?.tokens[token] : this.stores.get(store)?.tokens[token];
     if (fixture) {
