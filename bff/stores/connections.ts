@@ -4,6 +4,7 @@ import { retryDelayMs } from '../../shared/sql/outbox.ts';
 import type { BffConfig } from '../config.ts';
 import type { Logger } from '../logger.ts';
 import type { ConnectionRow, ConnectionStore, SealedGrant, StorePlatform } from './connection-store.ts';
+import { openSealed, sealNuvemshopGrant, sealShopifyGrant } from './sealed-grants.ts';
 import { StoreRefused } from './store-api.ts';
 import { loadStoreKey, TokenBox } from './store-key.ts';
 import { shopifyRevoke, shopifyToken } from './token-grants.ts';
@@ -141,7 +142,7 @@ export class StoreConnections {
         `The ${platform} token expired and is being renewed (${row.renew_error ?? 'not yet'}); tried again later.`,
         true,
       );
-    const token = this.open(row, 'token');
+    const token = this.open(row);
     if (!token)
       throw new StoreRefused(
         `The ${platform} token does not open with BFF_STORE_KEY: connect the store again.`,
@@ -190,23 +191,11 @@ export class StoreConnections {
     answer: ShopifyAccessToken,
     kind: 'expiring' | 'client_credentials' | 'static',
   ): Promise<void> {
-    await this.options.store.connect('shopify', shop, this.sealed('shopify', shop, answer, kind), this.now());
+    await this.options.store.connect('shopify', shop, this.sealed(shop, answer, kind), this.now());
   }
 
   async connectNuvemshop(storeId: string, token: string): Promise<void> {
     await this.options.store.connect('nuvemshop', storeId, this.nuvemshopGrant(storeId, token), this.now());
-  }
-
-  private nuvemshopGrant(storeId: string, token: string): SealedGrant {
-    return {
-      kind: 'nuvemshop',
-      token: this.options.box.seal(token, binding('nuvemshop', storeId, 'token')),
-      refresh: null,
-      issuedAt: this.now(),
-      expiresAt: null,
-      refreshExpiresAt: null,
-      renewAt: null,
-    };
   }
 
   /**
@@ -215,7 +204,7 @@ export class StoreConnections {
    */
   async holdShopify(shop: string, answer: ShopifyAccessToken): Promise<boolean> {
     const kind = answer.expires_in ? 'expiring' : 'static';
-    return this.options.store.hold('shopify', shop, this.sealed('shopify', shop, answer, kind), this.now());
+    return this.options.store.hold('shopify', shop, this.sealed(shop, answer, kind), this.now());
   }
 
   async holdNuvemshop(storeId: string, token: string): Promise<boolean> {
@@ -249,7 +238,7 @@ export class StoreConnections {
     const held = await this.options.store.takePending(platform, shop, this.now());
     if (!held) return { rejected: false, revoke: 'none' };
     this.options.logger.info({ platform, shop }, 'stores: held install rejected on the desk');
-    const token = this.options.box.open(held.grant.token, binding(platform, shop, 'token'));
+    const token = openSealed(this.options.box, platform, shop, 'token', held.grant.token);
     return { rejected: true, revoke: await this.revoke(platform, shop, token) };
   }
 
@@ -276,7 +265,7 @@ export class StoreConnections {
       await this.renew(row).catch(() => undefined);
       row = (await this.options.store.get('shopify', shop)) ?? row;
     }
-    if (row?.token) return this.open(row, 'token');
+    if (row?.token) return this.open(row);
     const { shopify } = this.options.config.checkout;
     return !row && shopify.shop === shop ? shopify.token : undefined;
   }
@@ -361,7 +350,6 @@ export class StoreConnections {
                 refreshToken: this.refreshOf(current),
               });
         const sealed = this.sealed(
-          'shopify',
           current.shop,
           answer,
           current.kind === 'client_credentials' ? 'client_credentials' : 'expiring',
@@ -399,40 +387,22 @@ export class StoreConnections {
   }
 
   private refreshOf(row: ConnectionRow): string {
-    const refresh = row.refresh
-      ? this.options.box.open(row.refresh, binding(row.platform, row.shop, 'refresh'))
-      : undefined;
+    const refresh = openSealed(this.options.box, row.platform, row.shop, 'refresh', row.refresh);
     if (!refresh)
       throw new StoreRefused('The store has no refresh token the kit can open: install the app again.');
     return refresh;
   }
 
-  private open(row: ConnectionRow, field: 'token'): string | undefined {
-    return row[field] ? this.options.box.open(row[field], binding(row.platform, row.shop, field)) : undefined;
+  private open(row: ConnectionRow): string | undefined {
+    return openSealed(this.options.box, row.platform, row.shop, 'token', row.token);
   }
 
-  private sealed(
-    platform: StorePlatform,
-    shop: string,
-    answer: ShopifyAccessToken,
-    kind: SealedGrant['kind'],
-  ): SealedGrant {
-    const issuedAt = this.now();
-    const expiresAt = answer.expires_in ? issuedAt + answer.expires_in * 1000 : null;
-    return {
-      kind: expiresAt === null && kind === 'expiring' ? 'static' : kind,
-      token: this.options.box.seal(answer.access_token, binding(platform, shop, 'token')),
-      refresh: answer.refresh_token
-        ? this.options.box.seal(answer.refresh_token, binding(platform, shop, 'refresh'))
-        : null,
-      issuedAt,
-      expiresAt,
-      refreshExpiresAt: answer.refresh_token_expires_in
-        ? issuedAt + answer.refresh_token_expires_in * 1000
-        : null,
-      // Halfway through its life: room for a failed renewal's retries before the token stops working.
-      renewAt: expiresAt === null ? null : issuedAt + (expiresAt - issuedAt) / 2,
-    };
+  private sealed(shop: string, answer: ShopifyAccessToken, kind: SealedGrant['kind']): SealedGrant {
+    return sealShopifyGrant(this.options.box, shop, answer, kind, this.now());
+  }
+
+  private nuvemshopGrant(storeId: string, token: string): SealedGrant {
+    return sealNuvemshopGrant(this.options.box, storeId, token, this.now());
   }
 
   private single(key: string, work: () => Promise<void>): Promise<void> {
@@ -442,10 +412,6 @@ export class StoreConnections {
     this.renewing.set(key, started);
     return started;
   }
-}
-
-function binding(platform: StorePlatform, shop: string, field: 'token' | 'refresh'): string {
-  return `${platform}:${shop}:${field}`;
 }
 
 /** A quarter of the token's life: retries come often enough for a short-lived token, seldom for a day-long one. */
