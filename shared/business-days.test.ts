@@ -6,9 +6,11 @@ import {
   businessDaysAfter,
   civilDate,
   easter,
+  firstPostingDay,
   isBusinessDay,
   isHoliday,
   parseCutoff,
+  saoPauloDay,
 } from './business-days.ts';
 
 const day = (iso: string) => Date.parse(`${iso}T00:00:00Z`) / 86_400_000;
@@ -164,6 +166,30 @@ describe('arrivalDate', () => {
       'UTC',
     ])
       expect(answers.get(zone), zone).toEqual([thu, thu, thu, fri, fri, fri]);
+  });
+});
+
+describe('saoPauloDay', () => {
+  it('is the São Paulo calendar day of an instant, with its start and end', () => {
+    const monday = day('2026-11-23');
+    const start = Date.parse('2026-11-23T00:00:00-03:00');
+    const whole = { day: monday, start, end: start + 86_400_000 };
+    expect(saoPauloDay(start)).toEqual(whole);
+    expect(saoPauloDay(Date.parse('2026-11-23T23:59:59.999-03:00'))).toEqual(whole);
+    // 01:00 UTC on the 24th is still the 23rd in São Paulo; 03:00 UTC is its midnight
+    expect(saoPauloDay(Date.parse('2026-11-24T01:00:00Z')).day).toBe(monday);
+    expect(saoPauloDay(Date.parse('2026-11-24T03:00:00Z')).day).toBe(monday + 1);
+  });
+});
+
+describe('firstPostingDay', () => {
+  it('is today before the cut-off, else the next business day; the next one from a weekend or a holiday', () => {
+    expect(firstPostingDay(Date.parse('2026-11-23T13:59:00-03:00'), 14 * 60)).toBe(day('2026-11-23'));
+    expect(firstPostingDay(Date.parse('2026-11-23T14:00:00-03:00'), 14 * 60)).toBe(day('2026-11-24'));
+    expect(firstPostingDay(Date.parse('2026-11-23T23:00:00-03:00'))).toBe(day('2026-11-23'));
+    // Thursday after the cut-off: Friday 20/11 is a holiday, then the weekend
+    expect(firstPostingDay(Date.parse('2026-11-19T15:00:00-03:00'), 14 * 60)).toBe(day('2026-11-23'));
+    expect(firstPostingDay(Date.parse('2026-11-21T09:00:00-03:00'), 14 * 60)).toBe(day('2026-11-23'));
   });
 });
 

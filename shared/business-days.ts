@@ -124,12 +124,20 @@ export interface ArrivalOptions {
  */
 export function arrivalDate(options: ArrivalOptions): CivilDate {
   const { now, deliveryDays, handlingDays = 0, cutoffMinutes } = options;
+  const posting = firstPostingDay(now, cutoffMinutes);
+  return civilDate(addBusinessDays(posting, whole(handlingDays) + whole(deliveryDays)));
+}
+
+/**
+ * The day number of the first business day an order of `now` can be posted (São Paulo): today before the cut-off,
+ * else the next business day. Where `arrivalDate` counts from.
+ */
+export function firstPostingDay(now: number, cutoffMinutes?: number): number {
   const local = now + SAO_PAULO_OFFSET_MS;
   const today = Math.floor(local / DAY_MS);
   const minutes = Math.floor((local - today * DAY_MS) / 60_000);
   const late = cutoffMinutes !== undefined && minutes >= cutoffMinutes;
-  const posting = isBusinessDay(today) && !late ? today : addBusinessDays(today, 1);
-  return civilDate(addBusinessDays(posting, whole(handlingDays) + whole(deliveryDays)));
+  return isBusinessDay(today) && !late ? today : addBusinessDays(today, 1);
 }
 
 /** Whole non-negative days: a fraction is rounded up (never an earlier date), nonsense counts as 0. */

@@ -88,3 +88,47 @@ describe('what a test file starts does not outlive it', () => {
     await expect.poll(() => serversOn(runs.interrupted?.ports ?? [])).toEqual([]);
   });
 });
+
+describe('a script that runs tests itself (the mutation run) sweeps what they started', () => {
+  const script = new URL('./fixtures/leftovers/script.ts', import.meta.url).pathname;
+  const runs: Record<string, { code: number | null; ports: number[] }> = {};
+  beforeAll(async () => {
+    const start = (mode: string) => {
+      const portsFile = join(dir, `script-${mode}.json`);
+      const env = { ...process.env, LEFTOVER_PORTS: portsFile };
+      delete env.FRETE_TEST_RUN_DIR;
+      const child = spawn(process.execPath, [script, mode], { env, stdio: 'ignore' });
+      const run: FixtureRun = {
+        child,
+        ports: () => Object.values(JSON.parse(readFileSync(portsFile, 'utf8')) as Record<string, number>),
+        exited: new Promise((resolve) => child.once('exit', (code) => resolve(code))),
+      };
+      return run;
+    };
+    const [done, exit, wait] = ['done', 'exit', 'wait'].map(start) as [FixtureRun, FixtureRun, FixtureRun];
+    const waitPorts = await portsWritten(wait);
+    wait.child.kill('SIGINT');
+    const [a, b, c] = await Promise.all([done.exited, exit.exited, wait.exited]);
+    runs.done = { code: a, ports: done.ports() };
+    runs.exit = { code: b, ports: exit.ports() };
+    runs.wait = { code: c, ports: waitPorts };
+  }, 120_000);
+
+  it('stops its PostgreSQL when it is done', () => {
+    expect(runs.done?.code).toBe(0);
+    expect(runs.done?.ports).toHaveLength(1);
+    expect(serversOn(runs.done?.ports ?? [])).toEqual([]);
+  });
+
+  it('stops it when it exits without being done (a run that failed)', async () => {
+    expect(runs.exit?.code).toBe(1);
+    expect(runs.exit?.ports).toHaveLength(1);
+    await expect.poll(() => serversOn(runs.exit?.ports ?? [])).toEqual([]);
+  });
+
+  it('stops it when it is interrupted (SIGINT), and exits 130', async () => {
+    expect(runs.wait?.code).toBe(130);
+    expect(runs.wait?.ports).toHaveLength(1);
+    await expect.poll(() => serversOn(runs.wait?.ports ?? [])).toEqual([]);
+  });
+});

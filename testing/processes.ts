@@ -170,6 +170,39 @@ export function sweepNow(runDir: string): string[] {
 }
 
 /**
+ * The run's directory for a script that runs tests with no `npm test` around it (the mutation run,
+ * scripts/mutation/run.ts): named in `FRETE_TEST_RUN_DIR` and `TMPDIR` for every process it starts from now on, and
+ * swept as `npm test` sweeps its own — by `done`, and on the way out of an exit that never reached it or an
+ * interruption (SIGINT, as Ctrl-C sends, or SIGTERM: the script then exits 130 or 143). Without it, the PostgreSQL
+ * servers of a test process Stryker ended outlived the run (issue 50).
+ */
+export function sweptRunDir(): { runDir: string; done: () => Promise<string[]> } {
+  const { runDir, tmp } = makeRunDir();
+  process.env[RUN_DIR_VARIABLE] = runDir;
+  process.env.TMPDIR = tmp;
+  const onExit = () => {
+    sweepNow(runDir);
+    rmSync(runDir, RUN_DIR_REMOVAL);
+  };
+  // process.exit runs the `exit` handler above, which cannot wait: it signals.
+  const onSignal = (signal: NodeJS.Signals) => process.exit(signal === 'SIGINT' ? 130 : 143);
+  process.once('exit', onExit);
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  return {
+    runDir,
+    done: async () => {
+      process.off('exit', onExit);
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+      const stopped = await sweep(runDir);
+      rmSync(runDir, RUN_DIR_REMOVAL);
+      return stopped;
+    },
+  };
+}
+
+/**
  * Stops every process recorded in `runDir` that is still the process recorded (its stop signal, then SIGKILL if it
  * lingers: nothing of a test's server is worth keeping) and removes its directory. Answers what it stopped.
  */

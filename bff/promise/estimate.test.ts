@@ -73,6 +73,60 @@ describe('estimateLane', () => {
     expect(estimateLane(CAMPINAS, narrow, [], options)).toMatchObject({ fromOffset: 4, toOffset: 4 });
   });
 
+  it('is never later than the platform’s own promise on a lane where that is kept by 95 % of the parcels', () => {
+    // 29 of 30 parcels within the platform's count of 4 days, one two days over: the slowest of 30 would promise +2.
+    const kept = parcels(CAMPINAS, 30, (i) => (i === 7 ? 6 : 4)).map((p) => ({ ...p, platformDays: 4 }));
+    expect(estimateLane(CAMPINAS, kept, [], options)).toMatchObject({ toOffset: 0 });
+    // 27 of 30 (90 %): the platform's count is not kept, the lane's own days are promised.
+    const broken = parcels(CAMPINAS, 30, (i) => (i % 10 === 7 ? 6 : 4)).map((p) => ({
+      ...p,
+      platformDays: 4,
+    }));
+    expect(estimateLane(CAMPINAS, broken, [], options)).toMatchObject({ toOffset: 2 });
+    // A parcel on the way already past the platform's count counts as broken: 29 of 31 is under 95 %.
+    const overdue: OpenParcel[] = [0, 1].map((i) => ({
+      ...CAMPINAS,
+      postedDay: options.today - 10 - i,
+      platformDays: 4,
+    }));
+    expect(estimateLane(CAMPINAS, kept, overdue, options)?.toOffset).toBeGreaterThan(0);
+  });
+
+  it('counts a lane’s kept share from its labels’ dates, the store’s handling days and cut-off in front', () => {
+    // Labelled on Monday 23/11/2026 at 15 h, after a 14 h cut-off: counted from Tuesday, one handling day, four
+    // carrier days: the platform's promise is Tuesday 1/12. Delivered on Monday 30/11 is a day inside it.
+    const labelledAt = Date.parse('2026-11-23T15:00:00-03:00');
+    const parcel = (endedDay: number) => ({ ...CAMPINAS, days: 6, platformDays: 4, endedDay, labelledAt });
+    const storeDays = { handlingDays: 1, cutoffMinutes: 14 * 60 };
+    const today = day('2026-12-04');
+    const early = Array.from({ length: 30 }, () => parcel(day('2026-11-30')));
+    expect(estimateLane(CAMPINAS, early, [], { ...options, today, storeDays })).toMatchObject({
+      toOffset: -1,
+    });
+    // The same parcels without a cut-off: counted from Monday, due Monday 30/11, delivered on the day.
+    expect(
+      estimateLane(CAMPINAS, early, [], { ...options, today, storeDays: { handlingDays: 1 } }),
+    ).toMatchObject({
+      toOffset: 0,
+    });
+    // Delivered on Saturday 5/12: the least count that keeps it ends on Monday 7/12, four days after the 1/12 promise.
+    const saturday = Array.from({ length: 30 }, () => parcel(day('2026-12-05')));
+    expect(
+      estimateLane(CAMPINAS, saturday, [], { ...options, today: day('2026-12-06'), storeDays }),
+    ).toMatchObject({
+      toOffset: 4,
+    });
+  });
+
+  it('gives one date only where 95 % of the parcels arrived on it or the business day before', () => {
+    // 94 of 100 in 4 days, 4 in 2 and 2 in 5: promised 4 days; the day before or on it is 94 %, short of 95 %.
+    const lumpy = parcels(CAMPINAS, 100, (i) => (i < 4 ? 2 : i < 98 ? 4 : 5));
+    expect(estimateLane(CAMPINAS, lumpy, [], options)).toMatchObject({ fromOffset: 2, toOffset: 4 });
+    // One more on the day before, one fewer early: 95 %, one date.
+    const tight = parcels(CAMPINAS, 100, (i) => (i < 3 ? 2 : i < 4 ? 3 : i < 98 ? 4 : 5));
+    expect(estimateLane(CAMPINAS, tight, [], options)).toMatchObject({ fromOffset: 4, toOffset: 4 });
+  });
+
   it('follows a strike: up before its parcels arrive (the overdue ones), and back down once it is over', () => {
     // Six months of a steady lane: 4 days, a few 5s.
     const steady = (until: number, from: number) =>

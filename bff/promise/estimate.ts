@@ -1,4 +1,5 @@
-import { businessDaysAfter } from '../../shared/business-days.ts';
+import { businessDaysAfter, firstPostingDay, isBusinessDay } from '../../shared/business-days.ts';
+import type { StoreDays } from '../../shared/delivery-promise.ts';
 import type { Lane } from '../../shared/lanes.ts';
 import { coveringDays, type WeightedDays, weightedQuantile } from './quantile.ts';
 
@@ -10,12 +11,15 @@ export interface DeliveredParcel extends Lane {
   days: number;
   platformDays: number;
   endedDay: number;
+  /** The instant of its label (epoch ms): the promise is learnt from the label's date, as it is given from it. */
+  labelledAt?: number | undefined;
 }
 
 /** A parcel posted and not delivered yet: how long it has been on the way is a lower bound of its transit. */
 export interface OpenParcel extends Lane {
   postedDay: number;
   platformDays: number;
+  labelledAt?: number | undefined;
 }
 
 /**
@@ -57,6 +61,8 @@ export interface EstimateOptions {
   today: number;
   /** How far back the window of recent parcels reaches (default `RECENT_DAYS`). */
   recentDays?: number;
+  /** The store's handling days and cut-off: what a promise puts in front of the carrier's days (default none). */
+  storeDays?: StoreDays;
 }
 
 /**
@@ -69,13 +75,30 @@ export interface EstimateOptions {
  */
 export const RECENT_DAYS = 90;
 
-/** At most this many days between `fromDays` and `toDays` is one date ("chega até …"), beyond it a range. */
-export const NARROW_SPREAD_DAYS = 1;
+/**
+ * The whole business days from a label's first posting day (its day before the cut-off, else the next business day:
+ * where `arrivalDate` counts from) to `day`: the least count whose promise `day` keeps (a Saturday delivery counts
+ * to the Monday).
+ */
+export function daysFromLabel(labelledAt: number, day: number, cutoffMinutes?: number): number {
+  const posting = firstPostingDay(labelledAt, cutoffMinutes);
+  if (day <= posting) return 0;
+  return businessDaysAfter(posting, day) + (isBusinessDay(day) ? 0 : 1);
+}
 
 /**
  * The lane's promise from its history: at the narrowest level with `minParcels` parcels delivered in the last
- * `RECENT_DAYS`, the offset from the platform's count that covers `quantile` of them; then raised by the parcels still on the way that have already
- * taken longer (a strike shows in the promise before its parcels arrive). Undefined when no level has enough.
+ * `RECENT_DAYS`, the offset from the platform's promise that covers `quantile` of them; then raised by the parcels
+ * still on the way that have already taken longer (a strike shows in the promise before its parcels arrive).
+ * Undefined when no level has enough.
+ *
+ * Offsets are counted from each parcel's label, as the promise is (the platform's count with the store's handling
+ * days in front, cut-off applied: offset 0 is the platform's own promise), so the days the store usually posts
+ * sooner than its handling days allow are not promised again (bench figure 14: learnt from the posting, the promise
+ * was kept by being a day longer). A parcel without its label's instant counts from its posting, as if posted on the
+ * last handling day. Where the platform's own promise is kept by `quantile` of the lane's parcels (the overdue ones
+ * counted as broken), the promise is never later than it; one date where `quantile` of them arrived on the promised
+ * day or the business day before, else a range.
  */
 export function estimateLane(
   lane: Lane,
@@ -83,29 +106,48 @@ export function estimateLane(
   open: readonly OpenParcel[],
   options: EstimateOptions,
 ): LaneEstimate | undefined {
-  const { quantile, minParcels, today } = options;
+  const { quantile, minParcels, today, storeDays = {} } = options;
+  const handling = Math.max(0, Math.ceil(storeDays.handlingDays ?? 0));
   const since = today - (options.recentDays ?? RECENT_DAYS);
   const least = Math.max(1, minParcels);
   const recent = delivered.filter((parcel) => parcel.endedDay > since);
+  const offsetOf = (parcel: DeliveredParcel) =>
+    parcel.labelledAt === undefined
+      ? parcel.days - parcel.platformDays
+      : daysFromLabel(parcel.labelledAt, parcel.endedDay, storeDays.cutoffMinutes) -
+        handling -
+        parcel.platformDays;
+  const openOffsetOf = (parcel: OpenParcel) =>
+    parcel.labelledAt === undefined
+      ? businessDaysAfter(parcel.postedDay, today) - parcel.platformDays
+      : daysFromLabel(parcel.labelledAt, today, storeDays.cutoffMinutes) - handling - parcel.platformDays;
   for (const level of LANE_LEVELS) {
     const window = recent.filter((parcel) => sameLane(level, lane, parcel));
     if (window.length < least) continue;
-    const samples: WeightedDays[] = window.map((parcel) => ({
-      days: parcel.days - parcel.platformDays,
-      weight: 1,
-    }));
+    const offsets = window.map(offsetOf);
+    const samples: WeightedDays[] = offsets.map((days) => ({ days, weight: 1 }));
     let toOffset = coveringDays(samples, quantile) ?? 0;
-    const overdue = open
-      .filter((parcel) => sameLane(level, lane, parcel))
-      .map((parcel) => businessDaysAfter(parcel.postedDay, today) - parcel.platformDays)
-      .filter((offset) => offset > toOffset);
+    const onTheWay = open.filter((parcel) => sameLane(level, lane, parcel)).map(openOffsetOf);
+    const overdue = onTheWay.filter((offset) => offset > toOffset);
     if (overdue.length > 0) {
       const lower = overdue.map((days) => ({ days, weight: 1 }));
       toOffset = coveringDays([...samples, ...lower], quantile) ?? toOffset;
     }
-    const lowest = weightedQuantile(samples, 1 - quantile) ?? toOffset;
-    const fromOffset = toOffset - lowest <= NARROW_SPREAD_DAYS ? toOffset : lowest;
+    const broken = onTheWay.filter((offset) => offset > 0).length;
+    if (shareOf(offsets, (offset) => offset <= 0, broken) >= quantile) toOffset = Math.min(toOffset, 0);
+    // The range's start assumes the store posts at once (its handling days are a most): from the posting.
+    const posted = window.map((parcel) => ({ days: parcel.days - parcel.platformDays, weight: 1 }));
+    const lowest = weightedQuantile(posted, 1 - quantile) ?? toOffset;
+    const single = shareOf(offsets, (offset) => offset <= toOffset && offset >= toOffset - 1) >= quantile;
+    // Not one date: more than the `1 − quantile` share arrives before the day before, so the range starts earlier.
+    const fromOffset = single ? toOffset : Math.min(lowest, toOffset - 2);
     return { level, fromOffset, toOffset, parcels: window.length };
   }
   return undefined;
+}
+
+/** The share of `values` that `test` holds for, out of them and `others` more (a hair under, as `weightedQuantile`). */
+function shareOf(values: readonly number[], test: (value: number) => boolean, others = 0): number {
+  const total = values.length + others;
+  return total === 0 ? 0 : (values.filter(test).length / total) * (1 + 1e-12);
 }

@@ -190,6 +190,7 @@ export class TransitHistory {
         days: row.transitDays ?? 0,
         platformDays: row.platformDays ?? 0,
         endedDay: row.endedDay ?? 0,
+        labelledAt: row.createdAt,
       };
     });
   }
@@ -208,6 +209,7 @@ export class TransitHistory {
         origin: row.origin,
         postedDay: row.postedDay ?? 0,
         platformDays: row.platformDays ?? 0,
+        labelledAt: row.createdAt,
       };
     });
   }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { saoPauloDay } from '../../shared/business-days.ts';
+import { addBusinessDays, isBusinessDay, saoPauloDay } from '../../shared/business-days.ts';
 import { laneOf } from '../../shared/lanes.ts';
 import type { DeliveredParcel, OpenParcel } from './estimate.ts';
 import { HistoryPromises } from './promises.ts';
@@ -54,6 +54,36 @@ describe('HistoryPromises', () => {
     });
     // After it: from the next business day (Mon 23), one handling day → Tue 24, three days → Fri 27.
     expect((await promises.promiseFor(input(after))).to).toBe('2026-11-27');
+  });
+
+  it('learns from the label’s date: a store that posts the day it labels is not promised its handling day again', async () => {
+    // Monday 23/11/2026. Each parcel was labelled at 10 h on a business day, posted that day (sooner than the one
+    // handling day allows) and delivered three business days later, where the platform quoted six.
+    const now = at('2026-11-23T10:00:00-03:00');
+    const today = saoPauloDay(now).day;
+    const labelDays = Array.from({ length: 70 }, (_, i) => today - 70 + i)
+      .filter(isBusinessDay)
+      .slice(-40);
+    const delivered = labelDays.map((day) => ({
+      ...rio,
+      days: 3,
+      platformDays: 6,
+      endedDay: addBusinessDays(day, 3),
+      labelledAt: day * 86_400_000 + 13 * 3_600_000,
+    }));
+    const promises = new HistoryPromises({
+      history: historyOf(delivered),
+      settings: { quantile: 0.95, minParcels: 30 },
+      storeDays: { handlingDays: 1 },
+      now: () => now,
+    });
+    // Three business days after Monday's label: Thursday 26 (from the posting, one handling day in front: Friday 27).
+    expect(await promises.promiseFor(input(now))).toEqual({
+      from: '2026-11-26',
+      to: '2026-11-26',
+      basis: 'history',
+      parcels: 40,
+    });
   });
 
   it('learns each service from its own parcels: SEDEX backing off to the region never pools PAC’s parcels', async () => {

@@ -152,6 +152,7 @@ export class HistoryPromises implements DeliveryPromises {
       quantile,
       minParcels,
       today: dayOf(this.options.now()),
+      storeDays: this.options.storeDays ?? {},
     });
   }
 

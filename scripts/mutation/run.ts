@@ -8,6 +8,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { LogLevel, MutantResult } from '@stryker-mutator/api/core';
 import { Stryker } from '@stryker-mutator/core';
+import { sweptRunDir } from '../../testing/processes.ts';
 import { MODULES, type MutationModule } from './modules.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -242,6 +243,9 @@ function writeSummary(): void {
 // run fails (e.g. a test that fails before any mutant) is reported at the end; the others still run.
 const startedAll = performance.now();
 const failed: string[] = [];
+// What the tests start (PostgreSQL, Redis) is recorded in this run's directory and stopped when the run ends, is
+// interrupted or fails, as `npm test` does (testing/processes.ts): a test process Stryker ends runs no cleanup.
+const runDir = sweptRunDir();
 for (const module of selected) {
   try {
     scores.push(await runModule(module, equivalents, run));
@@ -251,6 +255,11 @@ for (const module of selected) {
   }
   if (!run.files) writeSummary();
 }
+const swept = await runDir.done();
+if (swept.length > 0)
+  process.stdout.write(`
+stopped what the tests left running: ${swept.join(', ')}
+`);
 
 process.stdout.write(
   '\nmodule            score  killed+timeout / mutants (survived, no coverage, equivalent)   time\n',

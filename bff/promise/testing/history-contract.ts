@@ -113,11 +113,14 @@ export function describeTransitHistory(name: string, open: () => Promise<[Sql, S
             days: 4,
             platformDays: 6,
             endedDay: TODAY - 1,
+            labelledAt: NOW,
           },
         ]);
         expect(await history.delivered('correios-pac', TODAY)).toEqual([]);
         expect(await history.delivered('correios-sedex', TODAY - 30)).toEqual([]);
-        expect((await history.open('correios-pac')).map((p) => p.postedDay)).toEqual([TODAY - 2]);
+        expect((await history.open('correios-pac')).map((p) => [p.postedDay, p.labelledAt])).toEqual([
+          [TODAY - 2, NOW],
+        ]);
         expect((await history.scored(TODAY - 30)).map((row) => [row.attemptId, row.lateDays])).toEqual([
           ['d1', -1],
         ]);

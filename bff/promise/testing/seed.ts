@@ -1,4 +1,4 @@
-import { saoPauloDay } from '../../../shared/business-days.ts';
+import { isBusinessDay, saoPauloDay } from '../../../shared/business-days.ts';
 import type { DeliveryPromise } from '../../../shared/delivery-promise.ts';
 import { laneOf } from '../../../shared/lanes.ts';
 import type { SqlRunner } from '../../../shared/sql/sql.ts';
@@ -21,6 +21,18 @@ export interface SeedOptions {
   now: number;
 }
 
+const DAY_MS = 86_400_000;
+
+/** The business day `count` business days before `day`. */
+function businessDaysBefore(day: number, count: number): number {
+  let at = day;
+  for (let left = count; left > 0; ) {
+    at -= 1;
+    if (isBusinessDay(at)) left -= 1;
+  }
+  return at;
+}
+
 let serial = 0;
 
 /**
@@ -34,14 +46,18 @@ export async function seedDelivered(
   const lane = laneOf(options.cep);
   if (!lane) throw new Error(`no lane for ${options.cep}`);
   const today = saoPauloDay(options.now).day;
+  // Delivered on the last business day three days ago or before; labelled and posted (10 h, São Paulo) its transit
+  // days earlier, so the dates agree with the days (the promise counts from the label's date).
+  const endedDay = businessDaysBefore(today - 2, 1);
+  const labelDay = (i: number) => businessDaysBefore(endedDay, options.transitDays(i));
   const parcels = Array.from({ length: options.count }, (_, i) => ({
     attemptId: `${options.name}-${i}`,
     trackingCode: `QB${String(50_000_000 + ++serial).padStart(8, '0')}5BR`,
     origin: '01310',
     serviceId: options.serviceId ?? 'correios-pac',
     lane,
-    createdAt: options.now - 12 * 86_400_000,
-    createdDay: today - 12,
+    createdAt: labelDay(i) * DAY_MS + 13 * 3_600_000,
+    createdDay: labelDay(i),
     promise: options.promise,
     platformDays: options.platformDays ?? 6,
   }));
@@ -52,8 +68,8 @@ export async function seedDelivered(
       parcel.attemptId,
       {
         outcome: 'delivered',
-        postedDay: today - 10,
-        endedDay: today - 3,
+        postedDay: parcel.createdDay,
+        endedDay,
         transitDays: options.transitDays(i),
         ...(options.lateDays ? { lateDays: options.lateDays(i) } : {}),
       },
