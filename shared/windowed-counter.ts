@@ -80,3 +80,36 @@ export class MemoryCounter implements WindowedCounter {
     this.logs.clear();
   }
 }
+
+/** What a policy's users call: one hit of a key against the policy's limit. */
+export interface KeyedLimit {
+  take(key: string): Promise<WindowDecision>;
+}
+
+/**
+ * A policy over the counter: one limit for the keys of one name (`visitor`, `share`, `quote-agent`…), which prefixes
+ * them so two policies never count each other's hits.
+ */
+export class CounterPolicy implements KeyedLimit {
+  readonly limit: RateLimit;
+  private readonly counter: WindowedCounter;
+  private readonly name: string;
+
+  constructor(counter: WindowedCounter, name: string, limit: RateLimit) {
+    this.counter = counter;
+    this.name = name;
+    this.limit = limit;
+  }
+
+  take(key: string): Promise<WindowDecision> {
+    return this.counter.take(`${this.name}:${key}`, this.limit);
+  }
+
+  release(key: string): Promise<void> {
+    return this.counter.release(`${this.name}:${key}`, this.limit);
+  }
+
+  count(key: string): Promise<number> {
+    return this.counter.count(`${this.name}:${key}`, this.limit);
+  }
+}
