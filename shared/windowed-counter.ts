@@ -13,13 +13,16 @@ export type WindowDecision = { ok: true } | { ok: false; retryAfterSeconds: numb
  * get more than the limit through.
  */
 export interface WindowedCounter {
-  /** Counts one hit now, unless the key's window already holds `limit.calls`; a refused hit is not counted. */
-  take(key: string, limit: RateLimit): Promise<WindowDecision>;
   /**
-   * Takes the key's latest hit back (one counted that turned out not to matter: a lookup that found its order), never
-   * below zero, and never a hit that already left the window.
+   * Counts one hit now, unless the key's window already holds `limit.calls`; a refused hit is not counted. `hit` names
+   * it for `release` (unique per key; default: a random one).
    */
-  release(key: string, limit: RateLimit): Promise<void>;
+  take(key: string, limit: RateLimit, hit?: string): Promise<WindowDecision>;
+  /**
+   * Takes the hit named `hit` back (one counted that turned out not to matter: a lookup that found its order) while it
+   * is still counted: never twice, never one that left its window, so never a free hit in a later window.
+   */
+  release(key: string, hit: string): Promise<void>;
   /** The key's hits in the window now. */
   count(key: string, limit: RateLimit): Promise<number>;
 }
@@ -32,43 +35,70 @@ export function refusal(hits: readonly number[], limit: RateLimit, now: number):
   return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil(waitMs / 1000)) };
 }
 
+/** A hit in memory: when, and its name when the caller gave one (for `release`). */
+interface HeldHit {
+  at: number;
+  hit: string | undefined;
+}
+
 /**
- * In this process: a log of hit times per key, in an LRU map of at most `maxKeys` keys, so a flood of new keys pushes
- * out the least recently counted ones (who start afresh if they come back) and never puts newcomers into one shared
- * bucket. Memory: at most `limit.calls` times per key.
+ * In this process: a log of hit times per key, in an LRU map of at most `maxKeys` keys per kind (a key's part before
+ * its first `:`, a policy's name), so a flood of new keys pushes out the least recently counted of its own kind (who
+ * start afresh if they come back), never another kind's counts, and never puts newcomers into one shared bucket.
+ * Memory: at most `limit.calls` times per key.
  */
 export class MemoryCounter implements WindowedCounter {
-  private readonly logs: LRUCache<string, number[]>;
+  private readonly kinds = new Map<string, LRUCache<string, HeldHit[]>>();
+  private readonly maxKeys: number;
   private readonly now: () => number;
 
   constructor(options: { maxKeys?: number; now?: () => number } = {}) {
-    this.logs = new LRUCache({ max: options.maxKeys ?? 50_000 });
+    this.maxKeys = options.maxKeys ?? 50_000;
     this.now = options.now ?? Date.now;
   }
 
-  /** Keys held right now. */
+  /** Keys held right now, of every kind. */
   get size(): number {
-    return this.logs.size;
+    let size = 0;
+    for (const logs of this.kinds.values()) size += logs.size;
+    return size;
+  }
+
+  private logs(key: string): LRUCache<string, HeldHit[]> {
+    const kind = key.split(':', 1)[0] ?? '';
+    let logs = this.kinds.get(kind);
+    if (!logs) {
+      logs = new LRUCache({ max: this.maxKeys });
+      this.kinds.set(kind, logs);
+    }
+    return logs;
   }
 
   /** The key's hits still in the window (oldest first), the expired ones dropped. */
-  private hits(key: string, limit: RateLimit, now: number): number[] {
+  private hits(key: string, limit: RateLimit, now: number) {
     const from = now - limit.seconds * 1000;
-    const hits = (this.logs.get(key) ?? []).filter((at) => at > from);
-    this.logs.set(key, hits);
+    const hits = (this.logs(key).get(key) ?? []).filter((held) => held.at > from);
+    this.logs(key).set(key, hits);
     return hits;
   }
 
-  async take(key: string, limit: RateLimit): Promise<WindowDecision> {
+  async take(key: string, limit: RateLimit, hit?: string): Promise<WindowDecision> {
     const now = this.now();
     const hits = this.hits(key, limit, now);
-    if (hits.length >= limit.calls) return refusal(hits, limit, now);
-    hits.push(now);
+    if (hits.length >= limit.calls)
+      return refusal(
+        hits.map((held) => held.at),
+        limit,
+        now,
+      );
+    hits.push({ at: now, hit });
     return { ok: true };
   }
 
-  async release(key: string, limit: RateLimit): Promise<void> {
-    this.hits(key, limit, this.now()).pop();
+  async release(key: string, hit: string): Promise<void> {
+    const hits = this.logs(key).peek(key);
+    const index = hits?.findIndex((held) => held.hit === hit) ?? -1;
+    if (hits && index >= 0) hits.splice(index, 1);
   }
 
   async count(key: string, limit: RateLimit): Promise<number> {
@@ -77,7 +107,7 @@ export class MemoryCounter implements WindowedCounter {
 
   /** Forgets every key (the sandbox's reset). */
   clear(): void {
-    this.logs.clear();
+    this.kinds.clear();
   }
 }
 
@@ -101,12 +131,12 @@ export class CounterPolicy implements KeyedLimit {
     this.limit = limit;
   }
 
-  take(key: string): Promise<WindowDecision> {
-    return this.counter.take(`${this.name}:${key}`, this.limit);
+  take(key: string, hit?: string): Promise<WindowDecision> {
+    return this.counter.take(`${this.name}:${key}`, this.limit, hit);
   }
 
-  release(key: string): Promise<void> {
-    return this.counter.release(`${this.name}:${key}`, this.limit);
+  release(key: string, hit: string): Promise<void> {
+    return this.counter.release(`${this.name}:${key}`, hit);
   }
 
   count(key: string): Promise<number> {

@@ -16,7 +16,7 @@ import { Outbox } from '../notifications/outbox.ts';
 import { WatchStore } from '../notifications/watch-store.ts';
 import { RedisLoginFailures } from '../oauth/redis-login-failures.ts';
 import { linkSecret, SECRET_MIGRATIONS } from '../orders/link-secret.ts';
-import { LOOKUP_FAILURES, LookupThrottle, MemoryFailures, RedisFailures } from '../orders/lookup-throttle.ts';
+import { LOOKUP_FAILURES, LookupThrottle } from '../orders/lookup-throttle.ts';
 import { OrderStore } from '../orders/order-store.ts';
 import { ApprovalStore } from '../policies/approval-store.ts';
 import { TransitHistory } from '../promise/history-store.ts';
@@ -171,10 +171,6 @@ export async function openBackends(config: BffConfig, options: BackendOptions): 
   const loaders: RedisCodeLoader[] = [];
   const localCounter = new MemoryCounter({ now });
   const counter: WindowedCounter = redis ? new RedisCounter(redis, localCounter) : localCounter;
-  const failures = (name: 'visitor' | 'order', limit: RateLimit) => {
-    const local = new MemoryFailures(limit, { now });
-    return redis ? new RedisFailures(redis, name, limit, local) : local;
-  };
 
   const localQuotes = new MemoryQuoteStore({ now });
   // Each caller's share of the BFF's rates lane: the store's limit less what shoppers' browsers keep.
@@ -228,8 +224,8 @@ export async function openBackends(config: BffConfig, options: BackendOptions): 
     quoteStore: redis ? new RedisQuoteStore({ connection: redis, local: localQuotes }) : localQuotes,
     quoteShares,
     lookupThrottle: new LookupThrottle({
-      visitors: failures('visitor', LOOKUP_FAILURES.perVisitor),
-      orders: failures('order', LOOKUP_FAILURES.perOrder),
+      visitors: new CounterPolicy(counter, 'lookup-visitor', LOOKUP_FAILURES.perVisitor),
+      orders: new CounterPolicy(counter, 'lookup-order', LOOKUP_FAILURES.perOrder),
     }),
     codeLoader: redis
       ? (batch, local, windowMs, now) => {

@@ -121,25 +121,27 @@ describe.each(backends)('windowed counter on %s', (_name, instancesOf) => {
     expect(await counter.count('s', limit)).toBe(0);
   });
 
-  it('takes a released hit back, never below zero, never one that left the window', async () => {
-    const [counter] = (await instancesOf(now)) as [WindowedCounter];
+  it('takes a released hit back once, and never one that left its window', async () => {
+    const [counter, other] = (await instancesOf(now)) as [WindowedCounter, WindowedCounter];
     time = 9_000_000;
-    await counter.take('r', minute);
+    await counter.take('r', minute, 'first');
     time += 1_000;
-    await counter.take('r', minute);
-    await counter.release('r', minute);
+    await counter.take('r', minute, 'second');
+    // On another instance, twice: the hit is taken back once.
+    await other.release('r', 'first');
+    await other.release('r', 'first');
     expect(await counter.count('r', minute)).toBe(1);
-    // The latest went: the one left frees at its own time.
     await counter.take('r', minute);
     await counter.take('r', minute);
-    expect(await counter.take('r', minute)).toEqual({ ok: false, retryAfterSeconds: 59 });
+    // 'first' went (it would leave in 59 s): the oldest left is 'second', which leaves in 60.
+    expect(await counter.take('r', minute)).toEqual({ ok: false, retryAfterSeconds: 60 });
     time += 60_000;
-    await counter.release('r', minute);
-    await counter.release('r', minute);
-    // Releases with nothing in the window leave nothing owed: the limit again, not more.
-    const decisions = [];
-    for (let i = 0; i < 4; i++) decisions.push(await counter.take('r', minute));
-    expect(decisions.map((decision) => decision.ok)).toEqual([true, true, true, false]);
+    await counter.take('r', minute, 'late');
+    time += 60_000;
+    // 'late' left its window; the next window fills, then 'late' is released: no free hit in this window.
+    for (let i = 0; i < 3; i++) await counter.take('r', minute);
+    await counter.release('r', 'late');
+    expect((await counter.take('r', minute)).ok).toBe(false);
   });
 
   it('refuses every hit of a limit of none, for a window', async () => {
@@ -155,9 +157,17 @@ describe('MemoryCounter', () => {
   it('holds at most maxKeys keys, a flood of new ones pushing out the least recently counted', async () => {
     const counter = new MemoryCounter({ maxKeys: 100 });
     const limit = { calls: 1, seconds: 60 };
-    for (let i = 0; i < 1_000; i++) await counter.take(`visitor-${i}`, limit);
+    for (let i = 0; i < 1_000; i++) await counter.take(`visitor:${i}`, limit);
     expect(counter.size).toBe(100);
     // A newcomer is never refused for the flood: it has a window of its own.
     expect(await counter.take('newcomer', limit)).toEqual({ ok: true });
+  });
+
+  it("counts each kind of key (a policy's name) in a map of its own: a flood of one never pushes out another's", async () => {
+    const counter = new MemoryCounter({ maxKeys: 100 });
+    const limit = { calls: 1, seconds: 60 };
+    await counter.take('lookup-order:guessed', limit);
+    for (let i = 0; i < 1_000; i++) await counter.take(`visitor:${i}`, limit);
+    expect(await counter.take('lookup-order:guessed', limit)).toMatchObject({ ok: false });
   });
 });

@@ -4,11 +4,12 @@ import type { RedisConnection } from './redis.ts';
 
 /**
  * The windowed counter in one atomic step: a sorted set of hits per key (score: the hit's time in ms, member: unique),
- * trimmed to the window, then counted and taken (`take`), popped (`release`) or counted (`count`). Time is ARGV[4], or
- * the Redis server's own clock when it is negative (the instances' clocks may differ). `take` answers `{1}` when
- * counted, `{0, ms}` with the wait when refused; the others answer the count.
+ * trimmed to the window, then counted and taken (`take`), counted (`count`), or one named hit removed (`release`). Time is ARGV[4], or
+ * the Redis server's own clock when it is negative (the instances' clocks may differ); ARGV[5] is the hit. `take`
+ * answers `{1}` when counted, `{0, ms}` with the wait when refused; `count` the count.
  */
 const COUNT = `
+if ARGV[1] == 'release' then return {redis.call('ZREM', KEYS[1], ARGV[5])} end
 local windowMs = tonumber(ARGV[2])
 local calls = tonumber(ARGV[3])
 local now = tonumber(ARGV[4])
@@ -19,10 +20,6 @@ end
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - windowMs)
 local held = redis.call('ZCARD', KEYS[1])
 if ARGV[1] == 'count' then return {held} end
-if ARGV[1] == 'release' then
-  redis.call('ZPOPMAX', KEYS[1])
-  return {math.max(0, held - 1)}
-end
 if held < calls then
   redis.call('ZADD', KEYS[1], now, ARGV[5])
   redis.call('PEXPIRE', KEYS[1], windowMs)
@@ -51,9 +48,14 @@ export class RedisCounter implements WindowedCounter {
     this.now = now;
   }
 
-  private run(op: 'take' | 'release' | 'count', key: string, limit: RateLimit): Promise<number[]> {
+  private run(
+    op: 'take' | 'release' | 'count',
+    key: string,
+    limit: RateLimit,
+    hit?: string,
+  ): Promise<number[]> {
     sequence = (sequence + 1) % Number.MAX_SAFE_INTEGER;
-    const member = `${process.pid}:${sequence}:${Math.random()}`;
+    const member = hit ?? `${process.pid}:${sequence}:${Math.random()}`;
     const args = [op, limit.seconds * 1000, limit.calls, this.now?.() ?? -1, member];
     return this.connection.commands.eval(
       COUNT,
@@ -63,22 +65,22 @@ export class RedisCounter implements WindowedCounter {
     ) as Promise<number[]>;
   }
 
-  take(key: string, limit: RateLimit): Promise<WindowDecision> {
+  take(key: string, limit: RateLimit, hit?: string): Promise<WindowDecision> {
     return this.connection.orLocal(
       async (): Promise<WindowDecision> => {
-        const [counted, waitMs] = await this.run('take', key, limit);
+        const [counted, waitMs] = await this.run('take', key, limit, hit);
         if (counted === 1) return { ok: true };
         return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil(Number(waitMs) / 1000)) };
       },
-      () => this.local.take(key, limit),
+      () => this.local.take(key, limit, hit),
     );
   }
 
-  release(key: string, limit: RateLimit): Promise<void> {
+  release(key: string, hit: string): Promise<void> {
     return this.connection.orLocal(
-      async () => void (await this.run('release', key, limit)),
-      // Where it was counted: with Redis gone meanwhile, the hit stays counted there (never a free one here).
-      () => undefined,
+      async () => void (await this.run('release', key, { calls: 0, seconds: 0 }, hit)),
+      // Redis gone meanwhile: the hit stays counted there, or was counted here.
+      () => this.local.release(key, hit),
     );
   }
 

@@ -10,10 +10,11 @@ export const COUNTER_MIGRATIONS: readonly Migration[] = [
     id: '400-window-hits',
     sql: `
       CREATE TABLE window_hits (
-        id TEXT PRIMARY KEY,
         counter_key TEXT NOT NULL,
+        hit TEXT NOT NULL,
         hit_at BIGINT NOT NULL,
-        expires_at BIGINT NOT NULL
+        expires_at BIGINT NOT NULL,
+        PRIMARY KEY (counter_key, hit)
       );
       CREATE INDEX window_hits_key ON window_hits (counter_key, hit_at);
       CREATE INDEX window_hits_expires ON window_hits (expires_at)
@@ -43,19 +44,19 @@ export class SqlCounter implements WindowedCounter {
     await tx.lock(`window_hits:${key}`);
     await tx.run('DELETE FROM window_hits WHERE expires_at <= ?', [now]);
     const rows = await tx.all(
-      'SELECT hit_at FROM window_hits WHERE counter_key = ? AND hit_at > ? ORDER BY hit_at, id',
+      'SELECT hit_at FROM window_hits WHERE counter_key = ? AND hit_at > ? ORDER BY hit_at',
       [key, now - limit.seconds * 1000],
     );
     return rows.map((row) => Number(row.hit_at));
   }
 
-  take(key: string, limit: RateLimit): Promise<WindowDecision> {
+  take(key: string, limit: RateLimit, hit: string = randomUUID()): Promise<WindowDecision> {
     const now = this.now();
     return this.sql.transaction(async (tx): Promise<WindowDecision> => {
       const hits = await this.hits(tx, key, limit, now);
       if (hits.length >= limit.calls) return refusal(hits, limit, now);
-      await tx.run('INSERT INTO window_hits (id, counter_key, hit_at, expires_at) VALUES (?, ?, ?, ?)', [
-        randomUUID(),
+      await tx.run('INSERT INTO window_hits (hit, counter_key, hit_at, expires_at) VALUES (?, ?, ?, ?)', [
+        hit,
         key,
         now,
         now + limit.seconds * 1000,
@@ -64,16 +65,9 @@ export class SqlCounter implements WindowedCounter {
     });
   }
 
-  release(key: string, limit: RateLimit): Promise<void> {
-    const now = this.now();
-    return this.sql.transaction(async (tx) => {
-      await tx.lock(`window_hits:${key}`);
-      const latest = await tx.one(
-        'SELECT id FROM window_hits WHERE counter_key = ? AND hit_at > ? ORDER BY hit_at DESC, id DESC LIMIT 1',
-        [key, now - limit.seconds * 1000],
-      );
-      if (latest) await tx.run('DELETE FROM window_hits WHERE id = ?', [String(latest.id)]);
-    });
+  async release(key: string, hit: string): Promise<void> {
+    // An expired hit is no longer counted: deleting it changes nothing.
+    await this.sql.run('DELETE FROM window_hits WHERE counter_key = ? AND hit = ?', [key, hit]);
   }
 
   async count(key: string, limit: RateLimit): Promise<number> {

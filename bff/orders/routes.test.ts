@@ -15,7 +15,7 @@ import type { TrackingService } from '../tracking/service.ts';
 import { ShareSpent } from '../tracking/visitor-share.ts';
 import { UpstreamError } from '../upstream/errors.ts';
 import { OrderLookup } from './lookup.ts';
-import { LookupThrottle, MemoryFailures } from './lookup-throttle.ts';
+import { LookupThrottle } from './lookup-throttle.ts';
 import { NOT_FOUND_FLOOR_MS, orderRoutes } from './routes.ts';
 
 /**
@@ -78,8 +78,14 @@ async function start(
       tracking,
       limiter: visitorLimiter,
       throttle: new LookupThrottle({
-        visitors: new MemoryFailures({ calls: limits.perVisitor, seconds: 900 }),
-        orders: new MemoryFailures({ calls: limits.perOrder, seconds: 900 }),
+        visitors: new CounterPolicy(new MemoryCounter(), 'lookup-visitor', {
+          calls: limits.perVisitor,
+          seconds: 900,
+        }),
+        orders: new CounterPolicy(new MemoryCounter(), 'lookup-order', {
+          calls: limits.perOrder,
+          seconds: 900,
+        }),
       }),
       ...(realWait ? {} : { wait: async (ms: number) => void waits.push(ms) }),
       ...(promised ? { promised } : {}),
