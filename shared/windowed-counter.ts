@@ -1,5 +1,19 @@
 import { LRUCache } from 'lru-cache';
-import type { RateLimit } from './rate-limiter.ts';
+
+/** `calls` per `seconds`, e.g. the spec's 60/60. */
+export interface RateLimit {
+  calls: number;
+  seconds: number;
+}
+
+/** Parses `60/60` (calls/seconds). */
+export function parseRateLimit(text: string): RateLimit | undefined {
+  const match = /^(\d+)\/(\d+)$/.exec(text.trim());
+  if (!match) return undefined;
+  const calls = Number(match[1]);
+  const seconds = Number(match[2]);
+  return calls > 0 && seconds > 0 ? { calls, seconds } : undefined;
+}
 
 /** A hit counted, or refused with the seconds until the key's oldest hit in the window leaves it. */
 export type WindowDecision = { ok: true } | { ok: false; retryAfterSeconds: number };
@@ -27,30 +41,38 @@ export interface WindowedCounter {
   count(key: string, limit: RateLimit): Promise<number>;
 }
 
-/** The seconds a refused hit waits: until the hit that must leave for it does (at least 1; a limit of 0: a window). */
-export function refusal(hits: readonly number[], limit: RateLimit, now: number): WindowDecision {
+/**
+ * The refusal of a hit: it waits until the hit that must leave for it does, at `leavingAt` (at least 1 s; none, as for
+ * a limit of 0: a whole window).
+ */
+export function refusal(leavingAt: number | undefined, limit: RateLimit, now: number): WindowDecision {
   const windowMs = limit.seconds * 1000;
-  const leaving = hits[hits.length - limit.calls];
-  const waitMs = leaving === undefined ? windowMs : leaving + windowMs - now;
+  const waitMs = leavingAt === undefined ? windowMs : leavingAt + windowMs - now;
   return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil(waitMs / 1000)) };
 }
 
-/** A hit in memory: when, and its name when the caller gave one (for `release`). */
-interface HeldHit {
-  at: number;
-  hit: string | undefined;
+/** How many `take`s between sweeps of keys whose every hit has left the window (bounds memory between evictions). */
+const SWEEP_EVERY = 1024;
+
+/** The hits of one key, oldest first from `head` (a queue over an array: O(1) amortized per hit). */
+interface HitLog {
+  hits: { at: number; hit: string | undefined }[];
+  head: number;
+  /** When the latest hit leaves the window: the key is forgotten by the next sweep after. */
+  endsAt: number;
 }
 
 /**
  * In this process: a log of hit times per key, in an LRU map of at most `maxKeys` keys per kind (a key's part before
  * its first `:`, a policy's name), so a flood of new keys pushes out the least recently counted of its own kind (who
  * start afresh if they come back), never another kind's counts, and never puts newcomers into one shared bucket.
- * Memory: at most `limit.calls` times per key.
+ * Memory: at most `limit.calls` times per key; keys whose hits all left the window are swept.
  */
 export class MemoryCounter implements WindowedCounter {
-  private readonly kinds = new Map<string, LRUCache<string, HeldHit[]>>();
+  private readonly kinds = new Map<string, LRUCache<string, HitLog>>();
   private readonly maxKeys: number;
   private readonly now: () => number;
+  private takes = 0;
 
   constructor(options: { maxKeys?: number; now?: () => number } = {}) {
     this.maxKeys = options.maxKeys ?? 50_000;
@@ -64,7 +86,7 @@ export class MemoryCounter implements WindowedCounter {
     return size;
   }
 
-  private logs(key: string): LRUCache<string, HeldHit[]> {
+  private logs(key: string): LRUCache<string, HitLog> {
     const kind = key.split(':', 1)[0] ?? '';
     let logs = this.kinds.get(kind);
     if (!logs) {
@@ -74,40 +96,57 @@ export class MemoryCounter implements WindowedCounter {
     return logs;
   }
 
-  /** The key's hits still in the window (oldest first), the expired ones dropped. */
-  private hits(key: string, limit: RateLimit, now: number) {
+  /** The key's log with the hits that left the window, (now - window, now], dropped. */
+  private log(key: string, limit: RateLimit, now: number): HitLog {
+    const logs = this.logs(key);
+    let log = logs.get(key);
+    if (!log) {
+      log = { hits: [], head: 0, endsAt: now };
+      logs.set(key, log);
+    }
     const from = now - limit.seconds * 1000;
-    const hits = (this.logs(key).get(key) ?? []).filter((held) => held.at > from);
-    this.logs(key).set(key, hits);
-    return hits;
+    while (log.head < log.hits.length && (log.hits[log.head]?.at as number) <= from) log.head++;
+    if (log.head >= 1024 && log.head * 2 >= log.hits.length) {
+      log.hits = log.hits.slice(log.head);
+      log.head = 0;
+    }
+    return log;
   }
 
   async take(key: string, limit: RateLimit, hit?: string): Promise<WindowDecision> {
     const now = this.now();
-    const hits = this.hits(key, limit, now);
-    if (hits.length >= limit.calls)
-      return refusal(
-        hits.map((held) => held.at),
-        limit,
-        now,
-      );
-    hits.push({ at: now, hit });
+    if (++this.takes % SWEEP_EVERY === 0) this.sweep(now);
+    const log = this.log(key, limit, now);
+    if (log.hits.length - log.head >= limit.calls) {
+      return refusal(log.hits[log.hits.length - limit.calls]?.at, limit, now);
+    }
+    log.hits.push({ at: now, hit });
+    log.endsAt = now + limit.seconds * 1000;
     return { ok: true };
   }
 
   async release(key: string, hit: string): Promise<void> {
-    const hits = this.logs(key).peek(key);
-    const index = hits?.findIndex((held) => held.hit === hit) ?? -1;
-    if (hits && index >= 0) hits.splice(index, 1);
+    const log = this.logs(key).peek(key);
+    if (!log) return;
+    const index = log.hits.findIndex((held, i) => i >= log.head && held.hit === hit);
+    if (index >= 0) log.hits.splice(index, 1);
   }
 
   async count(key: string, limit: RateLimit): Promise<number> {
-    return this.hits(key, limit, this.now()).length;
+    const log = this.log(key, limit, this.now());
+    return log.hits.length - log.head;
   }
 
   /** Forgets every key (the sandbox's reset). */
   clear(): void {
     this.kinds.clear();
+  }
+
+  private sweep(now: number): void {
+    for (const logs of this.kinds.values()) {
+      const ended = [...logs.entries()].filter(([, log]) => log.endsAt <= now).map(([key]) => key);
+      for (const key of ended) logs.delete(key);
+    }
   }
 }
 

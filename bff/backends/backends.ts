@@ -1,11 +1,15 @@
 import { type LoginFailures, SqlLoginFailures } from '../../shared/oauth/login-failures.ts';
 import { OAuthStore } from '../../shared/oauth/store.ts';
-import type { RateLimit } from '../../shared/rate-limiter.ts';
 import { migrate } from '../../shared/sql/migrate.ts';
 import { PostgresSql } from '../../shared/sql/postgres.ts';
 import type { Sql } from '../../shared/sql/sql.ts';
 import { SqliteSql } from '../../shared/sql/sqlite.ts';
-import { CounterPolicy, MemoryCounter, type WindowedCounter } from '../../shared/windowed-counter.ts';
+import {
+  CounterPolicy,
+  MemoryCounter,
+  type RateLimit,
+  type WindowedCounter,
+} from '../../shared/windowed-counter.ts';
 import type { BffConfig } from '../config.ts';
 import type { ReadinessCheck } from '../http/health.ts';
 import { LedgerStore } from '../labels/ledger-store.ts';

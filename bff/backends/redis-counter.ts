@@ -1,5 +1,4 @@
-import type { RateLimit } from '../../shared/rate-limiter.ts';
-import type { WindowDecision, WindowedCounter } from '../../shared/windowed-counter.ts';
+import type { RateLimit, WindowDecision, WindowedCounter } from '../../shared/windowed-counter.ts';
 import type { RedisConnection } from './redis.ts';
 
 /**

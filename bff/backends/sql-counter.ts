@@ -1,8 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import type { RateLimit } from '../../shared/rate-limiter.ts';
 import { type Migration, migrated } from '../../shared/sql/migrate.ts';
 import type { Sql, SqlTransaction } from '../../shared/sql/sql.ts';
-import { refusal, type WindowDecision, type WindowedCounter } from '../../shared/windowed-counter.ts';
+import {
+  type RateLimit,
+  refusal,
+  type WindowDecision,
+  type WindowedCounter,
+} from '../../shared/windowed-counter.ts';
 
 /** The hits of `SqlCounter`, one row each, on node:sqlite and PostgreSQL alike. */
 export const COUNTER_MIGRATIONS: readonly Migration[] = [
@@ -54,7 +58,7 @@ export class SqlCounter implements WindowedCounter {
     const now = this.now();
     return this.sql.transaction(async (tx): Promise<WindowDecision> => {
       const hits = await this.hits(tx, key, limit, now);
-      if (hits.length >= limit.calls) return refusal(hits, limit, now);
+      if (hits.length >= limit.calls) return refusal(hits[hits.length - limit.calls], limit, now);
       await tx.run('INSERT INTO window_hits (hit, counter_key, hit_at, expires_at) VALUES (?, ?, ?, ?)', [
         hit,
         key,

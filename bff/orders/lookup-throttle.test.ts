@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RateLimit } from '../../shared/rate-limiter.ts';
-import { CounterPolicy, MemoryCounter } from '../../shared/windowed-counter.ts';
+import { CounterPolicy, MemoryCounter, type RateLimit } from '../../shared/windowed-counter.ts';
 import { type RedisServer, startRedis } from '../../testing/servers.ts';
 import type { RedisConnection } from '../backends/redis.ts';
 import { RedisCounter } from '../backends/redis-counter.ts';

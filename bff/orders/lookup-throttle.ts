@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { RateLimit } from '../../shared/rate-limiter.ts';
 import { sha256Hex } from '../../shared/security/hash.ts';
-import type { CounterPolicy } from '../../shared/windowed-counter.ts';
+import type { CounterPolicy, RateLimit } from '../../shared/windowed-counter.ts';
 
 /** Failed order lookups one visitor may make in 15 minutes, and one order number may be tried with. */
 export const LOOKUP_FAILURES = {

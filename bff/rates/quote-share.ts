@@ -1,6 +1,5 @@
-import type { RateLimit } from '../../shared/rate-limiter.ts';
 import { sha256Hex } from '../../shared/security/hash.ts';
-import type { KeyedLimit, WindowDecision } from '../../shared/windowed-counter.ts';
+import type { KeyedLimit, RateLimit, WindowDecision } from '../../shared/windowed-counter.ts';
 
 /**
  * Who asks the quote core for a quote (docs/checkout/quote-core.md, "Fair shares of the store's quotes"). Every caller

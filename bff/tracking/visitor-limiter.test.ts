@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { RateLimit } from '../../shared/rate-limiter.ts';
-import { CounterPolicy, MemoryCounter } from '../../shared/windowed-counter.ts';
+import { CounterPolicy, MemoryCounter, type RateLimit } from '../../shared/windowed-counter.ts';
 
 /** The visitor limit as the BFF builds it on one instance: a policy over the memory counter. */
 function visitorLimit(limit: RateLimit, options: { maxKeys?: number; now?: () => number } = {}) {

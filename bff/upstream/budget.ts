@@ -1,4 +1,4 @@
-import type { RateLimit } from '../../shared/rate-limiter.ts';
+import type { RateLimit } from '../../shared/windowed-counter.ts';
 
 /**
  * The routes the platform limits separately (spec 8: per store and route), and `tracking-watch`: the share of the

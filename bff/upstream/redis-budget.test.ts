@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RateLimit } from '../../shared/rate-limiter.ts';
+import type { RateLimit } from '../../shared/windowed-counter.ts';
 import { type RedisServer, startRedis } from '../../testing/servers.ts';
 import type { RedisConnection } from '../backends/redis.ts';
 import { redisConnection } from '../backends/testing.ts';

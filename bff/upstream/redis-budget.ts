@@ -1,4 +1,4 @@
-import type { RateLimit } from '../../shared/rate-limiter.ts';
+import type { RateLimit } from '../../shared/windowed-counter.ts';
 import type { RedisConnection } from '../backends/redis.ts';
 import {
   type BudgetDecision,
