@@ -15,6 +15,7 @@ const THE_COUNTER = ['MemoryCounter', 'RedisCounter', 'SqlCounter'];
 /** Policies over it: they name keys and limits and call the counter, counting nothing themselves. */
 const POLICIES: Readonly<Record<string, string>> = {
   CounterPolicy: 'one limit for the keys of one name',
+  RouteBudget: "a lane's limit per upstream route",
   QuoteShares: "a CounterPolicy per caller kind, and the open lane's",
 };
 
@@ -23,9 +24,6 @@ const POLICIES: Readonly<Record<string, string>> = {
  * gone, so the list only shrinks.
  */
 const NOT_YET_MOVED: Readonly<Record<string, string>> = {
-  MemoryBudget:
-    'the upstream budget waits in milliseconds (retryAfterMs); the decision type says whole seconds',
-  RedisBudget: 'as MemoryBudget',
   MemoryLoginFailures:
     "a lock that each failure past `extendFrom` restarts, and `get` of a key's count: no window",
   SqlLoginFailures: 'as MemoryLoginFailures',

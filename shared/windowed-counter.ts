@@ -39,6 +39,11 @@ export interface WindowedCounter {
   release(key: string, hit: string): Promise<void>;
   /** The key's hits in the window now. */
   count(key: string, limit: RateLimit): Promise<number>;
+  /**
+   * Milliseconds until the key's window has room for one more hit, 0 when it has now: for a caller that waits to the
+   * millisecond (the upstream budget) rather than say whole seconds.
+   */
+  wait(key: string, limit: RateLimit): Promise<number>;
 }
 
 /**
@@ -46,9 +51,13 @@ export interface WindowedCounter {
  * a limit of 0: a whole window).
  */
 export function refusal(leavingAt: number | undefined, limit: RateLimit, now: number): WindowDecision {
+  return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil(waitOf(leavingAt, limit, now) / 1000)) };
+}
+
+/** The milliseconds until the hit that must leave for one more, at `leavingAt`, does (at least 1). */
+export function waitOf(leavingAt: number | undefined, limit: RateLimit, now: number): number {
   const windowMs = limit.seconds * 1000;
-  const waitMs = leavingAt === undefined ? windowMs : leavingAt + windowMs - now;
-  return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil(waitMs / 1000)) };
+  return Math.max(1, leavingAt === undefined ? windowMs : leavingAt + windowMs - now);
 }
 
 /** How many `take`s between sweeps of keys whose every hit has left the window (bounds memory between evictions). */
@@ -135,6 +144,13 @@ export class MemoryCounter implements WindowedCounter {
   async count(key: string, limit: RateLimit): Promise<number> {
     const log = this.log(key, limit, this.now());
     return log.hits.length - log.head;
+  }
+
+  async wait(key: string, limit: RateLimit): Promise<number> {
+    const now = this.now();
+    const log = this.log(key, limit, now);
+    if (log.hits.length - log.head < limit.calls) return 0;
+    return waitOf(log.hits[log.hits.length - limit.calls]?.at, limit, now);
   }
 
   /** Forgets every key (the sandbox's reset). */

@@ -35,9 +35,8 @@ import { RedisTrackingCache } from '../tracking/redis-cache.ts';
 import { RedisCodeLoader } from '../tracking/redis-coalescer.ts';
 import type { SharedLoader } from '../tracking/service.ts';
 import { visitorShareOf } from '../tracking/visitor-share.ts';
-import { MemoryBudget, routeLimit, type UpstreamBudget } from '../upstream/budget.ts';
+import { RouteBudget, routeLimit, type UpstreamBudget } from '../upstream/budget.ts';
 import type { SharedCatalogStore } from '../upstream/platform-mcp.ts';
-import { RedisBudget } from '../upstream/redis-budget.ts';
 import { RedisCatalog } from '../upstream/redis-catalog.ts';
 import { RedisConnection } from './redis.ts';
 import { RedisCounter } from './redis-counter.ts';
@@ -160,7 +159,6 @@ export async function openBackends(config: BffConfig, options: BackendOptions): 
   // The watcher's share of the tracking route (none when it has nobody to tell): the visitors keep the rest.
   const watchShare = watcherShare(config);
   const browserShare = config.browserQuoteShare;
-  const localBudget = new MemoryBudget(config.shippingRateLimit, { watchShare, browserShare });
   const localCache = new TrackingCache({ now });
   // A tenth of what visitors may spend: the store's limit less the watcher's lane.
   const shareLimit = visitorShareOf(routeLimit(config.shippingRateLimit, 'tracking', watchShare));
@@ -173,7 +171,8 @@ export async function openBackends(config: BffConfig, options: BackendOptions): 
       })
     : undefined;
   const loaders: RedisCodeLoader[] = [];
-  const localCounter = new MemoryCounter({ now });
+  // On the real clock, as Redis counts (its own TIME): limits hold in real time, whatever clock a test gives the rest.
+  const localCounter = new MemoryCounter();
   const counter: WindowedCounter = redis ? new RedisCounter(redis, localCounter) : localCounter;
 
   const localQuotes = new MemoryQuoteStore({ now });
@@ -213,15 +212,7 @@ export async function openBackends(config: BffConfig, options: BackendOptions): 
     oauth,
     loginFailures: redis && sqlLoginFailures ? new RedisLoginFailures(redis) : sqlLoginFailures,
     sharedDatabase: sql.dialect === 'postgres',
-    budget: redis
-      ? new RedisBudget({
-          connection: redis,
-          limit: config.shippingRateLimit,
-          local: localBudget,
-          watchShare,
-          browserShare,
-        })
-      : localBudget,
+    budget: new RouteBudget(counter, config.shippingRateLimit, { watchShare, browserShare }),
     trackingCache: redis ? new RedisTrackingCache({ connection: redis, local: localCache }) : localCache,
     visitorLimiter: new CounterPolicy(counter, 'visitor', config.visitorRateLimit),
     visitorShare: new CounterPolicy(counter, 'share', shareLimit),

@@ -144,6 +144,21 @@ describe.each(backends)('windowed counter on %s', (_name, instancesOf) => {
     expect((await counter.take('r', minute)).ok).toBe(false);
   });
 
+  it('says to the millisecond when the window has room again, counting nothing', async () => {
+    const [counter] = (await instancesOf(now)) as [WindowedCounter];
+    const limit = { calls: 2, seconds: 60 };
+    time = 13_000_000;
+    expect(await counter.wait('w', limit)).toBe(0);
+    await counter.take('w', limit);
+    time += 1_234;
+    await counter.take('w', limit);
+    expect(await counter.wait('w', limit)).toBe(58_766);
+    expect(await counter.count('w', limit)).toBe(2);
+    time += 58_766;
+    expect(await counter.wait('w', limit)).toBe(0);
+    expect(await counter.wait('none', { calls: 0, seconds: 60 })).toBe(60_000);
+  });
+
   it('refuses every hit of a limit of none, for a window', async () => {
     const [counter] = (await instancesOf(now)) as [WindowedCounter];
     expect(await counter.take('none', { calls: 0, seconds: 60 })).toEqual({

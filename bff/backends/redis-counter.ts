@@ -3,7 +3,7 @@ import type { RedisConnection } from './redis.ts';
 
 /**
  * The windowed counter in one atomic step: a sorted set of hits per key (score: the hit's time in ms, member: unique),
- * trimmed to the window, then counted and taken (`take`), counted (`count`), or one named hit removed (`release`). Time is ARGV[4], or
+ * trimmed to the window, then counted and taken (`take`), counted (`count`), or one named hit removed (`release`); `wait` answers as `take` without counting. Time is ARGV[4], or
  * the Redis server's own clock when it is negative (the instances' clocks may differ); ARGV[5] is the hit. `take`
  * answers `{1}` when counted, `{0, ms}` with the wait when refused; `count` the count.
  */
@@ -20,13 +20,14 @@ redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - windowMs)
 local held = redis.call('ZCARD', KEYS[1])
 if ARGV[1] == 'count' then return {held} end
 if held < calls then
+  if ARGV[1] == 'wait' then return {1, 0} end
   redis.call('ZADD', KEYS[1], now, ARGV[5])
   redis.call('PEXPIRE', KEYS[1], windowMs)
   return {1}
 end
 if calls == 0 then return {0, windowMs} end
 local leaving = redis.call('ZRANGE', KEYS[1], held - calls, held - calls, 'WITHSCORES')
-return {0, tonumber(leaving[2]) + windowMs - now}
+return {0, math.max(1, tonumber(leaving[2]) + windowMs - now)}
 `;
 
 let sequence = 0;
@@ -48,7 +49,7 @@ export class RedisCounter implements WindowedCounter {
   }
 
   private run(
-    op: 'take' | 'release' | 'count',
+    op: 'take' | 'release' | 'count' | 'wait',
     key: string,
     limit: RateLimit,
     hit?: string,
@@ -87,6 +88,13 @@ export class RedisCounter implements WindowedCounter {
     return this.connection.orLocal(
       async () => Number((await this.run('count', key, limit))[0]),
       () => this.local.count(key, limit),
+    );
+  }
+
+  wait(key: string, limit: RateLimit): Promise<number> {
+    return this.connection.orLocal(
+      async () => Number((await this.run('wait', key, limit))[1]),
+      () => this.local.wait(key, limit),
     );
   }
 }

@@ -6,6 +6,7 @@ import {
   refusal,
   type WindowDecision,
   type WindowedCounter,
+  waitOf,
 } from '../../shared/windowed-counter.ts';
 
 /** The hits of `SqlCounter`, one row each, on node:sqlite and PostgreSQL alike. */
@@ -77,5 +78,11 @@ export class SqlCounter implements WindowedCounter {
   async count(key: string, limit: RateLimit): Promise<number> {
     const now = this.now();
     return this.sql.transaction(async (tx) => (await this.hits(tx, key, limit, now)).length);
+  }
+
+  async wait(key: string, limit: RateLimit): Promise<number> {
+    const now = this.now();
+    const hits = await this.sql.transaction((tx) => this.hits(tx, key, limit, now));
+    return hits.length < limit.calls ? 0 : waitOf(hits[hits.length - limit.calls], limit, now);
   }
 }
