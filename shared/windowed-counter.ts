@@ -193,8 +193,4 @@ export class CounterPolicy implements KeyedLimit {
   release(key: string, hit: string): Promise<void> {
     return this.counter.release(`${this.name}:${key}`, hit);
   }
-
-  count(key: string): Promise<number> {
-    return this.counter.count(`${this.name}:${key}`, this.limit);
-  }
 }
