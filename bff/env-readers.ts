@@ -4,8 +4,8 @@ import { parseCutoff } from '../shared/business-days.ts';
 import { SHOPIFY_SHOP_PATTERN } from '../shared/checkouts/store-oauth.ts';
 import { describeIssues } from '../shared/issues.ts';
 import { type Box, BoxesSchema } from '../shared/packing/box.ts';
-import { parseRateLimit, type RateLimit } from '../shared/rate-limiter.ts';
 import { SHIPMENT_EVENT_TYPES, type ShipmentEventType } from '../shared/shipment-events.ts';
+import { parseRateLimit, type RateLimit } from '../shared/windowed-counter.ts';
 import { parseStoreKey } from './stores/store-key.ts';
 
 // How each variable of the BFF's environment is read (bff/config.ts's `EnvSchema` lists them): its text, trimmed and

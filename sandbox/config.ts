@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { parseEnv } from '../shared/env.ts';
 import { RATE_LIMIT_TEXT } from '../shared/platform-limits.ts';
-import { parseRateLimit, type RateLimit } from '../shared/rate-limiter.ts';
+import { parseRateLimit, type RateLimit } from '../shared/windowed-counter.ts';
 
 const wholeMs = (fallback: string) =>
   z._default(z.string().check(z.regex(/^\d+$/, 'must be whole milliseconds')), fallback);

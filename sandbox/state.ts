@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import { saoPauloDate } from '../shared/parcel-story.ts';
 import { RATE_LIMIT } from '../shared/platform-limits.ts';
-import { type RateLimit, RateLimiter } from '../shared/rate-limiter.ts';
+import { CounterPolicy, MemoryCounter, type RateLimit } from '../shared/windowed-counter.ts';
 import { CarrierClock } from './carrier/clock.ts';
 import { registerFixtures, TrackingBook } from './carrier/tracking.ts';
 import { CepService } from './cep/viacep.ts';
@@ -43,7 +43,9 @@ export class SandboxState {
   readonly registry: StoreRegistry;
   readonly carrierClock: CarrierClock;
   readonly tracking = new TrackingBook();
-  readonly limiter: RateLimiter;
+  /** Spec 8: per store and route, a policy over the windowed counter (a sliding window). */
+  readonly limiter: CounterPolicy;
+  private readonly counter: MemoryCounter;
   /** The limiter's setting: also the `Retry-After` of the magic `00000-429` answer. */
   readonly rateLimit: RateLimit;
   readonly faults: Faults;
@@ -68,7 +70,8 @@ export class SandboxState {
     this.publicUrl = options.publicUrl?.replace(/\/+$/, '');
     this.carrierClock = new CarrierClock(now, options.clockSpeed ?? 1);
     this.rateLimit = options.rateLimit ?? RATE_LIMIT;
-    this.limiter = new RateLimiter(this.rateLimit, now);
+    this.counter = new MemoryCounter({ now });
+    this.limiter = new CounterPolicy(this.counter, 'store-route', this.rateLimit);
     this.faults = new Faults(options.random);
     this.labels = new LabelDesk({
       registry: this.registry,
@@ -93,7 +96,7 @@ export class SandboxState {
     this.carrierClock.reset();
     this.tracking.clear();
     registerFixtures(this.tracking, this.carrierClock.time());
-    this.limiter.reset();
+    this.counter.clear();
     this.faults.clear();
     this.stats.reset();
     this.partners.reset(); // before the labels: their history is seeded for the fixture stores only

@@ -1,10 +1,15 @@
 import { type LoginFailures, SqlLoginFailures } from '../../shared/oauth/login-failures.ts';
 import { OAuthStore } from '../../shared/oauth/store.ts';
-import type { RateLimit } from '../../shared/rate-limiter.ts';
 import { migrate } from '../../shared/sql/migrate.ts';
 import { PostgresSql } from '../../shared/sql/postgres.ts';
 import type { Sql } from '../../shared/sql/sql.ts';
 import { SqliteSql } from '../../shared/sql/sqlite.ts';
+import {
+  CounterPolicy,
+  MemoryCounter,
+  type RateLimit,
+  type WindowedCounter,
+} from '../../shared/windowed-counter.ts';
 import type { BffConfig } from '../config.ts';
 import type { ReadinessCheck } from '../http/health.ts';
 import { LedgerStore } from '../labels/ledger-store.ts';
@@ -15,7 +20,7 @@ import { Outbox } from '../notifications/outbox.ts';
 import { WatchStore } from '../notifications/watch-store.ts';
 import { RedisLoginFailures } from '../oauth/redis-login-failures.ts';
 import { linkSecret, SECRET_MIGRATIONS } from '../orders/link-secret.ts';
-import { LOOKUP_FAILURES, LookupThrottle, MemoryFailures, RedisFailures } from '../orders/lookup-throttle.ts';
+import { LOOKUP_FAILURES, LookupThrottle } from '../orders/lookup-throttle.ts';
 import { OrderStore } from '../orders/order-store.ts';
 import { ApprovalStore } from '../policies/approval-store.ts';
 import { TransitHistory } from '../promise/history-store.ts';
@@ -28,15 +33,13 @@ import { FulfillmentStore } from '../stores/tracking-back.ts';
 import { TrackingCache, type TrackingStore } from '../tracking/cache.ts';
 import { RedisTrackingCache } from '../tracking/redis-cache.ts';
 import { RedisCodeLoader } from '../tracking/redis-coalescer.ts';
-import { RedisVisitorLimiter } from '../tracking/redis-visitor-limiter.ts';
 import type { SharedLoader } from '../tracking/service.ts';
-import { MemoryVisitorLimiter, type VisitorLimiter } from '../tracking/visitor-limiter.ts';
 import { visitorShareOf } from '../tracking/visitor-share.ts';
-import { MemoryBudget, routeLimit, type UpstreamBudget } from '../upstream/budget.ts';
+import { RouteBudget, routeLimit, type UpstreamBudget } from '../upstream/budget.ts';
 import type { SharedCatalogStore } from '../upstream/platform-mcp.ts';
-import { RedisBudget } from '../upstream/redis-budget.ts';
 import { RedisCatalog } from '../upstream/redis-catalog.ts';
 import { RedisConnection } from './redis.ts';
+import { RedisCounter } from './redis-counter.ts';
 
 /**
  * Where the BFF's state lives, chosen once from the configuration (docs/architecture.md, "Several instances"): every
@@ -76,9 +79,10 @@ export interface Backends {
   sharedDatabase: boolean;
   budget: UpstreamBudget;
   trackingCache: TrackingStore;
-  visitorLimiter: VisitorLimiter;
+  /** The visitor limit: a policy over the one windowed counter (shared/windowed-counter.ts), as the shares are. */
+  visitorLimiter: CounterPolicy;
   /** Each visitor's share of the store's tracking calls (`visitorShareOf`): lookups that reach the platform. */
-  visitorShare: VisitorLimiter;
+  visitorShare: CounterPolicy;
   /** The quote core's answers (bff/rates/): this process's memory, or Redis for every instance. */
   quoteStore: QuoteStore;
   /** Each quote caller's share of the BFF's quotes (`QUOTE_SHARES`), counted across instances with Redis. */
@@ -172,12 +176,9 @@ export async function openBackends(config: BffConfig, options: BackendOptions): 
   // The watcher's share of the tracking route (none when it has nobody to tell): the visitors keep the rest.
   const watchShare = watcherShare(config);
   const browserShare = config.browserQuoteShare;
-  const localBudget = new MemoryBudget(config.shippingRateLimit, { watchShare, browserShare });
   const localCache = new TrackingCache({ now });
-  const localLimiter = new MemoryVisitorLimiter(config.visitorRateLimit);
   // A tenth of what visitors may spend: the store's limit less the watcher's lane.
   const shareLimit = visitorShareOf(routeLimit(config.shippingRateLimit, 'tracking', watchShare));
-  const localShare = new MemoryVisitorLimiter(shareLimit);
   const redis = config.redisUrl
     ? new RedisConnection({
         url: config.redisUrl,
@@ -187,18 +188,14 @@ export async function openBackends(config: BffConfig, options: BackendOptions): 
       })
     : undefined;
   const loaders: RedisCodeLoader[] = [];
-  const failures = (name: 'visitor' | 'order', limit: RateLimit) => {
-    const local = new MemoryFailures(limit, { now });
-    return redis ? new RedisFailures(redis, name, limit, local) : local;
-  };
+  // On the real clock, as Redis counts (its own TIME): limits hold in real time, whatever clock a test gives the rest.
+  const localCounter = new MemoryCounter();
+  const counter: WindowedCounter = redis ? new RedisCounter(redis, localCounter) : localCounter;
 
   const localQuotes = new MemoryQuoteStore({ now });
   // Each caller's share of the BFF's rates lane: the store's limit less what shoppers' browsers keep.
   const quoteLane = routeLimit(config.shippingRateLimit, 'rates', 0, browserShare);
-  const shareWindow = (limit: RateLimit, name: string) => {
-    const local = new MemoryVisitorLimiter(limit, { now });
-    return redis ? new RedisVisitorLimiter(redis, limit, local, `quote-${name}`) : local;
-  };
+  const shareWindow = (limit: RateLimit, name: string) => new CounterPolicy(counter, `quote-${name}`, limit);
   // The lane less its floor, which only the checkout tokens and the desk reach (issue 48, finding 7).
   const quoteShares = new QuoteShares(
     (kind) => shareWindow(quoteShareOf(quoteLane, kind), kind),
@@ -232,25 +229,15 @@ export async function openBackends(config: BffConfig, options: BackendOptions): 
     oauth,
     loginFailures: redis && sqlLoginFailures ? new RedisLoginFailures(redis) : sqlLoginFailures,
     sharedDatabase: sql.dialect === 'postgres',
-    budget: redis
-      ? new RedisBudget({
-          connection: redis,
-          limit: config.shippingRateLimit,
-          local: localBudget,
-          watchShare,
-          browserShare,
-        })
-      : localBudget,
+    budget: new RouteBudget(counter, config.shippingRateLimit, { watchShare, browserShare }),
     trackingCache: redis ? new RedisTrackingCache({ connection: redis, local: localCache }) : localCache,
-    visitorLimiter: redis
-      ? new RedisVisitorLimiter(redis, config.visitorRateLimit, localLimiter)
-      : localLimiter,
-    visitorShare: redis ? new RedisVisitorLimiter(redis, shareLimit, localShare, 'share') : localShare,
+    visitorLimiter: new CounterPolicy(counter, 'visitor', config.visitorRateLimit),
+    visitorShare: new CounterPolicy(counter, 'share', shareLimit),
     quoteStore: redis ? new RedisQuoteStore({ connection: redis, local: localQuotes }) : localQuotes,
     quoteShares,
     lookupThrottle: new LookupThrottle({
-      visitors: failures('visitor', LOOKUP_FAILURES.perVisitor),
-      orders: failures('order', LOOKUP_FAILURES.perOrder),
+      visitors: new CounterPolicy(counter, 'lookup-visitor', LOOKUP_FAILURES.perVisitor),
+      orders: new CounterPolicy(counter, 'lookup-order', LOOKUP_FAILURES.perOrder),
     }),
     codeLoader: redis
       ? (batch, local, windowMs, now) => {

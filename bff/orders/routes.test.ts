@@ -5,17 +5,17 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
 import { OrderLookupResponseSchema } from '../../shared/order-lookup.ts';
 import type { TrackingLookupResult } from '../../shared/tracking-lookup.ts';
+import { CounterPolicy, type KeyedLimit, MemoryCounter } from '../../shared/windowed-counter.ts';
 import { parseConfig } from '../config.ts';
 import { errorHandler, notFound } from '../http/errors.ts';
 import type { LedgerStore } from '../labels/ledger-store.ts';
 import { sqliteLedger, type TestLedger } from '../labels/testing/ledgers.ts';
 import { createLogger } from '../logger.ts';
 import type { TrackingService } from '../tracking/service.ts';
-import { MemoryVisitorLimiter, type VisitorLimiter } from '../tracking/visitor-limiter.ts';
 import { ShareSpent } from '../tracking/visitor-share.ts';
 import { UpstreamError } from '../upstream/errors.ts';
 import { OrderLookup } from './lookup.ts';
-import { LookupThrottle, MemoryFailures } from './lookup-throttle.ts';
+import { LookupThrottle } from './lookup-throttle.ts';
 import { NOT_FOUND_FLOOR_MS, orderRoutes } from './routes.ts';
 
 /**
@@ -34,7 +34,7 @@ let waits: number[];
 let asked: { codes: readonly string[]; visitor: string | undefined }[];
 let trackingAnswer: (codes: readonly string[]) => Promise<TrackingLookupResult[]>;
 let limits: { perVisitor: number; perOrder: number };
-let visitorLimiter: VisitorLimiter;
+let visitorLimiter: KeyedLimit;
 let orderLedger: Pick<LedgerStore, 'byOrder' | 'get'>;
 
 /** The spec 7.1 envelope, with the codes of our own (`order_not_found`) too. */
@@ -49,7 +49,7 @@ beforeEach(() => {
   asked = [];
   trackingAnswer = async (codes) => codes.map(found);
   limits = { perVisitor: 10, perOrder: 5 };
-  visitorLimiter = new MemoryVisitorLimiter({ calls: 100, seconds: 60 });
+  visitorLimiter = new CounterPolicy(new MemoryCounter(), 'visitor', { calls: 100, seconds: 60 });
 });
 afterEach(async () => {
   // a request left hanging (by a broken route) must not hold the test up: its connection is closed with the server
@@ -78,8 +78,14 @@ async function start(
       tracking,
       limiter: visitorLimiter,
       throttle: new LookupThrottle({
-        visitors: new MemoryFailures({ calls: limits.perVisitor, seconds: 900 }),
-        orders: new MemoryFailures({ calls: limits.perOrder, seconds: 900 }),
+        visitors: new CounterPolicy(new MemoryCounter(), 'lookup-visitor', {
+          calls: limits.perVisitor,
+          seconds: 900,
+        }),
+        orders: new CounterPolicy(new MemoryCounter(), 'lookup-order', {
+          calls: limits.perOrder,
+          seconds: 900,
+        }),
       }),
       ...(realWait ? {} : { wait: async (ms: number) => void waits.push(ms) }),
       ...(promised ? { promised } : {}),

@@ -4,12 +4,13 @@ import { describeIssues } from '../../shared/issues.ts';
 import { OrderLookupRequestSchema, type OrderLookupResponse } from '../../shared/order-lookup.ts';
 import { senderKey } from '../../shared/security/address.ts';
 import type { TrackingLookupResult } from '../../shared/tracking-lookup.ts';
+import type { KeyedLimit } from '../../shared/windowed-counter.ts';
 import type { BffConfig } from '../config.ts';
 import { jsonOnly, methodNotAllowed, rateLimited } from '../http/errors.ts';
 import type { LedgerAttempt } from '../labels/ledger.ts';
 import { cors, lookupFailure } from '../tracking/routes.ts';
 import type { TrackingService } from '../tracking/service.ts';
-import { limitVisitors, type VisitorLimiter } from '../tracking/visitor-limiter.ts';
+import { limitVisitors } from '../tracking/visitor-limiter.ts';
 import type { OrderLookup } from './lookup.ts';
 import type { LookupThrottle } from './lookup-throttle.ts';
 
@@ -23,7 +24,7 @@ export interface OrderRoutesDeps {
   config: BffConfig;
   orders: OrderLookup;
   tracking: Pick<TrackingService, 'lookup'>;
-  limiter: VisitorLimiter;
+  limiter: KeyedLimit;
   throttle: LookupThrottle;
   /** Waits (tests: the floor is observed, not slept). */
   wait?: (ms: number) => Promise<void>;

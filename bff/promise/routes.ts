@@ -6,9 +6,10 @@ import { ON_ITS_WAY, parcelState } from '../../shared/parcel-status.ts';
 import { parcelStory } from '../../shared/parcel-story.ts';
 import { PromisesRequestSchema, type PromisesResponse } from '../../shared/promise-lookup.ts';
 import type { TrackingLookupResult } from '../../shared/tracking-lookup.ts';
+import type { KeyedLimit } from '../../shared/windowed-counter.ts';
 import { jsonOnly, methodNotAllowed } from '../http/errors.ts';
 import { cors } from '../tracking/routes.ts';
-import { limitVisitors, type VisitorLimiter } from '../tracking/visitor-limiter.ts';
+import { limitVisitors } from '../tracking/visitor-limiter.ts';
 import type { TransitHistory } from './history-store.ts';
 import type { HistoryPromises } from './promises.ts';
 import { soldPromiseOf } from './recorder.ts';
@@ -16,7 +17,7 @@ import { soldPromiseOf } from './recorder.ts';
 export interface PromiseRoutesDeps {
   promises: Pick<HistoryPromises, 'shownFor'>;
   /** The per-visitor limit (`BFF_VISITOR_RATE_LIMIT`), shared with the tracking API. */
-  limiter: VisitorLimiter;
+  limiter: KeyedLimit;
   /** The instant of a promise (the work clock). */
   now: () => number;
 }

@@ -1,5 +1,5 @@
-import type { LimitDecision, RateLimit } from '../../shared/rate-limiter.ts';
 import { sha256Hex } from '../../shared/security/hash.ts';
+import type { KeyedLimit, RateLimit, WindowDecision } from '../../shared/windowed-counter.ts';
 
 /**
  * Who asks the quote core for a quote (docs/checkout/quote-core.md, "Fair shares of the store's quotes"). Every caller
@@ -74,20 +74,15 @@ export function callerKey(caller: QuoteCaller): string {
   return `${caller.kind}:${caller.id}`;
 }
 
-/** A per-key window (the visitor limiters of bff/tracking/ fit: memory, or Redis shared by every instance). */
-export interface ShareWindow {
-  take(key: string): Promise<LimitDecision>;
-}
-
 /**
- * The shares of every caller: a window per kind, from `windowOf` (bff/backends/backends.ts: memory or Redis), and
+ * The shares of every caller: a policy per kind over the windowed counter, from `windowOf` (bff/backends/backends.ts: memory or Redis), and
  * `open`, the one window every kind outside `FLOOR_KINDS` also spends from (`openLaneOf`); none: no floor is kept.
  */
 export class QuoteShares {
-  private readonly windows: Map<QuoteCallerKind, ShareWindow>;
-  private readonly open: ShareWindow | undefined;
+  private readonly windows: Map<QuoteCallerKind, KeyedLimit>;
+  private readonly open: KeyedLimit | undefined;
 
-  constructor(windowOf: (kind: QuoteCallerKind) => ShareWindow, open?: ShareWindow) {
+  constructor(windowOf: (kind: QuoteCallerKind) => KeyedLimit, open?: KeyedLimit) {
     this.windows = new Map(QUOTE_CALLER_KINDS.map((kind) => [kind, windowOf(kind)]));
     this.open = open;
   }
@@ -97,7 +92,7 @@ export class QuoteShares {
    * lane — or says when one frees. The caller's own share is spent first, so a caller at its share never spends the
    * open part that others still have a share of.
    */
-  async take(caller: QuoteCaller): Promise<LimitDecision> {
+  async take(caller: QuoteCaller): Promise<WindowDecision> {
     const window = this.windows.get(caller.kind);
     if (!window) throw new Error(`no quote share for callers of kind ${caller.kind}`);
     const own = await window.take(callerKey(caller));

@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { chargeRates } from '../../shared/charged-rates.ts';
 import type { DeliveryPromises, PromiseInput } from '../../shared/delivery-promise.ts';
 import type { RatesResponse } from '../../shared/quote.ts';
-import type { LimitDecision } from '../../shared/rate-limiter.ts';
+import type { WindowDecision } from '../../shared/windowed-counter.ts';
 import { createLogger } from '../logger.ts';
 import { UpstreamError } from '../upstream/errors.ts';
 import { isQuoteShareSpent, type QuoteCaller, QuoteShares } from './quote-share.ts';
@@ -25,7 +25,7 @@ const other: QuoteCaller = { kind: 'agent', id: 'another' };
 function sharesOf(calls: number): QuoteShares {
   const used = new Map<string, number>();
   return new QuoteShares(() => ({
-    take: async (key): Promise<LimitDecision> => {
+    take: async (key): Promise<WindowDecision> => {
       const n = used.get(key) ?? 0;
       if (n >= calls) return { ok: false, retryAfterSeconds: 42 };
       used.set(key, n + 1);
@@ -165,7 +165,7 @@ describe('RatesService: each caller has a share of uncached quotes', () => {
     // flight is theirs, not Shopify's, so Shopify ends up paying for its own quote instead of joining another.
     const spent = new Set(['agent:x1', 'agent:x2', 'agent:x3']);
     const shares = new QuoteShares(() => ({
-      take: async (key): Promise<LimitDecision> =>
+      take: async (key): Promise<WindowDecision> =>
         spent.has(key) ? { ok: false, retryAfterSeconds: 42 } : { ok: true },
     }));
     const rates = vi.fn(async () => response);

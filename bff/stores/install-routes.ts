@@ -6,8 +6,8 @@ import {
   shopifyQueryHmac,
 } from '../../shared/checkouts/store-oauth.ts';
 import { ApiError } from '../../shared/errors.ts';
-import { RateLimiter } from '../../shared/rate-limiter.ts';
 import { sameSecret } from '../../shared/security/hash.ts';
+import { CounterPolicy, MemoryCounter } from '../../shared/windowed-counter.ts';
 import type { BffConfig } from '../config.ts';
 import { methodNotAllowed, rateLimited } from '../http/errors.ts';
 import type { Logger } from '../logger.ts';
@@ -111,12 +111,16 @@ export function installRoutes(deps: InstallDeps): Router {
   const appId = nuvemshop.appId;
   const appSecret = nuvemshop.appSecret;
   if (appId && appSecret) {
-    const exchanges = new RateLimiter({ calls: NUVEMSHOP_CALLBACKS_PER_MINUTE, seconds: 60 }, deps.now);
+    const exchanges = new CounterPolicy(
+      new MemoryCounter(deps.now ? { now: deps.now } : {}),
+      'nuvemshop-callback',
+      { calls: NUVEMSHOP_CALLBACKS_PER_MINUTE, seconds: 60 },
+    );
     router.get('/stores/nuvemshop/callback', async (req, res) => {
       const code = typeof req.query.code === 'string' ? req.query.code : '';
       if (!/^[A-Za-z0-9_-]{1,200}$/.test(code))
         refuse('Nuvemshop sent no code: install the app again from the Nuvemshop admin.');
-      const allowed = exchanges.take(req.ip ?? 'unknown');
+      const allowed = await exchanges.take(req.ip ?? 'unknown');
       if (!allowed.ok)
         throw rateLimited(
           res,

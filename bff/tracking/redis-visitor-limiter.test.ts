@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CounterPolicy, MemoryCounter } from '../../shared/windowed-counter.ts';
 import { type RedisServer, startRedis } from '../../testing/servers.ts';
 import type { RedisConnection } from '../backends/redis.ts';
+import { RedisCounter } from '../backends/redis-counter.ts';
 import { redisConnection } from '../backends/testing.ts';
-import { RedisVisitorLimiter } from './redis-visitor-limiter.ts';
-import { MemoryVisitorLimiter } from './visitor-limiter.ts';
 
-describe('RedisVisitorLimiter (real redis-server)', () => {
+describe('the visitor limit on Redis (real redis-server)', () => {
   let server: RedisServer;
   const connections: RedisConnection[] = [];
   const limit = { calls: 5, seconds: 60 };
@@ -13,7 +13,7 @@ describe('RedisVisitorLimiter (real redis-server)', () => {
   const instance = async () => {
     const connection = await redisConnection(server.url);
     connections.push(connection);
-    return new RedisVisitorLimiter(connection, limit, new MemoryVisitorLimiter(limit));
+    return new CounterPolicy(new RedisCounter(connection, new MemoryCounter()), 'visitor', limit);
   };
 
   beforeAll(async () => {
@@ -27,12 +27,11 @@ describe('RedisVisitorLimiter (real redis-server)', () => {
   it('holds one limit across three instances, and tells when to come back', async () => {
     const limiters = await Promise.all([instance(), instance(), instance()]);
     const decisions = [];
-    for (let i = 0; i < 9; i++)
-      decisions.push(await (limiters[i % 3] as RedisVisitorLimiter).take('198.51.100.1'));
+    for (let i = 0; i < 9; i++) decisions.push(await (limiters[i % 3] as CounterPolicy).take('198.51.100.1'));
     expect(decisions.filter((d) => d.ok)).toHaveLength(5);
     expect(decisions.at(-1)).toMatchObject({ ok: false });
     expect((decisions.at(-1) as { retryAfterSeconds: number }).retryAfterSeconds).toBeGreaterThan(50);
-    expect(await (limiters[0] as RedisVisitorLimiter).take('198.51.100.2')).toEqual({ ok: true });
+    expect(await (limiters[0] as CounterPolicy).take('198.51.100.2')).toEqual({ ok: true });
   });
 
   it('falls back to this instance’s own limit while Redis is down: visitors are served, and still limited', async () => {

@@ -3,12 +3,13 @@ import { ApiError } from '../../shared/errors.ts';
 import { describeIssues } from '../../shared/issues.ts';
 import { senderKey } from '../../shared/security/address.ts';
 import { TrackingLookupRequestSchema, type TrackingLookupResult } from '../../shared/tracking-lookup.ts';
+import type { KeyedLimit } from '../../shared/windowed-counter.ts';
 import type { BffConfig } from '../config.ts';
 import { jsonOnly, methodNotAllowed, rateLimited } from '../http/errors.ts';
 import { isUpstreamError } from '../upstream/errors.ts';
 import { normalizeCodes } from './codes.ts';
 import type { TrackingService } from './service.ts';
-import { limitVisitors, type VisitorLimiter } from './visitor-limiter.ts';
+import { limitVisitors } from './visitor-limiter.ts';
 import { ShareSpent } from './visitor-share.ts';
 
 /** CORS for the origins the merchant allowed, and for nobody else; `'*'`: for any origin (an answer anyone may read). */
@@ -70,7 +71,7 @@ export function trackingRoutes(deps: {
   config: BffConfig;
   service: TrackingService;
   /** The per-visitor limit (`BFF_VISITOR_RATE_LIMIT`), shared with the order lookup. */
-  limiter: VisitorLimiter;
+  limiter: KeyedLimit;
   /** Adds the delivery promise of this store's parcels still on their way (bff/promise/routes.ts). */
   promised?: <T extends TrackingLookupResult>(results: T[]) => Promise<T[]>;
 }): Router {

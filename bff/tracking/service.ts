@@ -1,12 +1,12 @@
 import type { TrackingResult } from '../../shared/tracking.ts';
 import type { TrackingLookupResult } from '../../shared/tracking-lookup.ts';
+import type { KeyedLimit } from '../../shared/windowed-counter.ts';
 import { type Logger, messageOf } from '../logger.ts';
 import { isUpstreamError, UpstreamError } from '../upstream/errors.ts';
 import type { RestClient } from '../upstream/rest-client.ts';
 import type { Cached, TrackingStore } from './cache.ts';
 import { Coalescer, type Schedule } from './coalescer.ts';
 import { normalizeCodes } from './codes.ts';
-import type { VisitorLimiter } from './visitor-limiter.ts';
 import { ShareSpent } from './visitor-share.ts';
 
 /** Every lookup answers within this (stale or an error), whatever the platform does. */
@@ -34,7 +34,7 @@ export interface TrackingServiceOptions {
    * Each visitor's share of the store's upstream budget (`visitorShareOf`): taken once per lookup that needs the
    * platform, when the lookup names its visitor. None: no share is kept (agents, tests of the service alone).
    */
-  share?: VisitorLimiter | undefined;
+  share?: KeyedLimit | undefined;
   /** Several instances: builds the shared loader from the batch and this instance's coalescer (its fallback). */
   shared?: SharedLoader | undefined;
 }
@@ -53,7 +53,7 @@ export class TrackingService {
   private readonly cache: TrackingStore;
   private readonly logger: Logger;
   private readonly deadlineMs: number;
-  private readonly share: VisitorLimiter | undefined;
+  private readonly share: KeyedLimit | undefined;
 
   constructor(options: TrackingServiceOptions) {
     this.cache = options.cache;

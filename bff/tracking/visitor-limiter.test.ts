@@ -1,11 +1,23 @@
 import { describe, expect, it } from 'vitest';
-import { MemoryVisitorLimiter } from './visitor-limiter.ts';
+import { CounterPolicy, MemoryCounter, type RateLimit } from '../../shared/windowed-counter.ts';
+
+/** The visitor limit as the BFF builds it on one instance: a policy over the memory counter. */
+function visitorLimit(limit: RateLimit, options: { maxKeys?: number; now?: () => number } = {}) {
+  const counter = new MemoryCounter(options);
+  const policy = new CounterPolicy(counter, 'visitor', limit);
+  return {
+    take: (key: string) => policy.take(key),
+    get size() {
+      return counter.size;
+    },
+  };
+}
 
 const ipv4 = (i: number) => `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`;
 
-describe('MemoryVisitorLimiter', () => {
+describe('the visitor limit on one instance', () => {
   it('allows the configured calls per window, then answers a retry delay', async () => {
-    const limiter = new MemoryVisitorLimiter({ calls: 2, seconds: 60 });
+    const limiter = visitorLimit({ calls: 2, seconds: 60 });
     const decisions = [await limiter.take('a'), await limiter.take('a'), await limiter.take('a')];
     expect(decisions.slice(0, 2)).toEqual([{ ok: true }, { ok: true }]);
     expect(decisions[2]).toMatchObject({ ok: false });
@@ -14,17 +26,17 @@ describe('MemoryVisitorLimiter', () => {
   });
 
   it('tells a limited visitor to retry when the window ends, in whole seconds, never 0', async () => {
-    const limiter = new MemoryVisitorLimiter({ calls: 1, seconds: 60 });
+    const limiter = visitorLimit({ calls: 1, seconds: 60 });
     await limiter.take('a');
     const limited = await limiter.take('a');
     expect(limited).toEqual({ ok: false, retryAfterSeconds: 60 });
-    const short = new MemoryVisitorLimiter({ calls: 1, seconds: 1 });
+    const short = visitorLimit({ calls: 1, seconds: 1 });
     await short.take('a');
     expect(await short.take('a')).toEqual({ ok: false, retryAfterSeconds: 1 });
   });
 
   it('holds at most maxKeys visitors after 20,000 distinct ones, and a brand-new shopper still gets a full window', async () => {
-    const limiter = new MemoryVisitorLimiter({ calls: 5, seconds: 60 }, { maxKeys: 1000 });
+    const limiter = visitorLimit({ calls: 5, seconds: 60 }, { maxKeys: 1000 });
     // A flood of 20,000 addresses, each spending its whole window.
     for (let i = 0; i < 20_000; i++) for (let j = 0; j < 6; j++) await limiter.take(ipv4(i));
     expect(limiter.size).toBe(1000);
@@ -38,7 +50,7 @@ describe('MemoryVisitorLimiter', () => {
   });
 
   it('forgets the least recently seen visitor first, not the one that keeps coming', async () => {
-    const limiter = new MemoryVisitorLimiter({ calls: 2, seconds: 60 }, { maxKeys: 3 });
+    const limiter = visitorLimit({ calls: 2, seconds: 60 }, { maxKeys: 3 });
     await limiter.take('regular');
     await limiter.take('regular');
     for (const passer of ['a', 'b', 'c', 'd']) {
@@ -51,7 +63,7 @@ describe('MemoryVisitorLimiter', () => {
 
   it('starts a new window when the old one ends (on the clock it is given)', async () => {
     let now = 1_763_800_000_000;
-    const limiter = new MemoryVisitorLimiter({ calls: 1, seconds: 60 }, { now: () => now });
+    const limiter = visitorLimit({ calls: 1, seconds: 60 }, { now: () => now });
     expect(await limiter.take('a')).toEqual({ ok: true });
     now += 59_500;
     expect(await limiter.take('a')).toEqual({ ok: false, retryAfterSeconds: 1 });

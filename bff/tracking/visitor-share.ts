@@ -1,4 +1,4 @@
-import type { RateLimit } from '../../shared/rate-limiter.ts';
+import type { RateLimit } from '../../shared/windowed-counter.ts';
 
 /**
  * The share of the store's upstream budget (`SHIPPING_RATE_LIMIT`, per its window: 60 calls a minute by default) one

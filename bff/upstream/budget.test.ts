@@ -1,10 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { MemoryBudget, routeLimit, watchCalls } from './budget.ts';
+import { MemoryCounter, type RateLimit } from '../../shared/windowed-counter.ts';
+import { type LaneShares, RouteBudget, routeLimit, watchCalls } from './budget.ts';
 
-describe('MemoryBudget', () => {
+/** The budget of one instance: the route policy over a memory counter, on the test's clock. */
+function memoryBudget(limit: RateLimit, options: { reserve?: number; now?: () => number } & LaneShares = {}) {
+  const { now, ...rest } = options;
+  return new RouteBudget(new MemoryCounter(now ? { now } : {}), limit, rest);
+}
+
+describe('the upstream budget on one instance', () => {
   it('lets N calls through in any window of the configured length, per route', async () => {
     let now = 1_763_800_000_000;
-    const budget = new MemoryBudget({ calls: 3, seconds: 60 }, { now: () => now });
+    const budget = memoryBudget({ calls: 3, seconds: 60 }, { now: () => now });
     for (let i = 0; i < 3; i++) expect(await budget.take('tracking')).toEqual({ ok: true });
     expect(await budget.take('tracking')).toEqual({ ok: false, retryAfterMs: 60_000 });
     expect(await budget.take('rates')).toEqual({ ok: true });
@@ -16,7 +23,7 @@ describe('MemoryBudget', () => {
 
   it('is a sliding window: calls spread across a window edge never exceed the limit in 60 s', async () => {
     let now = 1_763_800_000_000;
-    const budget = new MemoryBudget({ calls: 60, seconds: 60 }, { now: () => now });
+    const budget = memoryBudget({ calls: 60, seconds: 60 }, { now: () => now });
     now += 59_000;
     let passed = 0;
     for (let i = 0; i < 60; i++) if ((await budget.take('tracking')).ok) passed++;
@@ -27,7 +34,7 @@ describe('MemoryBudget', () => {
 
   it('lets retries go only while more than the reserve is left', async () => {
     const now = 1_763_800_000_000;
-    const budget = new MemoryBudget({ calls: 4, seconds: 60 }, { reserve: 1, now: () => now });
+    const budget = memoryBudget({ calls: 4, seconds: 60 }, { reserve: 1, now: () => now });
     await budget.take('tracking');
     await budget.take('tracking');
     expect(await budget.canRetry('tracking')).toBe(true);
@@ -38,7 +45,7 @@ describe('MemoryBudget', () => {
 
   it('keeps the watcher within its share, and the visitors get the rest whatever the watcher does', async () => {
     let now = 1_763_800_000_000;
-    const budget = new MemoryBudget({ calls: 10, seconds: 60 }, { now: () => now, watchShare: 0.2 });
+    const budget = memoryBudget({ calls: 10, seconds: 60 }, { now: () => now, watchShare: 0.2 });
     // The watcher asks for far more than its share: it gets 2 of 10.
     const watcher = await Promise.all(Array.from({ length: 30 }, () => budget.take('tracking-watch')));
     expect(watcher.filter((d) => d.ok)).toHaveLength(2);
@@ -52,7 +59,7 @@ describe('MemoryBudget', () => {
   });
 
   it('gives the watcher nothing without a share, and rounds its share down', async () => {
-    const budget = new MemoryBudget({ calls: 10, seconds: 60 });
+    const budget = memoryBudget({ calls: 10, seconds: 60 });
     expect(await budget.take('tracking-watch')).toEqual({ ok: false, retryAfterMs: 60_000 });
     expect(watchCalls({ calls: 60, seconds: 60 }, 0.2)).toBe(12);
     expect(watchCalls({ calls: 4, seconds: 60 }, 0.2)).toBe(0);

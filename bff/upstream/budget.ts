@@ -1,4 +1,4 @@
-import type { RateLimit } from '../../shared/rate-limiter.ts';
+import type { RateLimit, WindowedCounter } from '../../shared/windowed-counter.ts';
 
 /**
  * The routes the platform limits separately (spec 8: per store and route), and `tracking-watch`: the share of the
@@ -16,8 +16,8 @@ export type BudgetDecision = { ok: true } | { ok: false; retryAfterMs: number };
  * The store's upstream allowance (spec 8, `SHIPPING_RATE_LIMIT`: 60 calls per 60 s per store and route), spent before
  * every upstream call, so the BFF — all of its instances together, with a shared store — never sends a call the
  * platform would answer with 429. A retry goes only while more than the reserve is left, so retries never eat the
- * calls that visitors' first lookups need. `MemoryBudget` for one instance, or `RedisBudget` (redis-budget.ts) for all
- * of them together.
+ * calls that visitors' first lookups need. `RouteBudget`, over the windowed counter: one instance's memory, or Redis for
+ * all of them together.
  */
 export interface UpstreamBudget {
   /** Spends one call of the route's allowance, or says how long until one frees. */
@@ -62,48 +62,38 @@ export function routeLimit(
   return { calls: limit.calls - watchCalls(limit, browserShare), seconds: limit.seconds };
 }
 
-/** A sliding log of the last window's calls per route, in process memory (one instance). */
-export class MemoryBudget implements UpstreamBudget {
-  private readonly sent = new Map<BudgetRoute, number[]>();
+/**
+ * The allowance of each route, a policy over the one windowed counter (shared/windowed-counter.ts): in this process's
+ * memory, or in Redis for every instance together (`Backends.budget`), this instance's memory while Redis is away.
+ */
+export class RouteBudget implements UpstreamBudget {
+  private readonly counter: WindowedCounter;
   private readonly limit: RateLimit;
   private readonly reserve: number | undefined;
   private readonly shares: LaneShares;
-  private readonly now: () => number;
 
-  constructor(limit: RateLimit, options: { reserve?: number; now?: () => number } & LaneShares = {}) {
+  /** `watchShare` and `browserShare`: the parts of the limit kept out of their lanes (see `routeLimit`). */
+  constructor(counter: WindowedCounter, limit: RateLimit, options: { reserve?: number } & LaneShares = {}) {
+    this.counter = counter;
     this.limit = limit;
     this.reserve = options.reserve;
     this.shares = options;
-    this.now = options.now ?? Date.now;
   }
 
   private lane(route: BudgetRoute): RateLimit {
     return routeLimit(this.limit, route, this.shares.watchShare, this.shares.browserShare);
   }
 
-  private log(route: BudgetRoute, now: number): number[] {
-    const windowMs = this.limit.seconds * 1000;
-    const log = (this.sent.get(route) ?? []).filter((at) => at > now - windowMs);
-    this.sent.set(route, log);
-    return log;
-  }
-
   async take(route: BudgetRoute): Promise<BudgetDecision> {
-    const now = this.now();
-    const log = this.log(route, now);
-    const { calls, seconds } = this.lane(route);
-    if (log.length >= calls) {
-      const oldest = log[log.length - calls];
-      // A lane without calls (no watcher share) never frees one: the longest wait there is.
-      if (oldest === undefined) return { ok: false, retryAfterMs: seconds * 1000 };
-      return { ok: false, retryAfterMs: Math.max(1, oldest + seconds * 1000 - now) };
-    }
-    log.push(now);
-    return { ok: true };
+    const lane = this.lane(route);
+    const decision = await this.counter.take(`budget:${route}`, lane);
+    if (decision.ok) return decision;
+    // To the millisecond: the client waits until the call frees, not until the next whole second.
+    return { ok: false, retryAfterMs: Math.max(1, await this.counter.wait(`budget:${route}`, lane)) };
   }
 
   async canRetry(route: BudgetRoute): Promise<boolean> {
-    const limit = this.lane(route);
-    return limit.calls - this.log(route, this.now()).length > reserveOf(limit, this.reserve);
+    const lane = this.lane(route);
+    return lane.calls - (await this.counter.count(`budget:${route}`, lane)) > reserveOf(lane, this.reserve);
   }
 }

@@ -1,20 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RateLimit } from '../../shared/rate-limiter.ts';
+import { MemoryCounter, type RateLimit } from '../../shared/windowed-counter.ts';
 import { type RedisServer, startRedis } from '../../testing/servers.ts';
 import type { RedisConnection } from '../backends/redis.ts';
+import { RedisCounter } from '../backends/redis-counter.ts';
 import { redisConnection } from '../backends/testing.ts';
-import { MemoryBudget } from './budget.ts';
-import { RedisBudget } from './redis-budget.ts';
+import { RouteBudget } from './budget.ts';
 
-describe('RedisBudget (real redis-server)', () => {
+describe('the upstream budget on Redis (real redis-server)', () => {
   let server: RedisServer;
   const connections: RedisConnection[] = [];
   /** The budget of one store (by its secret key) on one more instance, with its own local fallback. */
   const budgetOf = async (secretKey: string, limit: RateLimit, reserve?: number) => {
     const connection = await redisConnection(server.url, secretKey);
     connections.push(connection);
-    const local = new MemoryBudget(limit, reserve === undefined ? {} : { reserve });
-    return new RedisBudget({ connection, limit, local, ...(reserve === undefined ? {} : { reserve }) });
+    const counter = new RedisCounter(connection, new MemoryCounter());
+    return new RouteBudget(counter, limit, reserve === undefined ? {} : { reserve });
   };
 
   beforeAll(async () => {
@@ -57,8 +57,7 @@ describe('RedisBudget (real redis-server)', () => {
       [0, 1].map(async () => {
         const connection = await redisConnection(server.url, 'mk_watch');
         connections.push(connection);
-        const local = new MemoryBudget(limit, { watchShare: 0.3 });
-        return new RedisBudget({ connection, limit, local, watchShare: 0.3 });
+        return new RouteBudget(new RedisCounter(connection, new MemoryCounter()), limit, { watchShare: 0.3 });
       }),
     );
     const watcher = await Promise.all(

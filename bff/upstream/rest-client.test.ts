@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { MemoryCounter } from '../../shared/windowed-counter.ts';
 import { createLogger } from '../logger.ts';
-import { MemoryBudget } from './budget.ts';
+import { RouteBudget } from './budget.ts';
 import { UpstreamError } from './errors.ts';
 import { createRestClient } from './rest-client.ts';
 
@@ -183,7 +184,7 @@ describe('createRestClient', () => {
   });
 
   it('stops retrying when a retry would eat into the store budget reserve', async () => {
-    const budget = new MemoryBudget({ calls: 4, seconds: 60 }, { reserve: 1 });
+    const budget = new RouteBudget(new MemoryCounter(), { calls: 4, seconds: 60 }, { reserve: 1 });
     const { fetch, seen } = scripted(...Array.from({ length: 20 }, () => () => json(502, {})));
     await expect(client(fetch, { retries: 10, budget }).rest.tracking(['X'])).rejects.toMatchObject({
       failure: 'unavailable',
@@ -195,7 +196,7 @@ describe('createRestClient', () => {
   });
 
   it('sends nothing when the store allowance is spent and does not free within the wait', async () => {
-    const budget = new MemoryBudget({ calls: 2, seconds: 60 });
+    const budget = new RouteBudget(new MemoryCounter(), { calls: 2, seconds: 60 });
     const { fetch, seen } = scripted(...Array.from({ length: 5 }, () => () => json(200, { results: [] })));
     const rest = client(fetch, { budget }).rest;
     await rest.tracking(['X']);
@@ -205,7 +206,7 @@ describe('createRestClient', () => {
   });
 
   it('waits for the allowance when it frees within the call deadline, then sends', async () => {
-    const budget = new MemoryBudget({ calls: 1, seconds: 0.2 });
+    const budget = new RouteBudget(new MemoryCounter(), { calls: 1, seconds: 0.2 });
     const { fetch, seen } = scripted(...Array.from({ length: 5 }, () => () => json(200, { results: [] })));
     const rest = client(fetch, { budget }).rest;
     await rest.tracking(['X']);

@@ -35,7 +35,7 @@ async function admit(
       state.registry.actionUrl(store, 'billing'),
     );
   }
-  const decision = state.limiter.take(`${store.id} ${route}`);
+  const decision = await state.limiter.take(`${store.id} ${route}`);
   if (!decision.ok) {
     res.setHeader('Retry-After', String(decision.retryAfterSeconds));
     throw new ApiError(
