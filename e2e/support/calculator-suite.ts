@@ -587,7 +587,9 @@ export function describeCalculator(part: 'page' | 'cart'): void {
         await expect
           .poll(held)
           .toMatchObject({ cep: '01001000', rate: { label: 'Correios PAC', free: true } });
-        expect(await page.locator('#chosen').textContent()).toContain('Correios PAC — grátis');
+        expect(await page.locator('#chosen').textContent()).toBe(
+          'Frete: Correios PAC — grátis, para o CEP 01001-000',
+        );
         await screenshot(page, 'calculator-cart-free-chosen');
 
         await page.click('button[aria-label="Remover Boné"]');
@@ -601,7 +603,9 @@ export function describeCalculator(part: 'page' | 'cart'): void {
         await expect.poll(checkedOption).toContain(brl(15.9));
         expect(await checkedOption()).toContain('Correios PAC');
         expect(await checkedOption()).not.toContain('Grátis');
-        expect(await page.locator('#chosen').textContent()).toContain(`Correios PAC — ${brl(15.9)}`);
+        expect(await page.locator('#chosen').textContent()).toBe(
+          `Frete: Correios PAC — ${brl(15.9)}, para o CEP 01001-000`,
+        );
         await expectAccessible('cart-price-changed');
       });
 
@@ -624,7 +628,7 @@ export function describeCalculator(part: 'page' | 'cart'): void {
         await quote(cep);
         await expect.poll(() => results().innerText(), { timeout: 15_000 }).toContain(message);
         await expect.poll(held).toEqual({ cep: '01001000', rate: null });
-        expect(await page.locator('#chosen').textContent()).toBe('Escolhido: nenhum frete');
+        expect(await page.locator('#chosen').textContent()).toBe('Frete: escolha uma opção acima');
         expect(await checkedOption()).toBeUndefined();
         await expectAccessible(state);
       });
@@ -706,7 +710,7 @@ export function describeCalculator(part: 'page' | 'cart'): void {
         expect(await checkedOption()).toBeUndefined();
         expect(await results().innerText()).toContain('Adicione itens ao carrinho para calcular o frete.');
         expect(await liveRegion().textContent()).toContain('Adicione itens');
-        expect(await page.locator('#chosen').textContent()).toBe('Escolhido: nenhum frete');
+        expect(await page.locator('#chosen').textContent()).toBe('Frete: escolha uma opção acima');
         expect(await visibleText()).not.toContain(brl(21.5));
         // and nothing is asked of the platform for an empty cart
         const calls = await rateCalls();
@@ -768,7 +772,7 @@ export function describeCalculator(part: 'page' | 'cart'): void {
         await expect.poll(held).toEqual({ cep: '69900000', rate: null });
         expect(await options().count()).toBe(0);
         expect(await results().innerText()).not.toContain('Entrega para AC');
-        expect(await page.locator('#chosen').textContent()).toBe('Escolhido: nenhum frete');
+        expect(await page.locator('#chosen').textContent()).toBe('Frete: escolha uma opção acima');
         await expectAccessible('cep-edited');
         // an invalid CEP submitted: the field says so, and still no old option comes back
         await cepField().press('Enter');
