@@ -11,7 +11,7 @@ import {
   type WebhookReceiver,
 } from '../testing/servers.ts';
 import { axeOn } from './support/axe.ts';
-import { ARTIFACTS, launchBrowser, screenshot } from './support/browser.ts';
+import { ARTIFACTS, allowConsoleErrors, launchBrowser, screenshot } from './support/browser.ts';
 
 /**
  * What the shopper sees, in Debian's Chromium: the status e-mail as a mail client renders its HTML, the signed link in
@@ -95,6 +95,11 @@ describe('the shopper, in a browser', () => {
       await expectAccessible(page, 'tracking-signed-link');
 
       // A link that was tampered with says so, and shows nothing of the order.
+      allowConsoleErrors(
+        page,
+        /status of 404 .*\/track\/s\/.*xyz\)$/,
+        'the link is tampered with on purpose: its page answers 404, which the browser logs',
+      );
       await page.goto(`${href?.slice(0, -3)}xyz`);
       expect(await page.locator('h1').innerText()).toBe('Link inválido ou expirado');
       expect(await page.content()).not.toContain('PED-1001');
@@ -124,6 +129,11 @@ describe('the shopper, in a browser', () => {
           await expectAccessible(page, `tracking-codes-${colorScheme}-${device}`);
 
           await page.locator('shipping-tracking input').nth(1).fill('PED-1001');
+          allowConsoleErrors(
+            page,
+            /status of 404 .*\/api\/orders\/lookup\)$/,
+            'the order is looked up with a wrong CEP on purpose: the lookup answers 404, which the browser logs',
+          );
           await page.locator('shipping-tracking input').nth(2).fill('20040-021');
           await page.locator('shipping-tracking button[type=submit]').nth(1).click();
           await expect

@@ -502,8 +502,11 @@ export function describeCalculator(part: 'page' | 'cart'): void {
         page.on('console', (message) => {
           if (message.type() === 'error') errors.push(message.text());
         });
-        // Withheld on purpose: the 404 and the calculator's own line for the developer.
-        allowConsoleErrors(page, /404|shipping-calculator:/);
+        allowConsoleErrors(
+          page,
+          /404|shipping-calculator:/,
+          'the second script is withheld (404): the browser logs the 404, the calculator its line for the developer',
+        );
         const app = await holdApp(() => ({ status: 404, body: Buffer.from('not found') }));
         await page.goto(`${front.url}product.html`, { waitUntil: 'domcontentloaded' });
         await cepField().fill('20040020');
@@ -522,8 +525,11 @@ export function describeCalculator(part: 'page' | 'cart'): void {
 
       it('tries again when the shopper presses again after it failed to come', async () => {
         const front = await storefront();
-        // The first try is refused on purpose: the 503 and the calculator's line for the developer.
-        allowConsoleErrors(page, /503|shipping-calculator:/);
+        allowConsoleErrors(
+          page,
+          /503|shipping-calculator:/,
+          "the second script's first fetch is refused (503): the browser logs it, the calculator its line for the developer",
+        );
         let requests = 0;
         await page.route(APP, async (route) => {
           requests += 1;
@@ -541,7 +547,11 @@ export function describeCalculator(part: 'page' | 'cart'): void {
 
       it('refuses a second script whose bytes are not the ones built with the first (integrity)', async () => {
         const front = await storefront();
-        allowConsoleErrors(page, /integrity|shipping-calculator:/);
+        allowConsoleErrors(
+          page,
+          /integrity|shipping-calculator:/,
+          "the second script's bytes are changed: the browser refuses its integrity, the calculator says so to the developer",
+        );
         // a changed byte in a comment: the code would run as well, but it is not the file the first script names
         const app = await holdApp((body) => ({
           status: 200,
