@@ -1,6 +1,7 @@
 import { Router } from 'express';
 import type { PrivacyRequest } from '../../shared/checkouts/privacy.ts';
 import { ApiError } from '../../shared/errors.ts';
+import { html } from '../../shared/html.ts';
 import type { Sql } from '../../shared/sql/sql.ts';
 import { requireAdminSession } from '../admin/gate.ts';
 import { rememberReturn } from '../admin/return-to.ts';
@@ -159,7 +160,10 @@ export function privacyRoutes(deps: { privacy: Privacy; sessions: AdminSessions;
       title: 'Privacidade',
       session,
       here: '/admin/privacy',
-      body: privacyRequestsSection({ requests: await deps.privacy.requests.list() }),
+      // The stores' requests: the stores page holds the same section, and its tab is this page's.
+      section: 'stores',
+      body: html`<h1>Privacidade</h1>
+${privacyRequestsSection({ requests: await deps.privacy.requests.list() })}`,
     });
   });
   const api = requireAdminSession(deps.sessions);

@@ -1,4 +1,5 @@
 import { type Html, html } from '../../shared/html.ts';
+import { formatWhen } from '../desk/format.ts';
 import type { StoredPrivacyRequest } from './requests.ts';
 
 /** What the "privacy requests" section shows: the requests, newest first (`GET /admin/api/privacy/requests`). */
@@ -38,7 +39,7 @@ function outcome(request: StoredPrivacyRequest): Html {
 export function privacyRequestsSection(view: PrivacyRequestsView): Html {
   const rows = view.requests.map(
     (request) => html`<tr>
-<td>${request.receivedAt.slice(0, 16).replace('T', ' ')}</td>
+<td>${formatWhen(request.receivedAt, 'pt-BR')}</td>
 <td>${PLATFORM_WORDS[request.platform]} ${request.store}</td>
 <td>${KIND_WORDS[request.kind]}</td>
 <td>${who(request)}</td>
@@ -51,7 +52,7 @@ ${
   rows.length === 0
     ? html`<p class="empty">Nenhum pedido das lojas até agora.</p>`
     : html`<table>
-<thead><tr><th>Recebido (UTC)</th><th>Loja</th><th>Pedido</th><th>Cliente</th><th>Feito</th></tr></thead>
+<thead><tr><th>Recebido (horário de Brasília)</th><th>Loja</th><th>Pedido</th><th>Cliente</th><th>Feito</th></tr></thead>
 <tbody>${rows}</tbody>
 </table>`
 }
