@@ -553,6 +553,8 @@ export function describeDesk(backend: Backend, suite: DeskSuite): void {
             },
           },
           { name: 'issue', path: '/admin/labels/new' },
+          { name: 'notifications', path: '/admin/notifications' },
+          { name: 'privacy', path: '/admin/privacy' },
         ];
         const { context, page } = await openLoggedIn('/admin/labels', viewport);
         // The instrument first: an input without a label on this page is a violation it reports.
