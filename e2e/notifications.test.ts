@@ -18,6 +18,8 @@ import { ARTIFACTS, allowConsoleErrors, launchBrowser, screenshot } from './supp
  * it opening the order's page, and the tracking page in both colour schemes, on a phone and a desktop, checked by axe
  * (WCAG AA contrast included) in each.
  */
+const ADMIN_PASSWORD = 'senha-do-lojista-e2e-avisos';
+
 let sandbox: RunningSandbox;
 let smtp: SmtpServer;
 let receiver: WebhookReceiver;
@@ -61,6 +63,7 @@ describe('the shopper, in a browser', () => {
         BFF_WEBHOOK_SECRET: WEBHOOK_SECRET,
         BFF_STORE_NAME: 'Loja Demo',
         BFF_STORE_URL: 'https://loja-demo.example',
+        BFF_ADMIN_PASSWORD: ADMIN_PASSWORD,
       },
       { now: clocks.now, notifications: { timers: false } },
     );
@@ -105,6 +108,37 @@ describe('the shopper, in a browser', () => {
       expect(await page.content()).not.toContain('PED-1001');
     } finally {
       await context.close();
+    }
+  }, 60_000);
+
+  it('lists the e-mail and the webhook on the desk, accessibly, light and dark, on a phone and a desktop', async () => {
+    for (const viewport of [
+      { width: 375, height: 900 },
+      { width: 1280, height: 900 },
+    ]) {
+      const context = await browser.newContext({ viewport, locale: 'pt-BR' });
+      const page = await context.newPage();
+      try {
+        await page.goto(`${bff.url}/admin/notifications`);
+        await page.getByLabel('Senha do lojista').fill(ADMIN_PASSWORD);
+        await page.getByRole('button', { name: 'Entrar' }).click();
+        await page.waitForURL(`${bff.url}/admin/notifications`);
+        expect(await page.locator('main').innerText()).toContain('PED-1001');
+        // Nothing wider than the screen, the table included: on a phone each delivery is a card (it scrolled sideways).
+        const overflow = await page.evaluate(() => {
+          const table = document.querySelector('main table');
+          return [document.documentElement, table].map((box) =>
+            box ? box.scrollWidth > box.clientWidth : true,
+          );
+        });
+        expect(overflow, `${viewport.width} px: the page, the table`).toEqual([false, false]);
+        for (const colorScheme of ['light', 'dark'] as const) {
+          await page.emulateMedia({ colorScheme });
+          await expectAccessible(page, `desk-notifications-listed-${colorScheme}-${viewport.width}`);
+        }
+      } finally {
+        await context.close();
+      }
     }
   }, 60_000);
 
