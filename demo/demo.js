@@ -22,16 +22,16 @@
     }
   };
 
-  // What the checkout holds: it listens to shipping-select and trusts it alone for the price. Pages without the
-  // line (the side-by-side checkouts) skip it.
+  // The shipping the shopper has chosen, in the shopper's words, as a store's summary line says it: it listens to
+  // shipping-select and trusts it alone for the price. Pages without the line (the side-by-side checkouts) skip it.
   const chosen = document.getElementById('chosen');
   if (chosen)
     document.addEventListener('shipping-select', (event) => {
       const { cep, rate } = event.detail;
       chosen.dataset.price = rate ? String(rate.free === true ? 0 : rate.price) : '';
       chosen.textContent = rate
-        ? `Escolhido: ${rate.label} — ${rate.free === true ? 'grátis' : brl(rate.price)} (CEP ${cepText(cep)})`
-        : 'Escolhido: nenhum frete';
+        ? `Frete: ${rate.label} — ${rate.free === true ? 'grátis' : brl(rate.price)}, para o CEP ${cepText(cep)}`
+        : 'Frete: escolha uma opção acima';
     });
 
   // The store's shipping rules in force (GET /api/shipping-rules, written on /admin/rules), said under the calculator.

@@ -11,7 +11,7 @@ import { DeliveryPromiseSchema } from '../shared/delivery-promise.ts';
 import { AgentLabelOutputSchema } from '../shared/labels/agent-label.ts';
 import { arrivalText } from '../shared/promise-text.ts';
 import { AppsHost, type RenderedApp, type Rendering } from './support/apps-host.ts';
-import { launchBrowser, screenshot } from './support/browser.ts';
+import { allowConsoleErrors, launchBrowser, screenshot } from './support/browser.ts';
 
 const PASSWORD = 'senha-do-lojista-e2e-apps';
 /**
@@ -208,6 +208,11 @@ describe('a host with MCP Apps, played by the SDK client, ext-apps’ AppBridge 
       width: 360,
     });
     expect(app.csp).toContain("connect-src 'none'");
+    allowConsoleErrors(
+      app.page,
+      /Content Security Policy/,
+      'the test probes the CSP on purpose: each fetch and image it tries is blocked, and the browser logs each violation',
+    );
     await expect
       .poll(() => app.frame.getByRole('button', { name: 'Emitir etiqueta' }).isVisible())
       .toBe(true);

@@ -11,13 +11,15 @@ import {
   type WebhookReceiver,
 } from '../testing/servers.ts';
 import { axeOn } from './support/axe.ts';
-import { ARTIFACTS, launchBrowser, screenshot } from './support/browser.ts';
+import { ARTIFACTS, allowConsoleErrors, launchBrowser, screenshot } from './support/browser.ts';
 
 /**
  * What the shopper sees, in Debian's Chromium: the status e-mail as a mail client renders its HTML, the signed link in
  * it opening the order's page, and the tracking page in both colour schemes, on a phone and a desktop, checked by axe
  * (WCAG AA contrast included) in each.
  */
+const ADMIN_PASSWORD = 'senha-do-lojista-e2e-avisos';
+
 let sandbox: RunningSandbox;
 let smtp: SmtpServer;
 let receiver: WebhookReceiver;
@@ -61,6 +63,7 @@ describe('the shopper, in a browser', () => {
         BFF_WEBHOOK_SECRET: WEBHOOK_SECRET,
         BFF_STORE_NAME: 'Loja Demo',
         BFF_STORE_URL: 'https://loja-demo.example',
+        BFF_ADMIN_PASSWORD: ADMIN_PASSWORD,
       },
       { now: clocks.now, notifications: { timers: false } },
     );
@@ -95,11 +98,47 @@ describe('the shopper, in a browser', () => {
       await expectAccessible(page, 'tracking-signed-link');
 
       // A link that was tampered with says so, and shows nothing of the order.
+      allowConsoleErrors(
+        page,
+        /status of 404 .*\/track\/s\/.*xyz\)$/,
+        'the link is tampered with on purpose: its page answers 404, which the browser logs',
+      );
       await page.goto(`${href?.slice(0, -3)}xyz`);
       expect(await page.locator('h1').innerText()).toBe('Link inválido ou expirado');
       expect(await page.content()).not.toContain('PED-1001');
     } finally {
       await context.close();
+    }
+  }, 60_000);
+
+  it('lists the e-mail and the webhook on the desk, accessibly, light and dark, on a phone and a desktop', async () => {
+    for (const viewport of [
+      { width: 375, height: 900 },
+      { width: 1280, height: 900 },
+    ]) {
+      const context = await browser.newContext({ viewport, locale: 'pt-BR' });
+      const page = await context.newPage();
+      try {
+        await page.goto(`${bff.url}/admin/notifications`);
+        await page.getByLabel('Senha do lojista').fill(ADMIN_PASSWORD);
+        await page.getByRole('button', { name: 'Entrar' }).click();
+        await page.waitForURL(`${bff.url}/admin/notifications`);
+        expect(await page.locator('main').innerText()).toContain('PED-1001');
+        // Nothing wider than the screen, the table included: on a phone each delivery is a card (it scrolled sideways).
+        const overflow = await page.evaluate(() => {
+          const table = document.querySelector('main table');
+          return [document.documentElement, table].map((box) =>
+            box ? box.scrollWidth > box.clientWidth : true,
+          );
+        });
+        expect(overflow, `${viewport.width} px: the page, the table`).toEqual([false, false]);
+        for (const colorScheme of ['light', 'dark'] as const) {
+          await page.emulateMedia({ colorScheme });
+          await expectAccessible(page, `desk-notifications-listed-${colorScheme}-${viewport.width}`);
+        }
+      } finally {
+        await context.close();
+      }
     }
   }, 60_000);
 
@@ -124,6 +163,11 @@ describe('the shopper, in a browser', () => {
           await expectAccessible(page, `tracking-codes-${colorScheme}-${device}`);
 
           await page.locator('shipping-tracking input').nth(1).fill('PED-1001');
+          allowConsoleErrors(
+            page,
+            /status of 404 .*\/api\/orders\/lookup\)$/,
+            'the order is looked up with a wrong CEP on purpose: the lookup answers 404, which the browser logs',
+          );
           await page.locator('shipping-tracking input').nth(2).fill('20040-021');
           await page.locator('shipping-tracking button[type=submit]').nth(1).click();
           await expect

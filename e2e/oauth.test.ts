@@ -7,7 +7,7 @@ import { type RunningBff, startBff } from '../bff/testing.ts';
 import { type RunningSandbox, startSandbox } from '../sandbox/testing.ts';
 import { TEST_REDIRECT, TestOAuthClient } from '../shared/oauth/testing/client.ts';
 import { axeOn } from './support/axe.ts';
-import { launchBrowser, screenshot } from './support/browser.ts';
+import { allowConsoleErrors, launchBrowser, screenshot } from './support/browser.ts';
 
 const ADMIN_PASSWORD = 'senha-do-lojista-e2e';
 
@@ -209,6 +209,11 @@ describe.each(TARGETS)('OAuth for MCP against the $name', (target) => {
     } else {
       await page.getByLabel('Senha do lojista').fill('errada-errada-errada');
     }
+    allowConsoleErrors(
+      page,
+      /status of 401 .*\/oauth\/login\)$/,
+      'the password is wrong on purpose: the login form answers 401 with its message, and the browser logs the status',
+    );
     await page.getByRole('button', { name: 'Entrar' }).click();
     const alert = page.getByRole('alert');
     await expect.poll(() => alert.count()).toBe(1);
@@ -252,6 +257,11 @@ describe('the BFF admin page (/admin/agents)', () => {
     await expect(connect(`${bff.url}/mcp`, provider)).rejects.toBeInstanceOf(UnauthorizedError);
     const url = new URL(String(provider.authorizationUrl));
     url.searchParams.set('redirect_uri', 'https://evil.example/steal');
+    allowConsoleErrors(
+      page,
+      /status of 400 .*\/authorize\?/,
+      'the redirect URI is not the registered one on purpose: the page answers 400, which the browser logs',
+    );
     const response = await page.goto(url.href);
     expect(response?.status()).toBe(400);
     expect(page.url()).toBe(url.href);

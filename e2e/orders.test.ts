@@ -335,6 +335,28 @@ describe('a day of 30 store orders on the desk, in Chromium', () => {
       const first = await page.locator('tr[data-order]').first().getAttribute('data-order');
       for (const path of ['/admin/orders?state=all', `/admin/orders/${encodeURIComponent(first ?? '')}`]) {
         await page.goto(`${stack.bff.url}${path}`);
+        if (path === '/admin/orders?state=all') {
+          // Each filter on one line (at 375 px they wrapped inside their words), the current one told apart.
+          const filters = await page.locator('nav.paging a').evaluateAll((links) =>
+            links.map((link) => ({
+              text: link.textContent,
+              lines: link.getClientRects().length,
+              current: link.getAttribute('aria-current') === 'page',
+              weight: getComputedStyle(link).fontWeight,
+              underline: getComputedStyle(link).textDecorationLine,
+            })),
+          );
+          expect(
+            filters.filter((filter) => filter.lines !== 1),
+            `${viewport.width} px`,
+          ).toEqual([]);
+          expect(filters.filter((filter) => filter.current)).toEqual([
+            { text: 'Todos', lines: 1, current: true, weight: '700', underline: 'none' },
+          ]);
+          expect(new Set(filters.filter((f) => !f.current).map((f) => f.underline))).toEqual(
+            new Set(['underline']),
+          );
+        }
         for (const colorScheme of ['light', 'dark'] as const) {
           await page.emulateMedia({ colorScheme });
           const { violations } = await axeOn(page).analyze();

@@ -8,7 +8,7 @@ import { CreateMerchantOutputSchema, GetMerchantStatusOutputSchema } from '../sh
 import { RatesResponseSchema } from '../shared/quote.ts';
 import { TrackingResponseSchema } from '../shared/tracking.ts';
 import { axeOn } from './support/axe.ts';
-import { launchBrowser, screenshot } from './support/browser.ts';
+import { allowConsoleErrors, launchBrowser, screenshot } from './support/browser.ts';
 
 let sandbox: RunningSandbox;
 let browser: Browser;
@@ -59,6 +59,11 @@ describe('partner provisioning, end to end in Chromium (spec 4.4.6)', () => {
       await expectAccessible(page, 'form');
 
       // The platform's validation: a CEP without coverage and no service chosen.
+      allowConsoleErrors(
+        page,
+        /status of 400 .*\/onboarding\//,
+        'the form is sent wrong on purpose: the page answers 400 with its errors, and the browser logs the status',
+      );
       await page.getByLabel('CEP de origem').fill('00500-000');
       await page.getByRole('button', { name: 'Concluir configuração' }).click();
       await page.getByRole('alert').waitFor();

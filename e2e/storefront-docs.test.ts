@@ -10,7 +10,7 @@ import { WIDGET_DIR } from '../bff/static/static.ts';
 import { type RunningBff, startBff } from '../bff/testing.ts';
 import { type RunningSandbox, startSandbox } from '../sandbox/testing.ts';
 import { RatesResponseSchema } from '../shared/quote.ts';
-import { launchBrowser } from './support/browser.ts';
+import { allowConsoleErrors, launchBrowser } from './support/browser.ts';
 
 /**
  * docs/storefronts.md, every block marked `<!-- tested: name -->`, exactly as the docs show them (only the
@@ -100,6 +100,11 @@ beforeAll(async () => {
     '/rastreio': { type: html, body: fill(block('tracking-html')) },
     '/js/frete-cart.js': { type: js, body: block('frete-cart.js') },
     '/js/frete-checkout.js': { type: js, body: block('frete-checkout.js') },
+    // a store has its icon: without one the browser logs a 404 on each page
+    '/favicon.ico': {
+      type: 'image/svg+xml',
+      body: '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><rect width="16" height="16" fill="#2da44e"/></svg>',
+    },
     // the instrument's check: the old recipe's inline script, which this policy must refuse
     '/inline': { type: html, body: '<!doctype html><title>x</title><script>document.title = "ran"</script>' },
   };
@@ -180,6 +185,11 @@ describe('docs/storefronts.md under its own strict CSP', () => {
     const canary = await browser.newPage();
     const seen: string[] = [];
     canary.on('console', (message) => void seen.push(message.text()));
+    allowConsoleErrors(
+      canary,
+      /Content Security Policy/,
+      'the inline script is refused on purpose: the browser logs the violation this test waits for',
+    );
     await canary.goto(`${storeOrigin}/inline`);
     await expect.poll(() => seen.join('\n')).toMatch(/Content Security Policy/);
     expect(await canary.title()).toBe('x');

@@ -12,6 +12,9 @@ import { restRoutes } from './rest/routes.ts';
 import { type SandboxOptions, SandboxState } from './state.ts';
 
 /** The sandbox's front page, for a browser (sandbox/README.md opens with the same). */
+const SANDBOX_FAVICON =
+  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><title>Sandbox</title><rect width="32" height="32" rx="6" fill="#57606a"/><path d="M7 11l9-4 9 4v10l-9 4-9-4z" fill="none" stroke="#fff" stroke-width="2" stroke-linejoin="round"/></svg>';
+
 const SANDBOX_PAGE = {
   title: 'frete-kit sandbox',
   lead: 'The shipping platform and the stores’ platforms (Shopify, Nuvemshop), emulated for development and tests: no account, no real labels. An API, not a website.',
@@ -63,6 +66,12 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   app.get('/', (req, res, next) => {
     if (!wantsPage(req.headers.accept)) return next();
     res.writeHead(200, ABOUT_PAGE_HEADERS).end(aboutPageHtml(SANDBOX_PAGE));
+  });
+  // The sandbox's pages (the OAuth login, the partner onboarding, the one above) are opened in a browser, which asks
+  // for an icon: without one it logs a 404 on each. A grey box, not the kit's blue: the tab says which server it is.
+  app.get('/favicon.ico', (_req, res) => {
+    res.setHeader('Cache-Control', 'public, max-age=86400');
+    res.type('image/svg+xml').send(SANDBOX_FAVICON);
   });
   app.use(sandboxNotFound);
   app.use(sandboxErrorHandler(options.logger));

@@ -15,8 +15,8 @@ import { type RunningSandbox, startSandbox } from '../sandbox/testing.ts';
  */
 const ROOT = new URL('..', import.meta.url).pathname;
 const TRIED = [
-  { page: 'docs/checkout/shopify.md', name: 'try-shopify' },
-  { page: 'docs/checkout/nuvemshop.md', name: 'try-nuvemshop' },
+  { page: 'docs/checkout/shopify.md', name: 'try-shopify', register: 'register-shopify' },
+  { page: 'docs/checkout/nuvemshop.md', name: 'try-nuvemshop', register: 'register-nuvemshop' },
 ] as const;
 
 /** The code block right after `<!-- tested: name -->` in `page`. */
@@ -92,6 +92,10 @@ async function serve(block: string, env: Record<string, string>, readyz: string,
   return status;
 }
 
+const UcpOptionsSchema = z.looseObject({
+  options: z.array(z.looseObject({ id: z.string(), title: z.string() })),
+});
+
 const QuoteSchema = z.looseObject({
   source: z.string(),
   options: z.array(z.looseObject({ code: z.string(), amountCents: z.int() })),
@@ -124,6 +128,44 @@ describe('the "try it on the sandbox" blocks of the docs, as written', () => {
       expect(quote.options.map((option) => option.code)).toContain('correios-pac');
     }, 120_000);
   }
+
+  for (const { page, name, register } of TRIED) {
+    it(`${page} (${name}'s exports, then ${register}): registers, says its status, removes it, twice over`, async () => {
+      // A sandbox of its own: the block above registered its BFF's callback (another port) under the same name.
+      const own = await startSandbox();
+      try {
+        // The try block's exports (the store, its token, the app's secret), then the page's "Register, check, remove".
+        const exports = triedBlock(page, name).split('npm run bff &')[0] ?? '';
+        const block = `${exports}\n${triedBlock(page, register)}`.replaceAll(
+          'http://127.0.0.1:4010',
+          own.url,
+        );
+        const env = { SHIPPING_API_URL: own.url, BFF_DATA_DIR: mkdtempSync(join(tmpdir(), `${register}-`)) };
+        for (const round of ['first', 'again, after the removal']) {
+          const { code, stdout, stderr } = await run(block, env);
+          expect(code, `${round}: ${stdout}\n${stderr}`.slice(-3000)).toBe(0);
+        }
+      } finally {
+        await own.close();
+      }
+    }, 120_000);
+  }
+
+  it('docs/checkout/agentic.md (try-agentic): starts the BFF with a checkout token and gets the UCP options', async () => {
+    const port = await freePort();
+    const block = triedBlock('docs/checkout/agentic.md', 'try-agentic').replaceAll(
+      'http://127.0.0.1:4000',
+      `http://127.0.0.1:${port}`,
+    );
+    const { code, stdout, stderr } = await run(block, {
+      SHIPPING_API_URL: sandbox.url,
+      BFF_PORT: String(port),
+      BFF_DATA_DIR: mkdtempSync(join(tmpdir(), 'try-agentic-')),
+    });
+    expect(code, `${stdout}\n${stderr}`.slice(-3000)).toBe(0);
+    const answer = UcpOptionsSchema.parse(JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}'));
+    expect(answer.options.map((option) => option.id)).toContain('correios-pac');
+  }, 120_000);
 
   it('docs/configuration.md (try-bff): starts the BFF against a running sandbox, ready', async () => {
     const port = await freePort();

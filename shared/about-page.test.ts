@@ -33,6 +33,15 @@ describe('the about pages', () => {
     }
   });
 
+  it('answers an icon at both servers’ /favicon.ico, so a browser on their pages logs no 404', async () => {
+    for (const url of [`${sandbox.url}/favicon.ico`, `${bff.url}/favicon.ico`]) {
+      const res = await fetch(url, { headers: { accept: 'image/avif,image/webp,image/*,*/*;q=0.8' } });
+      expect(res.status, url).toBe(200);
+      expect(res.headers.get('content-type'), url).toMatch(/^image\/svg\+xml/);
+      expect(await res.text(), url).toMatch(/^<svg /);
+    }
+  });
+
   it('keeps the JSON answers of API and MCP clients: the 404 at /, the 405 of GET /mcp', async () => {
     const root = await fetch(`${sandbox.url}/`, { headers: { accept: 'application/json' } });
     expect(root.status).toBe(404);

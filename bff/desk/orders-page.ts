@@ -131,7 +131,7 @@ export function ordersBody(view: OrdersView): Html {
 <details class="sender"${view.sender ? '' : html` open`}>
 <summary>${o.senderLegend}${view.sender ? html`: ${view.sender.nome}, ${formatCep(view.sender.endereco.cep)}` : ''}</summary>
 <fieldset class="party-fields">
-<legend>${o.senderLegend}</legend>
+<legend class="visually-hidden">${o.senderLegend}</legend>
 ${partyFields(view.t, 'sender', view.sender)}
 <div class="check wide"><input id="remember-sender" type="checkbox" data-remember-sender><label for="remember-sender">${o.rememberSender}</label></div>
 </fieldset>

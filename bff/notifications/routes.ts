@@ -101,12 +101,13 @@ export function notificationRoutes(deps: NotificationRoutesDeps): Router {
     const list = await outbox.list({ limit: 200 });
     const rows: Html[] = list.map((delivery) => {
       const entry = toEntry(delivery);
+      // `data-label`: the column's name beside each value where a phone shows a row as a card (desk.css).
       return html`<tr>
-<td>${formatWhen(entry.createdAt, 'pt-BR')}</td>
-<td>${entry.orderId ? `${entry.orderId} #${entry.volume ?? 1}` : '—'}<br><code>${entry.trackingCode ?? ''}</code></td>
-<td>${TYPE_LABELS[delivery.type]}</td>
-<td>${delivery.channel === 'email' ? `e-mail: ${delivery.target}` : 'webhook'}</td>
-<td>${STATE_LABELS[delivery.state]}${delivery.tries > 1 ? ` (${delivery.tries} tentativas)` : ''}${delivery.lastError ? html`<br><small>${delivery.lastError}</small>` : ''}</td>
+<td class="when">${formatWhen(entry.createdAt, 'pt-BR')}</td>
+<td class="order">${entry.orderId ? `${entry.orderId} #${entry.volume ?? 1}` : '—'}<br><code>${entry.trackingCode ?? ''}</code></td>
+<td data-label="Evento">${TYPE_LABELS[delivery.type]}</td>
+<td data-label="Para">${delivery.channel === 'email' ? `e-mail: ${delivery.target}` : 'webhook'}</td>
+<td data-label="Situação">${STATE_LABELS[delivery.state]}${delivery.tries > 1 ? ` (${delivery.tries} tentativas)` : ''}${delivery.lastError ? html`<br><small>${delivery.lastError}</small>` : ''}</td>
 <td><form method="post" action="/admin/notifications/${delivery.id}/resend">
 <input type="hidden" name="csrf" value="${current.csrf}">
 <button class="secondary" type="submit" aria-label="Enviar de novo: ${TYPE_LABELS[delivery.type]}, ${entry.trackingCode ?? ''}">Enviar de novo</button>
@@ -124,7 +125,7 @@ export function notificationRoutes(deps: NotificationRoutesDeps): Router {
 ${
   rows.length === 0
     ? html`<p>Nenhuma notificação ainda.</p>`
-    : html`<table>
+    : html`<table class="deliveries">
 <caption>Notificações enviadas, com falha ou tentando de novo</caption>
 <thead><tr><th scope="col">Quando</th><th scope="col">Pedido</th><th scope="col">Evento</th><th scope="col">Para</th><th scope="col">Situação</th><th scope="col">Ação</th></tr></thead>
 <tbody>${rows}</tbody>

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CsvFileRefusalSchema, type CsvProblem, csvReason } from '../../shared/orders/csv-problem.ts';
 import { CSV_COLUMNS } from '../../shared/orders/order.ts';
+import { MAX_IMPORT_LINES } from './csv-import.ts';
 import { type OrderStack, startOrderStack } from './testing.ts';
 
 let stack: OrderStack;
@@ -123,18 +125,38 @@ describe('the CSV import', () => {
     expect(again.refused.map((r) => r.reason)).toContain('order PED-1 already exists');
   });
 
-  it('refuses a file with an unknown, repeated or missing column, and imports nothing', async () => {
-    for (const header of [`${HEADER},desconto`, `${HEADER},nome`, HEADER.replace(',pesoGramas', '')]) {
-      const res = await importCsv(`${header}\n${line('PED-X', 'Item')}\n`);
-      expect(res.status).toBe(400);
-      expect(await res.json()).toMatchObject({
-        error: { code: 'invalid_body', message: expect.stringMatching(/^line 1:/) },
+  it('refuses a file with an unknown, repeated or missing column, an unclosed quote or too many lines, naming the line and the problem, and imports nothing', async () => {
+    const rows = (count: number) => Array.from({ length: count }, (_, i) => line(`PED-X${i}`, 'Item'));
+    const cases: [string, number, CsvProblem][] = [
+      [`${HEADER},desconto\n${line('PED-X', 'Item')},`, 1, { code: 'unknown_column', column: 'desconto' }],
+      [`${HEADER},nome\n${line('PED-X', 'Item')},`, 1, { code: 'repeated_column', column: 'nome' }],
+      [
+        `${HEADER.replace(',pesoGramas', '').replace(',uf', '')}\n${line('PED-X', 'Item')}`,
+        1,
+        { code: 'missing_columns', columns: ['uf', 'pesoGramas'] },
+      ],
+      [`${HEADER}\n${line('PED-X', 'Item')}\nPED-Y,"Rita Moura,01310-100\n`, 3, { code: 'unclosed_quote' }],
+      [
+        [HEADER, ...rows(MAX_IMPORT_LINES + 1)].join('\n'),
+        MAX_IMPORT_LINES + 2,
+        { code: 'too_many_lines', max: 5000 },
+      ],
+    ];
+    for (const [csv, lineNumber, problem] of cases) {
+      const res = await importCsv(csv);
+      expect(res.status, problem.code).toBe(400);
+      const body = CsvFileRefusalSchema.parse(await res.json());
+      expect(body.error, problem.code).toEqual({
+        code: 'invalid_body',
+        message: `line ${lineNumber}: ${csvReason(problem)}`,
+        line: lineNumber,
+        problem,
       });
     }
     const listed = (await (await stack.desk.get('/admin/api/orders')).json()) as {
       orders: { orderId: string }[];
     };
-    expect(listed.orders.map((o) => o.orderId)).not.toContain('PED-X');
+    expect(listed.orders.map((o) => o.orderId).filter((id) => id.startsWith('PED-X'))).toEqual([]);
   });
 
   it('takes the columns in any order, and semicolons as Excel writes them', async () => {

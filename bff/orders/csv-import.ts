@@ -14,9 +14,17 @@ import { type ReviewDeps, reviewed } from './review.ts';
 /** The most lines one import takes (a day of a busy store, one line per item). */
 export const MAX_IMPORT_LINES = 5000;
 
-/** The whole file is refused (the header): nothing is read past it. */
+/** The whole file is refused (its header, its grammar, its length): nothing is read past it. */
 export class CsvRefused extends Error {
   override readonly name = 'CsvRefused';
+  /** The line and problem, as a row's refusal says them (the desk says the problem in its language). */
+  readonly refusal: CsvRefusal;
+
+  constructor(line: number, problem: CsvProblem) {
+    const refusal = csvRefusal(line, problem);
+    super(`line ${line}: ${refusal.reason}`);
+    this.refusal = refusal;
+  }
 }
 
 export type { CsvRefusal };
@@ -47,12 +55,12 @@ export async function readOrdersCsv(
   try {
     table = parseCsv(text);
   } catch (error) {
-    if (error instanceof CsvSyntaxError) throw new CsvRefused(error.message);
+    if (error instanceof CsvSyntaxError) throw new CsvRefused(error.line, { code: 'unclosed_quote' });
     throw error;
   }
   const columns = headerOf(table.header);
-  if (table.rows.length > MAX_IMPORT_LINES)
-    throw new CsvRefused(`at most ${MAX_IMPORT_LINES} lines per import; split the file`);
+  const beyond = table.rows[MAX_IMPORT_LINES];
+  if (beyond) throw new CsvRefused(beyond.line, { code: 'too_many_lines', max: MAX_IMPORT_LINES });
   const refused: CsvRefusal[] = [];
   const byOrder = new Map<string, Line[]>();
   for (const row of table.rows) {
@@ -107,15 +115,12 @@ function headerOf(header: readonly string[]): Map<CsvColumn, number> {
   const columns = new Map<CsvColumn, number>();
   const known = (name: string): name is CsvColumn => (CSV_COLUMNS as readonly string[]).includes(name);
   header.forEach((name, i) => {
-    if (!known(name))
-      throw new CsvRefused(
-        `line 1: unknown column "${name.slice(0, 40)}"; the columns are ${CSV_COLUMNS.join(',')}`,
-      );
-    if (columns.has(name)) throw new CsvRefused(`line 1: the column ${name} is given twice`);
+    if (!known(name)) throw new CsvRefused(1, { code: 'unknown_column', column: name.slice(0, 40) });
+    if (columns.has(name)) throw new CsvRefused(1, { code: 'repeated_column', column: name });
     columns.set(name, i);
   });
   const missing = CSV_COLUMNS.filter((name) => !OPTIONAL_CSV_COLUMNS.includes(name) && !columns.has(name));
-  if (missing.length > 0) throw new CsvRefused(`line 1: missing columns ${missing.join(', ')}`);
+  if (missing.length > 0) throw new CsvRefused(1, { code: 'missing_columns', columns: missing });
   return columns;
 }
 

@@ -83,7 +83,11 @@ export function orderDeskRoutes(deps: OrderDeskRoutesDeps): Router {
     try {
       read = await readOrdersCsv(typeof req.body === 'string' ? req.body : '', deps);
     } catch (error) {
-      if (error instanceof CsvRefused) throw new ApiError('invalid_body', error.message);
+      if (error instanceof CsvRefused)
+        throw new ApiError('invalid_body', error.message, undefined, {
+          line: error.refusal.line,
+          problem: error.refusal.problem,
+        });
       throw error;
     }
     const refused = [...read.refused];

@@ -5,6 +5,7 @@ import {
 } from '../../sandbox/checkouts/accounts.ts';
 import { nuvemshopHmac } from '../../shared/checkouts/nuvemshop.ts';
 import { shopifyHmac } from '../../shared/checkouts/shopify.ts';
+import { formatWhen } from '../desk/format.ts';
 import {
   NUVEMSHOP_STORE,
   nuvemshopOrder,
@@ -343,9 +344,18 @@ describe('customers/data_request: the merchant sees and exports what the kit hol
     expect(pageEs).toContain('lang="es"');
     const storesEn = await (await stack.desk.get('/admin/stores?lang=en')).text();
     expect(storesEn).toContain('Privacy requests (LGPD)');
+    // Each request's time in Brasília's, as on every desk page (received 2026-…T…Z in UTC).
+    const first = listed[0] as StoredPrivacyRequest;
+    expect(section).toContain('<th scope="col">Recebido (horário de Brasília)</th>');
+    expect(section).toContain(`<td>${formatWhen(first.receivedAt, 'pt-BR')}</td>`);
+    expect(section).not.toContain(`<td>${first.receivedAt.slice(0, 16).replace('T', ' ')}</td>`);
     const page = await stack.desk.get('/admin/privacy');
     expect(page.status).toBe(200);
-    expect(await page.text()).toContain('id="privacy-requests"');
+    const own = await page.text();
+    expect(own).toContain('id="privacy-requests"');
+    // On its own page: a heading of its own, under the stores' tab.
+    expect(own).toMatch(/<h1>Privacidade<\/h1>\s*<section id="privacy-requests">/);
+    expect(own).toMatch(/<a href="\/admin\/stores" aria-current="page">/);
     // The stores page offers the same section (ARCHITECTURE "Connected stores").
     const stores = await stack.desk.get('/admin/stores');
     expect(stores.status).toBe(200);

@@ -163,6 +163,8 @@ export function privacyRoutes(deps: { privacy: Privacy; sessions: AdminSessions;
       title: PRIVACY_MESSAGES[lang].title,
       session,
       here: '/admin/privacy',
+      // The stores' requests: the stores page holds the same section, and its tab is this page's.
+      section: 'stores',
       body: html`<h1>${PRIVACY_MESSAGES[lang].title}</h1>
 ${privacyRequestsSection({ requests: await deps.privacy.requests.list(), lang })}`,
     });

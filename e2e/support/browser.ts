@@ -31,7 +31,7 @@ function launch(): Promise<Browser> {
  * `close()` closes the contexts and pages it opened — never the browser, nor another file's. Contexts share nothing
  * (cookies, storage, cache), so files stay as isolated as with a browser each. Playwright stops the browser when the
  * process exits; were the process killed, the browser's pipe to it closes and the browser exits too. A console error or
- * an uncaught exception on a demo page fails the file at that `close()` (`watchErrors`).
+ * an uncaught exception on any page fails the file at that `close()` (`watchErrors`).
  */
 export async function launchBrowser(): Promise<Browser> {
   if (!shared || !(await shared.catch(() => undefined))?.isConnected()) shared = launch();
@@ -49,43 +49,47 @@ export async function closeSharedBrowser(): Promise<void> {
   await browser?.close();
 }
 
-/** Console errors a test causes on purpose (a script it withholds), per page: not counted against the page. */
-const expectedErrors = new WeakMap<Page, RegExp[]>();
-
-/** Says that `page` will log an error matching `pattern` on purpose, so it does not fail the file. */
-export function allowConsoleErrors(page: Page, pattern: RegExp): void {
-  expectedErrors.set(page, [...(expectedErrors.get(page) ?? []), pattern]);
-}
-
-/** The demo's pages (`/demo/…`, served by the BFF or a test's storefront): none may log an error (issue 47). */
-const isDemoPage = (url: string) => {
-  try {
-    return new URL(url).pathname.startsWith('/demo/');
-  } catch {
-    return false;
-  }
-};
+/** Console errors a test causes on purpose, per page, with why: not counted against the page. */
+const expectedErrors = new WeakMap<Page, { pattern: RegExp; why: string }[]>();
 
 /**
- * Watches every page of `context` on a demo page: an uncaught exception or a console error is recorded, unless the
- * test expected it (`allowConsoleErrors`) or it is the browser's line about a request to another origin that failed
- * (the platform's faults a test injects: the calculator says so on screen, which the test checks).
+ * Says that `page` will log an error matching `pattern` on purpose, and `why` (the fault the test provokes: a script
+ * it withholds, an answer it breaks), so it does not fail the file. Every other console error fails it.
+ */
+export function allowConsoleErrors(page: Page, pattern: RegExp, why: string): void {
+  if (why.trim() === '') throw new Error('allowConsoleErrors: say why the page logs this error on purpose');
+  expectedErrors.set(page, [...(expectedErrors.get(page) ?? []), { pattern, why }]);
+}
+
+/**
+ * Watches every page of `context` (issue 47: the demo's, the desk's, the tracking page, the MCP apps, the docs'
+ * recipes — whatever a test opens): an uncaught exception or a console error is recorded, unless the test expected it
+ * (`allowConsoleErrors`, with why) or it is the browser's line about a request to another origin that failed (the
+ * platform's faults a test injects: the calculator says so on screen, which the test checks).
  */
 function watchErrors(context: BrowserContext, unexpected: string[]): void {
   const record = (page: Page | null, text: string) => {
-    if (!page || !isDemoPage(page.url())) return;
-    if ((expectedErrors.get(page) ?? []).some((pattern) => pattern.test(text))) return;
-    unexpected.push(`${page.url()}: ${text}`);
+    if (page && (expectedErrors.get(page) ?? []).some(({ pattern }) => pattern.test(text))) return;
+    unexpected.push(`${page ? page.url() : '(a worker)'}: ${text}`);
   };
   context.on('console', (message) => {
     if (message.type() !== 'error') return;
     const page = message.page();
     const source = message.location().url;
-    const foreign = page && source && new URL(source, page.url()).origin !== new URL(page.url()).origin;
+    const foreign = page && source && originOf(source, page.url()) !== originOf(page.url());
     if (foreign && /^Failed to load resource/.test(message.text())) return;
     record(page, source ? `${message.text()} (${source})` : message.text());
   });
   context.on('weberror', (error) => record(error.page(), `uncaught: ${error.error().message}`));
+}
+
+/** The origin of `url` (relative to `base`), or the text itself when it is none (`about:blank`, `data:`). */
+function originOf(url: string, base?: string): string {
+  try {
+    return new URL(url, base).origin;
+  } catch {
+    return url;
+  }
 }
 
 function handleOf(browser: Browser): Browser {
@@ -110,9 +114,11 @@ function handleOf(browser: Browser): Browser {
       if (property === 'close')
         return async () => {
           await Promise.all([...opened].map((context) => context.close().catch(() => undefined)));
-          // Closed in the file's afterAll: a demo page's error fails the file, listed.
+          // Closed in the file's afterAll: a page's error fails the file, listed.
           if (unexpected.length > 0)
-            throw new Error(`errors on demo pages (e2e/support/browser.ts):\n${unexpected.join('\n')}`);
+            throw new Error(
+              `console errors on the pages (e2e/support/browser.ts):\n${unexpected.join('\n')}`,
+            );
         };
       const value = Reflect.get(target, property, target);
       return typeof value === 'function' ? value.bind(target) : value;

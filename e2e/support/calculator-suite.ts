@@ -544,8 +544,11 @@ export function describeCalculator(part: 'page' | 'cart'): void {
         page.on('console', (message) => {
           if (message.type() === 'error') errors.push(message.text());
         });
-        // Withheld on purpose: the 404 and the calculator's own line for the developer.
-        allowConsoleErrors(page, /404|shipping-calculator:/);
+        allowConsoleErrors(
+          page,
+          /404|shipping-calculator:/,
+          'the second script is withheld (404): the browser logs the 404, the calculator its line for the developer',
+        );
         const app = await holdApp(() => ({ status: 404, body: Buffer.from('not found') }));
         await page.goto(`${front.url}product.html`, { waitUntil: 'domcontentloaded' });
         await cepField().fill('20040020');
@@ -564,8 +567,11 @@ export function describeCalculator(part: 'page' | 'cart'): void {
 
       it('tries again when the shopper presses again after it failed to come', async () => {
         const front = await storefront();
-        // The first try is refused on purpose: the 503 and the calculator's line for the developer.
-        allowConsoleErrors(page, /503|shipping-calculator:/);
+        allowConsoleErrors(
+          page,
+          /503|shipping-calculator:/,
+          "the second script's first fetch is refused (503): the browser logs it, the calculator its line for the developer",
+        );
         let requests = 0;
         await page.route(APP, async (route) => {
           requests += 1;
@@ -583,7 +589,11 @@ export function describeCalculator(part: 'page' | 'cart'): void {
 
       it('refuses a second script whose bytes are not the ones built with the first (integrity)', async () => {
         const front = await storefront();
-        allowConsoleErrors(page, /integrity|shipping-calculator:/);
+        allowConsoleErrors(
+          page,
+          /integrity|shipping-calculator:/,
+          "the second script's bytes are changed: the browser refuses its integrity, the calculator says so to the developer",
+        );
         // a changed byte in a comment: the code would run as well, but it is not the file the first script names
         const app = await holdApp((body) => ({
           status: 200,
@@ -629,7 +639,9 @@ export function describeCalculator(part: 'page' | 'cart'): void {
         await expect
           .poll(held)
           .toMatchObject({ cep: '01001000', rate: { label: 'Correios PAC', free: true } });
-        expect(await page.locator('#chosen').textContent()).toContain('Correios PAC — grátis');
+        expect(await page.locator('#chosen').textContent()).toBe(
+          'Frete: Correios PAC — grátis, para o CEP 01001-000',
+        );
         await screenshot(page, 'calculator-cart-free-chosen');
 
         await page.click('button[aria-label="Remover Boné"]');
@@ -643,7 +655,9 @@ export function describeCalculator(part: 'page' | 'cart'): void {
         await expect.poll(checkedOption).toContain(brl(15.9));
         expect(await checkedOption()).toContain('Correios PAC');
         expect(await checkedOption()).not.toContain('Grátis');
-        expect(await page.locator('#chosen').textContent()).toContain(`Correios PAC — ${brl(15.9)}`);
+        expect(await page.locator('#chosen').textContent()).toBe(
+          `Frete: Correios PAC — ${brl(15.9)}, para o CEP 01001-000`,
+        );
         await expectAccessible('cart-price-changed');
       });
 
@@ -666,7 +680,7 @@ export function describeCalculator(part: 'page' | 'cart'): void {
         await quote(cep);
         await expect.poll(() => results().innerText(), { timeout: 15_000 }).toContain(message);
         await expect.poll(held).toEqual({ cep: '01001000', rate: null });
-        expect(await page.locator('#chosen').textContent()).toBe('Escolhido: nenhum frete');
+        expect(await page.locator('#chosen').textContent()).toBe('Frete: escolha uma opção acima');
         expect(await checkedOption()).toBeUndefined();
         await expectAccessible(state);
       });
@@ -748,7 +762,7 @@ export function describeCalculator(part: 'page' | 'cart'): void {
         expect(await checkedOption()).toBeUndefined();
         expect(await results().innerText()).toContain('Adicione itens ao carrinho para calcular o frete.');
         expect(await liveRegion().textContent()).toContain('Adicione itens');
-        expect(await page.locator('#chosen').textContent()).toBe('Escolhido: nenhum frete');
+        expect(await page.locator('#chosen').textContent()).toBe('Frete: escolha uma opção acima');
         expect(await visibleText()).not.toContain(brl(21.5));
         // and nothing is asked of the platform for an empty cart
         const calls = await rateCalls();
@@ -810,7 +824,7 @@ export function describeCalculator(part: 'page' | 'cart'): void {
         await expect.poll(held).toEqual({ cep: '69900000', rate: null });
         expect(await options().count()).toBe(0);
         expect(await results().innerText()).not.toContain('Entrega para AC');
-        expect(await page.locator('#chosen').textContent()).toBe('Escolhido: nenhum frete');
+        expect(await page.locator('#chosen').textContent()).toBe('Frete: escolha uma opção acima');
         await expectAccessible('cep-edited');
         // an invalid CEP submitted: the field says so, and still no old option comes back
         await cepField().press('Enter');

@@ -8,7 +8,7 @@ import { AgentLabelOutputSchema } from '../../shared/labels/agent-label.ts';
 import { approvedTokens } from '../../shared/oauth/testing/suite.ts';
 import { type PostgresServer, startPostgres } from '../../testing/servers.ts';
 import { axeOn } from './axe.ts';
-import { launchBrowser, screenshot } from './browser.ts';
+import { allowConsoleErrors, launchBrowser, screenshot } from './browser.ts';
 
 const PASSWORD = 'senha-do-lojista-e2e-desk';
 const CAREFUL = {
@@ -553,6 +553,8 @@ export function describeDesk(backend: Backend, suite: DeskSuite): void {
             },
           },
           { name: 'issue', path: '/admin/labels/new' },
+          { name: 'notifications', path: '/admin/notifications' },
+          { name: 'privacy', path: '/admin/privacy' },
         ];
         const { context, page } = await openLoggedIn('/admin/labels', viewport);
         // The instrument first: an input without a label on this page is a violation it reports.
@@ -600,6 +602,11 @@ export function describeDesk(backend: Backend, suite: DeskSuite): void {
         );
         await sweep('issue-results');
         // The same order and box with another recipient: refused before anything is sent.
+        allowConsoleErrors(
+          page,
+          /status of 422 .*\/admin\/api\/labels\)$/,
+          'the same order and volume for another recipient is refused on purpose (422): the browser logs the status, the page says why',
+        );
         await page.getByRole('group', { name: 'Destinatário' }).getByLabel('Nome').fill('Outra Pessoa');
         await page.getByRole('button', { name: 'Emitir 1 etiqueta' }).click();
         await poll(() => results(page).first().textContent()).toMatch(

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { CSV_COLUMNS } from './order.ts';
 
 /**
  * Why the CSV import refused a line (docs/orders.md, "Any other store: the CSV import"), as data: the desk says it in
@@ -16,6 +17,12 @@ export const CsvProblemSchema = /* @__PURE__ */ z.discriminatedUnion('code', [
   z.object({ code: z.literal('order_refused'), orderId: z.string() }),
   z.object({ code: z.literal('exists'), orderId: z.string() }),
   z.object({ code: z.literal('invalid') }),
+  // The file's own problems: each refuses the whole file (a 400 naming the line), nothing is read past it.
+  z.object({ code: z.literal('unknown_column'), column: z.string() }),
+  z.object({ code: z.literal('repeated_column'), column: z.string() }),
+  z.object({ code: z.literal('missing_columns'), columns: z.array(z.string()) }),
+  z.object({ code: z.literal('unclosed_quote') }),
+  z.object({ code: z.literal('too_many_lines'), max: z.int() }),
 ]);
 export type CsvProblem = z.infer<typeof CsvProblemSchema>;
 
@@ -26,6 +33,20 @@ export const CsvRefusalSchema = /* @__PURE__ */ z.object({
   problem: z.optional(CsvProblemSchema),
 });
 export type CsvRefusal = z.infer<typeof CsvRefusalSchema>;
+
+/**
+ * The `400` that refuses a whole file (its header, an unclosed quote, too many lines): the line and the problem beside
+ * the English message, as a refused row says them.
+ */
+export const CsvFileRefusalSchema = /* @__PURE__ */ z.object({
+  error: z.object({
+    code: z.literal('invalid_body'),
+    message: z.string(),
+    line: z.int(),
+    problem: CsvProblemSchema,
+  }),
+});
+export type CsvFileRefusal = z.infer<typeof CsvFileRefusalSchema>;
 
 /** The English words of a problem (the API's `reason`, the logs). */
 export function csvReason(problem: CsvProblem): string {
@@ -52,6 +73,16 @@ export function csvReason(problem: CsvProblem): string {
       return `order ${problem.orderId} already exists`;
     case 'invalid':
       return 'a field is too long or not valid';
+    case 'unknown_column':
+      return `unknown column "${problem.column}"; the columns are ${CSV_COLUMNS.join(',')}`;
+    case 'repeated_column':
+      return `the column ${problem.column} is given twice`;
+    case 'missing_columns':
+      return `missing columns ${problem.columns.join(', ')}`;
+    case 'unclosed_quote':
+      return 'a quoted field is never closed';
+    case 'too_many_lines':
+      return `at most ${problem.max} lines per import; split the file`;
   }
 }
 

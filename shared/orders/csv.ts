@@ -10,9 +10,15 @@ export interface CsvTable {
   rows: { line: number; fields: string[] }[];
 }
 
-/** Thrown for text that is not CSV (an unclosed quote); the message names the line. */
+/** Thrown for text that is not CSV (an unclosed quote); the message and `line` name the line the quote opens on. */
 export class CsvSyntaxError extends Error {
   override readonly name = 'CsvSyntaxError';
+  readonly line: number;
+
+  constructor(line: number) {
+    super(`line ${line}: a quoted field is never closed`);
+    this.line = line;
+  }
 }
 
 export function parseCsv(input: string): CsvTable {
@@ -62,7 +68,7 @@ export function parseCsv(input: string): CsvTable {
     } else field += char;
     i += 1;
   }
-  if (quoted) throw new CsvSyntaxError(`line ${recordLine}: a quoted field is never closed`);
+  if (quoted) throw new CsvSyntaxError(recordLine);
   if (field !== '' || fields.length > 0) endRecord();
   const [header, ...rows] = records;
   return { header: (header?.fields ?? []).map((name) => name.trim()), rows };

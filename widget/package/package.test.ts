@@ -23,7 +23,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { builtCalculatorApp } from '../../bff/static/calculator-app.ts';
 import { sriHash } from '../../bff/static/integrity.ts';
 import { type RunningBff, startBff } from '../../bff/testing.ts';
-import { launchBrowser, screenshot } from '../../e2e/support/browser.ts';
+import { allowConsoleErrors, launchBrowser, screenshot } from '../../e2e/support/browser.ts';
 import { type RunningSandbox, startSandbox } from '../../sandbox/testing.ts';
 import { CALCULATOR, TRACKING } from './custom-elements.ts';
 
@@ -431,6 +431,8 @@ async function load(
       const load = widget[name] as (options: unknown) => Promise<unknown>;
       const first = load(given);
       const second = load(given);
+      // A failed second call fails as the first, which is the one read below: left alone, it would be unhandled.
+      second.catch(() => undefined);
       try {
         const element = await first;
         return {
@@ -484,6 +486,11 @@ describe('loadShippingCalculator', () => {
   it('rejects clearly when the page’s Content-Security-Policy blocks the script, and leaves no tag behind', async () => {
     loaderPolicy = "script-src 'self'";
     const { page } = await open('/loader.html');
+    allowConsoleErrors(
+      page,
+      /Content Security Policy/,
+      "the page's policy refuses the BFF's script on purpose: the browser logs the violation, the loader says what to allow",
+    );
     try {
       const result = await load(page, 'loadShippingCalculator', { ...keys(), bffUrl: bff.url });
       expect(result).toMatchObject({ name: 'WidgetLoadError', code: 'csp' });
@@ -497,6 +504,11 @@ describe('loadShippingCalculator', () => {
   it('rejects other bytes (integrity), a 404 and an unreachable server each with its reason, and tries again after', async () => {
     loaderPolicy = '';
     const { page } = await open('/loader.html');
+    allowConsoleErrors(
+      page,
+      /integrity|status of 404 .*\/missing\//,
+      'other bytes and a missing folder are served on purpose: the browser logs the blocked script and the 404',
+    );
     try {
       const other = await load(page, 'loadShippingCalculator', {
         ...keys(),

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { CsvRefusalSchema } from '../../../shared/orders/csv-problem.ts';
+import { CsvFileRefusalSchema, CsvRefusalSchema } from '../../../shared/orders/csv-problem.ts';
 import type { Messages } from '../messages.ts';
 import type { OrderMessages } from '../order-messages.ts';
 import { callApi, errorOf } from './api.ts';
@@ -210,7 +210,15 @@ function mountImport(form: HTMLFormElement, t: Messages, o: OrderMessages): void
     const error = errorOf(answer.body);
     if (error) {
       results.replaceChildren();
-      return say(status, error.message, true);
+      // The whole file refused (its header, an unclosed quote, too many lines): its line and problem in the desk's words.
+      const file = CsvFileRefusalSchema.safeParse(answer.body);
+      return say(
+        status,
+        file.success
+          ? o.refusedLine(file.data.error.line, o.csvProblem(file.data.error.problem))
+          : error.message,
+        true,
+      );
     }
     const report = ImportSchema.parse(answer.body);
     const created = preview ? (report.orders ?? []).map((order) => element('li', '', order.orderId)) : [];

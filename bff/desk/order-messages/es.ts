@@ -1,4 +1,5 @@
 import type { CsvProblem } from '../../../shared/orders/csv-problem.ts';
+import { CSV_COLUMNS } from '../../../shared/orders/order.ts';
 import type { ORDER_WORDS_PT_BR } from './pt-BR.ts';
 
 /** The desk's words for orders in Spanish (every key of `ORDER_WORDS_PT_BR`, checked by the type). */
@@ -141,6 +142,16 @@ export const ORDER_WORDS_ES: typeof ORDER_WORDS_PT_BR = {
         return `el pedido ${p.orderId} ya existe`;
       case 'invalid':
         return 'un campo es demasiado largo o no es válido';
+      case 'unknown_column':
+        return `columna desconocida "${p.column}"; las columnas son ${CSV_COLUMNS.join(',')}`;
+      case 'repeated_column':
+        return `la columna ${p.column} aparece dos veces`;
+      case 'missing_columns':
+        return `${p.columns.length === 1 ? 'falta la columna' : 'faltan las columnas'} ${p.columns.join(', ')}`;
+      case 'unclosed_quote':
+        return 'una comilla abre un campo y nunca se cierra';
+      case 'too_many_lines':
+        return `como máximo ${p.max} líneas por importación; divida el archivo`;
     }
   },
   noFile: 'Elija un archivo CSV.',

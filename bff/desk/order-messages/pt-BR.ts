@@ -1,4 +1,5 @@
 import type { CsvProblem } from '../../../shared/orders/csv-problem.ts';
+import { CSV_COLUMNS } from '../../../shared/orders/order.ts';
 /** The desk's words for orders in Brazilian Portuguese: the type every other language follows (`../order-messages.ts`). */
 export const ORDER_WORDS_PT_BR = {
   navOrders: 'Pedidos',
@@ -140,6 +141,16 @@ export const ORDER_WORDS_PT_BR = {
         return `o pedido ${p.orderId} já existe`;
       case 'invalid':
         return 'um campo é longo demais ou inválido';
+      case 'unknown_column':
+        return `coluna desconhecida "${p.column}"; as colunas são ${CSV_COLUMNS.join(',')}`;
+      case 'repeated_column':
+        return `a coluna ${p.column} aparece duas vezes`;
+      case 'missing_columns':
+        return `${p.columns.length === 1 ? 'falta a coluna' : 'faltam as colunas'} ${p.columns.join(', ')}`;
+      case 'unclosed_quote':
+        return 'uma aspa abre um campo e nunca fecha';
+      case 'too_many_lines':
+        return `no máximo ${p.max} linhas por importação; divida o arquivo`;
     }
   },
   noFile: 'Escolha um arquivo CSV.',
