@@ -72,7 +72,9 @@ describe("MemoryCounter, as a limit (the sandbox's spec 8)", () => {
       ),
       { numRuns: 300 },
     );
-  });
+    // 300 runs of up to 200 takes is CPU work, not waiting: on a busy machine and under the mutation run's
+    // instrumentation it takes seconds, so a minute rather than the 4 s a hanging call gets.
+  }, 60_000);
 
   it('admits again as soon as the oldest call leaves the window, and its Retry-After says when', async () => {
     let now = T0;
