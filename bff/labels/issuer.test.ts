@@ -185,6 +185,7 @@ async function scripted(options: Partial<LabelIssuerOptions> & { dataDir?: strin
     logger: createLogger({ level: 'silent' }),
     now,
     retryReconcileMs: [],
+    lostAnswerRereadMs: [],
     pdfDelaysMs: [0, 0],
     ...options,
   });
@@ -594,6 +595,7 @@ describe('LabelIssuer: a lost answer is settled only by the platform attempt tha
       logger: createLogger({ level: 'silent' }),
       now: () => clock.now,
       retryReconcileMs: [],
+      lostAnswerRereadMs: [],
     });
     await issuer.start();
     expect(await issuer.issue(input, { idempotencyKey: 'order-s' })).toMatchObject({
@@ -939,6 +941,7 @@ describe('LabelIssuer: what is told, and kept, in the less common paths', () => 
         logger: createLogger({ level: 'silent' }),
         now: () => T0,
         retryReconcileMs: [],
+        lostAnswerRereadMs: [],
       });
       await issuer.start();
       expect(await issuer.issue(input, { idempotencyKey: 'order-e' })).toMatchObject({
@@ -1274,6 +1277,60 @@ describe('LabelIssuer: limits and the send window', () => {
     const busy = await issuer.issue(lookAlike('201'), { idempotencyKey: 'waits' });
     expect(busy).toMatchObject({ kind: 'refused', why: 'in_progress' });
     expect(platform.sent).toHaveLength(1);
+    issuer.close();
+  });
+
+  it('reads the history again after a failed read while the lost answer holds the window, and tells its label on the same call', async () => {
+    const { issuer, platform } = await scripted({
+      recentReach: 4,
+      windowWaitMs: 5_000,
+      lostAnswerRereadMs: [0, 0],
+    });
+    await issuer.start();
+    // The first read of the history fails (a 502); the second is slow, and newer labels ask to be sent meanwhile.
+    let reread: () => void = () => {};
+    platform.onDiagnose = (count) => {
+      platform.diagnosisDown = count === 1;
+      if (count === 2)
+        platform.diagnoseGate = new Promise<void>((resolve) => {
+          reread = resolve;
+        });
+    };
+    platform.answers({ kind: 'drop' });
+    const lost = issuer.issue(lookAlike('300'), { idempotencyKey: 'lost' });
+    await vi.waitFor(() =>
+      expect(platform.reads.filter((r) => r.name === 'diagnose_label_issue')).toHaveLength(2),
+    );
+    const others = ['301', '302', '303', '304'].map((n) => issuer.issue(lookAlike(n), { idempotencyKey: n }));
+    await vi.waitFor(() => expect(platform.sent).toHaveLength(4));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    // Still three after the lost one: the failed read did not give its place in the window away.
+    expect(platform.sent).toHaveLength(4);
+    reread();
+    platform.diagnoseGate = undefined;
+    expect(await lost).toMatchObject({ kind: 'created', replayed: false });
+    expect((await Promise.all(others)).map((o) => o.kind)).toEqual([
+      'created',
+      'created',
+      'created',
+      'created',
+    ]);
+    issuer.close();
+  });
+
+  it('gives the window back after its last re-read: unknown, diagnosis_failed, and the next label is sent', async () => {
+    const { issuer, platform } = await scripted({ recentReach: 1, lostAnswerRereadMs: [0, 0] });
+    await issuer.start();
+    platform.diagnosisDown = true;
+    platform.answers({ kind: 'drop' });
+    expect(await issuer.issue(lookAlike('400'), { idempotencyKey: 'down' })).toMatchObject({
+      kind: 'unknown',
+      why: 'diagnosis_failed',
+    });
+    expect(platform.reads.filter((r) => r.name === 'diagnose_label_issue')).toHaveLength(3);
+    expect(await issuer.issue(lookAlike('401'), { idempotencyKey: 'next' })).toMatchObject({
+      kind: 'created',
+    });
     issuer.close();
   });
 

@@ -300,7 +300,7 @@ export class LabelIssuer {
       case 'lost': {
         // Right after the loss, so a dropped answer is usually told as created on the same call; the attempt keeps
         // its lease (and its place in the send window) until this first reconciliation ends.
-        const [settled] = await this.reconciler.reconcile([sent.attempt]).finally(sent.release);
+        const settled = await this.reconciler.reconcileLost(sent.attempt).finally(sent.release);
         if (settled && settled.state !== 'unknown') return markReplayed(await this.resume(settled), false);
         this.reconciler.retryLater(attempt.id);
         return unknownOutcome(attempt, whyOf(settled ?? sent.attempt));

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import {
   type Attempt,
   type DiagnoseLabelIssueInput,
@@ -24,6 +25,11 @@ export interface ReconcilerOptions {
   clockSkewMs?: number;
   /** After an unknown outcome that diagnosis could not settle at once, try again after these delays. */
   retryReconcileMs?: number[];
+  /**
+   * A lost answer whose history could not be read (a 502, a timeout of `diagnose_label_issue`) is read again after
+   * these delays, while it keeps its place in the send window (default 500 ms, 1 s, 2 s).
+   */
+  lostAnswerRereadMs?: number[];
 }
 
 /** What an unknown outcome tells the agent and the operator, by why it is still unknown. */
@@ -76,7 +82,12 @@ export class Reconciler {
   private closed = false;
 
   constructor(options: ReconcilerOptions) {
-    this.options = { clockSkewMs: CLOCK_SKEW_MS, retryReconcileMs: [2_000, 10_000, 60_000], ...options };
+    this.options = {
+      clockSkewMs: CLOCK_SKEW_MS,
+      retryReconcileMs: [2_000, 10_000, 60_000],
+      lostAnswerRereadMs: [500, 1_000, 2_000],
+      ...options,
+    };
   }
 
   /** Settles what it can of `attempts`; answers each attempt as it now stands (undefined if unknown to the ledger). */
@@ -84,6 +95,22 @@ export class Reconciler {
     const run = this.running.then(() => this.reconcileNow(attempts));
     this.running = run.catch(() => undefined);
     return run;
+  }
+
+  /**
+   * The first reconciliation of a lost answer, while its lease keeps it within the platform's reach. A history that
+   * could not be read is read again (`lostAnswerRereadMs`): once the lease ends, newer labels may push the attempt out
+   * of the platform's 10 most recent, and it would stay unknown for good (bench figure 9 before this: 1 lost answer of
+   * 59 left `history_overflow`, 10 newer attempts sent within 6 s of it while its reads waited or failed).
+   */
+  async reconcileLost(attempt: LedgerAttempt): Promise<LedgerAttempt | undefined> {
+    let [settled] = await this.reconcile([attempt]);
+    for (const delay of this.options.lostAnswerRereadMs) {
+      if (settled?.state !== 'unknown' || settled.unknownWhy !== 'diagnosis_failed' || this.closed) break;
+      await sleep(delay);
+      [settled] = await this.reconcile([settled]);
+    }
+    return settled;
   }
 
   /** `diagnose_label_issue` on the platform, parsed with the shared schema. Throws when it cannot be read. */

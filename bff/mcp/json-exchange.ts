@@ -2,6 +2,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   ClientRequestSchema,
   ErrorCode,
+  type InitializeRequest,
   isInitializeRequest,
   isJSONRPCErrorResponse,
   isJSONRPCRequest,
@@ -13,6 +14,20 @@ import {
   SUPPORTED_PROTOCOL_VERSIONS,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Request, Response } from 'express';
+
+/**
+ * The SDK's `isInitializeRequest`, asked only of a message whose method is `initialize` (its schema's literal): it
+ * parses the whole message against the initialize schema, which cost 7 % of the BFF's own work on a `tools/call`,
+ * asked three times a call (profiled for bench figure 5, 2026-12-06: 90 of 1,269 samples).
+ */
+export function isInitialize(message: unknown): message is InitializeRequest {
+  return (
+    typeof message === 'object' &&
+    message !== null &&
+    (message as { method?: unknown }).method === 'initialize' &&
+    isInitializeRequest(message)
+  );
+}
 
 /** The SDK's batch limit (server/requestBody.js). */
 const MAX_BATCH = 100;
@@ -95,15 +110,12 @@ export class JsonExchange implements Transport {
       return rpcError(res, 400, -32700, 'Parse error: Invalid JSON-RPC message');
     }
     const messages = parsed.map((result) => result.data as JSONRPCMessage);
-    if (messages.some(isInitializeRequest) && messages.length > 1) {
+    const initializing = messages.some(isInitialize);
+    if (initializing && messages.length > 1) {
       return rpcError(res, 400, -32600, 'Invalid Request: Only one initialization request is allowed');
     }
     const version = req.headers['mcp-protocol-version'];
-    if (
-      !messages.some(isInitializeRequest) &&
-      typeof version === 'string' &&
-      !SUPPORTED_PROTOCOL_VERSIONS.includes(version)
-    ) {
+    if (!initializing && typeof version === 'string' && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) {
       return rpcError(
         res,
         400,

@@ -6,7 +6,6 @@ import {
 } from '@modelcontextprotocol/ext-apps/server';
 import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod/mini';
 import type { AgentLabelInput } from '../../../shared/labels/agent-label.ts';
 import { approvalRow } from '../../desk/api.ts';
@@ -15,6 +14,7 @@ import { MERCHANT } from '../../oauth/oauth.ts';
 import type { ApprovalStore } from '../../policies/approval-store.ts';
 import type { Caller } from '../../policies/policies.ts';
 import type { AgentIdentity } from '../agent-auth.ts';
+import { isInitialize } from '../json-exchange.ts';
 import { answer, refused } from '../tool-result.ts';
 import { labelAnswer } from '../tools.ts';
 import { APPS, type AppName, registerAppResources } from './resources.ts';
@@ -52,7 +52,7 @@ function uiMeta(app: AppName, visibility?: ('model' | 'app')[]): Record<string, 
 
 /** Whether an initialize request's client declares MCP Apps with the HTML profile (SEP-1865, capability negotiation). */
 export function declaresApps(body: unknown): boolean {
-  if (Array.isArray(body) || !isInitializeRequest(body)) return false;
+  if (Array.isArray(body) || !isInitialize(body)) return false;
   const capabilities = body.params.capabilities as Parameters<typeof getUiCapability>[0];
   return getUiCapability(capabilities)?.mimeTypes?.includes(RESOURCE_MIME_TYPE) === true;
 }
