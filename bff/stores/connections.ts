@@ -220,11 +220,8 @@ export class StoreConnections {
     platform: StorePlatform,
     shop: string,
   ): Promise<'approved' | 'not_found' | 'other_connected'> {
-    const connected = (await this.options.store.connected(platform))?.shop;
-    if (connected && connected !== shop) return 'other_connected';
-    const held = await this.options.store.takePending(platform, shop, this.now());
-    if (!held) return 'not_found';
-    await this.options.store.connect(platform, shop, held.grant, this.now());
+    const outcome = await this.options.store.approvePending(platform, shop, this.now());
+    if (outcome !== 'approved') return outcome;
     this.options.logger.info({ platform, shop }, 'stores: held install approved on the desk');
     await this.registrar?.(platform, shop);
     return 'approved';
