@@ -58,6 +58,21 @@ function describeApprove(name: string, open: () => Promise<[Sql, Sql]>) {
       // The one refused still waits: the merchant may disconnect the other and approve it.
       expect((await store.pending(NOW)).map((p) => p.shop)).toHaveLength(1);
     });
+
+    it('refuses a held store while the store of BFF_NUVEMSHOP_STORE_ID is the BFF’s', async () => {
+      const [one] = await open();
+      await migrate(one, CONNECTION_MIGRATIONS);
+      const store = new ConnectionStore(one);
+      // Held before the merchant set the variables (a restart with BFF_NUVEMSHOP_STORE_ID since).
+      await store.hold('nuvemshop', '3003', held('sealed-3003'), NOW);
+      const connections = connectionsOf(one, {
+        BFF_NUVEMSHOP_STORE_ID: '4004',
+        BFF_NUVEMSHOP_TOKEN: 'static-token-of-the-merchant-4004',
+      });
+      expect(await connections.approve('nuvemshop', '3003')).toBe('other_connected');
+      expect(await store.connected('nuvemshop')).toBeUndefined();
+      expect((await connections.access('nuvemshop'))?.shop).toBe('4004');
+    });
   });
 }
 

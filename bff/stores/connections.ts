@@ -220,6 +220,11 @@ export class StoreConnections {
     platform: StorePlatform,
     shop: string,
   ): Promise<'approved' | 'not_found' | 'other_connected'> {
+    // The store of the variables is the platform's store (install-routes.ts, `pinned`): an install held before they
+    // were set does not take its place.
+    const { shopify, nuvemshop } = this.options.config.checkout;
+    const configured = platform === 'shopify' ? shopify.shop : nuvemshop.storeId;
+    if (configured !== undefined && configured !== shop) return 'other_connected';
     const outcome = await this.options.store.approvePending(platform, shop, this.now());
     if (outcome !== 'approved') return outcome;
     this.options.logger.info({ platform, shop }, 'stores: held install approved on the desk');
