@@ -164,6 +164,25 @@ export class ConnectionStore {
   }
 
   /**
+   * An install's connection, unless another store of the platform is connected: checked again where it is written
+   * (one transaction under the platform's lock, as `approvePending`), since the install's own check came before its
+   * code exchange. Answers the other store when one is connected (nothing written), else undefined.
+   */
+  async connectAlone(
+    platform: StorePlatform,
+    shop: string,
+    grant: SealedGrant,
+    now: number,
+  ): Promise<string | undefined> {
+    return this.sql.transaction(async (tx) => {
+      await tx.lock(`store-connect:${platform}`);
+      const other = await otherConnected(tx, platform, shop);
+      if (other === undefined) await connectOn(tx, platform, shop, grant, now);
+      return other;
+    });
+  }
+
+  /**
    * A held install approved: connected unless another store of the platform is, and taken out of the held ones, in
    * one transaction under the platform's lock, so two approves at once (two tabs, two instances) connect one store.
    */
@@ -174,11 +193,7 @@ export class ConnectionStore {
   ): Promise<'approved' | 'not_found' | 'other_connected'> {
     return this.sql.transaction(async (tx) => {
       await tx.lock(`store-connect:${platform}`);
-      const other = await tx.one(
-        'SELECT shop FROM store_connections WHERE platform = ? AND shop <> ? AND token IS NOT NULL LIMIT 1',
-        [platform, shop],
-      );
-      if (other) return 'other_connected';
+      if ((await otherConnected(tx, platform, shop)) !== undefined) return 'other_connected';
       const row = await tx.one(
         'SELECT * FROM store_pending_installs WHERE platform = ? AND shop = ? AND created_at >= ?',
         [platform, shop, now - PENDING_INSTALL_MS],
@@ -431,4 +446,17 @@ async function connectOn(
        refresh_expires_at = ?, renew_at = ?, renew_tries = 0, renew_error = NULL, updated_at = ?, connected_at = ?`,
     [platform, shop, ...values, now, ...values, now],
   );
+}
+
+/** Another store of the platform with a token, if any. */
+async function otherConnected(
+  runner: SqlRunner,
+  platform: StorePlatform,
+  shop: string,
+): Promise<string | undefined> {
+  const row = await runner.one(
+    'SELECT shop FROM store_connections WHERE platform = ? AND shop <> ? AND token IS NOT NULL LIMIT 1',
+    [platform, shop],
+  );
+  return row ? String(row.shop) : undefined;
 }

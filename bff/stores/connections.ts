@@ -185,17 +185,25 @@ export class StoreConnections {
     return due.length;
   }
 
-  /** An install's or a grant's answer kept for the shop (sealed), replacing whatever the shop had. */
+  /**
+   * An install's or a grant's answer kept for the shop (sealed), replacing whatever the shop had; unless another store
+   * of the platform is connected now (one store per platform): then nothing is kept and that store is answered.
+   */
   async connectShopify(
     shop: string,
     answer: ShopifyAccessToken,
     kind: 'expiring' | 'client_credentials' | 'static',
-  ): Promise<void> {
-    await this.options.store.connect('shopify', shop, this.sealed(shop, answer, kind), this.now());
+  ): Promise<string | undefined> {
+    return this.options.store.connectAlone('shopify', shop, this.sealed(shop, answer, kind), this.now());
   }
 
-  async connectNuvemshop(storeId: string, token: string): Promise<void> {
-    await this.options.store.connect('nuvemshop', storeId, this.nuvemshopGrant(storeId, token), this.now());
+  async connectNuvemshop(storeId: string, token: string): Promise<string | undefined> {
+    return this.options.store.connectAlone(
+      'nuvemshop',
+      storeId,
+      this.nuvemshopGrant(storeId, token),
+      this.now(),
+    );
   }
 
   /**
@@ -316,8 +324,7 @@ export class StoreConnections {
     await this.single(`shopify ${shop}`, async () => {
       if (await this.options.store.get('shopify', shop).then((row) => row?.token)) return;
       const answer = await shopifyToken(this.app(shop), { grant: 'client_credentials' });
-      await this.connectShopify(shop, answer, 'client_credentials');
-      granted = true;
+      granted = (await this.connectShopify(shop, answer, 'client_credentials')) === undefined;
       this.options.logger.info({ shop }, 'stores: Shopify token from the client-credentials grant');
     });
     // Outside the grant's turn: registering asks for the token again.
