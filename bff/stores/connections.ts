@@ -3,7 +3,13 @@ import type { ShopifyAccessToken } from '../../shared/checkouts/store-oauth.ts';
 import { retryDelayMs } from '../../shared/sql/outbox.ts';
 import type { BffConfig } from '../config.ts';
 import type { Logger } from '../logger.ts';
-import type { ConnectionRow, ConnectionStore, SealedGrant, StorePlatform } from './connection-store.ts';
+import type {
+  ConnectionRow,
+  ConnectionStore,
+  PendingInstall,
+  SealedGrant,
+  StorePlatform,
+} from './connection-store.ts';
 import { openSealed, sealNuvemshopGrant, sealShopifyGrant } from './sealed-grants.ts';
 import { StoreRefused } from './store-api.ts';
 import { loadStoreKey, TokenBox } from './store-key.ts';
@@ -248,8 +254,31 @@ export class StoreConnections {
     const held = await this.options.store.takePending(platform, shop, this.now());
     if (!held) return { rejected: false, revoke: 'none' };
     this.options.logger.info({ platform, shop }, 'stores: held install rejected on the desk');
+    return {
+      rejected: true,
+      revoke: await this.revoke(platform, shop, await this.heldToken(platform, shop, held)),
+    };
+  }
+
+  /**
+   * A held install's token to revoke with: a Shopify token that expired while it waited (1 h, held 24 h) is renewed
+   * first with its refresh token, else Shopify refuses the revoke and the app stays installed at that shop.
+   */
+  private async heldToken(
+    platform: StorePlatform,
+    shop: string,
+    held: PendingInstall,
+  ): Promise<string | undefined> {
     const token = openSealed(this.options.box, platform, shop, 'token', held.grant.token);
-    return { rejected: true, revoke: await this.revoke(platform, shop, token) };
+    if (platform !== 'shopify' || held.grant.expiresAt === null || held.grant.expiresAt > this.now())
+      return token;
+    const refreshToken = openSealed(this.options.box, platform, shop, 'refresh', held.grant.refresh);
+    if (!refreshToken) return token;
+    try {
+      return (await shopifyToken(this.app(shop), { grant: 'refresh_token', refreshToken })).access_token;
+    } catch {
+      return token;
+    }
   }
 
   /**
