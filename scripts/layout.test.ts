@@ -69,6 +69,8 @@ const LONG_FILES: Record<string, string> = {
   'shared/oauth/testing/suite.ts': 'a test suite: the OAuth promises both servers pass',
   'shared/oauth/pages.ts': 'not split yet: the login and consent pages and their checks',
   'bff/desk/client/issue.ts': 'not split yet: the desk issue form in the browser',
+  'bff/stores/connection-store.ts':
+    'not split yet: the tables of the connections, install states and held installs; approval and an install connect under the platform lock',
   'bff/stores/connections.ts':
     "not split yet: a store connection's life (grant, renewal, held install, approval, revoke); its sealing is sealed-grants.ts",
 };

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import type { Migration } from '../../shared/sql/migrate.ts';
-import type { Sql } from '../../shared/sql/sql.ts';
+import type { Sql, SqlRunner } from '../../shared/sql/sql.ts';
 
 /**
  * The stores connected by an install or a grant (docs/checkout/connect.md), in the ledger's database:
@@ -160,23 +160,54 @@ export class ConnectionStore {
 
   /** A new connection (an install, a first grant): the row written whole, whatever was there. */
   async connect(platform: StorePlatform, shop: string, grant: SealedGrant, now: number): Promise<void> {
-    const values = [
-      grant.kind,
-      grant.token,
-      grant.refresh,
-      grant.issuedAt,
-      grant.expiresAt,
-      grant.refreshExpiresAt,
-      grant.renewAt,
-      now,
-    ];
-    await this.sql.run(
-      `INSERT INTO store_connections (platform, shop, kind, token, refresh, issued_at, expires_at, refresh_expires_at, renew_at, renew_tries, renew_error, updated_at, connected_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, NULL, ?, ?)
-       ON CONFLICT (platform, shop) DO UPDATE SET kind = ?, token = ?, refresh = ?, issued_at = ?, expires_at = ?,
-         refresh_expires_at = ?, renew_at = ?, renew_tries = 0, renew_error = NULL, updated_at = ?, connected_at = ?`,
-      [platform, shop, ...values, now, ...values, now],
-    );
+    await connectOn(this.sql, platform, shop, grant, now);
+  }
+
+  /**
+   * An install's connection, unless another store of the platform is connected: checked again where it is written
+   * (one transaction under the platform's lock, as `approvePending`), since the install's own check came before its
+   * code exchange. Answers the other store when one is connected (nothing written), else undefined.
+   */
+  async connectAlone(
+    platform: StorePlatform,
+    shop: string,
+    grant: SealedGrant,
+    now: number,
+  ): Promise<string | undefined> {
+    return this.sql.transaction(async (tx) => {
+      await tx.lock(`store-connect:${platform}`);
+      const other = await otherConnected(tx, platform, shop);
+      if (other === undefined) await connectOn(tx, platform, shop, grant, now);
+      return other;
+    });
+  }
+
+  /**
+   * A held install approved: connected unless another store of the platform is, and taken out of the held ones, in
+   * one transaction under the platform's lock, so two approves at once (two tabs, two instances) connect one store.
+   */
+  async approvePending(
+    platform: StorePlatform,
+    shop: string,
+    now: number,
+  ): Promise<'approved' | 'not_found' | 'other_connected'> {
+    return this.sql.transaction(async (tx) => {
+      await tx.lock(`store-connect:${platform}`);
+      if ((await otherConnected(tx, platform, shop)) !== undefined) return 'other_connected';
+      const row = await tx.one(
+        'SELECT * FROM store_pending_installs WHERE platform = ? AND shop = ? AND created_at >= ?',
+        [platform, shop, now - PENDING_INSTALL_MS],
+      );
+      if (!row) return 'not_found';
+      const held = pendingOf(PendingRowSchema.parse(row));
+      const taken = await tx.run(
+        'DELETE FROM store_pending_installs WHERE platform = ? AND shop = ? AND created_at = ?',
+        [platform, shop, held.createdAt],
+      );
+      if (taken === 0) return 'not_found';
+      await connectOn(tx, platform, shop, held.grant, now);
+      return 'approved';
+    });
   }
 
   /**
@@ -388,4 +419,44 @@ function pendingOf(row: z.infer<typeof PendingRowSchema>): PendingInstall {
     },
     createdAt: row.created_at,
   };
+}
+
+/** A connection's row written whole, whatever was there (on the database or in a transaction). */
+async function connectOn(
+  runner: SqlRunner,
+  platform: StorePlatform,
+  shop: string,
+  grant: SealedGrant,
+  now: number,
+): Promise<void> {
+  const values = [
+    grant.kind,
+    grant.token,
+    grant.refresh,
+    grant.issuedAt,
+    grant.expiresAt,
+    grant.refreshExpiresAt,
+    grant.renewAt,
+    now,
+  ];
+  await runner.run(
+    `INSERT INTO store_connections (platform, shop, kind, token, refresh, issued_at, expires_at, refresh_expires_at, renew_at, renew_tries, renew_error, updated_at, connected_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, NULL, ?, ?)
+     ON CONFLICT (platform, shop) DO UPDATE SET kind = ?, token = ?, refresh = ?, issued_at = ?, expires_at = ?,
+       refresh_expires_at = ?, renew_at = ?, renew_tries = 0, renew_error = NULL, updated_at = ?, connected_at = ?`,
+    [platform, shop, ...values, now, ...values, now],
+  );
+}
+
+/** Another store of the platform with a token, if any. */
+async function otherConnected(
+  runner: SqlRunner,
+  platform: StorePlatform,
+  shop: string,
+): Promise<string | undefined> {
+  const row = await runner.one(
+    'SELECT shop FROM store_connections WHERE platform = ? AND shop <> ? AND token IS NOT NULL LIMIT 1',
+    [platform, shop],
+  );
+  return row ? String(row.shop) : undefined;
 }

@@ -3,7 +3,13 @@ import type { ShopifyAccessToken } from '../../shared/checkouts/store-oauth.ts';
 import { retryDelayMs } from '../../shared/sql/outbox.ts';
 import type { BffConfig } from '../config.ts';
 import type { Logger } from '../logger.ts';
-import type { ConnectionRow, ConnectionStore, SealedGrant, StorePlatform } from './connection-store.ts';
+import type {
+  ConnectionRow,
+  ConnectionStore,
+  PendingInstall,
+  SealedGrant,
+  StorePlatform,
+} from './connection-store.ts';
 import { openSealed, sealNuvemshopGrant, sealShopifyGrant } from './sealed-grants.ts';
 import { StoreRefused } from './store-api.ts';
 import { loadStoreKey, TokenBox } from './store-key.ts';
@@ -185,17 +191,25 @@ export class StoreConnections {
     return due.length;
   }
 
-  /** An install's or a grant's answer kept for the shop (sealed), replacing whatever the shop had. */
+  /**
+   * An install's or a grant's answer kept for the shop (sealed), replacing whatever the shop had; unless another store
+   * of the platform is connected now (one store per platform): then nothing is kept and that store is answered.
+   */
   async connectShopify(
     shop: string,
     answer: ShopifyAccessToken,
     kind: 'expiring' | 'client_credentials' | 'static',
-  ): Promise<void> {
-    await this.options.store.connect('shopify', shop, this.sealed(shop, answer, kind), this.now());
+  ): Promise<string | undefined> {
+    return this.options.store.connectAlone('shopify', shop, this.sealed(shop, answer, kind), this.now());
   }
 
-  async connectNuvemshop(storeId: string, token: string): Promise<void> {
-    await this.options.store.connect('nuvemshop', storeId, this.nuvemshopGrant(storeId, token), this.now());
+  async connectNuvemshop(storeId: string, token: string): Promise<string | undefined> {
+    return this.options.store.connectAlone(
+      'nuvemshop',
+      storeId,
+      this.nuvemshopGrant(storeId, token),
+      this.now(),
+    );
   }
 
   /**
@@ -220,11 +234,13 @@ export class StoreConnections {
     platform: StorePlatform,
     shop: string,
   ): Promise<'approved' | 'not_found' | 'other_connected'> {
-    const connected = (await this.options.store.connected(platform))?.shop;
-    if (connected && connected !== shop) return 'other_connected';
-    const held = await this.options.store.takePending(platform, shop, this.now());
-    if (!held) return 'not_found';
-    await this.options.store.connect(platform, shop, held.grant, this.now());
+    // The store of the variables is the platform's store (install-routes.ts, `pinned`): an install held before they
+    // were set does not take its place.
+    const { shopify, nuvemshop } = this.options.config.checkout;
+    const configured = platform === 'shopify' ? shopify.shop : nuvemshop.storeId;
+    if (configured !== undefined && configured !== shop) return 'other_connected';
+    const outcome = await this.options.store.approvePending(platform, shop, this.now());
+    if (outcome !== 'approved') return outcome;
     this.options.logger.info({ platform, shop }, 'stores: held install approved on the desk');
     await this.registrar?.(platform, shop);
     return 'approved';
@@ -238,8 +254,31 @@ export class StoreConnections {
     const held = await this.options.store.takePending(platform, shop, this.now());
     if (!held) return { rejected: false, revoke: 'none' };
     this.options.logger.info({ platform, shop }, 'stores: held install rejected on the desk');
+    return {
+      rejected: true,
+      revoke: await this.revoke(platform, shop, await this.heldToken(platform, shop, held)),
+    };
+  }
+
+  /**
+   * A held install's token to revoke with: a Shopify token that expired while it waited (1 h, held 24 h) is renewed
+   * first with its refresh token, else Shopify refuses the revoke and the app stays installed at that shop.
+   */
+  private async heldToken(
+    platform: StorePlatform,
+    shop: string,
+    held: PendingInstall,
+  ): Promise<string | undefined> {
     const token = openSealed(this.options.box, platform, shop, 'token', held.grant.token);
-    return { rejected: true, revoke: await this.revoke(platform, shop, token) };
+    if (platform !== 'shopify' || held.grant.expiresAt === null || held.grant.expiresAt > this.now())
+      return token;
+    const refreshToken = openSealed(this.options.box, platform, shop, 'refresh', held.grant.refresh);
+    if (!refreshToken) return token;
+    try {
+      return (await shopifyToken(this.app(shop), { grant: 'refresh_token', refreshToken })).access_token;
+    } catch {
+      return token;
+    }
   }
 
   /**
@@ -314,8 +353,7 @@ export class StoreConnections {
     await this.single(`shopify ${shop}`, async () => {
       if (await this.options.store.get('shopify', shop).then((row) => row?.token)) return;
       const answer = await shopifyToken(this.app(shop), { grant: 'client_credentials' });
-      await this.connectShopify(shop, answer, 'client_credentials');
-      granted = true;
+      granted = (await this.connectShopify(shop, answer, 'client_credentials')) === undefined;
       this.options.logger.info({ shop }, 'stores: Shopify token from the client-credentials grant');
     });
     // Outside the grant's turn: registering asks for the token again.

@@ -14,7 +14,7 @@ import type { Logger } from '../logger.ts';
 import type { ConnectionStore, StorePlatform } from './connection-store.ts';
 import type { StoreConnections, StoreRegistrar } from './connections.ts';
 import { isStoreRefused } from './store-api.ts';
-import { nuvemshopToken, shopifyToken } from './token-grants.ts';
+import { nuvemshopToken, shopifyRevoke, shopifyToken } from './token-grants.ts';
 
 export interface InstallDeps {
   config: Pick<BffConfig, 'publicUrl' | 'checkout' | 'serviceCodes' | 'store'>;
@@ -94,7 +94,17 @@ export function installRoutes(deps: InstallDeps): Router {
         if (!(await deps.connections.holdShopify(shop, answer))) refuse(TOO_MANY_HELD);
         deps.logger.info({ platform: 'shopify', shop }, 'stores: Shopify install held for approval');
       } else {
-        await deps.connections.connectShopify(shop, answer, answer.expires_in ? 'expiring' : 'static');
+        const other = await deps.connections.connectShopify(
+          shop,
+          answer,
+          answer.expires_in ? 'expiring' : 'static',
+        );
+        if (other) {
+          // Its token is of no use here: the app uninstalled from the shop again (a failed revoke changes nothing).
+          const revoke = { adminOrigin: deps.connections.adminOrigin(shop), fetch: deps.fetch };
+          await shopifyRevoke(revoke, answer.access_token).catch(() => undefined);
+          refuse(connectedAlready(other, shop));
+        }
         deps.logger.info(
           { platform: 'shopify', shop, expiring: Boolean(answer.expires_in) },
           'stores: Shopify app installed',
@@ -149,7 +159,8 @@ export function installRoutes(deps: InstallDeps): Router {
           'stores: Nuvemshop install held for approval',
         );
       } else {
-        await deps.connections.connectNuvemshop(storeId, answer.access_token);
+        const other = await deps.connections.connectNuvemshop(storeId, answer.access_token);
+        if (other) refuse(connectedAlready(other, storeId));
         deps.logger.info({ platform: 'nuvemshop', shop: storeId }, 'stores: Nuvemshop app installed');
         await deps.register('nuvemshop', storeId);
       }
@@ -174,9 +185,12 @@ async function pinned(deps: InstallDeps, platform: StorePlatform, shop: string):
     refuse(
       configured
         ? `This BFF serves ${configured} (${platform === 'shopify' ? 'BFF_SHOPIFY_SHOP' : 'BFF_NUVEMSHOP_STORE_ID'}); ${shop} cannot connect to it.`
-        : `${connected} is connected to this BFF: disconnect it on /admin/stores before connecting ${shop}.`,
+        : connectedAlready(connected ?? '', shop),
     );
 }
+
+const connectedAlready = (connected: string, shop: string) =>
+  `${connected} is connected to this BFF: disconnect it on /admin/stores before connecting ${shop}.`;
 
 const TOO_MANY_HELD =
   'Too many installs are waiting for the merchant’s approval: approve or reject them on /admin/stores first.';

@@ -125,6 +125,14 @@ describe('Shopify install', () => {
     });
   });
 
+  it('revokes a held install rejected after its token expired: renewed with its refresh token first', async () => {
+    expect((await installShopify()).done.status).toBe(302);
+    clock += 10_000; // the held install's token (4 s) has expired
+    const rejected = await desk.post('/admin/api/stores/reject', { platform: 'shopify', shop: SHOP });
+    expect(await rejected.json()).toEqual({ rejected: true, revoke: 'revoked' });
+    expect(liveTokens('shopify')).toEqual([]);
+  });
+
   it('goes from the app URL to a connected store with an expiring token, its carrier and webhooks registered', async () => {
     const { done } = await installShopify();
     expect(done.status).toBe(302);

@@ -77,7 +77,10 @@ export function storeDeskRoutes(deps: StoreDeskDeps): Router {
     if (outcome === 'not_found')
       throw new ApiError('not_found', 'No install of this store waits for approval.');
     if (outcome === 'other_connected')
-      throw new ApiError('invalid_body', 'Another store of this platform is connected: disconnect it first.');
+      throw new ApiError(
+        'invalid_body',
+        'Another store of this platform is connected (disconnect it first) or named by BFF_SHOPIFY_SHOP / BFF_NUVEMSHOP_STORE_ID.',
+      );
     res.json({ approved: true });
   });
   router.post('/admin/api/stores/reject', api, express.json({ limit: '4kb' }), async (req, res) => {
