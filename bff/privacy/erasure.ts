@@ -82,7 +82,7 @@ interface OrderRow {
 }
 
 /** A store as `store_orders` keeps it: Shopify's shop in lower case, Nuvemshop's id as digits. */
-export const storeKey = (store: string) => store.trim().toLowerCase();
+export const storeNameKey = (store: string) => store.trim().toLowerCase();
 
 const chunks = <T>(values: T[], size = 400): T[][] =>
   Array.from({ length: Math.ceil(values.length / size) }, (_, i) => values.slice(i * size, i * size + size));
@@ -105,7 +105,7 @@ export class Erasure {
     const named = new Set(request.orders.flatMap((id) => [id, `gid://shopify/Order/${id}`]));
     const rows = await runner.all(
       'SELECT order_id, external_id, body FROM store_orders WHERE source = ? AND store = ?',
-      [request.platform, storeKey(request.store)],
+      [request.platform, storeNameKey(request.store)],
     );
     return rows
       .map((row) => ({
@@ -163,7 +163,7 @@ export class Erasure {
    */
   eraseStore(source: OrderSource, store: string): Promise<ErasureCounts> {
     return this.sql.transaction(async (tx) => {
-      const key = storeKey(store);
+      const key = storeNameKey(store);
       const ids = (
         await tx.all('SELECT order_id FROM store_orders WHERE source = ? AND store = ?', [source, key])
       ).map((r) => String(r.order_id));

@@ -10,7 +10,7 @@ import type { BffConfig } from '../config.ts';
 import { pickLanguage } from '../desk/language.ts';
 import { sendDeskPage } from '../desk/layout.ts';
 import type { Logger } from '../logger.ts';
-import { Erasure, type ErasureCounts, storeKey } from './erasure.ts';
+import { Erasure, type ErasureCounts, storeNameKey } from './erasure.ts';
 import { PrivacyRequests, type StoredPrivacyRequest } from './requests.ts';
 import { PRIVACY_MESSAGES, privacyRequestsSection } from './requests-view.ts';
 
@@ -71,7 +71,7 @@ export class Privacy {
   async isOurs(request: Pick<PrivacyRequest, 'platform' | 'store'>): Promise<boolean> {
     const { checkout } = this.deps.config;
     const configured = request.platform === 'shopify' ? checkout.shopify.shop : checkout.nuvemshop.storeId;
-    const store = storeKey(request.store);
+    const store = storeNameKey(request.store);
     if (configured !== undefined && configured === store) return true;
     return (await this.deps.known?.(request.platform, store)) ?? false;
   }

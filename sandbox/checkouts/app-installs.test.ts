@@ -8,7 +8,7 @@ import {
   SANDBOX_SHOPIFY_APP_SECRET,
   SANDBOX_SHOPIFY_CLIENT_ID,
 } from './accounts.ts';
-import { MAX_CODES } from './app-installs.ts';
+import { MAX_INSTALL_CODES } from './app-installs.ts';
 
 const SHOP = 'loja-demo.myshopify.com';
 let clock = Date.parse('2026-12-06T12:00:00Z');
@@ -122,17 +122,17 @@ describe('the emulated authorize endpoints under a loop', () => {
       { redirect: 'manual' },
     );
 
-  it('keeps at most MAX_CODES codes (the oldest out), and drops expired ones at the next authorize', async () => {
+  it('keeps at most MAX_INSTALL_CODES codes (the oldest out), and drops expired ones at the next authorize', async () => {
     const installs = sandbox.state.checkouts.installs;
     // Both platforms' codes share the bound: Shopify's and Nuvemshop's authorize in turn.
     let last = '';
-    for (let i = 0; i < MAX_CODES + 50; i++) {
+    for (let i = 0; i < MAX_INSTALL_CODES + 50; i++) {
       if (i % 2 === 0) await code();
       else
         last =
           new URL((await authorizeNuvemshop()).headers.get('location') ?? '').searchParams.get('code') ?? '';
     }
-    expect(installs.codeCount).toBe(MAX_CODES);
+    expect(installs.codeCount).toBe(MAX_INSTALL_CODES);
     // The newest still works: the bound drops the oldest.
     const exchanged = await sandbox.post('/nuvemshop/apps/authorize/token', {
       client_id: SANDBOX_NUVEMSHOP_APP_ID,

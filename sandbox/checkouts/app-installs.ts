@@ -46,7 +46,7 @@ interface RefreshGrant {
 const SHOPIFY_CODE_MS = 10 * 60_000;
 const NUVEMSHOP_CODE_MS = 30_000;
 /** Codes kept at once, both platforms together (a merchant's install uses one within seconds). */
-export const MAX_CODES = 1000;
+export const MAX_INSTALL_CODES = 1000;
 /** Shopify: expiring offline tokens 1 h, refresh tokens 90 days, client-credentials tokens 24 h (86 399 s). */
 const SHOPIFY_TOKEN_S = 3600;
 export const SHOPIFY_REFRESH_S = 90 * 86_400;
@@ -104,7 +104,7 @@ export class AppInstalls {
 
   /**
    * A new code. The authorize endpoints take no login here (the merchant's click is assumed), so anyone on the
-   * sandbox's address can ask for codes: expired ones are pruned first, and at most `MAX_CODES` are kept (the oldest
+   * sandbox's address can ask for codes: expired ones are pruned first, and at most `MAX_INSTALL_CODES` are kept (the oldest
    * out), so a loop cannot grow the map without bound.
    */
   issueCode(platform: 'shopify' | 'nuvemshop', store: string, scopes: readonly string[]): string {
@@ -112,7 +112,7 @@ export class AppInstalls {
     for (const [key, grant] of this.codes) if (grant.expiresAt <= now) this.codes.delete(key);
     // A Map iterates in insertion order: the first key is the oldest code.
     for (const key of this.codes.keys()) {
-      if (this.codes.size < MAX_CODES) break;
+      if (this.codes.size < MAX_INSTALL_CODES) break;
       this.codes.delete(key);
     }
     const code = randomBytes(16).toString('hex');
