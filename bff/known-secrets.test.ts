@@ -128,9 +128,9 @@ function shownSecrets(): string[] {
     values.push(match[1] ?? '');
   for (const match of start.matchAll(/whsec_\$\{Buffer\.from\('([^']+)'\)/g))
     values.push(`whsec_${Buffer.from(match[1] ?? '').toString('base64')}`);
-  // Not a value: an ellipsis, a command or a variable to expand, an empty example.
+  // Not a value: an ellipsis, a command or a variable to expand (`$(…)`, `${…}`, `$NAME`), an empty example.
   return [...new Set(values.map((v) => v.trim()))].filter(
-    (v) => v.length >= 8 && !/…|\$\(|\$\{|<|^mk_test_/.test(v),
+    (v) => v.length >= 8 && !/…|\$\(|\$\{|<|^mk_test_|^\$[A-Z_][A-Z0-9_]*$/.test(v),
   );
 }
 
