@@ -20,7 +20,7 @@ const PAULISTA: CepAnswer = {
   },
 };
 const deps: ReviewDeps = {
-  cep: { lookup: async () => PAULISTA },
+  cep: { lookup: async (cep) => (cep === '20040020' ? { kind: 'uf_only', uf: 'RJ' } : PAULISTA) },
   serviceCodes: { codeOf: (serviceId) => (serviceId === 'pac' ? '03298' : undefined) },
 };
 
@@ -86,7 +86,9 @@ describe('a CSV file’s header', () => {
   });
 
   it('refuses text that is not CSV, and a file over the line limit', async () => {
-    await expect(read(`${HEADER}\n"PED-1,Ana\n`)).rejects.toBeInstanceOf(CsvRefused);
+    const refusal = await read(`${HEADER}\n"PED-1,Ana\n`).catch((error: unknown) => error);
+    expect(refusal).toBeInstanceOf(CsvRefused);
+    expect(refusal).toMatchObject({ name: 'CsvRefused', message: 'line 2: a quoted field is never closed' });
     const many = Array.from({ length: MAX_IMPORT_LINES + 1 }, (_, i) => line({ orderId: `P${i}` }));
     await expect(read(csv(...many))).rejects.toThrow(
       new CsvRefused(`at most ${MAX_IMPORT_LINES} lines per import; split the file`),
@@ -160,6 +162,26 @@ describe('a CSV file’s orders', () => {
     expect(orders[1]?.order.recipient.endereco).not.toHaveProperty('complemento');
   });
 
+  it('keeps the line’s neighbourhood, city and UF where the CEP’s address would say otherwise', async () => {
+    const { orders } = await read(
+      csv(
+        line({ bairro: 'Jardins', cidade: 'Sao Paulo' }),
+        line({ orderId: 'RJ-1', cep: '20040-020', bairro: 'Centro', cidade: 'Rio de Janeiro', uf: 'rj' }),
+      ),
+    );
+    expect(orders[0]?.order.recipient.endereco).toMatchObject({
+      bairro: 'Jardins',
+      cidade: 'Sao Paulo',
+      uf: 'SP',
+    });
+    expect(orders[1]?.order.recipient.endereco).toMatchObject({
+      bairro: 'Centro',
+      cidade: 'Rio de Janeiro',
+      uf: 'RJ',
+    });
+    expect(orders[1]?.order.needsReview).toEqual([]);
+  });
+
   it('trims every field, and an order without a service goes to review', async () => {
     const { orders } = await read(csv(line({ orderId: ' PED-9 ', item: ' Caneca ', serviceId: '' })));
     expect(orders[0]?.order.orderId).toBe('PED-9');
@@ -218,8 +240,8 @@ describe('a CSV file’s orders', () => {
 
   it('refuses a UF that cannot be one and a CPF/CNPJ of other than 11 or 14 digits; empty ones go to review', async () => {
     const lines = [
-      { uf: 'S' },
-      { uf: 'S1' },
+      { uf: 'SPX' },
+      { uf: '1SP' },
       { cpfCnpj: '1234567890' },
       { cpfCnpj: '123456789012' },
       { cpfCnpj: '12.345.678/0001-95' },

@@ -2,7 +2,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CSV_COLUMNS } from '../../shared/orders/order.ts';
+import { CSV_COLUMNS, OPTIONAL_CSV_COLUMNS } from '../../shared/orders/order.ts';
 import { errorHandler, notFound } from '../http/errors.ts';
 import { createLogger } from '../logger.ts';
 import type { CepAnswer } from './cep-directory.ts';
@@ -64,6 +64,7 @@ beforeEach(async () => {
         lookup: async (cep) => {
           cepAsked.push(cep);
           if (cep === '69900000') return { kind: 'not_found', uf: 'AC' };
+          if (cep === '66666666') throw new Error('the directory broke');
           return cep.startsWith('2') ? RIO : PAULISTA;
         },
       },
@@ -162,6 +163,8 @@ describe('the CSV import', () => {
     });
     const csvx = await post('/admin/api/orders/import', csv(csvLine({ orderId: 'P4' })), 'text/csvx');
     expect(csvx.status).toBe(400);
+    const prefixed = await post('/admin/api/orders/import', csv(csvLine({ orderId: 'P5' })), 'x-text/csv');
+    expect(prefixed.status).toBe(400);
     expect((await s.orders.list()).map((o) => o.orderId).sort()).toEqual(['P2', 'PED-1']);
   });
 
@@ -238,6 +241,32 @@ describe('the CSV import', () => {
     });
   });
 
+  it('answers 500 when reading the file fails for another reason than the file', async () => {
+    const res = await post('/admin/api/orders/import', csv(csvLine({ cep: '66666-666' })), 'text/csv');
+    expect(res.status).toBe(500);
+    expect(await s.orders.list()).toEqual([]);
+  });
+
+  it('lists an order that exists among the file’s own refusals, in line order', async () => {
+    await s.orders.receive(deskOrder({ orderId: 'PED-1' }));
+    const res = await post(
+      '/admin/api/orders/import',
+      csv(csvLine(), csvLine({ orderId: 'P2', quantidade: '0' })),
+      'text/csv',
+    );
+    expect(await res.json()).toEqual({
+      imported: 0,
+      refused: [
+        { line: 2, reason: 'order PED-1 already exists', problem: { code: 'exists', orderId: 'PED-1' } },
+        {
+          line: 3,
+          reason: 'quantidade: must be a whole number from 1 to 999',
+          problem: { code: 'quantity' },
+        },
+      ],
+    });
+  });
+
   it('previews without importing: the orders it would import, and the taken ones refused on each of their lines', async () => {
     await s.orders.receive(deskOrder({ orderId: 'P2' }));
     const res = await post(
@@ -273,7 +302,8 @@ describe('the CSV import', () => {
       headers: { 'content-type': 'text/csv' },
     });
     expect(res.status).toBe(400);
-    expect((await error(res)).message).toMatch(/^line 1: /);
+    const required = CSV_COLUMNS.filter((column) => !OPTIONAL_CSV_COLUMNS.includes(column));
+    expect((await error(res)).message).toBe(`line 1: missing columns ${required.join(', ')}`);
   });
 });
 
@@ -293,6 +323,14 @@ describe('POST /admin/api/orders/labels', () => {
       ['nope', 'not_found'],
     ]);
     expect(s.generated).toHaveLength(1);
+  });
+
+  it('takes a JSON body up to 256 kB, and answers 413 past it', async () => {
+    const sender = (size: number) => ({ ...SENDER, nome: 'x'.repeat(size) });
+    const big = await post('/admin/api/orders/labels', { orderIds: ['nope'], sender: sender(200_000) });
+    expect(big.status).toBe(200);
+    const over = await post('/admin/api/orders/labels', { orderIds: ['nope'], sender: sender(270_000) });
+    expect(over.status).toBe(413);
   });
 
   it(`answers 400 for no order, more than ${MAX_BATCH}, an empty or too long id, no sender, or an unknown field`, async () => {
@@ -414,6 +452,7 @@ describe('POST /admin/api/orders/:orderId/review', () => {
       deskOrder({
         needsReview: [
           { field: 'items', reason: 'out_of_bounds', detail: '51 lines' },
+          { field: 'items[0].name (recipient)', reason: 'out_of_bounds', detail: 'long' },
           { field: 'recipient.nome', reason: 'out_of_bounds', detail: 'long' },
           { field: 'serviceId', reason: 'out_of_bounds', detail: 'long' },
           { field: 'items[0].weightGrams', reason: 'no_weight' },
@@ -423,6 +462,7 @@ describe('POST /admin/api/orders/:orderId/review', () => {
     const res = await post('/admin/api/orders/PED-1/review', { recipient: recipient() });
     expect(((await res.json()) as { order: { needsReview: unknown[] } }).order.needsReview).toEqual([
       { field: 'items', reason: 'out_of_bounds', detail: '51 lines' },
+      { field: 'items[0].name (recipient)', reason: 'out_of_bounds', detail: 'long' },
     ]);
   });
 

@@ -94,9 +94,18 @@ describe('the desk’s list', () => {
     await s.orders.receive(malformed);
     await receive({ orderId: 'unweighed', items: [{ name: 'Caneca', quantity: 1, valor: 30 }] });
     await receive({ orderId: 'sedex', serviceId: 'sedex' });
+    for (const [orderId, cep] of [
+      ['digit-after', '200400201'],
+      ['digit-before', '120040020'],
+    ]) {
+      const order = deskOrder({ orderId });
+      order.recipient.endereco.cep = cep as string;
+      await s.orders.receive(order);
+    }
     const views = await s.desk.list({ price: true });
     for (const view of views) expect(view, view.orderId).not.toHaveProperty('price');
     expect(s.quotes.map((q) => q.input.destinationCep)).toEqual(['20040020']);
+    expect(s.logs.filter((l) => l.level === 40)).toEqual([]);
   });
 
   it('has no price while the desk’s quote share is spent, and logs only another failure', async () => {
@@ -125,9 +134,9 @@ describe('the desk’s list', () => {
     expect(views.get('#2')).not.toHaveProperty('trackingBack');
     expect(views.get('csv-1')).not.toHaveProperty('trackingBack');
     s.connected = new Set(['shopify']);
-    expect(new Map((await s.desk.list()).map((v) => [v.orderId, v])).get('#2')?.trackingBack).toEqual({
-      state: 'not_connected',
-    });
+    const shopifyOnly = new Map((await s.desk.list()).map((v) => [v.orderId, v]));
+    expect(shopifyOnly.get('#2')?.trackingBack).toEqual({ state: 'not_connected' });
+    expect(shopifyOnly.get('#1001')).not.toHaveProperty('trackingBack');
     const order = await s.orders.get('#1001');
     await s.fulfillments.enqueue(order as never, [{ code: 'AA1', url: 'u' }], s.clock.now);
     s.connected = new Set();
@@ -192,6 +201,29 @@ describe('the labels of a São Paulo day', () => {
       Array.from({ length: 150 }, (_, i) => `a${String(449 - 149 + i).padStart(3, '0')}`),
     );
     expect(s.pages).toHaveLength(1);
+  });
+
+  it('asks no page after a short one, nor after the page that reaches the limit', async () => {
+    const start = Date.parse('2026-12-07T03:00:00Z');
+    s.attempts = Array.from({ length: 10 }, (_, i) => at(new Date(start + 1000 + i).toISOString(), `d${i}`));
+    expect((await s.desk.labelsOfDay('2026-12-07')).labels).toHaveLength(10);
+    expect(s.pages).toHaveLength(1);
+    s.pages.length = 0;
+    s.attempts = Array.from({ length: 450 }, (_, i) => at(new Date(start + 1000 + i).toISOString(), `a${i}`));
+    expect((await s.desk.labelsOfDay('2026-12-07', 200)).labels).toHaveLength(200);
+    expect(s.pages).toHaveLength(1);
+  });
+
+  it('reads on past a page whose last label is the day’s first instant', async () => {
+    const start = Date.parse('2026-12-07T03:00:00Z');
+    s.attempts = [
+      ...Array.from({ length: 199 }, (_, i) => at(new Date(start + 1000 + i).toISOString(), `d${i}`)),
+      at('2026-12-07T03:00:00.000Z', 'a'),
+      at('2026-12-07T03:00:00.000Z', 'b'),
+    ];
+    const day = await s.desk.labelsOfDay('2026-12-07');
+    expect(day.labels.slice(0, 2).map((l) => l.id)).toEqual(['a', 'b']);
+    expect(day.labels).toHaveLength(201);
   });
 
   it('stops at a page that ends before the day, and at a short page', async () => {
@@ -307,6 +339,15 @@ describe('a batch of labels', () => {
       refused: { reason: 'no_weight', message: 'Caneca has no weight: weigh it, or save a preset' },
     });
     expect((await s.orders.get('PED-1'))?.plannedVolumes).toBeNull();
+  });
+
+  it('names a nested field the label’s rules refuse by its path', async () => {
+    const order = deskOrder();
+    order.recipient.nome = '';
+    await s.orders.receive(order);
+    const [result] = await s.desk.issue(['PED-1'], SENDER);
+    expect(result?.volumes[0]?.status).toBe(422);
+    expect(result?.volumes[0]?.answer.status).toMatch(/^recipient\.nome: /);
   });
 
   it('answers invalid_body for a volume the label’s rules refuse, naming the field, and sends nothing for it', async () => {

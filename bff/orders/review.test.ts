@@ -108,7 +108,7 @@ describe('an order reviewed', () => {
   });
 
   it('fills an empty street, neighbourhood, city and UF from the CEP’s address, and flags nothing for them', async () => {
-    const order = await reviewed(draft({ logradouro: ' ', bairro: '', cidade: '', uf: '' }), deps());
+    const order = await reviewed(draft({ logradouro: ' ', bairro: ' ', cidade: '  ', uf: ' ' }), deps());
     expect(order.needsReview).toEqual([]);
     expect(order.recipient.endereco).toMatchObject({
       logradouro: 'Avenida Paulista',
