@@ -145,6 +145,8 @@ describe('the address of a CEP', () => {
       const { cep } = directory(['viacep'], () => answer);
       expect(await cep.lookup('20040020'), JSON.stringify(answer)).toEqual({ kind: 'uf_only', uf: 'RJ' });
     }
+    const erring = directory(['viacep'], () => ({ status: 500, body: VIACEP }));
+    expect(await erring.cep.lookup('20040020')).toEqual({ kind: 'uf_only', uf: 'RJ' });
     const brasil = directory(['brasilapi'], () => ({ status: 503 }));
     expect(await brasil.cep.lookup('20040020')).toEqual({ kind: 'uf_only', uf: 'RJ' });
   });
@@ -152,6 +154,7 @@ describe('the address of a CEP', () => {
   it('answers the table’s UF with no service configured', async () => {
     const { cep } = directory([], () => ({ status: 200, body: VIACEP }));
     expect(await cep.lookup('20040020')).toEqual({ kind: 'uf_only', uf: 'RJ' });
+    expect(cep.state()).toEqual({ cached: 0, flights: 0, services: [] });
   });
 
   it('takes the first address when one service fails, and not_found when one does not know it and the other fails', async () => {
@@ -281,11 +284,34 @@ describe('the pace of the lookups', () => {
   });
 });
 
+describe('a failure beside a skip', () => {
+  it('is not kept when a service was skipped by the pacing, though the other failed', async () => {
+    const { cep, service } = directory(
+      ['viacep', 'brasilapi'],
+      (url) => (url.includes('viacep') ? { status: 500 } : 'deaf'),
+      30,
+    );
+    const busy = Array.from({ length: CEP_LOOKUP_LIMITS.inFlight }, (_, i) =>
+      cep.lookup(String(30_000_000 + i)),
+    );
+    expect(await cep.lookup('20040020')).toEqual({ kind: 'uf_only', uf: 'RJ' });
+    service.release({ status: 404 });
+    await Promise.all(busy);
+    const calls = service.calls.filter((c) => c.url.includes('20040020')).length;
+    const again = cep.lookup('20040020');
+    await new Promise((done) => setImmediate(done));
+    expect(service.calls.filter((c) => c.url.includes('20040020')).length).toBeGreaterThan(calls);
+    service.release({ status: 404 });
+    await again;
+  });
+});
+
 describe('a city’s name as compared', () => {
   it('ignores accents, case and repeated or outer spaces, and nothing else', () => {
     expect(sameCity('São Paulo', ' sao   PAULO ')).toBe(true);
     expect(sameCity('São Paulo', 'São Paulo do Sul')).toBe(false);
     expect(sameCity('Itaú', 'Itau')).toBe(true);
     expect(sameCity('Sao\tPaulo', 'sao paulo')).toBe(true);
+    expect(sameCity('Sao Paulo', 'Saopaulo')).toBe(false);
   });
 });

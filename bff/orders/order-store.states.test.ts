@@ -173,6 +173,34 @@ describe('a delivery of an order', () => {
     });
   });
 
+  it('is a conflict, not a cancellation, for a cancelled order another orderId already holds', async () => {
+    await s.orders.receive(deskOrder(SHOPIFY));
+    const other = deskOrder({ ...SHOPIFY, orderId: '#other', cancelled: { at: 'x', reason: 'customer' } });
+    expect(await s.orders.receive(other)).toBe('conflict');
+    expect(await s.orders.get('#other')).toBeUndefined();
+  });
+
+  it('keeps the reviews an order had beside the one a label’s change or cancellation adds', async () => {
+    const weighed = { field: 'items[0].weightGrams', reason: 'no_weight' as const };
+    await s.orders.receive(deskOrder({ ...SHOPIFY, needsReview: [weighed] }), {
+      version: '2026-01-01T00:00:00Z',
+    });
+    await ledgerLabel(s.sql, deskOrder(SHOPIFY), { volume: 1 });
+    const moved = deskOrder({ ...SHOPIFY, serviceId: 'sedex' });
+    moved.recipient.endereco.numero = '51';
+    expect(await s.orders.receive(moved, { version: '2026-01-02T00:00:00Z' })).toBe('flagged');
+    const flagged = (await s.orders.get('#1'))?.needsReview;
+    expect(flagged?.[0]).toEqual(weighed);
+    expect(flagged?.[1]?.detail?.split('; ')).toHaveLength(2);
+    const cancelled = deskOrder({ ...SHOPIFY, cancelled: { at: 'x', reason: 'customer' } });
+    expect(await s.orders.receive(cancelled, { version: '2026-01-03T00:00:00Z' })).toBe('cancelled');
+    expect((await s.orders.get('#1'))?.needsReview.map((r) => r.reason)).toEqual([
+      'no_weight',
+      'changed_after_label',
+      'cancelled_after_label',
+    ]);
+  });
+
   it('counts a pending label as a label, and a rejected one as none', async () => {
     await s.orders.receive(deskOrder(SHOPIFY), { version: '2026-01-01T00:00:00Z' });
     await ledgerLabel(s.sql, deskOrder(SHOPIFY), { volume: 1, state: 'rejected', trackingCode: null });
