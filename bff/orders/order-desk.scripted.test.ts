@@ -97,9 +97,9 @@ describe('the desk’s list', () => {
     for (const [orderId, cep] of [
       ['digit-after', '200400201'],
       ['digit-before', '120040020'],
-    ]) {
+    ] as const) {
       const order = deskOrder({ orderId });
-      order.recipient.endereco.cep = cep as string;
+      order.recipient.endereco.cep = cep;
       await s.orders.receive(order);
     }
     const views = await s.desk.list({ price: true });
