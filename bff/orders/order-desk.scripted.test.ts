@@ -144,6 +144,88 @@ describe('the desk’s list', () => {
     expect(queued?.trackingBack).toMatchObject({ state: 'pending', codes: ['AA1'] });
   });
 
+  it('shows an order whole: its service, address as sent, reviews, items, state, plan, labels and tracking sent back', async () => {
+    const order = deskOrder({
+      ...SHOPIFY,
+      rawAddress: 'Rua do Ouvidor 50',
+      needsReview: [{ field: 'order', reason: 'changed_after_label', detail: 'number 5 → 50' }],
+    });
+    await s.orders.receive(order);
+    await ledgerLabel(s.sql, order, { volume: 1, status: 'posted' });
+    const stored = await s.orders.get('#1001');
+    if (!stored) throw new Error('not stored');
+    await s.fulfillments.enqueue(stored, [{ code: 'TRK1', url: 'u' }], 0);
+    await s.fulfillments.sent('#1001', Date.parse('2026-12-07T16:00:00Z'));
+    const [view] = await s.desk.list();
+    expect(view).toEqual({
+      orderId: '#1001',
+      source: 'shopify',
+      serviceId: 'pac',
+      recipient: order.recipient,
+      needsReview: order.needsReview,
+      rawAddress: 'Rua do Ouvidor 50',
+      items: [
+        {
+          name: 'Caneca',
+          quantity: 1,
+          weightGrams: 400,
+          valor: 30,
+          dimensions: { comprimento: 20, largura: 15, altura: 10 },
+          sizeSource: 'box',
+          weightSource: 'platform',
+        },
+      ],
+      state: 'posted',
+      plan: {
+        volumes: [
+          {
+            box: 'P',
+            items: [{ id: 'Caneca', quantity: 1 }],
+            weightGrams: 500,
+            dimensions: { comprimento: 20, largura: 15, altura: 10 },
+          },
+        ],
+      },
+      labels: [
+        {
+          attemptId: 'att-#1001-1-created',
+          volume: 1,
+          state: 'created',
+          trackingCode: 'TRK1',
+          status: 'posted',
+        },
+      ],
+      trackingBack: { state: 'sent', tries: 0, sentAt: '2026-12-07T16:00:00.000Z', codes: ['TRK1'] },
+      receivedAt: new Date(s.clock.now).toISOString(),
+    });
+  });
+
+  it('shows a cancelled order’s cancellation, why its tracking failed, and no service, address or plan it lacks', async () => {
+    const order = deskOrder({
+      ...SHOPIFY,
+      serviceId: undefined,
+      cancelled: { at: '2026-12-07T10:00:00Z', reason: 'customer' },
+      items: [{ name: 'Caneca', quantity: 1, valor: 30 }],
+    });
+    delete order.serviceId;
+    await s.orders.receive(order);
+    const stored = await s.orders.get('#1001');
+    if (!stored) throw new Error('not stored');
+    await s.fulfillments.enqueue(stored, [{ code: 'TRK1', url: 'u' }], 0);
+    await s.fulfillments.withdraw('#1001', 'the store cancelled the order', 0);
+    const [view] = await s.desk.list();
+    expect(view).not.toHaveProperty('serviceId');
+    expect(view).not.toHaveProperty('rawAddress');
+    expect(view).toMatchObject({
+      cancelled: { at: '2026-12-07T10:00:00Z', reason: 'customer' },
+      state: 'cancelled',
+      labels: [],
+      plan: { reason: 'no_weight', message: 'Caneca has no weight: weigh it, or save a preset' },
+      trackingBack: { state: 'failed', tries: 0, error: 'the store cancelled the order', codes: ['TRK1'] },
+    });
+    expect(view?.trackingBack).not.toHaveProperty('sentAt');
+  });
+
   it('views one order, priced, and nothing for an unknown one', async () => {
     await receive();
     expect(await s.desk.view('PED-1')).toMatchObject({ price: 25.5 });

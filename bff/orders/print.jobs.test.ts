@@ -182,8 +182,26 @@ describe('labels that cannot be printed', () => {
     expect(pages[2]).toMatch(/\/Helvetica-Bold-\d+ 16 Tf/);
     expect(pages[2]).toMatch(/\/Helvetica-\d+ 11 Tf/);
     expect(pages[2]).toMatch(/\/Helvetica-\d+ 10 Tf/);
-    const [, x, y] = /1 0 0 1 (\S+) (\S+) Tm/.exec(pages[2] ?? '') ?? [];
-    expect([Number(x), Number(y)]).toEqual([48, 842 - 48 - 16]);
+    // Each line 1.4 sizes below the one before, 8 pt more after the intro and 4 after each label's reason.
+    const at = [...(pages[2] ?? '').matchAll(/1 0 0 1 (\S+) (\S+) Tm/g)].map((m) => [
+      Number(m[1]),
+      Number(m[2]),
+    ]);
+    let y = 842 - 48;
+    const expected: number[] = [];
+    for (const [size, after] of [
+      [16, 0],
+      [11, 8],
+      [11, 0],
+      [10, 4],
+      [11, 0],
+      [10, 4],
+    ] as const) {
+      expected.push(y - size);
+      y -= size * 1.4 + after;
+    }
+    expect(at.slice(0, 6).map(([, ty]) => ty)).toEqual(expected.map((e) => expect.closeTo(e, 6)));
+    expect(at.every(([tx]) => tx === 48)).toBe(true);
   });
 
   it('has no report page when every label is printed', async () => {
@@ -213,5 +231,8 @@ describe('labels that cannot be printed', () => {
     for (const operators of pages)
       for (const [, y] of operators.matchAll(/1 0 0 1 \S+ (\S+) Tm/g))
         expect(Number(y)).toBeGreaterThanOrEqual(48 - 0.01);
+    // a new page starts its first line at the top margin again
+    const [, top] = /1 0 0 1 \S+ (\S+) Tm/.exec(pages[1] ?? '') ?? [];
+    expect([842 - 48 - 10, 842 - 48 - 11]).toContain(Number(top));
   });
 });
