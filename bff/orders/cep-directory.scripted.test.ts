@@ -224,6 +224,11 @@ describe('what the directory keeps', () => {
   });
 });
 
+/** Turns of the event loop until `seen()` (a state the test waits for is waited for until it is there, never raced). */
+async function until(seen: () => boolean): Promise<void> {
+  while (!seen()) await new Promise((done) => setImmediate(done));
+}
+
 describe('the pace of the lookups', () => {
   const ceps = (n: number, from = 30_000_000) => Array.from({ length: n }, (_, i) => String(from + i));
 
@@ -234,7 +239,9 @@ describe('the pace of the lookups', () => {
     expect(service.calls).toHaveLength(CEP_LOOKUP_LIMITS.inFlight);
     expect(cep.state().services).toEqual([{ active: CEP_LOOKUP_LIMITS.inFlight, waiting: 2 }]);
     service.release();
-    await new Promise((done) => setTimeout(done, 5));
+    await until(
+      () => service.calls.length === CEP_LOOKUP_LIMITS.inFlight + 2 && cep.state().services[0]?.active === 2,
+    );
     expect(service.calls.map((c) => c.url.split('/')[4])).toEqual(ceps(CEP_LOOKUP_LIMITS.inFlight + 2));
     expect(cep.state().services).toEqual([{ active: 2, waiting: 0 }]);
     service.release();
@@ -252,12 +259,15 @@ describe('the pace of the lookups', () => {
     expect(cep.state().services).toEqual([
       { active: CEP_LOOKUP_LIMITS.inFlight, waiting: CEP_LOOKUP_LIMITS.waiting },
     ]);
-    for (let i = 0; i < full; i += CEP_LOOKUP_LIMITS.inFlight) {
+    let settled = false;
+    const all = Promise.all(asked).then(() => {
+      settled = true;
+    });
+    await until(() => {
       service.release();
-      await new Promise((done) => setTimeout(done, 0));
-    }
-    service.release();
-    await Promise.all(asked);
+      return settled;
+    });
+    await all;
     const calls = service.calls.length;
     const again = cep.lookup('20040020');
     await new Promise((done) => setImmediate(done));

@@ -349,18 +349,33 @@ describe('a batch of labels', () => {
     expect(s.generated[0]?.recipient).not.toHaveProperty('telefone');
   });
 
-  it('answers each order in the order asked, however many run at once, and drains the tracking once', async () => {
+  it('answers each order in the order asked, four at a time, and drains the tracking once', async () => {
     const ids = Array.from({ length: 9 }, (_, i) => `O${i}`);
     for (const orderId of ids) await receive({ orderId });
     let running = 0;
     let most = 0;
-    s.answer = (request) => {
+    let finished = 0;
+    const waiting: (() => void)[] = [];
+    s.answer = async (request) => {
       running += 1;
       most = Math.max(most, running);
+      await new Promise<void>((go) => waiting.push(go));
       running -= 1;
+      finished += 1;
       return created(request, `T-${request.orderId}`);
     };
-    const results = await s.desk.issue(ids, SENDER);
+    const issued = s.desk.issue(ids, SENDER);
+    let settled = false;
+    void issued.then(() => {
+      settled = true;
+    });
+    // one answer at a time, each once every order that can be in flight is: the most at once is then seen
+    while (!settled) {
+      await new Promise((done) => setImmediate(done));
+      if (waiting.length > 0 && waiting.length >= Math.min(4, ids.length - finished)) waiting.shift()?.();
+    }
+    const results = await issued;
+    expect(most).toBe(4);
     expect(results.map((r) => r.orderId)).toEqual(ids);
     expect(results.map((r) => r.volumes[0]?.answer.trackingCode)).toEqual(ids.map((id) => `T-${id}`));
     expect(s.drains).toBe(1);

@@ -65,7 +65,7 @@ export interface ScriptedDesk {
   /** The label requests the desk sent, in order. */
   generated: AgentLabelInput[];
   /** What the label service answers a request (default: created, tracking `TRK<volume>-<orderId>`). */
-  answer: (request: AgentLabelInput) => LabelAnswer;
+  answer: (request: AgentLabelInput) => LabelAnswer | Promise<LabelAnswer>;
   /** The ledger's attempts `labelsOfDay` pages through (any order). */
   attempts: LedgerAttempt[];
   /** The ledger's pages asked for. */
@@ -103,7 +103,8 @@ export async function scriptedDesk(options: { publicUrl?: string } = {}): Promis
   const logs: Record<string, unknown>[] = [];
   const state = {
     generated: [] as AgentLabelInput[],
-    answer: (request: AgentLabelInput) => created(request, `TRK${request.volume}-${request.orderId}`),
+    answer: (request: AgentLabelInput): LabelAnswer | Promise<LabelAnswer> =>
+      created(request, `TRK${request.volume}-${request.orderId}`),
     attempts: [] as LedgerAttempt[],
     pages: [] as ScriptedDesk['pages'],
     quote: async () => ({ rates: [{ serviceId: 'pac', price: 25.5 }] }) as never,
