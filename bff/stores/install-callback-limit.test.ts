@@ -139,6 +139,41 @@ describe('an install while no store is configured', () => {
     expect(await quote()).toBe('callback');
     const again = await desk.post('/admin/api/stores/approve', { platform: 'nuvemshop', shop: '1001' });
     expect(again.status).toBe(404);
+    // The page's form says why an approve did nothing, where it lands (it said nothing before).
+    const csrf =
+      /name="csrf" value="([^"]+)"/.exec(await (await desk.get('/admin/stores')).text())?.[1] ?? '';
+    expect(csrf).not.toBe('');
+    const formApprove = (shop: string) =>
+      desk.post(
+        '/admin/stores/approve',
+        new URLSearchParams({ platform: 'nuvemshop', shop, csrf }).toString(),
+        { 'content-type': 'application/x-www-form-urlencoded' },
+      );
+    const gone = await formApprove('1001');
+    expect(new URL(gone.url).search).toBe('?approve=not_found');
+    expect(await gone.text()).toContain('Esta instalação não espera mais aprovação');
+    await bff.backends.connections.hold(
+      'nuvemshop',
+      '3003',
+      {
+        kind: 'nuvemshop',
+        token: 'v1.sealed.elsewhere.y',
+        refresh: null,
+        issuedAt: clock,
+        expiresAt: null,
+        refreshExpiresAt: null,
+        renewAt: null,
+      },
+      clock,
+    );
+    const other = await formApprove('3003');
+    expect(new URL(other.url).search).toBe('?approve=other_connected');
+    expect(await other.text()).toContain('outra loja desta plataforma está conectada');
+    expect((await bff.backends.connections.connected('nuvemshop'))?.shop).toBe('1001');
+    const english = await desk.get('/admin/stores?approve=other_connected&lang=en');
+    expect(await english.text()).toContain('Not approved: another store of this platform is connected');
+    expect(await (await desk.get('/admin/stores?approve=%3Cscript%3E')).text()).not.toContain('Not approved');
+    await desk.post('/admin/api/stores/reject', { platform: 'nuvemshop', shop: '3003' });
   });
 
   it('discards a rejected install: nothing connects, the sealed token is gone', async () => {

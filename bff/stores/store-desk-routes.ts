@@ -90,8 +90,11 @@ export function storeDeskRoutes(deps: StoreDeskDeps): Router {
   });
   router.post('/admin/stores/approve', ...form, async (req: Request, res: Response) => {
     const parsed = DisconnectSchema.safeParse(req.body);
-    if (parsed.success) await deps.connections.approve(parsed.data.platform, parsed.data.shop);
-    res.redirect(303, '/admin/stores');
+    const outcome = parsed.success
+      ? await deps.connections.approve(parsed.data.platform, parsed.data.shop)
+      : 'not_found';
+    // A refusal is said on the page it lands on, as a failed revoke is.
+    res.redirect(303, outcome === 'approved' ? '/admin/stores' : `/admin/stores?approve=${outcome}`);
   });
   router.post('/admin/stores/reject', ...form, async (req: Request, res: Response) => {
     const parsed = DisconnectSchema.safeParse(req.body);
@@ -130,6 +133,10 @@ export function storeDeskRoutes(deps: StoreDeskDeps): Router {
         pending: await pendingOf(deps),
         installs: installLinks(deps.config),
         revokeFailed: req.query.revoke === 'failed',
+        approveRefused:
+          req.query.approve === 'other_connected' || req.query.approve === 'not_found'
+            ? req.query.approve
+            : undefined,
         ...(privacyRequests ? { privacyRequests } : {}),
       }),
     });

@@ -63,6 +63,9 @@ const PT_BR = {
   reject: 'Recusar',
   revokeFailed:
     'Desconectada aqui, mas a Shopify não confirmou a remoção do app: remova-o no admin da Shopify (Configurações → Apps).',
+  approveOtherConnected:
+    'Não aprovada: outra loja desta plataforma está conectada, ou BFF_SHOPIFY_SHOP / BFF_NUVEMSHOP_STORE_ID nomeia outra loja. Desconecte a outra (ou corrija a variável) e aprove de novo.',
+  approveGone: 'Esta instalação não espera mais aprovação (já aprovada, recusada ou vencida depois de 24 h).',
 };
 type StoreMessages = typeof PT_BR;
 
@@ -101,6 +104,10 @@ const EN: StoreMessages = {
   reject: 'Reject',
   revokeFailed:
     'Disconnected here, but Shopify did not confirm the app was removed: remove it in the Shopify admin (Settings → Apps).',
+  approveOtherConnected:
+    'Not approved: another store of this platform is connected, or BFF_SHOPIFY_SHOP / BFF_NUVEMSHOP_STORE_ID names another store. Disconnect the other one (or fix the variable) and approve again.',
+  approveGone:
+    'This install no longer waits for approval (already approved, rejected, or expired after 24 h).',
 };
 
 const ES: StoreMessages = {
@@ -138,6 +145,9 @@ const ES: StoreMessages = {
   reject: 'Rechazar',
   revokeFailed:
     'Desconectada aquí, pero Shopify no confirmó la eliminación de la app: elimínela en el admin de Shopify (Configuración → Apps).',
+  approveOtherConnected:
+    'No aprobada: otra tienda de esta plataforma está conectada, o BFF_SHOPIFY_SHOP / BFF_NUVEMSHOP_STORE_ID nombra otra tienda. Desconecte la otra (o corrija la variable) y apruebe de nuevo.',
+  approveGone: 'Esta instalación ya no espera aprobación (ya aprobada, rechazada o vencida tras 24 h).',
 };
 
 export const STORE_MESSAGES: Record<Locale, StoreMessages> = { 'pt-BR': PT_BR, en: EN, es: ES };
@@ -152,6 +162,8 @@ export interface StoresView {
   installs: { shopify: boolean; nuvemshop: string | undefined };
   /** The last disconnect or reject could not uninstall the app at Shopify (it was disconnected here all the same). */
   revokeFailed?: boolean;
+  /** The last "approve" did nothing, and why: another store is connected or configured, or the install is gone. */
+  approveRefused?: 'other_connected' | 'not_found' | undefined;
   /**
    * The privacy requests section (customers/data_request, redactions, ARCHITECTURE "Connected stores"): the privacy
    * module supplies it and `storesBody` renders it under its heading, `#privacy-requests`; absent, no section.
@@ -226,6 +238,11 @@ export function storesBody(view: StoresView): Html {
   return html`<h1>${s.storesTitle}</h1>
 <p class="lead">${s.storesIntro}</p>
 ${view.revokeFailed ? html`<p class="warn" role="status">${s.revokeFailed}</p>` : ''}
+${
+  view.approveRefused
+    ? html`<p class="warn" role="status">${view.approveRefused === 'other_connected' ? s.approveOtherConnected : s.approveGone}</p>`
+    : ''
+}
 ${pendingSection(view)}
 ${
   view.stores.length === 0
