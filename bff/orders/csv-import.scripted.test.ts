@@ -1,24 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { CSV_COLUMNS } from '../../shared/orders/order.ts';
-import type { CepAnswer } from './cep-directory.ts';
 import { CSV_TEMPLATE, CsvRefused, MAX_IMPORT_LINES, readOrdersCsv } from './csv-import.ts';
 import type { ReviewDeps } from './review.ts';
+import { PAULISTA } from './testing/desk.ts';
 
 /**
  * The CSV import's reading (docs/orders.md, "Any other store: the CSV import") in process, with a scripted CEP
  * lookup: csv-import.test.ts states the same through the desk's API on a started BFF and sandbox.
  */
-const PAULISTA: CepAnswer = {
-  kind: 'address',
-  service: 'viacep',
-  address: {
-    cep: '01310100',
-    logradouro: 'Avenida Paulista',
-    bairro: 'Bela Vista',
-    cidade: 'São Paulo',
-    uf: 'SP',
-  },
-};
 const deps: ReviewDeps = {
   cep: { lookup: async (cep) => (cep === '20040020' ? { kind: 'uf_only', uf: 'RJ' } : PAULISTA) },
   serviceCodes: { codeOf: (serviceId) => (serviceId === 'pac' ? '03298' : undefined) },

@@ -8,24 +8,13 @@ import { createLogger } from '../logger.ts';
 import type { CepAnswer } from './cep-directory.ts';
 import { CSV_TEMPLATE } from './csv-import.ts';
 import { MAX_BATCH, orderDeskRoutes } from './desk-routes.ts';
-import { deskOrder, ledgerLabel, type ScriptedDesk, SENDER, scriptedDesk } from './testing/desk.ts';
+import { deskOrder, ledgerLabel, PAULISTA, type ScriptedDesk, SENDER, scriptedDesk } from './testing/desk.ts';
 
 /**
  * The desk's orders API (bff/orders/desk-routes.ts) in process, without the admin gate in front of it: the real order
  * store on node:sqlite, the desk over a scripted label service, quote core and store, a scripted CEP lookup.
  * csv-import.test.ts, order-desk.test.ts and binding.test.ts state the same through a started BFF and the sandbox.
  */
-const PAULISTA: CepAnswer = {
-  kind: 'address',
-  service: 'viacep',
-  address: {
-    cep: '01310100',
-    logradouro: 'Avenida Paulista',
-    bairro: 'Bela Vista',
-    cidade: 'São Paulo',
-    uf: 'SP',
-  },
-};
 const RIO: CepAnswer = {
   kind: 'address',
   service: 'viacep',

@@ -2,22 +2,12 @@ import { describe, expect, it } from 'vitest';
 import type { Review } from '../../shared/orders/order.ts';
 import type { CepAnswer } from './cep-directory.ts';
 import { type DraftOrder, type ReviewDeps, reviewed } from './review.ts';
+import { PAULISTA } from './testing/desk.ts';
 
 /**
  * What the operator must look at before an order's labels (docs/orders.md, "What the desk shows"), every rule of
  * review.ts against a scripted CEP lookup and service map: csv-import.test.ts and the stores' tests state it end to end.
  */
-const PAULISTA: CepAnswer = {
-  kind: 'address',
-  service: 'viacep',
-  address: {
-    cep: '01310100',
-    logradouro: 'Avenida Paulista',
-    bairro: 'Bela Vista',
-    cidade: 'São Paulo',
-    uf: 'SP',
-  },
-};
 
 function deps(answer: CepAnswer = PAULISTA): ReviewDeps & { asked: string[] } {
   const asked: string[] = [];

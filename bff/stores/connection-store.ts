@@ -349,18 +349,7 @@ export class ConnectionStore {
       await tx.run(
         `INSERT INTO store_pending_installs (platform, shop, kind, token, refresh, issued_at, expires_at,
            refresh_expires_at, renew_at, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        [
-          platform,
-          shop,
-          grant.kind,
-          grant.token,
-          grant.refresh,
-          grant.issuedAt,
-          grant.expiresAt,
-          grant.refreshExpiresAt,
-          grant.renewAt,
-          now,
-        ],
+        [platform, shop, ...grantColumns(grant), now],
       );
       return true;
     });
@@ -421,6 +410,19 @@ function pendingOf(row: z.infer<typeof PendingRowSchema>): PendingInstall {
   };
 }
 
+/** A grant's seven columns, in the order both tables list them (kind, token, refresh and the four times). */
+function grantColumns(grant: SealedGrant): (string | number | null)[] {
+  return [
+    grant.kind,
+    grant.token,
+    grant.refresh,
+    grant.issuedAt,
+    grant.expiresAt,
+    grant.refreshExpiresAt,
+    grant.renewAt,
+  ];
+}
+
 /** A connection's row written whole, whatever was there (on the database or in a transaction). */
 async function connectOn(
   runner: SqlRunner,
@@ -429,16 +431,7 @@ async function connectOn(
   grant: SealedGrant,
   now: number,
 ): Promise<void> {
-  const values = [
-    grant.kind,
-    grant.token,
-    grant.refresh,
-    grant.issuedAt,
-    grant.expiresAt,
-    grant.refreshExpiresAt,
-    grant.renewAt,
-    now,
-  ];
+  const values = [...grantColumns(grant), now];
   await runner.run(
     `INSERT INTO store_connections (platform, shop, kind, token, refresh, issued_at, expires_at, refresh_expires_at, renew_at, renew_tries, renew_error, updated_at, connected_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, NULL, ?, ?)

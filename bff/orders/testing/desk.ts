@@ -9,6 +9,7 @@ import { createLogger } from '../../logger.ts';
 import { NOTIFICATION_MIGRATIONS } from '../../notifications/migrations.ts';
 import type { RatesService } from '../../rates/service.ts';
 import { FulfillmentStore } from '../../stores/tracking-back.ts';
+import type { CepAnswer } from '../cep-directory.ts';
 import { OrderDesk } from '../order-desk.ts';
 import { OrderStore } from '../order-store.ts';
 
@@ -17,6 +18,19 @@ import { OrderStore } from '../order-store.ts';
  * order store and fulfillment outbox on node:sqlite in memory, beside the ledger's and the watcher's tables; the label
  * service, the ledger's day list, the quote core and the store's connection scripted, each call recorded.
  */
+/** What the CEP service answers for Avenida Paulista's CEP (01310-100), as the tests' lookups script it. */
+export const PAULISTA: CepAnswer = {
+  kind: 'address',
+  service: 'viacep',
+  address: {
+    cep: '01310100',
+    logradouro: 'Avenida Paulista',
+    bairro: 'Bela Vista',
+    cidade: 'São Paulo',
+    uf: 'SP',
+  },
+};
+
 export const BOXES = [
   { id: 'M', comprimento: 30, largura: 20, altura: 20, tareGrams: 200, maxWeightGrams: 10_000 },
   { id: 'P', comprimento: 20, largura: 15, altura: 10, tareGrams: 100, maxWeightGrams: 5_000 },
