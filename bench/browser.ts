@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { builtCalculatorApp } from '../bff/static/calculator-app.ts';
 import { closeSharedBrowser, launchBrowser } from '../e2e/support/browser.ts';
 import { startSandbox } from '../sandbox/testing.ts';
-import { type MainThreadTask, traceMainThread } from './main-thread.ts';
+import { LONG_TASK_MS, type MainThreadTask, traceMainThread } from './main-thread.ts';
 import { type Figure, median, round } from './stats.ts';
 
 const ROOT = new URL('..', import.meta.url).pathname;
@@ -209,8 +209,6 @@ customElements.define('shipping-calculator', class extends HTMLElement {
     },
   };
 }
-
-const LONG_TASK_MS = 50;
 
 type LongTaskAttribution = {
   load: number;

@@ -17,7 +17,7 @@ const TraceEventSchema = z.object({
 type TraceEvent = z.infer<typeof TraceEventSchema>;
 
 /** Chromium's own threshold for a long task (the Long Tasks API). */
-const LONG_TASK_MS = 50;
+export const LONG_TASK_MS = 50;
 
 /**
  * Traces Chromium's `toplevel` category (each task a thread runs, with its wall and thread CPU time) until the
