@@ -93,7 +93,7 @@ export default defineConfig(({ command, mode }) => {
       lib: { entry: bundle.entry, formats: ['iife'], name: bundle.name, fileName: () => bundle.file },
     },
     test: {
-      include: ['{shared,sandbox,bff,widget,e2e,scripts,testing}/**/*.test.{ts,tsx}'],
+      include: ['{shared,sandbox,bff,widget,e2e,scripts,testing,bench}/**/*.test.{ts,tsx}'],
       reporters: ['default', './scripts/summary-reporter.ts'],
       // Nothing a test starts outlives its file, or the run (testing/processes.ts).
       globalSetup: ['testing/global-setup.ts'],
