@@ -178,7 +178,7 @@ function storeRow(view: StoresView, store: StoreView): Html {
 <td>${store.connected ? s.connected : html`<strong>${s.disconnected}</strong>`}</td>
 <td>${token}</td>
 <td>${s.carriers[store.carrier]}</td>
-<td class="code">${store.webhooks.join(', ') || '—'}</td>
+<td class="code wrap">${store.webhooks.join(', ') || '—'}</td>
 <td>${action}</td>
 </tr>`;
 }
