@@ -51,8 +51,7 @@ const PT_BR = {
   expires: (at: string) => `renova antes de ${at}`,
   renewFailed: (tries: number, why: string) => `Renovação falhou (${tries}×), tentando de novo: ${why}`,
   disconnect: 'Desconectar',
-  reconnectShopify:
-    'Para reconectar, abra o app no admin da Shopify (Apps) ou instale de novo pelo link de instalação.',
+  reconnectShopify: 'Para reconectar, instale o app de novo pelo link de instalação.',
   reconnectNuvemshop: 'Para reconectar, instale o app de novo:',
   installNuvemshop: 'instalar na Nuvemshop',
   pendingTitle: 'Instalações esperando aprovação',
@@ -86,11 +85,10 @@ const EN: StoreMessages = {
     nuvemshop: 'app',
   },
   carriers: { registered: 'registered', missing: 'not registered', error: 'registration failed' },
-  expires: (at: string) => `renewed before ${at}`,
+  expires: (at: string) => `renews before ${at}`,
   renewFailed: (tries: number, why: string) => `Renewal failed (${tries}×), trying again: ${why}`,
   disconnect: 'Disconnect',
-  reconnectShopify:
-    'To reconnect, open the app in the Shopify admin (Apps) or install it again from the install link.',
+  reconnectShopify: 'To reconnect, install the app again from its install link.',
   reconnectNuvemshop: 'To reconnect, install the app again:',
   installNuvemshop: 'install on Nuvemshop',
   pendingTitle: 'Installs waiting for approval',
@@ -126,8 +124,7 @@ const ES: StoreMessages = {
   expires: (at: string) => `se renueva antes de ${at}`,
   renewFailed: (tries: number, why: string) => `La renovación falló (${tries}×), se intenta de nuevo: ${why}`,
   disconnect: 'Desconectar',
-  reconnectShopify:
-    'Para reconectar, abra la app en el admin de Shopify (Apps) o instálela de nuevo desde el enlace de instalación.',
+  reconnectShopify: 'Para reconectar, instale la app de nuevo desde su enlace de instalación.',
   reconnectNuvemshop: 'Para reconectar, instale la app de nuevo:',
   installNuvemshop: 'instalar en Nuvemshop',
   pendingTitle: 'Instalaciones esperando aprobación',
