@@ -35,6 +35,17 @@ describe('the stores page', () => {
       expect(storesBody(view(lang)).text).toContain(STORE_MESSAGES[lang].disconnect);
   });
 
+  it('puts "approve" and "reject" of a held install side by side, and a row’s action level with its text', () => {
+    const pending = [
+      { platform: 'shopify' as const, shop: 'nova.myshopify.com', installedAt: '2026-12-06T15:00:00.000Z' },
+    ];
+    const page = storesBody({ ...view('en'), pending }).text;
+    expect(page).toMatch(
+      /<td><div class="actions"><form[^]*?approve[^]*?<\/form> <form[^]*?reject[^]*?<\/form><\/div><\/td>/,
+    );
+    expect(page).toMatch(/<td><div class="actions"><p>To reconnect/);
+  });
+
   it('sends a disconnected Shopify store to its install link, not to the Shopify admin its app was removed from', () => {
     const disconnected = { ...CONNECTED, connected: false, webhooks: [] };
     const text = (lang: (typeof LOCALES)[number]) =>

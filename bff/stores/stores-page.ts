@@ -176,7 +176,7 @@ function storeRow(view: StoresView, store: StoreView): Html {
 <td>${token}</td>
 <td>${s.carriers[store.carrier]}</td>
 <td class="code wrap">${store.webhooks.join(', ') || '—'}</td>
-<td>${action}</td>
+<td><div class="actions">${action}</div></td>
 </tr>`;
 }
 
@@ -209,7 +209,7 @@ function pendingSection(view: StoresView): Html | '' {
     (p) => html`<tr>
 <th scope="row">${platformName(p.platform)} <span class="code">${p.shop}</span></th>
 <td>${formatWhen(p.installedAt, view.lang, true)}</td>
-<td>${storeAction(view, 'approve', p, s.approve)} ${storeAction(view, 'reject', p, s.reject)}</td>
+<td><div class="actions">${storeAction(view, 'approve', p, s.approve)} ${storeAction(view, 'reject', p, s.reject)}</div></td>
 </tr>`,
   )}</tbody>
 </table>
