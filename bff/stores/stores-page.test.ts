@@ -41,7 +41,7 @@ describe('the stores page', () => {
     ];
     const page = storesBody({ ...view('en'), pending }).text;
     expect(page).toMatch(
-      /<td><div class="actions"><form[^]*?approve[^]*?<\/form> <form[^]*?reject[^]*?<\/form><\/div><\/td>/,
+      /<td><div class="actions"><form[\s\S]*?approve[\s\S]*?<\/form> <form[\s\S]*?reject[\s\S]*?<\/form><\/div><\/td>/,
     );
     expect(page).toMatch(/<td><div class="actions"><p>To reconnect/);
   });
