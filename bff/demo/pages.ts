@@ -30,8 +30,12 @@ export function surfaceLinks(settings: DemoSettings): string {
     [settings.trackingUrl, 'Rastrear pedido'],
     ['/admin/labels', 'Mesa de etiquetas (lojista)'],
     ['/admin/orders', 'Pedidos das lojas (Shopify, Nuvemshop, CSV)'],
+    ['/admin/approvals', 'Aprovações: as etiquetas que um agente pediu'],
+    ['/admin/agents', 'Agentes conectados (OAuth) e suas regras'],
     ['/admin/promise', 'Prazos: a promessa de entrega cumprida'],
     ['/admin/notifications', 'Notificações enviadas'],
+    ['/admin/stores', 'Lojas conectadas: aprovar uma instalação, desconectar, pedidos de privacidade'],
+    ['/admin/rules', 'Regras de frete do lojista'],
     ...(settings.inboxUrl
       ? ([
           [`${settings.inboxUrl}/mail`, 'E-mails dos compradores'],

@@ -2,6 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningSandbox, SAMPLE_LABEL, startSandbox } from '../../sandbox/testing.ts';
 import { seedDelivered } from '../promise/testing/seed.ts';
 import { type RunningBff, startBff } from '../testing.ts';
+import { DESK_EN } from './messages/en.ts';
+import { DESK_ES } from './messages/es.ts';
+import { DESK_PT_BR } from './messages/pt-BR.ts';
 
 const PASSWORD = 'senha-do-lojista-pages';
 let sandbox: RunningSandbox;
@@ -219,5 +222,20 @@ describe('the desk’s pages', () => {
     expect(rows[1]).toMatch(/\((aprendida, \d+ entregas|prazo da plataforma)\)/);
     const en = await (await get('/admin/promise?lang=en')).text();
     expect(en).toContain('54.3 % on time, over 35 deliveries');
+  });
+
+  it('counts one delivery in the singular, in each language (the demo showed "100 % on time (1 deliveries)")', () => {
+    expect(DESK_EN.promiseBasis('100 %', 1, '74.5 %', 560)).toBe(
+      "Learnt promise: 100 % on time (1 delivery) · Platform's count: 74.5 % on time (560 deliveries)",
+    );
+    expect(DESK_PT_BR.promiseBasis('100 %', 1, '—', 0)).toContain(
+      '(1 entrega) · Prazo da plataforma: — no prazo (0 entregas)',
+    );
+    expect(DESK_ES.promiseBasis('100 %', 1, '—', 2)).toContain(
+      '(1 entrega) · Plazo de la plataforma: — a tiempo (2 entregas)',
+    );
+    expect(DESK_EN.todayLearnt('Dec 15–17', 1)).toBe('Dec 15–17 (learnt, 1 delivery)');
+    expect(DESK_PT_BR.todayLearnt('15–17/12', 1)).toBe('15–17/12 (aprendida, 1 entrega)');
+    expect(DESK_ES.todayLearnt('15–17/12', 55)).toBe('15–17/12 (aprendida, 55 entregas)');
   });
 });

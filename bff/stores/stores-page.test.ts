@@ -35,6 +35,27 @@ describe('the stores page', () => {
       expect(storesBody(view(lang)).text).toContain(STORE_MESSAGES[lang].disconnect);
   });
 
+  it('puts "approve" and "reject" of a held install side by side, and a row’s action level with its text', () => {
+    const pending = [
+      { platform: 'shopify' as const, shop: 'nova.myshopify.com', installedAt: '2026-12-06T15:00:00.000Z' },
+    ];
+    const page = storesBody({ ...view('en'), pending }).text;
+    expect(page).toMatch(
+      /<td><div class="actions"><form[\s\S]*?approve[\s\S]*?<\/form> <form[\s\S]*?reject[\s\S]*?<\/form><\/div><\/td>/,
+    );
+    expect(page).toMatch(/<td><div class="actions"><p>To reconnect/);
+  });
+
+  it('sends a disconnected Shopify store to its install link, not to the Shopify admin its app was removed from', () => {
+    const disconnected = { ...CONNECTED, connected: false, webhooks: [] };
+    const text = (lang: (typeof LOCALES)[number]) =>
+      storesBody({ ...view(lang), stores: [disconnected] }).text;
+    expect(text('pt-BR')).toContain('instale o app de novo pelo link de instalação');
+    expect(text('en')).toContain('install the app again from its install link');
+    expect(text('es')).toContain('instale la app de nuevo desde su enlace de instalación');
+    for (const lang of LOCALES) expect(text(lang)).not.toMatch(/admin/i);
+  });
+
   it('renders the privacy requests section the privacy module supplies (its own heading), and nothing without it', () => {
     expect(storesBody(view('en')).text).not.toContain('privacy-requests');
     const page = storesBody(

@@ -51,8 +51,7 @@ const PT_BR = {
   expires: (at: string) => `renova antes de ${at}`,
   renewFailed: (tries: number, why: string) => `Renovação falhou (${tries}×), tentando de novo: ${why}`,
   disconnect: 'Desconectar',
-  reconnectShopify:
-    'Para reconectar, abra o app no admin da Shopify (Apps) ou instale de novo pelo link de instalação.',
+  reconnectShopify: 'Para reconectar, instale o app de novo pelo link de instalação.',
   reconnectNuvemshop: 'Para reconectar, instale o app de novo:',
   installNuvemshop: 'instalar na Nuvemshop',
   pendingTitle: 'Instalações esperando aprovação',
@@ -89,11 +88,10 @@ const EN: StoreMessages = {
     nuvemshop: 'app',
   },
   carriers: { registered: 'registered', missing: 'not registered', error: 'registration failed' },
-  expires: (at: string) => `renewed before ${at}`,
+  expires: (at: string) => `renews before ${at}`,
   renewFailed: (tries: number, why: string) => `Renewal failed (${tries}×), trying again: ${why}`,
   disconnect: 'Disconnect',
-  reconnectShopify:
-    'To reconnect, open the app in the Shopify admin (Apps) or install it again from the install link.',
+  reconnectShopify: 'To reconnect, install the app again from its install link.',
   reconnectNuvemshop: 'To reconnect, install the app again:',
   installNuvemshop: 'install on Nuvemshop',
   pendingTitle: 'Installs waiting for approval',
@@ -133,8 +131,7 @@ const ES: StoreMessages = {
   expires: (at: string) => `se renueva antes de ${at}`,
   renewFailed: (tries: number, why: string) => `La renovación falló (${tries}×), se intenta de nuevo: ${why}`,
   disconnect: 'Desconectar',
-  reconnectShopify:
-    'Para reconectar, abra la app en el admin de Shopify (Apps) o instálela de nuevo desde el enlace de instalación.',
+  reconnectShopify: 'Para reconectar, instale la app de nuevo desde su enlace de instalación.',
   reconnectNuvemshop: 'Para reconectar, instale la app de nuevo:',
   installNuvemshop: 'instalar en Nuvemshop',
   pendingTitle: 'Instalaciones esperando aprobación',
@@ -190,8 +187,8 @@ function storeRow(view: StoresView, store: StoreView): Html {
 <td>${store.connected ? s.connected : html`<strong>${s.disconnected}</strong>`}</td>
 <td>${token}</td>
 <td>${s.carriers[store.carrier]}</td>
-<td class="code">${store.webhooks.join(', ') || '—'}</td>
-<td>${action}</td>
+<td class="code wrap">${store.webhooks.join(', ') || '—'}</td>
+<td><div class="actions">${action}</div></td>
 </tr>`;
 }
 
@@ -224,7 +221,7 @@ function pendingSection(view: StoresView): Html | '' {
     (p) => html`<tr>
 <th scope="row">${platformName(p.platform)} <span class="code">${p.shop}</span></th>
 <td>${formatWhen(p.installedAt, view.lang, true)}</td>
-<td>${storeAction(view, 'approve', p, s.approve)} ${storeAction(view, 'reject', p, s.reject)}</td>
+<td><div class="actions">${storeAction(view, 'approve', p, s.approve)} ${storeAction(view, 'reject', p, s.reject)}</div></td>
 </tr>`,
   )}</tbody>
 </table>

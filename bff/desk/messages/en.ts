@@ -1,5 +1,8 @@
 import type { DESK_PT_BR } from './pt-BR.ts';
 
+/** A count of deliveries, singular for one. */
+const deliveries = (n: number) => (n === 1 ? '1 delivery' : `${n} deliveries`);
+
 /** The label desk's words in English (every key of `DESK_PT_BR`, checked by the type). */
 export const DESK_EN: typeof DESK_PT_BR = {
   skip: 'Skip to content',
@@ -319,7 +322,7 @@ export const DESK_EN: typeof DESK_PT_BR = {
   promiseAll: (share, parcels) =>
     parcels === 1 ? `${share} on time, over 1 delivery` : `${share} on time, over ${parcels} deliveries`,
   promiseBasis: (history, historyParcels, platform, platformParcels) =>
-    `Learnt promise: ${history} on time (${historyParcels} deliveries) · Platform's count: ${platform} on time (${platformParcels} deliveries)`,
+    `Learnt promise: ${history} on time (${deliveries(historyParcels)}) · Platform's count: ${platform} on time (${deliveries(platformParcels)})`,
   promiseGoal:
     'Goal: 95 % on time. The calculator shows the learnt promise today wherever the lane has enough deliveries.',
   lateLanesTitle: 'Lanes under 95 %: what to do',
@@ -329,7 +332,7 @@ export const DESK_EN: typeof DESK_PT_BR = {
   colPlatform: 'Platform',
   colToday: "Today's promise",
   colAdvice: 'What to do',
-  todayLearnt: (dates, parcels) => `${dates} (learnt, ${parcels} deliveries)`,
+  todayLearnt: (dates, parcels) => `${dates} (learnt, ${deliveries(parcels)})`,
   todayPlatform: (dates) => `${dates} (platform's count)`,
   advice: (days) =>
     `Add ${days === 1 ? '1 business day' : `${days} business days`}: a +${days} rule for this lane under Rules; or more handling days (BFF_HANDLING_DAYS) or an earlier cut-off (BFF_CUTOFF) for all.`,

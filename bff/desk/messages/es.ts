@@ -1,5 +1,8 @@
 import type { DESK_PT_BR } from './pt-BR.ts';
 
+/** A count of deliveries, singular for one. */
+const entregas = (n: number) => (n === 1 ? '1 entrega' : `${n} entregas`);
+
 /** The label desk's words in Spanish (every key of `DESK_PT_BR`, checked by the type). */
 export const DESK_ES: typeof DESK_PT_BR = {
   skip: 'Saltar al contenido',
@@ -323,7 +326,7 @@ export const DESK_ES: typeof DESK_PT_BR = {
   promiseAll: (share, parcels) =>
     parcels === 1 ? `${share} en plazo, en 1 entrega` : `${share} en plazo, en ${parcels} entregas`,
   promiseBasis: (history, historyParcels, platform, platformParcels) =>
-    `Promesa aprendida: ${history} a tiempo (${historyParcels} entregas) · Plazo de la plataforma: ${platform} a tiempo (${platformParcels} entregas)`,
+    `Promesa aprendida: ${history} a tiempo (${entregas(historyParcels)}) · Plazo de la plataforma: ${platform} a tiempo (${entregas(platformParcels)})`,
   promiseGoal:
     'Meta: 95 % a tiempo. La calculadora muestra hoy la promesa aprendida donde la ruta tiene entregas suficientes.',
   lateLanesTitle: 'Rutas por debajo del 95 %: qué hacer',
@@ -333,7 +336,7 @@ export const DESK_ES: typeof DESK_PT_BR = {
   colPlatform: 'Plataforma',
   colToday: 'Promesa de hoy',
   colAdvice: 'Qué hacer',
-  todayLearnt: (dates, parcels) => `${dates} (aprendida, ${parcels} entregas)`,
+  todayLearnt: (dates, parcels) => `${dates} (aprendida, ${entregas(parcels)})`,
   todayPlatform: (dates) => `${dates} (plazo de la plataforma)`,
   advice: (days) =>
     `Sume ${days === 1 ? '1 día hábil' : `${days} días hábiles`}: en Reglas, una regla de +${days} para esta ruta; o más días de preparación (BFF_HANDLING_DAYS) o un corte más temprano (BFF_CUTOFF) para todas.`,

@@ -1,3 +1,6 @@
+/** A count of deliveries, singular for one. */
+const entregas = (n: number) => (n === 1 ? '1 entrega' : `${n} entregas`);
+
 /**
  * The label desk's words in Brazilian Portuguese, the default language: the one catalog the others are typed
  * against (`typeof DESK_PT_BR`, named `Messages` in ../messages.ts), so a key missing or extra in `en.ts` or `es.ts` is a type error.
@@ -341,7 +344,7 @@ export const DESK_PT_BR = {
   promiseAll: (share: string, parcels: number) =>
     parcels === 1 ? `${share} no prazo, em 1 entrega` : `${share} no prazo, em ${parcels} entregas`,
   promiseBasis: (history: string, historyParcels: number, platform: string, platformParcels: number) =>
-    `Promessa aprendida: ${history} no prazo (${historyParcels} entregas) · Prazo da plataforma: ${platform} no prazo (${platformParcels} entregas)`,
+    `Promessa aprendida: ${history} no prazo (${entregas(historyParcels)}) · Prazo da plataforma: ${platform} no prazo (${entregas(platformParcels)})`,
   promiseGoal:
     'Meta: 95 % no prazo. A promessa que o calculador mostra hoje é a aprendida onde a rota tem entregas suficientes.',
   lateLanesTitle: 'Rotas abaixo de 95 %: o que fazer',
@@ -351,7 +354,7 @@ export const DESK_PT_BR = {
   colPlatform: 'Plataforma',
   colToday: 'Promessa de hoje',
   colAdvice: 'O que fazer',
-  todayLearnt: (dates: string, parcels: number) => `${dates} (aprendida, ${parcels} entregas)`,
+  todayLearnt: (dates: string, parcels: number) => `${dates} (aprendida, ${entregas(parcels)})`,
   todayPlatform: (dates: string) => `${dates} (prazo da plataforma)`,
   advice: (days: number) =>
     `Some ${days === 1 ? '1 dia útil' : `${days} dias úteis`}: em Regras, uma regra de +${days} para esta rota; ou mais dias de manuseio (BFF_HANDLING_DAYS) ou um corte mais cedo (BFF_CUTOFF) para todas.`,
