@@ -131,4 +131,21 @@ describe('the notification log (the desk)', () => {
     );
     expect((await post({ origin: bff.url }, await sessionCsrf())).status).toBe(303);
   });
+
+  it('speaks the merchant’s language, as the desk’s other pages (?lang=, then the browser’s)', async () => {
+    const page = async (query: string, headers: Record<string, string> = {}) =>
+      (await fetch(`${bff.url}/admin/notifications${query}`, { headers: { cookie, ...headers } })).text();
+    const english = await page('?lang=en');
+    expect(english).toContain('lang="en"');
+    expect(english).toContain('<h1>Notifications</h1>');
+    expect(english).toContain('When (Brasília time)');
+    expect(english).toMatch(/>(queued|trying again|sent|failed)( \(\d+ tries\))?</);
+    expect(english).toContain('Send again');
+    expect(english).not.toMatch(/Notificações|Enviar de novo|enviada|Situação/);
+    const spanish = await page('', { 'accept-language': 'es-AR,es;q=0.9' });
+    expect(spanish).toContain('<h1>Notificaciones</h1>');
+    expect(spanish).toContain('Enviar de nuevo');
+    expect(spanish).not.toMatch(/Notificações|Enviar de novo|Situação/);
+    expect(await page('')).toContain('Quando (horário de Brasília)');
+  });
 });

@@ -1,13 +1,13 @@
 import express, { Router } from 'express';
 import * as z from 'zod/mini';
 import { ApiError } from '../../shared/errors.ts';
-import { type Html, html } from '../../shared/html.ts';
 import { ShipmentEventSchema } from '../../shared/shipment-events.ts';
 import { requireAdminSession } from '../admin/gate.ts';
 import { rememberReturn } from '../admin/return-to.ts';
 import type { AdminSessions } from '../admin/session.ts';
-import { formatWhen } from '../desk/format.ts';
+import { pickLanguage } from '../desk/language.ts';
 import { sendDeskPage } from '../desk/layout.ts';
+import { LOG_MESSAGES, notificationsBody } from './log-page.ts';
 import { DELIVERY_STATES, type Delivery, type Outbox } from './outbox.ts';
 
 export interface NotificationRoutesDeps {
@@ -47,24 +47,6 @@ function toEntry(delivery: Delivery) {
   };
 }
 
-const STATE_LABELS: Record<Delivery['state'], string> = {
-  pending: 'na fila',
-  retrying: 'tentando de novo',
-  sent: 'enviada',
-  failed: 'falhou',
-};
-
-const TYPE_LABELS: Record<Delivery['type'], string> = {
-  'shipment.status_changed': 'mudou de situação',
-  'shipment.out_for_delivery': 'saiu para entrega',
-  'shipment.awaiting_pickup': 'aguarda retirada',
-  'shipment.delivered': 'entregue',
-  'shipment.returned': 'devolvido',
-  'shipment.stalled': 'parado',
-  'shipment.promise_at_risk': 'prazo em risco',
-  'shipment.pickup_reminder': 'lembrete de retirada',
-};
-
 /**
  * The desk's notification log, behind the `/admin` login (`BFF_ADMIN_PASSWORD`): every e-mail and webhook with its
  * state (sent, failed, retrying) and "send again". A JSON API under `/admin/api/` for the desk and for scripts —
@@ -98,40 +80,15 @@ export function notificationRoutes(deps: NotificationRoutesDeps): Router {
       rememberReturn(res, req.originalUrl, deps.secure ?? false);
       return res.redirect(303, '/admin/agents');
     }
+    const lang = pickLanguage(req, res, deps.secure ?? false);
     const list = await outbox.list({ limit: 200 });
-    const rows: Html[] = list.map((delivery) => {
-      const entry = toEntry(delivery);
-      // `data-label`: the column's name beside each value where a phone shows a row as a card (desk.css).
-      return html`<tr>
-<td class="when">${formatWhen(entry.createdAt, 'pt-BR')}</td>
-<td class="order">${entry.orderId ? `${entry.orderId} #${entry.volume ?? 1}` : '—'}<br><code>${entry.trackingCode ?? ''}</code></td>
-<td data-label="Evento">${TYPE_LABELS[delivery.type]}</td>
-<td data-label="Para">${delivery.channel === 'email' ? `e-mail: ${delivery.target}` : 'webhook'}</td>
-<td data-label="Situação">${STATE_LABELS[delivery.state]}${delivery.tries > 1 ? ` (${delivery.tries} tentativas)` : ''}${delivery.lastError ? html`<br><small>${delivery.lastError}</small>` : ''}</td>
-<td><form method="post" action="/admin/notifications/${delivery.id}/resend">
-<input type="hidden" name="csrf" value="${current.csrf}">
-<button class="secondary" type="submit" aria-label="Enviar de novo: ${TYPE_LABELS[delivery.type]}, ${entry.trackingCode ?? ''}">Enviar de novo</button>
-</form></td>
-</tr>`;
-    });
     sendDeskPage(res, 200, {
-      lang: 'pt-BR',
-      title: 'Notificações',
+      lang,
+      title: LOG_MESSAGES[lang].title,
       section: 'notifications',
       session: current,
-      here: '/admin/notifications',
-      body: html`<h1>Notificações</h1>
-<p>E-mails ao comprador e webhooks à loja, dos mais recentes aos mais antigos. Um envio que falha é repetido por 24 horas.</p>
-${
-  rows.length === 0
-    ? html`<p>Nenhuma notificação ainda.</p>`
-    : html`<table class="deliveries">
-<caption>Notificações enviadas, com falha ou tentando de novo</caption>
-<thead><tr><th scope="col">Quando</th><th scope="col">Pedido</th><th scope="col">Evento</th><th scope="col">Para</th><th scope="col">Situação</th><th scope="col">Ação</th></tr></thead>
-<tbody>${rows}</tbody>
-</table>`
-}
-`,
+      here: req.originalUrl,
+      body: notificationsBody({ lang, csrf: current.csrf, rows: list.map(toEntry) }),
     });
   });
 
