@@ -181,7 +181,7 @@ function Card({ result, t }: { result: TrackingLookupResult; t: TrackingMessages
   const where = status === 'awaiting-pickup' ? event?.origin : undefined;
   const since =
     status === 'awaiting-pickup' && event?.timestamp
-      ? t.since(formatCarrierTimestamp(event.timestamp, t.at))
+      ? t.since(formatCarrierTimestamp(event.timestamp, t.at, t.yearFirst))
       : '';
   return (
     <article part="card" class={`card card-${status}`} aria-labelledby={`card-${result.code}`}>
@@ -248,7 +248,9 @@ function Event({ event, t }: { event: TrackingEvent; t: TrackingMessages }) {
     <li class="event">
       <p class="event-description">{event.description}</p>
       {/* spec 2.3: the carrier's clock reading as written; no time zone is assumed or converted. */}
-      {event.timestamp && <p class="event-time">{formatCarrierTimestamp(event.timestamp, t.at)}</p>}
+      {event.timestamp && (
+        <p class="event-time">{formatCarrierTimestamp(event.timestamp, t.at, t.yearFirst)}</p>
+      )}
       {route && <p class="event-route">{route}</p>}
     </li>
   );

@@ -47,6 +47,8 @@ const pt = {
   status: ptStatus,
   /** The word between date and time: "20/11/2026 às 01:34". */
   at: 'às',
+  /** The carrier's date year first ("2026-11-20 at 01:34"), where day first would read as a month (English). */
+  yearFirst: false,
   since: (when: string) => `Desde ${when}.`,
   /** The store's delivery promise for a parcel on its way (`dates`: "até qua., 26/11", "entre 3 e 5/12"). */
   promise: (dates: string) => `Previsão de entrega: ${dates}`,
@@ -113,6 +115,7 @@ const en: TrackingMessages = {
     },
   },
   at: 'at',
+  yearFirst: true,
   since: (when) => `Since ${when}.`,
   promise: (dates) => `Expected delivery: ${dates}`,
   locale: 'en',
@@ -178,6 +181,7 @@ const es: TrackingMessages = {
     },
   },
   at: 'a las',
+  yearFirst: false,
   since: (when) => `Desde ${when}.`,
   promise: (dates) => `Entrega prevista: ${dates}`,
   locale: 'es',

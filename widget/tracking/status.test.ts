@@ -84,6 +84,11 @@ describe('formatCarrierTimestamp', () => {
     expect(formatCarrierTimestamp('2026-12-31T23:59:00+09:00', 'às')).toBe('31/12/2026 às 23:59');
   });
 
+  it('writes the year first in English, where 04/12 would read as April', () => {
+    expect(formatCarrierTimestamp('2026-12-04T08:11:00', 'at', true)).toBe('2026-12-04 at 08:11');
+    expect(formatCarrierTimestamp('2026-12-04T08:11:00', 'a las')).toBe('04/12/2026 a las 08:11');
+  });
+
   it('gives the same text under any TZ of the machine', () => {
     const saved = process.env.TZ;
     try {

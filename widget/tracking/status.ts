@@ -8,9 +8,9 @@ export { type ParcelStatus, parcelState, statusOf } from '../../shared/parcel-st
  * A carrier timestamp as "20/11/2026 às 01:34", read from the string itself: spec 2.3 gives no time zone, so
  * nothing is converted (no `Date`). Anything that is not `YYYY-MM-DD[T ]HH:MM…` is shown as given.
  */
-export function formatCarrierTimestamp(timestamp: string, at: string): string {
+export function formatCarrierTimestamp(timestamp: string, at: string, yearFirst = false): string {
   const match = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})/.exec(timestamp.trim());
   if (!match) return timestamp;
   const [, year, month, day, hours, minutes] = match;
-  return `${day}/${month}/${year} ${at} ${hours}:${minutes}`;
+  return `${yearFirst ? `${year}-${month}-${day}` : `${day}/${month}/${year}`} ${at} ${hours}:${minutes}`;
 }
