@@ -349,6 +349,9 @@ export function describeDesk(backend: Backend, suite: DeskSuite): void {
         await page.locator(`a[href="/admin/labels/${lost.attemptId}"]`).click();
         const ours = page.getByRole('button', { name: /^Esta pré-postagem é nossa/ });
         await poll(() => ours.count()).toBe(2);
+        // The buttons are in the page's HTML before the desk's script gives them their action: a click before it
+        // does nothing (a busy CI run clicked first, and no decision came).
+        await page.locator('body[data-mounted]').waitFor({ state: 'attached' });
         expect(
           await page
             .getByText('Mais de uma tentativa da plataforma tem exatamente este pedido', { exact: false })

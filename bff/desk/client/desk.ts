@@ -42,6 +42,8 @@ function start(): void {
       mountOrderReview(t);
       break;
   }
+  // The page's buttons work from here on: a test (or a script) that clicks before this would click nothing.
+  document.body.dataset.mounted = '';
 }
 
 start();
