@@ -117,7 +117,7 @@ describe('the tracking page (/track)', () => {
     await expect.poll(() => cards().count()).toBe(1);
     expect(await cards().first().locator('.badge').innerText()).toBe('Returned to sender');
     expect(await cards().first().locator('.event-time').first().innerText()).toMatch(
-      /^\d\d\/\d\d\/\d{4} at \d\d:\d\d$/,
+      /^\d{4}-\d\d-\d\d at \d\d:\d\d$/,
     );
   });
 

@@ -297,6 +297,8 @@ export function describeDesk(backend: Backend, suite: DeskSuite): void {
 
         await poll(() => page.locator('.state').first().textContent()).toBe('Desconhecida');
         await poll(() => page.getByRole('heading', { name: 'Histórico da plataforma' }).count()).toBe(1);
+        // The decision's buttons act once the desk's script has mounted (a link navigation does not wait for it).
+        await page.locator('body[data-mounted]').waitFor({ state: 'attached' });
         await screenshot(page, `desk-attempt-unknown-${backend.postgres ? 'pg' : 'sqlite'}`);
         // The decision needs the merchant to say they checked.
         await page.getByRole('button', { name: 'Nada foi criado' }).click();
