@@ -1,13 +1,14 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { productFilesOnDisk } from './product-lines.ts';
 
 // One windowed counter (issue 49): hits per key in a window are counted by `shared/windowed-counter.ts`'s port and its
 // three implementations; every limit, throttle, budget and share is a policy over it. This test lists the exported
-// classes that count in windows and fails when one more appears: a new limit is a `CounterPolicy`, not a counter.
+// classes that count in windows, in the product's code (scripts/product-lines.ts), and fails when one more appears: a
+// new limit is a `CounterPolicy`, not a counter.
 
 const ROOT = join(import.meta.dirname, '..');
-const FOLDERS = ['shared', 'bff', 'sandbox'];
 
 /** The one counter: the port's implementations. */
 const THE_COUNTER = ['MemoryCounter', 'RedisCounter', 'SqlCounter'];
@@ -30,21 +31,6 @@ const NOT_YET_MOVED: Readonly<Record<string, string>> = {
   RedisLoginFailures: 'as MemoryLoginFailures',
 };
 
-/** Every non-test .ts file of the folders above. */
-function sourceFiles(): string[] {
-  const files: string[] = [];
-  const walk = (directory: string) => {
-    for (const entry of readdirSync(directory, { withFileTypes: true })) {
-      const path = join(directory, entry.name);
-      if (entry.isDirectory()) {
-        if (entry.name !== 'node_modules' && entry.name !== 'fixtures') walk(path);
-      } else if (/\.tsx?$/.test(entry.name) && !/\.test\.tsx?$/.test(entry.name)) files.push(path);
-    }
-  };
-  for (const folder of FOLDERS) walk(join(ROOT, folder));
-  return files.sort();
-}
-
 /** The signs of counting hits in a window: a window's length or end in the class, or a Redis script that trims or expires in its file. */
 const WINDOW = /seconds \* 1000|windowMs|endsAt|\buntil|retryAfter/;
 const REDIS_WINDOW = /ZREMRANGEBYSCORE|PEXPIRE|PTTL|'INCR'|INCRBY/;
@@ -54,16 +40,15 @@ const COUNTING_METHOD = /^ {2}(?:async )?(?:take|reserve|consume|add)\(/m;
 /** Exported classes that count in windows, by name, with their file. */
 function windowedCounters(): Map<string, string> {
   const found = new Map<string, string>();
-  for (const file of sourceFiles()) {
-    const text = readFileSync(file, 'utf8');
+  for (const file of productFilesOnDisk()) {
+    const text = readFileSync(join(ROOT, file), 'utf8');
     const classes = text.split(/^(?=export class )/m).slice(1);
     for (const body of classes) {
       const name = /^export class (\w+)/.exec(body)?.[1];
       if (!name) continue;
       const end = body.search(/^}/m);
       const own = end < 0 ? body : body.slice(0, end);
-      if (COUNTING_METHOD.test(own) && (WINDOW.test(own) || REDIS_WINDOW.test(text)))
-        found.set(name, relative(ROOT, file));
+      if (COUNTING_METHOD.test(own) && (WINDOW.test(own) || REDIS_WINDOW.test(text))) found.set(name, file);
     }
   }
   return found;

@@ -1,37 +1,15 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { productFilesOnDisk } from './product-lines.ts';
 
 // One implementation of each mechanism (issue 49): a rule written twice drifts, and a change to one leaves its twin
 // behind. Each mechanism below is recognised by the shape of its code, not by its name, in every module-level
-// declaration of the product (exported or not): the test lists what implements it and fails on a second.
+// declaration of the product (exported or not; tests and test helpers apart, as scripts/product-lines.ts counts them):
+// the test lists what implements it and fails on a second. The sandbox signs bodies as the platforms do; the checking is
+// the BFF's.
 
 const ROOT = join(import.meta.dirname, '..');
-/** The product's folders. The sandbox signs bodies as the platforms do; the checking is the BFF's. */
-const FOLDERS = ['shared', 'bff', 'sandbox', 'widget'];
-const SKIPPED_DIRECTORIES = new Set(['node_modules', 'dist', 'fixtures', 'testing']);
-
-/** Every product .ts/.tsx file: tests and test helpers (`testing.ts`, `testing/`) apart. */
-function productFiles(folders: readonly string[] = FOLDERS): string[] {
-  const files: string[] = [];
-  const walk = (directory: string) => {
-    for (const entry of readdirSync(directory, { withFileTypes: true })) {
-      const path = join(directory, entry.name);
-      if (entry.isDirectory()) {
-        if (!SKIPPED_DIRECTORIES.has(entry.name)) walk(path);
-      } else if (
-        /\.tsx?$/.test(entry.name) &&
-        !/\.test\.tsx?$/.test(entry.name) &&
-        entry.name !== 'testing.ts'
-      ) {
-        files.push(relative(ROOT, path));
-      }
-    }
-  };
-  for (const folder of folders) walk(join(ROOT, folder));
-  return files.sort();
-}
-
 const DECLARATION =
   /^(?:export )?(?:default )?(?:declare )?(?:abstract )?(?:async )?(?:function\*? |class |const |let |interface |type )(\w+)/;
 
@@ -58,7 +36,7 @@ function declarations(file: string): Map<string, string> {
   return found;
 }
 
-const ALL = new Map(productFiles().flatMap((file) => [...declarations(file)]));
+const ALL = new Map(productFilesOnDisk().flatMap((file) => [...declarations(file)]));
 
 /** The declarations whose text has the shape, `file:name`, sorted. */
 function implementing(shape: RegExp, within: ReadonlyMap<string, string> = ALL): string[] {
@@ -157,7 +135,7 @@ describe('the scan', () => {
   });
 
   it('reads every product file, and no test or test helper', () => {
-    const files = productFiles();
+    const files = productFilesOnDisk();
     expect(files).toContain('shared/sql/outbox.ts');
     expect(files.filter((file) => /\.test\.tsx?$|(^|\/)testing(\.ts|\/)/.test(file))).toEqual([]);
   });

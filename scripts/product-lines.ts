@@ -5,6 +5,8 @@
  * With a commit, it counts that commit's tree (`git show`), so two commits compare side by side.
  */
 import { execFileSync } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import { join, relative } from 'node:path';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const FOLDERS = ['bff', 'shared', 'sandbox', 'widget'];
@@ -15,9 +17,25 @@ export function isProductCode(path: string): boolean {
   if (!/\.tsx?$/.test(path) || path.endsWith('.d.ts')) return false;
   if (/\.test\.tsx?$/.test(path)) return false;
   const parts = path.split('/');
-  if (parts.some((part) => part === 'testing' || part === 'fixtures' || part === 'node_modules'))
-    return false;
+  if (parts.some((part) => ['testing', 'fixtures', 'node_modules', 'dist'].includes(part))) return false;
   return !/(^|\/)testing\.tsx?$/.test(path);
+}
+
+/**
+ * The product's files as they are on disk now, tracked or not (a file being written counts before it is committed), as
+ * paths from the repository root, sorted: what the layout's "one implementation" tests scan.
+ */
+export function productFilesOnDisk(): string[] {
+  const files: string[] = [];
+  const walk = (directory: string) => {
+    for (const entry of readdirSync(directory, { withFileTypes: true })) {
+      const path = join(directory, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else if (isProductCode(relative(ROOT, path))) files.push(relative(ROOT, path));
+    }
+  };
+  for (const folder of FOLDERS) walk(join(ROOT, folder));
+  return files.sort();
 }
 
 /** Non-blank lines of a text. */
