@@ -34,7 +34,8 @@ export interface StoreDeskDeps {
   privacyRequests?: ((lang: Locale) => Promise<Html>) | undefined;
 }
 
-const DisconnectSchema = z.object({
+/** The store an action on the desk names (disconnect, approve, reject): `{platform, shop}`. */
+const StoreRefSchema = z.object({
   platform: z.enum(['shopify', 'nuvemshop']),
   shop: z.string().check(z.minLength(1), z.maxLength(200)),
 });
@@ -58,20 +59,20 @@ export function storeDeskRoutes(deps: StoreDeskDeps): Router {
     res.json(StoresAnswerSchema.parse({ stores: await storesOf(deps), pending: await pendingOf(deps) }));
   });
   router.post('/admin/api/stores/disconnect', api, express.json({ limit: '4kb' }), async (req, res) => {
-    const parsed = DisconnectSchema.safeParse(req.body);
+    const parsed = StoreRefSchema.safeParse(req.body);
     if (!parsed.success) throw new ApiError('invalid_body', describeIssues(parsed.error.issues));
     const done = await deps.connections.disconnectFromDesk(parsed.data.platform, parsed.data.shop);
     res.json(done);
   });
   router.post('/admin/stores/disconnect', ...form, async (req: Request, res: Response) => {
-    const parsed = DisconnectSchema.safeParse(req.body);
+    const parsed = StoreRefSchema.safeParse(req.body);
     const done = parsed.success
       ? await deps.connections.disconnectFromDesk(parsed.data.platform, parsed.data.shop)
       : undefined;
     res.redirect(303, done?.revoke === 'failed' ? '/admin/stores?revoke=failed' : '/admin/stores');
   });
   router.post('/admin/api/stores/approve', api, express.json({ limit: '4kb' }), async (req, res) => {
-    const parsed = DisconnectSchema.safeParse(req.body);
+    const parsed = StoreRefSchema.safeParse(req.body);
     if (!parsed.success) throw new ApiError('invalid_body', describeIssues(parsed.error.issues));
     const outcome = await deps.connections.approve(parsed.data.platform, parsed.data.shop);
     if (outcome === 'not_found')
@@ -84,12 +85,12 @@ export function storeDeskRoutes(deps: StoreDeskDeps): Router {
     res.json({ approved: true });
   });
   router.post('/admin/api/stores/reject', api, express.json({ limit: '4kb' }), async (req, res) => {
-    const parsed = DisconnectSchema.safeParse(req.body);
+    const parsed = StoreRefSchema.safeParse(req.body);
     if (!parsed.success) throw new ApiError('invalid_body', describeIssues(parsed.error.issues));
     res.json(await deps.connections.reject(parsed.data.platform, parsed.data.shop));
   });
   router.post('/admin/stores/approve', ...form, async (req: Request, res: Response) => {
-    const parsed = DisconnectSchema.safeParse(req.body);
+    const parsed = StoreRefSchema.safeParse(req.body);
     const outcome = parsed.success
       ? await deps.connections.approve(parsed.data.platform, parsed.data.shop)
       : 'not_found';
@@ -97,7 +98,7 @@ export function storeDeskRoutes(deps: StoreDeskDeps): Router {
     res.redirect(303, outcome === 'approved' ? '/admin/stores' : `/admin/stores?approve=${outcome}`);
   });
   router.post('/admin/stores/reject', ...form, async (req: Request, res: Response) => {
-    const parsed = DisconnectSchema.safeParse(req.body);
+    const parsed = StoreRefSchema.safeParse(req.body);
     const done = parsed.success
       ? await deps.connections.reject(parsed.data.platform, parsed.data.shop)
       : undefined;
