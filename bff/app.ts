@@ -226,7 +226,16 @@ export function createBff(deps: BffDeps): Bff {
   );
   // One bound on the bytes of signed bodies not verified yet, for every platform route (bff/stores/signed-body.ts).
   const unverified = new UnverifiedBytes();
-  app.use(checkoutRoutes({ config, rates, serviceCodes, logger, unverified }));
+  app.use(
+    checkoutRoutes({
+      config,
+      rates,
+      serviceCodes,
+      logger,
+      unverified,
+      shopifyShop: () => connections.shopOf('shopify'),
+    }),
+  );
   app.use(
     installRoutes({
       config,

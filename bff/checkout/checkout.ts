@@ -2,7 +2,7 @@ import express, { type Request, type RequestHandler, type Response, Router } fro
 import type * as z from 'zod/mini';
 import { FulfillmentOptionsRequestSchema } from '../../shared/checkouts/agentic.ts';
 import { NuvemshopRateRequestSchema } from '../../shared/checkouts/nuvemshop.ts';
-import { ShopifyRateRequestSchema } from '../../shared/checkouts/shopify.ts';
+import { SHOPIFY_HEADER_FAMILIES, ShopifyRateRequestSchema } from '../../shared/checkouts/shopify.ts';
 import { ApiError, isApiError } from '../../shared/errors.ts';
 import { describeIssues } from '../../shared/issues.ts';
 import { MAX_BODY_BYTES } from '../../shared/platform-limits.ts';
@@ -30,6 +30,8 @@ export interface CheckoutDeps {
   logger: Logger;
   /** The bytes of bodies not verified yet, shared with the stores' webhooks (bff/stores/signed-body.ts). */
   unverified?: UnverifiedBytes;
+  /** The connected (else configured) Shopify shop (`StoreConnections.shopOf`): a callback naming another is refused. */
+  shopifyShop?: () => Promise<string | undefined>;
 }
 
 /**
@@ -57,6 +59,7 @@ export function checkoutRoutes(deps: CheckoutDeps): Router {
       pool,
     } as const;
     const quote: RequestHandler = async (req, res) => {
+      await refuseOtherShop(req, deps.shopifyShop);
       const request = parseBody(rawBody(req), ShopifyRateRequestSchema);
       await answer(res, deps.logger, 'shopify', () =>
         shopifyRates(request, deps.rates, res.locals.deadlineAt),
@@ -135,6 +138,22 @@ export function checkoutRoutes(deps: CheckoutDeps): Router {
   });
   router.all('/checkout/fulfillment-options', methodNotAllowed('POST'));
   return router;
+}
+
+/**
+ * A signed rate request from another shop of the same app — the store the merchant left, whose carrier service still
+ * calls when the revoke failed — is not ours to quote: when the request names its shop (Shopify's page on carrier
+ * services documents no such header; its webhooks send `X-Shopify-Shop-Domain`, and we read it, or the events family's
+ * `Shopify-Shop-Domain`, when present) and that shop is not the connected one, or none is connected, 404 `not_found`
+ * (that shop's checkout shows its backup rates). A request that names no shop is judged by its signature alone.
+ */
+async function refuseOtherShop(req: Request, shopifyShop: CheckoutDeps['shopifyShop']): Promise<void> {
+  if (!shopifyShop) return;
+  const named = Object.values(SHOPIFY_HEADER_FAMILIES)
+    .map((family) => req.get(family.shop)?.trim().toLowerCase())
+    .find(Boolean);
+  if (named === undefined) return;
+  if (named !== (await shopifyShop())?.trim().toLowerCase()) throw new ApiError('not_found', 'Not found.');
 }
 
 type Surface = 'shopify' | 'nuvemshop' | 'agentic';

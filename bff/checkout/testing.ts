@@ -33,14 +33,20 @@ export function shopifyBody(cep: string, items: unknown[], destination: Record<s
   };
 }
 
-/** POSTs a callback as Shopify does: the raw body signed with `secret` (`null`: unsigned). */
-export function postShopify(url: string, body: unknown, secret: string | null = TEST_SHOPIFY_SECRET) {
+/** POSTs a callback as Shopify does: the raw body signed with `secret` (`null`: unsigned), and any `headers`. */
+export function postShopify(
+  url: string,
+  body: unknown,
+  secret: string | null = TEST_SHOPIFY_SECRET,
+  headers: Record<string, string> = {},
+) {
   const text = typeof body === 'string' ? body : JSON.stringify(body);
   return fetch(`${url}/checkout/shopify/rates`, {
     method: 'POST',
     headers: {
       'content-type': 'application/json',
       ...(secret === null ? {} : { [SHOPIFY_HMAC_HEADER]: shopifyHmac(secret, text) }),
+      ...headers,
     },
     body: text,
   });

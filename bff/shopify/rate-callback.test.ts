@@ -106,6 +106,46 @@ describe('POST /checkout/shopify/rates: who may ask', () => {
     }
   });
 
+  describe('a signed call that names another shop (the store left, whose carrier service still calls)', () => {
+    const body = () => shopifyBody(RIO, [shopifyItem(shirt)]);
+    let ours: RunningBff;
+    beforeAll(async () => {
+      ours = await startBff(sandbox.url, { ...ENV, BFF_SHOPIFY_SHOP: 'loja-certa.myshopify.com' });
+    });
+    afterAll(async () => {
+      await ours?.stop();
+    });
+
+    it.each([
+      ['x-shopify-shop-domain', 'loja-antiga.myshopify.com'],
+      ['shopify-shop-domain', 'loja-antiga.myshopify.com'],
+      ['x-shopify-shop-domain', 'loja-certa.myshopify.com.evil.example'],
+      ['x-shopify-shop-domain', 'loja-cert.myshopify.com'],
+    ])('answers 404 not_found when %s is %s, and quotes nothing', async (header, shop) => {
+      const res = await postShopify(ours.url, body(), TEST_SHOPIFY_SECRET, { [header]: shop });
+      expect(res.status).toBe(404);
+      expect(((await res.json()) as { error: { code: string } }).error.code).toBe('not_found');
+      expect(await upstreamQuotes()).toBe(0);
+    });
+
+    it('quotes for the connected shop, named in any case, and for a call that names no shop', async () => {
+      const named = await postShopify(ours.url, body(), TEST_SHOPIFY_SECRET, {
+        'x-shopify-shop-domain': 'Loja-Certa.myshopify.com',
+      });
+      expect(named.status).toBe(200);
+      expect(ShopifyRatesAnswerSchema.parse(await named.json()).rates.length).toBeGreaterThan(0);
+      expect((await rates(body(), ours)).length).toBeGreaterThan(0);
+    });
+
+    it('refuses every named shop when no store is connected or configured', async () => {
+      const res = await postShopify(bff.url, body(), TEST_SHOPIFY_SECRET, {
+        'x-shopify-shop-domain': 'loja-certa.myshopify.com',
+      });
+      expect(res.status).toBe(404);
+      expect(await upstreamQuotes()).toBe(0);
+    });
+  });
+
   it('answers 405 to GET, and 400 invalid_json / invalid_body to a signed body it cannot read', async () => {
     expect((await fetch(`${bff.url}/checkout/shopify/rates`)).status).toBe(405);
     const notJson = await postShopify(bff.url, '{"rate":');
