@@ -64,7 +64,7 @@ export interface BffDeps {
   /**
    * The clock of the BFF's time-dependent work — the watcher's cadence and stall clock, pickup countdowns, link
    * expiry, the delivery promise's "today" and its scores: the sandbox's under `BFF_TEST_CLOCK=sandbox` (main.ts
-   * connects it, bff/clock/clock.ts); `now` otherwise.
+   * connects it, bff/sandbox-clock.ts); `now` otherwise.
    */
   workNow?: () => number;
   /**

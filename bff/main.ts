@@ -1,9 +1,9 @@
 import { createHttpServer } from '../shared/http-server.ts';
 import { type Bff, createBff } from './app.ts';
 import { type Backends, openBackends } from './backends/backends.ts';
-import { SandboxClock } from './clock/clock.ts';
 import { ConfigError, parseConfig, proxyTrustWarning } from './config.ts';
 import { createLogger, messageOf } from './logger.ts';
+import { SandboxClock } from './sandbox-clock.ts';
 
 const logger = createLogger();
 

@@ -5,10 +5,10 @@ import { join } from 'node:path';
 import { createHttpServer, type ServerLimits } from '../shared/http-server.ts';
 import { type Bff, createBff } from './app.ts';
 import { type Backends, openBackends } from './backends/backends.ts';
-import { SandboxClock } from './clock/clock.ts';
 import { parseConfig } from './config.ts';
 import type { BffDeps } from './deps.ts';
 import { createLogger } from './logger.ts';
+import { SandboxClock } from './sandbox-clock.ts';
 
 /** Agent tokens of the test BFFs: one per scope set. */
 export const TEST_AGENTS = [

@@ -91,7 +91,6 @@ export const GetShippingRatesInputSchema = /* @__PURE__ */ z.strictObject({
   requestId: RequestIdSchema,
   instanceId: InstanceIdSchema,
 });
-export type GetShippingRatesInput = z.infer<typeof GetShippingRatesInputSchema>;
 
 /** Spec 4.4.1 output. */
 export const GetShippingRatesOutputSchema = /* @__PURE__ */ z.looseObject({

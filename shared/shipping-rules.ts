@@ -102,7 +102,6 @@ export const RuleThenSchema = /* @__PURE__ */ z
       ONE_EFFECT,
     ),
   );
-export type RuleThen = z.infer<typeof RuleThenSchema>;
 
 export const RuleSchema = /* @__PURE__ */ z.strictObject({
   id: Text(

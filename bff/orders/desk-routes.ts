@@ -5,12 +5,12 @@ import { ApiError } from '../../shared/errors.ts';
 import { describeIssues } from '../../shared/issues.ts';
 import { PartySchema } from '../../shared/labels/party.ts';
 import { csvRefusal } from '../../shared/orders/csv-problem.ts';
-import { ORDER_STATES, OrderRecipientSchema, StoreOrderSchema } from '../../shared/orders/order.ts';
+import { OrderRecipientSchema, StoreOrderSchema } from '../../shared/orders/order.ts';
 import type { Logger } from '../logger.ts';
 import type { FulfillmentStore, TrackingBack } from '../stores/tracking-back.ts';
 import type { CepLookup } from './cep-directory.ts';
 import { CSV_TEMPLATE, CsvRefused, readOrdersCsv } from './csv-import.ts';
-import type { OrderDesk } from './order-desk.ts';
+import { ORDER_LIST_STATES, type OrderDesk } from './order-desk.ts';
 import { type OrderStore, PresetSchema } from './order-store.ts';
 import type { ReviewDeps } from './review.ts';
 import { reviewed } from './review.ts';
@@ -29,7 +29,7 @@ export interface OrderDeskRoutesDeps extends ReviewDeps {
 export const MAX_BATCH = 100;
 
 const ListSchema = z.object({
-  state: z.optional(z.enum([...ORDER_STATES, 'to_ship'])),
+  state: z.optional(z.enum(ORDER_LIST_STATES)),
   price: z.optional(z.enum(['0', '1'])),
 });
 

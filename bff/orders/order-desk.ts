@@ -285,4 +285,5 @@ function stripEmpty(request: object): unknown {
   );
 }
 
+/** What the order list filters by (`list`'s `state`, the desk's `?state=`): a state, or `to_ship`. */
 export const ORDER_LIST_STATES = [...ORDER_STATES, 'to_ship'] as const;

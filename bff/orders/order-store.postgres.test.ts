@@ -1,6 +1,6 @@
 import { afterAll, beforeAll } from 'vitest';
 import { type PostgresServer, startPostgres } from '../../testing/servers.ts';
-import { describeOrderStore, postgresInstances } from './order-store-contract.ts';
+import { describeOrderStore, postgresInstances } from './testing/order-store-contract.ts';
 
 // The same contract as node:sqlite (order-store.test.ts), in a file of its own: starting PostgreSQL takes seconds.
 let postgres: PostgresServer;

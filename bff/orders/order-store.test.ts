@@ -1,3 +1,3 @@
-import { describeOrderStore, sqliteInstances } from './order-store-contract.ts';
+import { describeOrderStore, sqliteInstances } from './testing/order-store-contract.ts';
 
 describeOrderStore('node:sqlite (two connections to one file)', sqliteInstances);

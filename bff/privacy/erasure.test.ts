@@ -23,7 +23,7 @@ import {
   startOrderStack,
 } from '../orders/testing.ts';
 import { erasedParty, isCustomersRecipient } from './erasure.ts';
-import { PERSONAL_DATA } from './personal-data.ts';
+import { PERSONAL_DATA } from './testing/personal-data.ts';
 
 /**
  * A customer's erasure, end to end, on both databases: a real BFF takes the customer's paid orders from both emulated

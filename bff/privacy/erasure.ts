@@ -3,8 +3,8 @@ import type { OrderSource } from '../../shared/orders/order.ts';
 import type { Sql, SqlRunner } from '../../shared/sql/sql.ts';
 
 /**
- * The erasure of a shopper's personal data (docs/privacy.md), everywhere `personal-data.ts` says the kit keeps it, in
- * one transaction on node:sqlite or PostgreSQL:
+ * The erasure of a shopper's personal data (docs/privacy.md), everywhere `testing/personal-data.ts` says the kit keeps
+ * it, in one transaction on node:sqlite or PostgreSQL:
  *
  * 1. the store's orders of the customer: named in the request by the platform's id, or whose recipient has the
  *    customer's e-mail, phone or CPF (a customer's order made as a guest is theirs too);

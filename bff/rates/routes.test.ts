@@ -5,7 +5,7 @@ import { ErrorBodySchema } from '../../shared/errors.ts';
 import { RatesResponseSchema } from '../../shared/quote.ts';
 import { ConfigError, parseConfig } from '../config.ts';
 import { type RunningBff, startBff } from '../testing.ts';
-import { isCheckoutToken } from './routes.ts';
+import { checkoutTokenOf } from './routes.ts';
 import { RateVerifyResponseSchema } from './verify.ts';
 
 const CHECKOUT = 'checkout-server-token-0001';
@@ -315,15 +315,15 @@ describe('POST /api/rates/verify: each checkout token has its share of the quote
   });
 });
 
-describe('isCheckoutToken', () => {
+describe('checkoutTokenOf', () => {
   const tokens = [CHECKOUT, OTHER];
   it('matches any configured token, whole, and nothing else', () => {
-    expect(isCheckoutToken(tokens, `Bearer ${CHECKOUT}`)).toBe(true);
-    expect(isCheckoutToken(tokens, `Bearer ${OTHER}  `)).toBe(true);
-    expect(isCheckoutToken(tokens, `Bearer ${CHECKOUT} ${OTHER}`)).toBe(false);
-    expect(isCheckoutToken(tokens, `Bearer`)).toBe(false);
-    expect(isCheckoutToken(tokens, undefined)).toBe(false);
-    expect(isCheckoutToken([], `Bearer ${CHECKOUT}`)).toBe(false);
+    expect(checkoutTokenOf(tokens, `Bearer ${CHECKOUT}`)).toBe(CHECKOUT);
+    expect(checkoutTokenOf(tokens, `Bearer ${OTHER}  `)).toBe(OTHER);
+    expect(checkoutTokenOf(tokens, `Bearer ${CHECKOUT} ${OTHER}`)).toBeUndefined();
+    expect(checkoutTokenOf(tokens, `Bearer`)).toBeUndefined();
+    expect(checkoutTokenOf(tokens, undefined)).toBeUndefined();
+    expect(checkoutTokenOf([], `Bearer ${CHECKOUT}`)).toBeUndefined();
   });
 });
 

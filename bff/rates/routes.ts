@@ -30,11 +30,6 @@ export function checkoutTokenOf(
   return found;
 }
 
-/** Whether `authorization` carries one of the checkout tokens (`checkoutTokenOf`). */
-export function isCheckoutToken(tokens: readonly string[], authorization: string | undefined): boolean {
-  return checkoutTokenOf(tokens, authorization) !== undefined;
-}
-
 /**
  * Only the store's checkout servers: `Authorization: Bearer <one of BFF_CHECKOUT_TOKENS>`, before the body is read.
  * The token's quote caller goes on in `res.locals.quoteCaller` (each token has its own share of the quotes).

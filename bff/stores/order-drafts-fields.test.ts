@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { NuvemshopOrderSchema } from '../../shared/checkouts/nuvemshop.ts';
 import { type ShopifyOrder, ShopifyOrderSchema } from '../../shared/checkouts/shopify.ts';
-import { NUVEMSHOP_ORDER } from './example-orders.ts';
+import { NUVEMSHOP_ORDER } from './fixtures/example-orders.ts';
 import { nuvemshopDraft, shopifyDraft } from './order-drafts.ts';
 
 // Every field of the desk's order as each platform's order gives it, whole (toEqual): a field the drafts drop, rename,

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { NuvemshopOrderSchema } from '../../shared/checkouts/nuvemshop.ts';
 import { type ShopifyOrder, ShopifyOrderSchema } from '../../shared/checkouts/shopify.ts';
 import { parseExactJson } from '../../shared/exact-json.ts';
-import { NUVEMSHOP_ORDER, SHOPIFY_ORDERS_PAID } from './example-orders.ts';
+import { NUVEMSHOP_ORDER, SHOPIFY_ORDERS_PAID } from './fixtures/example-orders.ts';
 import { nuvemshopDraft, shopifyDraft } from './order-drafts.ts';
 
 /** A paid Shopify order as its webhook carries it, the fields the kit reads. */

@@ -16,14 +16,13 @@ export interface MutationModule {
 }
 
 /**
- * A folder's files but its tests and test helpers (`testing.ts`, a test suite several stores run: `*-contract.ts`):
- * mutating a helper tells nothing of the product.
+ * A folder's files but its tests and test helpers (`testing.ts`; a folder's `testing/` and `fixtures/`, such as the
+ * suites several stores run, sit below the glob): mutating a helper tells nothing of the product.
  */
 const notTests = (glob: string): string[] => [
   glob,
   `!${glob.replace(/\.ts$/, '.test.ts')}`,
   `!${glob.replace(/\*\.ts$/, 'testing.ts')}`,
-  `!${glob.replace(/\.ts$/, '-contract.ts')}`,
 ];
 
 /** The core modules of issue 18, each with the tests beside it (and the suites that drive it end to end). */

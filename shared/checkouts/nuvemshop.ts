@@ -41,7 +41,6 @@ export const NuvemshopRateItemSchema = /* @__PURE__ */ z.looseObject({
     ),
   ),
 });
-export type NuvemshopRateItem = z.infer<typeof NuvemshopRateItemSchema>;
 
 /** An address: on product and cart pages only `postal_code` (and `country`) are set, the rest null. */
 export const NuvemshopAddressSchema = /* @__PURE__ */ z.looseObject({
@@ -104,7 +103,6 @@ export const NuvemshopCarrierOptionSchema = /* @__PURE__ */ z.looseObject({
   allow_free_shipping: z.optional(z.boolean()),
   active: z.boolean(),
 });
-export type NuvemshopCarrierOption = z.infer<typeof NuvemshopCarrierOptionSchema>;
 
 /** Nuvemshop's webhook signature: hex HMAC-SHA256 of the raw body with the app's client secret. */
 export const NUVEMSHOP_HMAC_HEADER = 'x-linkedstore-hmac-sha256';
@@ -125,7 +123,6 @@ export const NuvemshopWebhookSchema = /* @__PURE__ */ z.looseObject({
   event: z.string().check(z.maxLength(60)),
   id: z.union([z.int(), z.string()]),
 });
-export type NuvemshopWebhook = z.infer<typeof NuvemshopWebhookSchema>;
 
 const nullableText = z.optional(z.nullable(z.string()));
 /** Nuvemshop writes measures as strings ("0.500") or numbers. */

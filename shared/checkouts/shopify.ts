@@ -17,7 +17,6 @@ export const ShopifyRateItemSchema = /* @__PURE__ */ z.looseObject({
   price: z.int().check(z.gte(0), z.lte(10_000_000_000)),
   requires_shipping: z.optional(z.nullable(z.boolean())),
 });
-export type ShopifyRateItem = z.infer<typeof ShopifyRateItemSchema>;
 
 /** An address as Shopify sends it (every field may be null). */
 export const ShopifyAddressSchema = /* @__PURE__ */ z.looseObject({

@@ -34,7 +34,6 @@ export const GenerateLabelInputSchema = /* @__PURE__ */ z.strictObject({
   instanceId: InstanceIdSchema,
 });
 export type GenerateLabelInput = z.infer<typeof GenerateLabelInputSchema>;
-export type GenerateLabelInputRaw = z.input<typeof GenerateLabelInputSchema>;
 
 /** Spec 2.4: the label record; every field optional. */
 export const LabelRecordSchema = /* @__PURE__ */ z.looseObject({

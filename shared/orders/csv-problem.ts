@@ -46,7 +46,6 @@ export const CsvFileRefusalSchema = /* @__PURE__ */ z.object({
     problem: CsvProblemSchema,
   }),
 });
-export type CsvFileRefusal = z.infer<typeof CsvFileRefusalSchema>;
 
 /** The English words of a problem (the API's `reason`, the logs). */
 export function csvReason(problem: CsvProblem): string {

@@ -49,7 +49,6 @@ export const REVIEW_REASONS = [
   /** The field is there but is not what it should be (a CEP that is not 8 digits): `detail` is what came. */
   'malformed',
 ] as const;
-export type ReviewReason = (typeof REVIEW_REASONS)[number];
 
 export const ReviewSchema = /* @__PURE__ */ z.strictObject({
   /** The field's path, as in a label request (`recipient.endereco.numero`, `items[1].weightGrams`, `serviceId`). */

@@ -28,7 +28,6 @@ export const OUTBOX_COLUMNS = `state TEXT NOT NULL,
  * `failed` (refused for good, or still failing at `give_up_at`). A user may add states that are still to send.
  */
 export const OUTBOX_STATES = ['pending', 'retrying', 'sent', 'failed'] as const;
-export type OutboxState = (typeof OUTBOX_STATES)[number];
 
 /**
  * The wait before try `n + 1` after `n` failed tries: 30 s doubling to at most 2 h, with "equal jitter" (half of it

@@ -18,5 +18,3 @@ export const WIDGET_SCHEMAS = {
   isTrackingLookupResponse: { schema: TrackingLookupResponseSchema, json: true },
   isPromisesResponse: { schema: PromisesResponseSchema, json: true },
 } as const;
-
-export type ValidatorName = keyof typeof WIDGET_SCHEMAS;

@@ -2,12 +2,11 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod/mini';
-import {
-  type GenerateLabelInputRaw,
-  GenerateLabelInputSchema,
-  GenerateLabelOutputSchema,
-} from '../../../shared/labels/label.ts';
+import { GenerateLabelInputSchema, GenerateLabelOutputSchema } from '../../../shared/labels/label.ts';
 import { fingerprint } from '../fingerprint.ts';
+
+/** A `generate_label` input as an agent writes it (before the schema's defaults and transforms). */
+type GenerateLabelInputRaw = z.input<typeof GenerateLabelInputSchema>;
 
 /**
  * The label fault soak, shared by the integration test (bff/labels/faults.test.ts) and `npm run bench`: agents send

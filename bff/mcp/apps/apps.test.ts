@@ -9,9 +9,9 @@ import { type RunningSandbox, SAMPLE_LABEL, startSandbox } from '../../../sandbo
 import { AgentLabelOutputSchema, PreviewLabelOutputSchema } from '../../../shared/labels/agent-label.ts';
 import type { AgentPolicy } from '../../policies/policies.ts';
 import { type RunningBff, startBff } from '../../testing.ts';
-import { APP_ONLY_TOOLS, META } from './apps.ts';
+import { META } from './apps.ts';
 import { APPS } from './resources.ts';
-import { appContent, connectHost, merchantToken, modelTools, uiOfTool } from './testing.ts';
+import { APP_ONLY_TOOLS, appContent, connectHost, merchantToken, modelTools, uiOfTool } from './testing.ts';
 
 const PASSWORD = 'senha-do-lojista-apps-test';
 /** An agent whose labels only the merchant's click issues. */

@@ -32,9 +32,6 @@ export const META = {
   byClick: 'frete-kit/byClick',
 } as const;
 
-/** The tools only an app calls (`visibility: ["app"]`): hidden from the model by the host, refused without a grant. */
-export const APP_ONLY_TOOLS = ['app_issue_label', 'app_decide_approval'] as const;
-
 /** Which app renders each tool's result (its `_meta.ui.resourceUri`). */
 const LINKS: Record<string, AppName> = {
   get_shipping_rates: 'quote',

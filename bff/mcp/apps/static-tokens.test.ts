@@ -8,8 +8,9 @@ import { AgentLabelOutputSchema } from '../../../shared/labels/agent-label.ts';
 import { MERCHANT } from '../../oauth/oauth.ts';
 import { deskClient } from '../../orders/testing.ts';
 import { type RunningBff, startBff } from '../../testing.ts';
-import { APP_ONLY_TOOLS, META } from './apps.ts';
+import { META } from './apps.ts';
 import { AppSeals } from './seals.ts';
+import { APP_ONLY_TOOLS } from './testing.ts';
 
 // Issue 48, finding 2 (reproduced red first): a static `issue: "app"` token declared the UI extension, took the grant
 // from generate_label's `_meta` and called app_issue_label itself — no merchant clicked.

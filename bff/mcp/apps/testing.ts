@@ -79,6 +79,12 @@ export function uiOfTool(tool: {
   return ToolUiSchema.parse(tool._meta?.ui ?? {});
 }
 
+/**
+ * The tools only an app calls (`visibility: ["app"]`, registered in apps.ts): hidden from the model by the host,
+ * refused without a grant.
+ */
+export const APP_ONLY_TOOLS = ['app_issue_label', 'app_decide_approval'] as const;
+
 /** The tools a host hands its model: those whose visibility includes "model" (SEP-1865, "Visibility"). */
 export function modelTools<Tool extends { _meta?: Record<string, unknown> | undefined }>(
   tools: Tool[],

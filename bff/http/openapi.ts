@@ -17,8 +17,8 @@ import { OrderLookupRequestSchema, OrderLookupResponseSchema } from '../../share
 import { MAX_CODES } from '../../shared/platform-limits.ts';
 import { PromisesRequestSchema, PromisesResponseSchema } from '../../shared/promise-lookup.ts';
 import { TrackingLookupRequestSchema, TrackingLookupResponseSchema } from '../../shared/tracking-lookup.ts';
-import { methodNotAllowed } from '../http/errors.ts';
 import { RateVerifyRequestSchema, RateVerifyResponseSchema } from '../rates/verify.ts';
+import { methodNotAllowed } from './errors.ts';
 
 type JsonObject = Record<string, unknown>;
 

@@ -1,16 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningSandbox, startSandbox } from '../../sandbox/testing.ts';
+import { type RunningSandbox, startSandbox } from '../sandbox/testing.ts';
 import {
   type SmtpServer,
   startSmtp,
   startWebhookReceiver,
   type WebhookReceiver,
-} from '../../testing/servers.ts';
-import { createBff } from '../app.ts';
-import { ConfigError, parseConfig } from '../config.ts';
-import { eventsOf, issueLabel, orderLabel, WEBHOOK_SECRET } from '../notifications/testing/harness.ts';
-import { type RunningBff, startBff } from '../testing.ts';
-import { SandboxClock } from './clock.ts';
+} from '../testing/servers.ts';
+import { createBff } from './app.ts';
+import { ConfigError, parseConfig } from './config.ts';
+import { eventsOf, issueLabel, orderLabel, WEBHOOK_SECRET } from './notifications/testing/harness.ts';
+import { SandboxClock } from './sandbox-clock.ts';
+import { type RunningBff, startBff } from './testing.ts';
 
 /**
  * One clock for tests and demos: a BFF started with `BFF_TEST_CLOCK=sandbox` follows the sandbox's carrier clock, its

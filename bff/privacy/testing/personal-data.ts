@@ -1,8 +1,8 @@
 /**
- * Every table the BFF keeps, on node:sqlite and PostgreSQL alike, and what it holds of a shopper (docs/privacy.md).
- * The erasure (erasure.ts) reads this list's promises; `erasure.test.ts` lists the tables of a running BFF's databases
- * and fails on one that is not here, so a new table says whether it holds personal data and how it is erased before
- * it ships.
+ * Every table the BFF keeps, on node:sqlite and PostgreSQL alike, and what it holds of a shopper (docs/privacy.md):
+ * the promises the erasure (../erasure.ts) keeps. Nothing in the product reads this list; `../erasure.test.ts` lists
+ * the tables of a running BFF's databases and fails on one that is not here, so a new table says whether it holds
+ * personal data and how it is erased before it ships.
  *
  * What lives in memory or Redis (the tracking cache, the quote cache, limiters and throttles, the platform catalog)
  * holds no one's name, address, e-mail, phone or CPF: tracking results, quotes by CEP and cart, counters by address or

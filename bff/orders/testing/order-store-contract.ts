@@ -2,14 +2,14 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { StoreOrder } from '../../shared/orders/order.ts';
-import { migrate } from '../../shared/sql/migrate.ts';
-import { PostgresSql } from '../../shared/sql/postgres.ts';
-import type { Sql } from '../../shared/sql/sql.ts';
-import { SqliteSql } from '../../shared/sql/sqlite.ts';
-import { LedgerStore } from '../labels/ledger-store.ts';
-import { NOTIFICATION_MIGRATIONS } from '../notifications/migrations.ts';
-import { OrderStore } from './order-store.ts';
+import type { StoreOrder } from '../../../shared/orders/order.ts';
+import { migrate } from '../../../shared/sql/migrate.ts';
+import { PostgresSql } from '../../../shared/sql/postgres.ts';
+import type { Sql } from '../../../shared/sql/sql.ts';
+import { SqliteSql } from '../../../shared/sql/sqlite.ts';
+import { LedgerStore } from '../../labels/ledger-store.ts';
+import { NOTIFICATION_MIGRATIONS } from '../../notifications/migrations.ts';
+import { OrderStore } from '../order-store.ts';
 
 /** Two stores on one database, as two BFF instances see it (the ledger's and the watcher's tables beside). */
 export interface TwoInstances {
