@@ -1,4 +1,4 @@
-import { type LoginFailures, SqlLoginFailures } from '../../shared/oauth/login-failures.ts';
+import { memoryLoginCounter } from '../../shared/oauth/login-guard.ts';
 import { OAuthStore } from '../../shared/oauth/store.ts';
 import { migrate } from '../../shared/sql/migrate.ts';
 import { PostgresSql } from '../../shared/sql/postgres.ts';
@@ -18,7 +18,6 @@ import { NOTIFICATION_MIGRATIONS } from '../notifications/migrations.ts';
 import { watcherShare } from '../notifications/notifications.ts';
 import { Outbox } from '../notifications/outbox.ts';
 import { WatchStore } from '../notifications/watch-store.ts';
-import { RedisLoginFailures } from '../oauth/redis-login-failures.ts';
 import { linkSecret, SECRET_MIGRATIONS } from '../orders/link-secret.ts';
 import { LOOKUP_FAILURES, LookupThrottle } from '../orders/lookup-throttle.ts';
 import { OrderStore } from '../orders/order-store.ts';
@@ -40,6 +39,7 @@ import type { SharedCatalogStore } from '../upstream/platform-mcp.ts';
 import { RedisCatalog } from '../upstream/redis-catalog.ts';
 import { RedisConnection } from './redis.ts';
 import { RedisCounter } from './redis-counter.ts';
+import { SqlCounter } from './sql-counter.ts';
 
 /**
  * Where the BFF's state lives, chosen once from the configuration (docs/architecture.md, "Several instances"): every
@@ -71,10 +71,11 @@ export interface Backends {
   /** OAuth clients, codes, tokens and sessions; only with `BFF_ADMIN_PASSWORD` (OAuth and /admin are off without). */
   oauth: OAuthStore | undefined;
   /**
-   * Failed logins (per address, per account, per device), shared by every instance: in Redis, else in the OAuth
-   * store's database; only with `BFF_ADMIN_PASSWORD`.
+   * The one windowed counter of login attempts (per address, account, device: `LoginGuard`'s policies), shared by every
+   * instance: in Redis, else in the OAuth store's database (`window_hits`); on the BFF's clock, as the guard's lock
+   * is; only with `BFF_ADMIN_PASSWORD`.
    */
-  loginFailures: LoginFailures | undefined;
+  loginFailures: WindowedCounter | undefined;
   /** Whether other instances may share the database (a `pending` attempt may be another live instance's call). */
   sharedDatabase: boolean;
   budget: UpstreamBudget;
@@ -148,7 +149,7 @@ export async function openBackends(config: BffConfig, options: BackendOptions): 
   const orders = new OrderStore(sql, { now });
   const connections = new ConnectionStore(sql);
   const oauth = oauthSql ? new OAuthStore(oauthSql) : undefined;
-  const sqlLoginFailures = oauthSql ? new SqlLoginFailures(oauthSql) : undefined;
+  const sqlLogins = oauthSql ? new SqlCounter(oauthSql, { now }) : undefined;
   const closeSql = async () => {
     await sql.close();
     if (oauthSql && oauthSql !== sql) await oauthSql.close();
@@ -158,7 +159,7 @@ export async function openBackends(config: BffConfig, options: BackendOptions): 
     await ledger.ready;
     await approvals.ready;
     await oauth?.ready;
-    await sqlLoginFailures?.ready;
+    await sqlLogins?.ready;
     // After the ledger's steps: the watcher's first step reads label_attempts.
     await migrate(sql, NOTIFICATION_MIGRATIONS);
     await migrate(sql, SECRET_MIGRATIONS);
@@ -227,7 +228,7 @@ export async function openBackends(config: BffConfig, options: BackendOptions): 
     connections,
     linkSecret: secret,
     oauth,
-    loginFailures: redis && sqlLoginFailures ? new RedisLoginFailures(redis) : sqlLoginFailures,
+    loginFailures: redis && sqlLogins ? new RedisCounter(redis, memoryLoginCounter(now), now) : sqlLogins,
     sharedDatabase: sql.dialect === 'postgres',
     budget: new RouteBudget(counter, config.shippingRateLimit, { watchShare, browserShare }),
     trackingCache: redis ? new RedisTrackingCache({ connection: redis, local: localCache }) : localCache,

@@ -3,7 +3,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LOGIN_FAILURE_MIGRATIONS } from '../../shared/oauth/login-failures.ts';
 import { OAUTH_MIGRATIONS } from '../../shared/oauth/migrations.ts';
 import { type PostgresServer, startPostgres } from '../../testing/servers.ts';
 import { parseConfig } from '../config.ts';
@@ -16,6 +15,7 @@ import { APPROVAL_MIGRATIONS } from '../policies/approval-store.ts';
 import { PROMISE_MIGRATIONS } from '../promise/migrations.ts';
 import { CONNECTION_MIGRATIONS } from '../stores/connection-store.ts';
 import { type Backends, openBackends } from './backends.ts';
+import { COUNTER_MIGRATIONS } from './sql-counter.ts';
 
 /**
  * Databases written by release 0.2.0's own code (commit e9442ef: its node:sqlite and PostgreSQL stores, before the one
@@ -128,7 +128,7 @@ describe('opening the databases of release 0.2.0', () => {
       const today = [
         ...LEDGER_MIGRATIONS,
         ...OAUTH_MIGRATIONS,
-        ...LOGIN_FAILURE_MIGRATIONS,
+        ...COUNTER_MIGRATIONS,
         ...APPROVAL_MIGRATIONS,
         ...NOTIFICATION_MIGRATIONS,
         ...SECRET_MIGRATIONS,

@@ -3,80 +3,114 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  type LoginFailures,
-  MemoryLoginFailures,
-  SqlLoginFailures,
-} from '../../shared/oauth/login-failures.ts';
+  LOGIN_LIMITS,
+  LoginGuard,
+  type LoginRequest,
+  memoryLoginCounter,
+} from '../../shared/oauth/login-guard.ts';
 import { PostgresSql } from '../../shared/sql/postgres.ts';
+import type { Sql } from '../../shared/sql/sql.ts';
 import { SqliteSql } from '../../shared/sql/sqlite.ts';
+import type { WindowedCounter } from '../../shared/windowed-counter.ts';
 import { type PostgresServer, type RedisServer, startPostgres, startRedis } from '../../testing/servers.ts';
 import type { RedisConnection } from '../backends/redis.ts';
+import { RedisCounter } from '../backends/redis-counter.ts';
+import { SqlCounter } from '../backends/sql-counter.ts';
 import { redisConnection } from '../backends/testing.ts';
-import { RedisLoginFailures } from './redis-login-failures.ts';
 
-/** Two handles on one store (two BFF instances), or one object twice where it lives in memory. */
-type OpenPair = () => Promise<{ a: LoginFailures; b: LoginFailures; close(): Promise<void> }>;
-
+/**
+ * The login rule (shared/oauth/login-guard.ts) over each counter `Backends.loginFailures` may be, as two BFF instances
+ * see it: two guards, each on its own handle of one shared counter (Redis, node:sqlite, PostgreSQL; memory for the
+ * sandbox), on one test clock. The counter's own contract is bff/backends/counter.test.ts's.
+ */
 const T0 = 1_763_800_000_000;
 const HOUR = 3_600_000;
-const LOCK = { windowMs: HOUR, extendFrom: 20 };
-const SLIDING = { windowMs: HOUR, extendFrom: 1 };
+let now = T0;
+const clock = () => now;
 let n = 0;
-const unique = (kind: string) => `${kind}:${++n}-${Math.random().toString(16).slice(2)}`;
 
-/** What `LoginGuard` relies on, for each place the counts may live. */
-function describeLoginFailures(name: string, open: OpenPair): void {
-  describe(`LoginFailures contract: ${name}`, () => {
-    it('counts within a window, forgets after it, and from the 20th failure locks for an hour from that one', async () => {
+/** Two handles on one counter (two instances), or one counter twice where it lives in memory. */
+type OpenPair = () => Promise<{ a: WindowedCounter; b: WindowedCounter; close(): Promise<void> }>;
+
+const guardOn = (counter: WindowedCounter) =>
+  new LoginGuard({ counter, secret: 'a-device-cookie-secret', secureCookies: true, now: clock });
+
+/** A request from an address of this test's own range (each test counts under keys of its own). */
+const from = (range: number, i: number): LoginRequest => ({
+  ip: `10.${range >> 8}.${range & 255}.${i}`,
+  socket: {},
+  headers: {},
+});
+
+const waitOf = async (guard: LoginGuard, req: LoginRequest, account: string) => {
+  const admission = await guard.admit(req, account);
+  return admission.ok ? 0 : admission.retryAfterSeconds;
+};
+
+function describeOver(name: string, open: OpenPair): void {
+  describe(`the login rule over ${name}`, () => {
+    it('lets 20 of 25 attempts at once on two instances be checked, then locks the account on both for an hour from the 20th', async () => {
       const { a, b, close } = await open();
       try {
-        const key = unique('account');
-        expect(await a.get(key, T0)).toBeUndefined();
-        for (let i = 1; i <= 19; i++) expect((await (i % 2 ? a : b).add(key, T0 + i, LOCK)).count).toBe(i);
-        expect(await b.get(key, T0 + 19)).toEqual({ count: 19, last: T0 + 19, until: T0 + HOUR + 1 });
-        expect(await a.add(key, T0 + 1_000, LOCK)).toEqual({
-          count: 20,
-          last: T0 + 1_000,
-          until: T0 + 1_000 + HOUR,
-        });
-        expect((await b.get(key, T0 + HOUR + 999))?.count).toBe(20);
-        expect(await b.get(key, T0 + HOUR + 1_000)).toBeUndefined();
-        // A failure after the window ended starts a new one.
-        expect(await a.add(key, T0 + HOUR + 1_000, LOCK)).toMatchObject({ count: 1 });
-      } finally {
-        await close();
-      }
-    });
-
-    it('slides an address window with each failure, and releases and clears', async () => {
-      const { a, b, close } = await open();
-      try {
-        const key = unique('address');
-        await a.add(key, T0, SLIDING);
-        expect(await b.add(key, T0 + HOUR - 1, SLIDING)).toEqual({
-          count: 2,
-          last: T0 + HOUR - 1,
-          until: T0 + 2 * HOUR - 1,
-        });
-        await b.release(key, T0 + HOUR);
-        await a.release(key, T0 + HOUR);
-        await a.release(key, T0 + HOUR);
-        expect(await a.get(key, T0 + HOUR)).toMatchObject({ count: 0 });
-        await b.clear(key);
-        expect(await a.get(key, T0 + HOUR)).toBeUndefined();
-      } finally {
-        await close();
-      }
-    });
-
-    it('counts 50 concurrent failures on two handles once each: every count from 1 to 50 is answered once', async () => {
-      const { a, b, close } = await open();
-      try {
-        const key = unique('account');
-        const counts = await Promise.all(
-          Array.from({ length: 50 }, (_, i) => (i % 2 ? a : b).add(key, T0, LOCK).then((c) => c.count)),
+        now = T0;
+        const [one, two] = [guardOn(a), guardOn(b)];
+        const range = ++n;
+        const account = `loja-${range}@loja.example`;
+        const admissions = await Promise.all(
+          Array.from({ length: 25 }, (_, i) => (i % 2 ? one : two).admit(from(range, i + 1), account)),
         );
-        expect(counts.sort((x, y) => x - y)).toEqual(Array.from({ length: 50 }, (_, i) => i + 1));
+        expect(admissions.filter((admission) => admission.ok)).toHaveLength(20);
+        for (const admission of admissions) if (admission.ok) await one.failed(admission);
+        now += 1_800_000;
+        expect(await waitOf(one, from(range, 100), account)).toBe(1_800);
+        expect(await waitOf(two, from(range, 101), account)).toBe(1_800);
+        now += 1_800_000;
+        expect(await waitOf(two, from(range, 102), account)).toBe(0);
+      } finally {
+        await close();
+      }
+    });
+
+    it('slows an address down on every instance, doubling with each of its failures, whichever instance saw them', async () => {
+      const { a, b, close } = await open();
+      try {
+        now = T0;
+        const [one, two] = [guardOn(a), guardOn(b)];
+        const address = from(++n, 1);
+        const account = `loja-${n}@loja.example`;
+        const first = await one.admit(address, account);
+        if (!first.ok) throw new Error('refused');
+        await one.failed(first);
+        expect(await waitOf(two, address, account)).toBe(1);
+        now += 1_000;
+        const second = await two.admit(address, account);
+        if (!second.ok) throw new Error('refused');
+        await two.failed(second);
+        expect(await waitOf(one, address, account)).toBe(2);
+        now += LOGIN_LIMITS.addressWindowMs + 1_000;
+        expect(await waitOf(one, address, account)).toBe(0);
+      } finally {
+        await close();
+      }
+    });
+
+    it('takes a right password back on every instance, with the lock it took when it was the 20th', async () => {
+      const { a, b, close } = await open();
+      try {
+        now = T0;
+        const [one, two] = [guardOn(a), guardOn(b)];
+        const range = ++n;
+        const account = `loja-${range}@loja.example`;
+        for (let i = 1; i <= 19; i++) {
+          const admission = await one.admit(from(range, i), account);
+          if (!admission.ok) throw new Error('refused');
+          await one.failed(admission);
+        }
+        const right = await two.admit(from(range, 50), account);
+        if (!right.ok) throw new Error('refused');
+        await two.succeeded(right, { appendHeader: () => undefined });
+        expect(await waitOf(one, from(range, 51), account)).toBe(0);
+        expect(await waitOf(two, from(range, 52), account)).toBe(HOUR / 1000);
       } finally {
         await close();
       }
@@ -84,21 +118,20 @@ function describeLoginFailures(name: string, open: OpenPair): void {
   });
 }
 
-describeLoginFailures('memory (the sandbox)', async () => {
-  const store = new MemoryLoginFailures();
-  return { a: store, b: store, close: async () => undefined };
+describeOver('memory (the sandbox)', async () => {
+  const counter = memoryLoginCounter(clock);
+  return { a: counter, b: counter, close: async () => undefined };
 });
 
-function sqlPair(open: () => SqliteSql | PostgresSql) {
+async function sqlPair(open: () => Sql) {
   const sqls = [open(), open()] as const;
-  return {
-    a: new SqlLoginFailures(sqls[0]),
-    b: new SqlLoginFailures(sqls[1]),
-    close: async () => void (await Promise.all(sqls.map((sql) => sql.close()))),
-  };
+  const [a, b] = sqls.map((sql) => new SqlCounter(sql, { now: clock })) as [SqlCounter, SqlCounter];
+  await a.ready;
+  await b.ready;
+  return { a, b, close: async () => void (await Promise.all(sqls.map((sql) => sql.close()))) };
 }
 
-describeLoginFailures('node:sqlite (two connections to one file)', async () => {
+describeOver('node:sqlite (two connections to one file)', async () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'login-failures-'));
   return sqlPair(() => new SqliteSql({ dataDir, file: 'oauth.sqlite' }));
 });
@@ -114,46 +147,40 @@ afterAll(async () => {
   await Promise.all([postgres?.close(), redis?.close()]);
 });
 
-describeLoginFailures('PostgreSQL (two pools, as two instances)', async () =>
-  sqlPair(() => new PostgresSql(postgresUrl)),
-);
+describeOver('PostgreSQL (two pools, as two instances)', () => sqlPair(() => new PostgresSql(postgresUrl)));
 
-describeLoginFailures('Redis (two connections, as two instances)', async () => {
+describeOver('Redis (two connections, as two instances)', async () => {
   const connections: RedisConnection[] = [await redisConnection(redis.url), await redisConnection(redis.url)];
+  const [a, b] = connections.map(
+    (connection) => new RedisCounter(connection, memoryLoginCounter(clock), clock),
+  );
   return {
-    a: new RedisLoginFailures(connections[0] as RedisConnection),
-    b: new RedisLoginFailures(connections[1] as RedisConnection),
+    a: a as RedisCounter,
+    b: b as RedisCounter,
     close: async () => {
       for (const connection of connections) connection.close();
     },
   };
 });
 
-describe('RedisLoginFailures while Redis is down', () => {
+describe('the login rule over Redis while Redis is down', () => {
   it("counts in this instance's memory, so logins are still limited", async () => {
     const connection = await redisConnection(redis.url);
-    const failures = new RedisLoginFailures(connection);
+    const guard = guardOn(new RedisCounter(connection, memoryLoginCounter(clock), clock));
     await redis.stop();
     try {
-      const key = unique('account');
-      for (let i = 1; i <= 20; i++) expect((await failures.add(key, T0, LOCK)).count).toBe(i);
-      expect((await failures.get(key, T0))?.count).toBe(20);
+      now = T0;
+      const range = ++n;
+      const account = `loja-${range}@loja.example`;
+      for (let i = 1; i <= 20; i++) {
+        const admission = await guard.admit(from(range, i), account);
+        if (!admission.ok) throw new Error(`refused at ${i}`);
+        await guard.failed(admission);
+      }
+      expect(await waitOf(guard, from(range, 21), account)).toBe(HOUR / 1000);
     } finally {
       await redis.start();
       connection.close();
     }
-  });
-});
-
-describe('MemoryLoginFailures, bounded (docs/security.md, "State that grows with strangers")', () => {
-  it('holds at most 10,000 keys per kind after 20,000 addresses, and never pushes an account’s count out', async () => {
-    const failures = new MemoryLoginFailures();
-    await failures.add('account:merchant', T0, LOCK);
-    await failures.add('ip:first', T0, LOCK);
-    for (let i = 0; i < 20_000; i++) await failures.add(`ip:stranger-${i}`, T0, LOCK);
-    // The first address is forgotten, the last ones kept, and the account's count untouched by the flood.
-    expect(await failures.get('ip:first', T0)).toBeUndefined();
-    expect((await failures.get('ip:stranger-19999', T0))?.count).toBe(1);
-    expect((await failures.get('account:merchant', T0))?.count).toBe(1);
   });
 });

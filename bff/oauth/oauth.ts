@@ -4,11 +4,11 @@ import {
   ClientMetadataResolver,
   clientIdHost,
 } from '../../shared/oauth/client-metadata.ts';
-import { type LoginFailures, MemoryLoginFailures } from '../../shared/oauth/login-failures.ts';
 import { AuthorizationServer } from '../../shared/oauth/server.ts';
 import type { ClientRecord, OAuthStore } from '../../shared/oauth/store.ts';
 import { sameSecret, sha256Hex } from '../../shared/security/hash.ts';
 import { isLoopbackHostname } from '../../shared/security/loopback.ts';
+import type { WindowedCounter } from '../../shared/windowed-counter.ts';
 import { AGENT_SCOPES, type AgentScope } from '../agent-tokens.ts';
 import { type BffConfig, ConfigError } from '../config.ts';
 import type { AgentIdentity, AgentTokenSource } from '../mcp/agent-auth.ts';
@@ -24,8 +24,11 @@ export const SCOPE_LABELS: Record<AgentScope, string> = {
 export interface BffOAuthOptions {
   config: BffConfig;
   now?: () => number;
-  /** Where failed logins are counted (`Backends.loginFailures`: Redis, or the OAuth store's database). */
-  loginFailures?: LoginFailures;
+  /**
+   * Where login attempts are counted (`Backends.loginFailures`: the one windowed counter in Redis, or in the OAuth
+   * store's database); default this process's memory.
+   */
+  loginFailures?: WindowedCounter;
   /** The SDK's per-IP limits on /authorize, /token, /register, /revoke (default on; suites that register many clients turn them off). */
   rateLimits?: boolean;
   /** Where clients and tokens live (`Backends.oauth`: `oauth.sqlite` in `BFF_DATA_DIR`, or PostgreSQL). */
@@ -62,7 +65,7 @@ export class BffOAuth extends AuthorizationServer implements AgentTokenSource {
       resourceName: 'frete-kit MCP',
       rateLimits: options.rateLimits ?? true,
       logins: {
-        failures: options.loginFailures ?? new MemoryLoginFailures(),
+        ...(options.loginFailures ? { failures: options.loginFailures } : {}),
         deviceSecret: deviceSecret(config.secretKey, password),
       },
       pages: {

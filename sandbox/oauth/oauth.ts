@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { ApiError } from '../../shared/errors.ts';
-import { MemoryLoginFailures } from '../../shared/oauth/login-failures.ts';
 import { AuthorizationServer } from '../../shared/oauth/server.ts';
 import { OAuthStore } from '../../shared/oauth/store.ts';
 import { sameSecret } from '../../shared/security/hash.ts';
@@ -37,7 +36,7 @@ export class SandboxOAuth extends AuthorizationServer {
       // An emulator serves test suites that register many clients: no SDK rate limits here.
       rateLimits: false,
       // One process, in memory; the device cookies' key lives as long as the sandbox.
-      logins: { failures: new MemoryLoginFailures(), deviceSecret: randomBytes(32) },
+      logins: { deviceSecret: randomBytes(32) },
       pages: {
         login: 'email',
         accountOf: (email) => this.accountOf(email),

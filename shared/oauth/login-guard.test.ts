@@ -1,12 +1,12 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { CookieJar } from '../security/cookie.ts';
-import { MemoryLoginFailures } from './login-failures.ts';
 import { LOGIN_LIMITS, LoginGuard, type LoginRequest, type LoginTicket, waitText } from './login-guard.ts';
 
 /**
- * The one login rule of both servers on its own, with a clock the test moves and the counts in memory: strangers
- * slowed per address and sharing the account's budget, known browsers (device cookies) with budgets of their own.
- * bff/oauth/oauth.test.ts and the admin login tests state it through the login pages.
+ * The one login rule of both servers on its own, with a clock the test moves and the counts in memory (the guard's own
+ * windowed counter): strangers slowed per address and sharing the account's budget, known browsers (device cookies)
+ * with budgets of their own. bff/oauth/login-failures.test.ts states it over the shared counters (Redis, node:sqlite,
+ * PostgreSQL); bff/oauth/oauth.test.ts and the admin login tests through the login pages.
  */
 const T0 = 1_763_800_000_000;
 const ACCOUNT = 'lojista@loja.example';
@@ -16,7 +16,6 @@ let guard: LoginGuard;
 beforeEach(() => {
   now = T0;
   guard = new LoginGuard({
-    failures: new MemoryLoginFailures(),
     secret: 'a-device-cookie-secret',
     secureCookies: true,
     now: () => now,
@@ -56,6 +55,7 @@ describe('LoginGuard, strangers', () => {
       account: ACCOUNT,
       address: '203.0.113.7',
       device: undefined,
+      hit: expect.stringMatching(/^[\w-]{36}$/),
     });
   });
 
@@ -114,16 +114,47 @@ describe('LoginGuard, strangers', () => {
     expect(admissions.filter((a) => !a.ok)).toEqual(Array(5).fill({ ok: false, retryAfterSeconds: 3_600 }));
   });
 
-  it("starts an address's slow-down over after a right password", async () => {
+  it("counts an address's failures for ten hours: failures 55 minutes apart keep doubling, as a count forgotten an hour after the latest did", async () => {
+    const address = from('203.0.113.7');
+    const waits: number[] = [];
+    for (let i = 0; i < 10; i++) {
+      await guard.failed(await admitted(address));
+      waits.push(await waitOf(address));
+      now += 55 * 60_000;
+    }
+    // An hour's window would have held two of them at a time: 2 s from the second on.
+    expect(waits).toEqual([1, 2, 4, 8, 16, 32, 64, 128, 256, 300]);
+  });
+
+  it("forgets an address's failure ten hours after it", async () => {
     const address = from('203.0.113.7');
     await guard.failed(await admitted(address));
-    now += 1_000;
-    await guard.succeeded(await admitted(address), browser().jar);
+    now += LOGIN_LIMITS.addressWindowMs - 1;
+    await guard.failed(await admitted(address));
+    expect(await waitOf(address)).toBe(2);
+    now += 1;
+    // The first left the window; the second (1 ms old) is the only one.
+    expect(await waitOf(address)).toBe(1);
+    now += LOGIN_LIMITS.addressWindowMs;
     await guard.failed(await admitted(address));
     expect(await waitOf(address)).toBe(1);
   });
 
-  it('takes back a right password: it never counts against the account, and clears the address', async () => {
+  it("keeps an address's slow-down after a right password: that browser is known from then on, another behind the address still waits", async () => {
+    const address = from('203.0.113.7');
+    await guard.failed(await admitted(address));
+    now += 1_000;
+    const merchant = browser();
+    await guard.succeeded(await admitted(address), merchant.jar);
+    await guard.failed(await admitted(address));
+    // The second failure of the address: 2 s, not 1 (a right password no longer starts it over).
+    expect(await waitOf(address)).toBe(2);
+    expect(await admitted(from('203.0.113.7', merchant.cookie()))).toMatchObject({
+      device: expect.any(String),
+    });
+  });
+
+  it('takes back a right password: it never counts against the account', async () => {
     const address = from('203.0.113.7');
     await guard.failed(await admitted(address));
     now += 1_000;
@@ -133,6 +164,36 @@ describe('LoginGuard, strangers', () => {
     // The failure and the try just above are 2 of the account's 20: 18 more fit, the right login took none
     await strangersFail(18);
     expect(await waitOf(from('192.0.2.100'))).toBe(3_600);
+  });
+});
+
+describe('LoginGuard, the lock of a spent budget', () => {
+  it('holds an hour from the 20th failure, though the 1st leaves the window earlier', async () => {
+    await strangersFail(1);
+    now += 1_800_000;
+    await strangersFail(19);
+    // A window alone would let one more in when the 1st leaves, half an hour from now.
+    now += 1_800_000;
+    expect(await waitOf(from('192.0.2.1'))).toBe(1_800);
+    now += 1_800_000;
+    expect(await waitOf(from('192.0.2.2'))).toBe(0);
+  });
+
+  it('is taken back with the right password that filled the budget: the next attempt fills it again', async () => {
+    await strangersFail(19);
+    await guard.succeeded(await admitted(from('192.0.2.99')), browser().jar);
+    expect(await waitOf(from('192.0.2.100'))).toBe(0);
+    // That attempt was the 20th: locked for an hour from it.
+    expect(await waitOf(from('192.0.2.101'))).toBe(3_600);
+  });
+
+  it('holds on its own budget only: another account, and a known browser of this one, still try', async () => {
+    const res = browser();
+    await guard.succeeded(await admitted(from('203.0.113.50')), res.jar);
+    await strangersFail(20);
+    expect(await waitOf(from('192.0.2.1'))).toBe(3_600);
+    expect(await waitOf(from('192.0.2.1'), 'outra@loja.example')).toBe(0);
+    expect(await admitted(from('203.0.113.60', res.cookie()))).toMatchObject({ device: expect.any(String) });
   });
 });
 
@@ -186,6 +247,26 @@ describe('LoginGuard, known browsers (device cookies)', () => {
     await guard.succeeded(await admitted(device), res.jar);
     expect(res.set).toHaveLength(1);
     expect(await admitted(device)).toMatchObject({ device: expect.any(String) });
+  });
+});
+
+describe('LoginGuard, bounded (docs/security.md, "State that grows with strangers")', () => {
+  it("holds at most 10,000 addresses in memory after 20,000, and never pushes an account's count out", async () => {
+    await strangersFail(19);
+    await guard.failed(await admitted(from('203.0.113.1'), 'outra@loja.example'));
+    for (let i = 0; i < 20_000; i++) {
+      await guard.failed({
+        account: ACCOUNT,
+        address: `10.0.${i >> 8}.${i & 255}`,
+        device: undefined,
+        hit: '',
+      });
+    }
+    // The first address is forgotten, the last one kept, and the account's 19 untouched by the flood.
+    expect(await waitOf(from('203.0.113.1'), 'outra@loja.example')).toBe(0);
+    expect(await waitOf(from('10.0.78.31'))).toBe(1);
+    expect(await waitOf(from('192.0.2.1'))).toBe(0);
+    expect(await waitOf(from('192.0.2.2'))).toBe(3_600);
   });
 });
 

@@ -3,7 +3,6 @@ import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { afterEach, beforeEach, describe } from 'vitest';
 import { SqliteSql } from '../sql/sqlite.ts';
-import { MemoryLoginFailures } from './login-failures.ts';
 import { AuthorizationServer } from './server.ts';
 import { OAuthStore } from './store.ts';
 import { type OAuthServerUnderTest, oauthServerSuite } from './testing/suite.ts';
@@ -33,7 +32,7 @@ beforeEach(async () => {
     scopes: ['rates', 'labels'],
     resourceName: 'MCP under test',
     rateLimits: false,
-    logins: { failures: new MemoryLoginFailures(), deviceSecret: 'a-device-secret' },
+    logins: { deviceSecret: 'a-device-secret' },
     pages: {
       login: 'password',
       accountOf: () => 'merchant',

@@ -6,6 +6,7 @@ import {
 } from '@modelcontextprotocol/sdk/server/auth/router.js';
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import { senderKey } from '../security/address.ts';
+import type { WindowedCounter } from '../windowed-counter.ts';
 import { bearerChallenge } from './bearer.ts';
 import {
   type ClientMetadataResolver,
@@ -14,7 +15,6 @@ import {
   isClientMetadataError,
 } from './client-metadata.ts';
 import { registrationSender } from './clients.ts';
-import type { LoginFailures } from './login-failures.ts';
 import { LoginGuard } from './login-guard.ts';
 import { AuthorizationPages, type AuthorizationPagesOptions } from './pages.ts';
 import { OAuthProvider } from './provider.ts';
@@ -39,8 +39,11 @@ export interface AuthorizationServerOptions {
     AuthorizationPagesOptions,
     'provider' | 'cssHref' | 'secureCookies' | 'formOrigins' | 'now' | 'guard'
   >;
-  /** Where failed logins are counted, and the key that signs device cookies (`LoginGuard`). */
-  logins: { failures: LoginFailures; deviceSecret: Buffer | string };
+  /**
+   * Where login attempts are counted (default: this process's memory, on `now`), and the key that signs device cookies
+   * (`LoginGuard`).
+   */
+  logins: { failures?: WindowedCounter; deviceSecret: Buffer | string };
   /**
    * Client ID Metadata Documents (the BFF): advertised as `client_id_metadata_document_supported`, and an `https`
    * URL is accepted as `client_id`. Without it only registered clients exist (the sandbox, as the platform's spec 5.2).
@@ -83,7 +86,7 @@ export class AuthorizationServer {
       ...now,
     });
     this.guard = new LoginGuard({
-      failures: options.logins.failures,
+      ...(options.logins.failures ? { counter: options.logins.failures } : {}),
       secret: options.logins.deviceSecret,
       secureCookies: issuer.startsWith('https:'),
       ...now,

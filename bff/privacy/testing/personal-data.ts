@@ -97,5 +97,9 @@ export const PERSONAL_DATA: Readonly<Record<string, TableDuty>> = {
   oauth_codes: { holds: 'none: hashed codes of agents', customer: 'kept', store: 'kept' },
   oauth_tokens: { holds: 'none: hashed tokens of agents', customer: 'kept', store: 'kept' },
   oauth_sessions: { holds: "none: the merchant's desk sessions", customer: 'kept', store: 'kept' },
-  login_failures: { holds: "none: the desk's failed logins", customer: 'kept', store: 'kept' },
+  window_hits: {
+    holds: "none: the desk's login attempts (addresses, for ten hours at most)",
+    customer: 'kept',
+    store: 'kept',
+  },
 };
