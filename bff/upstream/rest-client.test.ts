@@ -1,3 +1,6 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import pino from 'pino';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { MemoryCounter } from '../../shared/windowed-counter.ts';
 import { createLogger } from '../logger.ts';
@@ -106,6 +109,38 @@ describe('createRestClient', () => {
       failure: 'unavailable',
     });
     expect(calls).toBe(3);
+  });
+
+  it('never puts the secret key in an error or a log line, whatever failed (the key travels only as a header)', async () => {
+    const lines: string[] = [];
+    // pino without the BFF logger's scrubbing: what the client itself hands the logger
+    const raw = pino({ level: 'debug' }, { write: (line: string) => void lines.push(line) });
+    const echo = { error: { code: 'invalid_api_key', message: 'Bearer mk_test_demo is not a key' } };
+    const failures: (() => Response | Promise<Response>)[] = [
+      () => json(401, echo),
+      () => json(502, echo),
+      () => json(429, echo, { 'retry-after': '0' }),
+      () => Promise.reject(new TypeError('fetch failed')),
+      () => json(200, { results: 'mk_test_demo' }),
+      () => new Response('Bearer mk_test_demo', { status: 503 }),
+    ];
+    for (const failure of failures) {
+      const { fetch } = scripted(failure, failure, failure, failure);
+      const rest = createRestClient({
+        apiUrl: 'http://upstream.test',
+        secretKey: 'mk_test_demo',
+        logger: raw,
+        fetch,
+        baseDelayMs: 1,
+        maxDelayMs: 5,
+      });
+      const error = await rest.tracking(['X']).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(UpstreamError);
+      const said = `${String(error)} ${JSON.stringify(error)} ${String((error as Error).cause)}`;
+      expect(said).not.toContain('mk_test_demo');
+    }
+    expect(lines.length).toBeGreaterThan(0);
+    expect(lines.join('\n')).not.toContain('mk_test_demo');
   });
 
   it('reports a response that breaks the contract as malformed', async () => {
@@ -383,5 +418,84 @@ describe('how the client fails and waits (fake clock)', () => {
     expect(error).toBeInstanceOf(UpstreamError);
     expect(error).toMatchObject({ failure: 'unavailable', message: 'upstream timeout' });
     expect(times.map((t) => t - (times[0] as number))).toEqual([0, 1_050]);
+  });
+});
+
+describe('over the network (real HTTP upstreams on 127.0.0.1): what any transport of the client must keep', () => {
+  const servers: Server[] = [];
+  afterEach(async () => {
+    for (const server of servers.splice(0)) {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+
+  /** An upstream that records each request's headers and body, and answers with `reply`. */
+  async function upstream(reply: (res: ServerResponse) => void) {
+    const received: { headers: IncomingMessage['headers']; body: string }[] = [];
+    const server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', () => {
+        received.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
+        reply(res);
+      });
+    });
+    servers.push(server);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, received };
+  }
+
+  const rest = (apiUrl: string) =>
+    createRestClient({ apiUrl, secretKey: 'mk_test_demo', logger, baseDelayMs: 1, maxDelayMs: 5 });
+
+  it('posts the JSON with its UTF-8 byte length (not a chunked stream) and reads the answer', async () => {
+    const { url, received } = await upstream((res) => res.end(JSON.stringify(ok)));
+    expect(await rest(url).tracking(['DG049186226BR', 'çã'])).toEqual(ok);
+    const body = JSON.stringify({ codes: ['DG049186226BR', 'çã'] });
+    expect(received[0]?.body).toBe(body);
+    expect(received[0]?.headers['content-length']).toBe(String(Buffer.byteLength(body)));
+    expect(received[0]?.headers['transfer-encoding']).toBeUndefined();
+    expect(received[0]?.headers.authorization).toBe('Bearer mk_test_demo');
+  });
+
+  it('never follows a redirect (the key stays home): a 307 is a refusal, not retried', async () => {
+    const elsewhere = await upstream((res) => res.end(JSON.stringify(ok)));
+    const { url, received } = await upstream((res) => {
+      res.writeHead(307, { location: `${elsewhere.url}/v1/tracking` });
+      res.end();
+    });
+    await expect(rest(url).tracking(['X'])).rejects.toMatchObject({ failure: 'config', status: 307 });
+    expect(received).toHaveLength(1);
+    expect(elsewhere.received).toHaveLength(0);
+  });
+
+  it('bounds the body too: an answer whose body stalls ends at the timeout, reported as a timeout', async () => {
+    const { url } = await upstream((res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('{"results":');
+    });
+    // without the bound the call never ends (the test's own timeout fails it)
+    const client = createRestClient({
+      apiUrl: url,
+      secretKey: 'mk_test_demo',
+      logger,
+      timeoutMs: 200,
+      retries: 0,
+    });
+    await expect(client.tracking(['X'])).rejects.toMatchObject({
+      failure: 'unavailable',
+      message: 'upstream timeout',
+    });
+  });
+
+  it('reports a refused connection as unreachable after its retries', async () => {
+    const { url } = await upstream((res) => res.end());
+    const closed = servers.pop() as Server;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    await expect(rest(url).tracking(['X'])).rejects.toMatchObject({
+      failure: 'unavailable',
+      message: 'upstream unreachable',
+    });
   });
 });
