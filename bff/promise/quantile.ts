@@ -54,9 +54,9 @@ export function coveringDays(samples: readonly WeightedDays[], share: number, z 
 /**
  * The least share of a lane's parcels that `kept` of the `n` seen can stand for, at one-sided confidence `z` (the
  * lower end of Wilson's score interval; 1.645: 95 %). What a promise's yes-or-no decisions are judged on — "the
- * platform's count is kept by 95 %", "95 % arrive on one date": a window of 35 parcels 34 of which kept is what a lane
- * keeping 93 % shows one time in three, so 34 of 35 (0.88) is not 95 %; nor is 30 of 30 (0.92); 60 of 60 is (0.957).
- * 0 for no parcels.
+ * platform's count is kept by 95 %", "95 % arrive on one date": a window of 35 parcels 34 or more of which kept is
+ * what a lane keeping 93 % shows more than one time in four, so 34 of 35 (0.88) is not 95 %; nor is 30 of 30 (0.92);
+ * 60 of 60 is (0.957). 0 for no parcels.
  */
 export function keptAtLeast(kept: number, n: number, z = 1.645): number {
   if (!(n > 0)) return 0;
