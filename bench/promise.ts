@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DESK } from '../bff/policies/policies.ts';
 import { dayOfIso, lateDays } from '../bff/promise/learn.ts';
+import { keptAtLeast } from '../bff/promise/quantile.ts';
 import { startBff } from '../bff/testing.ts';
 import { deliveryDaysOf } from '../sandbox/carrier/prices.ts';
 import { carrierService } from '../sandbox/carrier/services.ts';
@@ -268,6 +269,8 @@ export async function measurePromise(perDay = 12): Promise<Figure> {
         ownHistory: s.own,
         keptLearnt: pct(s.keptLearnt, s.parcels),
         keptPlatform: pct(s.keptPlatform, s.parcels),
+        // The least share of the lane's parcels its held-out ones can stand for (95 % confidence: 37 of 37 is 92.8 %).
+        keptPlatformSure: round(100 * keptAtLeast(s.keptPlatform, s.parcels), 1),
         avgDaysLearnt: round(s.daysLearnt / Math.max(1, s.parcels), 1),
         avgDaysPlatform: round(s.daysPlatform / Math.max(1, s.parcels), 1),
         slackLearnt: round(s.slackLearnt / Math.max(1, s.parcels), 1),
@@ -279,8 +282,14 @@ export async function measurePromise(perDay = 12): Promise<Figure> {
     const enough = laneRows.filter((lane) => lane.ownHistory >= lane.parcels / 2 && lane.parcels > 0);
     const early = enough.filter((lane) => lane.profile === 'early');
     const late = enough.filter((lane) => lane.keptPlatform < 80);
-    // Where the platform's own count is kept ≥ 95 % (judged from each label's date), the promise is never longer.
-    const platformKept = enough.filter((lane) => lane.keptPlatform >= 95);
+    // Where the platform's own count is kept ≥ 95 % (judged from each label's date), the promise is never longer: kept
+    // beyond the doubt of the lane's few held-out parcels (`keptAtLeast`, 95 % confidence), as the promise judges it. A
+    // lane keeping it 93 % (the carrier's on-time profile here) shows ≥ 95 % on 37 parcels one run in four, and no
+    // promise given before them can know which run: promised a day more, kept 98.5 %, it then fails; promised the
+    // platform's day, kept 93 %, it fails the other runs (issue 50: an offline replay of this figure over 40 seeds met
+    // it 10 times judged on the share seen, 23 judged so; the promise before issue 50's fix: once and 5 times).
+    const platformKept = enough.filter((lane) => lane.keptPlatformSure >= 95);
+    const platformSeen = enough.filter((lane) => lane.keptPlatform >= 95);
     const worst = enough.reduce((min, lane) => Math.min(min, lane.keptLearnt), 100);
     const kept = pct(history.keptLearnt, history.parcels);
     const avg = (score: Score, key: 'daysLearnt' | 'daysPlatform' | 'slackLearnt' | 'slackPlatform') =>
@@ -290,14 +299,25 @@ export async function measurePromise(perDay = 12): Promise<Figure> {
       worst >= 95 &&
       early.every((lane) => lane.avgDaysLearnt < lane.avgDaysPlatform) &&
       platformKept.every((lane) => lane.avgDaysLearnt <= lane.avgDaysPlatform) &&
-      late.every((lane) => lane.keptLearnt >= 95);
+      late.every((lane) => lane.keptLearnt >= 95) &&
+      // One date only where it is kept ≥ 95 % (none shown is met: a range is then the honest promise).
+      (history.single === 0 || pct(history.keptSingle, history.single) >= 95);
     return {
       id: 14,
       figure: `delivery promise learnt from the store's parcels vs the platform's deliveryDays: ${parcels.length} parcels labelled over a simulated year (${perDay} a business day, 24 destinations, PAC and SEDEX, handling 1 day) on the sandbox's carrier (transit profiles, holidays, a strike week, the peak season), followed by the watcher on the sandbox's clock; each promised at its label from what was known then; the held-out quarter (Oct–Dec, ${all.parcels} parcels) scored`,
       value:
         `promised from history (${history.parcels} parcels): kept ${kept} % vs platform ${pct(history.keptPlatform, history.parcels)} % on the same parcels, avg ${avg(history, 'daysLearnt')} vs ${avg(history, 'daysPlatform')} business days, slack (delivery to the promise's last day) ${avg(history, 'slackLearnt')} vs ${avg(history, 'slackPlatform')}; ` +
         `per lane with enough history (kept, days, slack; learnt vs platform): ${enough.map((l) => `${l.lane} ${l.keptLearnt} % ${l.avgDaysLearnt} d ${l.slackLearnt} vs ${l.keptPlatform} % ${l.avgDaysPlatform} d ${l.slackPlatform}, one date ${l.singleShare} %`).join('; ')}; ` +
-        `lanes where the platform is kept ≥ 95 %: ${platformKept.map((l) => l.lane).join(', ') || 'none'}; ` +
+        `lanes where the platform is kept ≥ 95 % beyond doubt: ${platformKept.map((l) => `${l.lane} ${l.keptPlatform} % (≥ ${l.keptPlatformSure} %)`).join(', ') || 'none'}; ` +
+        `seen ≥ 95 % on the held-out parcels only: ${
+          platformSeen
+            .filter((l) => !platformKept.includes(l))
+            .map(
+              (l) =>
+                `${l.lane} ${l.keptPlatform} % (≥ ${l.keptPlatformSure} %) ${l.avgDaysLearnt} vs ${l.avgDaysPlatform} d`,
+            )
+            .join(', ') || 'none'
+        }; ` +
         `${enough.length} lanes with enough history, the worst kept ${worst} %; early lanes ${early.map((l) => `${l.lane} ${l.avgDaysLearnt} vs ${l.avgDaysPlatform} d`).join(', ')}; ` +
         `lanes where the platform is kept < 80 %: ${late.map((l) => `${l.lane} ${l.keptLearnt} % vs ${l.keptPlatform} %`).join(', ')}; ` +
         `one date on ${pct(history.single, history.parcels)} % of promises (kept ${pct(history.keptSingle, history.single)} %), ranges: delivered within ${pct(history.inRange - history.keptSingle, history.parcels - history.single)} %; ` +
@@ -305,7 +325,7 @@ export async function measurePromise(perDay = 12): Promise<Figure> {
         `all ${all.parcels}: kept ${pct(all.keptLearnt, all.parcels)} % vs platform ${pct(all.keptPlatform, all.parcels)} %; ${undelivered} unscored; ${Math.round((Date.now() - started) / 1000)} s`,
       comparedWith:
         "the platform's deliveryDays + the same handling day on the same parcels; AfterShip's published accuracy: ~91 % for a single date, ~96 % for a range",
-      goal: "≥ 95 % kept on history and on every lane with enough history; fewer days on early lanes; never more days than the platform's count where it is kept ≥ 95 %; ≥ 95 % where the platform is kept < 80 %",
+      goal: "≥ 95 % kept on history and on every lane with enough history; fewer days on early lanes; never more days than the platform's count where it is kept ≥ 95 % (beyond the doubt of the lane's held-out parcels, 95 % confidence); ≥ 95 % where the platform is kept < 80 %; one date only where it is kept ≥ 95 %; the mean slack (business days from delivery to the promise's last day) beside the kept share",
       met,
       data: {
         parcels: parcels.length,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { addBusinessDays } from '../../shared/business-days.ts';
 import { type Lane, laneOf } from '../../shared/lanes.ts';
+import { seededRandom } from '../../shared/seeded-random.ts';
 import { type DeliveredParcel, estimateLane, type OpenParcel } from './estimate.ts';
 
 const day = (iso: string) => Date.parse(`${iso}T00:00:00Z`) / 86_400_000;
@@ -43,12 +44,12 @@ describe('estimateLane', () => {
   });
 
   it('rests on the CEP prefix when it has enough parcels', () => {
-    const history = [...parcels(CAMPINAS, 40, () => 3), ...parcels(SOROCABA, 40, () => 8)];
+    const history = [...parcels(CAMPINAS, 60, () => 3), ...parcels(SOROCABA, 60, () => 8)];
     expect(estimateLane(CAMPINAS, history, [], options)).toEqual({
       level: 'prefix',
       fromOffset: 3,
       toOffset: 3,
-      parcels: 40,
+      parcels: 60,
     });
   });
 
@@ -73,23 +74,59 @@ describe('estimateLane', () => {
     expect(estimateLane(CAMPINAS, narrow, [], options)).toMatchObject({ fromOffset: 4, toOffset: 4 });
   });
 
-  it('is never later than the platform’s own promise on a lane where that is kept by 95 % of the parcels', () => {
-    // 29 of 30 parcels within the platform's count of 4 days, one two days over: the slowest of 30 would promise +2.
-    const kept = parcels(CAMPINAS, 30, (i) => (i === 7 ? 6 : 4)).map((p) => ({ ...p, platformDays: 4 }));
+  it('is never later than the platform’s own promise on a lane where that is kept by 95 % beyond a sample’s doubt', () => {
+    // 60 of 60 parcels within the platform's count of 4 days (at least 95.7 % kept, at 95 % confidence): its day.
+    const kept = parcels(CAMPINAS, 60, (i) => (i % 2 === 0 ? 3 : 4)).map((p) => ({ ...p, platformDays: 4 }));
     expect(estimateLane(CAMPINAS, kept, [], options)).toMatchObject({ toOffset: 0 });
+    // 29 of 30 (96.7 % seen, at least 88 % beyond doubt): what a lane keeping 93 % shows one time in three. Not capped:
+    // the slowest of the 30 is promised (bench figure 14: capped so, SP capital SEDEX was kept 94.9 %).
+    const few = parcels(CAMPINAS, 30, (i) => (i === 7 ? 6 : 4)).map((p) => ({ ...p, platformDays: 4 }));
+    expect(estimateLane(CAMPINAS, few, [], options)).toMatchObject({ toOffset: 2 });
     // 27 of 30 (90 %): the platform's count is not kept, the lane's own days are promised.
     const broken = parcels(CAMPINAS, 30, (i) => (i % 10 === 7 ? 6 : 4)).map((p) => ({
       ...p,
       platformDays: 4,
     }));
     expect(estimateLane(CAMPINAS, broken, [], options)).toMatchObject({ toOffset: 2 });
-    // A parcel on the way already past the platform's count counts as broken: 29 of 31 is under 95 %.
-    const overdue: OpenParcel[] = [0, 1].map((i) => ({
+    // Parcels on the way already past the platform's count count as broken: 60 of 66 is under 95 %.
+    const overdue: OpenParcel[] = [0, 1, 2, 3, 4, 5].map((i) => ({
       ...CAMPINAS,
       postedDay: options.today - 10 - i,
       platformDays: 4,
     }));
     expect(estimateLane(CAMPINAS, kept, overdue, options)?.toOffset).toBeGreaterThan(0);
+  });
+
+  it('keeps 95 % of the next parcels where a lane’s window keeps the platform’s count 93 % (seeded, held out)', () => {
+    // A lane whose parcels keep the platform's day 93 % of the time (SP capital SEDEX on the bench's carrier: a day
+    // early 60 %, on the day 33 %, a day late 5 %, two 2 %). Windows of 35 parcels, each followed by the 35 next ones:
+    // the promise of each window is scored on the parcels after it, and so is its one date where it gives one.
+    const random = seededRandom(50);
+    const draw = () => {
+      const u = random();
+      return u < 0.6 ? 3 : u < 0.93 ? 4 : u < 0.98 ? 5 : 6;
+    };
+    let kept = 0;
+    let scored = 0;
+    let single = 0;
+    let keptSingle = 0;
+    for (let w = 0; w < 200; w += 1) {
+      const window = parcels(CAMPINAS, 35, draw).map((p) => ({ ...p, platformDays: 4 }));
+      const estimate = estimateLane(CAMPINAS, window, [], options);
+      if (!estimate) throw new Error('a window of 35 parcels is enough');
+      for (let i = 0; i < 35; i += 1) {
+        const ok = draw() - 4 <= estimate.toOffset ? 1 : 0;
+        kept += ok;
+        scored += 1;
+        if (estimate.fromOffset === estimate.toOffset) {
+          single += 1;
+          keptSingle += ok;
+        }
+      }
+    }
+    expect(kept / scored).toBeGreaterThanOrEqual(0.95);
+    // One date only where it is kept 95 % (here none: 35 parcels cannot tell 93 % from 95 %).
+    expect(single === 0 || keptSingle / single >= 0.95).toBe(true);
   });
 
   it('counts a lane’s kept share from its labels’ dates, the store’s handling days and cut-off in front', () => {
@@ -118,13 +155,16 @@ describe('estimateLane', () => {
     });
   });
 
-  it('gives one date only where 95 % of the parcels arrived on it or the business day before', () => {
-    // 94 of 100 in 4 days, 4 in 2 and 2 in 5: promised 4 days; the day before or on it is 94 %, short of 95 %.
-    const lumpy = parcels(CAMPINAS, 100, (i) => (i < 4 ? 2 : i < 98 ? 4 : 5));
-    expect(estimateLane(CAMPINAS, lumpy, [], options)).toMatchObject({ fromOffset: 2, toOffset: 4 });
-    // One more on the day before, one fewer early: 95 %, one date.
-    const tight = parcels(CAMPINAS, 100, (i) => (i < 3 ? 2 : i < 4 ? 3 : i < 98 ? 4 : 5));
+  it('gives one date only where 95 % of the parcels arrive on it or the business day before, beyond a sample’s doubt', () => {
+    // 200 parcels: 196 in 3 or 4 days (98 %, at least 96 % at 95 % confidence), 4 in 2: one date.
+    const tight = parcels(CAMPINAS, 200, (i) => (i < 4 ? 2 : i % 2 === 0 ? 3 : 4));
     expect(estimateLane(CAMPINAS, tight, [], options)).toMatchObject({ fromOffset: 4, toOffset: 4 });
+    // 100 parcels, 95 on it or the day before (95 % seen, 90 % beyond doubt): a range.
+    const lumpy = parcels(CAMPINAS, 100, (i) => (i < 3 ? 2 : i < 4 ? 3 : i < 98 ? 4 : 5));
+    expect(estimateLane(CAMPINAS, lumpy, [], options)).toMatchObject({ fromOffset: 2, toOffset: 4 });
+    // 35 of 35 on it or the day before (at least 92.8 %): a range too — a lane keeping 93 % shows that one time in 13.
+    const few = parcels(CAMPINAS, 35, (i) => (i % 3 === 0 ? 4 : 3));
+    expect(estimateLane(CAMPINAS, few, [], options)).toMatchObject({ fromOffset: 2, toOffset: 4 });
   });
 
   it('follows a strike: up before its parcels arrive (the overdue ones), and back down once it is over', () => {
@@ -169,13 +209,13 @@ describe('estimateLane', () => {
 
   it('pools lanes the platform quotes differently by their offset from its count, not their days', () => {
     // São Paulo's interior quoted 4 days, arriving in 3; Rio's capital quoted 6, arriving in 5: one day early, both.
-    const sp = parcels(CAMPINAS, 20, () => 3).map((p) => ({ ...p, platformDays: 4 }));
-    const rj = parcels(RIO, 20, () => 5).map((p) => ({ ...p, platformDays: 6 }));
+    const sp = parcels(CAMPINAS, 30, () => 3).map((p) => ({ ...p, platformDays: 4 }));
+    const rj = parcels(RIO, 30, () => 5).map((p) => ({ ...p, platformDays: 6 }));
     expect(estimateLane(lane('30130-000'), [...sp, ...rj], [], options)).toMatchObject({
       level: 'region',
       fromOffset: -1,
       toOffset: -1,
-      parcels: 40,
+      parcels: 60,
     });
   });
 

@@ -19,7 +19,7 @@ const at = (iso: string) => Date.parse(iso);
 /** 40 parcels to Rio, each `days` business days in transit where the platform quoted 6, delivered recently. */
 function lane(days: (i: number) => number, now: number): DeliveredParcel[] {
   const today = saoPauloDay(now).day;
-  return Array.from({ length: 40 }, (_, i) => ({
+  return Array.from({ length: 60 }, (_, i) => ({
     ...rio,
     days: days(i),
     platformDays: 6,
@@ -45,12 +45,12 @@ describe('HistoryPromises', () => {
       now: () => before,
     });
     // Before the cut-off: posted today (Thu 19), one handling day → Mon 23, three carrier days → Thu 26; every parcel
-    // took three days, so one date.
+    // of 60 took three days, so one date.
     expect(await promises.promiseFor(input(before))).toEqual({
       from: '2026-11-26',
       to: '2026-11-26',
       basis: 'history',
-      parcels: 40,
+      parcels: 60,
     });
     // After it: from the next business day (Mon 23), one handling day → Tue 24, three days → Fri 27.
     expect((await promises.promiseFor(input(after))).to).toBe('2026-11-27');
@@ -61,9 +61,9 @@ describe('HistoryPromises', () => {
     // handling day allows) and delivered three business days later, where the platform quoted six.
     const now = at('2026-11-23T10:00:00-03:00');
     const today = saoPauloDay(now).day;
-    const labelDays = Array.from({ length: 70 }, (_, i) => today - 70 + i)
+    const labelDays = Array.from({ length: 100 }, (_, i) => today - 100 + i)
       .filter(isBusinessDay)
-      .slice(-40);
+      .slice(-60);
     const delivered = labelDays.map((day) => ({
       ...rio,
       days: 3,
@@ -82,7 +82,7 @@ describe('HistoryPromises', () => {
       from: '2026-11-26',
       to: '2026-11-26',
       basis: 'history',
-      parcels: 40,
+      parcels: 60,
     });
   });
 
@@ -90,10 +90,10 @@ describe('HistoryPromises', () => {
     const now = at('2026-11-23T10:00:00-03:00');
     const today = saoPauloDay(now).day;
     const campinas = laneOf('13010-000') as NonNullable<ReturnType<typeof laneOf>>;
-    // PAC: 40 parcels to Rio, two days later than the platform's 6. SEDEX: none to Rio, 40 to Campinas (same region),
+    // PAC: 60 parcels to Rio, two days later than the platform's 6. SEDEX: none to Rio, 60 to Campinas (same region),
     // a day sooner than the platform's 2.
     const parcels = (lane: typeof rio, days: number, platformDays: number): DeliveredParcel[] =>
-      Array.from({ length: 40 }, (_, i) => ({ ...lane, days, platformDays, endedDay: today - 1 - (i % 30) }));
+      Array.from({ length: 60 }, (_, i) => ({ ...lane, days, platformDays, endedDay: today - 1 - (i % 30) }));
     const byService: Record<string, DeliveredParcel[]> = {
       'correios-pac': parcels(rio, 8, 6),
       'correios-sedex': parcels(campinas, 1, 2),
@@ -109,9 +109,9 @@ describe('HistoryPromises', () => {
     });
     const pac = await promises.promiseFor(input(now));
     const sedex = await promises.promiseFor({ ...input(now, 2), serviceId: 'correios-sedex' });
-    // PAC: 6 + 2 = 8 business days (Mon 23 → Thu 3/12); SEDEX: 2 − 1 = 1 (Tue 24), on its own 40 parcels.
-    expect(pac).toMatchObject({ to: '2026-12-03', basis: 'history', parcels: 40 });
-    expect(sedex).toMatchObject({ from: '2026-11-24', to: '2026-11-24', basis: 'history', parcels: 40 });
+    // PAC: 6 + 2 = 8 business days (Mon 23 → Thu 3/12); SEDEX: 2 − 1 = 1 (Tue 24), on its own 60 parcels.
+    expect(pac).toMatchObject({ to: '2026-12-03', basis: 'history', parcels: 60 });
+    expect(sedex).toMatchObject({ from: '2026-11-24', to: '2026-11-24', basis: 'history', parcels: 60 });
   });
 
   it('moves the platform’s count by the lane’s offset: a lane two days early promises two days fewer', async () => {

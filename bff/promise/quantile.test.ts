@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { coveringDays, effectiveCount, weightedQuantile } from './quantile.ts';
+import { coveringDays, effectiveCount, keptAtLeast, weightedQuantile } from './quantile.ts';
 
 const equal = (...days: number[]) => days.map((d) => ({ days: d, weight: 1 }));
 
@@ -63,5 +63,22 @@ describe('coveringDays', () => {
     const days = coveringDays(samples, 0.95);
     expect(days).toBeGreaterThanOrEqual(4);
     expect(days).toBeLessThan(18);
+  });
+});
+
+describe('keptAtLeast', () => {
+  it('does not take a small sample all kept for 95 % kept: 30 of 30 is 0.917, 60 of 60 is 0.957 (95 % confidence)', () => {
+    expect(keptAtLeast(30, 30)).toBeCloseTo(0.917, 3);
+    expect(keptAtLeast(34, 35)).toBeCloseTo(0.882, 3);
+    expect(keptAtLeast(60, 60)).toBeCloseTo(0.957, 3);
+    expect(keptAtLeast(99, 100)).toBeGreaterThan(0.95);
+    expect(keptAtLeast(95, 100)).toBeLessThan(0.95);
+  });
+
+  it('is 0 for no parcels, never above the share seen, and nearer it as parcels add up', () => {
+    expect(keptAtLeast(0, 0)).toBe(0);
+    expect(keptAtLeast(0, 10)).toBe(0);
+    for (const n of [10, 100, 1000, 10_000]) expect(keptAtLeast(0.97 * n, n)).toBeLessThan(0.97);
+    expect(keptAtLeast(9700, 10_000)).toBeGreaterThan(keptAtLeast(970, 1000));
   });
 });

@@ -50,3 +50,19 @@ export function coveringDays(samples: readonly WeightedDays[], share: number, z 
   const margin = z * Math.sqrt((share * (1 - share)) / n);
   return weightedQuantile(samples, Math.min(1, share + margin));
 }
+
+/**
+ * The least share of a lane's parcels that `kept` of the `n` seen can stand for, at one-sided confidence `z` (the
+ * lower end of Wilson's score interval; 1.645: 95 %). What a promise's yes-or-no decisions are judged on — "the
+ * platform's count is kept by 95 %", "95 % arrive on one date": a window of 35 parcels 34 or more of which kept is
+ * what a lane keeping 93 % shows more than one time in four, so 34 of 35 (0.88) is not 95 %; nor is 30 of 30 (0.92);
+ * 60 of 60 is (0.957). 0 for no parcels.
+ */
+export function keptAtLeast(kept: number, n: number, z = 1.645): number {
+  if (!(n > 0)) return 0;
+  const p = Math.min(1, Math.max(0, kept / n));
+  const z2 = z * z;
+  const centre = p + z2 / (2 * n);
+  const spread = z * Math.sqrt((p * (1 - p)) / n + z2 / (4 * n * n));
+  return Math.max(0, (centre - spread) / (1 + z2 / n));
+}
