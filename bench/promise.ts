@@ -282,14 +282,14 @@ export async function measurePromise(perDay = 12): Promise<Figure> {
     const enough = laneRows.filter((lane) => lane.ownHistory >= lane.parcels / 2 && lane.parcels > 0);
     const early = enough.filter((lane) => lane.profile === 'early');
     const late = enough.filter((lane) => lane.keptPlatform < 80);
-    // Where the platform's own count is kept ≥ 95 % (judged from each label's date), the promise is never longer: kept
-    // beyond the doubt of the lane's few held-out parcels (`keptAtLeast`, 95 % confidence), as the promise judges it. A
-    // lane keeping it 93 % (the carrier's on-time profile here) shows ≥ 95 % on 37 parcels one run in four, and no
-    // promise given before them can know which run: promised a day more, kept 98.5 %, it then fails; promised the
-    // platform's day, kept 93 %, it fails the other runs (issue 50: an offline replay of this figure over 40 seeds met
-    // it 10 times judged on the share seen, 23 judged so; the promise before issue 50's fix: once and 5 times).
-    const platformKept = enough.filter((lane) => lane.keptPlatformSure >= 95);
+    // Where the platform's own count is kept ≥ 95 % on the held-out parcels (judged from each label's date), the promise
+    // is never longer: the issue's words, judged on the share seen. Beside it, the lanes where it is kept beyond the
+    // doubt of their few parcels (`keptAtLeast`, 95 % confidence), as the promise itself judges: a lane keeping it 93 %
+    // (the carrier's on-time profile here) shows ≥ 95 % on 37 parcels one run in four, and no promise given before them
+    // can know which run (an offline replay, bench/promise-replay.ts, over 40 seeds: met 10 times judged on the share
+    // seen, 23 judged beyond doubt; before issue 50's fix: once and 5 times). Not loosened to the latter: said instead.
     const platformSeen = enough.filter((lane) => lane.keptPlatform >= 95);
+    const platformKept = enough.filter((lane) => lane.keptPlatformSure >= 95);
     const worst = enough.reduce((min, lane) => Math.min(min, lane.keptLearnt), 100);
     const kept = pct(history.keptLearnt, history.parcels);
     const avg = (score: Score, key: 'daysLearnt' | 'daysPlatform' | 'slackLearnt' | 'slackPlatform') =>
@@ -298,7 +298,7 @@ export async function measurePromise(perDay = 12): Promise<Figure> {
       kept >= 95 &&
       worst >= 95 &&
       early.every((lane) => lane.avgDaysLearnt < lane.avgDaysPlatform) &&
-      platformKept.every((lane) => lane.avgDaysLearnt <= lane.avgDaysPlatform) &&
+      platformSeen.every((lane) => lane.avgDaysLearnt <= lane.avgDaysPlatform) &&
       late.every((lane) => lane.keptLearnt >= 95) &&
       // One date only where it is kept ≥ 95 % (none shown is met: a range is then the honest promise).
       (history.single === 0 || pct(history.keptSingle, history.single) >= 95);
@@ -309,7 +309,7 @@ export async function measurePromise(perDay = 12): Promise<Figure> {
         `promised from history (${history.parcels} parcels): kept ${kept} % vs platform ${pct(history.keptPlatform, history.parcels)} % on the same parcels, avg ${avg(history, 'daysLearnt')} vs ${avg(history, 'daysPlatform')} business days, slack (delivery to the promise's last day) ${avg(history, 'slackLearnt')} vs ${avg(history, 'slackPlatform')}; ` +
         `per lane with enough history (kept, days, slack; learnt vs platform): ${enough.map((l) => `${l.lane} ${l.keptLearnt} % ${l.avgDaysLearnt} d ${l.slackLearnt} vs ${l.keptPlatform} % ${l.avgDaysPlatform} d ${l.slackPlatform}, one date ${l.singleShare} %`).join('; ')}; ` +
         `lanes where the platform is kept ≥ 95 % beyond doubt: ${platformKept.map((l) => `${l.lane} ${l.keptPlatform} % (≥ ${l.keptPlatformSure} %)`).join(', ') || 'none'}; ` +
-        `seen ≥ 95 % on the held-out parcels only: ${
+        `seen ≥ 95 % on the held-out parcels only (judged by the goal too): ${
           platformSeen
             .filter((l) => !platformKept.includes(l))
             .map(
@@ -325,7 +325,7 @@ export async function measurePromise(perDay = 12): Promise<Figure> {
         `all ${all.parcels}: kept ${pct(all.keptLearnt, all.parcels)} % vs platform ${pct(all.keptPlatform, all.parcels)} %; ${undelivered} unscored; ${Math.round((Date.now() - started) / 1000)} s`,
       comparedWith:
         "the platform's deliveryDays + the same handling day on the same parcels; AfterShip's published accuracy: ~91 % for a single date, ~96 % for a range",
-      goal: "≥ 95 % kept on history and on every lane with enough history; fewer days on early lanes; never more days than the platform's count where it is kept ≥ 95 % (beyond the doubt of the lane's held-out parcels, 95 % confidence); ≥ 95 % where the platform is kept < 80 %; one date only where it is kept ≥ 95 %; the mean slack (business days from delivery to the promise's last day) beside the kept share",
+      goal: "≥ 95 % kept on history and on every lane with enough history; fewer days on early lanes; never more days than the platform's count where it is kept ≥ 95 % on the held-out parcels; ≥ 95 % where the platform is kept < 80 %; one date only where it is kept ≥ 95 %; the mean slack (business days from delivery to the promise's last day) beside the kept share",
       met,
       data: {
         parcels: parcels.length,
