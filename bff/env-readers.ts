@@ -94,11 +94,12 @@ export function publicKey(value: string | undefined): string | undefined {
   return value;
 }
 
+/** The non-empty entries of a comma-separated list, trimmed. */
+const commaSeparated = (value: string | undefined) =>
+  (value ?? '').split(',').flatMap((entry) => entry.trim() || []);
+
 export function allowedOrigins(value: string | undefined): string[] {
-  const origins = (value ?? '')
-    .split(',')
-    .map((origin) => origin.trim())
-    .filter(Boolean);
+  const origins = commaSeparated(value);
   for (const origin of origins) {
     let parsed: URL;
     try {
@@ -151,10 +152,7 @@ export function boxes(value: string | undefined): Box[] {
 
 /** `BFF_CHECKOUT_TOKENS`: comma-separated tokens of the store's checkout servers for `POST /api/rates/verify`. */
 export function checkoutTokens(value: string | undefined): string[] {
-  const tokens = (value ?? '')
-    .split(',')
-    .map((token) => token.trim())
-    .filter(Boolean);
+  const tokens = commaSeparated(value);
   if (tokens.some((token) => token.length < 16))
     throw new Invalid(': each token must have at least 16 characters');
   if (tokens.some((token) => /\s/.test(token)))
@@ -173,33 +171,32 @@ export function cutoff(value: string | undefined): number | undefined {
   return minutes;
 }
 
-/** A secret the platform sends or signs with: printable, no spaces, at least `length` characters. */
-export function platformSecret(length: number, rule: string) {
+/** The value when it matches `pattern`, else `Invalid` saying `rule`; absent is fine. */
+export function matching(pattern: RegExp, rule: string) {
   return (value: string | undefined): string | undefined => {
-    if (value === undefined) return undefined;
-    if (value.length < length || !/^[\x21-\x7e]+$/.test(value))
-      throw new Invalid(`must have at least ${length} printable characters and no spaces${rule}`);
+    if (value !== undefined && !pattern.test(value)) throw new Invalid(rule);
     return value;
   };
 }
 
+/** A secret the platform sends or signs with: printable, no spaces, at least `length` characters. */
+export const platformSecret = (length: number, rule: string) =>
+  matching(
+    new RegExp(`^[\\x21-\\x7e]{${length},}$`),
+    `must have at least ${length} printable characters and no spaces${rule}`,
+  );
+
 /** A path segment of at least 32 characters (it is the last segment of the callback URL Nuvemshop calls). */
-export function callbackSecret(value: string | undefined): string | undefined {
-  if (value === undefined) return undefined;
-  if (!/^[A-Za-z0-9_-]{32,200}$/.test(value))
-    throw new Invalid('must be 32 to 200 letters, digits, "-" or "_" (openssl rand -hex 32)');
-  return value;
-}
+export const callbackSecret = matching(
+  /^[A-Za-z0-9_-]{32,200}$/,
+  'must be 32 to 200 letters, digits, "-" or "_" (openssl rand -hex 32)',
+);
 
 /** An app's client ID as a Dev Dashboard shows it (letters, digits, "_" and "-"). */
-export function clientId(value: string | undefined): string | undefined {
-  if (value === undefined) return undefined;
-  if (!/^[A-Za-z0-9_-]{8,200}$/.test(value))
-    throw new Invalid(
-      'must be the app’s client ID as the Dev Dashboard shows it (letters, digits, "_" or "-")',
-    );
-  return value;
-}
+export const clientId = matching(
+  /^[A-Za-z0-9_-]{8,200}$/,
+  'must be the app’s client ID as the Dev Dashboard shows it (letters, digits, "_" or "-")',
+);
 
 /** `BFF_STORE_KEY`: 32 bytes as 64 hex digits or base64 (openssl rand -hex 32). */
 export function storeKey(value: string | undefined): Buffer | undefined {
@@ -210,14 +207,10 @@ export function storeKey(value: string | undefined): Buffer | undefined {
 }
 
 /** An Admin API token of a store platform: letters, digits, "_" and "-" only (it goes into a header). */
-export function apiToken(value: string | undefined): string | undefined {
-  if (value === undefined) return undefined;
-  if (!/^[A-Za-z0-9_-]{16,512}$/.test(value))
-    throw new Invalid(
-      'must be the Admin API token as the platform shows it (16+ letters, digits, "_" or "-")',
-    );
-  return value;
-}
+export const apiToken = matching(
+  /^[A-Za-z0-9_-]{16,512}$/,
+  'must be the Admin API token as the platform shows it (16+ letters, digits, "_" or "-")',
+);
 
 /** A Shopify shop's domain, e.g. `loja.myshopify.com`. */
 export function shopDomain(value: string | undefined): string | undefined {
@@ -231,21 +224,13 @@ export function shopDomain(value: string | undefined): string | undefined {
   return value.toLowerCase();
 }
 
-export function storeId(value: string | undefined): string | undefined {
-  if (value === undefined) return undefined;
-  if (!/^\d{1,20}$/.test(value)) throw new Invalid('must be the numeric store id Nuvemshop gives');
-  return value;
-}
+export const storeId = matching(/^\d{1,20}$/, 'must be the numeric store id Nuvemshop gives');
 
 /** A Shopify location's id (`123` or `gid://shopify/Location/123`): where the parcels ship from. */
-export function locationId(value: string | undefined): string | undefined {
-  if (value === undefined) return undefined;
-  if (!/^(\d{1,20}|gid:\/\/shopify\/Location\/\d{1,20})$/.test(value))
-    throw new Invalid(
-      "must be the Shopify location's id, e.g. 123456789 or gid://shopify/Location/123456789",
-    );
-  return value;
-}
+export const locationId = matching(
+  /^(\d{1,20}|gid:\/\/shopify\/Location\/\d{1,20})$/,
+  "must be the Shopify location's id, e.g. 123456789 or gid://shopify/Location/123456789",
+);
 
 /** `true` or `false`; absent: undefined (the caller's default). */
 export function trueOrFalse(value: string | undefined): boolean | undefined {

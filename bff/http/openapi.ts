@@ -35,6 +35,12 @@ const ERRORS: Partial<Record<ErrorCode, string>> = {
 };
 
 const RETRY_AFTER: JsonObject = { 'Retry-After': { description: 'seconds', schema: { type: 'integer' } } };
+const NO_STORE: JsonObject = { 'Cache-Control': { schema: { type: 'string', const: 'no-store' } } };
+
+/** A response of the spec 7.1 error envelope without examples, with the headers it carries. */
+function errorBody(description: string, headers?: JsonObject): JsonObject {
+  return { description, ...(headers ? { headers } : {}), content: jsonContent('ErrorBody') };
+}
 
 const TRACKING_ERRORS: ErrorResponsesOptions = {
   statusText: {
@@ -125,15 +131,14 @@ const OPTIONS_ERRORS: Partial<Record<ErrorCode, string>> = {
     'This caller\u2019s share of the store\u2019s quotes is spent; cached quotes are still answered. Retry in 42 s.',
 };
 
+/** `/api/rates/verify`'s statuses and headers, but for its 405 and 429. */
 const OPTIONS_STATUS: ErrorResponsesOptions = {
+  ...VERIFY_STATUS,
   statusText: {
-    400: 'Invalid request: fix it before retrying (nothing was quoted)',
-    401: 'No checkout token, or not one of BFF_CHECKOUT_TOKENS',
+    ...VERIFY_STATUS.statusText,
     405: 'Method not allowed',
-    413: 'JSON body over 32,000 bytes',
     429: 'This checkout token\u2019s share of the store\u2019s quotes is spent: retry after Retry-After',
   },
-  headers: { 401: VERIFY_STATUS.headers?.[401] ?? {}, 429: RETRY_AFTER },
 };
 
 /**
@@ -170,7 +175,7 @@ export function buildBffOpenApiDocument(publicUrl?: string): JsonObject {
           responses: {
             '200': {
               description: 'One result per distinct code, in request order',
-              headers: { 'Cache-Control': { schema: { type: 'string', const: 'no-store' } } },
+              headers: NO_STORE,
               content: jsonContent('TrackingLookupResponse', {
                 examples: {
                   delivered: { value: { results: [DELIVERED_EXAMPLE] } },
@@ -223,7 +228,7 @@ export function buildBffOpenApiDocument(publicUrl?: string): JsonObject {
             '200': {
               description:
                 'The rate to charge (`available: true`), or why the chosen service cannot be charged now',
-              headers: { 'Cache-Control': { schema: { type: 'string', const: 'no-store' } } },
+              headers: NO_STORE,
               content: jsonContent('RateVerifyResponse', {
                 examples: {
                   available: { value: { available: true, rate: PAC } },
@@ -259,10 +264,7 @@ export function buildBffOpenApiDocument(publicUrl?: string): JsonObject {
                 },
               }),
             },
-            '400': {
-              description: 'Invalid request: fix it before retrying',
-              content: jsonContent('ErrorBody'),
-            },
+            '400': errorBody('Invalid request: fix it before retrying'),
             '404': {
               description:
                 'No order with this number and CEP (the same answer for an unknown order and a wrong CEP)',
@@ -288,17 +290,12 @@ export function buildBffOpenApiDocument(publicUrl?: string): JsonObject {
                 },
               },
             },
-            '429': {
-              description:
-                'Too many lookups, too many failed ones, or the visitor\u2019s share of uncached lookups spent: wait ' +
+            '429': errorBody(
+              'Too many lookups, too many failed ones, or the visitor\u2019s share of uncached lookups spent: wait ' +
                 'Retry-After seconds',
-              headers: RETRY_AFTER,
-              content: jsonContent('ErrorBody'),
-            },
-            '502': {
-              description: 'The platform could not answer: try again later',
-              content: jsonContent('ErrorBody'),
-            },
+              RETRY_AFTER,
+            ),
+            '502': errorBody('The platform could not answer: try again later'),
           },
         },
       },
@@ -320,7 +317,7 @@ export function buildBffOpenApiDocument(publicUrl?: string): JsonObject {
           responses: {
             '200': {
               description: 'The options, or an empty list with its reason (never free shipping)',
-              headers: { 'Cache-Control': { schema: { type: 'string', const: 'no-store' } } },
+              headers: NO_STORE,
               content: jsonContent('FulfillmentOptionsResponse', {
                 examples: {
                   acp: { value: { fulfillment_options: [ACP_OPTION] } },
@@ -392,16 +389,12 @@ export function buildBffOpenApiDocument(publicUrl?: string): JsonObject {
                 },
               }),
             },
-            '400': {
-              description: 'Invalid request: fix it before retrying',
-              content: jsonContent('ErrorBody'),
-            },
-            '405': { description: 'Method not allowed', content: jsonContent('ErrorBody') },
-            '429': {
-              description: 'Per-visitor limit (BFF_VISITOR_RATE_LIMIT) exceeded: wait Retry-After seconds',
-              headers: RETRY_AFTER,
-              content: jsonContent('ErrorBody'),
-            },
+            '400': errorBody('Invalid request: fix it before retrying'),
+            '405': errorBody('Method not allowed'),
+            '429': errorBody(
+              'Per-visitor limit (BFF_VISITOR_RATE_LIMIT) exceeded: wait Retry-After seconds',
+              RETRY_AFTER,
+            ),
           },
         },
       },

@@ -77,7 +77,10 @@ const ListLabelsOutputSchema = z.looseObject({
   labels: z.array(z.looseObject({ attemptId: z.string(), state: z.string() })),
 });
 
-const LIST = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+/** Annotations: a read that reaches the platform (`READ`), of this BFF's own data (`LIST`), a person's click. */
+const READ = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true };
+export const LIST = { ...READ, openWorldHint: false };
+export const CLICK = { ...READ, readOnlyHint: false, destructiveHint: true };
 
 /** One tool of the BFF's MCP server: its name, the scope a token needs for it, and how it is registered. */
 export interface AgentTool {
@@ -250,7 +253,7 @@ export const AGENT_TOOLS: readonly AgentTool[] = [
         "generate_label's dry run, same input: the label's cost to the store, whether it would be sent now or wait " +
         'for approval, the limits left today, what would print. Creates nothing.',
       inputSchema: PreviewLabelListedInputSchema,
-      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+      annotations: READ,
       labels: true,
     },
     async (raw, deps, caller) => {
@@ -275,7 +278,7 @@ export const AGENT_TOOLS: readonly AgentTool[] = [
         `in all): one volume per box, each its own label (orderId, volume 1, 2, …); over ${MAX_VOLUME} volumes is ` +
         'refused. Creates nothing.',
       inputSchema: PlanShipmentInputSchema,
-      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+      annotations: LIST,
       labels: true,
     },
     async (input, deps) => {

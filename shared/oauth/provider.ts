@@ -3,18 +3,13 @@ import type {
   AuthorizationParams,
   OAuthServerProvider,
 } from '@modelcontextprotocol/sdk/server/auth/provider.js';
-import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
-import type {
-  OAuthClientInformationFull,
-  OAuthTokenRevocationRequest,
-  OAuthTokens,
-} from '@modelcontextprotocol/sdk/shared/auth.js';
+import type { OAuthClientInformationFull } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { Response } from 'express';
 import { type BearerCheck, checkBearer } from './bearer.ts';
 import { type DocumentResolver, OAuthClients, redirectRegistered } from './clients.ts';
 import { checkResource, checkScopes } from './scopes.ts';
 import type { OAuthStore } from './store.ts';
-import { CodesAndTokens, type PendingAuthorization } from './tokens.ts';
+import { CodesAndTokens } from './tokens.ts';
 
 export interface OAuthProviderOptions {
   store: OAuthStore;
@@ -38,27 +33,19 @@ export interface OAuthProviderOptions {
 
 /**
  * Our OAuth 2.1 authorization server behind the SDK's `mcpAuthRouter`, wired from its nouns: the clients
- * (clients.ts: registration, redirect URIs, client ID metadata documents), the codes and tokens (tokens.ts) and the
- * bearer check on `/mcp` (bearer.ts). The login and consent pages belong to each server.
+ * (clients.ts: registration, redirect URIs, client ID metadata documents), the codes and tokens (tokens.ts, which it
+ * extends) and the bearer check on `/mcp` (bearer.ts). The login and consent pages belong to each server.
  */
-export class OAuthProvider implements OAuthServerProvider {
-  readonly store: OAuthStore;
-  readonly resource: string;
-  readonly scopes: readonly string[];
+export class OAuthProvider extends CodesAndTokens implements OAuthServerProvider {
   readonly clientMetadata: DocumentResolver | undefined;
   private readonly renderLogin: OAuthProviderOptions['renderLogin'];
-  private readonly clients: OAuthClients;
-  private readonly tokens: CodesAndTokens;
 
   constructor(options: OAuthProviderOptions) {
-    this.store = options.store;
-    this.resource = options.resource;
-    this.scopes = options.scopes;
+    const now = options.now ?? Date.now;
+    const clients = new OAuthClients({ ...options, clientMetadata: options.clientMetadata, now });
+    super({ ...options, clients, now });
     this.renderLogin = options.renderLogin;
     this.clientMetadata = options.clientMetadata;
-    const now = options.now ?? Date.now;
-    this.clients = new OAuthClients({ ...options, clientMetadata: options.clientMetadata, now });
-    this.tokens = new CodesAndTokens({ ...options, clients: this.clients, now });
   }
 
   get clientsStore(): OAuthRegisteredClientsStore {
@@ -102,47 +89,6 @@ export class OAuthProvider implements OAuthServerProvider {
   /** See `redirectRegistered` (clients.ts). */
   redirectRegistered(client: OAuthClientInformationFull, uri: string): boolean {
     return redirectRegistered(client, uri);
-  }
-
-  /** See `CodesAndTokens.pendingClient`. */
-  pendingClient(pending: PendingAuthorization): Promise<OAuthClientInformationFull | undefined> {
-    return this.tokens.pendingClient(pending);
-  }
-
-  /** Issues a code for an approved authorization; the caller redirects with it. */
-  issueCode(pending: PendingAuthorization, subject: string, scopes: string[]): Promise<string> {
-    return this.tokens.issueCode(pending, subject, scopes);
-  }
-
-  challengeForAuthorizationCode(client: OAuthClientInformationFull, code: string): Promise<string> {
-    return this.tokens.challengeForAuthorizationCode(client, code);
-  }
-
-  exchangeAuthorizationCode(
-    client: OAuthClientInformationFull,
-    code: string,
-    _codeVerifier?: string,
-    redirectUri?: string,
-    resource?: URL,
-  ): Promise<OAuthTokens> {
-    return this.tokens.exchangeAuthorizationCode(client, code, redirectUri, resource);
-  }
-
-  exchangeRefreshToken(
-    client: OAuthClientInformationFull,
-    refreshToken: string,
-    scopes?: string[],
-    resource?: URL,
-  ): Promise<OAuthTokens> {
-    return this.tokens.exchangeRefreshToken(client, refreshToken, scopes, resource);
-  }
-
-  verifyAccessToken(token: string): Promise<AuthInfo> {
-    return this.tokens.verifyAccessToken(token);
-  }
-
-  revokeToken(client: OAuthClientInformationFull, request: OAuthTokenRevocationRequest): Promise<void> {
-    return this.tokens.revokeToken(client, request);
   }
 
   /** What a `/mcp` request's `Authorization` header amounts to: nothing sent, not valid, or an OAuth token. */

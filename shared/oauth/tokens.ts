@@ -41,14 +41,16 @@ export interface CodesAndTokensOptions {
 
 /**
  * Authorization codes and the tokens they are exchanged for: codes single-use and short-lived, refresh tokens rotated
- * with replay detection (a reused code or refresh token ends its whole grant), everything stored hashed.
+ * with replay detection (a reused code or refresh token ends its whole grant), everything stored hashed. The SDK's
+ * half of `OAuthProvider` (provider.ts), which extends it.
  */
 export class CodesAndTokens {
-  private readonly store: OAuthStore;
-  private readonly clients: OAuthClients;
-  private readonly resource: string;
-  private readonly scopes: readonly string[];
-  private readonly now: () => number;
+  readonly store: OAuthStore;
+  protected readonly clients: OAuthClients;
+  /** `<origin>/mcp`: the only resource tokens are issued for (RFC 8707). */
+  readonly resource: string;
+  readonly scopes: readonly string[];
+  protected readonly now: () => number;
 
   constructor(options: CodesAndTokensOptions) {
     this.store = options.store;
@@ -98,9 +100,11 @@ export class CodesAndTokens {
     return record.codeChallenge;
   }
 
+  /** The SDK checked the PKCE verifier against `challengeForAuthorizationCode` before this. */
   async exchangeAuthorizationCode(
     client: OAuthClientInformationFull,
     code: string,
+    _codeVerifier?: string,
     redirectUri?: string,
     resource?: URL,
   ): Promise<OAuthTokens> {

@@ -16,7 +16,7 @@ import type { Caller } from '../../policies/policies.ts';
 import type { AgentIdentity } from '../agent-auth.ts';
 import { isInitialize } from '../json-exchange.ts';
 import { answer, refused } from '../tool-result.ts';
-import { labelAnswer } from '../tools.ts';
+import { CLICK, LIST, labelAnswer } from '../tools.ts';
 import { APPS, type AppName, registerAppResources } from './resources.ts';
 import { AppSeals } from './seals.ts';
 
@@ -176,12 +176,7 @@ export class McpApps {
         description:
           'Called by the label preview app when the person clicks "Emitir etiqueta": issues the label the grant names, once.',
         inputSchema: IssueInputSchema,
-        annotations: {
-          readOnlyHint: false,
-          destructiveHint: true,
-          idempotentHint: true,
-          openWorldHint: true,
-        },
+        annotations: CLICK,
         _meta: uiMeta('preview', ['app']),
       },
       async ({ grant }) => {
@@ -209,12 +204,7 @@ export class McpApps {
           'Shows the merchant the labels waiting for approval, each with approve and reject buttons. Only the merchant decides.',
         inputSchema: z.strictObject({}),
         outputSchema: ApprovalsOutputSchema,
-        annotations: {
-          readOnlyHint: true,
-          destructiveHint: false,
-          idempotentHint: true,
-          openWorldHint: false,
-        },
+        annotations: LIST,
         _meta: uiMeta('approvals'),
       },
       async () => {
@@ -241,12 +231,7 @@ export class McpApps {
         title: 'Decide an approval',
         description: 'Called by the approvals app when the merchant clicks approve or reject.',
         inputSchema: DecideInputSchema,
-        annotations: {
-          readOnlyHint: false,
-          destructiveHint: true,
-          idempotentHint: true,
-          openWorldHint: true,
-        },
+        annotations: CLICK,
         _meta: uiMeta('approvals', ['app']),
       },
       async ({ grant, decision }) => {
