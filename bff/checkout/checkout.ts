@@ -18,7 +18,7 @@ import { checkoutAuth, quoteShareMessage } from '../rates/routes.ts';
 import type { RatesService } from '../rates/service.ts';
 import { shopifyRates } from '../shopify/rate-callback.ts';
 import { BODY_CAPS, signedBody, UnverifiedBytes } from '../stores/signed-body.ts';
-import { type CheckoutUnavailable, isCheckoutUnavailable } from './quoting.ts';
+import { beforeDeadline, type CheckoutUnavailable, isCheckoutUnavailable } from './quoting.ts';
 
 /** Nuvemshop's callback may carry a long cart: bounded, read after its URL's secret was checked. */
 export const CHECKOUT_BODY_LIMIT = 256 * 1024;
@@ -59,11 +59,12 @@ export function checkoutRoutes(deps: CheckoutDeps): Router {
       pool,
     } as const;
     const quote: RequestHandler = async (req, res) => {
-      await refuseOtherShop(req, deps.shopifyShop);
-      const request = parseBody(rawBody(req), ShopifyRateRequestSchema);
-      await answer(res, deps.logger, 'shopify', () =>
-        shopifyRates(request, deps.rates, res.locals.deadlineAt),
-      );
+      // Inside `answer`: the connected shop's row, when the call names one, is read within the deadline too.
+      await answer(res, deps.logger, 'shopify', async () => {
+        await refuseOtherShop(req, deps.shopifyShop, res.locals.deadlineAt);
+        const request = parseBody(rawBody(req), ShopifyRateRequestSchema);
+        return shopifyRates(request, deps.rates, res.locals.deadlineAt);
+      });
     };
     // Signed, as registered before BFF_SHOPIFY_CALLBACK_SECRET: a signature is required here.
     router.post('/checkout/shopify/rates', startClock, signedBody(route), quote);
@@ -147,13 +148,23 @@ export function checkoutRoutes(deps: CheckoutDeps): Router {
  * `Shopify-Shop-Domain`, when present) and that shop is not the connected one, or none is connected, 404 `not_found`
  * (that shop's checkout shows its backup rates). A request that names no shop is judged by its signature alone.
  */
-async function refuseOtherShop(req: Request, shopifyShop: CheckoutDeps['shopifyShop']): Promise<void> {
+async function refuseOtherShop(
+  req: Request,
+  shopifyShop: CheckoutDeps['shopifyShop'],
+  deadlineAt: number,
+): Promise<void> {
   if (!shopifyShop) return;
   const named = Object.values(SHOPIFY_HEADER_FAMILIES)
     .map((family) => req.get(family.shop)?.trim().toLowerCase())
     .find(Boolean);
   if (named === undefined) return;
-  if (named !== (await shopifyShop())?.trim().toLowerCase()) throw new ApiError('not_found', 'Not found.');
+  // A database slower than the deadline: 503 then, as for a slow platform (that shop's checkout shows backup rates).
+  const ours = await beforeDeadline(
+    shopifyShop(),
+    deadlineAt,
+    'the connected shop was not read before the deadline',
+  );
+  if (named !== ours?.trim().toLowerCase()) throw new ApiError('not_found', 'Not found.');
 }
 
 type Surface = 'shopify' | 'nuvemshop' | 'agentic';

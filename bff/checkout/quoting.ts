@@ -37,22 +37,35 @@ export async function quoteBefore(
   caller: QuoteCaller,
   deadlineAt: number,
 ): Promise<QuoteAnswer> {
-  const quoting = core.shopperQuote(request, caller);
-  // After the deadline nobody awaits it: its failure must not become an unhandled rejection.
-  quoting.catch(() => undefined);
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () => reject(new CheckoutUnavailable('deadline', 'the platform did not answer before the deadline')),
-      Math.max(0, deadlineAt - Date.now()),
-    );
-  });
   try {
-    return await Promise.race([quoting, late]);
+    return await beforeDeadline(
+      core.shopperQuote(request, caller),
+      deadlineAt,
+      'the platform did not answer before the deadline',
+    );
   } catch (error) {
     if (isUpstreamError(error) && error.code === 'invalid_destination_cep')
       return { rates: [], reason: 'invalid_destination_cep' };
     throw unavailability(error);
+  }
+}
+
+/**
+ * `work`'s answer, or `CheckoutUnavailable('deadline', message)` at `deadlineAt` (epoch ms) when it has none yet: a
+ * checkout is never kept waiting past its deadline by anything it waits on (the quote, the connected shop's row).
+ */
+export async function beforeDeadline<T>(work: Promise<T>, deadlineAt: number, message: string): Promise<T> {
+  // After the deadline nobody awaits it: its failure must not become an unhandled rejection.
+  work.catch(() => undefined);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new CheckoutUnavailable('deadline', message)),
+      Math.max(0, deadlineAt - Date.now()),
+    );
+  });
+  try {
+    return await Promise.race([work, late]);
   } finally {
     clearTimeout(timer);
   }

@@ -137,6 +137,35 @@ describe('POST /checkout/shopify/rates: who may ask', () => {
       expect((await rates(body(), ours)).length).toBeGreaterThan(0);
     });
 
+    it('answers 503 at the deadline, never later, while the database does not say which shop is connected', async () => {
+      const quick = await startBff(sandbox.url, {
+        ...ENV,
+        BFF_SHOPIFY_SHOP: 'loja-certa.myshopify.com',
+        BFF_CHECKOUT_DEADLINE_MS: '300',
+      });
+      // The connected shop's row never comes (a PostgreSQL that hangs up to its 5 s timeouts, a node:sqlite file held
+      // by a long transaction): Shopify, which names the shop on its calls, must still have an answer by the deadline.
+      quick.backends.connections.connected = () => new Promise(() => undefined);
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      try {
+        const started = performance.now();
+        const res = await Promise.race([
+          postShopify(quick.url, body(), TEST_SHOPIFY_SECRET, {
+            'x-shopify-shop-domain': 'loja-certa.myshopify.com',
+          }),
+          new Promise<never>((_, reject) => {
+            timer = setTimeout(() => reject(new Error('no answer 5 s after a 300 ms deadline')), 5_000);
+          }),
+        ]);
+        expect(res.status).toBe(503);
+        expect(ErrorBodySchema.parse(await res.json()).error.code).toBe('quote_failed');
+        expect(performance.now() - started).toBeLessThan(5_000);
+      } finally {
+        clearTimeout(timer);
+        await quick.stop();
+      }
+    });
+
     it('refuses every named shop when no store is connected or configured', async () => {
       const res = await postShopify(bff.url, body(), TEST_SHOPIFY_SECRET, {
         'x-shopify-shop-domain': 'loja-certa.myshopify.com',
