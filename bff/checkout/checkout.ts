@@ -18,7 +18,7 @@ import { checkoutAuth, quoteShareMessage } from '../rates/routes.ts';
 import type { RatesService } from '../rates/service.ts';
 import { shopifyRates } from '../shopify/rate-callback.ts';
 import { BODY_CAPS, signedBody, UnverifiedBytes } from '../stores/signed-body.ts';
-import { beforeDeadline, type CheckoutUnavailable, isCheckoutUnavailable } from './quoting.ts';
+import { beforeDeadline, CheckoutUnavailable, isCheckoutUnavailable } from './quoting.ts';
 
 /** Nuvemshop's callback may carry a long cart: bounded, read after its URL's secret was checked. */
 export const CHECKOUT_BODY_LIMIT = 256 * 1024;
@@ -158,12 +158,12 @@ async function refuseOtherShop(
     .map((family) => req.get(family.shop)?.trim().toLowerCase())
     .find(Boolean);
   if (named === undefined) return;
-  // A database slower than the deadline: 503 then, as for a slow platform (that shop's checkout shows backup rates).
-  const ours = await beforeDeadline(
-    shopifyShop(),
-    deadlineAt,
-    'the connected shop was not read before the deadline',
-  );
+  // A database slower than the deadline, or failing: 503 then, as for a slow or failing platform (that shop's checkout
+  // shows backup rates), never a 500.
+  const read = shopifyShop().catch((error: unknown) => {
+    throw new CheckoutUnavailable('platform', `the connected shop could not be read: ${messageOf(error)}`);
+  });
+  const ours = await beforeDeadline(read, deadlineAt, 'the connected shop was not read before the deadline');
   if (named !== ours?.trim().toLowerCase()) throw new ApiError('not_found', 'Not found.');
 }
 

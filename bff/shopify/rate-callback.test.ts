@@ -166,6 +166,21 @@ describe('POST /checkout/shopify/rates: who may ask', () => {
       }
     });
 
+    it('answers 503 quote_failed, never 500, when the database fails to say which shop is connected', async () => {
+      const failing = await startBff(sandbox.url, { ...ENV, BFF_SHOPIFY_SHOP: 'loja-certa.myshopify.com' });
+      failing.backends.connections.connected = () => Promise.reject(new Error('SQLITE_BUSY: database is locked'));
+      try {
+        const res = await postShopify(failing.url, body(), TEST_SHOPIFY_SECRET, {
+          'x-shopify-shop-domain': 'loja-certa.myshopify.com',
+        });
+        expect(res.status).toBe(503);
+        expect(ErrorBodySchema.parse(await res.json()).error.code).toBe('quote_failed');
+        expect(await upstreamQuotes()).toBe(0);
+      } finally {
+        await failing.stop();
+      }
+    });
+
     it('refuses every named shop when no store is connected or configured', async () => {
       const res = await postShopify(bff.url, body(), TEST_SHOPIFY_SECRET, {
         'x-shopify-shop-domain': 'loja-certa.myshopify.com',
