@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { describeIssues } from './issues.ts';
+import { ApiError } from './errors.ts';
+import { describeIssues, parseInput } from './issues.ts';
 
 /** The sentence for whatever `value` gets wrong against `schema`. */
 function sentence(schema: z.ZodType, value: unknown, limit?: number): string {
@@ -75,5 +76,25 @@ describe('describeIssues', () => {
     const schema = z.strictObject({ cep: z.string().regex(/^\d{8}$/), n: z.number(), kind: z.enum(['a']) });
     const message = sentence(schema, { cep: secret, n: secret, kind: secret });
     expect(message).not.toContain('0123456789abcdef');
+  });
+});
+
+describe('parseInput', () => {
+  it('answers the value as the schema reads it', () => {
+    expect(parseInput(z.object({ n: z.coerce.number() }), { n: '2' })).toEqual({ n: 2 });
+  });
+
+  it('throws invalid_body with the sentence of describeIssues, never the value', () => {
+    const thrown = (() => {
+      try {
+        parseInput(z.strictObject({ cep: z.string() }), { cep: 12345678, extra: 'secret' });
+      } catch (error) {
+        return error;
+      }
+    })();
+    expect(thrown).toBeInstanceOf(ApiError);
+    expect((thrown as ApiError).code).toBe('invalid_body');
+    expect((thrown as ApiError).message).toBe('cep: expected string; body: unknown property extra');
+    expect((thrown as ApiError).message).not.toContain('secret');
   });
 });

@@ -1,4 +1,12 @@
 import type * as z from 'zod/mini';
+import { ApiError } from './errors.ts';
+
+/** The value as `schema` reads it, or `invalid_body` naming what is wrong (paths, never values). */
+export function parseInput<T>(schema: z.ZodMiniType<T>, value: unknown): T {
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) throw new ApiError('invalid_body', describeIssues(parsed.error.issues));
+  return parsed.data;
+}
 
 /** One readable sentence from zod issues, for an error `message` (paths, never values: no secret is echoed). */
 export function describeIssues(issues: readonly z.core.$ZodIssue[], limit = 3): string {

@@ -23,7 +23,7 @@ import { ApiError } from '../../shared/errors.ts';
 import { parseExactJson } from '../../shared/exact-json.ts';
 import { describeIssues } from '../../shared/issues.ts';
 import { StoreOrderSchema } from '../../shared/orders/order.ts';
-import { rawBody } from '../checkout/checkout.ts';
+import { parseBody, rawBody } from '../checkout/checkout.ts';
 import type { BffConfig } from '../config.ts';
 import { methodNotAllowed } from '../http/errors.ts';
 import type { Logger } from '../logger.ts';
@@ -77,15 +77,7 @@ const WAS_PAID = new Set(['paid', 'partially_refunded', 'refunded']);
  * and the order ids of its compliance requests): `invalid_json`, or `invalid_body` naming paths.
  */
 function parseExactBody<T>(body: Buffer, schema: z.ZodMiniType<T>): T {
-  let json: unknown;
-  try {
-    json = parseExactJson(body.toString('utf8'));
-  } catch {
-    throw new ApiError('invalid_json');
-  }
-  const parsed = schema.safeParse(json);
-  if (!parsed.success) throw new ApiError('invalid_body', describeIssues(parsed.error.issues));
-  return parsed.data;
+  return parseBody(body, schema, parseExactJson);
 }
 
 /**

@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { json, type Router } from 'express';
 import * as z from 'zod/mini';
 import { ApiError } from '../../shared/errors.ts';
-import { describeIssues } from '../../shared/issues.ts';
+import { parseInput } from '../../shared/issues.ts';
 import { isLoopbackAddress } from '../../shared/security/loopback.ts';
 import { strictRouter } from '../http/router.ts';
 
@@ -104,10 +104,8 @@ export function cepRoutes(service: CepService): Router {
   // Loopback only, like the rest of /_sandbox: how the service behaves until the next reset.
   router.post('/_sandbox/viacep', json({ type: () => true }), (req, res) => {
     if (!isLoopbackAddress(req.socket.remoteAddress)) throw new ApiError('not_found');
-    const parsed = ModeSchema.safeParse(req.body);
-    if (!parsed.success) throw new ApiError('invalid_body', describeIssues(parsed.error.issues));
-    service.mode = parsed.data;
-    res.json({ ...parsed.data, calls: service.calls });
+    service.mode = parseInput(ModeSchema, req.body);
+    res.json({ ...service.mode, calls: service.calls });
   });
   router.get('/_sandbox/viacep', (req, res) => {
     if (!isLoopbackAddress(req.socket.remoteAddress)) throw new ApiError('not_found');

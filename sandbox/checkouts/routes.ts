@@ -1,6 +1,6 @@
 import type { RequestHandler, Router } from 'express';
 import { ApiError } from '../../shared/errors.ts';
-import { describeIssues } from '../../shared/issues.ts';
+import { parseInput } from '../../shared/issues.ts';
 import { isLoopbackAddress, isLoopbackHostname } from '../../shared/security/loopback.ts';
 import { readJsonBody } from '../http/body.ts';
 import { strictRouter } from '../http/router.ts';
@@ -27,13 +27,12 @@ export function checkoutPlatformRoutes(platforms: CheckoutPlatforms): Router {
   const path = '/_sandbox/checkouts/:platform/:storeId/quote';
   router.options(path, loopbackCors);
   router.post(path, loopbackCors, async (req, res) => {
-    const parsed = CheckoutQuoteSchema.safeParse(await readJsonBody(req));
-    if (!parsed.success) throw new ApiError('invalid_body', describeIssues(parsed.error.issues));
+    const quote = parseInput(CheckoutQuoteSchema, await readJsonBody(req));
     const storeId = String(req.params.storeId);
     if (req.params.platform === 'shopify')
-      return void res.json(await shopifyCheckout(platforms, storeId, parsed.data));
+      return void res.json(await shopifyCheckout(platforms, storeId, quote));
     if (req.params.platform === 'nuvemshop')
-      return void res.json(await nuvemshopCheckout(platforms, storeId, parsed.data));
+      return void res.json(await nuvemshopCheckout(platforms, storeId, quote));
     throw new ApiError('not_found', 'The sandbox plays the checkouts of shopify and nuvemshop.');
   });
   return router;

@@ -1,7 +1,7 @@
 import type { RequestHandler, Router } from 'express';
 import * as z from 'zod/mini';
 import { ApiError } from '../../shared/errors.ts';
-import { describeIssues } from '../../shared/issues.ts';
+import { parseInput } from '../../shared/issues.ts';
 import { isLoopbackAddress } from '../../shared/security/loopback.ts';
 import { TRACKING_SCENARIOS } from '../carrier/tracking.ts';
 import { FaultSchema } from '../faults/faults.ts';
@@ -21,12 +21,6 @@ const loopbackOnly: RequestHandler = (req, _res, next) => {
   throw new ApiError('not_found');
 };
 
-async function parseBody<T>(req: Parameters<RequestHandler>[0], schema: z.ZodMiniType<T>): Promise<T> {
-  const parsed = schema.safeParse(await readJsonBody(req));
-  if (!parsed.success) throw new ApiError('invalid_body', describeIssues(parsed.error.issues));
-  return parsed.data;
-}
-
 /**
  * `/_sandbox/*` (sandbox/README.md, "Control API"): reset, faults, simulated time, tracking scenarios, call counts,
  * pre-postings, label timing.
@@ -40,7 +34,7 @@ export function controlRoutes(state: SandboxState): Router {
     res.json({ ok: true });
   });
   router.post('/_sandbox/faults', async (req, res) => {
-    const fault = await parseBody(req, FaultSchema);
+    const fault = parseInput(FaultSchema, await readJsonBody(req));
     state.faults.add(fault);
     res.status(201).json({ ok: true, fault });
   });
@@ -49,7 +43,7 @@ export function controlRoutes(state: SandboxState): Router {
     res.json({ ok: true });
   });
   router.post('/_sandbox/advance', async (req, res) => {
-    const { hours } = await parseBody(req, AdvanceSchema);
+    const { hours } = parseInput(AdvanceSchema, await readJsonBody(req));
     state.carrierClock.advance(hours);
     res.json({ ok: true, carrierTime: new Date(state.carrierClock.time()).toISOString() });
   });
@@ -58,7 +52,7 @@ export function controlRoutes(state: SandboxState): Router {
     res.json({ now: state.carrierClock.time(), speed: state.carrierClock.rate });
   });
   router.post('/_sandbox/clock', async (req, res) => {
-    const { speed } = await parseBody(req, SpeedSchema);
+    const { speed } = parseInput(SpeedSchema, await readJsonBody(req));
     state.carrierClock.setSpeed(speed);
     res.json({ now: state.carrierClock.time(), speed });
   });
@@ -66,7 +60,7 @@ export function controlRoutes(state: SandboxState): Router {
     res.json({ ...state.stats.snapshot(), faultsFired: state.faults.fired });
   });
   router.post('/_sandbox/tracking/:code', async (req, res) => {
-    const { scenario } = await parseBody(req, ScenarioSchema);
+    const { scenario } = parseInput(ScenarioSchema, await readJsonBody(req));
     const code = String(req.params.code).toUpperCase();
     const refused = state.tracking.setScenario(code, scenario, state.carrierClock.time());
     if (refused === 'unknown_object') throw new ApiError('not_found', `The carrier knows no object ${code}.`);
@@ -78,7 +72,7 @@ export function controlRoutes(state: SandboxState): Router {
     res.json({ prepostings: state.labels.list() });
   });
   router.post('/_sandbox/labels', async (req, res) => {
-    const timing = await parseBody(req, LabelTimingSchema);
+    const timing = parseInput(LabelTimingSchema, await readJsonBody(req));
     if (timing.pdfDelayMs !== undefined) state.labels.pdfDelayMs = timing.pdfDelayMs;
     if (timing.pdfWaitMs !== undefined) state.labels.pdfWaitMs = timing.pdfWaitMs;
     res.json({ pdfDelayMs: state.labels.pdfDelayMs, pdfWaitMs: state.labels.pdfWaitMs });
