@@ -9,25 +9,8 @@ import type { Delivery } from './outbox.ts';
  * A pure function of its view, as bff/desk's pages; times in Brasília time.
  */
 
-interface LogMessages {
-  title: string;
-  intro: string;
-  empty: string;
-  caption: string;
-  colWhen: string;
-  colOrder: string;
-  colEvent: string;
-  colTo: string;
-  colState: string;
-  colAction: string;
-  email: string;
-  tries: (n: number) => string;
-  resend: string;
-  states: Record<Delivery['state'], string>;
-  types: Record<Delivery['type'], string>;
-}
-
-const PT_BR: LogMessages = {
+/** The log's words in Portuguese: the catalog `EN` and `ES` are typed against. */
+const PT_BR = {
   title: 'Notificações',
   intro:
     'E-mails ao comprador e webhooks à loja, dos mais recentes aos mais antigos. Um envio que falha é repetido por 24 horas.',
@@ -40,7 +23,7 @@ const PT_BR: LogMessages = {
   colState: 'Situação',
   colAction: 'Ação',
   email: 'e-mail',
-  tries: (n) => `${n} tentativas`,
+  tries: (n: number) => `${n} tentativas`,
   resend: 'Enviar de novo',
   states: { pending: 'na fila', retrying: 'tentando de novo', sent: 'enviada', failed: 'falhou' },
   types: {
@@ -55,7 +38,7 @@ const PT_BR: LogMessages = {
   },
 };
 
-const EN: LogMessages = {
+const EN: typeof PT_BR = {
   title: 'Notifications',
   intro:
     'E-mails to the shopper and webhooks to the store, newest first. A delivery that fails is tried again for 24 hours.',
@@ -83,7 +66,7 @@ const EN: LogMessages = {
   },
 };
 
-const ES: LogMessages = {
+const ES: typeof PT_BR = {
   title: 'Notificaciones',
   intro:
     'Correos al comprador y webhooks a la tienda, de los más recientes a los más antiguos. Un envío que falla se repite durante 24 horas.',
@@ -111,7 +94,7 @@ const ES: LogMessages = {
   },
 };
 
-export const LOG_MESSAGES: Record<Locale, LogMessages> = { 'pt-BR': PT_BR, en: EN, es: ES };
+export const LOG_MESSAGES: Record<Locale, typeof PT_BR> = { 'pt-BR': PT_BR, en: EN, es: ES };
 
 /** One delivery of the log as the page shows it. */
 export interface LogRow {
