@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import express, { type RequestHandler, Router } from 'express';
 import { ApiError } from '../../shared/errors.ts';
-import { describeIssues } from '../../shared/issues.ts';
+import { bodyError } from '../../shared/issues.ts';
 import { MAX_BODY_BYTES } from '../../shared/platform-limits.ts';
 import { jsonOnly, methodNotAllowed, rateLimited } from '../http/errors.ts';
 import type { Logger } from '../logger.ts';
@@ -74,7 +74,7 @@ export function ratesVerifyRoutes(deps: {
   router.post('/api/rates/verify', checkoutAuth(deps.tokens), jsonOnly);
   router.post('/api/rates/verify', json, async (req, res) => {
     const parsed = RateVerifyRequestSchema.safeParse(req.body);
-    if (!parsed.success) throw bodyError(parsed.error.issues, req.body);
+    if (!parsed.success) throw bodyError(parsed.error.issues, req.body, { list: 'items', cep: 'cep' });
     const caller: QuoteCaller = res.locals.quoteCaller;
     let answer: Awaited<ReturnType<typeof verifyRate>>;
     try {
@@ -93,20 +93,4 @@ export function ratesVerifyRoutes(deps: {
 /** What a caller whose share of the quotes is spent reads (429 `rate_limited`, with `Retry-After`). */
 export function quoteShareMessage(retryAfterSeconds: number): string {
   return `This caller's share of the store's quotes is spent; cached quotes are still answered. Retry in ${retryAfterSeconds} s.`;
-}
-
-/**
- * A bad body in the platform's words (as the sandbox's `/v1/rates` says them): too many items, a `cep` text that is
- * not a CEP, or anything else as `invalid_body` — naming paths, never values.
- */
-function bodyError(issues: Parameters<typeof describeIssues>[0], body: unknown): ApiError {
-  if (
-    issues.some((issue) => issue.path.length === 1 && issue.path[0] === 'items' && issue.code === 'too_big')
-  )
-    return new ApiError('too_many_items', describeIssues(issues));
-  const cep = (body as { cep?: unknown } | null)?.cep;
-  const cepIssues = issues.filter((issue) => issue.path[0] === 'cep');
-  if (typeof cep === 'string' && cepIssues.length > 0)
-    return new ApiError('invalid_destination_cep', describeIssues(cepIssues));
-  return new ApiError('invalid_body', describeIssues(issues));
 }
