@@ -5,12 +5,10 @@ import type { Html } from '../../shared/html.ts';
 import { parseInput } from '../../shared/issues.ts';
 import type { Locale } from '../../shared/locale.ts';
 import { requireAdminSession } from '../admin/gate.ts';
-import { rememberReturn } from '../admin/return-to.ts';
 import type { AdminSessions } from '../admin/session.ts';
 import type { BffConfig } from '../config.ts';
 import { pickLanguage } from '../desk/language.ts';
-import { loginBody, sendDeskPage } from '../desk/layout.ts';
-import { MESSAGES } from '../desk/messages.ts';
+import { sendDeskPage, sendLoginPage } from '../desk/layout.ts';
 import type { ConnectionStore, StorePlatform } from './connection-store.ts';
 import type { StoreConnections } from './connections.ts';
 import {
@@ -102,18 +100,8 @@ export function storeDeskRoutes(deps: StoreDeskDeps): Router {
   });
   router.get('/admin/stores', async (req, res) => {
     const lang = pickLanguage(req, res, secure);
-    const t = MESSAGES[lang];
     const session = await deps.sessions.current(req);
-    if (!session) {
-      rememberReturn(res, req.originalUrl, secure);
-      const csrf = deps.sessions.csrf.issue(res);
-      return void sendDeskPage(res, 200, {
-        lang,
-        title: t.loginTitle,
-        body: loginBody(t, csrf),
-        here: req.originalUrl,
-      });
-    }
+    if (!session) return void sendLoginPage(req, res, { lang, sessions: deps.sessions, secure });
     const s = STORE_MESSAGES[lang];
     const privacyRequests = await deps.privacyRequests?.(lang);
     sendDeskPage(res, 200, {
