@@ -93,15 +93,12 @@ export function storeWebhookRoutes(deps: StoreWebhookDeps): Router {
   const router = Router();
   const { checkout } = deps.config;
   const pool = deps.unverified ?? new UnverifiedBytes();
+  const signedWebhook = (platform: 'shopify' | 'nuvemshop', secret: string) =>
+    signedBody({ platform, secret, cap: BODY_CAPS[`${platform}Webhook`], pool });
 
   const shopifySecret = checkout.shopifySecret;
   if (shopifySecret) {
-    const signed = signedBody({
-      platform: 'shopify',
-      secret: shopifySecret,
-      cap: BODY_CAPS.shopifyWebhook,
-      pool,
-    });
+    const signed = signedWebhook('shopify', shopifySecret);
     router.post('/stores/shopify/webhooks', signed, async (req, res) => {
       const body = rawBody(req);
       const { family, topic, shop: from, deliveryId: webhookId } = shopifyDeliveryOf(req);
@@ -157,12 +154,7 @@ export function storeWebhookRoutes(deps: StoreWebhookDeps): Router {
   const nuvemshop = checkout.nuvemshop;
   const appSecret = nuvemshop.appSecret;
   if (appSecret) {
-    const signed = signedBody({
-      platform: 'nuvemshop',
-      secret: appSecret,
-      cap: BODY_CAPS.nuvemshopWebhook,
-      pool,
-    });
+    const signed = signedWebhook('nuvemshop', appSecret);
     router.post('/stores/nuvemshop/webhooks', signed, async (req, res) => {
       const body = rawBody(req);
       const event = parseExactBody(body, NuvemshopWebhookSchema);
