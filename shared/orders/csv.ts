@@ -73,8 +73,3 @@ export function parseCsv(input: string): CsvTable {
   const [header, ...rows] = records;
   return { header: (header?.fields ?? []).map((name) => name.trim()), rows };
 }
-
-/** One field as CSV writes it: quoted when it must be. */
-export function csvField(value: string): string {
-  return /[",;\r\n]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value;
-}
