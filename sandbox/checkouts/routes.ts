@@ -1,7 +1,7 @@
 import type { RequestHandler, Router } from 'express';
 import { ApiError } from '../../shared/errors.ts';
 import { parseInput } from '../../shared/issues.ts';
-import { isLoopbackAddress, isLoopbackHostname } from '../../shared/security/loopback.ts';
+import { isLoopbackAddress, isLoopbackUrl } from '../../shared/security/loopback.ts';
 import { readJsonBody } from '../http/body.ts';
 import { strictRouter } from '../http/router.ts';
 import { appInstallRoutes } from './app-install-routes.ts';
@@ -45,11 +45,7 @@ export function checkoutPlatformRoutes(platforms: CheckoutPlatforms): Router {
 const loopbackCors: RequestHandler = (req, res, next) => {
   if (!isLoopbackAddress(req.socket.remoteAddress)) throw new ApiError('not_found');
   const origin = req.get('origin');
-  let host = '';
-  try {
-    host = origin ? new URL(origin).hostname.replace(/^\[|\]$/g, '') : '';
-  } catch {}
-  if (origin && isLoopbackHostname(host)) {
+  if (origin && isLoopbackUrl(origin)) {
     res.setHeader('Access-Control-Allow-Origin', origin);
     res.setHeader('Vary', 'Origin');
   }
