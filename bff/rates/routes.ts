@@ -1,15 +1,13 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
 import express, { type RequestHandler, Router } from 'express';
 import { ApiError } from '../../shared/errors.ts';
 import { bodyError } from '../../shared/issues.ts';
 import { MAX_BODY_BYTES } from '../../shared/platform-limits.ts';
+import { sameSecret } from '../../shared/security/hash.ts';
 import { jsonOnly, methodNotAllowed, rateLimited } from '../http/errors.ts';
 import type { Logger } from '../logger.ts';
 import { checkoutCaller, isQuoteShareSpent, type QuoteCaller } from './quote-share.ts';
 import type { RatesService } from './service.ts';
 import { RateVerifyRequestSchema, verifyRate } from './verify.ts';
-
-const digest = (value: string) => createHash('sha256').update(value).digest();
 
 /** What a 401 tells the caller to send (RFC 6750 §3; `error` only when a token was sent). */
 const REALM = 'Bearer realm="frete-kit checkout"';
@@ -24,9 +22,8 @@ export function checkoutTokenOf(
 ): string | undefined {
   const presented = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '')?.[1];
   if (!presented) return undefined;
-  const presentedDigest = digest(presented);
   let found: string | undefined;
-  for (const token of tokens) if (timingSafeEqual(presentedDigest, digest(token))) found = token;
+  for (const token of tokens) if (sameSecret(token, presented)) found = token;
   return found;
 }
 
