@@ -1,5 +1,6 @@
 import { type Html, html } from '../../shared/html.ts';
 import type { Locale } from '../../shared/locale.ts';
+import { ShipmentEventSchema } from '../../shared/shipment-events.ts';
 import { formatWhen } from '../desk/format.ts';
 import type { Delivery } from './outbox.ts';
 
@@ -96,20 +97,33 @@ const ES: typeof PT_BR = {
 
 export const LOG_MESSAGES: Record<Locale, typeof PT_BR> = { 'pt-BR': PT_BR, en: EN, es: ES };
 
-/** One delivery of the log as the page shows it. */
-export interface LogRow {
-  id: string;
-  type: Delivery['type'];
-  channel: Delivery['channel'];
-  target: string;
-  state: Delivery['state'];
-  tries: number;
-  lastError: string | null;
-  createdAt: string;
-  orderId: string | null;
-  volume: number | null;
-  trackingCode: string | null;
+/** One delivery of the log, as the page shows it and the desk's API answers it. */
+export function logRowOf(delivery: Delivery) {
+  const event = ShipmentEventSchema.safeParse(JSON.parse(delivery.body));
+  const data = event.success ? event.data.data : undefined;
+  return {
+    id: delivery.id,
+    eventId: delivery.eventId,
+    type: delivery.type,
+    channel: delivery.channel,
+    target: delivery.target,
+    state: delivery.state,
+    tries: delivery.tries,
+    lastError: delivery.lastError,
+    createdAt: new Date(delivery.createdAt).toISOString(),
+    nextAt:
+      delivery.state === 'pending' || delivery.state === 'retrying'
+        ? new Date(delivery.nextAt).toISOString()
+        : null,
+    sentAt: delivery.sentAt === null ? null : new Date(delivery.sentAt).toISOString(),
+    orderId: data?.orderId ?? null,
+    volume: data?.volume ?? null,
+    trackingCode: data?.trackingCode ?? null,
+    status: data?.status ?? null,
+  };
 }
+
+export type LogRow = ReturnType<typeof logRowOf>;
 
 export interface LogView {
   lang: Locale;
