@@ -1,9 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { json, type Router } from 'express';
 import * as z from 'zod/mini';
-import { ApiError } from '../../shared/errors.ts';
 import { parseInput } from '../../shared/issues.ts';
-import { isLoopbackAddress } from '../../shared/security/loopback.ts';
+import { loopbackOnly } from '../http/loopback-only.ts';
 import { strictRouter } from '../http/router.ts';
 
 /**
@@ -75,13 +74,11 @@ export function cepRoutes(service: CepService): Router {
     });
   });
   // Loopback only, like the rest of /_sandbox: how the service behaves until the next reset.
-  router.post('/_sandbox/viacep', json({ type: () => true }), (req, res) => {
-    if (!isLoopbackAddress(req.socket.remoteAddress)) throw new ApiError('not_found');
+  router.post('/_sandbox/viacep', json({ type: () => true }), loopbackOnly, (req, res) => {
     service.mode = parseInput(ModeSchema, req.body);
     res.json({ ...service.mode, calls: service.calls });
   });
-  router.get('/_sandbox/viacep', (req, res) => {
-    if (!isLoopbackAddress(req.socket.remoteAddress)) throw new ApiError('not_found');
+  router.get('/_sandbox/viacep', loopbackOnly, (_req, res) => {
     res.json({ ...service.mode, calls: service.calls });
   });
   return router;

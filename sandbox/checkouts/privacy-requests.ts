@@ -5,7 +5,7 @@ import { nuvemshopHmac } from '../../shared/checkouts/nuvemshop.ts';
 import { NUVEMSHOP_LGPD_EVENTS, SHOPIFY_COMPLIANCE_TOPICS } from '../../shared/checkouts/privacy.ts';
 import { ApiError } from '../../shared/errors.ts';
 import { parseInput } from '../../shared/issues.ts';
-import { isLoopbackAddress } from '../../shared/security/loopback.ts';
+import { loopbackOnly } from '../http/loopback-only.ts';
 import { strictRouter } from '../http/router.ts';
 import { SANDBOX_NUVEMSHOP_APP_SECRET } from './accounts.ts';
 import type { EmulatedOrder } from './emulated-order.ts';
@@ -86,10 +86,7 @@ export function privacyRequestRoutes(platforms: CheckoutPlatforms): Router {
   const router = strictRouter();
   const json = express.json({ limit: 100_000, type: () => true });
   const orders = platforms.orders;
-  router.use('/_sandbox/stores', (req, _res, next) => {
-    if (!isLoopbackAddress(req.socket.remoteAddress)) throw new ApiError('not_found');
-    next();
-  });
+  router.use('/_sandbox/stores', loopbackOnly);
   router.post('/_sandbox/stores/shopify/headers', json, (req, res) => {
     const { family } = parseInput(z.strictObject({ family: z.enum(SHOPIFY_WEBHOOK_FAMILIES) }), req.body);
     orders.shopifyFamily = family;

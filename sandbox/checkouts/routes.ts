@@ -1,8 +1,9 @@
 import type { RequestHandler, Router } from 'express';
 import { ApiError } from '../../shared/errors.ts';
 import { parseInput } from '../../shared/issues.ts';
-import { isLoopbackAddress, isLoopbackUrl } from '../../shared/security/loopback.ts';
+import { isLoopbackUrl } from '../../shared/security/loopback.ts';
 import { readJsonBody } from '../http/body.ts';
+import { loopbackOnly } from '../http/loopback-only.ts';
 import { strictRouter } from '../http/router.ts';
 import { appInstallRoutes } from './app-install-routes.ts';
 import { CheckoutQuoteSchema, nuvemshopCheckout, shopifyCheckout } from './checkout.ts';
@@ -25,8 +26,8 @@ export function checkoutPlatformRoutes(platforms: CheckoutPlatforms): Router {
   router.use(storeOrderRoutes(platforms));
   router.use(privacyRequestRoutes(platforms));
   const path = '/_sandbox/checkouts/:platform/:storeId/quote';
-  router.options(path, loopbackCors);
-  router.post(path, loopbackCors, async (req, res) => {
+  router.options(path, loopbackOnly, loopbackCors);
+  router.post(path, loopbackOnly, loopbackCors, async (req, res) => {
     const quote = parseInput(CheckoutQuoteSchema, await readJsonBody(req));
     const storeId = String(req.params.storeId);
     if (req.params.platform === 'shopify')
@@ -39,11 +40,10 @@ export function checkoutPlatformRoutes(platforms: CheckoutPlatforms): Router {
 }
 
 /**
- * Only from this machine, and CORS only for a page served from a loopback origin (the demo page of `npm start`
- * shows the emulated checkout beside the calculator).
+ * CORS only for a page served from a loopback origin (the demo page of `npm start` shows the emulated checkout beside
+ * the calculator); after `loopbackOnly`, so only from this machine.
  */
 const loopbackCors: RequestHandler = (req, res, next) => {
-  if (!isLoopbackAddress(req.socket.remoteAddress)) throw new ApiError('not_found');
   const origin = req.get('origin');
   if (origin && isLoopbackUrl(origin)) {
     res.setHeader('Access-Control-Allow-Origin', origin);

@@ -4,7 +4,7 @@ import { NUVEMSHOP_ORDER_EVENTS } from '../../shared/checkouts/nuvemshop.ts';
 import { ApiError } from '../../shared/errors.ts';
 import { html } from '../../shared/html.ts';
 import { parseInput } from '../../shared/issues.ts';
-import { isLoopbackAddress } from '../../shared/security/loopback.ts';
+import { loopbackOnly } from '../http/loopback-only.ts';
 import { strictRouter } from '../http/router.ts';
 import { type EmulatedOrder, NewStoreOrderSchema } from './emulated-order.ts';
 import { authenticateNuvemshop, fail, invalid, storeOf } from './nuvemshop-admin.ts';
@@ -94,10 +94,7 @@ export function storeOrderRoutes(platforms: CheckoutPlatforms): Router {
   });
 
   // The control API: loopback only, like the rest of /_sandbox.
-  router.use('/_sandbox/stores', (req, _res, next) => {
-    if (!isLoopbackAddress(req.socket.remoteAddress)) throw new ApiError('not_found');
-    next();
-  });
+  router.use('/_sandbox/stores', loopbackOnly);
   const storeOfRequest = (platform: string, store: string) => {
     const known = platform === 'shopify' ? platforms.shops.has(store) : platforms.stores.has(store);
     if (!known) throw new ApiError('not_found', `The sandbox has no ${platform} store ${store}.`);

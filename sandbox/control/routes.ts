@@ -1,11 +1,11 @@
-import type { RequestHandler, Router } from 'express';
+import type { Router } from 'express';
 import * as z from 'zod/mini';
 import { ApiError } from '../../shared/errors.ts';
 import { parseInput } from '../../shared/issues.ts';
-import { isLoopbackAddress } from '../../shared/security/loopback.ts';
 import { TRACKING_SCENARIOS } from '../carrier/tracking.ts';
 import { FaultSchema } from '../faults/faults.ts';
 import { readJsonBody } from '../http/body.ts';
+import { loopbackOnly } from '../http/loopback-only.ts';
 import { strictRouter } from '../http/router.ts';
 import type { SandboxState } from '../state.ts';
 
@@ -14,12 +14,6 @@ const SpeedSchema = z.strictObject({ speed: z.number().check(z.gte(0), z.lte(1_0
 const ScenarioSchema = z.strictObject({ scenario: z.enum(TRACKING_SCENARIOS) });
 const TimingMs = z.optional(z.int().check(z.gte(0), z.lte(600_000)));
 const LabelTimingSchema = z.strictObject({ pdfDelayMs: TimingMs, pdfWaitMs: TimingMs });
-
-/** The control API answers only on loopback; elsewhere it does not exist. */
-const loopbackOnly: RequestHandler = (req, _res, next) => {
-  if (isLoopbackAddress(req.socket.remoteAddress)) return next();
-  throw new ApiError('not_found');
-};
 
 /**
  * `/_sandbox/*` (sandbox/README.md, "Control API"): reset, faults, simulated time, tracking scenarios, call counts,
