@@ -3,7 +3,7 @@ import * as z from 'zod/mini';
 import type { StoreDays } from '../shared/delivery-promise.ts';
 import { ConfigError, parseEnv } from '../shared/env.ts';
 import { RATE_LIMIT_TEXT } from '../shared/platform-limits.ts';
-import { isLoopbackHostname } from '../shared/security/loopback.ts';
+import { isLoopbackHostname, isLoopbackUrl } from '../shared/security/loopback.ts';
 import { agentTokens } from './agent-tokens.ts';
 import {
   allowedOrigins,
@@ -39,7 +39,7 @@ import {
   webhookSecret,
   wholeNumber,
 } from './env-readers.ts';
-import { isLoopbackUrl, knownSecretVariable, type SecretValues } from './known-secrets.ts';
+import { knownSecretVariable, type SecretValues } from './known-secrets.ts';
 
 export { ConfigError };
 

@@ -1,4 +1,4 @@
-import { isLoopbackHostname } from '../shared/security/loopback.ts';
+import { isLoopbackUrl } from '../shared/security/loopback.ts';
 
 /**
  * Secrets anyone can read (issue 48, finding 8): a known admin password is the desk, a known Shopify or Nuvemshop
@@ -45,13 +45,4 @@ export function knownSecretVariable(
   if (platformUrls.every(isLoopbackUrl)) return undefined;
   for (const [variable, values] of Object.entries(secrets)) if (values.some(isKnownSecret)) return variable;
   return undefined;
-}
-
-/** Whether a URL's host is this machine (`127.0.0.0/8`, `::1`, `localhost`). */
-export function isLoopbackUrl(url: string): boolean {
-  try {
-    return isLoopbackHostname(new URL(url).hostname.replace(/^\[|\]$/g, ''));
-  } catch {
-    return false;
-  }
 }

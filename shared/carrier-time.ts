@@ -1,6 +1,4 @@
-import { saoPauloDay } from './business-days.ts';
-
-const DAY_MS = 86_400_000;
+import { DAY_MS, saoPauloDay } from './business-days.ts';
 
 const ISO =
   /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/;

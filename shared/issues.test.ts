@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { describeIssues } from './issues.ts';
+import { ApiError } from './errors.ts';
+import { bodyError, describeIssues, parseInput } from './issues.ts';
 
 /** The sentence for whatever `value` gets wrong against `schema`. */
 function sentence(schema: z.ZodType, value: unknown, limit?: number): string {
@@ -75,5 +76,53 @@ describe('describeIssues', () => {
     const schema = z.strictObject({ cep: z.string().regex(/^\d{8}$/), n: z.number(), kind: z.enum(['a']) });
     const message = sentence(schema, { cep: secret, n: secret, kind: secret });
     expect(message).not.toContain('0123456789abcdef');
+  });
+});
+
+describe('parseInput', () => {
+  it('answers the value as the schema reads it', () => {
+    expect(parseInput(z.object({ n: z.coerce.number() }), { n: '2' })).toEqual({ n: 2 });
+  });
+
+  it('throws invalid_body with the sentence of describeIssues, never the value', () => {
+    const thrown = (() => {
+      try {
+        parseInput(z.strictObject({ cep: z.string() }), { cep: 12345678, extra: 'secret' });
+      } catch (error) {
+        return error;
+      }
+    })();
+    expect(thrown).toBeInstanceOf(ApiError);
+    expect((thrown as ApiError).code).toBe('invalid_body');
+    expect((thrown as ApiError).message).toBe('cep: expected string; body: unknown property extra');
+    expect((thrown as ApiError).message).not.toContain('secret');
+  });
+});
+
+describe('bodyError', () => {
+  const Quote = z.strictObject({
+    cep: z.string().regex(/^\d{8}$/),
+    items: z.array(z.string().max(3)).max(2),
+  });
+  const refusal = (body: unknown, fields: Parameters<typeof bodyError>[2]) => {
+    const parsed = Quote.safeParse(body);
+    if (parsed.success) throw new Error('the body was meant to be invalid');
+    return bodyError(parsed.error.issues, body, fields);
+  };
+
+  it('answers too_many_items for a list over its bound, and invalid_body for an entry too long inside it', () => {
+    const fields = { list: 'items', cep: 'cep' } as const;
+    expect(refusal({ cep: '01310100', items: ['a', 'b', 'c'] }, fields).code).toBe('too_many_items');
+    expect(refusal({ cep: '01310100', items: ['abcd'] }, fields).code).toBe('invalid_body');
+  });
+
+  it('answers invalid_destination_cep only for a text at the named CEP field', () => {
+    const bad = refusal({ cep: '0131', items: [] }, { list: 'items', cep: 'cep' });
+    expect([bad.code, bad.message]).toEqual([
+      'invalid_destination_cep',
+      'cep: Invalid string: must match pattern /^\\d{8}$/',
+    ]);
+    expect(refusal({ cep: 131, items: [] }, { list: 'items', cep: 'cep' }).code).toBe('invalid_body');
+    expect(refusal({ cep: '0131', items: [] }, { list: 'codes' }).code).toBe('invalid_body');
   });
 });

@@ -1,4 +1,32 @@
 import type * as z from 'zod/mini';
+import { ApiError } from './errors.ts';
+
+/** The value as `schema` reads it, or `invalid_body` naming what is wrong (paths, never values). */
+export function parseInput<T>(schema: z.ZodMiniType<T>, value: unknown): T {
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) throw new ApiError('invalid_body', describeIssues(parsed.error.issues));
+  return parsed.data;
+}
+
+/**
+ * A quote or tracking body the schema refused, in the platform's words (spec 7.1), as the sandbox and the BFF say
+ * them: too many entries in `list` (`too_many_items`, `too_many_codes`), a text at `cep` that is not a CEP
+ * (`invalid_destination_cep`), or else `invalid_body` — naming paths, never values.
+ */
+export function bodyError(
+  issues: readonly z.core.$ZodIssue[],
+  body: unknown,
+  fields: { list: 'items' | 'codes'; cep?: string },
+): ApiError {
+  const { list, cep } = fields;
+  if (issues.some((issue) => issue.path.length === 1 && issue.path[0] === list && issue.code === 'too_big'))
+    return new ApiError(list === 'items' ? 'too_many_items' : 'too_many_codes', describeIssues(issues));
+  const text = cep === undefined ? undefined : (body as Record<string, unknown> | null)?.[cep];
+  const cepIssues = issues.filter((issue) => issue.path[0] === cep);
+  if (typeof text === 'string' && cepIssues.length > 0)
+    return new ApiError('invalid_destination_cep', describeIssues(cepIssues));
+  return new ApiError('invalid_body', describeIssues(issues));
+}
 
 /** One readable sentence from zod issues, for an error `message` (paths, never values: no secret is echoed). */
 export function describeIssues(issues: readonly z.core.$ZodIssue[], limit = 3): string {

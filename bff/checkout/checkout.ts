@@ -4,7 +4,7 @@ import { FulfillmentOptionsRequestSchema } from '../../shared/checkouts/agentic.
 import { NuvemshopRateRequestSchema } from '../../shared/checkouts/nuvemshop.ts';
 import { SHOPIFY_HEADER_FAMILIES, ShopifyRateRequestSchema } from '../../shared/checkouts/shopify.ts';
 import { ApiError, isApiError } from '../../shared/errors.ts';
-import { describeIssues } from '../../shared/issues.ts';
+import { describeIssues, parseInput } from '../../shared/issues.ts';
 import { MAX_BODY_BYTES } from '../../shared/platform-limits.ts';
 import { sameSecret } from '../../shared/security/hash.ts';
 import { fulfillmentOptions } from '../agentic/fulfillment-options.ts';
@@ -209,17 +209,22 @@ export function rawBody(req: Request): Buffer {
   return Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
 }
 
-/** The body as JSON checked with `schema`: `invalid_json` or `invalid_body` (paths, never values) otherwise. */
-export function parseBody<T>(body: Buffer, schema: z.ZodMiniType<T>): T {
+/**
+ * The body as JSON (read by `read`: `parseExactJson` keeps a store's big ids) checked with `schema`: `invalid_json` or
+ * `invalid_body` (paths, never values) otherwise.
+ */
+export function parseBody<T>(
+  body: Buffer,
+  schema: z.ZodMiniType<T>,
+  read: (text: string) => unknown = JSON.parse,
+): T {
   let json: unknown;
   try {
-    json = JSON.parse(body.toString('utf8'));
+    json = read(body.toString('utf8'));
   } catch {
     throw new ApiError('invalid_json');
   }
-  const parsed = schema.safeParse(json);
-  if (!parsed.success) throw new ApiError('invalid_body', describeIssues(parsed.error.issues));
-  return parsed.data;
+  return parseInput(schema, json);
 }
 
 /**

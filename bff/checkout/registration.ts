@@ -6,7 +6,7 @@ import {
   NuvemshopCarrierSchema,
 } from '../../shared/checkouts/nuvemshop.ts';
 import { SHOPIFY_SUBSCRIBED_TOPICS } from '../../shared/checkouts/shopify.ts';
-import { isLoopbackHostname } from '../../shared/security/loopback.ts';
+import { isLoopbackUrl } from '../../shared/security/loopback.ts';
 import type { BffConfig } from '../config.ts';
 import { NuvemshopApi } from '../nuvemshop/api-client.ts';
 import { ShopifyAdmin } from '../shopify/admin-client.ts';
@@ -71,21 +71,13 @@ async function orderWebhooks(platform: string, subscribe: () => Promise<string[]
 /** The public address the platform will call: https, or http on a loopback host when the platform is the sandbox. */
 function callbackBase(deps: RegistrationDeps, apiUrl: string, label: string): string {
   const base = deps.config.publicUrl;
-  const local = isLoopback(apiUrl);
-  if (!base.startsWith('https://') && !(local && isLoopback(base)))
+  const local = isLoopbackUrl(apiUrl);
+  if (!base.startsWith('https://') && !(local && isLoopbackUrl(base)))
     throw new RegistrationRefused(
       `${label} calls the BFF from the internet: BFF_PUBLIC_URL must be an https URL it can reach (it is ${base}). ` +
         'Try it on the sandbox first (docs/checkout/).',
     );
   return base;
-}
-
-function isLoopback(url: string): boolean {
-  try {
-    return isLoopbackHostname(new URL(url).hostname.replace(/^\[|\]$/g, ''));
-  } catch {
-    return false;
-  }
 }
 
 const CarrierServiceSchema = z.looseObject({

@@ -1,7 +1,9 @@
-import type { Response } from 'express';
+import type { Request, Response } from 'express';
 import { type Html, html } from '../../shared/html.ts';
 import { LOCALES, type Locale } from '../../shared/locale.ts';
 import { pageHeaders } from '../../shared/security/page-headers.ts';
+import { rememberReturn } from '../admin/return-to.ts';
+import type { AdminSessions } from '../admin/session.ts';
 import { RULES_MESSAGES } from '../rules/messages.ts';
 import { STORE_MESSAGES } from '../stores/stores-page.ts';
 import { MESSAGES, type Messages } from './messages.ts';
@@ -159,8 +161,24 @@ export function sendDeskPage(res: Response, status: number, options: DeskPageOpt
   res.set(deskHeaders()).status(status).type('html').send(deskPage(options));
 }
 
-/** The login form of a desk page asked for without a session; logging in comes back to that page. */
-export function loginBody(t: Messages, csrf: string): Html {
+/**
+ * A desk page asked for without a session: the login form, in the visitor's language, and logging in comes back to
+ * `back` (default: the page asked for).
+ */
+export function sendLoginPage(
+  req: Request,
+  res: Response,
+  options: { lang: Locale; sessions: Pick<AdminSessions, 'csrf'>; secure: boolean; back?: string },
+): void {
+  const { lang, sessions, secure, back = req.originalUrl } = options;
+  const t = MESSAGES[lang];
+  rememberReturn(res, back, secure);
+  const csrf = sessions.csrf.issue(res);
+  sendDeskPage(res, 200, { lang, title: t.loginTitle, body: loginBody(t, csrf), here: req.originalUrl });
+}
+
+/** The login form of a desk page asked for without a session. */
+function loginBody(t: Messages, csrf: string): Html {
   return html`<div class="narrow">
 <h1>${t.loginHeading}</h1>
 <p>${t.loginIntro}</p>

@@ -64,6 +64,16 @@ describe('the desk’s pages', () => {
     expect(cookiesOf(login)).toContain('admin_return=');
   });
 
+  it('shows the same login form on the stores and rules pages, and comes back to each after it', async () => {
+    for (const path of ['/admin/stores?lang=en', '/admin/rules']) {
+      const { page, html, login } = await loginFrom(path);
+      expect(page.status).toBe(200);
+      expect(html).toContain(path === '/admin/rules' ? 'Senha do lojista' : 'Merchant’s password');
+      expect(login.status).toBe(303);
+      expect(login.headers.get('location')).toBe(path);
+    }
+  });
+
   it('goes to /admin/agents after a login with no page, or with one that is not ours, remembered', async () => {
     const page = await fetch(`${bff.url}/admin/agents`);
     const csrf = /name="csrf" value="([^"]+)"/.exec(await page.text())?.[1] ?? '';

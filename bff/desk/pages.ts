@@ -8,7 +8,6 @@ import { GenerateLabelInputSchema } from '../../shared/labels/label.ts';
 import type { Party } from '../../shared/labels/party.ts';
 import type { Locale } from '../../shared/locale.ts';
 import { serviceName } from '../../shared/service-name.ts';
-import { rememberReturn } from '../admin/return-to.ts';
 import type { AdminSession, AdminSessions } from '../admin/session.ts';
 import type { OperatorDecisions } from '../labels/decisions.ts';
 import type { LedgerAttempt } from '../labels/ledger.ts';
@@ -26,7 +25,13 @@ import { attemptBody } from './attempt-page.ts';
 import { issueBody } from './issue-page.ts';
 import { labelsBody } from './labels-page.ts';
 import { pickLanguage } from './language.ts';
-import { DESK_CSS_PATH, type DeskPageOptions, type DeskSection, loginBody, sendDeskPage } from './layout.ts';
+import {
+  DESK_CSS_PATH,
+  type DeskPageOptions,
+  type DeskSection,
+  sendDeskPage,
+  sendLoginPage,
+} from './layout.ts';
 import { MESSAGES, type Messages } from './messages.ts';
 import { ORDER_MESSAGES } from './order-messages.ts';
 import { ORDER_PAGE_FILTERS, orderReviewBody, ordersBody } from './orders-page.ts';
@@ -119,9 +124,7 @@ export function deskPageRoutes(deps: DeskPagesDeps): Router {
     const t = MESSAGES[lang];
     const session = await deps.sessions.current(req);
     if (session) return { session, lang, t };
-    rememberReturn(res, req.originalUrl, secure);
-    const csrf = deps.sessions.csrf.issue(res);
-    send(req, res, { lang, title: t.loginTitle, body: loginBody(t, csrf) });
+    sendLoginPage(req, res, { lang, sessions: deps.sessions, secure });
     return undefined;
   };
 

@@ -1,3 +1,4 @@
+import { DAY_MS } from '../../shared/business-days.ts';
 import { migrated } from '../../shared/sql/migrate.ts';
 import {
   isUniqueViolation,
@@ -28,8 +29,6 @@ import {
   type UnknownWhy,
 } from './ledger.ts';
 import { LEDGER_MIGRATIONS } from './migrations.ts';
-
-const DAY_MS = 86_400_000;
 
 /** What `list` selects. */
 export interface AttemptFilter {

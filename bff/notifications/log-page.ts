@@ -1,5 +1,6 @@
 import { type Html, html } from '../../shared/html.ts';
 import type { Locale } from '../../shared/locale.ts';
+import { ShipmentEventSchema } from '../../shared/shipment-events.ts';
 import { formatWhen } from '../desk/format.ts';
 import type { Delivery } from './outbox.ts';
 
@@ -9,25 +10,8 @@ import type { Delivery } from './outbox.ts';
  * A pure function of its view, as bff/desk's pages; times in Brasília time.
  */
 
-interface LogMessages {
-  title: string;
-  intro: string;
-  empty: string;
-  caption: string;
-  colWhen: string;
-  colOrder: string;
-  colEvent: string;
-  colTo: string;
-  colState: string;
-  colAction: string;
-  email: string;
-  tries: (n: number) => string;
-  resend: string;
-  states: Record<Delivery['state'], string>;
-  types: Record<Delivery['type'], string>;
-}
-
-const PT_BR: LogMessages = {
+/** The log's words in Portuguese: the catalog `EN` and `ES` are typed against. */
+const PT_BR = {
   title: 'Notificações',
   intro:
     'E-mails ao comprador e webhooks à loja, dos mais recentes aos mais antigos. Um envio que falha é repetido por 24 horas.',
@@ -40,7 +24,7 @@ const PT_BR: LogMessages = {
   colState: 'Situação',
   colAction: 'Ação',
   email: 'e-mail',
-  tries: (n) => `${n} tentativas`,
+  tries: (n: number) => `${n} tentativas`,
   resend: 'Enviar de novo',
   states: { pending: 'na fila', retrying: 'tentando de novo', sent: 'enviada', failed: 'falhou' },
   types: {
@@ -55,7 +39,7 @@ const PT_BR: LogMessages = {
   },
 };
 
-const EN: LogMessages = {
+const EN: typeof PT_BR = {
   title: 'Notifications',
   intro:
     'E-mails to the shopper and webhooks to the store, newest first. A delivery that fails is tried again for 24 hours.',
@@ -83,7 +67,7 @@ const EN: LogMessages = {
   },
 };
 
-const ES: LogMessages = {
+const ES: typeof PT_BR = {
   title: 'Notificaciones',
   intro:
     'Correos al comprador y webhooks a la tienda, de los más recientes a los más antiguos. Un envío que falla se repite durante 24 horas.',
@@ -111,22 +95,35 @@ const ES: LogMessages = {
   },
 };
 
-export const LOG_MESSAGES: Record<Locale, LogMessages> = { 'pt-BR': PT_BR, en: EN, es: ES };
+export const LOG_MESSAGES: Record<Locale, typeof PT_BR> = { 'pt-BR': PT_BR, en: EN, es: ES };
 
-/** One delivery of the log as the page shows it. */
-export interface LogRow {
-  id: string;
-  type: Delivery['type'];
-  channel: Delivery['channel'];
-  target: string;
-  state: Delivery['state'];
-  tries: number;
-  lastError: string | null;
-  createdAt: string;
-  orderId: string | null;
-  volume: number | null;
-  trackingCode: string | null;
+/** One delivery of the log, as the page shows it and the desk's API answers it. */
+export function logRowOf(delivery: Delivery) {
+  const event = ShipmentEventSchema.safeParse(JSON.parse(delivery.body));
+  const data = event.success ? event.data.data : undefined;
+  return {
+    id: delivery.id,
+    eventId: delivery.eventId,
+    type: delivery.type,
+    channel: delivery.channel,
+    target: delivery.target,
+    state: delivery.state,
+    tries: delivery.tries,
+    lastError: delivery.lastError,
+    createdAt: new Date(delivery.createdAt).toISOString(),
+    nextAt:
+      delivery.state === 'pending' || delivery.state === 'retrying'
+        ? new Date(delivery.nextAt).toISOString()
+        : null,
+    sentAt: delivery.sentAt === null ? null : new Date(delivery.sentAt).toISOString(),
+    orderId: data?.orderId ?? null,
+    volume: data?.volume ?? null,
+    trackingCode: data?.trackingCode ?? null,
+    status: data?.status ?? null,
+  };
 }
+
+export type LogRow = ReturnType<typeof logRowOf>;
 
 export interface LogView {
   lang: Locale;

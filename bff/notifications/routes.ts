@@ -1,14 +1,13 @@
 import express, { Router } from 'express';
 import * as z from 'zod/mini';
 import { ApiError } from '../../shared/errors.ts';
-import { ShipmentEventSchema } from '../../shared/shipment-events.ts';
 import { requireAdminSession } from '../admin/gate.ts';
 import { rememberReturn } from '../admin/return-to.ts';
 import type { AdminSessions } from '../admin/session.ts';
 import { pickLanguage } from '../desk/language.ts';
 import { sendDeskPage } from '../desk/layout.ts';
-import { LOG_MESSAGES, notificationsBody } from './log-page.ts';
-import { DELIVERY_STATES, type Delivery, type Outbox } from './outbox.ts';
+import { LOG_MESSAGES, logRowOf, notificationsBody } from './log-page.ts';
+import { DELIVERY_STATES, type Outbox } from './outbox.ts';
 
 export interface NotificationRoutesDeps {
   /** The merchant's `/admin` sessions: the same login as `/admin/agents` and the desk. */
@@ -19,32 +18,6 @@ export interface NotificationRoutesDeps {
   /** Kicked after "send again", so the delivery goes now rather than at the next poll. */
   dispatch: () => void;
   now?: () => number;
-}
-
-/** One line of the log, as the desk's API answers it. */
-function toEntry(delivery: Delivery) {
-  const event = ShipmentEventSchema.safeParse(JSON.parse(delivery.body));
-  const data = event.success ? event.data.data : undefined;
-  return {
-    id: delivery.id,
-    eventId: delivery.eventId,
-    type: delivery.type,
-    channel: delivery.channel,
-    target: delivery.target,
-    state: delivery.state,
-    tries: delivery.tries,
-    lastError: delivery.lastError,
-    createdAt: new Date(delivery.createdAt).toISOString(),
-    nextAt:
-      delivery.state === 'pending' || delivery.state === 'retrying'
-        ? new Date(delivery.nextAt).toISOString()
-        : null,
-    sentAt: delivery.sentAt === null ? null : new Date(delivery.sentAt).toISOString(),
-    orderId: data?.orderId ?? null,
-    volume: data?.volume ?? null,
-    trackingCode: data?.trackingCode ?? null,
-    status: data?.status ?? null,
-  };
 }
 
 /**
@@ -63,14 +36,14 @@ export function notificationRoutes(deps: NotificationRoutesDeps): Router {
   router.get('/admin/api/notifications', api, async (req, res) => {
     const state = z.optional(z.enum(DELIVERY_STATES)).safeParse(req.query.state || undefined);
     if (!state.success) throw new ApiError('invalid_body', `state: one of ${DELIVERY_STATES.join(', ')}`);
-    res.json({ notifications: (await outbox.list({ state: state.data, limit: 200 })).map(toEntry) });
+    res.json({ notifications: (await outbox.list({ state: state.data, limit: 200 })).map(logRowOf) });
   });
 
   router.post('/admin/api/notifications/:id/resend', api, async (req, res) => {
     const resent = await outbox.resend(String(req.params.id), now());
     if (!resent) throw new ApiError('not_found', 'No such notification.');
     deps.dispatch();
-    res.json({ notification: toEntry(resent) });
+    res.json({ notification: logRowOf(resent) });
   });
 
   router.get('/admin/notifications', async (req, res) => {
@@ -88,7 +61,7 @@ export function notificationRoutes(deps: NotificationRoutesDeps): Router {
       section: 'notifications',
       session: current,
       here: req.originalUrl,
-      body: notificationsBody({ lang, csrf: current.csrf, rows: list.map(toEntry) }),
+      body: notificationsBody({ lang, csrf: current.csrf, rows: list.map(logRowOf) }),
     });
   });
 

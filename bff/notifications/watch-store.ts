@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { DAY_MS } from '../../shared/business-days.ts';
 import { PARCEL_STATUSES } from '../../shared/parcel-status.ts';
 import { type CamelCased, flag, fromRow } from '../../shared/sql/rows.ts';
 import { placeholders, type Sql, type SqlRunner, skipLocked } from '../../shared/sql/sql.ts';
@@ -23,8 +24,6 @@ export type Watch = CamelCased<z.output<typeof WatchRowSchema>>;
 function toWatch(row: unknown): Watch {
   return fromRow(WatchRowSchema, row);
 }
-
-const DAY_MS = 86_400_000;
 
 /**
  * The watcher's state (`shipment_watches`, migrations.ts) over the ledger's `Sql`. Every instance may run the watcher:

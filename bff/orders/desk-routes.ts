@@ -2,7 +2,7 @@ import express, { type Request, type Response, Router } from 'express';
 import * as z from 'zod/mini';
 import { CepSchema } from '../../shared/cep-schema.ts';
 import { ApiError } from '../../shared/errors.ts';
-import { describeIssues } from '../../shared/issues.ts';
+import { parseInput } from '../../shared/issues.ts';
 import { PartySchema } from '../../shared/labels/party.ts';
 import { csvRefusal } from '../../shared/orders/csv-problem.ts';
 import { OrderRecipientSchema, StoreOrderSchema } from '../../shared/orders/order.ts';
@@ -47,12 +47,6 @@ const ReviewSchema = z.strictObject({
   confirm: z.optional(z.boolean()),
 });
 
-function parse<T>(schema: z.ZodMiniType<T>, value: unknown): T {
-  const parsed = schema.safeParse(value);
-  if (parsed.success) return parsed.data;
-  throw new ApiError('invalid_body', describeIssues(parsed.error.issues));
-}
-
 /**
  * The desk's orders API (docs/orders.md; ARCHITECTURE "Store orders"), mounted by `deskApiRoutes` behind the admin
  * gate (bff/admin/gate.ts: session, CSRF token, Origin): the orders to ship, the CSV import (with its preview and template), a batch of labels in one action,
@@ -64,7 +58,7 @@ export function orderDeskRoutes(deps: OrderDeskRoutesDeps): Router {
   const csv = express.text({ type: () => true, limit: '2mb' });
 
   router.get('/admin/api/orders', async (req, res) => {
-    const query = parse(ListSchema, req.query);
+    const query = parseInput(ListSchema, req.query);
     res.json({ orders: await deps.desk.list({ state: query.state, price: query.price === '1' }) });
   });
 
@@ -116,7 +110,7 @@ export function orderDeskRoutes(deps: OrderDeskRoutesDeps): Router {
   });
 
   router.post('/admin/api/orders/labels', json, async (req, res) => {
-    const batch = parse(BatchSchema, req.body);
+    const batch = parseInput(BatchSchema, req.body);
     res.json({ results: await deps.desk.issue([...new Set(batch.orderIds)], batch.sender) });
   });
 
@@ -127,7 +121,7 @@ export function orderDeskRoutes(deps: OrderDeskRoutesDeps): Router {
   });
 
   router.post('/admin/api/orders/:orderId/review', json, async (req, res) => {
-    const body = parse(ReviewSchema, req.body);
+    const body = parseInput(ReviewSchema, req.body);
     const stored = await deps.orders.get(String(req.params.orderId));
     if (!stored) throw new ApiError('not_found', `no order ${req.params.orderId}`);
     const {
@@ -169,7 +163,7 @@ export function orderDeskRoutes(deps: OrderDeskRoutesDeps): Router {
   });
 
   router.post('/admin/api/products', json, async (req, res) => {
-    res.json({ preset: await deps.orders.savePreset(parse(PresetSchema, req.body)) });
+    res.json({ preset: await deps.orders.savePreset(parseInput(PresetSchema, req.body)) });
   });
 
   router.get('/admin/api/cep/:cep', async (req, res) => {

@@ -1,6 +1,6 @@
 import express, { Router } from 'express';
 import { ApiError } from '../../shared/errors.ts';
-import { describeIssues } from '../../shared/issues.ts';
+import { parseInput } from '../../shared/issues.ts';
 import { OrderLookupRequestSchema, type OrderLookupResponse } from '../../shared/order-lookup.ts';
 import { senderKey } from '../../shared/security/address.ts';
 import type { TrackingLookupResult } from '../../shared/tracking-lookup.ts';
@@ -43,9 +43,7 @@ export function orderRoutes(deps: OrderRoutesDeps): Router {
   router.post('/api/orders/lookup', jsonOnly);
   router.post('/api/orders/lookup', json, async (req, res) => {
     const started = Date.now();
-    const parsed = OrderLookupRequestSchema.safeParse(req.body);
-    if (!parsed.success) throw new ApiError('invalid_body', describeIssues(parsed.error.issues));
-    const { orderId, cep } = parsed.data;
+    const { orderId, cep } = parseInput(OrderLookupRequestSchema, req.body);
     const visitor = senderKey(req);
     // Counted as a failure before the order is read, so concurrent guesses never get past the limit.
     const admission = await deps.throttle.admit(visitor, orderId);

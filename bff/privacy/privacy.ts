@@ -10,6 +10,7 @@ import type { BffConfig } from '../config.ts';
 import { pickLanguage } from '../desk/language.ts';
 import { sendDeskPage } from '../desk/layout.ts';
 import type { Logger } from '../logger.ts';
+import { configuredShop } from '../stores/connections.ts';
 import { Erasure, type ErasureCounts, storeNameKey } from './erasure.ts';
 import { PrivacyRequests, type StoredPrivacyRequest } from './requests.ts';
 import { PRIVACY_MESSAGES, privacyRequestsSection } from './requests-view.ts';
@@ -69,8 +70,7 @@ export class Privacy {
    * and never approved) erases nothing here; and an erasure goes by the store each order came from.
    */
   async isOurs(request: Pick<PrivacyRequest, 'platform' | 'store'>): Promise<boolean> {
-    const { checkout } = this.deps.config;
-    const configured = request.platform === 'shopify' ? checkout.shopify.shop : checkout.nuvemshop.storeId;
+    const configured = configuredShop(this.deps.config.checkout, request.platform);
     const store = storeNameKey(request.store);
     if (configured !== undefined && configured === store) return true;
     return (await this.deps.known?.(request.platform, store)) ?? false;

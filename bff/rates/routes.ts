@@ -1,15 +1,13 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
 import express, { type RequestHandler, Router } from 'express';
 import { ApiError } from '../../shared/errors.ts';
-import { describeIssues } from '../../shared/issues.ts';
+import { bodyError } from '../../shared/issues.ts';
 import { MAX_BODY_BYTES } from '../../shared/platform-limits.ts';
+import { sameSecret } from '../../shared/security/hash.ts';
 import { jsonOnly, methodNotAllowed, rateLimited } from '../http/errors.ts';
 import type { Logger } from '../logger.ts';
 import { checkoutCaller, isQuoteShareSpent, type QuoteCaller } from './quote-share.ts';
 import type { RatesService } from './service.ts';
 import { RateVerifyRequestSchema, verifyRate } from './verify.ts';
-
-const digest = (value: string) => createHash('sha256').update(value).digest();
 
 /** What a 401 tells the caller to send (RFC 6750 §3; `error` only when a token was sent). */
 const REALM = 'Bearer realm="frete-kit checkout"';
@@ -24,9 +22,8 @@ export function checkoutTokenOf(
 ): string | undefined {
   const presented = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '')?.[1];
   if (!presented) return undefined;
-  const presentedDigest = digest(presented);
   let found: string | undefined;
-  for (const token of tokens) if (timingSafeEqual(presentedDigest, digest(token))) found = token;
+  for (const token of tokens) if (sameSecret(token, presented)) found = token;
   return found;
 }
 
@@ -69,7 +66,7 @@ export function ratesVerifyRoutes(deps: {
   router.post('/api/rates/verify', checkoutAuth(deps.tokens), jsonOnly);
   router.post('/api/rates/verify', json, async (req, res) => {
     const parsed = RateVerifyRequestSchema.safeParse(req.body);
-    if (!parsed.success) throw bodyError(parsed.error.issues, req.body);
+    if (!parsed.success) throw bodyError(parsed.error.issues, req.body, { list: 'items', cep: 'cep' });
     const caller: QuoteCaller = res.locals.quoteCaller;
     let answer: Awaited<ReturnType<typeof verifyRate>>;
     try {
@@ -88,20 +85,4 @@ export function ratesVerifyRoutes(deps: {
 /** What a caller whose share of the quotes is spent reads (429 `rate_limited`, with `Retry-After`). */
 export function quoteShareMessage(retryAfterSeconds: number): string {
   return `This caller's share of the store's quotes is spent; cached quotes are still answered. Retry in ${retryAfterSeconds} s.`;
-}
-
-/**
- * A bad body in the platform's words (as the sandbox's `/v1/rates` says them): too many items, a `cep` text that is
- * not a CEP, or anything else as `invalid_body` — naming paths, never values.
- */
-function bodyError(issues: Parameters<typeof describeIssues>[0], body: unknown): ApiError {
-  if (
-    issues.some((issue) => issue.path.length === 1 && issue.path[0] === 'items' && issue.code === 'too_big')
-  )
-    return new ApiError('too_many_items', describeIssues(issues));
-  const cep = (body as { cep?: unknown } | null)?.cep;
-  const cepIssues = issues.filter((issue) => issue.path[0] === 'cep');
-  if (typeof cep === 'string' && cepIssues.length > 0)
-    return new ApiError('invalid_destination_cep', describeIssues(cepIssues));
-  return new ApiError('invalid_body', describeIssues(issues));
 }

@@ -6,12 +6,10 @@ import { centavos } from '../../shared/money.ts';
 import type { QuoteItem } from '../../shared/quote.ts';
 import { parseRules, type Rule, rulesProblemText, rulesWarnings } from '../../shared/shipping-rules.ts';
 import { requireAdminSession } from '../admin/gate.ts';
-import { rememberReturn } from '../admin/return-to.ts';
 import type { AdminSessions } from '../admin/session.ts';
 import { formatMoney, formatWhen } from '../desk/format.ts';
 import { pickLanguage } from '../desk/language.ts';
-import { loginBody, sendDeskPage } from '../desk/layout.ts';
-import { MESSAGES } from '../desk/messages.ts';
+import { sendDeskPage, sendLoginPage } from '../desk/layout.ts';
 import type { Logger } from '../logger.ts';
 import { DESK_CALLER, isQuoteShareSpent } from '../rates/quote-share.ts';
 import type { QuoteAnswer, RatesService } from '../rates/service.ts';
@@ -69,15 +67,7 @@ export function shippingRulesPageRoutes(deps: RulesPageDeps): Router {
     const lang = pickLanguage(req, res, deps.secure);
     const session = await deps.sessions.current(req);
     if (!session) {
-      rememberReturn(res, '/admin/rules', deps.secure);
-      const csrf = deps.sessions.csrf.issue(res);
-      const words = MESSAGES[lang];
-      sendDeskPage(res, 200, {
-        lang,
-        title: words.loginTitle,
-        here: req.originalUrl,
-        body: loginBody(words, csrf),
-      });
+      sendLoginPage(req, res, { lang, sessions: deps.sessions, secure: deps.secure, back: '/admin/rules' });
       return;
     }
     const t = RULES_MESSAGES[lang];

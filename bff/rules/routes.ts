@@ -2,7 +2,7 @@ import express, { type Request, Router } from 'express';
 import * as z from 'zod/mini';
 import { CepSchema } from '../../shared/cep-schema.ts';
 import { ApiError } from '../../shared/errors.ts';
-import { describeIssues } from '../../shared/issues.ts';
+import { parseInput } from '../../shared/issues.ts';
 import { centavos } from '../../shared/money.ts';
 import { MAX_ITEMS } from '../../shared/platform-limits.ts';
 import { QuoteItemSchema } from '../../shared/quote.ts';
@@ -95,12 +95,10 @@ export function shippingRulesAdminRoutes(deps: ShippingRulesAdminDeps): Router {
   });
 
   router.post('/admin/api/shipping-rules/preview', jsonOnly, json, async (req, res) => {
-    const parsed = PreviewSchema.safeParse(req.body);
-    if (!parsed.success) throw new ApiError('invalid_body', describeIssues(parsed.error.issues));
-    const { cep, items, skus } = parsed.data;
+    const { cep, items, skus, rules: asked } = parseInput(PreviewSchema, req.body);
     let rules: Rule[] | undefined;
-    if (parsed.data.rules !== undefined) {
-      const tried = parseRules({ rules: parsed.data.rules });
+    if (asked !== undefined) {
+      const tried = parseRules({ rules: asked });
       if ('problem' in tried) {
         const { rule, field } = tried.problem;
         throw new ApiError('invalid_body', rulesProblemText(tried.problem), undefined, {

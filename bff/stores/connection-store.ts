@@ -194,17 +194,8 @@ export class ConnectionStore {
     return this.sql.transaction(async (tx) => {
       await tx.lock(`store-connect:${platform}`);
       if ((await otherConnected(tx, platform, shop)) !== undefined) return 'other_connected';
-      const row = await tx.one(
-        'SELECT * FROM store_pending_installs WHERE platform = ? AND shop = ? AND created_at >= ?',
-        [platform, shop, now - PENDING_INSTALL_MS],
-      );
-      if (!row) return 'not_found';
-      const held = pendingOf(PendingRowSchema.parse(row));
-      const taken = await tx.run(
-        'DELETE FROM store_pending_installs WHERE platform = ? AND shop = ? AND created_at = ?',
-        [platform, shop, held.createdAt],
-      );
-      if (taken === 0) return 'not_found';
+      const held = await takePendingOn(tx, platform, shop, now);
+      if (!held) return 'not_found';
       await connectOn(tx, platform, shop, held.grant, now);
       return 'approved';
     });
@@ -366,17 +357,7 @@ export class ConnectionStore {
 
   /** A pending install taken out (approved or rejected), once: two clicks cannot both take it. */
   async takePending(platform: StorePlatform, shop: string, now: number): Promise<PendingInstall | undefined> {
-    const row = await this.sql.one(
-      'SELECT * FROM store_pending_installs WHERE platform = ? AND shop = ? AND created_at >= ?',
-      [platform, shop, now - PENDING_INSTALL_MS],
-    );
-    if (!row) return undefined;
-    const held = pendingOf(PendingRowSchema.parse(row));
-    const taken = await this.sql.run(
-      'DELETE FROM store_pending_installs WHERE platform = ? AND shop = ? AND created_at = ?',
-      [platform, shop, held.createdAt],
-    );
-    return taken === 0 ? undefined : held;
+    return takePendingOn(this.sql, platform, shop, now);
   }
 }
 
@@ -439,6 +420,26 @@ async function connectOn(
        refresh_expires_at = ?, renew_at = ?, renew_tries = 0, renew_error = NULL, updated_at = ?, connected_at = ?`,
     [platform, shop, ...values, now, ...values, now],
   );
+}
+
+/** A held install taken out, once (the DELETE decides: two takers cannot both have it), if not expired. */
+async function takePendingOn(
+  runner: SqlRunner,
+  platform: StorePlatform,
+  shop: string,
+  now: number,
+): Promise<PendingInstall | undefined> {
+  const row = await runner.one(
+    'SELECT * FROM store_pending_installs WHERE platform = ? AND shop = ? AND created_at >= ?',
+    [platform, shop, now - PENDING_INSTALL_MS],
+  );
+  if (!row) return undefined;
+  const held = pendingOf(PendingRowSchema.parse(row));
+  const taken = await runner.run(
+    'DELETE FROM store_pending_installs WHERE platform = ? AND shop = ? AND created_at = ?',
+    [platform, shop, held.createdAt],
+  );
+  return taken === 0 ? undefined : held;
 }
 
 /** Another store of the platform with a token, if any. */

@@ -127,7 +127,7 @@ export class StoreConnections {
     const { shopify, nuvemshop, shopifySecret } = this.options.config.checkout;
     let row = await this.options.store.connected(platform);
     // A store disconnected on the desk or by app/uninstalled stays so: no grant, no static token, until reinstalled.
-    const configured = platform === 'shopify' ? shopify.shop : nuvemshop.storeId;
+    const configured = configuredShop(this.options.config.checkout, platform);
     if (!row && configured && (await this.options.store.get(platform, configured))) return undefined;
     if (!row && platform === 'shopify' && !shopify.token && shopify.shop && shopify.clientId && shopifySecret)
       row = await this.grantClientCredentials(shopify.shop);
@@ -164,7 +164,7 @@ export class StoreConnections {
   readonly isConnected = async (platform: StorePlatform): Promise<boolean> => {
     if (await this.options.store.connected(platform)) return true;
     const { shopify, nuvemshop, shopifySecret } = this.options.config.checkout;
-    const shop = platform === 'shopify' ? shopify.shop : nuvemshop.storeId;
+    const shop = configuredShop(this.options.config.checkout, platform);
     // A store disconnected on the desk or by app/uninstalled stays so, whatever the variables say.
     if (shop && (await this.options.store.get(platform, shop))) return false;
     if (platform === 'nuvemshop') return Boolean(nuvemshop.token && nuvemshop.storeId);
@@ -179,9 +179,7 @@ export class StoreConnections {
    */
   async shopOf(platform: StorePlatform): Promise<string | undefined> {
     const row = await this.options.store.connected(platform);
-    if (row) return row.shop;
-    const { shopify, nuvemshop } = this.options.config.checkout;
-    return platform === 'shopify' ? shopify.shop : nuvemshop.storeId;
+    return row ? row.shop : configuredShop(this.options.config.checkout, platform);
   }
 
   /** Renews every connection whose renewal is due; answers how many were tried. */
@@ -236,8 +234,7 @@ export class StoreConnections {
   ): Promise<'approved' | 'not_found' | 'other_connected'> {
     // The store of the variables is the platform's store (install-routes.ts, `pinned`): an install held before they
     // were set does not take its place.
-    const { shopify, nuvemshop } = this.options.config.checkout;
-    const configured = platform === 'shopify' ? shopify.shop : nuvemshop.storeId;
+    const configured = configuredShop(this.options.config.checkout, platform);
     if (configured !== undefined && configured !== shop) return 'other_connected';
     const outcome = await this.options.store.approvePending(platform, shop, this.now());
     if (outcome !== 'approved') return outcome;
@@ -332,8 +329,7 @@ export class StoreConnections {
     why: string,
     happenedAt?: number,
   ): Promise<boolean> {
-    const { shopify, nuvemshop } = this.options.config.checkout;
-    const configured = platform === 'shopify' ? shopify.shop : nuvemshop.storeId;
+    const configured = configuredShop(this.options.config.checkout, platform);
     let done = await this.options.store.disconnect(platform, shop, this.now(), happenedAt);
     // A store of the variables alone (a static token, a grant not asked yet) has no row: one records it disconnected.
     if (!done && shop === configured && !(await this.options.store.get(platform, shop)))
@@ -450,6 +446,11 @@ export class StoreConnections {
     this.renewing.set(key, started);
     return started;
   }
+}
+
+/** The platform's store the variables name (`BFF_SHOPIFY_SHOP`, `BFF_NUVEMSHOP_STORE_ID`), if they name one. */
+export function configuredShop(checkout: BffConfig['checkout'], platform: StorePlatform): string | undefined {
+  return platform === 'shopify' ? checkout.shopify.shop : checkout.nuvemshop.storeId;
 }
 
 /** A quarter of the token's life: retries come often enough for a short-lived token, seldom for a day-long one. */

@@ -12,7 +12,7 @@ import type { BffConfig } from '../config.ts';
 import { methodNotAllowed, rateLimited } from '../http/errors.ts';
 import type { Logger } from '../logger.ts';
 import type { ConnectionStore, StorePlatform } from './connection-store.ts';
-import type { StoreConnections, StoreRegistrar } from './connections.ts';
+import { configuredShop, type StoreConnections, type StoreRegistrar } from './connections.ts';
 import { isStoreRefused } from './store-api.ts';
 import { nuvemshopToken, shopifyRevoke, shopifyToken } from './token-grants.ts';
 
@@ -177,8 +177,7 @@ export function installRoutes(deps: InstallDeps): Router {
  * now. Another store installing the app (anyone can, once it is listed) would otherwise take over the BFF's calls.
  */
 async function pinned(deps: InstallDeps, platform: StorePlatform, shop: string): Promise<void> {
-  const { shopify, nuvemshop } = deps.config.checkout;
-  const configured = platform === 'shopify' ? shopify.shop : nuvemshop.storeId;
+  const configured = configuredShop(deps.config.checkout, platform);
   const connected = (await deps.store.connected(platform))?.shop;
   const allowed = configured ?? connected;
   if (allowed && allowed !== shop)
@@ -202,9 +201,7 @@ const TOO_MANY_HELD =
  * on the merchant's account, its orders on the merchant's desk. A store approved once reconnects by installing again.
  */
 async function approvalNeeded(deps: InstallDeps, platform: StorePlatform, shop: string): Promise<boolean> {
-  const { shopify, nuvemshop } = deps.config.checkout;
-  const configured = platform === 'shopify' ? shopify.shop : nuvemshop.storeId;
-  if (configured === shop) return false;
+  if (configuredShop(deps.config.checkout, platform) === shop) return false;
   return (await deps.store.get(platform, shop)) === undefined;
 }
 

@@ -2,15 +2,13 @@ import express, { type Request, type Response, Router } from 'express';
 import * as z from 'zod/mini';
 import { ApiError } from '../../shared/errors.ts';
 import type { Html } from '../../shared/html.ts';
-import { describeIssues } from '../../shared/issues.ts';
+import { parseInput } from '../../shared/issues.ts';
 import type { Locale } from '../../shared/locale.ts';
 import { requireAdminSession } from '../admin/gate.ts';
-import { rememberReturn } from '../admin/return-to.ts';
 import type { AdminSessions } from '../admin/session.ts';
 import type { BffConfig } from '../config.ts';
 import { pickLanguage } from '../desk/language.ts';
-import { loginBody, sendDeskPage } from '../desk/layout.ts';
-import { MESSAGES } from '../desk/messages.ts';
+import { sendDeskPage, sendLoginPage } from '../desk/layout.ts';
 import type { ConnectionStore, StorePlatform } from './connection-store.ts';
 import type { StoreConnections } from './connections.ts';
 import {
@@ -59,10 +57,8 @@ export function storeDeskRoutes(deps: StoreDeskDeps): Router {
     res.json(StoresAnswerSchema.parse({ stores: await storesOf(deps), pending: await pendingOf(deps) }));
   });
   router.post('/admin/api/stores/disconnect', api, express.json({ limit: '4kb' }), async (req, res) => {
-    const parsed = StoreRefSchema.safeParse(req.body);
-    if (!parsed.success) throw new ApiError('invalid_body', describeIssues(parsed.error.issues));
-    const done = await deps.connections.disconnectFromDesk(parsed.data.platform, parsed.data.shop);
-    res.json(done);
+    const { platform, shop } = parseInput(StoreRefSchema, req.body);
+    res.json(await deps.connections.disconnectFromDesk(platform, shop));
   });
   router.post('/admin/stores/disconnect', ...form, async (req: Request, res: Response) => {
     const parsed = StoreRefSchema.safeParse(req.body);
@@ -72,9 +68,8 @@ export function storeDeskRoutes(deps: StoreDeskDeps): Router {
     res.redirect(303, done?.revoke === 'failed' ? '/admin/stores?revoke=failed' : '/admin/stores');
   });
   router.post('/admin/api/stores/approve', api, express.json({ limit: '4kb' }), async (req, res) => {
-    const parsed = StoreRefSchema.safeParse(req.body);
-    if (!parsed.success) throw new ApiError('invalid_body', describeIssues(parsed.error.issues));
-    const outcome = await deps.connections.approve(parsed.data.platform, parsed.data.shop);
+    const { platform, shop } = parseInput(StoreRefSchema, req.body);
+    const outcome = await deps.connections.approve(platform, shop);
     if (outcome === 'not_found')
       throw new ApiError('not_found', 'No install of this store waits for approval.');
     if (outcome === 'other_connected')
@@ -85,9 +80,8 @@ export function storeDeskRoutes(deps: StoreDeskDeps): Router {
     res.json({ approved: true });
   });
   router.post('/admin/api/stores/reject', api, express.json({ limit: '4kb' }), async (req, res) => {
-    const parsed = StoreRefSchema.safeParse(req.body);
-    if (!parsed.success) throw new ApiError('invalid_body', describeIssues(parsed.error.issues));
-    res.json(await deps.connections.reject(parsed.data.platform, parsed.data.shop));
+    const { platform, shop } = parseInput(StoreRefSchema, req.body);
+    res.json(await deps.connections.reject(platform, shop));
   });
   router.post('/admin/stores/approve', ...form, async (req: Request, res: Response) => {
     const parsed = StoreRefSchema.safeParse(req.body);
@@ -106,18 +100,8 @@ export function storeDeskRoutes(deps: StoreDeskDeps): Router {
   });
   router.get('/admin/stores', async (req, res) => {
     const lang = pickLanguage(req, res, secure);
-    const t = MESSAGES[lang];
     const session = await deps.sessions.current(req);
-    if (!session) {
-      rememberReturn(res, req.originalUrl, secure);
-      const csrf = deps.sessions.csrf.issue(res);
-      return void sendDeskPage(res, 200, {
-        lang,
-        title: t.loginTitle,
-        body: loginBody(t, csrf),
-        here: req.originalUrl,
-      });
-    }
+    if (!session) return void sendLoginPage(req, res, { lang, sessions: deps.sessions, secure });
     const s = STORE_MESSAGES[lang];
     const privacyRequests = await deps.privacyRequests?.(lang);
     sendDeskPage(res, 200, {

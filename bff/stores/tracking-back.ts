@@ -216,10 +216,10 @@ export interface TrackingBackOptions {
   fetch?: typeof fetch | undefined;
   /** How long a claimed fulfillment is this sender's (default 60 s). */
   leaseMs?: number;
-  /** The stores' tokens, installed, granted or static (bff/stores/connections.ts); default: the static variables. */
-  access?: AccessOf | undefined;
-  /** Whether a platform's store is connected (bff/stores/connections.ts); default: a static token is configured. */
-  isConnected?: ((platform: 'shopify' | 'nuvemshop') => Promise<boolean>) | undefined;
+  /** The stores' tokens, installed, granted or static (bff/stores/connections.ts). */
+  access: AccessOf;
+  /** Whether a platform's store is connected (bff/stores/connections.ts). */
+  isConnected: (platform: 'shopify' | 'nuvemshop') => Promise<boolean>;
 }
 
 /** Where a Nuvemshop order's shipping stands (Orders API v1). */
@@ -248,16 +248,8 @@ export class TrackingBack {
   }
 
   /** Whether the store's platform can be told: installed or granted (connections.ts), or a static token configured. */
-  async connected(platform: 'shopify' | 'nuvemshop'): Promise<boolean> {
-    if (this.options.isConnected) return this.options.isConnected(platform);
-    return this.staticConnected(platform);
-  }
-
-  private staticConnected(platform: 'shopify' | 'nuvemshop'): boolean {
-    const { shopify, nuvemshop } = this.options.config.checkout;
-    return platform === 'shopify'
-      ? Boolean(shopify.token && shopify.apiUrl)
-      : Boolean(nuvemshop.token && nuvemshop.storeId);
+  connected(platform: 'shopify' | 'nuvemshop'): Promise<boolean> {
+    return this.options.isConnected(platform);
   }
 
   /** Sends everything due now; a call while one runs makes it look once more. Answers the tries made. */
@@ -299,9 +291,7 @@ export class TrackingBack {
 
   /** Sends one order's tracking; answers why it waits, when the store cannot take it yet. */
   private async send(fulfillment: Fulfillment): Promise<string | undefined> {
-    const access = this.options.access
-      ? await this.options.access(fulfillment.platform)
-      : this.staticAccess(fulfillment.platform);
+    const access = await this.options.access(fulfillment.platform);
     if (!access)
       throw new SendFailure(
         fulfillment.platform === 'shopify'
@@ -312,14 +302,6 @@ export class TrackingBack {
     if (fulfillment.platform === 'shopify') return this.shopify(fulfillment, access);
     await this.nuvemshop(fulfillment, access);
     return undefined;
-  }
-
-  private staticAccess(platform: 'shopify' | 'nuvemshop'): StoreAccess | undefined {
-    const { shopify, nuvemshop } = this.options.config.checkout;
-    if (!this.staticConnected(platform)) return undefined;
-    return platform === 'shopify'
-      ? { platform, shop: shopify.shop ?? '', apiUrl: shopify.apiUrl ?? '', token: shopify.token ?? '' }
-      : { platform, shop: nuvemshop.storeId ?? '', apiUrl: nuvemshop.apiUrl, token: nuvemshop.token ?? '' };
   }
 
   /** Shopify: per fulfillment order of the shipping location (bff/shopify/fulfillment.ts). */

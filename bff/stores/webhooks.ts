@@ -23,7 +23,7 @@ import { ApiError } from '../../shared/errors.ts';
 import { parseExactJson } from '../../shared/exact-json.ts';
 import { describeIssues } from '../../shared/issues.ts';
 import { StoreOrderSchema } from '../../shared/orders/order.ts';
-import { rawBody } from '../checkout/checkout.ts';
+import { parseBody, rawBody } from '../checkout/checkout.ts';
 import type { BffConfig } from '../config.ts';
 import { methodNotAllowed } from '../http/errors.ts';
 import type { Logger } from '../logger.ts';
@@ -77,15 +77,7 @@ const WAS_PAID = new Set(['paid', 'partially_refunded', 'refunded']);
  * and the order ids of its compliance requests): `invalid_json`, or `invalid_body` naming paths.
  */
 function parseExactBody<T>(body: Buffer, schema: z.ZodMiniType<T>): T {
-  let json: unknown;
-  try {
-    json = parseExactJson(body.toString('utf8'));
-  } catch {
-    throw new ApiError('invalid_json');
-  }
-  const parsed = schema.safeParse(json);
-  if (!parsed.success) throw new ApiError('invalid_body', describeIssues(parsed.error.issues));
-  return parsed.data;
+  return parseBody(body, schema, parseExactJson);
 }
 
 /**
@@ -101,15 +93,12 @@ export function storeWebhookRoutes(deps: StoreWebhookDeps): Router {
   const router = Router();
   const { checkout } = deps.config;
   const pool = deps.unverified ?? new UnverifiedBytes();
+  const signedWebhook = (platform: 'shopify' | 'nuvemshop', secret: string) =>
+    signedBody({ platform, secret, cap: BODY_CAPS[`${platform}Webhook`], pool });
 
   const shopifySecret = checkout.shopifySecret;
   if (shopifySecret) {
-    const signed = signedBody({
-      platform: 'shopify',
-      secret: shopifySecret,
-      cap: BODY_CAPS.shopifyWebhook,
-      pool,
-    });
+    const signed = signedWebhook('shopify', shopifySecret);
     router.post('/stores/shopify/webhooks', signed, async (req, res) => {
       const body = rawBody(req);
       const { family, topic, shop: from, deliveryId: webhookId } = shopifyDeliveryOf(req);
@@ -165,12 +154,7 @@ export function storeWebhookRoutes(deps: StoreWebhookDeps): Router {
   const nuvemshop = checkout.nuvemshop;
   const appSecret = nuvemshop.appSecret;
   if (appSecret) {
-    const signed = signedBody({
-      platform: 'nuvemshop',
-      secret: appSecret,
-      cap: BODY_CAPS.nuvemshopWebhook,
-      pool,
-    });
+    const signed = signedWebhook('nuvemshop', appSecret);
     router.post('/stores/nuvemshop/webhooks', signed, async (req, res) => {
       const body = rawBody(req);
       const event = parseExactBody(body, NuvemshopWebhookSchema);

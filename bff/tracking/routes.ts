@@ -1,6 +1,6 @@
 import express, { type RequestHandler, type Response, Router } from 'express';
 import { ApiError } from '../../shared/errors.ts';
-import { describeIssues } from '../../shared/issues.ts';
+import { bodyError } from '../../shared/issues.ts';
 import { senderKey } from '../../shared/security/address.ts';
 import { TrackingLookupRequestSchema, type TrackingLookupResult } from '../../shared/tracking-lookup.ts';
 import type { KeyedLimit } from '../../shared/windowed-counter.ts';
@@ -40,12 +40,7 @@ export function cors(allowed: readonly string[] | '*'): RequestHandler {
 /** Normalizes, checks the S10 form and folds duplicates, keeping the first-seen order. */
 export function parseCodes(body: unknown): string[] {
   const parsed = TrackingLookupRequestSchema.safeParse(body);
-  if (!parsed.success) {
-    const tooMany = parsed.error.issues.some(
-      (issue) => issue.code === 'too_big' && issue.path[0] === 'codes' && issue.path.length === 1,
-    );
-    throw new ApiError(tooMany ? 'too_many_codes' : 'invalid_body', describeIssues(parsed.error.issues));
-  }
+  if (!parsed.success) throw bodyError(parsed.error.issues, body, { list: 'codes' });
   const codes = normalizeCodes(parsed.data.codes);
   return [...new Set(codes)];
 }

@@ -1,9 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { json, type Router } from 'express';
 import * as z from 'zod/mini';
-import { ApiError } from '../../shared/errors.ts';
-import { describeIssues } from '../../shared/issues.ts';
-import { isLoopbackAddress } from '../../shared/security/loopback.ts';
+import { parseInput } from '../../shared/issues.ts';
+import { loopbackOnly } from '../http/loopback-only.ts';
 import { strictRouter } from '../http/router.ts';
 
 /**
@@ -11,53 +10,25 @@ import { strictRouter } from '../http/router.ts';
  * answer's shape, for the addresses below — so the BFF's address-by-CEP runs and is tested with no network. These
  * are fixtures in ViaCEP's shape (streets of each capital, and one city-wide CEP without street or neighbourhood),
  * not a copy of any CEP base. Any other 8-digit CEP answers `{"erro": "true"}`, as ViaCEP does for a CEP it does not
- * know; a malformed one, 400.
+ * know; a malformed one, 400. Each row: street (logradouro), neighbourhood (bairro), city (localidade), state (uf).
  */
-export const CEP_FIXTURES: Record<
-  string,
-  { logradouro: string; bairro: string; localidade: string; uf: string }
-> = {
-  '01310100': { logradouro: 'Avenida Paulista', bairro: 'Bela Vista', localidade: 'São Paulo', uf: 'SP' },
-  '01310200': { logradouro: 'Avenida Paulista', bairro: 'Bela Vista', localidade: 'São Paulo', uf: 'SP' },
-  '04538132': {
-    logradouro: 'Avenida Brigadeiro Faria Lima',
-    bairro: 'Itaim Bibi',
-    localidade: 'São Paulo',
-    uf: 'SP',
-  },
-  '05422030': { logradouro: 'Rua dos Pinheiros', bairro: 'Pinheiros', localidade: 'São Paulo', uf: 'SP' },
-  '13015904': { logradouro: 'Rua Barão de Jaguara', bairro: 'Centro', localidade: 'Campinas', uf: 'SP' },
-  '20040020': { logradouro: 'Rua da Assembleia', bairro: 'Centro', localidade: 'Rio de Janeiro', uf: 'RJ' },
-  '22041001': {
-    logradouro: 'Avenida Atlântica',
-    bairro: 'Copacabana',
-    localidade: 'Rio de Janeiro',
-    uf: 'RJ',
-  },
-  '30130010': {
-    logradouro: 'Praça Sete de Setembro',
-    bairro: 'Centro',
-    localidade: 'Belo Horizonte',
-    uf: 'MG',
-  },
-  '40020000': { logradouro: 'Avenida Sete de Setembro', bairro: 'Centro', localidade: 'Salvador', uf: 'BA' },
-  '50030230': { logradouro: 'Rua do Bom Jesus', bairro: 'Recife', localidade: 'Recife', uf: 'PE' },
-  '60060170': { logradouro: 'Rua Barão do Rio Branco', bairro: 'Centro', localidade: 'Fortaleza', uf: 'CE' },
-  '70040010': {
-    logradouro: 'Setor Bancário Sul Quadra 1',
-    bairro: 'Asa Sul',
-    localidade: 'Brasília',
-    uf: 'DF',
-  },
-  '80010010': { logradouro: 'Rua XV de Novembro', bairro: 'Centro', localidade: 'Curitiba', uf: 'PR' },
-  '88010400': { logradouro: 'Rua Felipe Schmidt', bairro: 'Centro', localidade: 'Florianópolis', uf: 'SC' },
-  '90010150': {
-    logradouro: 'Rua dos Andradas',
-    bairro: 'Centro Histórico',
-    localidade: 'Porto Alegre',
-    uf: 'RS',
-  },
-  '69900000': { logradouro: '', bairro: '', localidade: 'Rio Branco', uf: 'AC' },
+const CEP_FIXTURES: Record<string, readonly [string, string, string, string]> = {
+  '01310100': ['Avenida Paulista', 'Bela Vista', 'São Paulo', 'SP'],
+  '01310200': ['Avenida Paulista', 'Bela Vista', 'São Paulo', 'SP'],
+  '04538132': ['Avenida Brigadeiro Faria Lima', 'Itaim Bibi', 'São Paulo', 'SP'],
+  '05422030': ['Rua dos Pinheiros', 'Pinheiros', 'São Paulo', 'SP'],
+  '13015904': ['Rua Barão de Jaguara', 'Centro', 'Campinas', 'SP'],
+  '20040020': ['Rua da Assembleia', 'Centro', 'Rio de Janeiro', 'RJ'],
+  '22041001': ['Avenida Atlântica', 'Copacabana', 'Rio de Janeiro', 'RJ'],
+  '30130010': ['Praça Sete de Setembro', 'Centro', 'Belo Horizonte', 'MG'],
+  '40020000': ['Avenida Sete de Setembro', 'Centro', 'Salvador', 'BA'],
+  '50030230': ['Rua do Bom Jesus', 'Recife', 'Recife', 'PE'],
+  '60060170': ['Rua Barão do Rio Branco', 'Centro', 'Fortaleza', 'CE'],
+  '70040010': ['Setor Bancário Sul Quadra 1', 'Asa Sul', 'Brasília', 'DF'],
+  '80010010': ['Rua XV de Novembro', 'Centro', 'Curitiba', 'PR'],
+  '88010400': ['Rua Felipe Schmidt', 'Centro', 'Florianópolis', 'SC'],
+  '90010150': ['Rua dos Andradas', 'Centro Histórico', 'Porto Alegre', 'RS'],
+  '69900000': ['', '', 'Rio Branco', 'AC'],
 };
 
 /** How the emulated service behaves until the next reset: answering, down (503), or slow. */
@@ -87,14 +58,15 @@ export function cepRoutes(service: CepService): Router {
     if (!/^\d{8}$/.test(cep)) return void res.status(400).type('text/html').send('<h1>Erro 400</h1>');
     const known = CEP_FIXTURES[cep];
     if (!known) return void res.json({ erro: 'true' });
+    const [logradouro, bairro, localidade, uf] = known;
     res.json({
       cep: `${cep.slice(0, 5)}-${cep.slice(5)}`,
-      logradouro: known.logradouro,
+      logradouro,
       complemento: '',
       unidade: '',
-      bairro: known.bairro,
-      localidade: known.localidade,
-      uf: known.uf,
+      bairro,
+      localidade,
+      uf,
       ibge: '',
       gia: '',
       ddd: '',
@@ -102,15 +74,11 @@ export function cepRoutes(service: CepService): Router {
     });
   });
   // Loopback only, like the rest of /_sandbox: how the service behaves until the next reset.
-  router.post('/_sandbox/viacep', json({ type: () => true }), (req, res) => {
-    if (!isLoopbackAddress(req.socket.remoteAddress)) throw new ApiError('not_found');
-    const parsed = ModeSchema.safeParse(req.body);
-    if (!parsed.success) throw new ApiError('invalid_body', describeIssues(parsed.error.issues));
-    service.mode = parsed.data;
-    res.json({ ...parsed.data, calls: service.calls });
+  router.post('/_sandbox/viacep', json({ type: () => true }), loopbackOnly, (req, res) => {
+    service.mode = parseInput(ModeSchema, req.body);
+    res.json({ ...service.mode, calls: service.calls });
   });
-  router.get('/_sandbox/viacep', (req, res) => {
-    if (!isLoopbackAddress(req.socket.remoteAddress)) throw new ApiError('not_found');
+  router.get('/_sandbox/viacep', loopbackOnly, (_req, res) => {
     res.json({ ...service.mode, calls: service.calls });
   });
   return router;

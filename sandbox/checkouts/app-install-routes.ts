@@ -4,7 +4,7 @@ import { nuvemshopHmac } from '../../shared/checkouts/nuvemshop.ts';
 import { SHOPIFY_SHOP_HEADER, SHOPIFY_TOPIC_HEADER, shopifyHmac } from '../../shared/checkouts/shopify.ts';
 import { shopifyQueryHmac } from '../../shared/checkouts/store-oauth.ts';
 import { ApiError } from '../../shared/errors.ts';
-import { isLoopbackAddress } from '../../shared/security/loopback.ts';
+import { loopbackOnly } from '../http/loopback-only.ts';
 import { strictRouter } from '../http/router.ts';
 import {
   SANDBOX_NUVEMSHOP_APP_ID,
@@ -151,8 +151,7 @@ export function appInstallRoutes(platforms: CheckoutPlatforms): Router {
     });
   });
 
-  router.post('/_sandbox/stores/:platform/:store/uninstall', async (req, res) => {
-    if (!isLoopbackAddress(req.socket.remoteAddress)) throw new ApiError('not_found');
+  router.post('/_sandbox/stores/:platform/:store/uninstall', loopbackOnly, async (req, res) => {
     const platform = req.params.platform;
     const store = String(req.params.store);
     if (platform !== 'shopify' && platform !== 'nuvemshop') throw new ApiError('not_found');

@@ -1,9 +1,9 @@
-import { createHash } from 'node:crypto';
 import * as z from 'zod/mini';
 import { NuvemshopRateSchema } from '../../shared/checkouts/nuvemshop.ts';
 import { ShopifyRateSchema, shopifyHmac } from '../../shared/checkouts/shopify.ts';
 import { ApiError } from '../../shared/errors.ts';
 import { centavos, formatBRL } from '../../shared/money.ts';
+import { sha256Hex } from '../../shared/security/hash.ts';
 import { SANDBOX_SHOPIFY_APP_SECRET } from './accounts.ts';
 import type { CheckoutOption, CheckoutView } from './checkout-view.ts';
 import type { CheckoutPlatforms } from './state.ts';
@@ -109,7 +109,7 @@ export async function shopifyCheckout(
   });
   const signed = quote.signature ?? 'x-shopify';
   // The demo's day in the key: a cached answer's dates never outlive the day they were quoted on.
-  const key = `shopify ${shop.domain} ${service.id} ${signed} ${platforms.day()} ${digest(body)}`;
+  const key = `shopify ${shop.domain} ${service.id} ${signed} ${platforms.day()} ${sha256Hex(body)}`;
   const cached = fromCache(platforms, key);
   if (cached) return cached;
   const readTimeoutMs = quote.readTimeoutMs ?? shopifyReadTimeout(platforms, shop.domain);
@@ -198,7 +198,7 @@ export async function nuvemshopCheckout(
   });
   // Nuvemshop's cache key: the variants and their quantities, weights and dimensions, the carrier, the addresses; and
   // the demo's day (a cached answer's dates never outlive the day they were quoted on).
-  const key = `nuvemshop ${carrier.id} ${platforms.day()} ${digest(
+  const key = `nuvemshop ${carrier.id} ${platforms.day()} ${sha256Hex(
     JSON.stringify([origin, to, items.map((i) => [i.id, i.quantity, i.grams, i.dimensions])]),
   )}`;
   const cached = fromCache(platforms, key);
@@ -291,10 +291,6 @@ function fromCache(platforms: CheckoutPlatforms, key: string): CheckoutView | un
 function keep(platforms: CheckoutPlatforms, key: string, ttlMs: number, view: CheckoutView): CheckoutView {
   platforms.cache.set(key, { expiresAt: platforms.now() + ttlMs, answer: view });
   return view;
-}
-
-function digest(text: string): string {
-  return createHash('sha256').update(text).digest('hex');
 }
 
 /** A date-time text (ISO 8601, date first) `days` calendar days later; as given when it is not one. */

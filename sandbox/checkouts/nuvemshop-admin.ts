@@ -6,6 +6,7 @@ import {
   callableUrl,
   type NuvemshopCarrierRecord,
   type NuvemshopOption,
+  objectOf,
 } from './state.ts';
 
 /**
@@ -177,10 +178,6 @@ function carrierErrors(
       errors.types = ['must be ship, pickup or both, comma-separated'];
   }
   return Object.keys(errors).length > 0 ? errors : undefined;
-}
-
-function objectOf(value: unknown): Record<string, unknown> {
-  return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
 }
 
 export function fail(res: Response, code: number, message: string, description: string): void {

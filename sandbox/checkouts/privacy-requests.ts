@@ -4,8 +4,8 @@ import * as z from 'zod/mini';
 import { nuvemshopHmac } from '../../shared/checkouts/nuvemshop.ts';
 import { NUVEMSHOP_LGPD_EVENTS, SHOPIFY_COMPLIANCE_TOPICS } from '../../shared/checkouts/privacy.ts';
 import { ApiError } from '../../shared/errors.ts';
-import { describeIssues } from '../../shared/issues.ts';
-import { isLoopbackAddress } from '../../shared/security/loopback.ts';
+import { parseInput } from '../../shared/issues.ts';
+import { loopbackOnly } from '../http/loopback-only.ts';
 import { strictRouter } from '../http/router.ts';
 import { SANDBOX_NUVEMSHOP_APP_SECRET } from './accounts.ts';
 import type { EmulatedOrder } from './emulated-order.ts';
@@ -86,14 +86,10 @@ export function privacyRequestRoutes(platforms: CheckoutPlatforms): Router {
   const router = strictRouter();
   const json = express.json({ limit: 100_000, type: () => true });
   const orders = platforms.orders;
-  router.use('/_sandbox/stores', (req, _res, next) => {
-    if (!isLoopbackAddress(req.socket.remoteAddress)) throw new ApiError('not_found');
-    next();
-  });
+  router.use('/_sandbox/stores', loopbackOnly);
   router.post('/_sandbox/stores/shopify/headers', json, (req, res) => {
-    const family = z.strictObject({ family: z.enum(SHOPIFY_WEBHOOK_FAMILIES) }).safeParse(req.body);
-    if (!family.success) throw new ApiError('invalid_body', describeIssues(family.error.issues));
-    orders.shopifyFamily = family.data.family;
+    const { family } = parseInput(z.strictObject({ family: z.enum(SHOPIFY_WEBHOOK_FAMILIES) }), req.body);
+    orders.shopifyFamily = family;
     res.json({ family: orders.shopifyFamily });
   });
   router.post('/_sandbox/stores/:platform/:store/privacy', json, async (req, res) => {
@@ -102,22 +98,20 @@ export function privacyRequestRoutes(platforms: CheckoutPlatforms): Router {
     if (platform !== 'shopify' && platform !== 'nuvemshop') throw new ApiError('not_found');
     const known = platform === 'shopify' ? platforms.shops.has(store) : platforms.stores.has(store);
     if (!known) throw new ApiError('not_found', `The sandbox has no ${platform} store ${store}.`);
-    const send = PrivacySendSchema.safeParse(req.body);
-    if (!send.success) throw new ApiError('invalid_body', describeIssues(send.error.issues));
+    const send = parseInput(PrivacySendSchema, req.body);
     const topics: readonly string[] =
       platform === 'shopify' ? SHOPIFY_COMPLIANCE_TOPICS : NUVEMSHOP_LGPD_EVENTS;
-    if (!topics.includes(send.data.topic))
+    if (!topics.includes(send.topic))
       throw new ApiError('invalid_body', `topic: ${platform} sends ${topics.join(', ')}`);
-    if (!callableUrl(send.data.url))
-      throw new ApiError('invalid_body', 'url: an https URL, or http on loopback');
-    const first = orders.orders.get(orders.key(platform, store, String(send.data.orders?.[0] ?? '')));
-    const customer = send.data.customer ?? customerOf(first);
-    const body = JSON.stringify(payloadOf(platform, store, send.data, customer, orders.sent.length + 1));
+    if (!callableUrl(send.url)) throw new ApiError('invalid_body', 'url: an https URL, or http on loopback');
+    const first = orders.orders.get(orders.key(platform, store, String(send.orders?.[0] ?? '')));
+    const customer = send.customer ?? customerOf(first);
+    const body = JSON.stringify(payloadOf(platform, store, send, customer, orders.sent.length + 1));
     const id = randomUUID();
     const headers =
       platform === 'shopify'
         ? shopifyWebhookHeaders(orders.shopifyFamily, {
-            topic: send.data.topic,
+            topic: send.topic,
             shop: store,
             body,
             webhookId: id,
@@ -131,8 +125,8 @@ export function privacyRequestRoutes(platforms: CheckoutPlatforms): Router {
       id,
       platform,
       store,
-      url: send.data.url,
-      topic: send.data.topic,
+      url: send.url,
+      topic: send.topic,
       body,
       headers,
     });

@@ -1,8 +1,9 @@
 import type { RequestHandler, Router } from 'express';
 import { ApiError } from '../../shared/errors.ts';
-import { describeIssues } from '../../shared/issues.ts';
-import { isLoopbackAddress, isLoopbackHostname } from '../../shared/security/loopback.ts';
+import { parseInput } from '../../shared/issues.ts';
+import { isLoopbackUrl } from '../../shared/security/loopback.ts';
 import { readJsonBody } from '../http/body.ts';
+import { loopbackOnly } from '../http/loopback-only.ts';
 import { strictRouter } from '../http/router.ts';
 import { appInstallRoutes } from './app-install-routes.ts';
 import { CheckoutQuoteSchema, nuvemshopCheckout, shopifyCheckout } from './checkout.ts';
@@ -25,32 +26,26 @@ export function checkoutPlatformRoutes(platforms: CheckoutPlatforms): Router {
   router.use(storeOrderRoutes(platforms));
   router.use(privacyRequestRoutes(platforms));
   const path = '/_sandbox/checkouts/:platform/:storeId/quote';
-  router.options(path, loopbackCors);
-  router.post(path, loopbackCors, async (req, res) => {
-    const parsed = CheckoutQuoteSchema.safeParse(await readJsonBody(req));
-    if (!parsed.success) throw new ApiError('invalid_body', describeIssues(parsed.error.issues));
+  router.options(path, loopbackOnly, loopbackCors);
+  router.post(path, loopbackOnly, loopbackCors, async (req, res) => {
+    const quote = parseInput(CheckoutQuoteSchema, await readJsonBody(req));
     const storeId = String(req.params.storeId);
     if (req.params.platform === 'shopify')
-      return void res.json(await shopifyCheckout(platforms, storeId, parsed.data));
+      return void res.json(await shopifyCheckout(platforms, storeId, quote));
     if (req.params.platform === 'nuvemshop')
-      return void res.json(await nuvemshopCheckout(platforms, storeId, parsed.data));
+      return void res.json(await nuvemshopCheckout(platforms, storeId, quote));
     throw new ApiError('not_found', 'The sandbox plays the checkouts of shopify and nuvemshop.');
   });
   return router;
 }
 
 /**
- * Only from this machine, and CORS only for a page served from a loopback origin (the demo page of `npm start`
- * shows the emulated checkout beside the calculator).
+ * CORS only for a page served from a loopback origin (the demo page of `npm start` shows the emulated checkout beside
+ * the calculator); after `loopbackOnly`, so only from this machine.
  */
 const loopbackCors: RequestHandler = (req, res, next) => {
-  if (!isLoopbackAddress(req.socket.remoteAddress)) throw new ApiError('not_found');
   const origin = req.get('origin');
-  let host = '';
-  try {
-    host = origin ? new URL(origin).hostname.replace(/^\[|\]$/g, '') : '';
-  } catch {}
-  if (origin && isLoopbackHostname(host)) {
+  if (origin && isLoopbackUrl(origin)) {
     res.setHeader('Access-Control-Allow-Origin', origin);
     res.setHeader('Vary', 'Origin');
   }

@@ -1,7 +1,7 @@
 import express, { type Response, type Router } from 'express';
 import { strictRouter } from '../http/router.ts';
 import type { ShopifyShop } from './accounts.ts';
-import { type CheckoutPlatforms, callableUrl, type ShopifyCarrierService } from './state.ts';
+import { type CheckoutPlatforms, callableUrl, objectOf, type ShopifyCarrierService } from './state.ts';
 import { SHOP_LOCATION } from './store-order-bodies.ts';
 import { afterFulfillment, fulfillmentOrdersOf } from './store-order-life.ts';
 
@@ -279,10 +279,6 @@ function orderOperations(): Pick<
       };
     },
   };
-}
-
-function objectOf(value: unknown): Record<string, unknown> {
-  return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
 }
 
 function userError(message: string, field: string[] | null = null) {

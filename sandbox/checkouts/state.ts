@@ -131,3 +131,8 @@ export function callableUrl(value: unknown): value is string {
   if (url.protocol === 'https:') return true;
   return url.protocol === 'http:' && isLoopbackHostname(url.hostname.replace(/^\[|\]$/g, ''));
 }
+
+/** A JSON body as an object whose fields the admin routes check one by one (anything else: no fields). */
+export function objectOf(value: unknown): Record<string, unknown> {
+  return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
+}

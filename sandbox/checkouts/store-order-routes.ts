@@ -3,8 +3,8 @@ import * as z from 'zod/mini';
 import { NUVEMSHOP_ORDER_EVENTS } from '../../shared/checkouts/nuvemshop.ts';
 import { ApiError } from '../../shared/errors.ts';
 import { html } from '../../shared/html.ts';
-import { describeIssues } from '../../shared/issues.ts';
-import { isLoopbackAddress } from '../../shared/security/loopback.ts';
+import { parseInput } from '../../shared/issues.ts';
+import { loopbackOnly } from '../http/loopback-only.ts';
 import { strictRouter } from '../http/router.ts';
 import { type EmulatedOrder, NewStoreOrderSchema } from './emulated-order.ts';
 import { authenticateNuvemshop, fail, invalid, storeOf } from './nuvemshop-admin.ts';
@@ -94,10 +94,7 @@ export function storeOrderRoutes(platforms: CheckoutPlatforms): Router {
   });
 
   // The control API: loopback only, like the rest of /_sandbox.
-  router.use('/_sandbox/stores', (req, _res, next) => {
-    if (!isLoopbackAddress(req.socket.remoteAddress)) throw new ApiError('not_found');
-    next();
-  });
+  router.use('/_sandbox/stores', loopbackOnly);
   const storeOfRequest = (platform: string, store: string) => {
     const known = platform === 'shopify' ? platforms.shops.has(store) : platforms.stores.has(store);
     if (!known) throw new ApiError('not_found', `The sandbox has no ${platform} store ${store}.`);
@@ -105,9 +102,8 @@ export function storeOrderRoutes(platforms: CheckoutPlatforms): Router {
   router.post('/_sandbox/stores/:platform/:store/orders', json, async (req, res) => {
     const platform = platformOf(req.params.platform);
     storeOfRequest(platform, String(req.params.store));
-    const input = NewStoreOrderSchema.safeParse(req.body);
-    if (!input.success) throw new ApiError('invalid_body', describeIssues(input.error.issues));
-    const { order, sent } = await orders.create(platform, String(req.params.store), input.data);
+    const input = parseInput(NewStoreOrderSchema, req.body);
+    const { order, sent } = await orders.create(platform, String(req.params.store), input);
     res.status(201).json({ order: view(order), sent: sent.map(sentView) });
   });
   router.get('/_sandbox/stores/:platform/:store/orders', (req, res) => {
@@ -133,11 +129,7 @@ export function storeOrderRoutes(platforms: CheckoutPlatforms): Router {
     if (!order) throw new ApiError('not_found', 'no such order');
     return order;
   };
-  const parsed = <T>(schema: z.ZodMiniType<T>, body: unknown): T => {
-    const input = schema.safeParse(body ?? {});
-    if (!input.success) throw new ApiError('invalid_body', describeIssues(input.error.issues));
-    return input.data;
-  };
+  const parsed = <T>(schema: z.ZodMiniType<T>, body: unknown): T => parseInput(schema, body ?? {});
   router.post('/_sandbox/stores/:platform/:store/orders/:id/cancel', json, async (req, res) => {
     const order = orderOf(req.params);
     const input = parsed(
@@ -196,12 +188,12 @@ export function storeOrderRoutes(platforms: CheckoutPlatforms): Router {
   });
   router.post('/_sandbox/stores/:platform/faults', json, (req, res) => {
     const platform = platformOf(req.params.platform);
-    const times = z
-      .strictObject({ failFulfillments: z.int().check(z.gte(0), z.lte(100)) })
-      .safeParse(req.body);
-    if (!times.success) throw new ApiError('invalid_body', describeIssues(times.error.issues));
-    orders.failNext.set(platform, times.data.failFulfillments);
-    res.json({ platform, failFulfillments: times.data.failFulfillments });
+    const { failFulfillments } = parseInput(
+      z.strictObject({ failFulfillments: z.int().check(z.gte(0), z.lte(100)) }),
+      req.body,
+    );
+    orders.failNext.set(platform, failFulfillments);
+    res.json({ platform, failFulfillments });
   });
   // The emulated stores' admin, for a person: each order with the tracking its store was given.
   router.get('/_sandbox/stores', (_req, res) => {

@@ -22,9 +22,9 @@ const stats = async () => (await (await sandbox.control('stats', undefined, 'GET
 describe('control API', () => {
   it('answers only on the loopback address: from another one (127.0.0.2 stands in for it) it does not exist', async () => {
     // Which addresses count: shared/security/loopback.test.ts.
-    const statsFrom = (localAddress: string) =>
+    const from = (localAddress: string, path = '/_sandbox/stats', method = 'GET') =>
       new Promise<{ status: number; body: string }>((resolve, reject) => {
-        const req = request(`${sandbox.url}/_sandbox/stats`, { localAddress }, (res) => {
+        const req = request(`${sandbox.url}${path}`, { localAddress, method }, (res) => {
           let body = '';
           res.on('data', (chunk: Buffer) => {
             body += chunk.toString();
@@ -34,10 +34,18 @@ describe('control API', () => {
         req.on('error', reject);
         req.end();
       });
-    expect((await statsFrom('127.0.0.1')).status).toBe(200);
-    const outside = await statsFrom('127.0.0.2');
+    expect((await from('127.0.0.1')).status).toBe(200);
+    const outside = await from('127.0.0.2');
     expect(outside.status).toBe(404);
     expect(JSON.parse(outside.body)).toMatchObject({ error: { code: 'not_found' } });
+    // The CEP service's and the store platforms' control routes, each behind the same gate.
+    expect((await from('127.0.0.1', '/_sandbox/viacep')).status).toBe(200);
+    for (const [path, method] of [
+      ['/_sandbox/viacep', 'GET'],
+      ['/_sandbox/stores/shopify/headers', 'POST'],
+      ['/_sandbox/stores/shopify/frete-kit-demo.myshopify.com/uninstall', 'POST'],
+    ] as const)
+      expect((await from('127.0.0.2', path, method)).status, path).toBe(404);
   });
 
   it('tells the carrier’s time and speed (GET /_sandbox/clock), runs it faster or stops it, and reset restores it', async () => {

@@ -1,11 +1,11 @@
-import type { RequestHandler, Router } from 'express';
+import type { Router } from 'express';
 import * as z from 'zod/mini';
 import { ApiError } from '../../shared/errors.ts';
-import { describeIssues } from '../../shared/issues.ts';
-import { isLoopbackAddress } from '../../shared/security/loopback.ts';
+import { parseInput } from '../../shared/issues.ts';
 import { TRACKING_SCENARIOS } from '../carrier/tracking.ts';
 import { FaultSchema } from '../faults/faults.ts';
 import { readJsonBody } from '../http/body.ts';
+import { loopbackOnly } from '../http/loopback-only.ts';
 import { strictRouter } from '../http/router.ts';
 import type { SandboxState } from '../state.ts';
 
@@ -14,18 +14,6 @@ const SpeedSchema = z.strictObject({ speed: z.number().check(z.gte(0), z.lte(1_0
 const ScenarioSchema = z.strictObject({ scenario: z.enum(TRACKING_SCENARIOS) });
 const TimingMs = z.optional(z.int().check(z.gte(0), z.lte(600_000)));
 const LabelTimingSchema = z.strictObject({ pdfDelayMs: TimingMs, pdfWaitMs: TimingMs });
-
-/** The control API answers only on loopback; elsewhere it does not exist. */
-const loopbackOnly: RequestHandler = (req, _res, next) => {
-  if (isLoopbackAddress(req.socket.remoteAddress)) return next();
-  throw new ApiError('not_found');
-};
-
-async function parseBody<T>(req: Parameters<RequestHandler>[0], schema: z.ZodMiniType<T>): Promise<T> {
-  const parsed = schema.safeParse(await readJsonBody(req));
-  if (!parsed.success) throw new ApiError('invalid_body', describeIssues(parsed.error.issues));
-  return parsed.data;
-}
 
 /**
  * `/_sandbox/*` (sandbox/README.md, "Control API"): reset, faults, simulated time, tracking scenarios, call counts,
@@ -40,7 +28,7 @@ export function controlRoutes(state: SandboxState): Router {
     res.json({ ok: true });
   });
   router.post('/_sandbox/faults', async (req, res) => {
-    const fault = await parseBody(req, FaultSchema);
+    const fault = parseInput(FaultSchema, await readJsonBody(req));
     state.faults.add(fault);
     res.status(201).json({ ok: true, fault });
   });
@@ -49,7 +37,7 @@ export function controlRoutes(state: SandboxState): Router {
     res.json({ ok: true });
   });
   router.post('/_sandbox/advance', async (req, res) => {
-    const { hours } = await parseBody(req, AdvanceSchema);
+    const { hours } = parseInput(AdvanceSchema, await readJsonBody(req));
     state.carrierClock.advance(hours);
     res.json({ ok: true, carrierTime: new Date(state.carrierClock.time()).toISOString() });
   });
@@ -58,7 +46,7 @@ export function controlRoutes(state: SandboxState): Router {
     res.json({ now: state.carrierClock.time(), speed: state.carrierClock.rate });
   });
   router.post('/_sandbox/clock', async (req, res) => {
-    const { speed } = await parseBody(req, SpeedSchema);
+    const { speed } = parseInput(SpeedSchema, await readJsonBody(req));
     state.carrierClock.setSpeed(speed);
     res.json({ now: state.carrierClock.time(), speed });
   });
@@ -66,7 +54,7 @@ export function controlRoutes(state: SandboxState): Router {
     res.json({ ...state.stats.snapshot(), faultsFired: state.faults.fired });
   });
   router.post('/_sandbox/tracking/:code', async (req, res) => {
-    const { scenario } = await parseBody(req, ScenarioSchema);
+    const { scenario } = parseInput(ScenarioSchema, await readJsonBody(req));
     const code = String(req.params.code).toUpperCase();
     const refused = state.tracking.setScenario(code, scenario, state.carrierClock.time());
     if (refused === 'unknown_object') throw new ApiError('not_found', `The carrier knows no object ${code}.`);
@@ -78,7 +66,7 @@ export function controlRoutes(state: SandboxState): Router {
     res.json({ prepostings: state.labels.list() });
   });
   router.post('/_sandbox/labels', async (req, res) => {
-    const timing = await parseBody(req, LabelTimingSchema);
+    const timing = parseInput(LabelTimingSchema, await readJsonBody(req));
     if (timing.pdfDelayMs !== undefined) state.labels.pdfDelayMs = timing.pdfDelayMs;
     if (timing.pdfWaitMs !== undefined) state.labels.pdfWaitMs = timing.pdfWaitMs;
     res.json({ pdfDelayMs: state.labels.pdfDelayMs, pdfWaitMs: state.labels.pdfWaitMs });

@@ -1,5 +1,6 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { DAY_MS } from '../../shared/business-days.ts';
 import type { Attempt, DiagnoseLabelIssueInput } from '../../shared/labels/diagnosis.ts';
 import type { GenerateLabelInput, GetLabelPdfOutput, LabelRecord } from '../../shared/labels/label.ts';
 import { ATTEMPT_HISTORY_DAYS, MAX_LISTED_ATTEMPTS } from '../../shared/platform-limits.ts';
@@ -13,8 +14,6 @@ import { drawTransit } from '../carrier/transit-times.ts';
 import type { Store, StoreRegistry } from '../stores/stores.ts';
 import { renderLabelPdf } from './pdf.ts';
 import { checkLabel } from './rules.ts';
-
-const DAY_MS = 86_400_000;
 
 /** A pre-posting the simulated carrier created: real, billable, never deduplicated (spec 3). */
 export interface Prepostagem {

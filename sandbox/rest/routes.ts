@@ -1,7 +1,6 @@
 import type { Request, Response, Router } from 'express';
-import type * as z from 'zod/mini';
 import { ApiError, isApiError } from '../../shared/errors.ts';
-import { describeIssues } from '../../shared/issues.ts';
+import { bodyError } from '../../shared/issues.ts';
 import { RatesRequestSchema } from '../../shared/quote.ts';
 import { TrackingRequestSchema } from '../../shared/tracking.ts';
 import { quote } from '../carrier/quote.ts';
@@ -56,20 +55,6 @@ function answer(res: Response, body: unknown): void {
   res.json(body);
 }
 
-/**
- * A bad body in the platform's words: too many items or codes, a `destinationCep` text that is not a CEP, or else
- * `invalid_body` — naming paths, never values.
- */
-function bodyError(issues: readonly z.core.$ZodIssue[], body: unknown, field: 'items' | 'codes'): ApiError {
-  if (issues.some((issue) => issue.path.length === 1 && issue.path[0] === field && issue.code === 'too_big'))
-    return new ApiError(field === 'items' ? 'too_many_items' : 'too_many_codes', describeIssues(issues));
-  const cep = (body as { destinationCep?: unknown } | null)?.destinationCep;
-  const cepIssues = issues.filter((issue) => issue.path[0] === 'destinationCep');
-  if (field === 'items' && typeof cep === 'string' && cepIssues.length > 0)
-    return new ApiError('invalid_destination_cep', describeIssues(cepIssues));
-  return new ApiError('invalid_body', describeIssues(issues));
-}
-
 /** `POST /v1/rates` and `POST /v1/tracking` (spec 4.1, 4.2). */
 export function restRoutes(state: SandboxState): Router {
   const router = strictRouter();
@@ -79,7 +64,8 @@ export function restRoutes(state: SandboxState): Router {
     const admitted = await admit(state, 'rates', req, res);
     if (!admitted) return;
     const parsed = RatesRequestSchema.safeParse(admitted.body);
-    if (!parsed.success) throw bodyError(parsed.error.issues, admitted.body, 'items');
+    if (!parsed.success)
+      throw bodyError(parsed.error.issues, admitted.body, { list: 'items', cep: 'destinationCep' });
     useClientRequestId(res, parsed.data.requestId);
     let output: ReturnType<typeof quote>;
     try {
@@ -98,7 +84,7 @@ export function restRoutes(state: SandboxState): Router {
     const admitted = await admit(state, 'tracking', req, res);
     if (!admitted) return;
     const parsed = TrackingRequestSchema.safeParse(admitted.body);
-    if (!parsed.success) throw bodyError(parsed.error.issues, admitted.body, 'codes');
+    if (!parsed.success) throw bodyError(parsed.error.issues, admitted.body, { list: 'codes' });
     const at = state.carrierClock.time();
     answer(res, { results: parsed.data.codes.map((code) => state.tracking.lookup(code, at)) });
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isLoopbackAddress, isLoopbackHostname } from './loopback.ts';
+import { isLoopbackAddress, isLoopbackHostname, isLoopbackUrl } from './loopback.ts';
 
 describe('isLoopbackHostname', () => {
   it('names this machine: localhost, 127.0.0.0/8 and [::1], in any case', () => {
@@ -32,6 +32,15 @@ describe('isLoopbackHostname', () => {
     ]) {
       expect(isLoopbackHostname(name)).toBe(false);
     }
+  });
+});
+
+describe('isLoopbackUrl', () => {
+  it('counts a URL whose host is this machine, and nothing that is no URL', () => {
+    for (const url of ['http://127.0.0.1:4010', 'https://localhost/x', 'http://[::1]:4000/demo/'])
+      expect(isLoopbackUrl(url), url).toBe(true);
+    for (const url of ['https://loja.example', 'http://127.0.0.1.example', 'http://[::2]/', '127.0.0.1', ''])
+      expect(isLoopbackUrl(url), url).toBe(false);
   });
 });
 

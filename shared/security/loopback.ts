@@ -15,6 +15,15 @@ export function isLoopbackHostname(hostname: string): boolean {
   return IPV4.test(name) && name.startsWith('127.');
 }
 
+/** Whether a URL's host names this machine (`isLoopbackHostname`); false for a text that is no URL. */
+export function isLoopbackUrl(url: string): boolean {
+  try {
+    return isLoopbackHostname(new URL(url).hostname);
+  } catch {
+    return false;
+  }
+}
+
 /**
  * Whether a socket address is the loopback address a local client connects from: `127.0.0.1`, `::1`, or the
  * IPv4-mapped `::ffff:127.0.0.1` of a dual-stack socket. Other 127.x addresses are not counted: nothing here

@@ -6,7 +6,7 @@ import { callApi, errorOf } from './api.ts';
 import { fillFromCep } from './cep.ts';
 import { partyFrom } from './order.ts';
 import { rememberSender, restoreSender } from './sender.ts';
-import { element, failureText, once, required, say, selectAll } from './ui.ts';
+import { answerOf, element, failureText, once, required, say, selectAll } from './ui.ts';
 
 /** `POST /admin/api/orders/labels`: each order's volumes, or why none was sent. */
 const BatchSchema = z.object({
@@ -66,13 +66,10 @@ function mountPreset(form: HTMLFormElement, t: Messages, o: OrderMessages): void
         ...(value('preset-weight') ? { weightGrams: Number(value('preset-weight')) } : {}),
         ...(sides.every((side) => side > 0) ? { dimensions: { comprimento, largura, altura } } : {}),
       };
-      try {
-        const answer = await callApi('/admin/api/products', body);
-        const error = errorOf(answer.body);
-        say(status, error ? error.message : o.presetSaved(key), Boolean(error));
-      } catch (failure) {
-        say(status, failureText(t, failure), true);
-      }
+      const answer = await answerOf(t, status, '/admin/api/products', body);
+      if (!answer) return;
+      const error = errorOf(answer.body);
+      say(status, error ? error.message : o.presetSaved(key), Boolean(error));
     });
   });
 }
@@ -120,12 +117,11 @@ function mountIssue(form: HTMLFormElement, t: Messages, o: OrderMessages): void 
       const value = (name: string) =>
         form.querySelector<HTMLInputElement>(`[name="${CSS.escape(name)}"]`)?.value ?? '';
       say(status, o.issuing);
-      let answer: Awaited<ReturnType<typeof callApi>>;
-      try {
-        answer = await callApi('/admin/api/orders/labels', { orderIds, sender: partyFrom(value, 'sender') });
-      } catch (error) {
-        return say(status, failureText(t, error), true);
-      }
+      const answer = await answerOf(t, status, '/admin/api/orders/labels', {
+        orderIds,
+        sender: partyFrom(value, 'sender'),
+      });
+      if (!answer) return;
       const error = errorOf(answer.body);
       if (error) return say(status, t.failed(error.message), true);
       const batch = BatchSchema.parse(answer.body);
@@ -180,12 +176,9 @@ function mountIssue(form: HTMLFormElement, t: Messages, o: OrderMessages): void 
     if (!resend) return;
     void once(resend, async () => {
       const orderId = resend.dataset.resendTracking ?? '';
-      try {
-        const res = await callApi(`/admin/api/orders/${encodeURIComponent(orderId)}/tracking/resend`, {});
-        if (res.status === 200) resend.replaceWith(o.tracking.pending ?? '');
-      } catch (error) {
-        say(status, failureText(t, error), true);
-      }
+      const path = `/admin/api/orders/${encodeURIComponent(orderId)}/tracking/resend`;
+      const answer = await answerOf(t, status, path, {});
+      if (answer?.status === 200) resend.replaceWith(o.tracking.pending ?? '');
     });
   });
 }
@@ -266,21 +259,16 @@ export function mountOrderReview(t: Messages): void {
       const recipient = partyFrom(value, 'recipient');
       const serviceId = value('serviceId').trim();
       const confirm = form.querySelector<HTMLInputElement>('[data-confirm]')?.checked === true;
-      try {
-        const answer = await callApi(
-          `/admin/api/orders/${encodeURIComponent(form.dataset.orderId ?? '')}/review`,
-          {
-            recipient,
-            ...(serviceId ? { serviceId } : {}),
-            confirm,
-          },
-        );
-        const problem = errorOf(answer.body);
-        if (problem) return say(error, problem.message, true);
-        window.location.assign(`${window.location.pathname}?done=saved`);
-      } catch (failure) {
-        say(error, failureText(t, failure), true);
-      }
+      const path = `/admin/api/orders/${encodeURIComponent(form.dataset.orderId ?? '')}/review`;
+      const answer = await answerOf(t, error, path, {
+        recipient,
+        ...(serviceId ? { serviceId } : {}),
+        confirm,
+      });
+      if (!answer) return;
+      const problem = errorOf(answer.body);
+      if (problem) return say(error, problem.message, true);
+      window.location.assign(`${window.location.pathname}?done=saved`);
     });
   });
 }

@@ -336,7 +336,6 @@ export const DESK_EN: typeof DESK_PT_BR = {
   todayPlatform: (dates) => `${dates} (platform's count)`,
   advice: (days) =>
     `Add ${days === 1 ? '1 business day' : `${days} business days`}: a +${days} rule for this lane under Rules; or more handling days (BFF_HANDLING_DAYS) or an earlier cut-off (BFF_CUTOFF) for all.`,
-  promiseCaption: 'Promise kept by lane and service',
   colLane: 'Destination',
   colService: 'Service',
   colParcels: 'Deliveries',

@@ -340,7 +340,6 @@ export const DESK_ES: typeof DESK_PT_BR = {
   todayPlatform: (dates) => `${dates} (plazo de la plataforma)`,
   advice: (days) =>
     `Sume ${days === 1 ? '1 día hábil' : `${days} días hábiles`}: en Reglas, una regla de +${days} para esta ruta; o más días de preparación (BFF_HANDLING_DAYS) o un corte más temprano (BFF_CUTOFF) para todas.`,
-  promiseCaption: 'Plazo cumplido por ruta y servicio',
   colLane: 'Destino',
   colService: 'Servicio',
   colParcels: 'Entregas',

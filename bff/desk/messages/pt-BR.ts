@@ -358,7 +358,6 @@ export const DESK_PT_BR = {
   todayPlatform: (dates: string) => `${dates} (prazo da plataforma)`,
   advice: (days: number) =>
     `Some ${days === 1 ? '1 dia útil' : `${days} dias úteis`}: em Regras, uma regra de +${days} para esta rota; ou mais dias de manuseio (BFF_HANDLING_DAYS) ou um corte mais cedo (BFF_CUTOFF) para todas.`,
-  promiseCaption: 'Prazo cumprido por rota e serviço',
   colLane: 'Destino',
   colService: 'Serviço',
   colParcels: 'Entregas',

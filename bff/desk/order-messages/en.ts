@@ -92,7 +92,6 @@ export const ORDER_WORDS_EN: typeof ORDER_WORDS_PT_BR = {
   } as Record<string, string>,
   planVolumes: (n: number) => (n === 1 ? '1 volume' : `${n} volumes`),
   noPlan: 'no plan',
-  sizeFromBox: "the smallest box's size",
   tracking: {
     sent: 'Tracking sent to the store',
     pending: 'Sending the tracking to the store',

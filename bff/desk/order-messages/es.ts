@@ -93,7 +93,6 @@ export const ORDER_WORDS_ES: typeof ORDER_WORDS_PT_BR = {
   } as Record<string, string>,
   planVolumes: (n: number) => (n === 1 ? '1 bulto' : `${n} bultos`),
   noPlan: 'sin plan',
-  sizeFromBox: 'tamaño de la caja más chica',
   tracking: {
     sent: 'Seguimiento enviado a la tienda',
     pending: 'Enviando el seguimiento a la tienda',

@@ -91,7 +91,6 @@ export const ORDER_WORDS_PT_BR = {
   } as Record<string, string>,
   planVolumes: (n: number) => (n === 1 ? '1 volume' : `${n} volumes`),
   noPlan: 'sem plano',
-  sizeFromBox: 'tamanho da menor caixa',
   tracking: {
     sent: 'Rastreio enviado à loja',
     pending: 'Enviando o rastreio à loja',

@@ -21,8 +21,6 @@ export const RULES_WORDS_EN: typeof RULES_WORDS_PT_BR = {
   colEffect: 'Effect',
   colValue: 'Value',
   colRemove: 'Remove',
-  placeholderUfs: 'SP, RJ',
-  placeholderCeps: '01000-000 to 09999-999',
   effects: {
     free: 'Free shipping',
     price: 'Fixed price (R$)',
@@ -33,7 +31,6 @@ export const RULES_WORDS_EN: typeof RULES_WORDS_PT_BR = {
   },
   valueHelp:
     'Fixed price: the amount in R$. Markup: “10%”, “3” (R$) or “10% + 3”; negative for a discount. Days: a number. Rename: the new name.',
-  newRow: 'New rule',
   save: 'Save rules',
   previewTitle: 'Preview',
   previewIntro:

@@ -21,8 +21,6 @@ export const RULES_WORDS_ES: typeof RULES_WORDS_PT_BR = {
   colEffect: 'Efecto',
   colValue: 'Valor',
   colRemove: 'Quitar',
-  placeholderUfs: 'SP, RJ',
-  placeholderCeps: '01000-000 a 09999-999',
   effects: {
     free: 'Envío gratis',
     price: 'Precio fijo (R$)',
@@ -33,7 +31,6 @@ export const RULES_WORDS_ES: typeof RULES_WORDS_PT_BR = {
   },
   valueHelp:
     'Precio fijo: el monto en R$. Recargo: “10%”, “3” (R$) o “10% + 3”; negativo para un descuento. Días: un número. Renombrar: el nuevo nombre.',
-  newRow: 'Nueva regla',
   save: 'Guardar reglas',
   previewTitle: 'Vista previa',
   previewIntro:

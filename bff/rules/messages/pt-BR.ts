@@ -21,8 +21,6 @@ export const RULES_WORDS_PT_BR = {
   colEffect: 'Efeito',
   colValue: 'Valor',
   colRemove: 'Remover',
-  placeholderUfs: 'SP, RJ',
-  placeholderCeps: '01000-000 a 09999-999',
   effects: {
     free: 'Frete grátis',
     price: 'Preço fixo (R$)',
@@ -33,7 +31,6 @@ export const RULES_WORDS_PT_BR = {
   },
   valueHelp:
     'Preço fixo: o valor em R$. Acréscimo: “10%”, “3” (R$) ou “10% + 3”; negativo para desconto. Dias: um número. Renomear: o novo nome.',
-  newRow: 'Nova regra',
   save: 'Gravar regras',
   previewTitle: 'Pré-visualizar',
   previewIntro:

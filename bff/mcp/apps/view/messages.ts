@@ -1,64 +1,22 @@
 import type { Locale } from '../../../../shared/locale.ts';
 
-/** What the apps say, in the three languages of `shared/locale.ts` (the host's `locale` picks one). */
-export interface AppMessages {
-  quoteTitle: string;
-  noQuote: (reason: string) => string;
-  businessDays: (days: number) => string;
-  free: string;
-  /** The platform's price beside the shopper's (the store's shipping rules), and what the store keeps or pays. */
-  platformPrice: (price: string, difference: string) => string;
-  previewTitle: string;
-  planTitle: string;
-  box: (n: number, id: string) => string;
-  units: (n: number) => string;
-  parcel: (dimensions: string, grams: number) => string;
-  weight: string;
-  sender: string;
-  recipient: string;
-  items: string;
-  declaredValue: string;
-  price: string;
-  noPrice: string;
-  verdict: string;
-  withinLimits: string;
-  needsApproval: string;
-  issueByClick: string;
-  refused: (message: string) => string;
-  existing: (state: string) => string;
-  issue: string;
-  issuing: string;
-  issued: string;
-  labelTitle: string;
-  trackingCode: string;
-  prepostagem: string;
-  pdfReady: (kb: number) => string;
-  pdfNotReady: string;
-  downloadPdf: string;
-  pending: string;
-  notIssued: (message: string) => string;
-  approvalsTitle: string;
-  noApprovals: string;
-  askedBy: (who: string) => string;
-  approve: string;
-  reject: string;
-  approved: string;
-  rejected: string;
-  waiting: string;
-  order: (id: string, volume: number) => string;
-}
-
-const PT: AppMessages = {
+/**
+ * What the apps say, in the three languages of `shared/locale.ts` (the host's `locale` picks one): Portuguese here, the
+ * catalog the others are typed against (`AppMessages`), so a key missing or extra in `EN` or `ES` is a type error.
+ */
+const PT = {
   quoteTitle: 'Opções de frete',
-  noQuote: (reason) => `Sem cotação (${reason}). Não é frete grátis.`,
-  businessDays: (days) => (days === 1 ? '1 dia útil' : `${days} dias úteis`),
+  noQuote: (reason: string) => `Sem cotação (${reason}). Não é frete grátis.`,
+  businessDays: (days: number) => (days === 1 ? '1 dia útil' : `${days} dias úteis`),
   free: 'Frete grátis',
-  platformPrice: (price, difference) => `Etiqueta: ${price} (diferença por pedido: ${difference})`,
+  /** The platform's price beside the shopper's (the store's shipping rules), and what the store keeps or pays. */
+  platformPrice: (price: string, difference: string) =>
+    `Etiqueta: ${price} (diferença por pedido: ${difference})`,
   previewTitle: 'Prévia da etiqueta',
   planTitle: 'Plano de embalagem',
-  box: (n, id) => `Volume ${n}: caixa ${id}`,
-  units: (n) => (n === 1 ? '1 unidade' : `${n} unidades`),
-  parcel: (dimensions, grams) => `Pacote de ${dimensions}, ${grams} g`,
+  box: (n: number, id: string) => `Volume ${n}: caixa ${id}`,
+  units: (n: number) => (n === 1 ? '1 unidade' : `${n} unidades`),
+  parcel: (dimensions: string, grams: number) => `Pacote de ${dimensions}, ${grams} g`,
   weight: 'Peso',
   sender: 'Remetente',
   recipient: 'Destinatário',
@@ -70,29 +28,31 @@ const PT: AppMessages = {
   withinLimits: 'Dentro dos limites do agente',
   needsApproval: 'Precisa da aprovação do lojista',
   issueByClick: 'Só é emitida com o seu clique',
-  refused: (message) => `Recusada: ${message}`,
-  existing: (state) => `Esta etiqueta já existe (${state})`,
+  refused: (message: string) => `Recusada: ${message}`,
+  existing: (state: string) => `Esta etiqueta já existe (${state})`,
   issue: 'Emitir etiqueta',
   issuing: 'Emitindo…',
   issued: 'Etiqueta emitida',
   labelTitle: 'Etiqueta',
   trackingCode: 'Código de rastreio',
   prepostagem: 'Pré-postagem',
-  pdfReady: (kb) => `PDF pronto (${kb} KB)`,
+  pdfReady: (kb: number) => `PDF pronto (${kb} KB)`,
   pdfNotReady: 'O PDF ainda não está pronto.',
   downloadPdf: 'Baixar PDF',
   pending: 'Aguardando a aprovação do lojista; nada foi enviado.',
-  notIssued: (message) => `Nada foi emitido: ${message}`,
+  notIssued: (message: string) => `Nada foi emitido: ${message}`,
   approvalsTitle: 'Aprovações pendentes',
   noApprovals: 'Nenhuma etiqueta aguarda aprovação.',
-  askedBy: (who) => `Pedida por ${who}`,
+  askedBy: (who: string) => `Pedida por ${who}`,
   approve: 'Aprovar',
   reject: 'Rejeitar',
   approved: 'Aprovada',
   rejected: 'Rejeitada: nada foi enviado.',
   waiting: 'Aguardando os dados da ferramenta…',
-  order: (id, volume) => `Pedido ${id}, volume ${volume}`,
+  order: (id: string, volume: number) => `Pedido ${id}, volume ${volume}`,
 };
+
+export type AppMessages = typeof PT;
 
 const EN: AppMessages = {
   quoteTitle: 'Shipping options',
