@@ -17,8 +17,8 @@ import {
   isCarrierDay,
   isPeakDay,
   PEAK_SHARE,
-  PROFILES,
   type Profile,
+  pick,
   profileOf,
 } from '../sandbox/carrier/transit-times.ts';
 import {
@@ -81,15 +81,6 @@ interface Scored extends Drawn {
   single: boolean;
   platformTo: number;
   labelDay: number;
-}
-
-function pick(profile: Profile, u: number): number {
-  let covered = 0;
-  for (const [offset, share] of PROFILES[profile]) {
-    covered += share;
-    if (u < covered) return offset;
-  }
-  return PROFILES[profile].at(-1)?.[0] ?? 0;
 }
 
 /** The destination a draw of the weights' total falls on. */

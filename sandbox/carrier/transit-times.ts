@@ -87,7 +87,8 @@ export function isCarrierDay(day: number): boolean {
   return isBusinessDay(day) && !isStrikeDay(day);
 }
 
-function pick(profile: Profile, u: number): number {
+/** The days a profile's parcel takes beyond the platform's count, for a uniform draw `u` in [0, 1). */
+export function pick(profile: Profile, u: number): number {
   let covered = 0;
   for (const [offset, share] of PROFILES[profile]) {
     covered += share;
