@@ -382,6 +382,24 @@ describe('a rule written on the desk', () => {
       await expect.poll(() => page.locator('#preview-caption').count()).toBe(1);
       const { violations } = await new AxeBuilder({ page }).analyze();
       expect(violations.map((v) => `${colorScheme} ${width}: ${v.id} ${v.nodes[0]?.target}`)).toEqual([]);
+      // On a phone every field of the rules' form is whole on the screen, none behind a sideways scroll (at 375 px
+      // they were cut; on a desktop the wide table scrolls inside its region).
+      const cut = await page.evaluate(() => {
+        const region = document.querySelector('.rules-form .table-scroll');
+        const edge = Math.min(
+          window.innerWidth,
+          region?.getBoundingClientRect().right ?? Number.POSITIVE_INFINITY,
+        );
+        return {
+          fields: [...document.querySelectorAll('.rules-form td input, .rules-form td select')]
+            .filter((field) => field.getBoundingClientRect().right > edge + 0.5)
+            .map((field) => field.getAttribute('aria-label')),
+          scroll: region ? region.scrollWidth - region.clientWidth : -1,
+          page: document.documentElement.scrollWidth - window.innerWidth,
+        };
+      });
+      if (width === 375) expect(cut).toEqual({ fields: [], scroll: 0, page: 0 });
+      else expect(cut.page).toBe(0);
       await screenshot(page, `rules-desk-${colorScheme}-${width}`);
     }
   }, 60_000);
