@@ -34,25 +34,52 @@
         : 'Frete: escolha uma opção acima';
     });
 
-  // The store's shipping rules in force (GET /api/shipping-rules, written on /admin/rules), said under the calculator.
+  // The store's shipping rules in force (GET /api/shipping-rules, written on /admin/rules), said under the calculator
+  // as a shopper reads them: the service's name and what the rule does ("Correios PAC com 50 % de desconto para SP,
+  // RJ…"), never the rule's id nor the service's.
   const said = document.getElementById('shipping-rules');
+  const SERVICE_NAMES = {
+    'correios-pac': 'Correios PAC',
+    'correios-sedex': 'Correios SEDEX',
+    'correios-mini': 'Correios Mini Envios',
+  };
+  const serviceName = (id) => SERVICE_NAMES[id] ?? id;
+  const list = (words) =>
+    words.length < 2 ? words.join('') : `${words.slice(0, -1).join(', ')} e ${words[words.length - 1]}`;
+  const number = (n) => n.toLocaleString('pt-BR', { maximumFractionDigits: 2 });
+  const markup = ({ markupPercent: percent, markupBRL: amount }) =>
+    list(
+      [
+        percent ? `${number(Math.abs(percent))} % ${percent < 0 ? 'de desconto' : 'a mais'}` : '',
+        amount ? `${brl(Math.abs(amount))} ${amount < 0 ? 'de desconto' : 'a mais'}` : '',
+      ].filter(Boolean),
+    );
   const effect = (then) =>
     then.free
-      ? 'frete grátis'
+      ? 'grátis'
       : then.hide
-        ? 'opção oculta'
+        ? 'não é oferecido'
         : then.label !== undefined
-          ? `nome “${then.label}”`
+          ? `aparece como “${then.label}”`
           : then.priceBRL !== undefined
-            ? `preço fixo ${brl(then.priceBRL)}`
+            ? `por ${brl(then.priceBRL)}`
             : then.extraDays !== undefined
-              ? `+${then.extraDays} dias úteis`
-              : [
-                  then.markupPercent ? `${then.markupPercent > 0 ? '+' : ''}${then.markupPercent} %` : '',
-                  then.markupBRL ? `${then.markupBRL > 0 ? '+' : ''}${brl(then.markupBRL)}` : '',
-                ]
-                  .filter(Boolean)
-                  .join(' ');
+              ? `com ${then.extraDays} ${then.extraDays === 1 ? 'dia útil' : 'dias úteis'} a mais de prazo`
+              : `com ${markup(then)}`;
+  const conditions = (when) =>
+    [
+      when.ufs ? `para ${list(when.ufs)}` : '',
+      when.cepRanges ? 'para alguns CEPs' : '',
+      when.minSubtotalBRL !== undefined ? `em compras a partir de ${brl(when.minSubtotalBRL)}` : '',
+      when.maxWeightKg !== undefined ? `até ${number(when.maxWeightKg)} kg` : '',
+      when.skus ? 'com alguns produtos no carrinho' : '',
+    ].filter(Boolean);
+  const sentence = ({ when = {}, then }) =>
+    [
+      when.services ? list(when.services.map(serviceName)) : 'Todo frete',
+      effect(then),
+      ...conditions(when),
+    ].join(' ');
   const rulesUrl = document.querySelector('script[data-rules-url]')?.dataset.rulesUrl;
   if (said && rulesUrl)
     fetch(rulesUrl)
@@ -61,12 +88,7 @@
         said.textContent =
           rules.length === 0
             ? 'Esta loja não tem regras de frete: o preço é o da plataforma.'
-            : `Regras de frete desta loja: ${rules
-                .map(
-                  ({ id, when = {}, then }) =>
-                    `${id} (${[when.services?.join('/'), when.ufs?.join(', ')].filter(Boolean).join(' · ') || 'todas as opções'}: ${effect(then)})`,
-                )
-                .join('; ')}.`;
+            : `Regras de frete desta loja: ${rules.map(sentence).join('; ')}.`;
       })
       .catch(() => undefined);
 

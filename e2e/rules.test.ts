@@ -10,6 +10,7 @@ import { type RunningBff, startBff } from '../bff/testing.ts';
 import { SANDBOX_SHOPIFY_APP_SECRET } from '../sandbox/checkouts/accounts.ts';
 import { callTool, connectMcp } from '../sandbox/mcp/testing.ts';
 import { type RunningSandbox, startSandbox } from '../sandbox/testing.ts';
+import { DEMO_RULES } from '../scripts/demo/rules.ts';
 import { AcpFulfillmentOptionsSchema, UcpFulfillmentOptionsSchema } from '../shared/checkouts/agentic.ts';
 import { formatBRL } from '../shared/money.ts';
 import { QuotedRateSchema } from '../shared/quote.ts';
@@ -345,8 +346,11 @@ describe('a rule written on the desk', () => {
     await expect
       .poll(async () => (await calculatorOptions()).find((o) => o.serviceId === 'correios-sedex')?.price)
       .toBe(formatBRL(12.34));
-    // the page says which rules are in force
-    await expect.poll(() => page.locator('#shipping-rules').textContent()).toContain('fixo-sedex');
+    // the page says which rules are in force, in a shopper's words: the service's name and the rule's effect, never
+    // the rule's id nor the service's
+    await expect
+      .poll(() => page.locator('#shipping-rules').textContent())
+      .toBe(`Regras de frete desta loja: Correios SEDEX por ${formatBRL(12.34)}.`);
 
     await page.goto(`${bff.url}/demo/checkout.html`);
     await page.locator('#quantity').fill('2');
@@ -359,6 +363,23 @@ describe('a rule written on the desk', () => {
         )
         .toBe(formatBRL(12.34));
     await screenshot(page, 'rules-desk-to-demo');
+  }, 60_000);
+
+  it("says the demo store's rules under the calculator as a shopper reads them", async () => {
+    await writeRules([
+      ...DEMO_RULES,
+      { id: 'gratis-299', when: { services: ['correios-pac'], minSubtotalBRL: 299 }, then: { free: true } },
+      { id: 'sem-mini', when: { services: ['correios-mini'], maxWeightKg: 0.3 }, then: { hide: true } },
+      { id: 'prazo', when: { ufs: ['AM'] }, then: { extraDays: 2 } },
+    ]);
+    await page.goto(`${bff.url}/demo/product.html`);
+    await expect
+      .poll(() => page.locator('#shipping-rules').textContent())
+      .toBe(
+        `Regras de frete desta loja: Correios PAC com 50 % de desconto para SP, RJ, MG, ES, PR, SC e RS; ` +
+          `Correios SEDEX com ${formatBRL(3)} a mais; Correios PAC grátis em compras a partir de ${formatBRL(299)}; ` +
+          'Correios Mini Envios não é oferecido até 0,3 kg; Todo frete com 2 dias úteis a mais de prazo para AM.',
+      );
   }, 60_000);
 
   it('/admin/rules with a preview is readable and accessible in light and dark, on a phone and a desktop', async () => {
@@ -382,6 +403,24 @@ describe('a rule written on the desk', () => {
       await expect.poll(() => page.locator('#preview-caption').count()).toBe(1);
       const { violations } = await new AxeBuilder({ page }).analyze();
       expect(violations.map((v) => `${colorScheme} ${width}: ${v.id} ${v.nodes[0]?.target}`)).toEqual([]);
+      // On a phone every field of the rules' form is whole on the screen, none behind a sideways scroll (at 375 px
+      // they were cut; on a desktop the wide table scrolls inside its region).
+      const cut = await page.evaluate(() => {
+        const region = document.querySelector('.rules-form .table-scroll');
+        const edge = Math.min(
+          window.innerWidth,
+          region?.getBoundingClientRect().right ?? Number.POSITIVE_INFINITY,
+        );
+        return {
+          fields: [...document.querySelectorAll('.rules-form td input, .rules-form td select')]
+            .filter((field) => field.getBoundingClientRect().right > edge + 0.5)
+            .map((field) => field.getAttribute('aria-label')),
+          scroll: region ? region.scrollWidth - region.clientWidth : -1,
+          page: document.documentElement.scrollWidth - window.innerWidth,
+        };
+      });
+      if (width === 375) expect(cut).toEqual({ fields: [], scroll: 0, page: 0 });
+      else expect(cut.page).toBe(0);
       await screenshot(page, `rules-desk-${colorScheme}-${width}`);
     }
   }, 60_000);

@@ -150,6 +150,23 @@ describe('connecting a store from the install link', () => {
       await page.goto(`${bff.url}/admin/privacy?lang=${lang}`);
       await expect.poll(() => page.locator('#privacy-requests tbody tr').count()).toBe(2);
       await sweep(`privacy-${lang}`);
+      // On a phone a shop's domain stays whole (it broke at "loja-" in the privacy table): one line each, the tables
+      // scrolling sideways in their regions rather than the page.
+      await page.setViewportSize({ width: 375, height: 812 });
+      for (const path of ['/admin/privacy', '/admin/stores']) {
+        await page.goto(`${bff.url}${path}?lang=${lang}`);
+        const layout = await page.evaluate(() => ({
+          broken: [...document.querySelectorAll('td, th')]
+            .flatMap((cell) => [...cell.querySelectorAll('.domain')])
+            .filter((domain) => domain.getClientRects().length !== 1)
+            .map((domain) => domain.textContent),
+          domains: document.querySelectorAll('.domain').length > 0,
+          pageOverflow: document.documentElement.scrollWidth - window.innerWidth,
+        }));
+        expect({ path, ...layout }).toEqual({ path, broken: [], domains: true, pageOverflow: 0 });
+        await sweep(`${path === '/admin/privacy' ? 'privacy' : 'stores'}-${lang}-375`);
+      }
+      await page.setViewportSize({ width: 1280, height: 800 });
     }
     // Disconnect from the page: the row says so and how to reconnect.
     await page.goto(`${bff.url}/admin/stores?lang=en`);

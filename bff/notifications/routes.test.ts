@@ -147,5 +147,9 @@ describe('the notification log (the desk)', () => {
     expect(spanish).toContain('Enviar de nuevo');
     expect(spanish).not.toMatch(/Notificações|Enviar de novo|Situação/);
     expect(await page('')).toContain('Quando (horário de Brasília)');
+    // The language the merchant picked on another desk page (its cookie) holds here, over the browser's.
+    const picked = await page('', { cookie: `${cookie}; desk_lang=es`, 'accept-language': 'en' });
+    expect(picked).toContain('<h1>Notificaciones</h1>');
+    expect(picked).toContain('Cuándo (hora de Brasilia)');
   });
 });

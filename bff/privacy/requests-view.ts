@@ -104,7 +104,7 @@ export function privacyRequestsSection(view: PrivacyRequestsView): Html {
   const rows = view.requests.map(
     (request) => html`<tr>
 <td>${formatWhen(request.receivedAt, lang)}</td>
-<td>${PLATFORM_WORDS[request.platform]} ${request.store}</td>
+<td>${PLATFORM_WORDS[request.platform]} <span class="domain">${request.store}</span></td>
 <td>${t.kinds[request.kind]}</td>
 <td>${who(request, t)}</td>
 <td>${outcome(request, t)}</td>

@@ -186,9 +186,9 @@ async function quoteBoth(
 function ruleRow(t: RulesMessages, row: RuleRow, i: number): Html {
   const n = i + 1;
   const input = (name: string, value: string, label: string) =>
-    html`<td><input name="${name}-${i}" value="${value}" aria-label="${label} (${n})"></td>`;
+    html`<td data-label="${label}"><input name="${name}-${i}" value="${value}" aria-label="${label} (${n})"></td>`;
   return html`<tr>
-<td><input name="position-${i}" value="${row.position}" inputmode="numeric" size="3" aria-label="${t.colPosition} (${n})"></td>
+<td data-label="${t.colPosition}"><input name="position-${i}" value="${row.position}" inputmode="numeric" size="3" aria-label="${t.colPosition} (${n})"></td>
 ${input('id', row.id, t.colId)}
 ${input('ufs', row.ufs, t.colUfs)}
 ${input('ceps', row.ceps, t.colCeps)}
@@ -196,12 +196,12 @@ ${input('minSubtotal', row.minSubtotal, t.colMinSubtotal)}
 ${input('maxWeight', row.maxWeight, t.colMaxWeight)}
 ${input('services', row.services, t.colServices)}
 ${input('skus', row.skus, t.colSkus)}
-<td><select name="effect-${i}" aria-label="${t.colEffect} (${n})">${EFFECTS.map(
+<td data-label="${t.colEffect}"><select name="effect-${i}" aria-label="${t.colEffect} (${n})">${EFFECTS.map(
     (effect) =>
       html`<option value="${effect}"${row.effect === effect ? html` selected` : ''}>${t.effects[effect]}</option>`,
   )}</select></td>
 ${input('value', row.value, t.colValue)}
-<td><input type="checkbox" name="remove-${i}" aria-label="${t.colRemove} (${n})"${row.remove ? html` checked` : ''}></td>
+<td data-label="${t.colRemove}"><input type="checkbox" name="remove-${i}" aria-label="${t.colRemove} (${n})"${row.remove ? html` checked` : ''}></td>
 </tr>`;
 }
 

@@ -183,7 +183,7 @@ function storeRow(view: StoresView, store: StoreView): Html {
       : html`<p>${s.reconnectNuvemshop} ${view.installs.nuvemshop ? html`<a href="${view.installs.nuvemshop}">${s.installNuvemshop}</a>` : ''}</p>`;
   const action = store.connected ? storeAction(view, 'disconnect', store, s.disconnect) : reconnect;
   return html`<tr>
-<th scope="row">${store.platform === 'shopify' ? 'Shopify' : 'Nuvemshop'} <span class="code">${store.shop}</span></th>
+<th scope="row">${store.platform === 'shopify' ? 'Shopify' : 'Nuvemshop'} <span class="code domain">${store.shop}</span></th>
 <td>${store.connected ? s.connected : html`<strong>${s.disconnected}</strong>`}</td>
 <td>${token}</td>
 <td>${s.carriers[store.carrier]}</td>
@@ -219,7 +219,7 @@ function pendingSection(view: StoresView): Html | '' {
 <thead><tr><th scope="col">${s.colStore}</th><th scope="col">${s.colInstalledAt}</th><th scope="col">${s.colAction}</th></tr></thead>
 <tbody>${pending.map(
     (p) => html`<tr>
-<th scope="row">${platformName(p.platform)} <span class="code">${p.shop}</span></th>
+<th scope="row">${platformName(p.platform)} <span class="code domain">${p.shop}</span></th>
 <td>${formatWhen(p.installedAt, view.lang, true)}</td>
 <td><div class="actions">${storeAction(view, 'approve', p, s.approve)} ${storeAction(view, 'reject', p, s.reject)}</div></td>
 </tr>`,

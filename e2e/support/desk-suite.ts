@@ -73,6 +73,29 @@ export interface DeskSuite {
   sweep: readonly ('desktop' | '375')[];
 }
 
+/**
+ * How the desk's navigation sits on the page: the rows its links take (they took three at 375 px), whether the
+ * current page's link is wholly in sight (on a phone the row scrolls sideways, and opens scrolled to it), and how far
+ * the page itself scrolls sideways.
+ */
+async function navigationLayout(
+  page: Page,
+): Promise<{ rows: number; currentShown: boolean; pageOverflow: number }> {
+  return page.evaluate(() => {
+    const list = document.querySelector('nav.sections ul');
+    const links = [...document.querySelectorAll('nav.sections a')];
+    const current = document.querySelector('nav.sections a[aria-current="page"]');
+    const shown = list?.getBoundingClientRect();
+    const box = current?.getBoundingClientRect();
+    return {
+      rows: new Set(links.map((link) => Math.round(link.getBoundingClientRect().top))).size,
+      currentShown:
+        !current || (!!box && !!shown && box.left >= shown.left - 0.5 && box.right <= shown.right + 0.5),
+      pageOverflow: document.documentElement.scrollWidth - window.innerWidth,
+    };
+  });
+}
+
 export function describeDesk(backend: Backend, suite: DeskSuite): void {
   describe(`the label desk in Chromium, on ${backend.name}`, () => {
     let sandbox: RunningSandbox;
@@ -560,6 +583,7 @@ export function describeDesk(backend: Backend, suite: DeskSuite): void {
           { name: 'issue', path: '/admin/labels/new' },
           { name: 'notifications', path: '/admin/notifications' },
           { name: 'privacy', path: '/admin/privacy' },
+          { name: 'rules', path: '/admin/rules' },
         ];
         const { context, page } = await openLoggedIn('/admin/labels', viewport);
         // The instrument first: an input without a label on this page is a violation it reports.
@@ -582,6 +606,12 @@ export function describeDesk(backend: Backend, suite: DeskSuite): void {
         for (const { name, path, ready } of pages) {
           await page.goto(`${bff.url}${path}`);
           await ready?.(page);
+          expect({ name, ...(await navigationLayout(page)) }).toEqual({
+            name,
+            rows: 1,
+            currentShown: true,
+            pageOverflow: 0,
+          });
           await sweep(name);
         }
         // The issue form in each of its states: planned, quoted, issued, and a refusal.
