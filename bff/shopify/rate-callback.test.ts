@@ -168,7 +168,8 @@ describe('POST /checkout/shopify/rates: who may ask', () => {
 
     it('answers 503 quote_failed, never 500, when the database fails to say which shop is connected', async () => {
       const failing = await startBff(sandbox.url, { ...ENV, BFF_SHOPIFY_SHOP: 'loja-certa.myshopify.com' });
-      failing.backends.connections.connected = () => Promise.reject(new Error('SQLITE_BUSY: database is locked'));
+      failing.backends.connections.connected = () =>
+        Promise.reject(new Error('SQLITE_BUSY: database is locked'));
       try {
         const res = await postShopify(failing.url, body(), TEST_SHOPIFY_SECRET, {
           'x-shopify-shop-domain': 'loja-certa.myshopify.com',
