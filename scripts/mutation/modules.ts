@@ -257,6 +257,7 @@ export const MODULES: MutationModule[] = [
     // only
     tests: [
       'bff/rules/form.test.ts',
+      'bff/rules/page-body.test.ts',
       'bff/rules/rules-store.test.ts',
       'bff/rules/routes.test.ts',
       'bff/rules/page.test.ts',
