@@ -106,8 +106,8 @@ describe('the rules form', () => {
   it('lists each warning with its kind and rule', () => {
     const text = body({
       warnings: [
-        { kind: 'never_matches', rule: 'norte' },
-        { kind: 'hides_everything', rule: 'tudo' },
+        { kind: 'never_matches', rule: 'norte', why: 'no CEP of the range is in the states' },
+        { kind: 'hides_everything', rule: 'tudo', why: 'no condition' },
       ],
     });
     expect(text).toContain('<h2 id="warnings-title">Warning</h2>');
