@@ -110,6 +110,8 @@ export interface PostgresServer {
   start(): Promise<void>;
   /** Stops it for good and removes its directory. */
   close(): Promise<void>;
+  /** Ends it at once (SIGQUIT, immediate shutdown), synchronously: for a process's `exit` handler. */
+  kill(): void;
 }
 
 /** PostgreSQL refuses to run as root: as root, its commands run as the `postgres` user (Debian's package makes it). */
@@ -164,6 +166,13 @@ export async function startPostgres(): Promise<PostgresServer> {
     start,
     stop,
     close,
+    kill: () => {
+      try {
+        process.kill(Number(readFileSync(join(data, 'postmaster.pid'), 'utf8').split('\n')[0]), 'SIGQUIT');
+      } catch {
+        // not running
+      }
+    },
     createDatabase: async (name) => {
       if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error('database names here are lower-case identifiers');
       const [file, argv] = asPostgres(join(PG_BIN, 'createdb'), [
@@ -179,6 +188,40 @@ export async function startPostgres(): Promise<PostgresServer> {
       return `postgres://postgres@127.0.0.1:${port}/${name}`;
     },
   };
+}
+
+/** A database a test file has to itself, on PostgreSQL; `close()` lets it go (see `postgresDatabase`). */
+export interface PostgresDatabase {
+  url: string;
+  close(): Promise<void>;
+}
+
+/** A mutation run's reused test process (scripts/mutation/reused-fork.ts): one PostgreSQL for all its runs. */
+let processPostgres: Promise<PostgresServer> | undefined;
+let processDatabases = 0;
+
+/**
+ * A new database named after `name` for one test file: on a server of the file's own (`startPostgres`), closed with
+ * it. In a mutation run's reused test process (`MUTATION_REUSE_FORK=1`) one server serves every run of the process,
+ * each run a database of its own: a mutant would otherwise wait for initdb and a start (seconds) before its first
+ * test. That server is stopped when the process exits, else by the run's sweep (it is recorded as any other).
+ */
+export async function postgresDatabase(name: string): Promise<PostgresDatabase> {
+  if (process.env.MUTATION_REUSE_FORK !== '1') {
+    const own = await startPostgres();
+    try {
+      return { url: await own.createDatabase(name), close: () => own.close() };
+    } catch (error) {
+      await own.close();
+      throw error;
+    }
+  }
+  processPostgres ??= startPostgres().then((server) => {
+    process.once('exit', () => server.kill());
+    return server;
+  });
+  const server = await processPostgres;
+  return { url: await server.createDatabase(`${name}_${++processDatabases}`), close: async () => {} };
 }
 
 /** One message an `SmtpServer` received, as a mail client would read it. */

@@ -1,18 +1,18 @@
 import { afterAll, beforeAll } from 'vitest';
-import { type PostgresServer, startPostgres } from '../../testing/servers.ts';
+import { type PostgresDatabase, postgresDatabase } from '../../testing/servers.ts';
 import { postgresLedger } from './testing/ledgers.ts';
 import { describeLedgerStore } from './testing/store-contract.ts';
 
 // The same contract as node:sqlite (ledger-store.test.ts), in a file of its own: starting PostgreSQL takes seconds,
-// which a test of the node:sqlite ledger should not pay.
-let postgres: PostgresServer;
+// which a test of the node:sqlite ledger should not pay (nor, in a mutation run, each mutant: postgresDatabase).
+let database: PostgresDatabase;
 let url: string;
 beforeAll(async () => {
-  postgres = await startPostgres();
-  url = await postgres.createDatabase('ledger_contract');
+  database = await postgresDatabase('ledger_contract');
+  url = database.url;
 });
 afterAll(async () => {
-  await postgres?.close();
+  await database?.close();
 });
 
 describeLedgerStore('PostgreSQL (two pools, as two instances)', async (now, keyWindowMs) => {

@@ -1,6 +1,6 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type RunningSandbox, startSandbox } from '../../sandbox/testing.ts';
 import { type RunningBff, startBff } from '../testing.ts';
 
@@ -24,6 +24,15 @@ let client: Client;
 beforeAll(async () => {
   sandbox = await startSandbox();
   bff = await startBff(sandbox.url);
+});
+afterAll(async () => {
+  await bff.stop();
+  await sandbox.close();
+});
+// Each test connects its own client: a request made in `beforeAll` runs outside any test, so the mutation run would
+// count every line of the MCP path as loaded with the module ("static") and run each such mutant again with every
+// test of the module in a new process (scripts/mutation/README.md).
+beforeEach(async () => {
   client = new Client({ name: 'catalog-test', version: '1.0.0' });
   await client.connect(
     new StreamableHTTPClientTransport(new URL(`${bff.url}/mcp`), {
@@ -31,10 +40,8 @@ beforeAll(async () => {
     }),
   );
 });
-afterAll(async () => {
+afterEach(async () => {
   await client.close();
-  await bff.stop();
-  await sandbox.close();
 });
 
 describe('the tool catalog an agent sees on the BFF', () => {

@@ -10,7 +10,7 @@ import {
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
-import { invalidParams, JsonExchange } from './json-exchange.ts';
+import { invalidParams, isInitialize, JsonExchange } from './json-exchange.ts';
 
 /**
  * The JSON exchange under a real HTTP server and a real SDK `McpServer`, as `agentMcpRoutes` wires them (one server
@@ -223,6 +223,38 @@ describe('invalidParams: a request whose params do not fit its method, answered 
   it('leaves a request that fits, and a method it does not know, to the server', () => {
     expect(invalidParams(request(10, 'tools/call', { name: 'x', arguments: {} }))).toBeUndefined();
     expect(invalidParams(request(11, 'x/unknown', { a: 1 }))).toBeUndefined();
+  });
+
+  it('cuts its line at 200 characters, however long the path it names', () => {
+    const key = 'k'.repeat(300);
+    const answer = invalidParams(request(12, 'prompts/get', { name: 'p', arguments: { [key]: 5 } }));
+    expect(answer).toMatchObject({
+      id: 12,
+      error: { code: -32602, message: `Invalid params: params.arguments.${key}`.slice(0, 200) },
+    });
+  });
+});
+
+describe('isInitialize: the SDK initialize check, asked only of a message whose method is initialize', () => {
+  const initialize = {
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: {
+      protocolVersion: LATEST_PROTOCOL_VERSION,
+      capabilities: {},
+      clientInfo: { name: 'test', version: '1.0.0' },
+    },
+  };
+
+  it('answers true for an initialize request, false for another method or an initialize the SDK refuses', () => {
+    expect(isInitialize(initialize)).toBe(true);
+    expect(isInitialize({ ...initialize, method: 'tools/list' })).toBe(false);
+    expect(isInitialize({ ...initialize, params: {} })).toBe(false);
+  });
+
+  it('answers false, without throwing, for what is not an object: null, a string, a number', () => {
+    for (const message of [null, undefined, 'initialize', 1]) expect(isInitialize(message)).toBe(false);
   });
 });
 

@@ -68,6 +68,31 @@ describe('/mcp: DNS-rebinding protection (Host and Origin)', () => {
     expect((await post({ ...auth, host: `127.0.0.1:${port}` })).status).toBe(200);
   });
 
+  it('bound to loopback, lets a local tool’s page on any port call (the MCP Inspector, a dev server)', async () => {
+    bff = await startBff(sandbox.url);
+    const auth = { authorization: `Bearer ${TOKEN}` };
+    expect((await post({ ...auth, origin: 'http://localhost:6274' })).status).toBe(200);
+    expect((await post({ ...auth, origin: 'http://127.0.0.1:5173' })).status).toBe(200);
+    expect((await post({ ...auth, origin: 'http://evil.example:6274' })).status).toBe(403);
+  });
+
+  it('guards /mcp only: the BFF’s other routes keep their own answers to a foreign Host', async () => {
+    bff = await startBff(sandbox.url);
+    const url = new URL(bff.url);
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = request(
+        { host: url.hostname, port: url.port, path: '/openapi.json', headers: { host: 'evil.example.com' } },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        },
+      );
+      req.on('error', reject);
+      req.end();
+    });
+    expect(status).toBe(200);
+  });
+
   it('refuses a present Origin that is neither the public origin nor an allowed one', async () => {
     bff = await startBff(sandbox.url, { BFF_ALLOWED_ORIGINS: 'https://loja.example' });
     const auth = { authorization: `Bearer ${TOKEN}` };
@@ -87,6 +112,8 @@ describe('/mcp: DNS-rebinding protection (Host and Origin)', () => {
     });
     const auth = { authorization: `Bearer ${TOKEN}` };
     expect((await post({ ...auth, host: 'localhost' })).status).toBe(403);
+    // not even on the very port the request came in on
+    expect((await post({ ...auth, host: `localhost:${new URL(bff.url).port}` })).status).toBe(403);
     expect((await post({ ...auth, host: 'frete.loja.example' })).status).toBe(200);
     expect(
       (await post({ ...auth, host: 'frete.loja.example', origin: 'https://frete.loja.example' })).status,

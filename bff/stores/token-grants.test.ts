@@ -1,8 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isStoreRefused } from './store-api.ts';
-import { nuvemshopToken, shopifyToken } from './token-grants.ts';
+import { isStoreRefused, type StoreRefused } from './store-api.ts';
+import { nuvemshopToken, shopifyRevoke, shopifyToken } from './token-grants.ts';
 
 /**
  * The platforms' own example answers, verbatim, through the kit's token requests: a scripted platform answers each
@@ -107,6 +107,65 @@ describe('Shopify token requests', () => {
     next = { status: 200, body: { access_token: 'has spaces in it', scope: '' } };
     const odd = await shopifyToken(app(), { grant: 'client_credentials' }).catch((error: unknown) => error);
     expect((odd as Error).message).toMatch(/shape the kit does not know/);
+  });
+});
+
+describe('Shopify uninstall with the app’s own token', () => {
+  /** A scripted `fetch`: records each call and answers `status`, with a body it can tell was read or cancelled. */
+  function scripted(status: number) {
+    const calls: { url: string; init: RequestInit }[] = [];
+    let cancelled = false;
+    const fetcher = (async (url: string, init: RequestInit) => {
+      calls.push({ url, init });
+      const body = new ReadableStream({
+        cancel() {
+          cancelled = true;
+        },
+      });
+      return new Response(body, { status });
+    }) as typeof fetch;
+    return { fetcher, calls, cancelled: () => cancelled };
+  }
+
+  it('sends DELETE /admin/api_permissions/current.json with the token in its header, follows no redirect, and drops the body', async () => {
+    const platform = scripted(200);
+    await shopifyRevoke(
+      { adminOrigin: 'https://loja.myshopify.com', fetch: platform.fetcher },
+      'shpat_token',
+    );
+    expect(platform.calls).toHaveLength(1);
+    const [call] = platform.calls;
+    expect(call?.url).toBe('https://loja.myshopify.com/admin/api_permissions/current.json');
+    expect(call?.init).toMatchObject({
+      method: 'DELETE',
+      headers: { 'x-shopify-access-token': 'shpat_token', accept: 'application/json' },
+      redirect: 'manual',
+    });
+    expect(platform.cancelled()).toBe(true);
+  });
+
+  it('says a refusal with its status and never the token, worth retrying only when Shopify was busy or down', async () => {
+    for (const [status, retryable] of [
+      [401, false],
+      [404, false],
+      [302, false],
+      [429, true],
+      [499, false],
+      [500, true],
+      [503, true],
+    ] as const) {
+      const platform = scripted(status);
+      const refused = await shopifyRevoke(
+        { adminOrigin: 'https://loja.myshopify.com', fetch: platform.fetcher },
+        'shpat_token',
+      ).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      expect(isStoreRefused(refused), String(status)).toBe(true);
+      expect((refused as StoreRefused).retryable, String(status)).toBe(retryable);
+      expect((refused as Error).message).toBe(`Shopify did not uninstall the app (${status}).`);
+    }
   });
 });
 

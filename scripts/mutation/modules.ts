@@ -80,6 +80,8 @@ export const MODULES: MutationModule[] = [
       'bff/mcp/track-shipment.test.ts',
       'bff/mcp/mcp.test.ts',
       'bff/mcp/orders-tools.test.ts',
+      // a browser's GET /mcp gets the page saying what the endpoint is (mcp.ts), stated beside the page itself
+      'shared/about-page.test.ts',
     ],
   },
   {
@@ -220,8 +222,45 @@ export const MODULES: MutationModule[] = [
     // a platform's order as the desk's (drafts: what is left to ship, cancelled, pickup; the platforms' own example
     // orders) and the tracking outbox's states; the webhooks and the senders are stated end to end through the
     // sandbox (stores/lifecycle.test.ts, shopify/fulfillment.test.ts), seconds a mutant, in `npm test` only
-    mutate: ['bff/stores/order-drafts.ts'],
-    tests: ['bff/stores/order-drafts.test.ts', 'bff/stores/order-drafts-fields.test.ts'],
+    mutate: [
+      'bff/stores/order-drafts.ts',
+      // the store's tokens: sealed at rest (store-key.ts), asked of and revoked at each platform (token-grants.ts,
+      // against a scripted platform answering its own documented examples), and the stores page's body
+      'bff/stores/store-key.ts',
+      'bff/stores/token-grants.ts',
+      'bff/stores/stores-page.ts',
+    ],
+    tests: [
+      'bff/stores/order-drafts.test.ts',
+      'bff/stores/order-drafts-fields.test.ts',
+      'bff/stores/store-key.test.ts',
+      'bff/stores/token-grants.test.ts',
+      'bff/stores/stores-page.test.ts',
+    ],
+  },
+  {
+    name: 'bff/rules',
+    // the merchant's shipping rules: the desk's form and page (/admin/rules), the API (PUT /admin/api/shipping-rules,
+    // GET /api/shipping-rules) and the store with its change log; the rules' meaning (shared/shipping-rules.ts) is in
+    // `shared`, the page's words (messages/) are tables
+    mutate: [
+      'bff/rules/form.ts',
+      'bff/rules/page.ts',
+      'bff/rules/routes.ts',
+      'bff/rules/rules-store.ts',
+      'bff/rules/messages.ts',
+    ],
+    // the routes and the page are driven in process (a BFF and a sandbox in the test's process); the store's contract
+    // on PostgreSQL (rules-store.postgres.test.ts, the same contract over the same SQL as node:sqlite) and the price
+    // parity of the calculator and the BFF over random carts (parity.test.ts, seconds of fast-check) run in `npm test`
+    // only
+    tests: [
+      'bff/rules/form.test.ts',
+      'bff/rules/page-body.test.ts',
+      'bff/rules/rules-store.test.ts',
+      'bff/rules/routes.test.ts',
+      'bff/rules/page.test.ts',
+    ],
   },
   {
     name: 'shared/oauth',
