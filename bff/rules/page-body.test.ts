@@ -53,7 +53,7 @@ describe('the rules form', () => {
     expect(text).toContain('<input type="hidden" name="csrf" value="csrf-token-1">');
     expect(text).toContain('<input type="hidden" name="rows" value="2">');
     expect(text).toContain(
-      '<td><input name="position-0" value="1" inputmode="numeric" size="3" aria-label="Order (1)"></td>',
+      '<td data-label="Order"><input name="position-0" value="1" inputmode="numeric" size="3" aria-label="Order (1)"></td>',
     );
     for (const [name, value, label] of [
       ['id', 'sul', 'Name'],
@@ -65,8 +65,13 @@ describe('the rules form', () => {
       ['skus', 'A', 'SKUs'],
       ['value', 'x', 'Value'],
     ]) {
-      expect(text).toContain(`<td><input name="${name}-0" value="${value}" aria-label="${label} (1)"></td>`);
-      expect(text).toContain(`<td><input name="${name}-1" value="" aria-label="${label} (2)"></td>`);
+      // Each cell names its column (`data-label`): on a phone the row is a card, each field beside its column's name.
+      expect(text).toContain(
+        `<td data-label="${label}"><input name="${name}-0" value="${value}" aria-label="${label} (1)"></td>`,
+      );
+      expect(text).toContain(
+        `<td data-label="${label}"><input name="${name}-1" value="" aria-label="${label} (2)"></td>`,
+      );
     }
     expect(text).toContain('<select name="effect-0" aria-label="Effect (1)">');
     expect(text).toContain('<option value="hide" selected>Hide the option</option>');
