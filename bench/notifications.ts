@@ -2,7 +2,7 @@ import { issueLabel, orderLabel, WEBHOOK_SECRET } from '../bff/notifications/tes
 import { makeS10 } from '../shared/s10.ts';
 import { ShipmentEventSchema } from '../shared/shipment-events.ts';
 import { loopbackAddress, requestFrom } from '../testing/from-address.ts';
-import { startWebhookReceiver } from '../testing/servers.ts';
+import { startWebhookReceiver } from '../testing/receivers.ts';
 import { BENCH_AGENT_TOKEN, startBffProcess, startSandboxProcess } from './processes.ts';
 import { type Figure, median, round } from './stats.ts';
 

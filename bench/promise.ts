@@ -15,7 +15,7 @@ import { AgentLabelInputSchema } from '../shared/labels/agent-label.ts';
 import { laneOf } from '../shared/lanes.ts';
 import { seededRandom } from '../shared/seeded-random.ts';
 import { ufOfCep } from '../shared/uf.ts';
-import { startSmtp } from '../testing/servers.ts';
+import { startSmtp } from '../testing/receivers.ts';
 import { type Figure, round } from './stats.ts';
 
 const HOUR = 3_600_000;

@@ -5,7 +5,7 @@ import {
   startSmtp,
   startWebhookReceiver,
   type WebhookReceiver,
-} from '../testing/servers.ts';
+} from '../testing/receivers.ts';
 import { createBff } from './app.ts';
 import { ConfigError, parseConfig } from './config.ts';
 import { eventsOf, issueLabel, orderLabel, WEBHOOK_SECRET } from './notifications/testing/harness.ts';

@@ -9,7 +9,7 @@ import { OrderLookupResponseSchema } from '../shared/order-lookup.ts';
 import { SHIPMENT_EVENT_TYPES } from '../shared/shipment-events.ts';
 import { TrackShipmentOutputSchema } from '../shared/tracking.ts';
 import { TrackingLookupResponseSchema, TrackingLookupResultSchema } from '../shared/tracking-lookup.ts';
-import { type SmtpServer, startSmtp } from '../testing/servers.ts';
+import { type SmtpServer, startSmtp } from '../testing/receivers.ts';
 import { axeOn } from './support/axe.ts';
 import { launchBrowser, screenshot } from './support/browser.ts';
 

@@ -9,7 +9,7 @@ import {
   startSmtp,
   startWebhookReceiver,
   type WebhookReceiver,
-} from '../testing/servers.ts';
+} from '../testing/receivers.ts';
 import { axeOn } from './support/axe.ts';
 import { ARTIFACTS, allowConsoleErrors, launchBrowser, screenshot } from './support/browser.ts';
 

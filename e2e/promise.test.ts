@@ -28,7 +28,7 @@ import {
   startSmtp,
   startWebhookReceiver,
   type WebhookReceiver,
-} from '../testing/servers.ts';
+} from '../testing/receivers.ts';
 import { launchBrowser, screenshot } from './support/browser.ts';
 
 /**

@@ -3,7 +3,7 @@ import { type RunningSandbox, startSandbox } from '../../sandbox/testing.ts';
 import { makeS10 } from '../../shared/s10.ts';
 import { TrackingLookupResponseSchema } from '../../shared/tracking-lookup.ts';
 import { loopbackAddress, requestFrom } from '../../testing/from-address.ts';
-import { startWebhookReceiver, type WebhookReceiver } from '../../testing/servers.ts';
+import { startWebhookReceiver, type WebhookReceiver } from '../../testing/receivers.ts';
 import { type RunningBff, startBff } from '../testing.ts';
 import { Clocks, issueLabel, orderLabel, WEBHOOK_SECRET } from './testing/harness.ts';
 

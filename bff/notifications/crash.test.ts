@@ -6,7 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningSandbox, startSandbox } from '../../sandbox/testing.ts';
 import { recordChild } from '../../testing/processes.ts';
-import { startWebhookReceiver, type WebhookReceiver } from '../../testing/servers.ts';
+import { startWebhookReceiver, type WebhookReceiver } from '../../testing/receivers.ts';
 import { TEST_AGENTS } from '../testing.ts';
 import { eventsOf, issueLabel, orderLabel, WEBHOOK_SECRET } from './testing/harness.ts';
 

@@ -2,12 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningSandbox, startSandbox } from '../../sandbox/testing.ts';
 import { migrate } from '../../shared/sql/migrate.ts';
 import { PostgresSql } from '../../shared/sql/postgres.ts';
-import {
-  type PostgresServer,
-  startPostgres,
-  startWebhookReceiver,
-  type WebhookReceiver,
-} from '../../testing/servers.ts';
+import { startWebhookReceiver, type WebhookReceiver } from '../../testing/receivers.ts';
+import { type PostgresServer, startPostgres } from '../../testing/servers.ts';
 import { LedgerStore } from '../labels/ledger-store.ts';
 import { type RunningBff, startBff } from '../testing.ts';
 import { NOTIFICATION_MIGRATIONS } from './migrations.ts';

@@ -5,7 +5,7 @@ import {
   startSmtp,
   startWebhookReceiver,
   type WebhookReceiver,
-} from '../../testing/servers.ts';
+} from '../../testing/receivers.ts';
 import { type RunningBff, startBff } from '../testing.ts';
 import { Clocks, eventsOf, issueLabel, orderLabel, WEBHOOK_SECRET } from './testing/harness.ts';
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningSandbox, startSandbox } from '../../sandbox/testing.ts';
-import { startWebhookReceiver, type WebhookReceiver } from '../../testing/servers.ts';
+import { startWebhookReceiver, type WebhookReceiver } from '../../testing/receivers.ts';
 import { type RunningBff, startBff } from '../testing.ts';
 import { Clocks, issueLabel, orderLabel, WEBHOOK_SECRET } from './testing/harness.ts';
 

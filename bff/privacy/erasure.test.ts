@@ -11,7 +11,8 @@ import { nuvemshopHmac } from '../../shared/checkouts/nuvemshop.ts';
 import { shopifyHmac } from '../../shared/checkouts/shopify.ts';
 import type { Sql } from '../../shared/sql/sql.ts';
 import { SqliteSql } from '../../shared/sql/sqlite.ts';
-import { type PostgresServer, type SmtpServer, startPostgres, startSmtp } from '../../testing/servers.ts';
+import { type SmtpServer, startSmtp } from '../../testing/receivers.ts';
+import { type PostgresServer, startPostgres } from '../../testing/servers.ts';
 import {
   type DeskClient,
   deskClient,

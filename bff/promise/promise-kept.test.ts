@@ -7,7 +7,7 @@ import {
   startSmtp,
   startWebhookReceiver,
   type WebhookReceiver,
-} from '../../testing/servers.ts';
+} from '../../testing/receivers.ts';
 import {
   Clocks,
   eventsOf,

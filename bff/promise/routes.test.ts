@@ -4,7 +4,7 @@ import { platformPromise } from '../../shared/delivery-promise.ts';
 import { PromisesResponseSchema } from '../../shared/promise-lookup.ts';
 import { TrackingLookupResponseSchema } from '../../shared/tracking-lookup.ts';
 import { loopbackAddress, requestFrom } from '../../testing/from-address.ts';
-import { startWebhookReceiver, type WebhookReceiver } from '../../testing/servers.ts';
+import { startWebhookReceiver, type WebhookReceiver } from '../../testing/receivers.ts';
 import { Clocks, issueLabel, orderLabel, WEBHOOK_SECRET } from '../notifications/testing/harness.ts';
 import { type RunningBff, startBff } from '../testing.ts';
 import { seedDelivered } from './testing/seed.ts';

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningSandbox, startSandbox } from '../../sandbox/testing.ts';
 import { PromisesResponseSchema } from '../../shared/promise-lookup.ts';
 import { loopbackAddress, requestFrom } from '../../testing/from-address.ts';
-import { startWebhookReceiver, type WebhookReceiver } from '../../testing/servers.ts';
+import { startWebhookReceiver, type WebhookReceiver } from '../../testing/receivers.ts';
 import { Clocks, issueLabel, orderLabel, WEBHOOK_SECRET } from '../notifications/testing/harness.ts';
 import { type RunningBff, startBff } from '../testing.ts';
 import { MAX_SERVICE_HISTORIES } from './promises.ts';

@@ -2,7 +2,7 @@ import { McpClients } from '../../../sandbox/mcp/testing.ts';
 import { type RunningSandbox, SAMPLE_LABEL } from '../../../sandbox/testing.ts';
 import { AgentLabelOutputSchema } from '../../../shared/labels/agent-label.ts';
 import { ShipmentEventSchema } from '../../../shared/shipment-events.ts';
-import type { ReceivedWebhook } from '../../../testing/servers.ts';
+import type { ReceivedWebhook } from '../../../testing/receivers.ts';
 
 /** A Standard Webhooks secret for tests: `whsec_` and the base64 of 32 bytes. */
 export const WEBHOOK_SECRET = `whsec_${Buffer.alloc(32, 42).toString('base64')}`;
