@@ -70,7 +70,7 @@ function textsAt(paths: readonly string[], commit?: string): string[] {
   return texts;
 }
 
-/** Product lines per top folder (and `total`) at a commit, or in the work tree when none is given. */
+/** Product lines per top folder (and `total`) at a commit, or of the tracked files as staged (git's index) when none is given. */
 export function productLines(commit?: string): Record<string, number> {
   const paths = (commit ? git(['ls-tree', '-r', '--name-only', commit]) : git(['ls-files']))
     .split('\n')
