@@ -50,6 +50,15 @@ describe('plans a label could never number (over 999 volumes)', () => {
     expect(volumesAtLeast([item('heavy', [5, 5, 5], 3, 16_000)], CATALOGUE)).toBe(3);
   });
 
+  it('lets a unit over half the room share a box with one over half the load (CI found it: 2 said, 1 planned)', () => {
+    const caixa = [{ ...box('caixa', [1, 10, 15]), tareGrams: 0, maxWeightGrams: 6 }];
+    const items = [item('largo', [1, 5.9, 12.8], 1, 1), item('pesado', [0.1, 0.1, 0.1], 1, 4)];
+    expect(volumesAtLeast(items, caixa)).toBe(1);
+    expect(planShipment({ items }, caixa)).toMatchObject({ volumes: [{ box: 'caixa' }] });
+    // two of either kind still cannot share
+    expect(volumesAtLeast([...items, item('pesado2', [0.1, 0.1, 0.1], 1, 4)], caixa)).toBe(2);
+  });
+
   it('counts the volume of the order over the largest box, an exact multiple as itself', () => {
     const caixa = [box('caixa', [20, 10, 10])];
     // 20 units of 125 cm³ in a box of 2,000 cm³: 2,500 cm³, so 2 boxes at least

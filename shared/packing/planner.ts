@@ -57,14 +57,17 @@ export function volumesAtLeast(items: readonly PackingItem[], boxes: readonly Bo
   const carries = Math.max(...types.map((type) => type.contentGrams));
   let volume = 0;
   let grams = 0;
-  let alone = 0;
+  // Two units over half the largest box's room never share a box, nor two over half its load; but one of each may.
+  let overHalfRoom = 0;
+  let overHalfLoad = 0;
   for (const [index, item] of items.entries()) {
     const unit = volumeOf(unitType(item, index).sides);
     volume += unit * item.quantity;
     grams += item.weightGrams * item.quantity;
-    if (2 * unit > largest || 2 * item.weightGrams > carries) alone += item.quantity;
+    if (2 * unit > largest) overHalfRoom += item.quantity;
+    if (2 * item.weightGrams > carries) overHalfLoad += item.quantity;
   }
-  return Math.max(1, alone, Math.ceil(volume / largest - 1e-9), Math.ceil(grams / carries));
+  return Math.max(1, overHalfRoom, overHalfLoad, Math.ceil(volume / largest - 1e-9), Math.ceil(grams / carries));
 }
 
 function tooManyVolumes(volumes: number, verb: 'needs at least' | 'packs into'): PlanShipmentRefusal {
