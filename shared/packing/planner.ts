@@ -67,7 +67,13 @@ export function volumesAtLeast(items: readonly PackingItem[], boxes: readonly Bo
     if (2 * unit > largest) overHalfRoom += item.quantity;
     if (2 * item.weightGrams > carries) overHalfLoad += item.quantity;
   }
-  return Math.max(1, overHalfRoom, overHalfLoad, Math.ceil(volume / largest - 1e-9), Math.ceil(grams / carries));
+  return Math.max(
+    1,
+    overHalfRoom,
+    overHalfLoad,
+    Math.ceil(volume / largest - 1e-9),
+    Math.ceil(grams / carries),
+  );
 }
 
 function tooManyVolumes(volumes: number, verb: 'needs at least' | 'packs into'): PlanShipmentRefusal {
