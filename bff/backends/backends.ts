@@ -28,6 +28,7 @@ import { MemoryQuoteStore, type QuoteStore } from '../rates/quote-cache.ts';
 import { openLaneOf, QuoteShares, quoteShareOf } from '../rates/quote-share.ts';
 import { RedisQuoteStore } from '../rates/redis-quote-cache.ts';
 import { CONNECTION_MIGRATIONS, ConnectionStore } from '../stores/connection-store.ts';
+import { connectionWindows } from '../stores/connection-windows.ts';
 import { FulfillmentStore } from '../stores/tracking-back.ts';
 import { TrackingCache, type TrackingStore } from '../tracking/cache.ts';
 import { RedisTrackingCache } from '../tracking/redis-cache.ts';
@@ -116,17 +117,25 @@ export interface BackendOptions {
 }
 
 /**
- * The store of the orders taken before `store_orders` kept it (migration 503): the configured one, else the one
- * connected last, whose orders those were (one store per platform at a time).
+ * The store of the orders taken before `store_orders` kept it (migration 503): the store of the platform connected when
+ * each was received, as the connections' rows know it (`connectionWindows`). An order no window holds (received before
+ * any known connection, or in an earlier connection of a store since reconnected: a row keeps only its last) gets the
+ * configured store, else the one connected last (one store per platform at a time), as before the windows: the safe
+ * reading where the rows cannot tell, since an order left without a store would be found by no store's erasure.
  */
-async function fillOrderStores(config: BffConfig, orders: OrderStore, connections: ConnectionStore) {
+async function fillOrderStores(
+  config: BffConfig,
+  sql: Sql,
+  orders: OrderStore,
+  connections: ConnectionStore,
+) {
   const { shopify, nuvemshop } = config.checkout;
   for (const [platform, configured] of [
     ['shopify', shopify.shop],
     ['nuvemshop', nuvemshop.storeId],
   ] as const) {
-    const store = configured ?? (await connections.latest(platform));
-    if (store) await orders.fillStores(platform, store);
+    const fallback = configured ?? (await connections.latest(platform));
+    await orders.fillStores(platform, await connectionWindows(sql, platform), fallback);
   }
 }
 
@@ -167,7 +176,7 @@ export async function openBackends(config: BffConfig, options: BackendOptions): 
     // The orders' tables (their state is read at run time from label_attempts and shipment_watches, migrated above).
     await orders.ready;
     await migrate(sql, CONNECTION_MIGRATIONS);
-    await fillOrderStores(config, orders, connections);
+    await fillOrderStores(config, sql, orders, connections);
     secret = await linkSecret(sql, config.linkSecret);
   } catch (error) {
     await closeSql().catch(() => undefined);

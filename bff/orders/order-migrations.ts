@@ -66,7 +66,8 @@ export const ORDER_MIGRATIONS: readonly Migration[] = [
   {
     // The store an order came from (a Shopify shop, a Nuvemshop store id; none for the CSV import): a store's
     // `shop/redact` / `store/redact` erases that store's orders, not every order of its platform (issue 44, finding
-    // 13). Rows taken before it are filled at start from the store connection (OrderStore.fillStores).
+    // 13). Rows taken before it are filled at start with the store connected when each was received
+    // (OrderStore.fillStores).
     id: '503-store-orders-store',
     sql: `
       ALTER TABLE store_orders ADD COLUMN store TEXT;

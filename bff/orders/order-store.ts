@@ -10,6 +10,7 @@ import {
 } from '../../shared/orders/order.ts';
 import { migrated } from '../../shared/sql/migrate.ts';
 import { isUniqueViolation, type Sql, type SqlTransaction } from '../../shared/sql/sql.ts';
+import type { ConnectionWindow } from '../stores/connection-windows.ts';
 import { changesBetween, type LabelledContent, labelledContent } from './order-changes.ts';
 import { ORDER_MIGRATIONS } from './order-migrations.ts';
 
@@ -209,15 +210,35 @@ export class OrderStore {
   }
 
   /**
-   * The orders taken before the store was kept with them (migration 503), given the store of their platform (the
-   * configured one, else the one connected last): at start, so a store's erasure finds them. Answers how many.
+   * The orders taken before the store was kept with them (migration 503), each given the store of its platform that
+   * was connected when it was received (`received_at` in that store's window, both ends included; where two windows
+   * hold it, the one connected last, as `windows` come), else `fallback` (the configured store, else the one connected
+   * last: an order received before any known connection, or in a connection the row no longer remembers). At start,
+   * so a store's erasure finds them; one transaction under a lock, so instances starting together fill once, and only
+   * rows with no store, so running it again changes nothing. Answers how many.
    */
-  async fillStores(source: OrderSource, store: string): Promise<number> {
+  async fillStores(
+    source: OrderSource,
+    windows: readonly ConnectionWindow[],
+    fallback: string | undefined,
+  ): Promise<number> {
     await this.ready;
-    return this.sql.run('UPDATE store_orders SET store = ? WHERE source = ? AND store IS NULL', [
-      store,
-      source,
-    ]);
+    return this.sql.transaction(async (tx) => {
+      await tx.lock(`store-orders-fill:${source}`);
+      let filled = 0;
+      for (const { shop, from, until } of windows)
+        filled += await tx.run(
+          `UPDATE store_orders SET store = ? WHERE source = ? AND store IS NULL AND received_at >= ?
+             AND received_at <= ?`,
+          [shop, source, from, until ?? Number.MAX_SAFE_INTEGER],
+        );
+      if (fallback !== undefined)
+        filled += await tx.run('UPDATE store_orders SET store = ? WHERE source = ? AND store IS NULL', [
+          fallback,
+          source,
+        ]);
+      return filled;
+    });
   }
 
   async get(orderId: string): Promise<StoredOrder | undefined> {

@@ -256,7 +256,7 @@ export class ConnectionStore {
   /**
    * Uninstalled or disconnected: the tokens gone, the row kept so the desk says how to reconnect. `happenedAt`: when
    * the platform says the uninstall happened; a connection made after it (a reinstall, then the platform's late retry of
-   * the old uninstall) is kept.
+   * the old uninstall) is kept. `updated_at` then says when it was disconnected (connection-windows.ts reads it so).
    */
   async disconnect(
     platform: StorePlatform,
