@@ -50,8 +50,9 @@ async function filled(
   database: DatabaseOf,
   steps: readonly Step[],
   orders: readonly (readonly [string, number])[],
+  variables: Record<string, string> = {},
 ): Promise<Record<string, unknown>> {
-  const env = await database();
+  const env = { ...(await database()), ...variables };
   const first = await open(env, T0);
   try {
     for (const [step, shop, at] of steps)
@@ -135,6 +136,24 @@ export function describeOrderStoreBackfill(name: string, database: DatabaseOf): 
         ],
       );
       expect(stores).toEqual({ '#before': '2002', '#between': '2002', '#after': '2002' });
+    });
+
+    it("files an order no window holds under the configured store, one in another store's window under that store", async () => {
+      // As the BFF talks to the connected store before the configured one (Connections.shopOf).
+      const stores = await filled(
+        database,
+        [
+          ['connect', '1001', T0 + 100],
+          ['disconnect', '1001', T0 + 200],
+        ],
+        [
+          ['#before', T0],
+          ['#1001', T0 + 150],
+          ['#after', T0 + 250],
+        ],
+        { BFF_NUVEMSHOP_STORE_ID: '9009' },
+      );
+      expect(stores).toEqual({ '#before': '9009', '#1001': '1001', '#after': '9009' });
     });
 
     it('knows only the last window of a store reconnected, and files the earlier one by the store connected last', async () => {
