@@ -78,4 +78,38 @@ describe('a desk page before its script has mounted', () => {
       await context.close();
     }
   }, 60_000);
+
+  it('disables every button that only the script makes act, and no button of a form that works without it', async () => {
+    const context = await browser.newContext({ locale: 'pt-BR' });
+    // The script is never answered: each page stays as it is before its script runs.
+    await context.route(`${bff.url}${DESK_SCRIPT_PATH}`, () => new Promise<void>(() => {}));
+    const page = await context.newPage();
+    try {
+      await page.goto(`${bff.url}/admin/orders`, { waitUntil: 'commit' });
+      await page.getByLabel('Senha do lojista').fill(PASSWORD);
+      await page.getByRole('button', { name: 'Entrar' }).click();
+      const seen: Record<string, string[]> = {};
+      for (const path of ['/admin/orders', '/admin/labels/new', '/admin/labels', '/admin/agents']) {
+        await page.goto(`${bff.url}${path}`, { waitUntil: 'commit' });
+        await page.waitForFunction(() => document.readyState === 'interactive' && document.body !== null);
+        // A button needs the script when it is not a submit, or submits a form with nowhere to go without it.
+        seen[path] = await page.evaluate(() =>
+          [...document.querySelectorAll('button')]
+            .filter((button) => {
+              const needsScript = button.type !== 'submit' || !button.form?.hasAttribute('action');
+              return needsScript !== button.disabled;
+            })
+            .map((button) => `${button.textContent?.trim()} (${button.disabled ? 'disabled' : 'enabled'})`),
+        );
+      }
+      expect(seen).toEqual({
+        '/admin/orders': [],
+        '/admin/labels/new': [],
+        '/admin/labels': [],
+        '/admin/agents': [],
+      });
+    } finally {
+      await context.close();
+    }
+  }, 60_000);
 });
