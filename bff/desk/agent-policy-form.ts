@@ -1,6 +1,7 @@
 import { type Html, html } from '../../shared/html.ts';
 import type { AgentPolicy } from '../policies/policies.ts';
 import { MESSAGES } from './messages.ts';
+import { NEEDS_SCRIPT } from './view-parts.ts';
 
 /**
  * The policy form of one OAuth client on `/admin/agents` (docs/agents/labels.md, "A policy per agent"): labels
@@ -56,7 +57,7 @@ ${radio('above', t.approvalAbove, above)}
 <div class="check"><input id="${id('decides')}" type="checkbox" name="decidesApprovals" value="yes"${
     policy?.decidesApprovals ? html` checked` : ''
   }><label for="${id('decides')}">${t.decidesApprovals}</label></div>
-<div class="actions"><button class="secondary" type="submit">${t.savePolicy}</button></div>
+<div class="actions"><button class="secondary" type="submit"${NEEDS_SCRIPT}>${t.savePolicy}</button></div>
 <p class="status" role="status" data-policy-status></p>
 </form>
 </details>

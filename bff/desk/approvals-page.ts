@@ -7,7 +7,16 @@ import type { LedgerAttempt } from '../labels/ledger.ts';
 import type { Approval } from '../policies/approval-store.ts';
 import { formatDimensions, formatMoney, formatWeight } from './format.ts';
 import type { Messages } from './messages.ts';
-import { definitions, labelNames, notice, partyBlock, readStored, stateBadge, timeOf } from './view-parts.ts';
+import {
+  definitions,
+  labelNames,
+  NEEDS_SCRIPT,
+  notice,
+  partyBlock,
+  readStored,
+  stateBadge,
+  timeOf,
+} from './view-parts.ts';
 
 export interface ApprovalsPageView {
   t: Messages;
@@ -71,9 +80,9 @@ ${
     : html`<pre class="raw">${approval.request}</pre>`
 }
 <div class="actions">
-<button class="primary" type="button" data-approve="${approval.id}" aria-label="${t.approveLabel(name)}">${t.approve}</button>
-<button class="secondary" type="button" data-reject="${approval.id}" aria-label="${t.rejectLabel(name)}">${t.reject}</button>
-<button class="danger" type="button" hidden data-approve-over="${approval.id}" aria-label="${t.approveOverLimitLabel(name)}">${t.approveOverLimit}</button>
+<button class="primary" type="button"${NEEDS_SCRIPT} data-approve="${approval.id}" aria-label="${t.approveLabel(name)}">${t.approve}</button>
+<button class="secondary" type="button"${NEEDS_SCRIPT} data-reject="${approval.id}" aria-label="${t.rejectLabel(name)}">${t.reject}</button>
+<button class="danger" type="button" hidden${NEEDS_SCRIPT} data-approve-over="${approval.id}" aria-label="${t.approveOverLimitLabel(name)}">${t.approveOverLimit}</button>
 </div>
 </li>`;
 }

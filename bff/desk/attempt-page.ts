@@ -12,6 +12,7 @@ import {
   definitions,
   issuerName,
   labelNames,
+  NEEDS_SCRIPT,
   notice,
   partyBlock,
   readStored,
@@ -107,7 +108,7 @@ ${definitions([
 ])}
 ${
   claimable
-    ? html`<button class="primary" type="button" data-resolve-created="${attempt.prepostagemId}" aria-describedby="${heading}">${t.ours} <span class="code">(${attempt.prepostagemId})</span></button>`
+    ? html`<button class="primary" type="button"${NEEDS_SCRIPT} data-resolve-created="${attempt.prepostagemId}" aria-describedby="${heading}">${t.ours} <span class="code">(${attempt.prepostagemId})</span></button>`
     : ''
 }
 </li>`;
@@ -132,7 +133,7 @@ ${history}
 <legend>${t.notCreatedLegend}</legend>
 <div class="check"><input id="not-created-confirm" type="checkbox" required><label for="not-created-confirm">${t.notCreatedConfirm}</label></div>
 <p class="hint">${t.notCreatedHelp}</p>
-<button class="secondary" type="submit">${t.notCreated}</button>
+<button class="secondary" type="submit"${NEEDS_SCRIPT}>${t.notCreated}</button>
 </fieldset>
 </form>
 <details class="forced">
@@ -142,7 +143,7 @@ ${history}
 <div class="field"><label for="forced-id">${t.forcedId}</label><input id="forced-id" name="prepostagemId" required maxlength="40" autocomplete="off" class="code"></div>
 <div class="field"><label for="forced-tracking">${t.forcedTracking}</label><input id="forced-tracking" name="trackingCode" maxlength="20" autocomplete="off" class="code"></div>
 <div class="field"><label for="forced-reason">${t.forcedReason}</label><textarea id="forced-reason" name="force" required minlength="10" maxlength="500" rows="3"></textarea></div>
-<button class="secondary" type="submit">${t.forcedSubmit}</button>
+<button class="secondary" type="submit"${NEEDS_SCRIPT}>${t.forcedSubmit}</button>
 </form>
 </details>
 <p class="status" role="status" data-resolve-status></p>
@@ -154,7 +155,7 @@ function resendSection(view: AttemptView): Html {
   return html`<section aria-labelledby="resend">
 <h2 id="resend">${t.resendHeading}</h2>
 <p>${t.resendIntro}</p>
-<button class="primary" type="button" data-resend>${t.resend}</button>
+<button class="primary" type="button"${NEEDS_SCRIPT} data-resend>${t.resend}</button>
 <p class="status" role="status" data-resend-status></p>
 </section>`;
 }

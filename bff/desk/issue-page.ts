@@ -2,6 +2,7 @@ import { formatCep } from '../../shared/cep.ts';
 import { type Html, html } from '../../shared/html.ts';
 import type { Party } from '../../shared/labels/party.ts';
 import type { Messages } from './messages.ts';
+import { NEEDS_SCRIPT } from './view-parts.ts';
 
 export interface IssueView {
   t: Messages;
@@ -9,7 +10,7 @@ export interface IssueView {
   sender: Party | undefined;
 }
 
-/** One line of the order; the script clones it for more lines and renumbers its ids. */
+/** One line of the order; the script clones it for more lines, renumbers its ids, and shows "remove" from two lines on. */
 export function itemFieldset(t: Messages, n: number): Html {
   const id = (field: string) => `item-${n}-${field}`;
   const number = (field: string, label: string, attributes: Html) =>
@@ -23,7 +24,7 @@ ${number('altura', t.height, html`min="0.1" step="0.1"`)}
 ${number('weightGrams', t.unitWeight, html`min="1" step="1"`)}
 ${number('quantity', t.quantity, html`min="1" max="999" step="1" value="1"`)}
 ${number('valor', t.unitValue, html`min="0" step="0.01"`)}
-<div class="field remove"><button class="link" type="button" data-remove-item>${t.removeItem(n)}</button></div>
+<div class="field remove"><button class="link" type="button" hidden${NEEDS_SCRIPT} data-remove-item>${t.removeItem(n)}</button></div>
 </fieldset>`;
 }
 
@@ -72,15 +73,15 @@ export function issueBody(view: IssueView): Html {
 <fieldset class="items">
 <legend>${t.itemsLegend}</legend>
 <div data-items>${itemFieldset(t, 1)}</div>
-<button class="secondary" type="button" data-add-item>${t.addItem}</button>
+<button class="secondary" type="button"${NEEDS_SCRIPT} data-add-item>${t.addItem}</button>
 </fieldset>
-<div class="actions"><button class="primary" type="button" data-plan>${t.plan}</button></div>
+<div class="actions"><button class="primary" type="button"${NEEDS_SCRIPT} data-plan>${t.plan}</button></div>
 <div data-plan-result></div>
 </section>
 <section class="step" aria-labelledby="step-quote" data-step="quote" hidden>
 <h2 id="step-quote" tabindex="-1">${t.stepQuote}</h2>
 <div class="field"><label for="recipient-cep">${t.cep}</label><input id="recipient-cep" name="recipient.endereco.cep" type="text" inputmode="numeric" required maxlength="9" autocomplete="off"></div>
-<div class="actions"><button class="primary" type="button" data-quote>${t.quote}</button></div>
+<div class="actions"><button class="primary" type="button"${NEEDS_SCRIPT} data-quote>${t.quote}</button></div>
 <div data-quote-result></div>
 </section>
 <section class="step" aria-labelledby="step-parties" data-step="parties" hidden>
@@ -95,7 +96,7 @@ ${partyFields(t, 'recipient', undefined)}
 ${partyFields(t, 'sender', view.sender)}
 <div class="check wide"><input id="remember-sender" type="checkbox" data-remember-sender><label for="remember-sender">${t.rememberSender}</label></div>
 </fieldset>
-<div class="actions"><button class="primary" type="submit" data-issue>${t.issue(1)}</button></div>
+<div class="actions"><button class="primary" type="submit"${NEEDS_SCRIPT} data-issue>${t.issue(1)}</button></div>
 </section>
 <section class="step" aria-labelledby="step-results" data-step="results" hidden>
 <h2 id="step-results" tabindex="-1">${t.stepResults}</h2>

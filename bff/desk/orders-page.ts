@@ -9,7 +9,7 @@ import { formatMoney, formatWeight } from './format.ts';
 import { partyFields } from './issue-page.ts';
 import type { Messages } from './messages.ts';
 import type { OrderMessages } from './order-messages.ts';
-import { notice } from './view-parts.ts';
+import { NEEDS_SCRIPT, notice } from './view-parts.ts';
 
 export interface OrdersView {
   t: Messages;
@@ -50,7 +50,7 @@ function tracking(o: OrderMessages, order: OrderView): Html | '' {
   const error = 'error' in back && back.error ? html` <span class="muted">${back.error}</span>` : '';
   const resend =
     back.state === 'failed' || back.state === 'waiting'
-      ? html` <button class="link" type="button" data-resend-tracking="${order.orderId}">${o.resend}</button>`
+      ? html` <button class="link" type="button"${NEEDS_SCRIPT} data-resend-tracking="${order.orderId}">${o.resend}</button>`
       : '';
   return html`<p class="tracking-back tracking-${back.state}" data-tracking-back>${text}${error}${resend}</p>`;
 }
@@ -137,7 +137,7 @@ ${partyFields(view.t, 'sender', view.sender)}
 </fieldset>
 </details>
 <div class="actions">
-<button class="primary" type="submit" data-issue-orders>${o.issueSelected}</button>
+<button class="primary" type="submit"${NEEDS_SCRIPT} data-issue-orders>${o.issueSelected}</button>
 ${printLink(view)}
 <a class="button secondary" href="/admin/orders" data-refresh hidden>${o.refresh}</a>
 </div>
@@ -150,7 +150,7 @@ ${printLink(view)}
 <p>${o.importIntro} <a href="/admin/api/orders/import/template" download>${o.template}</a></p>
 <form data-import-form novalidate>
 <div class="field"><label for="import-file">${o.fileLabel}</label><input id="import-file" type="file" accept=".csv,text/csv" data-import-file></div>
-<div class="actions"><button class="secondary" type="button" data-import-preview>${o.preview}</button><button class="primary" type="button" data-import-now>${o.importNow}</button></div>
+<div class="actions"><button class="secondary" type="button"${NEEDS_SCRIPT} data-import-preview>${o.preview}</button><button class="primary" type="button"${NEEDS_SCRIPT} data-import-now>${o.importNow}</button></div>
 <p class="status" role="status" data-import-status></p>
 <ul class="results" data-import-results></ul>
 </form>
@@ -181,7 +181,7 @@ ${number('preset-weight', o.presetWeight, html`min="1" step="1"`)}
 ${number('preset-length', o.presetLength, html`min="0.1" step="0.1"`)}
 ${number('preset-width', o.presetWidth, html`min="0.1" step="0.1"`)}
 ${number('preset-height', o.presetHeight, html`min="0.1" step="0.1"`)}
-<div class="actions"><button class="secondary" type="submit" data-save-preset>${o.presetSave}</button></div>
+<div class="actions"><button class="secondary" type="submit"${NEEDS_SCRIPT} data-save-preset>${o.presetSave}</button></div>
 <p class="status" role="status" data-preset-status></p>
 </form>
 </section>`;
@@ -215,7 +215,7 @@ ${partyFields(t, 'recipient', recipient)}
 </fieldset>
 <div class="field"><label for="service-id">${t.fieldService}</label><input id="service-id" name="serviceId" value="${order.serviceId ?? ''}" type="text" maxlength="60" autocomplete="off"></div>
 <div class="check wide"><input id="confirm" type="checkbox" name="confirm" data-confirm><label for="confirm">${o.confirm}</label></div>
-<div class="actions"><button class="primary" type="submit" data-save-review>${o.save}</button></div>
+<div class="actions"><button class="primary" type="submit"${NEEDS_SCRIPT} data-save-review>${o.save}</button></div>
 <p class="notice notice-error" role="alert" data-error></p>
 </form>`;
 }

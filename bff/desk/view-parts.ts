@@ -64,3 +64,11 @@ export function notice(text: string | undefined, kind: 'ok' | 'error' = 'ok'): H
   if (!text) return '';
   return html`<p class="notice notice-${kind}" id="notice" role="status" tabindex="-1">${text}</p>`;
 }
+
+/**
+ * The attributes of a control the desk's script gives its action (a button of a form without `action`, a
+ * `type="button"`): rendered `disabled` until the script has mounted (bff/desk/client/desk.ts enables every
+ * `[data-needs-script]`), so a tap before that is refused visibly and announced as unavailable, not lost. Controls of
+ * forms that work without the script (login, logout, filters, the print form) do not carry it.
+ */
+export const NEEDS_SCRIPT = html` disabled data-needs-script`;

@@ -320,7 +320,7 @@ export function describeDesk(backend: Backend, suite: DeskSuite): void {
 
         await poll(() => page.locator('.state').first().textContent()).toBe('Desconhecida');
         await poll(() => page.getByRole('heading', { name: 'Histórico da plataforma' }).count()).toBe(1);
-        // The decision's buttons act once the desk's script has mounted (a link navigation does not wait for it).
+        // The picture shows the page as the merchant acts on it: its buttons are disabled until the script mounts.
         await page.locator('body[data-mounted]').waitFor({ state: 'attached' });
         await screenshot(page, `desk-attempt-unknown-${backend.postgres ? 'pg' : 'sqlite'}`);
         // The decision needs the merchant to say they checked.
@@ -374,9 +374,8 @@ export function describeDesk(backend: Backend, suite: DeskSuite): void {
         await page.locator(`a[href="/admin/labels/${lost.attemptId}"]`).click();
         const ours = page.getByRole('button', { name: /^Esta pré-postagem é nossa/ });
         await poll(() => ours.count()).toBe(2);
-        // The buttons are in the page's HTML before the desk's script gives them their action: a click before it
-        // does nothing (a busy CI run clicked first, and no decision came).
-        await page.locator('body[data-mounted]').waitFor({ state: 'attached' });
+        // The buttons are disabled until the desk's script gives them their action, so the click below waits for it
+        // (a busy CI run once clicked first, and no decision came): e2e/desk-mount.test.ts.
         expect(
           await page
             .getByText('Mais de uma tentativa da plataforma tem exatamente este pedido', { exact: false })

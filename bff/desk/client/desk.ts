@@ -7,6 +7,7 @@ import { mountAttempt } from './attempt.ts';
 import { IssueForm } from './issue.ts';
 import { mountLabels } from './labels.ts';
 import { mountOrderReview, mountOrders } from './orders.ts';
+import { enableScriptControls } from './ui.ts';
 
 /**
  * The label desk's script: one ES module (`/admin/assets/desk.js`, built by `vite build --mode desk`), loaded by
@@ -42,7 +43,9 @@ function start(): void {
       mountOrderReview(t);
       break;
   }
-  // The page's buttons work from here on: a test (or a script) that clicks before this would click nothing.
+  // The page's buttons work from here on: rendered disabled until now (a tap before this would have done nothing),
+  // they are enabled in the same task that bound them, so no click falls between the two.
+  enableScriptControls(document);
   document.body.dataset.mounted = '';
 }
 

@@ -6,7 +6,16 @@ import { callApi, errorOf } from './api.ts';
 import { fillFromCep } from './cep.ts';
 import { partyFrom } from './order.ts';
 import { rememberSender, restoreSender } from './sender.ts';
-import { answerOf, element, failureText, once, required, say, selectAll } from './ui.ts';
+import {
+  answerOf,
+  element,
+  enableScriptControls,
+  failureText,
+  once,
+  required,
+  say,
+  selectAll,
+} from './ui.ts';
 
 /** `POST /admin/api/orders/labels`: each order's volumes, or why none was sent. */
 const BatchSchema = z.object({
@@ -90,6 +99,7 @@ async function refreshRows(): Promise<void> {
     .parseFromString(await res.text(), 'text/html')
     .querySelector('[data-orders-table]');
   if (fresh) table.replaceChildren(...[...fresh.childNodes].map((node) => document.importNode(node, true)));
+  enableScriptControls(table);
   table.dispatchEvent(new CustomEvent('rows-refreshed', { bubbles: true }));
 }
 

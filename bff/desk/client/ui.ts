@@ -39,6 +39,15 @@ export async function once(button: HTMLElement | null, action: () => Promise<voi
   }
 }
 
+/**
+ * Enables the controls under `root` that the page rendered `disabled` until the script gives them their action
+ * (`NEEDS_SCRIPT`, bff/desk/view-parts.ts). Called once the actions are bound, and on rows the server renders anew.
+ */
+export function enableScriptControls(root: ParentNode): void {
+  for (const control of root.querySelectorAll<HTMLButtonElement>('[data-needs-script]'))
+    control.disabled = false;
+}
+
 /** A new element, with its class and its text when given. */
 export function element<K extends keyof HTMLElementTagNameMap>(tag: K, className = '', text?: string) {
   const created = document.createElement(tag);
