@@ -122,6 +122,11 @@ export interface BackendOptions {
  * any known connection, or in an earlier connection of a store since reconnected: a row keeps only its last) gets the
  * configured store, else the one connected last (one store per platform at a time), as before the windows: the safe
  * reading where the rows cannot tell, since an order left without a store would be found by no store's erasure.
+ *
+ * Shopify with `BFF_SHOPIFY_SHOP` set: its orders are all that shop's, windows unread. Its webhook route has only ever
+ * taken the configured shop's deliveries (bff/stores/webhooks.ts), while another shop's row may hold a window: any shop
+ * could install the listed app before installs were pinned to the configured one, and its row stays connected. Filed by
+ * that window, a stranger's `shop/redact` would erase the merchant's shoppers.
  */
 async function fillOrderStores(
   config: BffConfig,
@@ -135,7 +140,8 @@ async function fillOrderStores(
     ['nuvemshop', nuvemshop.storeId],
   ] as const) {
     const fallback = configured ?? (await connections.latest(platform));
-    await orders.fillStores(platform, await connectionWindows(sql, platform), fallback);
+    const windows = platform === 'shopify' && configured ? [] : await connectionWindows(sql, platform);
+    await orders.fillStores(platform, windows, fallback);
   }
 }
 

@@ -156,6 +156,37 @@ export function describeOrderStoreBackfill(name: string, database: DatabaseOf): 
       expect(stores).toEqual({ '#before': '9009', '#1001': '1001', '#after': '9009' });
     });
 
+    it("files every Shopify order under BFF_SHOPIFY_SHOP, whatever another shop's row says (the webhooks took no other)", async () => {
+      // Before installs were pinned to the configured shop (528e7fe), any shop could install the listed app: its row
+      // stays connected, yet Shopify's webhook route has always taken only BFF_SHOPIFY_SHOP's deliveries
+      // (bff/stores/webhooks.ts). Filed by that row's window, the merchant's orders became the stranger's: its
+      // shop/redact (48 h after it uninstalls) would erase the merchant's shoppers, and the merchant's would miss them.
+      const env = { ...(await database()), BFF_SHOPIFY_SHOP: 'loja.myshopify.com' };
+      const first = await open(env, T0);
+      try {
+        await first.connections.connect(
+          'shopify',
+          'estranha.myshopify.com',
+          { ...grant, kind: 'expiring' },
+          T0,
+        );
+        await first.sql.run(
+          `INSERT INTO store_orders (order_id, source, store, external_id, body, received_at, updated_at)
+           VALUES ('#1001', 'shopify', NULL, '#1001', '{}', ?, ?)`,
+          [T0 + 50, T0 + 50],
+        );
+      } finally {
+        await first.close();
+      }
+      const again = await open(env, T0 + 100);
+      try {
+        const rows = await again.sql.all('SELECT order_id, store FROM store_orders');
+        expect(rows.map((row) => [row.order_id, row.store])).toEqual([['#1001', 'loja.myshopify.com']]);
+      } finally {
+        await again.close();
+      }
+    });
+
     it('knows only the last window of a store reconnected, and files the earlier one by the store connected last', async () => {
       // 1001 twice (its row keeps the second connection only), 2002 between, and 3003 connected last.
       const stores = await filled(
