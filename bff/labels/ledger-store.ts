@@ -1,5 +1,5 @@
 import { DAY_MS } from '../../shared/business-days.ts';
-import { migrated } from '../../shared/sql/migrate.ts';
+import { MigratedStore } from '../../shared/sql/migrate.ts';
 import {
   isUniqueViolation,
   type Sql,
@@ -58,20 +58,16 @@ export interface LedgerStoreOptions {
  * PostgreSQL, the write lock on node:sqlite), so "already created?" and the insert are one step, and two instances
  * settling one attempt cannot both succeed.
  */
-export class LedgerStore {
+export class LedgerStore extends MigratedStore {
   /**
    * Settles once the ledger's tables are migrated (idempotent; safe when instances start together); every call
    * waits for it. Await it at start to fail fast.
    */
-  readonly ready: Promise<void>;
-  private readonly sql: Sql;
-  private readonly now: () => number;
   private readonly keyWindowMs: number;
 
   constructor(sql: Sql, options: LedgerStoreOptions = {}) {
-    this.now = options.now ?? Date.now;
+    super(sql, LEDGER_MIGRATIONS, options.now);
     this.keyWindowMs = options.keyWindowMs ?? 7 * DAY_MS;
-    ({ ready: this.ready, sql: this.sql } = migrated(sql, LEDGER_MIGRATIONS));
   }
 
   /**
