@@ -59,10 +59,6 @@ export interface LedgerStoreOptions {
  * settling one attempt cannot both succeed.
  */
 export class LedgerStore extends MigratedStore {
-  /**
-   * Settles once the ledger's tables are migrated (idempotent; safe when instances start together); every call
-   * waits for it. Await it at start to fail fast.
-   */
   private readonly keyWindowMs: number;
 
   constructor(sql: Sql, options: LedgerStoreOptions = {}) {
