@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { DAY_MS } from '../../shared/business-days.ts';
 import { MigratedStore } from '../../shared/sql/migrate.ts';
 import {
@@ -17,7 +18,6 @@ import {
   type DailyLimits,
   IdempotencyConflictError,
   type LedgerAttempt,
-  newAttemptId,
   OpenAttemptConflictError,
   OrderVolumeConflictError,
   type SendWindow,
@@ -78,7 +78,7 @@ export class LedgerStore extends MigratedStore {
    * - `SendWindowError`: `window` is given and the store's send window is full.
    */
   async begin(input: BeginInput): Promise<LedgerAttempt> {
-    const id = newAttemptId();
+    const id = randomUUID();
     const now = this.now();
     await this.sql.transaction(async (tx) => {
       // Locks in one order (window, issuer, request) in every transaction that takes more than one: no deadlock.

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import * as z from 'zod/mini';
 import { type CamelCased, fromRow, nullish } from '../../shared/sql/rows.ts';
 
@@ -202,9 +201,4 @@ export class OrderVolumeConflictError extends Error {
 /** The same request was already created within the window: replay it instead of sending again. */
 export class AlreadyCreatedError extends Error {
   override readonly name = 'AlreadyCreatedError';
-}
-
-/** A new attempt id. */
-export function newAttemptId(): string {
-  return randomUUID();
 }
