@@ -132,8 +132,11 @@ export class AttemptNotFoundError extends Error {
 export interface BeginInput {
   fingerprint: string;
   orderId?: string | undefined;
+  /** 1-based; default 1 with an `orderId`. */
   volume?: number | undefined;
+  /** A static agent token's name, an OAuth client's name, or `desk`. */
   issuedBy?: string | undefined;
+  /** The language of the shopper's order (their status e-mails): kept with the attempt, never sent upstream. */
   locale?: string | undefined;
   idempotencyKey?: string | undefined;
   request: string;
