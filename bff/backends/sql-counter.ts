@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { type Migration, migrated } from '../../shared/sql/migrate.ts';
+import { MigratedStore, type Migration } from '../../shared/sql/migrate.ts';
 import type { Sql, SqlTransaction } from '../../shared/sql/sql.ts';
 import {
   type RateLimit,
@@ -33,15 +33,9 @@ export const COUNTER_MIGRATIONS: readonly Migration[] = [
  * hits on several instances never get more than the limit through. Hits that left their window are deleted as new
  * ones come.
  */
-export class SqlCounter implements WindowedCounter {
-  /** Settles once the table exists. */
-  readonly ready: Promise<void>;
-  private readonly sql: Sql;
-  private readonly now: () => number;
-
+export class SqlCounter extends MigratedStore implements WindowedCounter {
   constructor(sql: Sql, options: { now?: () => number } = {}) {
-    ({ ready: this.ready, sql: this.sql } = migrated(sql, COUNTER_MIGRATIONS));
-    this.now = options.now ?? Date.now;
+    super(sql, COUNTER_MIGRATIONS, options.now);
   }
 
   /** The key's hits in the window (oldest first), under its lock, after deleting every expired hit. */

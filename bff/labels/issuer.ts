@@ -4,11 +4,10 @@ import type { DiagnoseLabelIssueInput, DiagnoseLabelIssueOutput } from '../../sh
 import type { GenerateLabelInput, GetLabelPdfOutput } from '../../shared/labels/label.ts';
 import type { Logger } from '../logger.ts';
 import { canonicalRequest, fingerprint } from './fingerprint.ts';
-import type { BeginInput } from './ledger.ts';
 import {
   AgentLimitError,
   AlreadyCreatedError,
-  type DailyLimits,
+  type BeginInput,
   IdempotencyConflictError,
   type LedgerAttempt,
   OpenAttemptConflictError,
@@ -38,18 +37,10 @@ import { Sender, type SenderOptions } from './sender.ts';
  * `idempotencyKey`, the key; with neither, the request itself (an identical request within the dedupe window returns
  * the first label).
  */
-export interface LabelIntent {
-  idempotencyKey?: string | undefined;
-  orderId?: string | undefined;
-  /** 1-based; default 1 with an `orderId`. */
-  volume?: number | undefined;
-  /** A static agent token's name, an OAuth client's name, or `desk`. */
-  issuedBy?: string | undefined;
-  /** The issuer's limits for today, counted in the ledger in the same transaction as the new attempt. */
-  limits?: DailyLimits | undefined;
-  /** The language of the shopper's order (their status e-mails): kept with the attempt, never sent upstream. */
-  locale?: string | undefined;
-}
+export type LabelIntent = Pick<
+  BeginInput,
+  'idempotencyKey' | 'orderId' | 'volume' | 'issuedBy' | 'limits' | 'locale'
+>;
 
 /** The issuer's own settings, and each part's (`Sender`, `Reconciler`, `LabelPdfs`) under the part's names. */
 export interface LabelIssuerOptions

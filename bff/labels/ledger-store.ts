@@ -1,5 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import { DAY_MS } from '../../shared/business-days.ts';
-import { migrated } from '../../shared/sql/migrate.ts';
+import { MigratedStore } from '../../shared/sql/migrate.ts';
 import {
   isUniqueViolation,
   type Sql,
@@ -17,7 +18,6 @@ import {
   type DailyLimits,
   IdempotencyConflictError,
   type LedgerAttempt,
-  newAttemptId,
   OpenAttemptConflictError,
   OrderVolumeConflictError,
   type SendWindow,
@@ -58,20 +58,12 @@ export interface LedgerStoreOptions {
  * PostgreSQL, the write lock on node:sqlite), so "already created?" and the insert are one step, and two instances
  * settling one attempt cannot both succeed.
  */
-export class LedgerStore {
-  /**
-   * Settles once the ledger's tables are migrated (idempotent; safe when instances start together); every call
-   * waits for it. Await it at start to fail fast.
-   */
-  readonly ready: Promise<void>;
-  private readonly sql: Sql;
-  private readonly now: () => number;
+export class LedgerStore extends MigratedStore {
   private readonly keyWindowMs: number;
 
   constructor(sql: Sql, options: LedgerStoreOptions = {}) {
-    this.now = options.now ?? Date.now;
+    super(sql, LEDGER_MIGRATIONS, options.now);
     this.keyWindowMs = options.keyWindowMs ?? 7 * DAY_MS;
-    ({ ready: this.ready, sql: this.sql } = migrated(sql, LEDGER_MIGRATIONS));
   }
 
   /**
@@ -86,7 +78,7 @@ export class LedgerStore {
    * - `SendWindowError`: `window` is given and the store's send window is full.
    */
   async begin(input: BeginInput): Promise<LedgerAttempt> {
-    const id = newAttemptId();
+    const id = randomUUID();
     const now = this.now();
     await this.sql.transaction(async (tx) => {
       // Locks in one order (window, issuer, request) in every transaction that takes more than one: no deadlock.

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import * as z from 'zod/mini';
 import { type CamelCased, fromRow, nullish } from '../../shared/sql/rows.ts';
 
@@ -133,8 +132,11 @@ export class AttemptNotFoundError extends Error {
 export interface BeginInput {
   fingerprint: string;
   orderId?: string | undefined;
+  /** 1-based; default 1 with an `orderId`. */
   volume?: number | undefined;
+  /** A static agent token's name, an OAuth client's name, or `desk`. */
   issuedBy?: string | undefined;
+  /** The language of the shopper's order (their status e-mails): kept with the attempt, never sent upstream. */
   locale?: string | undefined;
   idempotencyKey?: string | undefined;
   request: string;
@@ -202,9 +204,4 @@ export class OrderVolumeConflictError extends Error {
 /** The same request was already created within the window: replay it instead of sending again. */
 export class AlreadyCreatedError extends Error {
   override readonly name = 'AlreadyCreatedError';
-}
-
-/** A new attempt id. */
-export function newAttemptId(): string {
-  return randomUUID();
 }

@@ -61,20 +61,11 @@ const ListOrdersInputSchema = z.strictObject({
   limit: z.optional(z.int().check(z.gte(1), z.lte(100), z.describe('Default 50.'))),
 });
 
-const ListOrdersOutputSchema = z.looseObject({
-  orders: z.array(z.looseObject({ orderId: z.string(), state: z.string() })),
-});
-
 /** `list_labels`: one São Paulo day's labels. */
 const ListLabelsInputSchema = z.strictObject({
   day: z.optional(
     z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/), z.describe('YYYY-MM-DD, São Paulo (default today).')),
   ),
-});
-
-const ListLabelsOutputSchema = z.looseObject({
-  day: z.string(),
-  labels: z.array(z.looseObject({ attemptId: z.string(), state: z.string() })),
 });
 
 /** Annotations: a read that reaches the platform (`READ`), of this BFF's own data (`LIST`), a person's click. */
@@ -296,7 +287,6 @@ export const AGENT_TOOLS: readonly AgentTool[] = [
         "The store's paid orders: recipient, items, chosen serviceId, planned volumes and their labels. needsReview: " +
         'the merchant decides, do not label. Else generate_label once per planned volume (orderId, volume 1, 2, …).',
       inputSchema: ListOrdersInputSchema,
-      outputSchema: ListOrdersOutputSchema,
       annotations: LIST,
       labels: true,
     },
@@ -339,7 +329,6 @@ export const AGENT_TOOLS: readonly AgentTool[] = [
       description:
         "One São Paulo day's labels (default today): order, volume, state, tracking code, service, who issued it.",
       inputSchema: ListLabelsInputSchema,
-      outputSchema: ListLabelsOutputSchema,
       annotations: LIST,
       labels: true,
     },

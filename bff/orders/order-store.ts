@@ -8,7 +8,7 @@ import {
   type StoreOrder,
   StoreOrderSchema,
 } from '../../shared/orders/order.ts';
-import { migrated } from '../../shared/sql/migrate.ts';
+import { MigratedStore } from '../../shared/sql/migrate.ts';
 import { isUniqueViolation, type Sql, type SqlTransaction } from '../../shared/sql/sql.ts';
 import type { ConnectionWindow } from '../stores/connection-windows.ts';
 import { changesBetween, type LabelledContent, labelledContent } from './order-changes.ts';
@@ -81,14 +81,9 @@ function toStored(row: Record<string, unknown>): StoredOrder {
  * platform delivery is taken once (`store_webhooks` PRIMARY KEY), one platform order is one order (UNIQUE source and
  * external id), and an `orderId` is one order (PRIMARY KEY), whichever instance receives what.
  */
-export class OrderStore {
-  readonly ready: Promise<void>;
-  private readonly sql: Sql;
-  private readonly now: () => number;
-
+export class OrderStore extends MigratedStore {
   constructor(sql: Sql, options: { now?: () => number } = {}) {
-    this.now = options.now ?? Date.now;
-    ({ ready: this.ready, sql: this.sql } = migrated(sql, ORDER_MIGRATIONS));
+    super(sql, ORDER_MIGRATIONS, options.now);
   }
 
   /**

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import * as z from 'zod/mini';
-import { type Migration, migrated } from '../../shared/sql/migrate.ts';
+import { MigratedStore, type Migration } from '../../shared/sql/migrate.ts';
 import { type CamelCased, flag, fromRow } from '../../shared/sql/rows.ts';
 import { isUniqueViolation, type Row, type Sql } from '../../shared/sql/sql.ts';
 
@@ -86,14 +86,9 @@ function toApproval(row: Row | undefined): Approval | undefined {
  * instance): at most one pending approval per agent and intended label (a partial unique index), and a decision
  * taken once — of two approvals of one request, from one instance or two, exactly one changes it.
  */
-export class ApprovalStore {
-  readonly ready: Promise<void>;
-  private readonly sql: Sql;
-  private readonly now: () => number;
-
+export class ApprovalStore extends MigratedStore {
   constructor(sql: Sql, options: { now?: () => number } = {}) {
-    this.now = options.now ?? Date.now;
-    ({ ready: this.ready, sql: this.sql } = migrated(sql, APPROVAL_MIGRATIONS));
+    super(sql, APPROVAL_MIGRATIONS, options.now);
   }
 
   /**

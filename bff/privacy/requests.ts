@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import * as z from 'zod/mini';
 import { PRIVACY_KINDS, type PrivacyRequest } from '../../shared/checkouts/privacy.ts';
-import { type Migration, migrated } from '../../shared/sql/migrate.ts';
+import { MigratedStore, type Migration } from '../../shared/sql/migrate.ts';
 import { isUniqueViolation, type Sql } from '../../shared/sql/sql.ts';
 import type { ErasureCounts } from './erasure.ts';
 
@@ -75,14 +75,9 @@ function toStored(row: Record<string, unknown>): StoredPrivacyRequest {
 /** How many requests the desk lists at most (newest first). */
 export const LISTED_REQUESTS = 200;
 
-export class PrivacyRequests {
-  readonly ready: Promise<void>;
-  private readonly sql: Sql;
-  private readonly now: () => number;
-
+export class PrivacyRequests extends MigratedStore {
   constructor(sql: Sql, options: { now?: () => number } = {}) {
-    this.now = options.now ?? Date.now;
-    ({ ready: this.ready, sql: this.sql } = migrated(sql, PRIVACY_MIGRATIONS));
+    super(sql, PRIVACY_MIGRATIONS, options.now);
   }
 
   /**

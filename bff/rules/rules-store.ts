@@ -1,5 +1,5 @@
 import { NO_RULES, type Rule, RuleSchema, type ShippingRules } from '../../shared/shipping-rules.ts';
-import { type Migration, migrated } from '../../shared/sql/migrate.ts';
+import { MigratedStore, type Migration } from '../../shared/sql/migrate.ts';
 import type { Sql } from '../../shared/sql/sql.ts';
 import { type Logger, messageOf } from '../logger.ts';
 import type { RulesSource } from '../rates/service.ts';
@@ -48,20 +48,14 @@ export interface ShippingRulesStoreOptions {
 }
 
 /** The rules in force (cached per instance for `cacheMs`), their writes and their change log. */
-export class ShippingRulesStore implements RulesSource {
-  readonly ready: Promise<void>;
-  private readonly sql: Sql;
-  private readonly now: () => number;
+export class ShippingRulesStore extends MigratedStore implements RulesSource {
   private readonly cacheMs: number;
   private readonly logger: Logger | undefined;
   private cached: { rules: ShippingRules; at: number } | undefined;
   private reading: Promise<ShippingRules> | undefined;
 
   constructor(sql: Sql, options: ShippingRulesStoreOptions = {}) {
-    const store = migrated(sql, RULES_MIGRATIONS);
-    this.ready = store.ready;
-    this.sql = store.sql;
-    this.now = options.now ?? Date.now;
+    super(sql, RULES_MIGRATIONS, options.now);
     this.cacheMs = options.cacheMs ?? RULES_CACHE_MS;
     this.logger = options.logger;
   }

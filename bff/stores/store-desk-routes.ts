@@ -38,6 +38,14 @@ const StoreRefSchema = z.object({
   shop: z.string().check(z.minLength(1), z.maxLength(200)),
 });
 
+/** The store a page's form names, or undefined when it names none. */
+const formStore = (req: Request) => StoreRefSchema.safeParse(req.body).data;
+
+/** Back to the page after a disconnect or a reject, which says when the revoke at the platform failed. */
+function revoked(res: Response, done: { revoke: string } | undefined): void {
+  res.redirect(303, done?.revoke === 'failed' ? '/admin/stores?revoke=failed' : '/admin/stores');
+}
+
 /**
  * The stores on the desk (docs/checkout/connect.md): `GET /admin/api/stores` (the contract's JSON), `/admin/stores`
  * (the same, as a page in the merchant's language, with "disconnect", and "approve" / "reject" beside each install
@@ -61,11 +69,8 @@ export function storeDeskRoutes(deps: StoreDeskDeps): Router {
     res.json(await deps.connections.disconnectFromDesk(platform, shop));
   });
   router.post('/admin/stores/disconnect', ...form, async (req: Request, res: Response) => {
-    const parsed = StoreRefSchema.safeParse(req.body);
-    const done = parsed.success
-      ? await deps.connections.disconnectFromDesk(parsed.data.platform, parsed.data.shop)
-      : undefined;
-    res.redirect(303, done?.revoke === 'failed' ? '/admin/stores?revoke=failed' : '/admin/stores');
+    const ref = formStore(req);
+    revoked(res, ref && (await deps.connections.disconnectFromDesk(ref.platform, ref.shop)));
   });
   router.post('/admin/api/stores/approve', api, express.json({ limit: '4kb' }), async (req, res) => {
     const { platform, shop } = parseInput(StoreRefSchema, req.body);
@@ -84,19 +89,14 @@ export function storeDeskRoutes(deps: StoreDeskDeps): Router {
     res.json(await deps.connections.reject(platform, shop));
   });
   router.post('/admin/stores/approve', ...form, async (req: Request, res: Response) => {
-    const parsed = StoreRefSchema.safeParse(req.body);
-    const outcome = parsed.success
-      ? await deps.connections.approve(parsed.data.platform, parsed.data.shop)
-      : 'not_found';
+    const ref = formStore(req);
+    const outcome = ref ? await deps.connections.approve(ref.platform, ref.shop) : 'not_found';
     // A refusal is said on the page it lands on, as a failed revoke is.
     res.redirect(303, outcome === 'approved' ? '/admin/stores' : `/admin/stores?approve=${outcome}`);
   });
   router.post('/admin/stores/reject', ...form, async (req: Request, res: Response) => {
-    const parsed = StoreRefSchema.safeParse(req.body);
-    const done = parsed.success
-      ? await deps.connections.reject(parsed.data.platform, parsed.data.shop)
-      : undefined;
-    res.redirect(303, done?.revoke === 'failed' ? '/admin/stores?revoke=failed' : '/admin/stores');
+    const ref = formStore(req);
+    revoked(res, ref && (await deps.connections.reject(ref.platform, ref.shop)));
   });
   router.get('/admin/stores', async (req, res) => {
     const lang = pickLanguage(req, res, secure);
@@ -147,26 +147,12 @@ async function storesOf(deps: StoreDeskDeps): Promise<StoreView[]> {
     ...(row.renew_error ? { renewal: { error: row.renew_error, tries: row.renew_tries } } : {}),
   }));
   const { shopify, nuvemshop } = deps.config.checkout;
-  const has = (platform: StorePlatform, shop: string) =>
-    stores.some((s) => s.platform === platform && s.shop === shop);
-  if (shopify.token && shopify.shop && !has('shopify', shopify.shop))
-    stores.push({
-      platform: 'shopify',
-      shop: shopify.shop,
-      connected: true,
-      token: { kind: 'static' },
-      carrier: 'missing',
-      webhooks: [],
-    });
-  if (nuvemshop.token && nuvemshop.storeId && !has('nuvemshop', nuvemshop.storeId))
-    stores.push({
-      platform: 'nuvemshop',
-      shop: nuvemshop.storeId,
-      connected: true,
-      token: { kind: 'nuvemshop' },
-      carrier: 'missing',
-      webhooks: [],
-    });
+  const variables = (platform: StorePlatform, shop: string, kind: StoreView['token']['kind']) => {
+    if (stores.some((s) => s.platform === platform && s.shop === shop)) return;
+    stores.push({ platform, shop, connected: true, token: { kind }, carrier: 'missing', webhooks: [] });
+  };
+  if (shopify.token && shopify.shop) variables('shopify', shopify.shop, 'static');
+  if (nuvemshop.token && nuvemshop.storeId) variables('nuvemshop', nuvemshop.storeId, 'nuvemshop');
   return stores;
 }
 

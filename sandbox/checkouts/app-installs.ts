@@ -32,10 +32,7 @@ interface Grant {
   expiresAt: number;
 }
 
-interface RefreshGrant {
-  store: string;
-  scopes: readonly string[];
-  expiresAt: number;
+interface RefreshGrant extends Grant {
   /** The access token this refresh token came with: the refresh token stays until a later one is used. */
   accessToken: string;
   /** The refresh token that replaced it (set on use): it dies once the replacement's access token is used. */

@@ -102,13 +102,13 @@ export class AuthorizationPages {
   }
 
   /** An HTML error page: never a redirect (the redirect URI may be the attacker's). */
-  errorPage(res: Response, status: number, title: string, message: string): void {
+  errorPage(res: Response, title: string, message: string, status = 400): void {
     this.send(res, status, title, html`<h1>${title}</h1><p class="error" role="alert">${message}</p>`);
   }
 
   /** The page for a form whose CSRF token or consent ticket is missing or wrong. */
   private formExpired(res: Response): void {
-    this.errorPage(res, 403, 'Sessão inválida', 'O formulário expirou. Volte ao aplicativo e tente de novo.');
+    this.errorPage(res, 'Sessão inválida', 'O formulário expirou. Volte ao aplicativo e tente de novo.', 403);
   }
 
   /**
@@ -123,13 +123,12 @@ export class AuthorizationPages {
     if (!client) {
       return this.errorPage(
         res,
-        400,
         'Aplicativo desconhecido',
         'Este aplicativo não está registrado (invalid_client).',
       );
     }
     if (redirectUri === undefined && client.redirect_uris.length !== 1) {
-      return this.errorPage(res, 400, 'Pedido inválido', 'Falta o endereço de retorno (redirect_uri).');
+      return this.errorPage(res, 'Pedido inválido', 'Falta o endereço de retorno (redirect_uri).');
     }
     if (
       redirectUri !== undefined &&
@@ -137,7 +136,6 @@ export class AuthorizationPages {
     ) {
       return this.errorPage(
         res,
-        400,
         'Endereço de retorno não registrado',
         'O endereço de retorno (redirect_uri) não é um dos registrados por este aplicativo; nada foi enviado a ele.',
       );
@@ -161,7 +159,6 @@ export class AuthorizationPages {
       if (failure) {
         return this.errorPage(
           res,
-          400,
           'Pedido inválido',
           `O pedido de autorização deste aplicativo não é válido (${failure}); nada foi enviado a ele.`,
         );
@@ -273,7 +270,6 @@ ${
     if (!request) {
       return this.errorPage(
         res,
-        400,
         'Pedido inválido',
         'O pedido de autorização não é válido (invalid_request).',
       );
@@ -362,7 +358,6 @@ ${scopes}
     if (!ticket || sha256Hex(clientId) !== ticket.pending.clientIdHash) {
       return this.errorPage(
         res,
-        400,
         'Sessão expirada',
         'Esta autorização expirou ou já foi usada. Volte ao aplicativo.',
       );
@@ -373,15 +368,15 @@ ${scopes}
     const client = await this.options.provider.pendingClient(pending);
     if (!client) {
       await store.deleteSession(hash);
-      return this.errorPage(res, 400, 'Aplicativo desconhecido', 'Este aplicativo não está mais registrado.');
+      return this.errorPage(res, 'Aplicativo desconhecido', 'Este aplicativo não está mais registrado.');
     }
     const decision = field(req.body, 'decision');
     if (decision !== 'approve' && decision !== 'deny') {
-      return this.errorPage(res, 400, 'Pedido inválido', 'Escolha autorizar ou negar.');
+      return this.errorPage(res, 'Pedido inválido', 'Escolha autorizar ou negar.');
     }
     const target = new URL(pending.redirectUri);
     const spent = () =>
-      this.errorPage(res, 400, 'Sessão expirada', 'Esta autorização já foi usada. Volte ao aplicativo.');
+      this.errorPage(res, 'Sessão expirada', 'Esta autorização já foi usada. Volte ao aplicativo.');
     if (decision === 'deny') {
       if (!(await store.deleteSession(hash))) return spent();
       target.searchParams.set('error', 'access_denied');

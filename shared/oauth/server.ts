@@ -186,7 +186,6 @@ export class AuthorizationServer {
       if (!isClientMetadataError(error)) throw error;
       return this.pages.errorPage(
         res,
-        400,
         'Aplicativo recusado',
         `O documento que identifica este aplicativo (${clientIdHost(clientId) ?? 'endereço inválido'}) não pôde ser usado; nada foi enviado a ele. Motivo (invalid_client): ${error.message}`,
       );

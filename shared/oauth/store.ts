@@ -1,5 +1,5 @@
 import type { OAuthClientInformationFull } from '@modelcontextprotocol/sdk/shared/auth.js';
-import { migrated } from '../sql/migrate.ts';
+import { MigratedStore } from '../sql/migrate.ts';
 import type { Row, Sql, SqlValue } from '../sql/sql.ts';
 import { OAUTH_MIGRATIONS } from './migrations.ts';
 
@@ -116,13 +116,9 @@ const toToken = (row: Row): TokenRecord & { used: boolean } => ({
  * BFF instance). Single use comes from one conditional `UPDATE … RETURNING`: of two exchanges of one code at once,
  * in one process or two instances, exactly one sees it fresh.
  */
-export class OAuthStore {
-  /** Settles once the tables are migrated; every call waits for it (await it at start to fail fast). */
-  readonly ready: Promise<void>;
-  private readonly sql: Sql;
-
+export class OAuthStore extends MigratedStore {
   constructor(sql: Sql) {
-    ({ ready: this.ready, sql: this.sql } = migrated(sql, OAUTH_MIGRATIONS));
+    super(sql, OAUTH_MIGRATIONS);
   }
 
   async putClient(client: ClientRecord): Promise<void> {

@@ -73,3 +73,16 @@ export function migrated(sql: Sql, migrations: readonly Migration[]): { ready: P
     },
   };
 }
+
+/** A store over its own tables: `sql` waits for `migrations` (see `migrated`); `now` is its clock. */
+export class MigratedStore {
+  /** Settles once the tables are migrated (await it at start to fail fast). */
+  readonly ready: Promise<void>;
+  protected readonly sql: Sql;
+  protected readonly now: () => number;
+
+  constructor(sql: Sql, migrations: readonly Migration[], now: () => number = Date.now) {
+    ({ ready: this.ready, sql: this.sql } = migrated(sql, migrations));
+    this.now = now;
+  }
+}

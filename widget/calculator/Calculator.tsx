@@ -59,22 +59,13 @@ export function announce(view: View, t: CalculatorMessages, locale: string): str
  * The results area: the options (or an honest "no quote", a from-price, an error with a retry). Preact renders it
  * alone; the form above it stays the plain HTML of the first paint (skeleton.ts), kept in step by app.tsx.
  */
-export function Results({ view, model, t, locale, id, prefs, promises }: CalculatorProps & { view: View }) {
+export function Results({ view, ...props }: CalculatorProps & { view: View }) {
+  const { model, t, locale } = props;
   switch (view.kind) {
     case 'idle':
       return null;
     case 'rates':
-      return (
-        <RateList
-          rates={view.rates}
-          model={model}
-          t={t}
-          locale={locale}
-          id={id}
-          prefs={prefs}
-          promises={promises}
-        />
-      );
+      return <RateList rates={view.rates} {...props} />;
     case 'from':
       return (
         <p part="from-price" class="message from">

@@ -39,6 +39,9 @@ const LANG = {
   type: "'pt-BR' | 'en' | 'es'",
   description: 'The language of its words (default pt-BR).',
 } as const;
+/** The parts both elements have: the container and its form (label, input, button, error). */
+const FORM_PARTS = ['container', 'form', 'label', 'input', 'button', 'error'] as const;
+
 const COLORS = [
   '--shipping-font',
   '--shipping-color-text',
@@ -150,12 +153,7 @@ export const CALCULATOR = {
     },
   ],
   cssParts: [
-    'container',
-    'form',
-    'label',
-    'input',
-    'button',
-    'error',
+    ...FORM_PARTS,
     'cep-search',
     'results',
     'message',
@@ -193,12 +191,7 @@ export const TRACKING = {
   properties: [],
   events: [],
   cssParts: [
-    'container',
-    'form',
-    'label',
-    'input',
-    'button',
-    'error',
+    ...FORM_PARTS,
     'results',
     'retry',
     'card',

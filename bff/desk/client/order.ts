@@ -11,7 +11,6 @@ import { errorOf } from './api.ts';
 
 export {
   declaredValue,
-  type IssueOrder,
   labelRequests,
   type OrderLine,
   planRequest,

@@ -26,11 +26,8 @@ export const ORDER_WORDS_EN: typeof ORDER_WORDS_PT_BR = {
     posted: 'Posted',
     cancelled: 'Cancelled in the store',
     not_shipped: 'Store pickup (not shipped)',
-  } as Record<string, string>,
-  source: { shopify: 'Shopify', nuvemshop: 'Nuvemshop', csv: 'Spreadsheet', desk: 'Desk' } as Record<
-    string,
-    string
-  >,
+  },
+  source: { shopify: 'Shopify', nuvemshop: 'Nuvemshop', csv: 'Spreadsheet', desk: 'Desk' },
   colOrder: 'Order',
   colRecipient: 'Recipient',
   colItems: 'Items',
@@ -62,7 +59,7 @@ export const ORDER_WORDS_EN: typeof ORDER_WORDS_PT_BR = {
     not_found: 'no such order',
     order_cancelled: 'the store cancelled the order',
     order_not_shipped: 'store pickup: not shipped',
-  } as Record<string, string>,
+  },
   review: 'Review',
   reviewLabel: (order: string) => `Review order ${order}`,
   reason: {
@@ -78,7 +75,7 @@ export const ORDER_WORDS_EN: typeof ORDER_WORDS_PT_BR = {
       'label issued for a cancelled order — do not post it. The platform cannot cancel a label: keep the parcel; if it was posted, ask Correios to return it to the sender',
     out_of_bounds: 'more than a label takes: fix it in the store or label it by hand',
     malformed: 'malformed',
-  } as Record<string, string>,
+  },
   field: {
     'recipient.nome': 'name',
     'recipient.endereco.cep': 'CEP',
@@ -89,7 +86,7 @@ export const ORDER_WORDS_EN: typeof ORDER_WORDS_PT_BR = {
     'recipient.endereco.uf': 'UF',
     serviceId: 'service',
     order: 'order',
-  } as Record<string, string>,
+  },
   planVolumes: (n: number) => (n === 1 ? '1 volume' : `${n} volumes`),
   noPlan: 'no plan',
   tracking: {
@@ -99,7 +96,7 @@ export const ORDER_WORDS_EN: typeof ORDER_WORDS_PT_BR = {
     failed: 'Tracking not sent to the store',
     waiting: 'Tracking waiting for the store',
     not_connected: 'Store not connected: the tracking does not go back',
-  } as Record<string, string>,
+  },
   resend: 'Send again',
   noOrders: 'No orders here.',
   senderLegend: 'Sender of the labels',

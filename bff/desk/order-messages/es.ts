@@ -27,11 +27,8 @@ export const ORDER_WORDS_ES: typeof ORDER_WORDS_PT_BR = {
     posted: 'Despachado',
     cancelled: 'Cancelado en la tienda',
     not_shipped: 'Retiro en tienda (no se envía)',
-  } as Record<string, string>,
-  source: { shopify: 'Shopify', nuvemshop: 'Nuvemshop', csv: 'Planilla', desk: 'Panel' } as Record<
-    string,
-    string
-  >,
+  },
+  source: { shopify: 'Shopify', nuvemshop: 'Nuvemshop', csv: 'Planilla', desk: 'Panel' },
   colOrder: 'Pedido',
   colRecipient: 'Destinatario',
   colItems: 'Ítems',
@@ -63,7 +60,7 @@ export const ORDER_WORDS_ES: typeof ORDER_WORDS_PT_BR = {
     not_found: 'pedido no encontrado',
     order_cancelled: 'la tienda canceló el pedido',
     order_not_shipped: 'retiro en tienda: no se envía',
-  } as Record<string, string>,
+  },
   review: 'Revisar',
   reviewLabel: (order: string) => `Revisar el pedido ${order}`,
   reason: {
@@ -79,7 +76,7 @@ export const ORDER_WORDS_ES: typeof ORDER_WORDS_PT_BR = {
       'etiqueta emitida para un pedido cancelado — no la despache. La plataforma no cancela etiquetas: guarde el paquete; si ya fue despachado, pida a Correios la devolución al remitente',
     out_of_bounds: 'más de lo que acepta la etiqueta: corríjalo en la tienda o emítala a mano',
     malformed: 'mal formado',
-  } as Record<string, string>,
+  },
   field: {
     'recipient.nome': 'nombre',
     'recipient.endereco.cep': 'CEP',
@@ -90,7 +87,7 @@ export const ORDER_WORDS_ES: typeof ORDER_WORDS_PT_BR = {
     'recipient.endereco.uf': 'UF',
     serviceId: 'servicio',
     order: 'pedido',
-  } as Record<string, string>,
+  },
   planVolumes: (n: number) => (n === 1 ? '1 bulto' : `${n} bultos`),
   noPlan: 'sin plan',
   tracking: {
@@ -100,7 +97,7 @@ export const ORDER_WORDS_ES: typeof ORDER_WORDS_PT_BR = {
     failed: 'Seguimiento no enviado a la tienda',
     waiting: 'Seguimiento esperando a la tienda',
     not_connected: 'Tienda no conectada: el seguimiento no vuelve',
-  } as Record<string, string>,
+  },
   resend: 'Enviar de nuevo',
   noOrders: 'Ningún pedido aquí.',
   senderLegend: 'Remitente de las etiquetas',

@@ -197,12 +197,7 @@ function PreviewBody({ t, locale, host, request, preview, grant, verdict, refuse
     <>
       {request.orderId !== undefined && <p class="muted">{t.order(request.orderId, request.volume ?? 1)}</p>}
       <div class="preview">
-        <Parcel
-          comprimento={comprimento}
-          largura={largura}
-          altura={altura}
-          label={t.parcel(dimensions, request.weightGrams)}
-        />
+        <Parcel {...request.dimensions} label={t.parcel(dimensions, request.weightGrams)} />
         <dl class="facts">
           <dt>{t.weight}</dt>
           <dd>{`${request.weightGrams} g · ${dimensions}`}</dd>
@@ -261,12 +256,7 @@ function PlanView({ t, plan }: { t: AppMessages; plan: PlanShipmentOutput }) {
         return (
           <li key={i} class="volume">
             <h2>{t.box(i + 1, volume.box)}</h2>
-            <Parcel
-              comprimento={comprimento}
-              largura={largura}
-              altura={altura}
-              label={t.parcel(dimensions, volume.weightGrams)}
-            />
+            <Parcel {...volume.dimensions} label={t.parcel(dimensions, volume.weightGrams)} />
             <p class="muted">{`${volume.weightGrams} g · ${dimensions}`}</p>
             <ul class="items">
               {volume.items.map((item) => (
