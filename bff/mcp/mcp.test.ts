@@ -1,12 +1,16 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { expectEach401, McpClients } from '../../sandbox/mcp/testing.ts';
 import { type RunningSandbox, SAMPLE_LABEL, startSandbox } from '../../sandbox/testing.ts';
 import { DiagnoseLabelIssueOutputSchema } from '../../shared/labels/diagnosis.ts';
 import { GenerateLabelOutputSchema } from '../../shared/labels/label.ts';
 import { type RunningBff, startBff } from '../testing.ts';
+import { connectHost } from './apps/testing.ts';
+import { JsonExchange } from './json-exchange.ts';
 
 const ALL = 'agent-all-scopes-0001';
+const RATES = 'agent-rates-only-0002';
 let sandbox: RunningSandbox;
 let bff: RunningBff;
 const clients = new McpClients();
@@ -307,6 +311,59 @@ describe('generate_label: never issued twice', () => {
     await sandbox.control('faults', { target: 'mcp:get_label_pdf', mode: 'reset' });
     const result = await call(client, 'get_label_pdf', { prepostagemId: 'PP0000000000' });
     expect(result.structuredContent).toMatchObject({ reason: 'label_not_printable' });
+  });
+});
+
+describe('one server per request', () => {
+  it('gives a client that declares MCP Apps a session id, and serves its next request, carrying it, as an Apps session', async () => {
+    const { client, transport } = await connectHost(`${bff.url}/mcp`, RATES);
+    try {
+      // SEP-1865: the negotiation happens once, in initialize; the session id is how a later request says so.
+      expect(transport.sessionId).toMatch(/^ui1\./);
+      const { resources } = await client.listResources();
+      expect(resources.length).toBeGreaterThan(0);
+      expect(resources.every((resource) => resource.uri.startsWith('ui://'))).toBe(true);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('gives a client without the extension no session id, and no Apps on its next request', async () => {
+    const { client, transport } = await connectHost(`${bff.url}/mcp`, RATES, { apps: false });
+    try {
+      expect(transport.sessionId).toBeUndefined();
+      await expect(client.listResources()).rejects.toThrow(/Method not found/);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('closes the server it built for a request once the response is done: none of five is left connected', async () => {
+    // The servers the route builds are the ones connected to a JsonExchange (the sandbox's own are not).
+    const connect = vi.spyOn(McpServer.prototype, 'connect');
+    try {
+      for (let id = 1; id <= 5; id++) {
+        const res = await fetch(`${bff.url}/mcp`, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+            authorization: `Bearer ${RATES}`,
+          },
+          body: JSON.stringify({ jsonrpc: '2.0', id, method: 'ping' }),
+        });
+        expect(await res.json()).toEqual({ jsonrpc: '2.0', id, result: {} });
+      }
+      const built = connect.mock.contexts.filter(
+        (_, call) => connect.mock.calls[call]?.[0] instanceof JsonExchange,
+      ) as McpServer[];
+      expect(built).toHaveLength(5);
+      // The response's 'close' comes before the client can read the answer (same process, a small body written at
+      // once), so each server was closed by then; one left connected keeps its transport and handlers.
+      expect(built.map((server) => server.isConnected())).toEqual([false, false, false, false, false]);
+    } finally {
+      connect.mockRestore();
+    }
   });
 });
 
