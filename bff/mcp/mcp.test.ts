@@ -358,9 +358,13 @@ describe('one server per request', () => {
         (_, call) => connect.mock.calls[call]?.[0] instanceof JsonExchange,
       ) as McpServer[];
       expect(built).toHaveLength(5);
-      // The response's 'close' comes before the client can read the answer (same process, a small body written at
-      // once), so each server was closed by then; one left connected keeps its transport and handlers.
-      expect(built.map((server) => server.isConnected())).toEqual([false, false, false, false, false]);
+      // Each server is closed on its response's 'close', which may come just after the client has read the answer:
+      // wait for it (a second at most). One left connected keeps its transport and handlers, and fails here.
+      await vi.waitFor(
+        () =>
+          expect(built.map((server) => server.isConnected())).toEqual([false, false, false, false, false]),
+        { timeout: 1_000 },
+      );
     } finally {
       connect.mockRestore();
     }
