@@ -97,7 +97,8 @@ export default defineConfig(({ command, mode }) => {
       reporters: ['default', './scripts/summary-reporter.ts'],
       // Nothing a test starts outlives its file, or the run (testing/processes.ts).
       globalSetup: ['testing/global-setup.ts'],
-      setupFiles: ['testing/setup.ts'],
+      // every fast-check property draws from one fixed seed unless FC_SEED says otherwise (testing/fast-check-setup.ts)
+      setupFiles: ['testing/setup.ts', 'testing/fast-check-setup.ts'],
       // Most test files wait (on servers, browsers, sockets) more than they compute: one worker per core left the
       // two cores a third busy (issue 40's measurement: 390 s of CPU over 531 s). One more worker than cores keeps them
       // busy. Workers are reused across files (no isolation): each file no longer pays a process and the same imports

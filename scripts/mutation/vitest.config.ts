@@ -29,7 +29,11 @@ export default defineConfig({
     // …or the module's own, shorter one (modules.ts `testTimeoutMs`)
     testTimeout: Number(process.env.MUTATION_TEST_TIMEOUT) || 4_000,
     hookTimeout: 60_000,
-    setupFiles: reuseFork ? ['scripts/mutation/reused-fork-setup.ts'] : [],
+    // the same fixed fast-check seed as `npm test` (testing/fast-check-setup.ts): a mutant meets the same cases
+    setupFiles: [
+      'testing/fast-check-setup.ts',
+      ...(reuseFork ? ['scripts/mutation/reused-fork-setup.ts'] : []),
+    ],
     tags: TEST_TAGS,
     ...withoutSlowTests,
   },

@@ -191,6 +191,20 @@ describe('the validators generated from the shared zod schemas', () => {
     },
   );
 
+  it('isTrackingLookupResponse refuses an event whose description is not a text (a field named like JSON Schema\u2019s annotation)', () => {
+    // found by the property above with more cases (seed 101766825): the schema's `description` field was dropped
+    // with the annotations, so any value passed
+    const answer = (description: unknown) => ({
+      results: [
+        { code: 'AA123456785BR', found: true, delivered: false, events: [{ code: 'RO', description }] },
+      ],
+    });
+    expect(generated.isTrackingLookupResponse(answer('Objeto em trânsito'))).toBe(true);
+    expect(generated.isTrackingLookupResponse(answer(null))).toBe(false);
+    expect(generated.isTrackingLookupResponse(answer(7))).toBe(false);
+    expect(isOrderLookupResponse({ orderId: '1001', ...answer(null) })).toBe(false);
+  });
+
   it('find the values zod accepts among the samples, so the comparison above is not vacuous', () => {
     for (const [name, sample] of Object.entries(SAMPLES)) {
       const schema = WIDGET_SCHEMAS[name as keyof typeof WIDGET_SCHEMAS].schema;

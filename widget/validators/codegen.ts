@@ -33,9 +33,11 @@ export function validatorsModule(): string {
 /**
  * What the check reads, and nothing else: descriptions and `$schema` are for people; zod writes a date as
  * `format: "date"` and again as a long `pattern`, and `conforms` checks the format itself (a real calendar date).
+ * A description is a text: an object under that key is the schema of a field named `description` (a tracking event's),
+ * which the check must keep.
  */
 function forTheCheck(key: string, value: unknown): unknown {
-  if (key === 'description' || key === '$schema') return undefined;
+  if ((key === 'description' && typeof value === 'string') || key === '$schema') return undefined;
   // an integer is a safe integer (check.ts), as zod writes it with these bounds
   if ((key === 'maximum' || key === 'minimum') && Math.abs(Number(value)) === Number.MAX_SAFE_INTEGER)
     return undefined;
