@@ -382,18 +382,23 @@ describe('a rule written on the desk', () => {
       );
   }, 60_000);
 
-  it('/admin/rules with a preview is readable and accessible in light and dark, on a phone and a desktop', async () => {
-    await writeRules([
-      { id: 'sudeste-gratis', when: { ufs: ['SP', 'RJ'], minSubtotalBRL: 150 }, then: { free: true } },
-      { id: 'embalagem', when: { services: ['correios-sedex'] }, then: { markupPercent: 10, markupBRL: 3 } },
-    ]);
-    await signIn();
-    for (const [colorScheme, width] of [
-      ['light', 1200],
-      ['dark', 1200],
-      ['light', 375],
-      ['dark', 375],
-    ] as const) {
+  // One state a test (issue 50: one test never runs four audits), each with its own limit.
+  for (const [colorScheme, width] of [
+    ['light', 1200],
+    ['dark', 1200],
+    ['light', 375],
+    ['dark', 375],
+  ] as const) {
+    it(`/admin/rules with a preview is readable and accessible: ${colorScheme}, ${width} px`, async () => {
+      await writeRules([
+        { id: 'sudeste-gratis', when: { ufs: ['SP', 'RJ'], minSubtotalBRL: 150 }, then: { free: true } },
+        {
+          id: 'embalagem',
+          when: { services: ['correios-sedex'] },
+          then: { markupPercent: 10, markupBRL: 3 },
+        },
+      ]);
+      await signIn();
       await page.setViewportSize({ width, height: 1000 });
       await page.emulateMedia({ colorScheme });
       await page.goto(`${bff.url}/admin/rules`);
@@ -422,6 +427,6 @@ describe('a rule written on the desk', () => {
       if (width === 375) expect(cut).toEqual({ fields: [], scroll: 0, page: 0 });
       else expect(cut.page).toBe(0);
       await screenshot(page, `rules-desk-${colorScheme}-${width}`);
-    }
-  }, 60_000);
+    }, 60_000);
+  }
 });
