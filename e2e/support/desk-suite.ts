@@ -555,39 +555,19 @@ export function describeDesk(backend: Backend, suite: DeskSuite): void {
       ['375', PHONE],
     ] as const) {
       if (!suite.sweep.includes(size)) continue;
-      it(`has no axe violations on any desk page and state, light and dark, at ${size === '375' ? '375 px' : 'desktop width'}`, async () => {
-        const { unknownId, createdId } = await sweepSetup();
-        const pages: { name: string; path: string; ready?: (page: Page) => Promise<void> }[] = [
-          { name: 'labels', path: '/admin/labels' },
-          { name: 'labels-en', path: '/admin/labels?lang=en' },
-          { name: 'labels-es', path: '/admin/labels?lang=es' },
-          { name: 'labels-empty-search', path: '/admin/labels?q=nada-disso&lang=pt-BR' },
-          { name: 'attempt-created', path: `/admin/labels/${createdId}` },
-          { name: 'attempt-unknown', path: `/admin/labels/${unknownId}` },
-          {
-            name: 'attempt-unknown-forced',
-            path: `/admin/labels/${unknownId}`,
-            ready: async (page) => {
-              await page.getByText('A pré-postagem não aparece no histórico').click();
-            },
-          },
-          { name: 'approvals', path: '/admin/approvals' },
-          {
-            name: 'agents',
-            path: '/admin/agents',
-            ready: async (page) => {
-              await page.getByText('Política de Cliente manual').click();
-            },
-          },
-          { name: 'issue', path: '/admin/labels/new' },
-          { name: 'notifications', path: '/admin/notifications' },
-          { name: 'privacy', path: '/admin/privacy' },
-          { name: 'rules', path: '/admin/rules' },
-        ];
-        const { context, page } = await openLoggedIn('/admin/labels', viewport);
-        // The instrument first: an input without a label on this page is a violation it reports.
-        await page.evaluate(() => document.querySelector('main')?.append(document.createElement('input')));
-        expect((await axeOn(page).analyze()).violations.map((v) => v.id)).toContain('label');
+      // One page and state a test, light and dark (issue 50: never four audits in one test), on one logged-in page
+      // that goes on from test to test.
+      describe(`axe on every desk page and state, light and dark, at ${size === '375' ? '375 px' : 'desktop width'}`, () => {
+        let ids: { unknownId: string; createdId: string };
+        let context: BrowserContext;
+        let page: Page;
+        beforeAll(async () => {
+          ids = await sweepSetup();
+          ({ context, page } = await openLoggedIn('/admin/labels', viewport));
+        }, 90_000);
+        afterAll(async () => {
+          await context?.close();
+        });
         const sweep = async (state: string) => {
           for (const colorScheme of ['light', 'dark'] as const) {
             await page.emulateMedia({ colorScheme });
@@ -602,64 +582,112 @@ export function describeDesk(backend: Backend, suite: DeskSuite): void {
           }
           await page.emulateMedia({ colorScheme: null });
         };
+
+        it('reports an input without a label (the instrument first)', async () => {
+          await page.evaluate(() => document.querySelector('main')?.append(document.createElement('input')));
+          expect((await axeOn(page).analyze()).violations.map((v) => v.id)).toContain('label');
+        }, 60_000);
+
+        const pages: {
+          name: string;
+          path: (made: { unknownId: string; createdId: string }) => string;
+          ready?: (page: Page) => Promise<void>;
+        }[] = [
+          { name: 'labels', path: () => '/admin/labels' },
+          { name: 'labels-en', path: () => '/admin/labels?lang=en' },
+          { name: 'labels-es', path: () => '/admin/labels?lang=es' },
+          { name: 'labels-empty-search', path: () => '/admin/labels?q=nada-disso&lang=pt-BR' },
+          { name: 'attempt-created', path: ({ createdId }) => `/admin/labels/${createdId}` },
+          { name: 'attempt-unknown', path: ({ unknownId }) => `/admin/labels/${unknownId}` },
+          {
+            name: 'attempt-unknown-forced',
+            path: ({ unknownId }) => `/admin/labels/${unknownId}`,
+            ready: async (page) => {
+              await page.getByText('A pré-postagem não aparece no histórico').click();
+            },
+          },
+          { name: 'approvals', path: () => '/admin/approvals' },
+          {
+            name: 'agents',
+            path: () => '/admin/agents',
+            ready: async (page) => {
+              await page.getByText('Política de Cliente manual').click();
+            },
+          },
+          { name: 'issue', path: () => '/admin/labels/new' },
+          { name: 'notifications', path: () => '/admin/notifications' },
+          { name: 'privacy', path: () => '/admin/privacy' },
+          { name: 'rules', path: () => '/admin/rules' },
+        ];
         for (const { name, path, ready } of pages) {
-          await page.goto(`${bff.url}${path}`);
-          await ready?.(page);
-          expect({ name, ...(await navigationLayout(page)) }).toEqual({
-            name,
-            rows: 1,
-            currentShown: true,
-            pageOverflow: 0,
+          it(`${name}: one row of navigation, the current link in sight, no sideways scroll, no violation`, async () => {
+            await page.goto(`${bff.url}${path(ids)}`);
+            await ready?.(page);
+            expect({ name, ...(await navigationLayout(page)) }).toEqual({
+              name,
+              rows: 1,
+              currentShown: true,
+              pageOverflow: 0,
+            });
+            await sweep(name);
+          }, 60_000);
+        }
+
+        // The issue form in each of its states: planned, quoted, issued, and a refusal (each test goes on from the last).
+        it('issue form, planned', async () => {
+          await page.goto(`${bff.url}/admin/labels/new?lang=pt-BR`);
+          await fillOrder(page, size === 'desktop' ? 'PED-1046' : 'PED-1047', {
+            id: 'camiseta',
+            comprimento: '25',
+            largura: '18',
+            altura: '4',
+            weightGrams: '250',
+            quantity: '3',
+            valor: '49.90',
           });
-          await sweep(name);
-        }
-        // The issue form in each of its states: planned, quoted, issued, and a refusal.
-        await page.goto(`${bff.url}/admin/labels/new?lang=pt-BR`);
-        await fillOrder(page, size === 'desktop' ? 'PED-1046' : 'PED-1047', {
-          id: 'camiseta',
-          comprimento: '25',
-          largura: '18',
-          altura: '4',
-          weightGrams: '250',
-          quantity: '3',
-          valor: '49.90',
-        });
-        await page.getByRole('button', { name: 'Escolher as caixas' }).click();
-        await poll(() => page.locator('[data-plan-result] li').count()).toBe(1);
-        await sweep('issue-planned');
-        await quoteAndPickPac(page);
-        await sweep('issue-quoted');
-        await fillParties(page);
-        await page.getByRole('button', { name: 'Emitir 1 etiqueta' }).click();
-        await poll(() => page.locator('[data-results-summary]').textContent()).toBe(
-          '1 de 1 etiqueta criada.',
-        );
-        await sweep('issue-results');
-        // The same order and box with another recipient: refused before anything is sent.
-        allowConsoleErrors(
-          page,
-          /status of 422 .*\/admin\/api\/labels\)$/,
-          'the same order and volume for another recipient is refused on purpose (422): the browser logs the status, the page says why',
-        );
-        await page.getByRole('group', { name: 'Destinatário' }).getByLabel('Nome').fill('Outra Pessoa');
-        await page.getByRole('button', { name: 'Emitir 1 etiqueta' }).click();
-        await poll(() => results(page).first().textContent()).toMatch(
-          /recusada — este pedido e volume já têm/,
-        );
-        await sweep('issue-refused');
-        // A login form (a fresh browser).
-        const fresh = await browser.newContext({ locale: 'pt-BR', viewport });
-        const login = await fresh.newPage();
-        await login.goto(`${bff.url}/admin/approvals`);
-        for (const colorScheme of ['light', 'dark'] as const) {
-          await login.emulateMedia({ colorScheme });
-          const { violations } = await axeOn(login).analyze();
-          expect(violations.map((v) => `login ${colorScheme} ${size}: ${v.id}`)).toEqual([]);
-          await screenshot(login, `desk-login-${colorScheme}-${size}`);
-        }
-        await fresh.close();
-        await context.close();
-      }, 300_000);
+          await page.getByRole('button', { name: 'Escolher as caixas' }).click();
+          await poll(() => page.locator('[data-plan-result] li').count()).toBe(1);
+          await sweep('issue-planned');
+        }, 60_000);
+        it('issue form, quoted', async () => {
+          await quoteAndPickPac(page);
+          await sweep('issue-quoted');
+        }, 60_000);
+        it('issue form, issued', async () => {
+          await fillParties(page);
+          await page.getByRole('button', { name: 'Emitir 1 etiqueta' }).click();
+          await poll(() => page.locator('[data-results-summary]').textContent()).toBe(
+            '1 de 1 etiqueta criada.',
+          );
+          await sweep('issue-results');
+        }, 60_000);
+        it('issue form, refused: the same order and box with another recipient, before anything is sent', async () => {
+          allowConsoleErrors(
+            page,
+            /status of 422 .*\/admin\/api\/labels\)$/,
+            'the same order and volume for another recipient is refused on purpose (422): the browser logs the status, the page says why',
+          );
+          await page.getByRole('group', { name: 'Destinatário' }).getByLabel('Nome').fill('Outra Pessoa');
+          await page.getByRole('button', { name: 'Emitir 1 etiqueta' }).click();
+          await poll(() => results(page).first().textContent()).toMatch(
+            /recusada — este pedido e volume já têm/,
+          );
+          await sweep('issue-refused');
+        }, 60_000);
+
+        it('login form (a fresh browser)', async () => {
+          const fresh = await browser.newContext({ locale: 'pt-BR', viewport });
+          const login = await fresh.newPage();
+          await login.goto(`${bff.url}/admin/approvals`);
+          for (const colorScheme of ['light', 'dark'] as const) {
+            await login.emulateMedia({ colorScheme });
+            const { violations } = await axeOn(login).analyze();
+            expect(violations.map((v) => `login ${colorScheme} ${size}: ${v.id}`)).toEqual([]);
+            await screenshot(login, `desk-login-${colorScheme}-${size}`);
+          }
+          await fresh.close();
+        }, 60_000);
+      });
     }
   });
 }
