@@ -90,5 +90,7 @@ describe('OAuth registrations under a flood of addresses', () => {
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
     });
     expect(mcp.status).toBe(200);
-  }, 180_000);
+    // 45 s in the CI run of 198da8f; 91–158 s in the stressed soak of a700e71 (two busy loops beside the suite), 88 %
+    // of the 180 s it had: the limit is for a hang, not a speed budget.
+  }, 360_000);
 });
