@@ -49,6 +49,7 @@ interface RunOptions {
   concurrency: number;
   coverage: 'perTest' | 'all';
   files: string[] | undefined;
+  /** Reuse (and rewrite) the kept reports: a whole module per-test run, unless `--full` (README.md, "The kept verdicts") */
   incremental: boolean;
   /** `--fresh-forks`: a new test process for every mutant in the first pass too (the cross-check of reused-fork.ts) */
   freshForks: boolean;
@@ -120,10 +121,10 @@ async function rerunStaticSurvivors(first: Result[], slug: string, run: RunOptio
     ({ fileName, location: { start, end } }) =>
       `${repoPath(fileName)}:${start.line}:${start.column - 1}-${end.line}:${end.column - 1}`,
   );
-  // small: only the survivors, so never incremental
+  // kept too (`<module>-static.json`): a survivor whose code and tests did not change keeps its verdict of last time
   const second = await strykerRun([...new Set(ranges)], `${slug}-static`, run, {
     ignoreStatic: false,
-    incremental: false,
+    incremental: run.incremental,
   });
   return first.map((r) => {
     if (!suspects.includes(r)) return r;
@@ -157,8 +158,8 @@ async function runModule(
     // A static mutant (a module-level constant) is reached by every test, so Stryker runs them all for it: too slow
     // for the 20-minute budget on 2 cores. They are reported as ignored, not counted (README.md).
     ignoreStatic: run.coverage === 'perTest',
-    // --incremental: reuse the verdicts of bench/results/mutation-incremental/<module>.json for mutants whose code
-    // and tests did not change since (Stryker's incremental mode), and rewrite it
+    // The verdicts kept in bench/results/mutation-incremental/<module>.json (in git) are reused for mutants whose
+    // code and tests did not change since (Stryker's incremental mode), and the file is rewritten; `--full` runs all
     incremental: run.incremental,
   });
   const results = run.coverage === 'perTest' ? await rerunStaticSurvivors(first, slug, run) : first;
@@ -201,7 +202,8 @@ const { values } = parseArgs({
     // `--coverage all` runs every selected test file for every mutant: the cross-check of per-test selection
     coverage: { type: 'string', default: 'perTest' },
     files: { type: 'string' },
-    incremental: { type: 'boolean', default: false },
+    // every mutant again, not only those whose code or tests changed since the kept verdicts
+    full: { type: 'boolean', default: false },
     'fresh-forks': { type: 'boolean', default: false },
   },
 });
@@ -220,7 +222,10 @@ const run: RunOptions = {
   concurrency: Number(values.concurrency),
   coverage: values.coverage === 'all' ? 'all' : 'perTest',
   files: values.files?.split(','),
-  incremental: values.incremental,
+  // A partial run (one file, every test, fresh forks: cross-checks) neither reads nor rewrites the kept verdicts: it
+  // would replace a module's report with a part of it.
+  incremental:
+    !values.full && values.files === undefined && values.coverage !== 'all' && !values['fresh-forks'],
   freshForks: values['fresh-forks'],
 };
 /** Writes the summary, this run's modules replacing their previous figures (a partial run keeps the others). */
