@@ -12,7 +12,7 @@ import {
   startOrderStack,
 } from '../bff/orders/testing.ts';
 import type { NewStoreOrder } from '../sandbox/checkouts/emulated-order.ts';
-import { axeOn } from './support/axe.ts';
+import { auditLightAndDark } from './support/axe.ts';
 import { ARTIFACTS, launchBrowser, screenshot } from './support/browser.ts';
 
 const poll = <T>(read: () => Promise<T> | T) => expect.poll(read, { timeout: 20_000 });
@@ -347,20 +347,12 @@ describe('a day of 30 store orders on the desk, in Chromium', () => {
     afterAll(async () => {
       await page?.context().close();
     });
-    const sweep = async (path: string, width: number) => {
-      for (const colorScheme of ['light', 'dark'] as const) {
-        await page.emulateMedia({ colorScheme });
-        const { violations } = await axeOn(page).analyze();
-        expect(
-          violations.map(
-            (v) =>
-              `${path} ${colorScheme} ${width}: ${v.id} ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
-          ),
-        ).toEqual([]);
-        await screenshot(page, `orders-${path.includes('%23') ? 'review' : 'list'}-${colorScheme}-${width}`);
-      }
-      await page.emulateMedia({ colorScheme: null });
-    };
+    const sweep = (path: string, width: number) =>
+      auditLightAndDark(
+        page,
+        `${path} ${width}`,
+        (colorScheme) => `orders-${path.includes('%23') ? 'review' : 'list'}-${colorScheme}-${width}`,
+      );
     const list = async (viewport: { width: number; height: number }) => {
       await page.setViewportSize(viewport);
       const path = '/admin/orders?state=all';

@@ -10,8 +10,8 @@ import {
 import { type RunningSandbox, startSandbox } from '../sandbox/testing.ts';
 import { shopifyHmac } from '../shared/checkouts/shopify.ts';
 import { shopifyQueryHmac } from '../shared/checkouts/store-oauth.ts';
-import { axeOn } from './support/axe.ts';
-import { launchBrowser, screenshot } from './support/browser.ts';
+import { auditLightAndDark } from './support/axe.ts';
+import { launchBrowser } from './support/browser.ts';
 
 /**
  * A merchant's path to a connected store, in Chromium, on the emulated platforms (docs/checkout/shopify.md,
@@ -64,15 +64,8 @@ describe('connecting a store from the install link', () => {
   afterAll(async () => {
     await context?.close();
   });
-  const sweep = async (state: string) => {
-    for (const colorScheme of ['light', 'dark'] as const) {
-      await page.emulateMedia({ colorScheme });
-      const { violations } = await axeOn(page).analyze();
-      expect(violations.map((v) => `${state} ${colorScheme}: ${v.id}`)).toEqual([]);
-      await screenshot(page, `stores-${state}-${colorScheme}`);
-    }
-    await page.emulateMedia({ colorScheme: null });
-  };
+  const sweep = (state: string) =>
+    auditLightAndDark(page, state, (colorScheme) => `stores-${state}-${colorScheme}`);
 
   it('takes a Shopify store to held in two steps: its install link, then the desk’s password', async () => {
     // Step 1: the install link (Shopify approves at once); the install ends on the desk, which asks for the login.

@@ -7,7 +7,7 @@ import { type RunningSandbox, SAMPLE_LABEL, startSandbox } from '../../sandbox/t
 import { AgentLabelOutputSchema } from '../../shared/labels/agent-label.ts';
 import { approvedTokens } from '../../shared/oauth/testing/suite.ts';
 import { type PostgresServer, startPostgres } from '../../testing/servers.ts';
-import { axeOn } from './axe.ts';
+import { auditLightAndDark, axeOn } from './axe.ts';
 import { allowConsoleErrors, launchBrowser, screenshot } from './browser.ts';
 
 const PASSWORD = 'senha-do-lojista-e2e-desk';
@@ -568,20 +568,12 @@ export function describeDesk(backend: Backend, suite: DeskSuite): void {
         afterAll(async () => {
           await context?.close();
         });
-        const sweep = async (state: string) => {
-          for (const colorScheme of ['light', 'dark'] as const) {
-            await page.emulateMedia({ colorScheme });
-            const { violations } = await axeOn(page).analyze();
-            expect(
-              violations.map(
-                (v) =>
-                  `${state} ${colorScheme} ${size}: ${v.id} ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
-              ),
-            ).toEqual([]);
-            await screenshot(page, `desk-${state}-${colorScheme}-${size}`);
-          }
-          await page.emulateMedia({ colorScheme: null });
-        };
+        const sweep = (state: string) =>
+          auditLightAndDark(
+            page,
+            `${state} ${size}`,
+            (colorScheme) => `desk-${state}-${colorScheme}-${size}`,
+          );
 
         it('reports an input without a label (the instrument first)', async () => {
           await page.evaluate(() => document.querySelector('main')?.append(document.createElement('input')));
@@ -679,12 +671,11 @@ export function describeDesk(backend: Backend, suite: DeskSuite): void {
           const fresh = await browser.newContext({ locale: 'pt-BR', viewport });
           const login = await fresh.newPage();
           await login.goto(`${bff.url}/admin/approvals`);
-          for (const colorScheme of ['light', 'dark'] as const) {
-            await login.emulateMedia({ colorScheme });
-            const { violations } = await axeOn(login).analyze();
-            expect(violations.map((v) => `login ${colorScheme} ${size}: ${v.id}`)).toEqual([]);
-            await screenshot(login, `desk-login-${colorScheme}-${size}`);
-          }
+          await auditLightAndDark(
+            login,
+            `login ${size}`,
+            (colorScheme) => `desk-login-${colorScheme}-${size}`,
+          );
           await fresh.close();
         }, 60_000);
       });
