@@ -413,7 +413,8 @@ const summary = (t: Tally) =>
  * baseline of our own (same placement code), and by binpackingjs 4.1.0; every plan checked (units once, weight,
  * and every block's or item's coordinates for bounds and overlap). Then 20 bulk orders (3–10 lines of 30–300
  * units), ours and the baseline only, and the library once on the smallest of them: it places unit by unit. Last,
- * the largest order the schema allows (50 lines × 999 units) of small units, and of 2 kg units (thousands of boxes).
+ * the largest order the schema allows (50 lines × 999 units) of small units, and of 2 kg units (thousands of volumes:
+ * refused, as no label names more than 999).
  */
 export async function measurePacking(orderCount = 300, bulkCount = 20): Promise<Figure> {
   const random = seededRandom(20_251_122);
@@ -446,7 +447,7 @@ export async function measurePacking(orderCount = 300, bulkCount = 20): Promise<
   const libBulk = libraryWithOurChoice(smallBulk);
   const libBulkMs = performance.now() - libBulkStarted;
   const oursOnIt = run(ours, [smallBulk]);
-  // The largest order the schema allows, of small units (50 boxes) and of 2 kg units (thousands of volumes).
+  // The largest order the schema allows, of small units (50 boxes) and of 2 kg units (below).
   const largestRun = run(ours, [largest], { placements: ourPlacements, repetitions: 3 });
   const heaviest = largest.map((it) => ({
     ...it,
@@ -455,16 +456,23 @@ export async function measurePacking(orderCount = 300, bulkCount = 20): Promise<
     altura: 10,
     weightGrams: 2_000 + it.weightGrams,
   }));
-  const heaviestRun = run(ours, [heaviest], { placements: ourPlacements, repetitions: 1 });
+  // Of 2 kg units the same order needs thousands of volumes, more than a label can name (1 to 999): since db180fd the
+  // planner refuses it before packing (`too_many_volumes`), and what is measured is how soon that answer comes.
+  const heavyStarted = performance.now();
+  const heavyPlan = planShipment({ items: heaviest }, BENCH_BOXES);
+  const heaviestMs = performance.now() - heavyStarted;
+  const heavyRefusal =
+    isPlanRefusal(heavyPlan) && heavyPlan.reason === 'too_many_volumes' ? heavyPlan : undefined;
+  const heavyVolumes = Number(/(\d+) volumes/.exec(heavyRefusal?.message ?? '')?.[1] ?? Number.NaN);
   const largestMs = median(largestRun.msPerOrder);
-  const heaviestMs = median(heaviestRun.msPerOrder);
 
   const vsFfd = compare(ffdTally);
   const vsLib = compare(libTally);
   const vsLibChoice = compare(libChoiceTally);
   const met =
     ourTally.invalid + ourTally.failed + bulkOurs.invalid + bulkOurs.failed === 0 &&
-    largestRun.invalid + largestRun.failed + heaviestRun.invalid + heaviestRun.failed === 0 &&
+    largestRun.invalid + largestRun.failed === 0 &&
+    heavyVolumes > 999 &&
     ourTally.boxes <= ffdTally.boxes &&
     ourTally.boxes <= libTally.boxes &&
     ourTally.boxes <= libChoiceTally.boxes &&
@@ -473,18 +481,18 @@ export async function measurePacking(orderCount = 300, bulkCount = 20): Promise<
     heaviestMs <= 1_000;
   return {
     id: 8,
-    figure: `packing (cubagem): ${orderCount} seeded shop orders into 8 box sizes; ${bulkCount} bulk orders; the largest allowed order (50 lines × 999 units), light and heavy`,
+    figure: `packing (cubagem): ${orderCount} seeded shop orders into 8 box sizes; ${bulkCount} bulk orders; the largest allowed order (50 lines × 999 units), light, and heavy (over 999 volumes: refused)`,
     value:
       `planShipment: ${summary(ourTally)} (lower bound ${bound} boxes; ${atBound} orders at it); ` +
       `bulk: ${summary(bulkOurs)}; largest: ${largestRun.boxes} boxes in ${Math.round(largestMs)} ms, ` +
-      `heavy: ${heaviestRun.boxes} boxes in ${Math.round(heaviestMs)} ms`,
+      `heavy: ${heavyRefusal ? `refused, too_many_volumes (needs at least ${heavyVolumes})` : 'not refused'} in ${round(heaviestMs, 1)} ms`,
     comparedWith:
       `FFD baseline: ${summary(ffdTally)} (ours fewer boxes on ${vsFfd.oursFewer} orders, more on ${vsFfd.oursMore}); ` +
       `bulk: ${summary(bulkFfd)}; binpackingjs 4.1.0: ${summary(libTally)} (ours fewer on ${vsLib.oursFewer}, more on ${vsLib.oursMore}); ` +
       `binpackingjs placing, our box choice: ${summary(libChoiceTally)} (ours fewer on ${vsLibChoice.oursFewer}, more on ${vsLibChoice.oursMore}); ` +
       `on a bulk order of ${unitsOf(smallBulk)} units: ${libBulk.volumes.length} boxes in ${Math.round(libBulkMs)} ms ` +
       `(ours: ${oursOnIt.boxes} boxes in ${round(median(oursOnIt.msPerOrder), 2)} ms)`,
-    goal: 'every plan valid; no more boxes than the baseline or the library; p95 ≤ 10 ms per shop order; each largest order ≤ 1 s',
+    goal: 'every plan valid; no more boxes than the baseline or the library; p95 ≤ 10 ms per shop order; each largest order ≤ 1 s (the heavy one refused as over 999 volumes)',
     met,
     data: {
       orders: orderCount,
@@ -507,7 +515,7 @@ export async function measurePacking(orderCount = 300, bulkCount = 20): Promise<
         oursMs: oursOnIt.msPerOrder,
       },
       largest: { ...largestRun, perOrder: undefined },
-      heaviest: { ...heaviestRun, perOrder: undefined },
+      heaviest: { refused: heavyRefusal !== undefined, volumesAtLeast: heavyVolumes, ms: heaviestMs },
     },
   };
 }
