@@ -49,7 +49,7 @@ interface RunOptions {
   concurrency: number;
   coverage: 'perTest' | 'all';
   files: string[] | undefined;
-  /** Reuse (and rewrite) the kept reports: a whole module per-test run, unless `--full` (README.md, "The kept verdicts") */
+  /** Reuse (and rewrite) the kept reports: a whole module per-test run, unless `--full` (scripts/mutation/README.md, "The kept verdicts") */
   incremental: boolean;
   /** `--fresh-forks`: a new test process for every mutant in the first pass too (the cross-check of reused-fork.ts) */
   freshForks: boolean;
