@@ -70,6 +70,10 @@ export async function startBff(
       // Addresses by CEP from the sandbox's emulated service, never the internet (a plain platform URL: refused, the
       // CEP→UF table answers).
       BFF_CEP_SERVICES: `viacep:${apiUrl}/viacep/ws`,
+      // 10 s, not production's 1.5 s: the sandbox answers in the test's own process, and on a starved machine its
+      // answer came after 1.5 s, so an order lost its bairro and went to review (the stressed soak of 66c10a3: 27
+      // of the day's 30 orders ready). The timeout's path is stated with a scripted service (cep-directory.scripted).
+      BFF_CEP_TIMEOUT_MS: '10000',
       ...env,
     });
     // Opened (and migrated) as main.ts does: BFF_DATABASE_URL / BFF_REDIS_URL in `env` share them.
