@@ -14,7 +14,8 @@ import { NOT_FOUND_FLOOR_MS } from './routes.ts';
 let sandbox: RunningSandbox;
 let bff: RunningBff;
 let clocks: Clocks;
-const waits: number[] = [];
+/** Each floor wait the route asked for, and when (the route's clock is `Date.now`, as here). */
+const waits: { ms: number; at: number }[] = [];
 
 beforeAll(async () => {
   sandbox = await startSandbox({ labelPdfDelayMs: 0 });
@@ -30,7 +31,7 @@ beforeEach(async () => {
     {
       now: clocks.now,
       notifications: { timers: false },
-      lookupWait: async (ms) => void waits.push(ms),
+      lookupWait: async (ms) => void waits.push({ ms, at: Date.now() }),
     },
   );
 });
@@ -61,10 +62,15 @@ describe('POST /api/orders/lookup', () => {
 
   it('answers an unknown order and a wrong CEP alike: the same 404 body, after the same time floor', async () => {
     await issueLabel(bff.url, orderLabel('PED-8008'));
-    const wrongCep = await lookup({ orderId: 'PED-8008', cep: '20040-021' });
-    const unknown = await lookup({ orderId: 'PED-0000', cep: '20040-020' });
+    const sent: number[] = [];
+    const timed = (body: unknown) => {
+      sent.push(Date.now());
+      return lookup(body);
+    };
+    const wrongCep = await timed({ orderId: 'PED-8008', cep: '20040-021' });
+    const unknown = await timed({ orderId: 'PED-0000', cep: '20040-020' });
     // A look-alike: the right CEP of another order.
-    const otherOrders = await lookup({ orderId: 'PED-8009', cep: '20040-020' });
+    const otherOrders = await timed({ orderId: 'PED-8009', cep: '20040-020' });
     const bodies = await Promise.all([wrongCep, unknown, otherOrders].map((res) => res.text()));
     for (const res of [wrongCep, unknown, otherOrders]) {
       expect(res.status).toBe(404);
@@ -78,9 +84,14 @@ describe('POST /api/orders/lookup', () => {
         message: 'No order with this number and CEP. Check both and try again.',
       },
     });
-    // Each failure waited for the floor (what was left of it): none answered early.
+    // Each failure waited for what was left of the floor: none was answered before the floor had passed since it
+    // was sent. Stated on when the wait ends, not on how long the lookup took: it holds on a busy machine too (a
+    // lookup slower than the floor waits 0 ms and still ends after it).
     expect(waits).toHaveLength(3);
-    for (const ms of waits) expect(ms).toBeGreaterThan(NOT_FOUND_FLOOR_MS - 100);
+    waits.forEach(({ ms, at }, i) => {
+      expect(ms).toBeLessThanOrEqual(NOT_FOUND_FLOOR_MS);
+      expect(at + ms).toBeGreaterThanOrEqual((sent[i] ?? Number.NaN) + NOT_FOUND_FLOOR_MS);
+    });
   }, 30_000);
 
   it('refuses a malformed body with the field named, before looking anything up', async () => {
