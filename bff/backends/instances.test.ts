@@ -48,9 +48,10 @@ function seeded(seed: number): () => number {
 const STOPPED = () => Date.parse('2026-11-23T10:00:00-03:00');
 
 /**
- * Starts three BFFs. Redis commands get 5 s, not production's 500 ms: three BFFs, a sandbox and a hundred callers share
- * this process, and on a starved machine an answer Redis gave at once was read after 500 ms — each instance then fell
- * back to its own memory, which is what the SIGSTOP test states, not what the others do (it passes 500).
+ * Starts three BFFs. Redis commands get startBff's 5 s, not production's 500 ms: three BFFs, a sandbox and a hundred
+ * callers share this process, and on a starved machine an answer Redis gave at once was read after 500 ms — each
+ * instance then fell back to its own memory, which is what the SIGSTOP test states, not what the others do (it passes
+ * 500).
  */
 async function startInstances(
   env: Record<string, string>,
@@ -64,7 +65,6 @@ async function startInstances(
         { BFF_REDIS_URL: redis.url, BFF_DATABASE_URL: databaseUrl, ...env },
         {
           labels: { pdfDelaysMs: [20], retryReconcileMs: [200, 1000] },
-          redisCommandTimeoutMs: 5_000,
           ...deps,
         },
       ),

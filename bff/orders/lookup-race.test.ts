@@ -135,12 +135,8 @@ describe.each(setups)('order lookups at once: $name', (setup) => {
         startBff(
           sandbox.url,
           { BFF_TRUST_PROXY: '1', ...setup.env() },
-          // Redis commands get 5 s (bff/backends/testing.ts says why): a late answer would count on one instance only.
-          {
-            notifications: { timers: false },
-            lookupWait: async () => undefined,
-            redisCommandTimeoutMs: 5_000,
-          },
+          // Redis commands get startBff's 5 s (bff/testing.ts says why): a late answer would count on one instance only.
+          { notifications: { timers: false }, lookupWait: async () => undefined },
         ),
       ),
     );

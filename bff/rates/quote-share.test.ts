@@ -122,14 +122,10 @@ describe('the shares across instances', () => {
       startSandbox({ rateLimit: { calls: 1000, seconds: 60 } }),
     ]);
     // 4 a minute, half for browsers: a lane of 2 and a checkout token's share of 1, on each of two instances. Redis
-    // commands get 5 s (bff/backends/testing.ts says why): a late answer would fall back to one instance's share.
+    // commands get startBff's 5 s (bff/testing.ts says why): a late answer would fall back to one instance's share.
     for (let i = 0; i < 2; i++)
       bffs.push(
-        await startBff(
-          sandbox.url,
-          { ...ENV, SHIPPING_RATE_LIMIT: '4/60', BFF_REDIS_URL: redis.url },
-          { redisCommandTimeoutMs: 5_000 },
-        ),
+        await startBff(sandbox.url, { ...ENV, SHIPPING_RATE_LIMIT: '4/60', BFF_REDIS_URL: redis.url }),
       );
   });
   afterAll(async () => {
