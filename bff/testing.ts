@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { createHttpServer, type ServerLimits } from '../shared/http-server.ts';
 import { type Bff, createBff } from './app.ts';
 import { type Backends, openBackends } from './backends/backends.ts';
+import { TEST_REDIS_COMMAND_TIMEOUT_MS } from './backends/testing.ts';
 import { parseConfig } from './config.ts';
 import type { BffDeps } from './deps.ts';
 import { createLogger } from './logger.ts';
@@ -80,10 +81,8 @@ export async function startBff(
     backends = await openBackends(config, {
       logger,
       ...(deps.now ? { now: deps.now } : {}),
-      // 5 s, not production's 500 ms, for the same reason as the CEP's: on a starved machine an answer Redis gave at
-      // once was read after 500 ms, and the instance counted in its own memory (CI of 198da8f: 12 through a limit
-      // of 7 across three instances). A test of that fallback passes its own (instances.test.ts: 500 ms).
-      redisCommandTimeoutMs: deps.redisCommandTimeoutMs ?? 5_000,
+      // Not production's 500 ms, for the same reason as the CEP's 10 s (bff/backends/testing.ts says why).
+      redisCommandTimeoutMs: deps.redisCommandTimeoutMs ?? TEST_REDIS_COMMAND_TIMEOUT_MS,
     });
     if (config.testClock && !deps.workNow) sandboxClock = await SandboxClock.connect(apiUrl);
     const workNow = deps.workNow ?? sandboxClock?.now;
