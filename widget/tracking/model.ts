@@ -3,7 +3,7 @@ import { CEP_PATTERN, normalizeCep } from '../../shared/cep.ts';
 import { MAX_CODES } from '../../shared/platform-limits.ts';
 import { cleanTrackingCode, isS10 } from '../../shared/s10.ts';
 import type { TrackingLookupResult } from '../../shared/tracking-lookup.ts';
-import { isErrorBody, isTrackingLookupResponse } from '../validators/generated.js';
+import { isTrackingLookupResponse } from '../validators/generated.js';
 import { isOrderLookupResponse } from '../validators/order-lookup.ts';
 
 /** One card: a code's result, or a code flagged as invalid (the others are looked up all the same). */
@@ -30,10 +30,9 @@ export function splitCodes(text: string): string[] {
 
 /** The view an error answer of the BFF comes to. */
 function errorView(json: unknown, status: number): TrackingView {
-  // The BFF's own codes (order_not_found) are outside the spec's envelope schema: read the code as given.
-  const code = isErrorBody(json)
-    ? json.error.code
-    : (json as { error?: { code?: unknown } } | undefined)?.error?.code;
+  // Read as given, not through the spec's envelope schema: the BFF's own codes (order_not_found) are outside its enum,
+  // and that schema's validator (every error code of the spec) would cost the element's size budget for nothing.
+  const code = (json as { error?: { code?: unknown } } | null | undefined)?.error?.code;
   if (code === 'rate_limited' || status === 429) return { kind: 'error', error: 'limited' };
   if (code === 'order_not_found') return { kind: 'error', error: 'orderNotFound' };
   return { kind: 'error', error: 'unavailable' };
