@@ -44,3 +44,36 @@ describe('the console-error rule of the browser tests', () => {
     expect(() => allowConsoleErrors(allowed, /boom/, ' ')).toThrow(/say why/);
   });
 });
+
+describe('the browser the tests share', () => {
+  it('builds no omnibox popup for a new context: nothing of chrome://…top-chrome loads beside the pages', async () => {
+    const browser = await launchBrowser();
+    const cdp = await browser.newBrowserCDPSession();
+    const loaded = new Set<string>();
+    cdp.on('Tracing.dataCollected', ({ value }) => {
+      for (const event of value as { args?: unknown }[])
+        for (const host of JSON.stringify(event.args ?? {}).match(/chrome:\/\/[a-z.-]+/g) ?? [])
+          loaded.add(host);
+    });
+    // Browser-wide, from before the contexts exist: the popups are built when a context's window is, in renderers of
+    // their own (e2e/support/browser.ts). Without the flag, each of these contexts loaded chrome://omnibox-popup.top-chrome.
+    await cdp.send('Tracing.start', {
+      traceConfig: { includedCategories: ['loading'] },
+      transferMode: 'ReportEvents',
+    });
+    for (let i = 0; i < 3; i++) {
+      const context = await browser.newContext();
+      const page = await context.newPage();
+      await page.setContent('<p>Pedidos</p><input>');
+      // the window's popups are built after its first page, not before: a second beside it is when they loaded
+      await page.waitForTimeout(1_000);
+      await context.close();
+    }
+    const complete = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve));
+    await cdp.send('Tracing.end');
+    await complete;
+    await cdp.detach();
+    expect([...loaded].filter((host) => host.endsWith('top-chrome'))).toEqual([]);
+    await browser.close();
+  });
+});

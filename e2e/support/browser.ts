@@ -21,6 +21,10 @@ function launch(): Promise<Browser> {
       '--disable-component-update',
       '--disable-sync',
       '--no-first-run',
+      // Chromium's headless mode builds each new window's omnibox popups (two WebUI pages, chrome://omnibox-popup
+      // .top-chrome) in renderers of their own: about 0.3 s of CPU a context, run beside the page under test. On two
+      // cores that starved the page's main thread (figure 2's long tasks in which it ran 2–5 ms: bench/README.md).
+      '--disable-features=WebUIOmniboxPopup,WebUIOmniboxAimPopup',
     ],
   });
 }
