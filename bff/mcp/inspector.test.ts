@@ -17,8 +17,13 @@ afterAll(async () => {
 });
 
 describe('the MCP Inspector CLI against the BFF', () => {
-  it('lists the tools a token may use', async () => {
+  // One Inspector process a test: each starts a Node CLI, 4–14 s beside two busy loops (a test that ran two reached
+  // 20 s in a stressed soak).
+  it('lists the nine tools to a token with every scope', async () => {
     expect(await inspectorToolNames(`${bff.url}/mcp`, 'agent-all-scopes-0001')).toHaveLength(9);
+  });
+
+  it('lists only the rates tool to a rates-only token', async () => {
     expect(await inspectorToolNames(`${bff.url}/mcp`, 'agent-rates-only-0002')).toEqual([
       'get_shipping_rates',
     ]);

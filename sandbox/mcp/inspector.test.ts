@@ -31,11 +31,16 @@ describe('the MCP Inspector CLI against the sandbox', () => {
     ]);
   });
 
-  it('lists exactly the partner tools with pl_test_parceiro, and creates a merchant', async () => {
+  // One Inspector process a test: each starts a Node CLI, 4–14 s beside two busy loops (this one ran two and timed out
+  // at 20 s in a stressed soak of fd2843e).
+  it('lists exactly the partner tools with pl_test_parceiro', async () => {
     expect(await inspectorToolNames(mcp(), 'pl_test_parceiro')).toEqual([
       'create_merchant',
       'get_merchant_status',
     ]);
+  });
+
+  it('creates a merchant with pl_test_parceiro', async () => {
     const created = await inspectorCall(mcp(), 'pl_test_parceiro', 'create_merchant', {
       name: 'Loja Inspector',
       email: 'inspector@loja.example',
