@@ -17,8 +17,8 @@ afterAll(async () => {
 });
 
 describe('the MCP Inspector CLI against the BFF', () => {
-  // One Inspector process a test: each starts a Node CLI, 4–14 s beside two busy loops (a test that ran two reached
-  // 20 s in a stressed soak).
+  // One Inspector process a test: each starts a Node CLI, 4–14 s beside two busy loops (this test ran two, up to
+  // 10.6 s; its sandbox twin's two reached 20 s in a stressed soak: sandbox/mcp/inspector.test.ts).
   it('lists the nine tools to a token with every scope', async () => {
     expect(await inspectorToolNames(`${bff.url}/mcp`, 'agent-all-scopes-0001')).toHaveLength(9);
   });
