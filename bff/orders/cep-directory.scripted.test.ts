@@ -68,7 +68,12 @@ const ADDRESS = {
   uf: 'SP',
 };
 
-function directory(services: ('viacep' | 'brasilapi')[], answer: (url: string) => Answer, timeoutMs = 2_000) {
+function directory(
+  services: ('viacep' | 'brasilapi')[],
+  answer: (url: string) => Answer,
+  timeoutMs = 2_000,
+  deadline?: (timeoutMs: number) => AbortSignal,
+) {
   const clock = { now: 1_000_000 };
   const service = scripted(answer);
   const cep = new CepDirectory({
@@ -76,6 +81,7 @@ function directory(services: ('viacep' | 'brasilapi')[], answer: (url: string) =
     timeoutMs,
     fetch: service.fetch,
     now: () => clock.now,
+    ...(deadline && { deadline }),
   });
   return { cep, service, clock };
 }
@@ -277,11 +283,21 @@ describe('the pace of the lookups', () => {
   });
 
   it('leaves the queue when its time runs out while waiting, and does not cache that', async () => {
-    const { cep, service } = directory(['viacep'], (url) => (url.includes('/2004') ? 'hang' : 'deaf'), 30);
+    // Each lookup's deadline is the test's to end (a real 30 ms timer could end before the queue is read).
+    const deadlines: AbortController[] = [];
+    const deadline = () => {
+      const controller = new AbortController();
+      deadlines.push(controller);
+      return controller.signal;
+    };
+    const hangs = (url: string) => (url.includes('/2004') ? 'hang' : 'deaf');
+    const { cep, service } = directory(['viacep'], hangs, 30, deadline);
     const first = ceps(CEP_LOOKUP_LIMITS.inFlight).map((c) => cep.lookup(c));
     const waiting = cep.lookup('20040020');
     await new Promise((done) => setImmediate(done));
     expect(cep.state().services).toEqual([{ active: CEP_LOOKUP_LIMITS.inFlight, waiting: 1 }]);
+    expect(deadlines).toHaveLength(CEP_LOOKUP_LIMITS.inFlight + 1);
+    deadlines.at(-1)?.abort(new DOMException('The operation timed out.', 'TimeoutError'));
     expect(await waiting).toEqual({ kind: 'uf_only', uf: 'RJ' });
     expect(cep.state().services[0]?.waiting).toBe(0);
     service.release();

@@ -81,6 +81,8 @@ export interface CepDirectoryOptions {
   fetch?: typeof fetch;
   /** The clock of the cache's times (a fake in tests). */
   now?: () => number;
+  /** A lookup's deadline, `AbortSignal.timeout(timeoutMs)` unless given (a test's own signal, aborted when it says). */
+  deadline?: (timeoutMs: number) => AbortSignal;
 }
 
 /** One service's turns: at most `inFlight` lookups at once, the rest waiting in order until their deadline. */
@@ -164,7 +166,8 @@ export class CepDirectory implements CepLookup {
 
   private async resolve(digits: string): Promise<CepAnswer> {
     const uf = ufOfCep(digits);
-    const signal = AbortSignal.timeout(this.options.timeoutMs);
+    const { timeoutMs, deadline } = this.options;
+    const signal = deadline ? deadline(timeoutMs) : AbortSignal.timeout(timeoutMs);
     const asked = this.options.services.map((service, i) =>
       (this.turns[i] as Turns).run(() => this.ask(service, digits, signal), signal),
     );
