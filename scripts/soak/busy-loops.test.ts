@@ -32,6 +32,26 @@ describe('busy loops', () => {
     for (const pid of loops.pids) await expect.poll(() => alive(pid), { timeout: 5_000 }).toBe(false);
   });
 
+  it('count a loop that ended before its time (a pkill, the OOM killer) and start one in its place', async () => {
+    const loops = startBusyLoops(2);
+    try {
+      const [first, second] = loops.pids;
+      expect(loops.ended()).toBe(0);
+      expect(loops.revive()).toBe(0);
+      process.kill(first ?? 0, 'SIGKILL');
+      await expect.poll(() => loops.ended(), { timeout: 5_000 }).toBe(1);
+      expect(loops.revive()).toBe(1);
+      expect(loops.ended()).toBe(0);
+      const [revived, kept] = loops.pids;
+      expect(kept).toBe(second);
+      expect(revived).not.toBe(first);
+      expect(alive(revived ?? 0)).toBe(true);
+    } finally {
+      loops.stop();
+    }
+    for (const pid of loops.pids) await expect.poll(() => alive(pid), { timeout: 5_000 }).toBe(false);
+  });
+
   it('end when the soak exits, and on their own when it is killed outright', async () => {
     // A stand-in for the soak: starts one loop, prints its pid, then exits (or is killed) as told.
     const soak = (ending: string) =>

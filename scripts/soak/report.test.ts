@@ -48,4 +48,25 @@ describe('the soak report', () => {
     );
     expect(summary([pass(1), pass(2)], '')).toBe('2/2 runs passed');
   });
+
+  it('says which runs lost a busy loop before their end, passing or not: those were not stressed runs', () => {
+    const lost = { ...pass(2), loopsEnded: 2 };
+    expect(runLine(lost, 10)).toBe(
+      'run  2/10  pass  400.0 s  (2 busy loop(s) ended during the run: not a stressed run)',
+    );
+    expect(runLine({ ...pass(1), loopsEnded: 0 }, 10)).toBe('run  1/10  pass  400.0 s');
+    expect(
+      summary(
+        [pass(1), lost, { ...fail(3, ['x > y']), loopsEnded: 1 }],
+        ' under stress (2 busy loops on 2 cores)',
+      ),
+    ).toBe(
+      [
+        '2/3 runs passed under stress (2 busy loops on 2 cores)',
+        'runs 2, 3 lost a busy loop before their end: not stressed runs',
+        'failing tests seen (runs):',
+        '  1× x > y',
+      ].join('\n'),
+    );
+  });
 });
