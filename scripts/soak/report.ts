@@ -9,7 +9,8 @@ export interface RunResult {
   loopsEnded?: number;
 }
 
-const unstressed = (result: RunResult) => (result.loopsEnded ?? 0) > 0;
+/** Whether a run lost a busy loop before its end (not a stressed run). */
+export const unstressed = (result: RunResult) => (result.loopsEnded ?? 0) > 0;
 
 /** The line (and the failing tests' lines below it) printed after each run. */
 export function runLine(result: RunResult, runs: number): string {
